@@ -1,0 +1,462 @@
+//! The assistant-message event stream: what providers emit while a reply streams in.
+//!
+//! Providers never fail by panicking or returning early: every stream ends with
+//! exactly one `Done` or `Error` event, and `Error` carries the partial message
+//! with `stopReason` `error` or `aborted`.
+
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+use super::partial_json::parse_partial_object;
+use super::types::{
+    AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
+};
+
+/// One step of a streaming assistant reply, shaped as pi's `AssistantMessageEvent`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum AssistantMessageEvent {
+    /// The reply started.
+    Start { partial: AssistantMessage },
+    /// A text block opened.
+    TextStart {
+        content_index: usize,
+        partial: AssistantMessage,
+    },
+    /// Text arrived.
+    TextDelta {
+        content_index: usize,
+        delta: String,
+        partial: AssistantMessage,
+    },
+    /// A text block closed.
+    TextEnd {
+        content_index: usize,
+        content: String,
+        partial: AssistantMessage,
+    },
+    /// A thinking block opened.
+    ThinkingStart {
+        content_index: usize,
+        partial: AssistantMessage,
+    },
+    /// Thinking text arrived.
+    ThinkingDelta {
+        content_index: usize,
+        delta: String,
+        partial: AssistantMessage,
+    },
+    /// A thinking block closed.
+    ThinkingEnd {
+        content_index: usize,
+        content: String,
+        partial: AssistantMessage,
+    },
+    /// A tool call opened.
+    #[serde(rename = "toolcall_start")]
+    ToolCallStart {
+        content_index: usize,
+        partial: AssistantMessage,
+    },
+    /// A fragment of the tool call's JSON arguments arrived.
+    #[serde(rename = "toolcall_delta")]
+    ToolCallDelta {
+        content_index: usize,
+        delta: String,
+        partial: AssistantMessage,
+    },
+    /// A tool call closed with its parsed arguments.
+    #[serde(rename = "toolcall_end")]
+    ToolCallEnd {
+        content_index: usize,
+        tool_call: ToolCall,
+        partial: AssistantMessage,
+    },
+    /// The reply finished normally (`stop`, `length` or `toolUse`).
+    Done {
+        reason: StopReason,
+        message: AssistantMessage,
+    },
+    /// The reply failed (`error` or `aborted`); the message keeps partial content.
+    Error {
+        reason: StopReason,
+        error: AssistantMessage,
+    },
+}
+
+impl AssistantMessageEvent {
+    /// True for `Done` and `Error`, the events that end a stream.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, Self::Done { .. } | Self::Error { .. })
+    }
+}
+
+/// Receiving end of a provider stream.
+pub struct AssistantStream {
+    rx: mpsc::UnboundedReceiver<AssistantMessageEvent>,
+    last: Option<AssistantMessage>,
+}
+
+impl AssistantStream {
+    /// Wrap a receiver.
+    pub fn new(rx: mpsc::UnboundedReceiver<AssistantMessageEvent>) -> Self {
+        AssistantStream { rx, last: None }
+    }
+
+    /// The next event; `None` after the terminal event.
+    pub async fn next(&mut self) -> Option<AssistantMessageEvent> {
+        let ev = self.rx.recv().await?;
+        match &ev {
+            AssistantMessageEvent::Done { message, .. } => self.last = Some(message.clone()),
+            AssistantMessageEvent::Error { error, .. } => self.last = Some(error.clone()),
+            _ => {}
+        }
+        Some(ev)
+    }
+
+    /// Drain the stream and return the final message.
+    pub async fn result(mut self) -> AssistantMessage {
+        while self.next().await.is_some() {}
+        self.last.unwrap_or_else(|| {
+            let mut m = AssistantMessage::empty("", "", "");
+            m.stop_reason = StopReason::Error;
+            m.error_message = Some("stream ended without a final message".into());
+            m
+        })
+    }
+}
+
+/// Builds the partial assistant message and emits the matching events.
+/// Providers drive it; it guarantees well-formed start/delta/end sequences.
+pub struct MessageBuilder {
+    partial: AssistantMessage,
+    tx: mpsc::UnboundedSender<AssistantMessageEvent>,
+    tool_json: Vec<String>,
+    open: Option<usize>,
+    finished: bool,
+}
+
+impl MessageBuilder {
+    /// Start building a reply for `api`/`provider`/`model`, sending events to `tx`.
+    pub fn new(
+        api: &str,
+        provider: &str,
+        model: &str,
+        tx: mpsc::UnboundedSender<AssistantMessageEvent>,
+    ) -> Self {
+        MessageBuilder {
+            partial: AssistantMessage::empty(api, provider, model),
+            tx,
+            tool_json: Vec::new(),
+            open: None,
+            finished: false,
+        }
+    }
+
+    /// The message so far.
+    pub fn partial(&self) -> &AssistantMessage {
+        &self.partial
+    }
+
+    /// Mutable access for usage, ids and stop reason.
+    pub fn partial_mut(&mut self) -> &mut AssistantMessage {
+        &mut self.partial
+    }
+
+    fn emit(&self, ev: AssistantMessageEvent) {
+        let _ = self.tx.send(ev);
+    }
+
+    /// Emit `start`.
+    pub fn start(&mut self) {
+        self.emit(AssistantMessageEvent::Start {
+            partial: self.partial.clone(),
+        });
+    }
+
+    /// Close whichever block is open, emitting its `*_end` event.
+    pub fn end_block(&mut self) {
+        let Some(idx) = self.open.take() else { return };
+        let partial = &mut self.partial;
+        let ev = match &mut partial.content[idx] {
+            ContentBlock::Text(t) => AssistantMessageEvent::TextEnd {
+                content_index: idx,
+                content: t.text.clone(),
+                partial: partial.clone(),
+            },
+            ContentBlock::Thinking(t) => AssistantMessageEvent::ThinkingEnd {
+                content_index: idx,
+                content: t.thinking.clone(),
+                partial: partial.clone(),
+            },
+            ContentBlock::ToolCall(c) => {
+                let raw = self.tool_json.get(idx).cloned().unwrap_or_default();
+                c.arguments = parse_partial_object(&raw);
+                let call = c.clone();
+                AssistantMessageEvent::ToolCallEnd {
+                    content_index: idx,
+                    tool_call: call,
+                    partial: partial.clone(),
+                }
+            }
+            ContentBlock::Image(_) => return,
+        };
+        self.emit(ev);
+    }
+
+    fn push_block(&mut self, block: ContentBlock) -> usize {
+        self.end_block();
+        self.partial.content.push(block);
+        let idx = self.partial.content.len() - 1;
+        if self.tool_json.len() <= idx {
+            self.tool_json.resize(idx + 1, String::new());
+        }
+        self.open = Some(idx);
+        idx
+    }
+
+    /// Open a text block (closing any open block).
+    pub fn text_start(&mut self) -> usize {
+        let idx = self.push_block(ContentBlock::Text(TextContent {
+            text: String::new(),
+            text_signature: None,
+        }));
+        self.emit(AssistantMessageEvent::TextStart {
+            content_index: idx,
+            partial: self.partial.clone(),
+        });
+        idx
+    }
+
+    /// Append text, opening a text block if the open block is not text.
+    pub fn text_delta(&mut self, delta: &str) {
+        if delta.is_empty() {
+            return;
+        }
+        let idx = match self.open {
+            Some(i) if matches!(self.partial.content[i], ContentBlock::Text(_)) => i,
+            _ => self.text_start(),
+        };
+        if let ContentBlock::Text(t) = &mut self.partial.content[idx] {
+            t.text.push_str(delta);
+        }
+        self.emit(AssistantMessageEvent::TextDelta {
+            content_index: idx,
+            delta: delta.to_string(),
+            partial: self.partial.clone(),
+        });
+    }
+
+    /// Set the signature of the open text block.
+    pub fn set_text_signature(&mut self, sig: String) {
+        if let Some(i) = self.open
+            && let ContentBlock::Text(t) = &mut self.partial.content[i]
+        {
+            t.text_signature = Some(sig);
+        }
+    }
+
+    /// Open a thinking block.
+    pub fn thinking_start(&mut self) -> usize {
+        let idx = self.push_block(ContentBlock::Thinking(ThinkingContent {
+            thinking: String::new(),
+            thinking_signature: None,
+            redacted: None,
+        }));
+        self.emit(AssistantMessageEvent::ThinkingStart {
+            content_index: idx,
+            partial: self.partial.clone(),
+        });
+        idx
+    }
+
+    /// Append thinking text, opening a thinking block if needed.
+    pub fn thinking_delta(&mut self, delta: &str) {
+        if delta.is_empty() {
+            return;
+        }
+        let idx = match self.open {
+            Some(i) if matches!(self.partial.content[i], ContentBlock::Thinking(_)) => i,
+            _ => self.thinking_start(),
+        };
+        if let ContentBlock::Thinking(t) = &mut self.partial.content[idx] {
+            t.thinking.push_str(delta);
+        }
+        self.emit(AssistantMessageEvent::ThinkingDelta {
+            content_index: idx,
+            delta: delta.to_string(),
+            partial: self.partial.clone(),
+        });
+    }
+
+    /// Append to the signature of the open thinking block.
+    pub fn thinking_signature_delta(&mut self, sig: &str) {
+        if let Some(i) = self.open
+            && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
+        {
+            t.thinking_signature
+                .get_or_insert_with(String::new)
+                .push_str(sig);
+        }
+    }
+
+    /// Add a redacted thinking block carrying the opaque payload as its signature.
+    pub fn redacted_thinking(&mut self, data: &str) {
+        self.thinking_start();
+        if let Some(i) = self.open
+            && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
+        {
+            t.thinking = "[Reasoning redacted]".into();
+            t.thinking_signature = Some(data.to_string());
+            t.redacted = Some(true);
+        }
+        self.end_block();
+    }
+
+    /// Open a tool call block.
+    pub fn toolcall_start(&mut self, id: &str, name: &str) -> usize {
+        let idx = self.push_block(ContentBlock::ToolCall(ToolCall {
+            id: id.to_string(),
+            name: name.to_string(),
+            arguments: serde_json::Value::Object(Default::default()),
+            thought_signature: None,
+        }));
+        self.emit(AssistantMessageEvent::ToolCallStart {
+            content_index: idx,
+            partial: self.partial.clone(),
+        });
+        idx
+    }
+
+    /// Index of the open tool call, if the open block is one.
+    pub fn open_toolcall(&self) -> Option<usize> {
+        self.open
+            .filter(|i| matches!(self.partial.content[*i], ContentBlock::ToolCall(_)))
+    }
+
+    /// Append a raw JSON fragment to the tool call at `idx`; arguments are re-parsed best-effort.
+    pub fn toolcall_delta(&mut self, idx: usize, delta: &str) {
+        if delta.is_empty() {
+            return;
+        }
+        let Some(raw) = self.tool_json.get_mut(idx) else {
+            return;
+        };
+        raw.push_str(delta);
+        let parsed = parse_partial_object(raw);
+        if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
+            c.arguments = parsed;
+        }
+        self.emit(AssistantMessageEvent::ToolCallDelta {
+            content_index: idx,
+            delta: delta.to_string(),
+            partial: self.partial.clone(),
+        });
+    }
+
+    /// Set a tool call's id or name when the provider sends it late.
+    pub fn toolcall_patch(&mut self, idx: usize, id: Option<&str>, name: Option<&str>) {
+        if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
+            if let Some(id) = id.filter(|s| !s.is_empty()) {
+                c.id = id.to_string();
+            }
+            if let Some(name) = name.filter(|s| !s.is_empty()) {
+                c.name.push_str(name);
+            }
+        }
+    }
+
+    /// Close the open block if it is `idx`.
+    pub fn end_block_at(&mut self, idx: usize) {
+        if self.open == Some(idx) {
+            self.end_block();
+        }
+    }
+
+    /// Finish normally. `reason` defaults to `toolUse` when the message has tool calls.
+    pub fn done(&mut self, reason: StopReason) {
+        if self.finished {
+            return;
+        }
+        self.end_block();
+        self.finished = true;
+        let reason = if reason == StopReason::Stop && !self.partial.tool_calls().is_empty() {
+            StopReason::ToolUse
+        } else {
+            reason
+        };
+        self.partial.stop_reason = reason;
+        self.emit(AssistantMessageEvent::Done {
+            reason,
+            message: self.partial.clone(),
+        });
+    }
+
+    /// Finish with an error (or abort). Partial content is kept.
+    pub fn fail(&mut self, reason: StopReason, message: impl Into<String>) {
+        if self.finished {
+            return;
+        }
+        self.end_block();
+        self.finished = true;
+        self.partial.stop_reason = reason;
+        self.partial.error_message = Some(message.into());
+        self.emit(AssistantMessageEvent::Error {
+            reason,
+            error: self.partial.clone(),
+        });
+    }
+
+    /// True once `done` or `fail` was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn builder_emits_ordered_events_and_final_message() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut b = MessageBuilder::new("faux", "faux", "m", tx);
+        b.start();
+        b.text_delta("Hel");
+        b.text_delta("lo");
+        let idx = b.toolcall_start("c1", "read");
+        b.toolcall_delta(idx, "{\"path\":\"a");
+        b.toolcall_delta(idx, ".txt\"}");
+        b.done(StopReason::Stop);
+        drop(b);
+        let mut s = AssistantStream::new(rx);
+        let mut kinds = Vec::new();
+        while let Some(ev) = s.next().await {
+            kinds.push(
+                serde_json::to_value(&ev).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+        assert_eq!(
+            kinds,
+            [
+                "start",
+                "text_start",
+                "text_delta",
+                "text_delta",
+                "text_end",
+                "toolcall_start",
+                "toolcall_delta",
+                "toolcall_delta",
+                "toolcall_end",
+                "done"
+            ]
+        );
+    }
+}

@@ -1,0 +1,233 @@
+//! Model descriptions and thinking levels.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Price per million tokens.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ModelCost {
+    /// Input price.
+    pub input: f64,
+    /// Output price.
+    pub output: f64,
+    /// Cache-read price.
+    pub cache_read: f64,
+    /// Cache-write price.
+    pub cache_write: f64,
+}
+
+/// A model reachable through one provider and wire API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Model {
+    /// Id passed to the API.
+    pub id: String,
+    /// Human-readable name.
+    pub name: String,
+    /// Wire API (`anthropic-messages`, `openai-completions`, ...).
+    pub api: String,
+    /// Provider name (`anthropic`, `openai`, ...).
+    pub provider: String,
+    /// Endpoint base URL.
+    pub base_url: String,
+    /// Whether the model supports thinking.
+    #[serde(default)]
+    pub reasoning: bool,
+    /// Per-level provider values; `null` marks a level unsupported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_level_map: Option<BTreeMap<String, Option<String>>>,
+    /// Input kinds: `text`, `image`.
+    #[serde(default = "default_input")]
+    pub input: Vec<String>,
+    /// Price per million tokens.
+    #[serde(default)]
+    pub cost: ModelCost,
+    /// Context window in tokens.
+    #[serde(default = "default_context_window")]
+    pub context_window: u64,
+    /// Maximum output tokens.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u64,
+    /// Extra request headers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<BTreeMap<String, String>>,
+    /// Compatibility flags for OpenAI/Anthropic-compatible servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compat: Option<Value>,
+}
+
+fn default_input() -> Vec<String> {
+    vec!["text".to_string()]
+}
+
+fn default_context_window() -> u64 {
+    128_000
+}
+
+fn default_max_tokens() -> u64 {
+    16_384
+}
+
+impl Model {
+    /// True when the model accepts image input.
+    pub fn supports_images(&self) -> bool {
+        self.input.iter().any(|i| i == "image")
+    }
+
+    /// A boolean compat flag, if set.
+    pub fn compat_bool(&self, key: &str) -> Option<bool> {
+        self.compat.as_ref()?.get(key)?.as_bool()
+    }
+
+    /// A string compat flag, if set.
+    pub fn compat_str(&self, key: &str) -> Option<&str> {
+        self.compat.as_ref()?.get(key)?.as_str()
+    }
+
+    /// Whether the model offers `xhigh` thinking.
+    pub fn supports_xhigh(&self) -> bool {
+        if let Some(map) = &self.thinking_level_map
+            && let Some(v) = map.get("xhigh")
+        {
+            return v.is_some();
+        }
+        [
+            "gpt-5.2", "gpt-5.3", "gpt-5.4", "gpt-5.5", "opus-4-6", "opus-4.6", "opus-4-7",
+        ]
+        .iter()
+        .any(|p| self.id.contains(p))
+    }
+
+    /// Whether a thinking level is available on this model.
+    pub fn supports_level(&self, level: ThinkingLevel) -> bool {
+        if level == ThinkingLevel::Off {
+            return true;
+        }
+        if !self.reasoning {
+            return false;
+        }
+        if let Some(map) = &self.thinking_level_map
+            && let Some(v) = map.get(level.as_str())
+        {
+            return v.is_some();
+        }
+        level != ThinkingLevel::Xhigh || self.supports_xhigh()
+    }
+
+    /// Clamp a requested level to what the model offers: the nearest higher
+    /// available level, else the nearest lower one.
+    pub fn clamp_thinking(&self, level: ThinkingLevel) -> ThinkingLevel {
+        if !self.reasoning {
+            return ThinkingLevel::Off;
+        }
+        if self.supports_level(level) {
+            return level;
+        }
+        let all = ThinkingLevel::ALL;
+        let idx = all.iter().position(|l| *l == level).unwrap_or(0);
+        all[idx..]
+            .iter()
+            .chain(all[..idx].iter().rev())
+            .copied()
+            .find(|l| self.supports_level(*l))
+            .unwrap_or(ThinkingLevel::Off)
+    }
+}
+
+/// Reasoning effort requested from the model.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ThinkingLevel {
+    /// No thinking.
+    Off,
+    /// Minimal.
+    Minimal,
+    /// Low.
+    Low,
+    /// Medium (pi's default).
+    #[default]
+    Medium,
+    /// High.
+    High,
+    /// Extra high (few models).
+    Xhigh,
+}
+
+impl ThinkingLevel {
+    /// Every level, in increasing order.
+    pub const ALL: [ThinkingLevel; 6] = [
+        ThinkingLevel::Off,
+        ThinkingLevel::Minimal,
+        ThinkingLevel::Low,
+        ThinkingLevel::Medium,
+        ThinkingLevel::High,
+        ThinkingLevel::Xhigh,
+    ];
+
+    /// The name as written in settings and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThinkingLevel::Off => "off",
+            ThinkingLevel::Minimal => "minimal",
+            ThinkingLevel::Low => "low",
+            ThinkingLevel::Medium => "medium",
+            ThinkingLevel::High => "high",
+            ThinkingLevel::Xhigh => "xhigh",
+        }
+    }
+
+    /// Parse a level name (case-insensitive).
+    pub fn parse(s: &str) -> Option<ThinkingLevel> {
+        ThinkingLevel::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+impl std::fmt::Display for ThinkingLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(id: &str, reasoning: bool) -> Model {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "name": id, "api": "anthropic-messages", "provider": "anthropic",
+            "baseUrl": "http://x", "reasoning": reasoning
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn clamps_to_model_capabilities() {
+        assert_eq!(
+            model("m", false).clamp_thinking(ThinkingLevel::High),
+            ThinkingLevel::Off
+        );
+        assert_eq!(
+            model("m", true).clamp_thinking(ThinkingLevel::Xhigh),
+            ThinkingLevel::High
+        );
+        assert_eq!(
+            model("claude-opus-4-6", true).clamp_thinking(ThinkingLevel::Xhigh),
+            ThinkingLevel::Xhigh
+        );
+    }
+
+    #[test]
+    fn defaults_fill_missing_fields() {
+        let m = model("m", false);
+        assert_eq!(m.context_window, 128_000);
+        assert_eq!(m.max_tokens, 16_384);
+        assert_eq!(m.input, vec!["text"]);
+    }
+}

@@ -1,0 +1,174 @@
+//! Provider dispatch: pick the wire protocol for a model and run its stream.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::events::{AssistantStream, MessageBuilder};
+use super::model::{Model, ThinkingLevel};
+use super::types::{Context, StopReason};
+
+/// Options for one request.
+#[derive(Clone, Default)]
+pub struct StreamOptions {
+    /// API key or bearer token.
+    pub api_key: Option<String>,
+    /// Output token cap (defaults per model).
+    pub max_tokens: Option<u64>,
+    /// Sampling temperature.
+    pub temperature: Option<f64>,
+    /// Thinking level (`None` or `Off` disables thinking).
+    pub reasoning: Option<ThinkingLevel>,
+    /// Cancels the request.
+    pub signal: CancellationToken,
+    /// Extra headers (after model headers).
+    pub headers: BTreeMap<String, String>,
+    /// Session id, for prompt-cache keys.
+    pub session_id: Option<String>,
+}
+
+/// A failure inside a provider. Turned into a terminal `error` event by [`stream`].
+#[derive(Debug, Clone)]
+pub struct ProviderError {
+    /// Human-readable message (HTTP status first when there is one, e.g. `429 ...`).
+    pub message: String,
+    /// Seconds the server asked us to wait (`retry-after`).
+    pub retry_after: Option<f64>,
+}
+
+impl ProviderError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ProviderError {
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ProviderError {
+    fn from(e: E) -> Self {
+        let mut msg = e.to_string();
+        let mut src = e.source();
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        ProviderError::new(msg)
+    }
+}
+
+/// One request as a provider sees it.
+pub struct StreamRequest {
+    /// Target model.
+    pub model: Model,
+    /// Prompt, messages and tools.
+    pub context: Arc<Context>,
+    /// Request options.
+    pub options: StreamOptions,
+}
+
+/// A wire protocol implementation.
+#[async_trait]
+pub trait ApiProvider: Send + Sync {
+    /// The `api` name this provider serves (`anthropic-messages`, ...).
+    fn api(&self) -> &str;
+
+    /// Run the request, driving `out`. Return `Ok` after calling `out.done(..)`;
+    /// return `Err` for any failure (the caller emits the error event).
+    async fn stream(
+        &self,
+        req: &StreamRequest,
+        out: &mut MessageBuilder,
+    ) -> Result<(), ProviderError>;
+}
+
+/// The providers known to this build, by api name.
+#[derive(Clone, Default)]
+pub struct ProviderRegistry {
+    providers: BTreeMap<String, Arc<dyn ApiProvider>>,
+}
+
+impl ProviderRegistry {
+    /// The built-in wire protocols.
+    pub fn builtin() -> Self {
+        let mut r = ProviderRegistry::default();
+        r.register(Arc::new(super::anthropic::AnthropicMessages::default()));
+        r.register(Arc::new(
+            super::openai_completions::OpenAiCompletions::default(),
+        ));
+        r
+    }
+
+    /// Add or replace a provider.
+    pub fn register(&mut self, p: Arc<dyn ApiProvider>) {
+        self.providers.insert(p.api().to_string(), p);
+    }
+
+    /// Look up a provider.
+    pub fn get(&self, api: &str) -> Option<Arc<dyn ApiProvider>> {
+        self.providers.get(api).cloned()
+    }
+
+    /// Start streaming a reply. Never fails: problems arrive as an `error` event.
+    pub fn stream(
+        &self,
+        model: Model,
+        context: Arc<Context>,
+        options: StreamOptions,
+    ) -> AssistantStream {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let provider = self.get(&model.api);
+        let req = StreamRequest {
+            model,
+            context,
+            options,
+        };
+        tokio::spawn(async move {
+            let mut out =
+                MessageBuilder::new(&req.model.api, &req.model.provider, &req.model.id, tx);
+            let Some(provider) = provider else {
+                out.fail(
+                    StopReason::Error,
+                    format!("No API provider registered for api: {}", req.model.api),
+                );
+                return;
+            };
+            let signal = req.options.signal.clone();
+            let result = tokio::select! {
+                r = provider.stream(&req, &mut out) => Some(r),
+                _ = signal.cancelled() => None,
+            };
+            match result {
+                None => out.fail(StopReason::Aborted, "Request was aborted"),
+                Some(Err(e)) if signal.is_cancelled() => {
+                    let _ = e;
+                    out.fail(StopReason::Aborted, "Request was aborted")
+                }
+                Some(Err(e)) => {
+                    out.partial_mut().retry_after_ms = e.retry_after.map(|s| (s * 1000.0) as u64);
+                    out.fail(StopReason::Error, e.message)
+                }
+                Some(Ok(())) => {
+                    if !out.is_finished() {
+                        out.fail(
+                            StopReason::Error,
+                            "Provider stream ended without a final message",
+                        );
+                    }
+                }
+            }
+        });
+        AssistantStream::new(rx)
+    }
+}

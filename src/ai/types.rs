@@ -1,0 +1,448 @@
+//! Provider-neutral message model, serialised exactly as pi's session files and JSON mode expect.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Milliseconds since the Unix epoch, the timestamp unit used inside messages.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Plain text content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextContent {
+    /// The text itself.
+    pub text: String,
+    /// Opaque provider signature that must be replayed with the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_signature: Option<String>,
+}
+
+/// Model reasoning ("thinking") content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThinkingContent {
+    /// The reasoning text.
+    pub thinking: String,
+    /// Opaque provider signature required to replay the block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_signature: Option<String>,
+    /// True when the provider redacted the reasoning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<bool>,
+}
+
+/// A base64-encoded image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageContent {
+    /// Base64 data without a data-URL prefix.
+    pub data: String,
+    /// MIME type such as `image/png`.
+    pub mime_type: String,
+}
+
+/// A tool call requested by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    /// Provider-assigned call id, echoed in the tool result.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Parsed JSON arguments (always an object once complete).
+    pub arguments: Value,
+    /// Opaque signature some providers attach to calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought_signature: Option<String>,
+}
+
+/// One block of message content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ContentBlock {
+    /// Text.
+    #[serde(rename = "text")]
+    Text(TextContent),
+    /// Reasoning.
+    #[serde(rename = "thinking")]
+    Thinking(ThinkingContent),
+    /// Image.
+    #[serde(rename = "image")]
+    Image(ImageContent),
+    /// Tool call.
+    #[serde(rename = "toolCall")]
+    ToolCall(ToolCall),
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text(TextContent {
+            text: text.into(),
+            text_signature: None,
+        })
+    }
+
+    /// An image block.
+    pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        ContentBlock::Image(ImageContent {
+            data: data.into(),
+            mime_type: mime_type.into(),
+        })
+    }
+
+    /// The text of a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ContentBlock::Text(t) => Some(&t.text),
+            _ => None,
+        }
+    }
+}
+
+/// User message content: a plain string or a list of text/image blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UserContent {
+    /// Plain text.
+    Text(String),
+    /// Text and image blocks.
+    Blocks(Vec<ContentBlock>),
+}
+
+impl UserContent {
+    /// All text in the content, blocks joined with newlines.
+    pub fn text(&self) -> String {
+        match self {
+            UserContent::Text(s) => s.clone(),
+            UserContent::Blocks(b) => b
+                .iter()
+                .filter_map(ContentBlock::as_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+
+    /// The content as blocks (a string becomes one text block).
+    pub fn to_blocks(&self) -> Vec<ContentBlock> {
+        match self {
+            UserContent::Text(s) => vec![ContentBlock::text(s.clone())],
+            UserContent::Blocks(b) => b.clone(),
+        }
+    }
+}
+
+/// Cost in dollars, per usage category.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageCost {
+    /// Input cost.
+    pub input: f64,
+    /// Output cost.
+    pub output: f64,
+    /// Cache-read cost.
+    pub cache_read: f64,
+    /// Cache-write cost.
+    pub cache_write: f64,
+    /// Sum of the above.
+    pub total: f64,
+}
+
+/// Token usage of one assistant message.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Non-cached input tokens.
+    pub input: u64,
+    /// Output tokens (including reasoning).
+    pub output: u64,
+    /// Tokens read from the prompt cache.
+    pub cache_read: u64,
+    /// Tokens written to the prompt cache.
+    pub cache_write: u64,
+    /// Total tokens.
+    pub total_tokens: u64,
+    /// Dollar cost.
+    pub cost: UsageCost,
+}
+
+/// Why an assistant message ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub enum StopReason {
+    /// The model finished.
+    #[default]
+    Stop,
+    /// The output token limit was reached.
+    Length,
+    /// The model requested tool calls.
+    ToolUse,
+    /// The request failed.
+    Error,
+    /// The request was aborted.
+    Aborted,
+}
+
+impl StopReason {
+    /// The wire name (`stop`, `toolUse`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Stop => "stop",
+            StopReason::Length => "length",
+            StopReason::ToolUse => "toolUse",
+            StopReason::Error => "error",
+            StopReason::Aborted => "aborted",
+        }
+    }
+}
+
+/// A message from the user.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserMessage {
+    /// Text or blocks.
+    pub content: UserContent,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+impl UserMessage {
+    /// A plain-text user message stamped now.
+    pub fn text(text: impl Into<String>) -> Self {
+        UserMessage {
+            content: UserContent::Text(text.into()),
+            timestamp: now_ms(),
+        }
+    }
+}
+
+/// A message produced by the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AssistantMessage {
+    /// Text, thinking and tool-call blocks in stream order.
+    pub content: Vec<ContentBlock>,
+    /// Wire API used (`anthropic-messages`, ...).
+    pub api: String,
+    /// Provider name.
+    pub provider: String,
+    /// Model id requested.
+    pub model: String,
+    /// Model id reported by the provider, when different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_model: Option<String>,
+    /// Provider response id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_id: Option<String>,
+    /// Token usage and cost.
+    pub usage: Usage,
+    /// Why the message ended.
+    pub stop_reason: StopReason,
+    /// Error text when `stop_reason` is `error` or `aborted`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+    /// Delay the server asked for before a retry (`retry-after`); never serialised.
+    #[serde(skip)]
+    pub retry_after_ms: Option<u64>,
+}
+
+impl AssistantMessage {
+    /// An empty message for the given model, stamped now.
+    pub fn empty(api: &str, provider: &str, model: &str) -> Self {
+        AssistantMessage {
+            content: Vec::new(),
+            api: api.to_string(),
+            provider: provider.to_string(),
+            model: model.to_string(),
+            response_model: None,
+            response_id: None,
+            usage: Usage::default(),
+            stop_reason: StopReason::Stop,
+            error_message: None,
+            timestamp: now_ms(),
+            retry_after_ms: None,
+        }
+    }
+
+    /// Text blocks concatenated.
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(ContentBlock::as_text)
+            .collect::<Vec<_>>()
+            .join("")
+    }
+
+    /// The tool calls in source order.
+    pub fn tool_calls(&self) -> Vec<&ToolCall> {
+        self.content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::ToolCall(c) => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The result of running a tool, sent back to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultMessage {
+    /// The call this answers.
+    pub tool_call_id: String,
+    /// Tool name.
+    pub tool_name: String,
+    /// Text and image blocks.
+    pub content: Vec<ContentBlock>,
+    /// Tool-specific metadata, not sent to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// True when the tool failed.
+    pub is_error: bool,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+/// Output of a user `!command`, stored in the session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BashExecutionMessage {
+    /// The command line.
+    pub command: String,
+    /// Combined output.
+    pub output: String,
+    /// Exit code, absent when killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// True when the user cancelled.
+    pub cancelled: bool,
+    /// True when the output was truncated.
+    pub truncated: bool,
+    /// Where the full output was saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_output_path: Option<String>,
+    /// True for `!!` commands kept out of the model context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_from_context: Option<bool>,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+/// A message injected by an extension.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomMessage {
+    /// Extension-defined type.
+    pub custom_type: String,
+    /// Text or blocks.
+    pub content: UserContent,
+    /// Whether the UI shows it.
+    pub display: bool,
+    /// Extension metadata, not sent to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+/// Summary of an abandoned branch (synthesised from a `branch_summary` entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BranchSummaryMessage {
+    /// The summary text.
+    pub summary: String,
+    /// Entry the branch was left from.
+    pub from_id: String,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+/// Summary of compacted history (synthesised from a `compaction` entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionSummaryMessage {
+    /// The summary text.
+    pub summary: String,
+    /// Context size before compaction.
+    pub tokens_before: u64,
+    /// Unix milliseconds.
+    pub timestamp: i64,
+}
+
+/// Any message the agent keeps in its context (pi's `AgentMessage`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role")]
+pub enum Message {
+    /// User input.
+    #[serde(rename = "user")]
+    User(UserMessage),
+    /// Model output.
+    #[serde(rename = "assistant")]
+    Assistant(AssistantMessage),
+    /// Tool output.
+    #[serde(rename = "toolResult")]
+    ToolResult(ToolResultMessage),
+    /// User shell command output.
+    #[serde(rename = "bashExecution")]
+    BashExecution(BashExecutionMessage),
+    /// Extension message.
+    #[serde(rename = "custom", alias = "hookMessage")]
+    Custom(CustomMessage),
+    /// Branch summary.
+    #[serde(rename = "branchSummary")]
+    BranchSummary(BranchSummaryMessage),
+    /// Compaction summary.
+    #[serde(rename = "compactionSummary")]
+    CompactionSummary(CompactionSummaryMessage),
+}
+
+impl Message {
+    /// The role name as serialised.
+    pub fn role(&self) -> &'static str {
+        match self {
+            Message::User(_) => "user",
+            Message::Assistant(_) => "assistant",
+            Message::ToolResult(_) => "toolResult",
+            Message::BashExecution(_) => "bashExecution",
+            Message::Custom(_) => "custom",
+            Message::BranchSummary(_) => "branchSummary",
+            Message::CompactionSummary(_) => "compactionSummary",
+        }
+    }
+
+    /// The assistant message, if this is one.
+    pub fn as_assistant(&self) -> Option<&AssistantMessage> {
+        match self {
+            Message::Assistant(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+/// A tool as advertised to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Tool name.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub parameters: Value,
+}
+
+/// Everything sent to the model for one request. `messages` holds only
+/// user, assistant and toolResult messages (see `agent::convert_to_llm`).
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// System prompt.
+    pub system_prompt: Option<String>,
+    /// Conversation.
+    pub messages: Vec<Message>,
+    /// Tools the model may call.
+    pub tools: Vec<ToolSpec>,
+}

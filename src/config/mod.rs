@@ -1,0 +1,1 @@
+//! Configuration: paths, settings, context files and the system prompt.

@@ -1,0 +1,17 @@
+//! pi: a minimal, fast, self-extensible terminal coding agent.
+//!
+//! The crate is organised by responsibility: [`ai`] talks to model providers,
+//! [`agent`] runs the tool loop, [`tools`] holds the built-in tools,
+//! [`session`] stores conversations, [`config`] reads settings and assembles
+//! the system prompt, [`cli`] parses arguments and [`modes`] drives a run.
+
+pub mod agent;
+pub mod ai;
+pub mod cli;
+pub mod config;
+pub mod modes;
+pub mod session;
+pub mod tools;
+
+/// The version printed by `pi --version`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,1 @@
+//! Run modes: print and JSON.

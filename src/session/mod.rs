@@ -1,0 +1,1 @@
+//! Session storage: pi's JSONL v3 tree, migrations and context building.

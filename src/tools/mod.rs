@@ -1,0 +1,1 @@
+//! Built-in tools: read, bash, edit, write, grep, find, ls.
