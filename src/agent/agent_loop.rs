@@ -1,0 +1,561 @@
+//! The loop itself: stream a reply, run its tool calls, repeat until the model
+//! stops calling tools and no steering or follow-up message is queued.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::ai::events::AssistantMessageEvent;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::stream::{ProviderRegistry, StreamOptions};
+use crate::ai::types::{
+    AssistantMessage, ContentBlock, Context, Message, StopReason, ToolCall, ToolResultMessage,
+    now_ms,
+};
+
+use super::events::{AgentEvent, ToolResultPayload};
+use super::queue::MessageQueue;
+use super::tool::{AgentTool, ExecutionMode, ToolContext, ToolOutput};
+use super::validate::validate_tool_arguments;
+
+/// Credentials for one request, resolved per call (tokens may expire).
+#[derive(Debug, Clone, Default)]
+pub struct RequestAuth {
+    /// API key or bearer token.
+    pub api_key: Option<String>,
+    /// Extra headers.
+    pub headers: BTreeMap<String, String>,
+}
+
+/// Resolves credentials for a model just before each request.
+pub type AuthResolver = Arc<dyn Fn(&Model) -> Result<RequestAuth, String> + Send + Sync>;
+
+/// Converts the agent's messages into what the model sees.
+pub type ConvertToLlm = fn(&[Message]) -> Vec<Message>;
+
+/// Fixed configuration of a run.
+#[derive(Clone)]
+pub struct AgentLoopConfig {
+    /// Model to call.
+    pub model: Model,
+    /// Thinking level (clamped to the model by providers).
+    pub thinking: ThinkingLevel,
+    /// Wire protocols.
+    pub providers: ProviderRegistry,
+    /// Credentials per request.
+    pub auth: AuthResolver,
+    /// Parallel (default) or sequential tool execution.
+    pub tool_execution: ExecutionMode,
+    /// Session id, for provider prompt caching.
+    pub session_id: Option<String>,
+    /// Message conversion before each request.
+    pub convert_to_llm: ConvertToLlm,
+    /// Working directory for tools.
+    pub cwd: std::path::PathBuf,
+}
+
+/// What the loop works on: prompt, context and tools.
+#[derive(Clone, Default)]
+pub struct AgentState {
+    /// System prompt.
+    pub system_prompt: String,
+    /// Conversation so far.
+    pub messages: Vec<Message>,
+    /// Active tools.
+    pub tools: Vec<Arc<dyn AgentTool>>,
+}
+
+/// The queues polled by the loop.
+#[derive(Clone, Default)]
+pub struct AgentQueues {
+    /// Delivered after the current turn.
+    pub steering: MessageQueue,
+    /// Delivered when the agent would otherwise stop.
+    pub follow_up: MessageQueue,
+}
+
+/// Receives events and may gate tool calls. Called inline, in order.
+#[async_trait]
+pub trait AgentObserver: Send {
+    /// An event happened.
+    async fn on_event(&mut self, event: &AgentEvent);
+
+    /// Return `Some(reason)` to block a tool call.
+    async fn before_tool_call(&mut self, _call: &ToolCall, _args: &Value) -> Option<String> {
+        None
+    }
+
+    /// Inspect or replace a finished tool result.
+    async fn after_tool_call(
+        &mut self,
+        _call: &ToolCall,
+        _result: &mut ToolOutput,
+        _is_error: &mut bool,
+    ) {
+    }
+}
+
+/// Run the loop with new prompt messages. Returns the messages it added.
+pub async fn run_agent_loop(
+    prompts: Vec<Message>,
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    queues: &AgentQueues,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+) -> Vec<Message> {
+    let mut added = prompts.clone();
+    observer.on_event(&AgentEvent::AgentStart).await;
+    observer.on_event(&AgentEvent::TurnStart).await;
+    for p in prompts {
+        observer
+            .on_event(&AgentEvent::MessageStart { message: p.clone() })
+            .await;
+        observer
+            .on_event(&AgentEvent::MessageEnd { message: p.clone() })
+            .await;
+        state.messages.push(p);
+    }
+    run_turns(state, cfg, queues, observer, signal, &mut added).await;
+    added
+}
+
+/// Continue from the current context (after a retry) without a new prompt.
+pub async fn continue_agent_loop(
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    queues: &AgentQueues,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+) -> Vec<Message> {
+    let mut added = Vec::new();
+    observer.on_event(&AgentEvent::AgentStart).await;
+    observer.on_event(&AgentEvent::TurnStart).await;
+    run_turns(state, cfg, queues, observer, signal, &mut added).await;
+    added
+}
+
+async fn run_turns(
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    queues: &AgentQueues,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+    added: &mut Vec<Message>,
+) {
+    let mut first_turn = true;
+    let mut pending = queues.steering.poll();
+    loop {
+        let mut more_tools = true;
+        while more_tools || !pending.is_empty() {
+            if !first_turn {
+                observer.on_event(&AgentEvent::TurnStart).await;
+            }
+            first_turn = false;
+            for m in pending.drain(..) {
+                observer
+                    .on_event(&AgentEvent::MessageStart { message: m.clone() })
+                    .await;
+                observer
+                    .on_event(&AgentEvent::MessageEnd { message: m.clone() })
+                    .await;
+                state.messages.push(m.clone());
+                added.push(m);
+            }
+            let reply = stream_reply(state, cfg, observer, signal).await;
+            added.push(Message::Assistant(reply.clone()));
+            if matches!(reply.stop_reason, StopReason::Error | StopReason::Aborted) {
+                let ev = AgentEvent::TurnEnd {
+                    message: Message::Assistant(reply),
+                    tool_results: vec![],
+                };
+                observer.on_event(&ev).await;
+                observer
+                    .on_event(&AgentEvent::AgentEnd {
+                        messages: added.clone(),
+                    })
+                    .await;
+                return;
+            }
+            let calls: Vec<ToolCall> = reply.tool_calls().into_iter().cloned().collect();
+            more_tools = !calls.is_empty();
+            let mut results = Vec::new();
+            if more_tools {
+                results = execute_tool_calls(&calls, state, cfg, observer, signal).await;
+                for r in &results {
+                    state.messages.push(Message::ToolResult(r.clone()));
+                    added.push(Message::ToolResult(r.clone()));
+                }
+            }
+            let ev = AgentEvent::TurnEnd {
+                message: Message::Assistant(reply),
+                tool_results: results,
+            };
+            observer.on_event(&ev).await;
+            pending = queues.steering.poll();
+        }
+        pending = queues.follow_up.poll();
+        if pending.is_empty() {
+            break;
+        }
+    }
+    observer
+        .on_event(&AgentEvent::AgentEnd {
+            messages: added.clone(),
+        })
+        .await;
+}
+
+/// Stream one assistant reply into the context, emitting message events.
+async fn stream_reply(
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+) -> AssistantMessage {
+    let auth = match (cfg.auth)(&cfg.model) {
+        Ok(a) => a,
+        Err(e) => {
+            let mut m = AssistantMessage::empty(&cfg.model.api, &cfg.model.provider, &cfg.model.id);
+            m.stop_reason = StopReason::Error;
+            m.error_message = Some(e);
+            return finish_without_stream(state, observer, m).await;
+        }
+    };
+    let context = Arc::new(Context {
+        system_prompt: Some(state.system_prompt.clone()).filter(|s| !s.is_empty()),
+        messages: (cfg.convert_to_llm)(&state.messages),
+        tools: state.tools.iter().map(|t| t.spec()).collect(),
+    });
+    let options = StreamOptions {
+        api_key: auth.api_key,
+        headers: auth.headers,
+        reasoning: Some(cfg.thinking),
+        signal: signal.clone(),
+        session_id: cfg.session_id.clone(),
+        ..Default::default()
+    };
+    let mut stream = cfg.providers.stream(cfg.model.clone(), context, options);
+    let mut started = false;
+    while let Some(ev) = stream.next().await {
+        match ev {
+            AssistantMessageEvent::Start { partial } => {
+                state.messages.push(Message::Assistant(partial.clone()));
+                started = true;
+                observer
+                    .on_event(&AgentEvent::MessageStart {
+                        message: Message::Assistant(partial),
+                    })
+                    .await;
+            }
+            AssistantMessageEvent::Done { message, .. }
+            | AssistantMessageEvent::Error { error: message, .. } => {
+                if !started {
+                    return finish_without_stream(state, observer, message).await;
+                }
+                if let Some(last) = state.messages.last_mut() {
+                    *last = Message::Assistant(message.clone());
+                }
+                let ev = AgentEvent::MessageEnd {
+                    message: Message::Assistant(message.clone()),
+                };
+                observer.on_event(&ev).await;
+                return message;
+            }
+            other => {
+                let partial = partial_of(&other).clone();
+                if started && let Some(last) = state.messages.last_mut() {
+                    *last = Message::Assistant(partial.clone());
+                }
+                let ev = AgentEvent::MessageUpdate {
+                    message: Message::Assistant(partial),
+                    assistant_message_event: other,
+                };
+                observer.on_event(&ev).await;
+            }
+        }
+    }
+    let mut m = AssistantMessage::empty(&cfg.model.api, &cfg.model.provider, &cfg.model.id);
+    m.stop_reason = StopReason::Error;
+    m.error_message = Some("Provider stream ended unexpectedly".into());
+    if started {
+        state.messages.pop();
+    }
+    finish_without_stream(state, observer, m).await
+}
+
+async fn finish_without_stream(
+    state: &mut AgentState,
+    observer: &mut dyn AgentObserver,
+    m: AssistantMessage,
+) -> AssistantMessage {
+    state.messages.push(Message::Assistant(m.clone()));
+    observer
+        .on_event(&AgentEvent::MessageStart {
+            message: Message::Assistant(m.clone()),
+        })
+        .await;
+    observer
+        .on_event(&AgentEvent::MessageEnd {
+            message: Message::Assistant(m.clone()),
+        })
+        .await;
+    m
+}
+
+fn partial_of(ev: &AssistantMessageEvent) -> &AssistantMessage {
+    use AssistantMessageEvent as E;
+    match ev {
+        E::Start { partial }
+        | E::TextStart { partial, .. }
+        | E::TextDelta { partial, .. }
+        | E::TextEnd { partial, .. }
+        | E::ThinkingStart { partial, .. }
+        | E::ThinkingDelta { partial, .. }
+        | E::ThinkingEnd { partial, .. }
+        | E::ToolCallStart { partial, .. }
+        | E::ToolCallDelta { partial, .. }
+        | E::ToolCallEnd { partial, .. } => partial,
+        E::Done { message, .. } => message,
+        E::Error { error, .. } => error,
+    }
+}
+
+/// A tool call ready to run, or already answered (unknown tool, invalid args, blocked).
+enum Prepared {
+    Run {
+        call: ToolCall,
+        tool: Arc<dyn AgentTool>,
+        args: Value,
+    },
+    Immediate {
+        call: ToolCall,
+        output: ToolOutput,
+    },
+}
+
+fn error_output(message: impl Into<String>) -> ToolOutput {
+    ToolOutput {
+        content: vec![ContentBlock::text(message)],
+        details: Some(Value::Object(Default::default())),
+    }
+}
+
+async fn prepare(
+    call: &ToolCall,
+    state: &AgentState,
+    observer: &mut dyn AgentObserver,
+) -> Prepared {
+    let Some(tool) = state.tools.iter().find(|t| t.name() == call.name).cloned() else {
+        return Prepared::Immediate {
+            call: call.clone(),
+            output: error_output(format!("Tool {} not found", call.name)),
+        };
+    };
+    let args = match validate_tool_arguments(&call.name, &tool.parameters(), &call.arguments) {
+        Ok(a) => a,
+        Err(e) => {
+            return Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(e),
+            };
+        }
+    };
+    if let Some(reason) = observer.before_tool_call(call, &args).await {
+        let reason = if reason.is_empty() {
+            "Tool execution was blocked".to_string()
+        } else {
+            reason
+        };
+        return Prepared::Immediate {
+            call: call.clone(),
+            output: error_output(reason),
+        };
+    }
+    Prepared::Run {
+        call: call.clone(),
+        tool,
+        args,
+    }
+}
+
+/// Progress of one running tool, sent from its update callback.
+struct Progress {
+    index: usize,
+    output: ToolOutput,
+}
+
+async fn execute_tool_calls(
+    calls: &[ToolCall],
+    state: &AgentState,
+    cfg: &AgentLoopConfig,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+) -> Vec<ToolResultMessage> {
+    let sequential = cfg.tool_execution == ExecutionMode::Sequential
+        || calls.iter().any(|c| {
+            state
+                .tools
+                .iter()
+                .any(|t| t.name() == c.name && t.execution_mode() == ExecutionMode::Sequential)
+        });
+    let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
+    let mut finished: Vec<Option<(ToolOutput, bool)>> = vec![None; calls.len()];
+    let mut running = FuturesUnordered::new();
+    for (index, call) in calls.iter().enumerate() {
+        let ev = AgentEvent::ToolExecutionStart {
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            args: call.arguments.clone(),
+        };
+        observer.on_event(&ev).await;
+        match prepare(call, state, observer).await {
+            Prepared::Immediate { call, output } => {
+                emit_end(observer, &call, &output, true).await;
+                finished[index] = Some((output, true));
+            }
+            Prepared::Run { call, tool, args } => {
+                running.push(run_tool(
+                    index,
+                    call,
+                    tool,
+                    args,
+                    cfg.cwd.clone(),
+                    signal.clone(),
+                    tx.clone(),
+                ));
+                if sequential {
+                    drive(&mut running, &mut rx, calls, observer, &mut finished).await;
+                }
+            }
+        }
+    }
+    drop(tx);
+    drive(&mut running, &mut rx, calls, observer, &mut finished).await;
+    let mut results = Vec::with_capacity(calls.len());
+    for (call, done) in calls.iter().zip(finished) {
+        let (output, is_error) =
+            done.unwrap_or_else(|| (error_output("Tool did not finish"), true));
+        let msg = ToolResultMessage {
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            content: output.content,
+            details: output.details,
+            is_error,
+            timestamp: now_ms(),
+        };
+        observer
+            .on_event(&AgentEvent::MessageStart {
+                message: Message::ToolResult(msg.clone()),
+            })
+            .await;
+        observer
+            .on_event(&AgentEvent::MessageEnd {
+                message: Message::ToolResult(msg.clone()),
+            })
+            .await;
+        results.push(msg);
+    }
+    results
+}
+
+/// Run tools until all finish, forwarding progress and emitting ends in completion order.
+async fn drive<F>(
+    running: &mut FuturesUnordered<F>,
+    rx: &mut mpsc::UnboundedReceiver<Progress>,
+    calls: &[ToolCall],
+    observer: &mut dyn AgentObserver,
+    finished: &mut [Option<(ToolOutput, bool)>],
+) where
+    F: std::future::Future<Output = (usize, ToolCall, ToolOutput, bool)>,
+{
+    while !running.is_empty() {
+        tokio::select! {
+            biased;
+            Some(p) = rx.recv() => emit_progress(observer, calls, p).await,
+            Some((i, call, mut output, mut is_error)) = running.next() => {
+                drain_progress(rx, calls, observer).await;
+                observer.after_tool_call(&call, &mut output, &mut is_error).await;
+                emit_end(observer, &call, &output, is_error).await;
+                finished[i] = Some((output, is_error));
+            }
+        }
+    }
+}
+
+async fn run_tool(
+    index: usize,
+    call: ToolCall,
+    tool: Arc<dyn AgentTool>,
+    args: Value,
+    cwd: std::path::PathBuf,
+    signal: CancellationToken,
+    tx: mpsc::UnboundedSender<Progress>,
+) -> (usize, ToolCall, ToolOutput, bool) {
+    let ctx = ToolContext {
+        cwd,
+        signal: signal.child_token(),
+        on_update: Some(Arc::new(move |output| {
+            let _ = tx.send(Progress { index, output });
+        })),
+    };
+    match tool.execute(&call.id, args, ctx).await {
+        Ok(output) => (index, call, output, false),
+        Err(e) => {
+            let details = e
+                .details
+                .or_else(|| Some(Value::Object(Default::default())));
+            (
+                index,
+                call,
+                ToolOutput {
+                    content: vec![ContentBlock::text(e.message)],
+                    details,
+                },
+                true,
+            )
+        }
+    }
+}
+
+async fn drain_progress(
+    rx: &mut mpsc::UnboundedReceiver<Progress>,
+    calls: &[ToolCall],
+    observer: &mut dyn AgentObserver,
+) {
+    while let Ok(p) = rx.try_recv() {
+        emit_progress(observer, calls, p).await;
+    }
+}
+
+async fn emit_progress(observer: &mut dyn AgentObserver, calls: &[ToolCall], p: Progress) {
+    let call = &calls[p.index];
+    let ev = AgentEvent::ToolExecutionUpdate {
+        tool_call_id: call.id.clone(),
+        tool_name: call.name.clone(),
+        args: call.arguments.clone(),
+        partial_result: p.output.into(),
+    };
+    observer.on_event(&ev).await;
+}
+
+async fn emit_end(
+    observer: &mut dyn AgentObserver,
+    call: &ToolCall,
+    output: &ToolOutput,
+    is_error: bool,
+) {
+    let ev = AgentEvent::ToolExecutionEnd {
+        tool_call_id: call.id.clone(),
+        tool_name: call.name.clone(),
+        result: ToolResultPayload::from(output.clone()),
+        is_error,
+    };
+    observer.on_event(&ev).await;
+}

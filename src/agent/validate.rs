@@ -1,0 +1,139 @@
+//! Tool-argument validation against the tool's JSON Schema, with light coercion
+//! of primitive values (models sometimes send `"10"` for a number).
+
+use serde_json::{Map, Value};
+
+/// Validate (and coerce) `args` for `tool_name` against `schema`.
+/// Returns the arguments to run with, or pi's validation error text.
+pub fn validate_tool_arguments(
+    tool_name: &str,
+    schema: &Value,
+    args: &Value,
+) -> Result<Value, String> {
+    let coerced = coerce(args.clone(), schema);
+    let validator = jsonschema::validator_for(schema)
+        .map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
+    let errors: Vec<String> = validator
+        .iter_errors(&coerced)
+        .map(|e| {
+            let path = e.instance_path().to_string();
+            let path = path.trim_start_matches('/').replace('/', ".");
+            let path = missing_property(&e.to_string(), &path).unwrap_or(path);
+            let path = if path.is_empty() {
+                "root".to_string()
+            } else {
+                path
+            };
+            format!("  - {path}: {e}")
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(coerced);
+    }
+    let received = serde_json::to_string_pretty(args).unwrap_or_default();
+    Err(format!(
+        "Validation failed for tool \"{tool_name}\":\n{}\n\nReceived arguments:\n{received}",
+        errors.join("\n")
+    ))
+}
+
+/// For "required" errors, name the missing property in the path as pi does.
+fn missing_property(message: &str, base: &str) -> Option<String> {
+    let name = message.strip_suffix(" is a required property")?;
+    let name = name.trim_matches('"');
+    Some(if base.is_empty() {
+        name.to_string()
+    } else {
+        format!("{base}.{name}")
+    })
+}
+
+fn schema_types(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Convert strings to numbers/booleans where the schema asks for them, recursively.
+fn coerce(value: Value, schema: &Value) -> Value {
+    let types = schema_types(schema);
+    match value {
+        Value::String(s) if !types.contains(&"string") => {
+            let t = s.trim();
+            if types.contains(&"integer")
+                && let Ok(n) = t.parse::<i64>()
+            {
+                return Value::from(n);
+            }
+            if types.contains(&"number")
+                && let Ok(n) = t.parse::<f64>()
+                && n.is_finite()
+            {
+                return serde_json::Number::from_f64(n)
+                    .map(Value::Number)
+                    .unwrap_or(Value::String(s));
+            }
+            if types.contains(&"boolean") {
+                match t {
+                    "true" => return Value::Bool(true),
+                    "false" => return Value::Bool(false),
+                    _ => {}
+                }
+            }
+            Value::String(s)
+        }
+        Value::Object(map) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            let out: Map<String, Value> = map
+                .into_iter()
+                .map(|(k, v)| {
+                    let v = match props.and_then(|p| p.get(&k)) {
+                        Some(sub) => coerce(v, sub),
+                        None => v,
+                    };
+                    (k, v)
+                })
+                .collect();
+            Value::Object(out)
+        }
+        Value::Array(items) => match schema.get("items") {
+            Some(item_schema) => {
+                Value::Array(items.into_iter().map(|v| coerce(v, item_schema)).collect())
+            }
+            None => Value::Array(items),
+        },
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({"type":"object","required":["path"],"properties":{
+            "path":{"type":"string"},"limit":{"type":"number"}}})
+    }
+
+    #[test]
+    fn accepts_and_coerces_numbers() {
+        let v =
+            validate_tool_arguments("read", &schema(), &json!({"path":"a","limit":"10"})).unwrap();
+        assert_eq!(v, json!({"path":"a","limit":10}));
+    }
+
+    #[test]
+    fn reports_missing_and_wrong_types() {
+        let e = validate_tool_arguments("read", &schema(), &json!({"limit":"x"})).unwrap_err();
+        assert!(e.starts_with("Validation failed for tool \"read\":"), "{e}");
+        assert!(e.contains("  - path:"), "{e}");
+        assert!(e.contains("  - limit:"), "{e}");
+        assert!(
+            e.contains("Received arguments:\n{\n  \"limit\": \"x\"\n}"),
+            "{e}"
+        );
+    }
+}
