@@ -7,6 +7,7 @@
 
 pub mod agent;
 pub mod ai;
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod modes;

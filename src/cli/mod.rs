@@ -1,1 +1,4 @@
-//! Command-line arguments.
+//! Command-line arguments and `@file` processing.
+
+pub mod args;
+pub mod files;

@@ -1,1 +1,3 @@
-//! Run modes: print and JSON.
+//! Run modes: print (`-p`) and JSON event stream (`--mode json`).
+
+pub mod print;

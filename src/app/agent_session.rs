@@ -1,0 +1,165 @@
+//! `AgentSession`: one conversation bound to a session file. It runs the agent
+//! loop, persists every finished message, retries transient provider errors and
+//! fans events out to subscribers (JSON writer, later the TUI and extensions).
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::agent_loop::{
+    AgentLoopConfig, AgentObserver, AgentQueues, AgentState, continue_agent_loop, run_agent_loop,
+};
+use crate::agent::events::AgentEvent;
+use crate::ai::errors::{is_context_overflow, is_retryable};
+use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms};
+use crate::session::manager::SessionManager;
+
+/// Automatic retry of transient provider errors (settings `retry.*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RetryPolicy {
+    /// Whether to retry at all.
+    pub enabled: bool,
+    /// Attempts after the first failure.
+    pub max_retries: u32,
+    /// First delay; doubles each attempt.
+    pub base_delay_ms: u64,
+    /// Longest delay accepted from a server's `retry-after`.
+    pub max_delay_ms: u64,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy { enabled: true, max_retries: 3, base_delay_ms: 2000, max_delay_ms: 60_000 }
+    }
+}
+
+/// A subscriber to agent events.
+pub type Listener = Box<dyn FnMut(&AgentEvent) + Send>;
+
+/// One conversation: agent state, its session file and its subscribers.
+pub struct AgentSession {
+    /// Prompt, context and tools.
+    pub state: AgentState,
+    /// Model, providers, credentials.
+    pub config: AgentLoopConfig,
+    /// Steering and follow-up queues.
+    pub queues: AgentQueues,
+    /// The session store.
+    pub session: SessionManager,
+    /// Retry behaviour.
+    pub retry: RetryPolicy,
+    listeners: Vec<Listener>,
+}
+
+impl AgentSession {
+    /// Bind a loop configuration and state to a session store.
+    pub fn new(state: AgentState, config: AgentLoopConfig, session: SessionManager, retry: RetryPolicy) -> Self {
+        AgentSession { state, config, queues: AgentQueues::default(), session, retry, listeners: Vec::new() }
+    }
+
+    /// Receive every event from now on.
+    pub fn subscribe(&mut self, listener: Listener) {
+        self.listeners.push(listener);
+    }
+
+    /// The last assistant message in the context.
+    pub fn last_assistant(&self) -> Option<&AssistantMessage> {
+        self.state.messages.iter().rev().find_map(Message::as_assistant)
+    }
+
+    /// Send a user prompt and run until the agent is done (including retries).
+    pub async fn prompt(&mut self, text: String, images: Vec<ContentBlock>, signal: &CancellationToken) {
+        let content = if images.is_empty() {
+            UserContent::Blocks(vec![ContentBlock::text(text)])
+        } else {
+            let mut blocks = vec![ContentBlock::text(text)];
+            blocks.extend(images);
+            UserContent::Blocks(blocks)
+        };
+        let message = Message::User(UserMessage { content, timestamp: now_ms() });
+        let mut observer = Persisting { session: &mut self.session, listeners: &mut self.listeners };
+        run_agent_loop(vec![message], &mut self.state, &self.config, &self.queues, &mut observer, signal).await;
+        self.retry_transient_errors(signal).await;
+    }
+
+    /// After a failed run, retry while the error is transient and attempts remain.
+    async fn retry_transient_errors(&mut self, signal: &CancellationToken) {
+        let mut attempt = 0u32;
+        loop {
+            let Some(last) = self.state.messages.last().and_then(Message::as_assistant).cloned() else { return };
+            let failed = last.stop_reason == StopReason::Error;
+            let transient = failed
+                && !is_context_overflow(&last, Some(self.config.model.context_window))
+                && is_retryable(&last);
+            if !self.retry.enabled || !transient {
+                if attempt > 0 {
+                    let final_error = if failed { last.error_message.clone() } else { None };
+                    self.emit(&AgentEvent::AutoRetryEnd { success: !failed && last.stop_reason != StopReason::Aborted, attempt, final_error });
+                }
+                return;
+            }
+            if attempt >= self.retry.max_retries {
+                self.emit(&AgentEvent::AutoRetryEnd {
+                    success: false,
+                    attempt,
+                    final_error: last.error_message.clone(),
+                });
+                return;
+            }
+            attempt += 1;
+            let backoff = self.retry.base_delay_ms.saturating_mul(1 << (attempt - 1).min(16));
+            let delay_ms = last.retry_after_ms.map(|d| d.min(self.retry.max_delay_ms)).unwrap_or(backoff);
+            self.emit(&AgentEvent::AutoRetryStart {
+                attempt,
+                max_attempts: self.retry.max_retries,
+                delay_ms,
+                error_message: last.error_message.clone().unwrap_or_default(),
+            });
+            self.state.messages.pop();
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
+                _ = signal.cancelled() => {
+                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some("Retry cancelled".into()) });
+                    return;
+                }
+            }
+            let mut observer = Persisting { session: &mut self.session, listeners: &mut self.listeners };
+            continue_agent_loop(&mut self.state, &self.config, &self.queues, &mut observer, signal).await;
+        }
+    }
+
+    fn emit(&mut self, event: &AgentEvent) {
+        for l in &mut self.listeners {
+            l(event);
+        }
+    }
+}
+
+/// Forwards events to listeners and appends finished messages to the session.
+struct Persisting<'a> {
+    session: &'a mut SessionManager,
+    listeners: &'a mut Vec<Listener>,
+}
+
+#[async_trait]
+impl AgentObserver for Persisting<'_> {
+    async fn on_event(&mut self, event: &AgentEvent) {
+        for l in self.listeners.iter_mut() {
+            l(event);
+        }
+        match event {
+            AgentEvent::MessageEnd { message } => {
+                if let Err(e) = self.session.append_agent_message(message) {
+                    eprintln!("Warning: could not save the session: {e}");
+                }
+            }
+            AgentEvent::TurnEnd { .. } | AgentEvent::AgentEnd { .. } => {
+                if let Err(e) = self.session.sync() {
+                    eprintln!("Warning: could not save the session: {e}");
+                }
+            }
+            _ => {}
+        }
+    }
+}

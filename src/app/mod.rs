@@ -1,0 +1,3 @@
+//! The application layer: a conversation bound to its session, and start-up wiring.
+
+pub mod agent_session;

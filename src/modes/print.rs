@@ -1,0 +1,87 @@
+//! Print and JSON modes: send the prompts, then print the answer (text) or
+//! stream every event as one JSON line (json).
+
+use std::io::Write;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::ai::errors::is_context_overflow;
+use crate::ai::types::{ContentBlock, Message, StopReason};
+use crate::app::agent_session::AgentSession;
+
+/// What a print run outputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrintOutput {
+    /// The final answer's text.
+    Text,
+    /// Every event as JSON lines, session header first.
+    Json,
+}
+
+/// The prompts of one print run.
+pub struct PrintRun {
+    /// Output format.
+    pub output: PrintOutput,
+    /// First prompt (stdin + files + first message) and its images.
+    pub initial: Option<(String, Vec<ContentBlock>)>,
+    /// Further messages, sent one after another.
+    pub messages: Vec<String>,
+}
+
+/// Run the prompts and print. Returns the process exit code.
+pub async fn run_print_mode(session: &mut AgentSession, run: PrintRun, signal: &CancellationToken) -> i32 {
+    if run.output == PrintOutput::Json {
+        let header = serde_json::to_string(session.session.header()).unwrap_or_default();
+        write_line(&header);
+        session.subscribe(Box::new(|event| {
+            if let Ok(line) = serde_json::to_string(event) {
+                write_line(&line);
+            }
+        }));
+    }
+    let prompts = run.initial.into_iter().chain(run.messages.into_iter().map(|m| (m, Vec::new())));
+    for (text, images) in prompts {
+        session.prompt(text, images, signal).await;
+        if signal.is_cancelled() {
+            break;
+        }
+    }
+    let _ = std::io::stdout().flush();
+    if run.output == PrintOutput::Json {
+        return 0;
+    }
+    let Some(Message::Assistant(last)) = session.state.messages.last() else { return 0 };
+    match last.stop_reason {
+        StopReason::Error | StopReason::Aborted => {
+            let mut msg = last
+                .error_message
+                .clone()
+                .unwrap_or_else(|| format!("Request {}", last.stop_reason.as_str()));
+            if is_context_overflow(last, Some(session.config.model.context_window)) {
+                msg = format!(
+                    "Context overflow: the conversation no longer fits the model's context window ({} tokens).\n{msg}",
+                    session.config.model.context_window
+                );
+            }
+            eprintln!("{msg}");
+            1
+        }
+        _ => {
+            let mut out = std::io::stdout().lock();
+            for block in &last.content {
+                if let ContentBlock::Text(t) = block {
+                    let _ = writeln!(out, "{}", t.text);
+                }
+            }
+            let _ = out.flush();
+            0
+        }
+    }
+}
+
+fn write_line(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(line.as_bytes());
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}
