@@ -10,27 +10,68 @@ use crate::ai::types::{Message, UserContent};
 pub const CURRENT_SESSION_VERSION: u32 = 3;
 
 /// First line of a session file: metadata, not part of the entry tree.
+/// Reading one requires `"type":"session"` and a string `id`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename = "session", rename_all = "camelCase")]
+#[serde(
+    tag = "type",
+    rename = "session",
+    rename_all = "camelCase",
+    try_from = "RawHeader"
+)]
 pub struct SessionHeader {
-    /// Format version; absent in v1 files.
-    #[serde(default = "legacy_version")]
+    /// Format version; 1 when absent (v1 files).
     pub version: u32,
     /// Session id (a UUID).
     pub id: String,
     /// Creation time, ISO 8601.
-    #[serde(default)]
     pub timestamp: String,
     /// Working directory the session belongs to (empty in old sessions).
-    #[serde(default)]
     pub cwd: String,
     /// Path of the session this one was forked or cloned from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_session: Option<String>,
 }
 
-fn legacy_version() -> u32 {
-    1
+/// A header as read, before its type is checked.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawHeader {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    version: Option<Value>,
+    id: String,
+    #[serde(default)]
+    timestamp: Option<Value>,
+    #[serde(default)]
+    cwd: Option<Value>,
+    #[serde(default)]
+    parent_session: Option<Value>,
+}
+
+impl TryFrom<RawHeader> for SessionHeader {
+    type Error = String;
+
+    fn try_from(raw: RawHeader) -> Result<Self, Self::Error> {
+        if raw.kind != "session" {
+            return Err(format!("expected a session header, found type {}", raw.kind));
+        }
+        let text = |value: Option<Value>| match value {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        };
+        Ok(SessionHeader {
+            version: raw
+                .version
+                .and_then(|v| v.as_u64())
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(1),
+            id: raw.id,
+            timestamp: text(raw.timestamp).unwrap_or_default(),
+            cwd: text(raw.cwd).unwrap_or_default(),
+            parent_session: text(raw.parent_session),
+        })
+    }
 }
 
 /// A conversation message (`type: "message"`).
