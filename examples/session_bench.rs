@@ -16,8 +16,20 @@ const TARGET_BYTES: usize = 20 * 1024 * 1024;
 
 fn filler(seed: usize, len: usize) -> String {
     let words = [
-        "fn", "let", "match", "\"quoted\"", "path/to/file.rs", "{ braces }", "tab\there", "ünïcode",
-        "result", "=>", "line\n", "error: expected `;`", "0x1f", "self.value",
+        "fn",
+        "let",
+        "match",
+        "\"quoted\"",
+        "path/to/file.rs",
+        "{ braces }",
+        "tab\there",
+        "ünïcode",
+        "result",
+        "=>",
+        "line\n",
+        "error: expected `;`",
+        "0x1f",
+        "self.value",
     ];
     let mut text = String::with_capacity(len + 32);
     let mut i = seed;

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use pi::ai::model::ThinkingLevel;
 use pi::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
-use pi::session::entries::{SessionEntry, SessionHeader};
 use pi::session::SessionManager;
+use pi::session::entries::{SessionEntry, SessionHeader};
 use serde_json::json;
 
 /// One line per entry type, in the exact shape pi writes (key order,
@@ -86,7 +86,10 @@ fn a_file_of_every_type_reloads_identically() {
     assert_eq!(session.skipped_lines(), 0);
     // The unknown entry is indexed and is the leaf.
     assert_eq!(session.leaf_id(), Some("f2a3b4c5"));
-    assert_eq!(session.entry("f2a3b4c5").unwrap().type_name(), "some_future_entry");
+    assert_eq!(
+        session.entry("f2a3b4c5").unwrap().type_name(),
+        "some_future_entry"
+    );
     // Label set then cleared.
     assert_eq!(session.label("a1b2c3d4"), None);
     assert_eq!(session.session_name(), Some("Refactor auth module"));
@@ -110,7 +113,9 @@ fn entries_appended_through_the_manager_reload_equal() {
     session.append_label_change(&user, Some("start")).unwrap();
     session.append_session_info("  Named  ");
     session.append_compaction("sum", &user, 10, Some(json!({"readFiles": []})), None);
-    session.branch_with_summary(Some(&user), "left", None, Some(true)).unwrap();
+    session
+        .branch_with_summary(Some(&user), "left", None, Some(true))
+        .unwrap();
     session.sync().unwrap();
 
     let path = session.session_file().unwrap().to_path_buf();
@@ -127,6 +132,9 @@ fn entries_appended_through_the_manager_reload_equal() {
     }
     let info_line = text.lines().find(|l| l.contains("session_info")).unwrap();
     assert!(info_line.ends_with(r#""name":"Named"}"#));
-    let bare = text.lines().find(|l| l.contains(r#""customType":"bare""#)).unwrap();
+    let bare = text
+        .lines()
+        .find(|l| l.contains(r#""customType":"bare""#))
+        .unwrap();
     assert!(bare.starts_with(r#"{"type":"custom","customType":"bare","id":""#));
 }

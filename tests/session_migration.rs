@@ -83,7 +83,10 @@ fn assert_migrated(name: &str) {
         .iter()
         .find(|e| e["id"] == compaction["firstKeptEntryId"])
         .expect("firstKeptEntryId points at an entry");
-    assert_eq!(kept["message"]["content"][0]["text"], "Summarise Cargo.toml");
+    assert_eq!(
+        kept["message"]["content"][0]["text"],
+        "Summarise Cargo.toml"
+    );
     // No temporary files are left behind.
     let names: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
@@ -143,8 +146,7 @@ fn v3_fixture_is_left_untouched_and_matches_reference_context() {
     assert_eq!(fs::read(&path).unwrap(), before);
 
     let expected = numbers_as_floats(
-        serde_json::from_str(&fs::read_to_string(fixture("v3.llm-context.json")).unwrap())
-            .unwrap(),
+        serde_json::from_str(&fs::read_to_string(fixture("v3.llm-context.json")).unwrap()).unwrap(),
     );
     assert_eq!(context_json(&session), expected);
     assert_eq!(session.build_context().thinking_level, "high");
@@ -161,8 +163,15 @@ fn forking_an_old_session_leaves_the_source_alone() {
     let written = lines(fork.session_file().unwrap());
     assert_eq!(written[0]["version"], 3);
     assert_eq!(written[0]["cwd"], "/elsewhere");
-    assert_eq!(written[0]["parentSession"], source.to_string_lossy().as_ref());
-    assert!(written.iter().all(|e| e["message"]["role"] != "hookMessage"));
+    assert_eq!(
+        written[0]["parentSession"],
+        source.to_string_lossy().as_ref()
+    );
+    assert!(
+        written
+            .iter()
+            .all(|e| e["message"]["role"] != "hookMessage")
+    );
     let v3 = SessionManager::open(&stage(dir.path(), "v3.jsonl").0).unwrap();
     assert_eq!(context_json(&fork), context_json(&v3));
 }

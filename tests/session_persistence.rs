@@ -117,7 +117,10 @@ fn truncated_last_line_loads_and_later_appends_stay_readable() {
     let third = SessionManager::open(&path).unwrap();
     assert_eq!(third.entries().len(), 3);
     assert_eq!(third.leaf_id(), Some(again.as_str()));
-    assert_eq!(third.entry(&again).unwrap().parent_id(), Some(answer.as_str()));
+    assert_eq!(
+        third.entry(&again).unwrap().parent_id(),
+        Some(answer.as_str())
+    );
 }
 
 #[test]
@@ -190,7 +193,10 @@ fn opening_a_missing_file_creates_it_lazily_at_that_path() {
     let path = dir.path().join("nested/chosen.jsonl");
     let mut session = SessionManager::open(&path).unwrap();
     assert_eq!(session.session_file(), Some(path.as_path()));
-    assert_eq!(session.session_dir(), Some(dir.path().join("nested").as_path()));
+    assert_eq!(
+        session.session_dir(),
+        Some(dir.path().join("nested").as_path())
+    );
     session.append_message(user("q"));
     assert!(!path.exists());
     session.append_message(assistant("a"));
@@ -277,7 +283,8 @@ fn fork_from_copies_history_into_a_new_file() {
     );
     assert_eq!(reopened.entries(), source.entries());
 
-    let missing = SessionManager::fork_from(&dir.path().join("nope.jsonl"), Path::new("/b"), &target_dir);
+    let missing =
+        SessionManager::fork_from(&dir.path().join("nope.jsonl"), Path::new("/b"), &target_dir);
     assert!(matches!(missing, Err(SessionError::EmptySource { .. })));
 }
 
@@ -297,4 +304,23 @@ fn new_session_starts_empty_in_the_same_folder() {
         session.header().parent_session.as_deref(),
         old_file.to_str()
     );
+}
+
+#[test]
+fn failed_writes_are_reported_by_sync_and_retried() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("blocker");
+    fs::write(&blocker, "a file where the session folder should be").unwrap();
+    let sessions = blocker.join("sessions");
+    let mut session = SessionManager::create(Path::new("/proj"), &sessions);
+    session.append_message(user("q"));
+    session.append_message(assistant("a"));
+    let err = session.sync().unwrap_err();
+    assert!(matches!(err, SessionError::Write { .. }), "{err}");
+
+    fs::remove_file(&blocker).unwrap();
+    session.append_message(user("later"));
+    session.sync().unwrap();
+    let reopened = SessionManager::open(session.session_file().unwrap()).unwrap();
+    assert_eq!(reopened.entries(), session.entries());
 }

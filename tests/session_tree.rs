@@ -50,8 +50,14 @@ fn branching_keeps_history_and_builds_a_tree() {
     let u3 = session.append_message(user("approach B"));
 
     assert_eq!(session.leaf_id(), Some(u3.as_str()));
-    assert_eq!(ids(&session.get_branch(None)), [u1.clone(), a1.clone(), u3.clone()]);
-    assert_eq!(ids(&session.get_branch(Some(&a2))), [u1.clone(), a1.clone(), u2.clone(), a2.clone()]);
+    assert_eq!(
+        ids(&session.get_branch(None)),
+        [u1.clone(), a1.clone(), u3.clone()]
+    );
+    assert_eq!(
+        ids(&session.get_branch(Some(&a2))),
+        [u1.clone(), a1.clone(), u2.clone(), a2.clone()]
+    );
     assert_eq!(ids(&session.children(&a1)), [u2.clone(), u3.clone()]);
     assert_eq!(session.entries().len(), 5);
     assert_eq!(
@@ -71,7 +77,10 @@ fn branching_keeps_history_and_builds_a_tree() {
         .iter()
         .map(|&i| (tree.nodes[i].entry.id(), tree.nodes[i].label))
         .collect();
-    assert_eq!(branches, [(u2.as_str(), Some("idea A")), (u3.as_str(), None)]);
+    assert_eq!(
+        branches,
+        [(u2.as_str(), Some("idea A")), (u3.as_str(), None)]
+    );
 }
 
 #[test]
@@ -166,7 +175,13 @@ fn context_uses_the_latest_compaction_on_the_path() {
     session.append_message(user("alt"));
     assert_eq!(
         describe(&session.build_context().messages),
-        ["user:u1", "assistant:a1", "user:u2", "assistant:a2", "user:alt"]
+        [
+            "user:u1",
+            "assistant:a1",
+            "user:u2",
+            "assistant:a2",
+            "user:alt"
+        ]
     );
 }
 
@@ -217,13 +232,20 @@ fn branch_summaries_and_custom_messages_join_the_context() {
     let summary = session
         .branch_with_summary(Some(&u1), "tried a1", None, None)
         .unwrap();
-    assert_eq!(session.entry(&summary).unwrap().parent_id(), Some(u1.as_str()));
+    assert_eq!(
+        session.entry(&summary).unwrap().parent_id(),
+        Some(u1.as_str())
+    );
     match session.entry(&summary).unwrap() {
         SessionEntry::BranchSummary(entry) => assert_eq!(entry.from_id, u1),
         other => panic!("unexpected {}", other.type_name()),
     }
-    let note =
-        session.append_custom_message_entry("note", UserContent::Text("remember".into()), false, None);
+    let note = session.append_custom_message_entry(
+        "note",
+        UserContent::Text("remember".into()),
+        false,
+        None,
+    );
     session.append_custom_entry("state", None);
     let context = session.build_context();
     assert_eq!(
@@ -276,12 +298,17 @@ fn branched_session_keeps_one_path_and_its_labels() {
     let a1 = session.append_message(assistant("a1"));
     let off_path = session.append_message(user("other"));
     session.append_label_change(&u1, Some("start")).unwrap();
-    session.append_label_change(&off_path, Some("elsewhere")).unwrap();
+    session
+        .append_label_change(&off_path, Some("elsewhere"))
+        .unwrap();
     let original = session.session_file().unwrap().to_path_buf();
 
     let new_file = session.create_branched_session(&a1).unwrap().unwrap();
     assert_ne!(new_file, original);
-    assert!(new_file.exists(), "written at once: the path has an assistant message");
+    assert!(
+        new_file.exists(),
+        "written at once: the path has an assistant message"
+    );
     assert_eq!(
         session.header().parent_session.as_deref(),
         original.to_str()

@@ -8,8 +8,7 @@ use super::error::SessionError;
 use super::ids::new_entry_id;
 use super::layout::session_file_name;
 use super::load::render_lines;
-use super::manager::{SessionManager, new_header};
-use super::migrate::write_atomically;
+use super::manager::{SessionManager, create_file_atomically, new_header};
 
 impl SessionManager {
     /// Replace this session with a new one holding only the path from the
@@ -70,13 +69,7 @@ impl SessionManager {
         {
             let mut content = render_lines(std::slice::from_ref(&header));
             content.push_str(&render_lines(&entries));
-            if let Some(dir) = file.parent() {
-                std::fs::create_dir_all(dir).map_err(|source| SessionError::Write {
-                    path: file.clone(),
-                    source,
-                })?;
-            }
-            write_atomically(file, content.as_bytes()).map_err(|source| SessionError::Write {
+            create_file_atomically(file, &content).map_err(|source| SessionError::Write {
                 path: file.clone(),
                 source,
             })?;

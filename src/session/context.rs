@@ -4,9 +4,7 @@
 use std::collections::HashMap;
 
 use crate::ai::model::ThinkingLevel;
-use crate::ai::types::{
-    BranchSummaryMessage, CompactionSummaryMessage, CustomMessage, Message,
-};
+use crate::ai::types::{BranchSummaryMessage, CompactionSummaryMessage, CustomMessage, Message};
 
 use super::entries::{CompactionEntry, SessionEntry};
 use super::ids::iso_to_ms;

@@ -4,8 +4,7 @@
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, UserContent, UserMessage};
 
 /// Text placed before a compaction summary.
-pub const COMPACTION_SUMMARY_PREFIX: &str =
-    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+pub const COMPACTION_SUMMARY_PREFIX: &str = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 /// Text placed after a compaction summary.
 pub const COMPACTION_SUMMARY_SUFFIX: &str = "\n</summary>";
 /// Text placed before a branch summary.
@@ -105,7 +104,10 @@ mod tests {
 
     #[test]
     fn bash_text_matches_pi_wording() {
-        assert_eq!(bash_execution_to_text(&bash("a\nb", Some(0))), "Ran `ls`\n```\na\nb\n```");
+        assert_eq!(
+            bash_execution_to_text(&bash("a\nb", Some(0))),
+            "Ran `ls`\n```\na\nb\n```"
+        );
         assert_eq!(
             bash_execution_to_text(&bash("", Some(2))),
             "Ran `ls`\n(no output)\n\nCommand exited with code 2"
@@ -151,7 +153,9 @@ mod tests {
         assert_eq!(out[0], messages[0]);
         assert_eq!(only_text(&out[1]), "Ran `ls`\n```\nout\n```");
         assert_eq!(only_text(&out[2]), "injected");
-        assert!(matches!(&out[2], Message::User(u) if matches!(u.content, UserContent::Blocks(_)) && u.timestamp == 1));
+        assert!(
+            matches!(&out[2], Message::User(u) if matches!(u.content, UserContent::Blocks(_)) && u.timestamp == 1)
+        );
         assert_eq!(
             only_text(&out[3]),
             "The following is a summary of a branch that this conversation came back from:\n\n<summary>\nwent left</summary>"

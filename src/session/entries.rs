@@ -54,7 +54,10 @@ impl TryFrom<RawHeader> for SessionHeader {
 
     fn try_from(raw: RawHeader) -> Result<Self, Self::Error> {
         if raw.kind != "session" {
-            return Err(format!("expected a session header, found type {}", raw.kind));
+            return Err(format!(
+                "expected a session header, found type {}",
+                raw.kind
+            ));
         }
         let text = |value: Option<Value>| match value {
             Some(Value::String(text)) => Some(text),
@@ -383,7 +386,9 @@ impl SessionEntry {
     pub fn from_value(raw: Value) -> SessionEntry {
         let kind = raw.get("type").and_then(Value::as_str).unwrap_or("");
         let typed = match kind {
-            "message" => MessageEntry::deserialize(&raw).ok().map(SessionEntry::Message),
+            "message" => MessageEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::Message),
             "thinking_level_change" => ThinkingLevelChangeEntry::deserialize(&raw)
                 .ok()
                 .map(SessionEntry::ThinkingLevelChange),
@@ -396,7 +401,9 @@ impl SessionEntry {
             "branch_summary" => BranchSummaryEntry::deserialize(&raw)
                 .ok()
                 .map(SessionEntry::BranchSummary),
-            "custom" => CustomEntry::deserialize(&raw).ok().map(SessionEntry::Custom),
+            "custom" => CustomEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::Custom),
             "custom_message" => CustomMessageEntry::deserialize(&raw)
                 .ok()
                 .map(SessionEntry::CustomMessage),
@@ -504,7 +511,8 @@ mod tests {
 
     #[test]
     fn unknown_type_is_kept_verbatim() {
-        let line = r#"{"type":"future_thing","id":"deadbeef","parentId":"a","timestamp":"t","x":[1,2]}"#;
+        let line =
+            r#"{"type":"future_thing","id":"deadbeef","parentId":"a","timestamp":"t","x":[1,2]}"#;
         let entry = SessionEntry::parse_line(line).unwrap();
         assert!(matches!(entry, SessionEntry::Unknown(_)));
         assert_eq!(entry.id(), "deadbeef");

@@ -46,7 +46,10 @@ mod tests {
     fn entry_ids_are_eight_hex_chars() {
         let id = new_entry_id(|_| false);
         assert_eq!(id.len(), 8);
-        assert!(id.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            id.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
     }
 
     #[test]

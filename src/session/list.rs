@@ -165,7 +165,7 @@ fn session_infos(files: Vec<PathBuf>) -> Vec<SessionInfo> {
 }
 
 fn sort_newest_first(sessions: &mut [SessionInfo]) {
-    sessions.sort_by(|a, b| b.modified.cmp(&a.modified));
+    sessions.sort_by_key(|session| std::cmp::Reverse(session.modified));
 }
 
 #[derive(Deserialize)]

@@ -6,21 +6,15 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::ai::model::ThinkingLevel;
-use crate::ai::types::{Message, UserContent};
-
 use super::context::{SessionContext, build_context_with};
-use super::entries::{
-    BranchSummaryEntry, CURRENT_SESSION_VERSION, CompactionEntry, CustomEntry,
-    CustomMessageEntry, LabelEntry, MessageEntry, ModelChangeEntry, SessionEntry, SessionHeader,
-    SessionInfoEntry, ThinkingLevelChangeEntry,
-};
+use super::entries::{CURRENT_SESSION_VERSION, LabelEntry, SessionEntry, SessionHeader};
 use super::error::SessionError;
-use super::ids::{new_entry_id, new_session_id, now_iso};
+use super::ids::{new_session_id, now_iso};
 use super::layout::session_file_name;
-use super::load::{LoadedSession, MigrationWrite, load_session_file, looks_like_session_file};
+use super::load::{
+    LoadedSession, MigrationWrite, load_session_file, looks_like_session_file, render_lines,
+};
+use super::migrate::write_atomically;
 use super::tree::SessionTree;
 use super::writer::LineAppender;
 
@@ -122,14 +116,12 @@ impl SessionManager {
         let source = std::path::absolute(source).unwrap_or_else(|_| source.to_path_buf());
         let header = new_header(cwd, Some(source.to_string_lossy().into_owned()));
         let path = session_dir.join(session_file_name(&header.timestamp, &header.id));
-        let write_error = |source| SessionError::Write {
+        let mut content = render_lines(std::slice::from_ref(&header));
+        content.push_str(&render_lines(&loaded.entries));
+        create_file_atomically(&path, &content).map_err(|source| SessionError::Write {
             path: path.clone(),
             source,
-        };
-        fs::create_dir_all(session_dir).map_err(write_error)?;
-        let mut content = super::load::render_lines(std::slice::from_ref(&header));
-        content.push_str(&super::load::render_lines(&loaded.entries));
-        super::migrate::write_atomically(&path, content.as_bytes()).map_err(write_error)?;
+        })?;
         let loaded = LoadedSession { header, ..loaded };
         Ok(Self::from_loaded(
             cwd.to_path_buf(),
@@ -182,7 +174,10 @@ impl SessionManager {
             cwd,
             session_dir,
             session_file: Some(path),
-            has_assistant: loaded.entries.iter().any(SessionEntry::is_assistant_message),
+            has_assistant: loaded
+                .entries
+                .iter()
+                .any(SessionEntry::is_assistant_message),
             entries_on_disk: loaded.entries.len(),
             header: loaded.header,
             entries: loaded.entries,
@@ -212,189 +207,6 @@ impl SessionManager {
             if let SessionEntry::Label(label) = entry {
                 apply_label(&mut self.labels, label);
             }
-        }
-    }
-
-    // ----- appending -------------------------------------------------------
-
-    pub(super) fn next_id(&self) -> String {
-        new_entry_id(|candidate| self.index.contains_key(candidate))
-    }
-
-    fn append_entry(&mut self, entry: SessionEntry) -> String {
-        let id = entry.id().to_string();
-        self.has_assistant |= entry.is_assistant_message();
-        self.index.insert(id.clone(), self.entries.len());
-        self.entries.push(entry);
-        self.leaf_id = Some(id.clone());
-        self.write_pending();
-        id
-    }
-
-    /// Append a message under the leaf; returns its entry id.
-    pub fn append_message(&mut self, message: Message) -> String {
-        let entry = MessageEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            message,
-        };
-        self.append_entry(SessionEntry::Message(entry))
-    }
-
-    /// Record a thinking level change; returns its entry id.
-    pub fn append_thinking_level_change(&mut self, level: ThinkingLevel) -> String {
-        let entry = ThinkingLevelChangeEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            thinking_level: level.as_str().to_string(),
-        };
-        self.append_entry(SessionEntry::ThinkingLevelChange(entry))
-    }
-
-    /// Record a model change; returns its entry id.
-    pub fn append_model_change(&mut self, provider: &str, model_id: &str) -> String {
-        let entry = ModelChangeEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            provider: provider.to_string(),
-            model_id: model_id.to_string(),
-        };
-        self.append_entry(SessionEntry::ModelChange(entry))
-    }
-
-    /// Record a compaction; returns its entry id.
-    pub fn append_compaction(
-        &mut self,
-        summary: &str,
-        first_kept_entry_id: &str,
-        tokens_before: u64,
-        details: Option<Value>,
-        from_hook: Option<bool>,
-    ) -> String {
-        let entry = CompactionEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            summary: summary.to_string(),
-            first_kept_entry_id: first_kept_entry_id.to_string(),
-            tokens_before,
-            details,
-            from_hook,
-        };
-        self.append_entry(SessionEntry::Compaction(entry))
-    }
-
-    /// Store extension state (never sent to the model); returns its entry id.
-    pub fn append_custom_entry(&mut self, custom_type: &str, data: Option<Value>) -> String {
-        let entry = CustomEntry {
-            custom_type: custom_type.to_string(),
-            data,
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-        };
-        self.append_entry(SessionEntry::Custom(entry))
-    }
-
-    /// Store an extension message that is part of the model context;
-    /// returns its entry id.
-    pub fn append_custom_message_entry(
-        &mut self,
-        custom_type: &str,
-        content: UserContent,
-        display: bool,
-        details: Option<Value>,
-    ) -> String {
-        let entry = CustomMessageEntry {
-            custom_type: custom_type.to_string(),
-            content,
-            display,
-            details,
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-        };
-        self.append_entry(SessionEntry::CustomMessage(entry))
-    }
-
-    /// Set (or, with `None` or an empty label, clear) the label of an
-    /// existing entry; returns the label entry's id.
-    pub fn append_label_change(
-        &mut self,
-        target_id: &str,
-        label: Option<&str>,
-    ) -> Result<String, SessionError> {
-        self.require_entry(target_id)?;
-        let entry = LabelEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            target_id: target_id.to_string(),
-            label: label.map(str::to_string),
-        };
-        apply_label(&mut self.labels, &entry);
-        Ok(self.append_entry(SessionEntry::Label(entry)))
-    }
-
-    /// Set the session's display name (trimmed; empty clears it); returns
-    /// the entry id.
-    pub fn append_session_info(&mut self, name: &str) -> String {
-        let entry = SessionInfoEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            name: Some(name.trim().to_string()),
-        };
-        self.append_entry(SessionEntry::SessionInfo(entry))
-    }
-
-    // ----- navigation ------------------------------------------------------
-
-    /// Move the leaf to an existing entry; the next append branches from it.
-    pub fn branch(&mut self, entry_id: &str) -> Result<(), SessionError> {
-        self.require_entry(entry_id)?;
-        self.leaf_id = Some(entry_id.to_string());
-        Ok(())
-    }
-
-    /// Move the leaf before the first entry; the next append is a new root.
-    pub fn reset_leaf(&mut self) {
-        self.leaf_id = None;
-    }
-
-    /// Move the leaf to `from` (or before the first entry) and append a
-    /// summary of the branch being left; returns the summary entry's id.
-    pub fn branch_with_summary(
-        &mut self,
-        from: Option<&str>,
-        summary: &str,
-        details: Option<Value>,
-        from_hook: Option<bool>,
-    ) -> Result<String, SessionError> {
-        if let Some(id) = from {
-            self.require_entry(id)?;
-        }
-        self.leaf_id = from.map(str::to_string);
-        let entry = BranchSummaryEntry {
-            id: self.next_id(),
-            parent_id: self.leaf_id.clone(),
-            timestamp: now_iso(),
-            from_id: from.unwrap_or("root").to_string(),
-            summary: summary.to_string(),
-            details,
-            from_hook,
-        };
-        Ok(self.append_entry(SessionEntry::BranchSummary(entry)))
-    }
-
-    fn require_entry(&self, id: &str) -> Result<(), SessionError> {
-        if self.index.contains_key(id) {
-            Ok(())
-        } else {
-            Err(SessionError::EntryNotFound { id: id.to_string() })
         }
     }
 
@@ -432,7 +244,9 @@ impl SessionManager {
     /// included.
     pub fn get_branch(&self, from: Option<&str>) -> Vec<&SessionEntry> {
         let mut path = Vec::new();
-        let mut current = from.or(self.leaf_id.as_deref()).and_then(|id| self.entry(id));
+        let mut current = from
+            .or(self.leaf_id.as_deref())
+            .and_then(|id| self.entry(id));
         while let Some(entry) = current {
             if path.len() > self.entries.len() {
                 break;
@@ -515,25 +329,32 @@ impl SessionManager {
 
     // ----- persistence -----------------------------------------------------
 
-    /// Write whatever is due: nothing before the first assistant message,
-    /// then the header and every entry not yet on disk. Failures are kept
-    /// and retried on the next append or [`SessionManager::sync`].
-    fn write_pending(&mut self) {
+    /// Write whatever is due: nothing before the first assistant message;
+    /// then the header and buffered entries as a new file, created
+    /// atomically so it never exists half-written; after that, each entry
+    /// as one appended line. Failures are kept and retried on the next
+    /// append or [`SessionManager::sync`].
+    pub(super) fn write_pending(&mut self) {
         let Some(path) = &self.session_file else {
             return;
         };
         if !self.has_assistant {
             return;
         }
-        let appender = self.appender.get_or_insert_with(|| LineAppender::new(path));
         if !self.header_on_disk {
-            let line = serde_json::to_string(&self.header).expect("headers always serialise");
-            if let Err(err) = appender.append_line(&line) {
-                self.write_error = Some(err);
-                return;
+            let mut content = render_lines(std::slice::from_ref(&self.header));
+            content.push_str(&render_lines(&self.entries[self.entries_on_disk..]));
+            match create_file_atomically(path, &content) {
+                Ok(()) => {
+                    self.header_on_disk = true;
+                    self.entries_on_disk = self.entries.len();
+                    self.write_error = None;
+                }
+                Err(err) => self.write_error = Some(err),
             }
-            self.header_on_disk = true;
+            return;
         }
+        let appender = self.appender.get_or_insert_with(|| LineAppender::new(path));
         while let Some(entry) = self.entries.get(self.entries_on_disk) {
             if let Err(err) = appender.append_line(&entry.to_json_line()) {
                 self.write_error = Some(err);
@@ -560,6 +381,16 @@ impl SessionManager {
             _ => Ok(()),
         }
     }
+}
+
+/// Write a new file (creating its folder) in one atomic step.
+pub(super) fn create_file_atomically(path: &Path, content: &str) -> io::Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        fs::create_dir_all(dir)?;
+    }
+    write_atomically(path, content.as_bytes())
 }
 
 /// Apply a label entry to the current label map.

@@ -179,7 +179,15 @@ mod tests {
         let keys: Vec<&String> = lines[3].as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
-            ["type", "timestamp", "summary", "tokensBefore", "id", "parentId", "firstKeptEntryId"]
+            [
+                "type",
+                "timestamp",
+                "summary",
+                "tokensBefore",
+                "id",
+                "parentId",
+                "firstKeptEntryId"
+            ]
         );
     }
 

@@ -4,6 +4,7 @@
 //! form a tree through `id`/`parentId`, and the current leaf decides what the
 //! model sees ([`build_session_context`], then [`convert_to_llm`]).
 
+mod append;
 mod branched;
 pub mod context;
 pub mod convert;

@@ -1,21 +1,18 @@
-//! Append-only line writer for a session file: whole lines only, a torn
-//! last line (from a crash or a failed write) is never glued to a new one.
+//! Append-only line writer for an existing session file: whole lines only,
+//! and a torn last line (from a crash or a failed write) is never glued to a
+//! new one.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::migrate::sync_dir_of;
-
-/// Appends JSON lines to one file, opening (and creating) it on first use.
+/// Appends JSON lines to one existing file, opening it on first use.
 #[derive(Debug)]
 pub struct LineAppender {
     path: PathBuf,
     file: Option<File>,
     /// The file does not end with a newline, so the next line needs one first.
     needs_separator: bool,
-    /// The file was created by this appender and its folder not yet synced.
-    created: bool,
 }
 
 impl LineAppender {
@@ -25,7 +22,6 @@ impl LineAppender {
             path: path.to_path_buf(),
             file: None,
             needs_separator: false,
-            created: false,
         }
     }
 
@@ -52,35 +48,25 @@ impl LineAppender {
         }
     }
 
-    /// Flush written lines to disk (and, for a new file, its folder entry).
+    /// Flush written lines to disk.
     pub fn sync(&mut self) -> io::Result<()> {
-        if let Some(file) = &self.file {
-            file.sync_data()?;
-            if self.created {
-                sync_dir_of(&self.path);
-                self.created = false;
-            }
+        match &self.file {
+            Some(file) => file.sync_data(),
+            None => Ok(()),
         }
-        Ok(())
     }
 
+    /// Open the file for appending. It must exist: a session file that
+    /// vanished is not silently recreated without its header.
     fn open(&mut self) -> io::Result<()> {
         if self.file.is_some() {
             return Ok(());
         }
-        if let Some(dir) = self.path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            fs::create_dir_all(dir)?;
-        }
-        let existed = self.path.exists();
         let mut file = OpenOptions::new()
-            .create(true)
             .append(true)
             .read(true)
             .open(&self.path)?;
         self.needs_separator = !ends_with_newline(&mut file)?;
-        self.created = !existed;
         self.file = Some(file);
         Ok(())
     }
@@ -101,17 +87,27 @@ fn ends_with_newline(file: &mut File) -> io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
-    fn creates_file_and_appends_whole_lines() {
+    fn appends_whole_lines_to_an_existing_file() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a/b.jsonl");
+        let path = dir.path().join("b.jsonl");
+        fs::write(&path, "").unwrap();
         let mut appender = LineAppender::new(&path);
-        assert!(!path.exists());
         appender.append_line("{}").unwrap();
         appender.append_line("[]").unwrap();
         appender.sync().unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n[]\n");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_not_recreated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.jsonl");
+        let mut appender = LineAppender::new(&path);
+        assert!(appender.append_line("{}").is_err());
+        assert!(!path.exists());
     }
 
     #[test]
