@@ -110,8 +110,11 @@ fn set(object: &mut Value, key: &str, value: Value) {
 
 /// Replace `path` with `content` without ever leaving it half-written: the
 /// content goes to a temporary file in the same folder, is flushed to disk,
-/// then renamed over the original (whose permissions it keeps).
+/// then renamed over the original (whose permissions it keeps). A symlink
+/// is followed, so its target is replaced rather than the link.
 pub fn write_atomically(path: &Path, content: &[u8]) -> io::Result<()> {
+    let resolved = fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
     let temp = temp_path_for(path);
     let result = write_then_rename(path, &temp, content);
     if result.is_err() {
@@ -207,6 +210,24 @@ mod tests {
     fn current_version_is_untouched() {
         let mut lines = vec![json!({"type":"session","version":3,"id":"s"})];
         assert_eq!(migrate_to_current(&mut lines), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn atomic_write_follows_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.jsonl");
+        let link = dir.path().join("link.jsonl");
+        fs::write(&target, "old\n").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomically(&link, b"new\n").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
     }
 
     #[test]
