@@ -1,1 +1,32 @@
 //! Session storage: pi's JSONL v3 tree, migrations and context building.
+//!
+//! A session file holds a header line and one JSON line per entry; entries
+//! form a tree through `id`/`parentId`, and the current leaf decides what the
+//! model sees ([`build_session_context`], then [`convert_to_llm`]).
+
+mod append;
+mod branched;
+pub mod context;
+pub mod convert;
+pub mod entries;
+pub mod error;
+pub mod ids;
+pub mod layout;
+pub mod list;
+pub mod load;
+pub mod manager;
+pub mod migrate;
+pub mod tree;
+mod writer;
+
+pub use context::{SessionContext, build_session_context};
+pub use convert::convert_to_llm;
+pub use entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
+pub use error::SessionError;
+pub use layout::default_session_dir;
+pub use list::{
+    ResolvedSessionArg, SessionInfo, list_all_sessions, list_sessions, lookup_session_arg,
+    resolve_session_arg,
+};
+pub use manager::SessionManager;
+pub use tree::{SessionTree, SessionTreeNode};

@@ -1,0 +1,544 @@
+//! The session header and every entry type, serialised field for field as
+//! pi writes them (camelCase keys in pi's order, absent optionals omitted).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::ai::types::{Message, UserContent};
+
+/// The session format version written by this crate.
+pub const CURRENT_SESSION_VERSION: u32 = 3;
+
+/// First line of a session file: metadata, not part of the entry tree.
+/// Reading one requires `"type":"session"` and a string `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename = "session",
+    rename_all = "camelCase",
+    try_from = "RawHeader"
+)]
+pub struct SessionHeader {
+    /// Format version; 1 when absent (v1 files).
+    pub version: u32,
+    /// Session id (a UUID).
+    pub id: String,
+    /// Creation time, ISO 8601.
+    pub timestamp: String,
+    /// Working directory the session belongs to (empty in old sessions).
+    pub cwd: String,
+    /// Path of the session this one was forked or cloned from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_session: Option<String>,
+}
+
+/// A header as read, before its type is checked.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawHeader {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    version: Option<Value>,
+    id: String,
+    #[serde(default)]
+    timestamp: Option<Value>,
+    #[serde(default)]
+    cwd: Option<Value>,
+    #[serde(default)]
+    parent_session: Option<Value>,
+}
+
+impl TryFrom<RawHeader> for SessionHeader {
+    type Error = String;
+
+    fn try_from(raw: RawHeader) -> Result<Self, Self::Error> {
+        if raw.kind != "session" {
+            return Err(format!(
+                "expected a session header, found type {}",
+                raw.kind
+            ));
+        }
+        let text = |value: Option<Value>| match value {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        };
+        Ok(SessionHeader {
+            version: raw
+                .version
+                .and_then(|v| v.as_u64())
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(1),
+            id: raw.id,
+            timestamp: text(raw.timestamp).unwrap_or_default(),
+            cwd: text(raw.cwd).unwrap_or_default(),
+            parent_session: text(raw.parent_session),
+        })
+    }
+}
+
+/// A conversation message (`type: "message"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageEntry {
+    /// Entry id (8 hex chars).
+    pub id: String,
+    /// Parent entry id, `None` for a root.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// The message.
+    pub message: Message,
+}
+
+/// A thinking level switch (`type: "thinking_level_change"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThinkingLevelChangeEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// The new level as written (`off`, `minimal`, ... `xhigh`).
+    pub thinking_level: String,
+}
+
+/// A model switch (`type: "model_change"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelChangeEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// Provider name.
+    pub provider: String,
+    /// Model id.
+    pub model_id: String,
+}
+
+/// A context compaction (`type: "compaction"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// Summary of the compacted history.
+    pub summary: String,
+    /// First entry kept verbatim after the summary.
+    #[serde(default)]
+    pub first_kept_entry_id: String,
+    /// Context size before compaction.
+    pub tokens_before: u64,
+    /// Implementation data (`{readFiles, modifiedFiles}` by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// True when an extension produced the compaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_hook: Option<bool>,
+}
+
+/// Summary of an abandoned branch (`type: "branch_summary"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BranchSummaryEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// Leaf of the abandoned branch, or `root`.
+    pub from_id: String,
+    /// The summary text.
+    pub summary: String,
+    /// File tracking data or extension data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// True when an extension produced the summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_hook: Option<bool>,
+}
+
+/// Extension state, never sent to the model (`type: "custom"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomEntry {
+    /// Extension-defined type.
+    pub custom_type: String,
+    /// Extension data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+}
+
+/// An extension message that is part of the model context (`type: "custom_message"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomMessageEntry {
+    /// Extension-defined type.
+    pub custom_type: String,
+    /// Text or text/image blocks.
+    pub content: UserContent,
+    /// Whether the UI shows it.
+    pub display: bool,
+    /// Extension metadata, not sent to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+}
+
+/// A user bookmark on another entry (`type: "label"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// The labelled entry.
+    pub target_id: String,
+    /// The label; absent or empty clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// Session metadata such as the display name (`type: "session_info"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfoEntry {
+    /// Entry id.
+    pub id: String,
+    /// Parent entry id.
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// ISO 8601 creation time.
+    pub timestamp: String,
+    /// Display name; absent or empty clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// One line of a session file after the header.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type")]
+pub enum SessionEntry {
+    /// `message`
+    #[serde(rename = "message")]
+    Message(MessageEntry),
+    /// `thinking_level_change`
+    #[serde(rename = "thinking_level_change")]
+    ThinkingLevelChange(ThinkingLevelChangeEntry),
+    /// `model_change`
+    #[serde(rename = "model_change")]
+    ModelChange(ModelChangeEntry),
+    /// `compaction`
+    #[serde(rename = "compaction")]
+    Compaction(CompactionEntry),
+    /// `branch_summary`
+    #[serde(rename = "branch_summary")]
+    BranchSummary(BranchSummaryEntry),
+    /// `custom`
+    #[serde(rename = "custom")]
+    Custom(CustomEntry),
+    /// `custom_message`
+    #[serde(rename = "custom_message")]
+    CustomMessage(CustomMessageEntry),
+    /// `label`
+    #[serde(rename = "label")]
+    Label(LabelEntry),
+    /// `session_info`
+    #[serde(rename = "session_info")]
+    SessionInfo(SessionInfoEntry),
+    /// An entry of a type this version does not know (or cannot read),
+    /// kept verbatim so it survives a load and a rewrite.
+    #[serde(untagged)]
+    Unknown(Value),
+}
+
+impl SessionEntry {
+    /// The entry's `type` as written.
+    pub fn type_name(&self) -> &str {
+        match self {
+            SessionEntry::Message(_) => "message",
+            SessionEntry::ThinkingLevelChange(_) => "thinking_level_change",
+            SessionEntry::ModelChange(_) => "model_change",
+            SessionEntry::Compaction(_) => "compaction",
+            SessionEntry::BranchSummary(_) => "branch_summary",
+            SessionEntry::Custom(_) => "custom",
+            SessionEntry::CustomMessage(_) => "custom_message",
+            SessionEntry::Label(_) => "label",
+            SessionEntry::SessionInfo(_) => "session_info",
+            SessionEntry::Unknown(raw) => raw.get("type").and_then(Value::as_str).unwrap_or(""),
+        }
+    }
+
+    /// The entry id; empty for an unknown entry that carries none.
+    pub fn id(&self) -> &str {
+        match self {
+            SessionEntry::Message(e) => &e.id,
+            SessionEntry::ThinkingLevelChange(e) => &e.id,
+            SessionEntry::ModelChange(e) => &e.id,
+            SessionEntry::Compaction(e) => &e.id,
+            SessionEntry::BranchSummary(e) => &e.id,
+            SessionEntry::Custom(e) => &e.id,
+            SessionEntry::CustomMessage(e) => &e.id,
+            SessionEntry::Label(e) => &e.id,
+            SessionEntry::SessionInfo(e) => &e.id,
+            SessionEntry::Unknown(raw) => raw_str(raw, "id").unwrap_or(""),
+        }
+    }
+
+    /// The parent entry id, `None` for a root.
+    pub fn parent_id(&self) -> Option<&str> {
+        match self {
+            SessionEntry::Message(e) => e.parent_id.as_deref(),
+            SessionEntry::ThinkingLevelChange(e) => e.parent_id.as_deref(),
+            SessionEntry::ModelChange(e) => e.parent_id.as_deref(),
+            SessionEntry::Compaction(e) => e.parent_id.as_deref(),
+            SessionEntry::BranchSummary(e) => e.parent_id.as_deref(),
+            SessionEntry::Custom(e) => e.parent_id.as_deref(),
+            SessionEntry::CustomMessage(e) => e.parent_id.as_deref(),
+            SessionEntry::Label(e) => e.parent_id.as_deref(),
+            SessionEntry::SessionInfo(e) => e.parent_id.as_deref(),
+            SessionEntry::Unknown(raw) => raw_str(raw, "parentId"),
+        }
+    }
+
+    /// The ISO 8601 creation time (empty when an unknown entry has none).
+    pub fn timestamp(&self) -> &str {
+        match self {
+            SessionEntry::Message(e) => &e.timestamp,
+            SessionEntry::ThinkingLevelChange(e) => &e.timestamp,
+            SessionEntry::ModelChange(e) => &e.timestamp,
+            SessionEntry::Compaction(e) => &e.timestamp,
+            SessionEntry::BranchSummary(e) => &e.timestamp,
+            SessionEntry::Custom(e) => &e.timestamp,
+            SessionEntry::CustomMessage(e) => &e.timestamp,
+            SessionEntry::Label(e) => &e.timestamp,
+            SessionEntry::SessionInfo(e) => &e.timestamp,
+            SessionEntry::Unknown(raw) => raw_str(raw, "timestamp").unwrap_or(""),
+        }
+    }
+
+    /// The message of a `message` entry.
+    pub fn as_message(&self) -> Option<&Message> {
+        match self {
+            SessionEntry::Message(e) => Some(&e.message),
+            _ => None,
+        }
+    }
+
+    /// True for a `message` entry holding an assistant message.
+    pub fn is_assistant_message(&self) -> bool {
+        matches!(self, SessionEntry::Message(e) if matches!(e.message, Message::Assistant(_)))
+    }
+
+    /// Parse one JSON line. Returns `None` when the line is not valid JSON
+    /// (or not an object); a well-formed line of an unknown or unreadable
+    /// type becomes [`SessionEntry::Unknown`].
+    pub fn parse_line(line: &str) -> Option<SessionEntry> {
+        let typed = match sniff_type(line) {
+            Some(kind) => parse_typed(kind, line),
+            None => serde_json::from_str::<TypeProbe>(line)
+                .ok()
+                .and_then(|probe| parse_typed(probe.kind.as_deref().unwrap_or(""), line)),
+        };
+        if typed.is_some() {
+            return typed;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(raw @ Value::Object(_)) => Some(SessionEntry::Unknown(raw)),
+            _ => None,
+        }
+    }
+
+    /// Convert an already-parsed JSON object (unknown or unreadable types
+    /// become [`SessionEntry::Unknown`]).
+    pub fn from_value(raw: Value) -> SessionEntry {
+        let kind = raw.get("type").and_then(Value::as_str).unwrap_or("");
+        let typed = match kind {
+            "message" => MessageEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::Message),
+            "thinking_level_change" => ThinkingLevelChangeEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::ThinkingLevelChange),
+            "model_change" => ModelChangeEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::ModelChange),
+            "compaction" => CompactionEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::Compaction),
+            "branch_summary" => BranchSummaryEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::BranchSummary),
+            "custom" => CustomEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::Custom),
+            "custom_message" => CustomMessageEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::CustomMessage),
+            "label" => LabelEntry::deserialize(&raw).ok().map(SessionEntry::Label),
+            "session_info" => SessionInfoEntry::deserialize(&raw)
+                .ok()
+                .map(SessionEntry::SessionInfo),
+            _ => None,
+        };
+        typed.unwrap_or(SessionEntry::Unknown(raw))
+    }
+
+    /// The entry as one JSON line (no trailing newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("session entries always serialise")
+    }
+}
+
+impl<'de> Deserialize<'de> for SessionEntry {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(SessionEntry::from_value)
+    }
+}
+
+fn raw_str<'a>(raw: &'a Value, key: &str) -> Option<&'a str> {
+    raw.get(key).and_then(Value::as_str)
+}
+
+#[derive(Deserialize)]
+struct TypeProbe<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// Fast path for lines written by pi or this crate, which start with the type.
+fn sniff_type(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("{\"type\":\"")?;
+    let end = rest.find('"')?;
+    let kind = &rest[..end];
+    (!kind.contains('\\')).then_some(kind)
+}
+
+fn parse_typed(kind: &str, line: &str) -> Option<SessionEntry> {
+    fn typed<'a, T: Deserialize<'a>>(
+        line: &'a str,
+        wrap: fn(T) -> SessionEntry,
+    ) -> Option<SessionEntry> {
+        serde_json::from_str::<T>(line).ok().map(wrap)
+    }
+    match kind {
+        "message" => typed(line, SessionEntry::Message),
+        "thinking_level_change" => typed(line, SessionEntry::ThinkingLevelChange),
+        "model_change" => typed(line, SessionEntry::ModelChange),
+        "compaction" => typed(line, SessionEntry::Compaction),
+        "branch_summary" => typed(line, SessionEntry::BranchSummary),
+        "custom" => typed(line, SessionEntry::Custom),
+        "custom_message" => typed(line, SessionEntry::CustomMessage),
+        "label" => typed(line, SessionEntry::Label),
+        "session_info" => typed(line, SessionEntry::SessionInfo),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_serialises_in_pi_key_order() {
+        let header = SessionHeader {
+            version: 3,
+            id: "abc".into(),
+            timestamp: "2024-12-03T14:00:00.000Z".into(),
+            cwd: "/p".into(),
+            parent_session: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&header).unwrap(),
+            r#"{"type":"session","version":3,"id":"abc","timestamp":"2024-12-03T14:00:00.000Z","cwd":"/p"}"#
+        );
+    }
+
+    #[test]
+    fn header_requires_session_type_and_string_id() {
+        assert!(serde_json::from_str::<SessionHeader>(r#"{"type":"message","id":"x"}"#).is_err());
+        assert!(serde_json::from_str::<SessionHeader>(r#"{"type":"session","id":5}"#).is_err());
+        assert!(serde_json::from_str::<SessionHeader>(r#"{"id":"x"}"#).is_err());
+    }
+
+    #[test]
+    fn header_without_version_is_v1() {
+        let header: SessionHeader =
+            serde_json::from_str(r#"{"type":"session","id":"x","timestamp":"t"}"#).unwrap();
+        assert_eq!(header.version, 1);
+        assert_eq!(header.cwd, "");
+    }
+
+    #[test]
+    fn custom_entry_puts_base_fields_last() {
+        let line = r#"{"type":"custom","customType":"ext","data":{"n":1},"id":"a1b2c3d4","parentId":null,"timestamp":"t"}"#;
+        let entry = SessionEntry::parse_line(line).unwrap();
+        assert!(matches!(entry, SessionEntry::Custom(_)));
+        assert_eq!(entry.to_json_line(), line);
+    }
+
+    #[test]
+    fn unknown_type_is_kept_verbatim() {
+        let line =
+            r#"{"type":"future_thing","id":"deadbeef","parentId":"a","timestamp":"t","x":[1,2]}"#;
+        let entry = SessionEntry::parse_line(line).unwrap();
+        assert!(matches!(entry, SessionEntry::Unknown(_)));
+        assert_eq!(entry.id(), "deadbeef");
+        assert_eq!(entry.parent_id(), Some("a"));
+        assert_eq!(entry.type_name(), "future_thing");
+        assert_eq!(entry.to_json_line(), line);
+    }
+
+    #[test]
+    fn unreadable_known_type_is_kept_as_unknown() {
+        let line = r#"{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"alien"}}"#;
+        let entry = SessionEntry::parse_line(line).unwrap();
+        assert!(matches!(entry, SessionEntry::Unknown(_)));
+        assert_eq!(entry.to_json_line(), line);
+    }
+
+    #[test]
+    fn malformed_json_is_rejected() {
+        assert!(SessionEntry::parse_line(r#"{"type":"message","id":"#).is_none());
+        assert!(SessionEntry::parse_line("[1,2]").is_none());
+    }
+
+    #[test]
+    fn type_need_not_come_first() {
+        let line = r#"{"id":"a","type":"label","parentId":null,"timestamp":"t","targetId":"b","label":"x"}"#;
+        let entry = SessionEntry::parse_line(line).unwrap();
+        assert!(matches!(entry, SessionEntry::Label(ref l) if l.label.as_deref() == Some("x")));
+    }
+}

@@ -1,0 +1,135 @@
+//! Reading a session file: header check, tolerant line parsing, migration.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
+use super::error::SessionError;
+use super::migrate::{migrate_to_current, write_atomically};
+
+/// A session file's content after loading.
+#[derive(Debug, Clone)]
+pub struct LoadedSession {
+    /// The header (version already raised to current when migrated).
+    pub header: SessionHeader,
+    /// Entries in file order.
+    pub entries: Vec<SessionEntry>,
+    /// Non-blank lines that were not valid JSON objects and were skipped.
+    pub skipped_lines: usize,
+    /// The version the file was migrated from, if it was old.
+    pub migrated_from: Option<u64>,
+}
+
+/// What to do with a file that needs migrating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MigrationWrite {
+    /// Replace the file atomically with its migrated content.
+    Rewrite,
+    /// Migrate in memory only, leaving the file as it is.
+    InMemory,
+}
+
+/// Load a session file. `Ok(None)` when the file does not exist or holds
+/// only whitespace. A file whose first non-blank line is not a session
+/// header is an error and is never modified.
+pub fn load_session_file(
+    path: &Path,
+    migration: MigrationWrite,
+) -> Result<Option<LoadedSession>, SessionError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(SessionError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    // A crash can tear a multi-byte character at the end; that line is
+    // skipped anyway, so lossy decoding is safe.
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines = text.split('\n').filter(|line| !line.trim().is_empty());
+    let Some(first) = lines.next() else {
+        return Ok(None);
+    };
+    let not_a_session = || SessionError::NotASessionFile {
+        path: path.to_path_buf(),
+    };
+    let header: SessionHeader = serde_json::from_str(first).map_err(|_| not_a_session())?;
+    if header.version >= CURRENT_SESSION_VERSION {
+        let mut entries = Vec::new();
+        let mut skipped_lines = 0;
+        for line in lines {
+            match SessionEntry::parse_line(line) {
+                Some(entry) if entry.type_name() == "session" => {}
+                Some(entry) => entries.push(entry),
+                None => skipped_lines += 1,
+            }
+        }
+        return Ok(Some(LoadedSession {
+            header,
+            entries,
+            skipped_lines,
+            migrated_from: None,
+        }));
+    }
+    let mut raw = vec![serde_json::from_str::<Value>(first).map_err(|_| not_a_session())?];
+    let mut skipped_lines = 0;
+    for line in lines {
+        match serde_json::from_str::<Value>(line) {
+            Ok(value @ Value::Object(_)) => raw.push(value),
+            _ => skipped_lines += 1,
+        }
+    }
+    let migrated_from = migrate_to_current(&mut raw);
+    if migrated_from.is_some() && migration == MigrationWrite::Rewrite {
+        write_atomically(path, render_lines(&raw).as_bytes()).map_err(|source| {
+            SessionError::Write {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+    }
+    let mut raw = raw.into_iter();
+    let header_value = raw.next().unwrap_or(Value::Null);
+    let header = serde_json::from_value(header_value).map_err(|_| not_a_session())?;
+    let entries = raw
+        .filter(|value| value.get("type").and_then(Value::as_str) != Some("session"))
+        .map(SessionEntry::from_value)
+        .collect();
+    Ok(Some(LoadedSession {
+        header,
+        entries,
+        skipped_lines,
+        migrated_from,
+    }))
+}
+
+/// True when the file's first line is a session header (a cheap check that
+/// reads only that line).
+pub fn looks_like_session_file(path: &Path) -> bool {
+    use std::io::{BufRead, BufReader, Read};
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    let mut first = Vec::new();
+    let mut reader = BufReader::new(file).take(64 * 1024);
+    if reader.read_until(b'\n', &mut first).is_err() {
+        return false;
+    }
+    serde_json::from_slice::<SessionHeader>(&first).is_ok()
+}
+
+/// JSON lines, each followed by a newline.
+pub fn render_lines<T: serde::Serialize>(items: &[T]) -> String {
+    let mut out = String::new();
+    for item in items {
+        out.push_str(&serde_json::to_string(item).expect("JSON values always serialise"));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,443 @@
+//! `SessionManager`: an append-only entry tree with a movable leaf, stored
+//! lazily as JSON lines.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::context::{SessionContext, build_context_with};
+use super::entries::{CURRENT_SESSION_VERSION, LabelEntry, SessionEntry, SessionHeader};
+use super::error::SessionError;
+use super::ids::{new_session_id, now_iso};
+use super::layout::session_file_name;
+use super::load::{
+    LoadedSession, MigrationWrite, load_session_file, looks_like_session_file, render_lines,
+};
+use super::migrate::write_atomically;
+use super::tree::SessionTree;
+use super::writer::LineAppender;
+
+/// A label currently set on an entry.
+#[derive(Debug, Clone)]
+pub(super) struct EntryLabel {
+    pub(super) text: String,
+    pub(super) timestamp: String,
+}
+
+/// A conversation stored as a tree of entries. Appends go under the current
+/// leaf and move it; `branch` moves the leaf back without deleting anything.
+///
+/// Persistence is lazy: nothing reaches disk until the session holds an
+/// assistant message; then the header and all buffered entries are written,
+/// and every later entry is appended as one line. `sync` flushes to disk.
+#[derive(Debug)]
+pub struct SessionManager {
+    pub(super) cwd: PathBuf,
+    pub(super) session_dir: Option<PathBuf>,
+    pub(super) session_file: Option<PathBuf>,
+    pub(super) header: SessionHeader,
+    pub(super) entries: Vec<SessionEntry>,
+    pub(super) index: HashMap<String, usize>,
+    pub(super) labels: HashMap<String, EntryLabel>,
+    pub(super) leaf_id: Option<String>,
+    pub(super) has_assistant: bool,
+    pub(super) header_on_disk: bool,
+    pub(super) entries_on_disk: usize,
+    pub(super) appender: Option<LineAppender>,
+    pub(super) write_error: Option<io::Error>,
+    pub(super) skipped_lines: usize,
+}
+
+impl SessionManager {
+    /// A new session for `cwd`, stored in `session_dir` once it has an
+    /// assistant message.
+    pub fn create(cwd: &Path, session_dir: &Path) -> Self {
+        Self::blank(cwd, Some(session_dir.to_path_buf()), None)
+    }
+
+    /// A session that is never written to disk.
+    pub fn in_memory(cwd: &Path) -> Self {
+        Self::blank(cwd, None, None)
+    }
+
+    /// Open a session file; its folder is used for new sessions and its
+    /// header's cwd as the working directory. A missing file starts a new
+    /// session that will be created at exactly that path.
+    pub fn open(path: &Path) -> Result<Self, SessionError> {
+        Self::open_with(path, None, None)
+    }
+
+    /// [`SessionManager::open`] with an explicit session folder and/or cwd.
+    pub fn open_with(
+        path: &Path,
+        session_dir: Option<&Path>,
+        cwd_override: Option<&Path>,
+    ) -> Result<Self, SessionError> {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let dir = session_dir
+            .map(Path::to_path_buf)
+            .or_else(|| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        match load_session_file(&path, MigrationWrite::Rewrite)? {
+            Some(loaded) => {
+                let cwd = cwd_override
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| cwd_or_current(&loaded.header.cwd));
+                Ok(Self::from_loaded(cwd, Some(dir), path, loaded))
+            }
+            None => {
+                let cwd = cwd_override
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| cwd_or_current(""));
+                Ok(Self::blank(&cwd, Some(dir), Some(path)))
+            }
+        }
+    }
+
+    /// Continue the most recently modified session in `session_dir`, or
+    /// start a new one when there is none.
+    pub fn continue_recent(cwd: &Path, session_dir: &Path) -> Result<Self, SessionError> {
+        match most_recent_session(session_dir) {
+            Some(path) => Self::open_with(&path, Some(session_dir), Some(cwd)),
+            None => Ok(Self::create(cwd, session_dir)),
+        }
+    }
+
+    /// Copy another session (any project) into a new session file for
+    /// `cwd` in `session_dir`, recording the source as its parent. The
+    /// source file is not modified, even when it needs migrating.
+    pub fn fork_from(source: &Path, cwd: &Path, session_dir: &Path) -> Result<Self, SessionError> {
+        let loaded = load_session_file(source, MigrationWrite::InMemory)?.ok_or_else(|| {
+            SessionError::EmptySource {
+                path: source.to_path_buf(),
+            }
+        })?;
+        let source = std::path::absolute(source).unwrap_or_else(|_| source.to_path_buf());
+        let header = new_header(cwd, Some(source.to_string_lossy().into_owned()));
+        let path = session_dir.join(session_file_name(&header.timestamp, &header.id));
+        let mut content = render_lines(std::slice::from_ref(&header));
+        content.push_str(&render_lines(&loaded.entries));
+        create_file_atomically(&path, &content).map_err(|source| SessionError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        let loaded = LoadedSession { header, ..loaded };
+        Ok(Self::from_loaded(
+            cwd.to_path_buf(),
+            Some(session_dir.to_path_buf()),
+            path,
+            loaded,
+        ))
+    }
+
+    /// Start over with a fresh, empty session in the same folder (`/new`).
+    /// Returns the new session's file path, if persisted.
+    pub fn new_session(&mut self, parent_session: Option<&str>) -> Option<&Path> {
+        *self = Self::blank(&self.cwd, self.session_dir.clone(), None);
+        self.header.parent_session = parent_session.map(str::to_string);
+        self.session_file.as_deref()
+    }
+
+    fn blank(cwd: &Path, session_dir: Option<PathBuf>, file: Option<PathBuf>) -> Self {
+        let header = new_header(cwd, None);
+        let session_file = file.or_else(|| {
+            session_dir
+                .as_ref()
+                .map(|dir| dir.join(session_file_name(&header.timestamp, &header.id)))
+        });
+        SessionManager {
+            cwd: cwd.to_path_buf(),
+            session_dir,
+            session_file,
+            header,
+            entries: Vec::new(),
+            index: HashMap::new(),
+            labels: HashMap::new(),
+            leaf_id: None,
+            has_assistant: false,
+            header_on_disk: false,
+            entries_on_disk: 0,
+            appender: None,
+            write_error: None,
+            skipped_lines: 0,
+        }
+    }
+
+    fn from_loaded(
+        cwd: PathBuf,
+        session_dir: Option<PathBuf>,
+        path: PathBuf,
+        loaded: LoadedSession,
+    ) -> Self {
+        let mut manager = SessionManager {
+            cwd,
+            session_dir,
+            session_file: Some(path),
+            has_assistant: loaded
+                .entries
+                .iter()
+                .any(SessionEntry::is_assistant_message),
+            entries_on_disk: loaded.entries.len(),
+            header: loaded.header,
+            entries: loaded.entries,
+            index: HashMap::new(),
+            labels: HashMap::new(),
+            leaf_id: None,
+            header_on_disk: true,
+            appender: None,
+            write_error: None,
+            skipped_lines: loaded.skipped_lines,
+        };
+        manager.rebuild_index();
+        manager
+    }
+
+    /// Recompute the id index, labels and leaf (the last entry) from `entries`.
+    pub(super) fn rebuild_index(&mut self) {
+        self.index.clear();
+        self.labels.clear();
+        self.leaf_id = None;
+        for (position, entry) in self.entries.iter().enumerate() {
+            if entry.id().is_empty() {
+                continue;
+            }
+            self.index.insert(entry.id().to_string(), position);
+            self.leaf_id = Some(entry.id().to_string());
+            if let SessionEntry::Label(label) = entry {
+                apply_label(&mut self.labels, label);
+            }
+        }
+    }
+
+    // ----- getters ---------------------------------------------------------
+
+    /// The current leaf's id (`None` before the first entry).
+    pub fn leaf_id(&self) -> Option<&str> {
+        self.leaf_id.as_deref()
+    }
+
+    /// The current leaf entry.
+    pub fn leaf_entry(&self) -> Option<&SessionEntry> {
+        self.leaf_id.as_deref().and_then(|id| self.entry(id))
+    }
+
+    /// The entry with this id.
+    pub fn entry(&self, id: &str) -> Option<&SessionEntry> {
+        self.index.get(id).map(|&position| &self.entries[position])
+    }
+
+    /// Direct children of an entry, in append order.
+    pub fn children(&self, parent_id: &str) -> Vec<&SessionEntry> {
+        self.entries
+            .iter()
+            .filter(|entry| entry.parent_id() == Some(parent_id))
+            .collect()
+    }
+
+    /// The current label of an entry.
+    pub fn label(&self, id: &str) -> Option<&str> {
+        self.labels.get(id).map(|label| label.text.as_str())
+    }
+
+    /// Entries from the root down to `from` (default: the leaf), every type
+    /// included.
+    pub fn get_branch(&self, from: Option<&str>) -> Vec<&SessionEntry> {
+        let mut path = Vec::new();
+        let mut current = from
+            .or(self.leaf_id.as_deref())
+            .and_then(|id| self.entry(id));
+        while let Some(entry) = current {
+            if path.len() > self.entries.len() {
+                break;
+            }
+            path.push(entry);
+            current = entry.parent_id().and_then(|id| self.entry(id));
+        }
+        path.reverse();
+        path
+    }
+
+    /// All entries arranged as a tree, with labels resolved.
+    pub fn get_tree(&self) -> SessionTree<'_> {
+        SessionTree::build(&self.entries, |id| {
+            self.labels
+                .get(id)
+                .map(|label| (label.text.as_str(), label.timestamp.as_str()))
+        })
+    }
+
+    /// What the model sees at the current leaf.
+    pub fn build_context(&self) -> SessionContext {
+        build_context_with(&self.entries, self.leaf_id.as_deref(), |id| {
+            self.index.get(id).copied()
+        })
+    }
+
+    /// All entries in append order (header excluded).
+    pub fn entries(&self) -> &[SessionEntry] {
+        &self.entries
+    }
+
+    /// The session header.
+    pub fn header(&self) -> &SessionHeader {
+        &self.header
+    }
+
+    /// The display name from the latest `session_info` entry.
+    pub fn session_name(&self) -> Option<&str> {
+        self.entries.iter().rev().find_map(|entry| match entry {
+            SessionEntry::SessionInfo(info) => Some(
+                info.name
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty()),
+            ),
+            _ => None,
+        })?
+    }
+
+    /// The session id.
+    pub fn session_id(&self) -> &str {
+        &self.header.id
+    }
+
+    /// The session file (`None` in memory).
+    pub fn session_file(&self) -> Option<&Path> {
+        self.session_file.as_deref()
+    }
+
+    /// The folder new sessions go to (`None` in memory).
+    pub fn session_dir(&self) -> Option<&Path> {
+        self.session_dir.as_deref()
+    }
+
+    /// The working directory.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// Whether the session is stored on disk.
+    pub fn is_persisted(&self) -> bool {
+        self.session_file.is_some()
+    }
+
+    /// Malformed lines skipped when the session was loaded.
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped_lines
+    }
+
+    // ----- persistence -----------------------------------------------------
+
+    /// Write whatever is due: nothing before the first assistant message;
+    /// then the header and buffered entries as a new file, created
+    /// atomically so it never exists half-written; after that, each entry
+    /// as one appended line. Failures are kept and retried on the next
+    /// append or [`SessionManager::sync`].
+    pub(super) fn write_pending(&mut self) {
+        let Some(path) = &self.session_file else {
+            return;
+        };
+        if !self.has_assistant {
+            return;
+        }
+        if !self.header_on_disk {
+            let mut content = render_lines(std::slice::from_ref(&self.header));
+            content.push_str(&render_lines(&self.entries[self.entries_on_disk..]));
+            match create_file_atomically(path, &content) {
+                Ok(()) => {
+                    self.header_on_disk = true;
+                    self.entries_on_disk = self.entries.len();
+                    self.write_error = None;
+                }
+                Err(err) => self.write_error = Some(err),
+            }
+            return;
+        }
+        let appender = self.appender.get_or_insert_with(|| LineAppender::new(path));
+        while let Some(entry) = self.entries.get(self.entries_on_disk) {
+            if let Err(err) = appender.append_line(&entry.to_json_line()) {
+                self.write_error = Some(err);
+                return;
+            }
+            self.entries_on_disk += 1;
+        }
+        self.write_error = None;
+    }
+
+    /// Write anything pending and flush the file to disk. Reports the last
+    /// write failure if entries are still not on disk.
+    pub fn sync(&mut self) -> Result<(), SessionError> {
+        self.write_pending();
+        let write_failure = |source| SessionError::Write {
+            path: self.session_file.clone().unwrap_or_default(),
+            source,
+        };
+        if let Some(err) = self.write_error.take() {
+            return Err(write_failure(err));
+        }
+        match self.appender.as_mut().map(LineAppender::sync) {
+            Some(Err(err)) => Err(write_failure(err)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Write a new file (creating its folder) in one atomic step.
+pub(super) fn create_file_atomically(path: &Path, content: &str) -> io::Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        fs::create_dir_all(dir)?;
+    }
+    write_atomically(path, content.as_bytes())
+}
+
+/// Apply a label entry to the current label map.
+pub(super) fn apply_label(labels: &mut HashMap<String, EntryLabel>, entry: &LabelEntry) {
+    match entry.label.as_deref().filter(|label| !label.is_empty()) {
+        Some(text) => {
+            labels.insert(
+                entry.target_id.clone(),
+                EntryLabel {
+                    text: text.to_string(),
+                    timestamp: entry.timestamp.clone(),
+                },
+            );
+        }
+        None => {
+            labels.remove(&entry.target_id);
+        }
+    }
+}
+
+pub(super) fn new_header(cwd: &Path, parent_session: Option<String>) -> SessionHeader {
+    SessionHeader {
+        version: CURRENT_SESSION_VERSION,
+        id: new_session_id(),
+        timestamp: now_iso(),
+        cwd: cwd.to_string_lossy().into_owned(),
+        parent_session,
+    }
+}
+
+fn cwd_or_current(cwd: &str) -> PathBuf {
+    if cwd.is_empty() {
+        std::env::current_dir().unwrap_or_default()
+    } else {
+        PathBuf::from(cwd)
+    }
+}
+
+/// The session file in `dir` modified most recently, if any.
+pub fn most_recent_session(dir: &Path) -> Option<PathBuf> {
+    fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .filter(|path| looks_like_session_file(path))
+        .filter_map(|path| Some((fs::metadata(&path).ok()?.modified().ok()?, path)))
+        .max_by_key(|(modified, _)| *modified)
+        .map(|(_, path)| path)
+}

@@ -1,0 +1,125 @@
+//! Append-only line writer for an existing session file: whole lines only,
+//! and a torn last line (from a crash or a failed write) is never glued to a
+//! new one.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Appends JSON lines to one existing file, opening it on first use.
+#[derive(Debug)]
+pub struct LineAppender {
+    path: PathBuf,
+    file: Option<File>,
+    /// The file does not end with a newline, so the next line needs one first.
+    needs_separator: bool,
+}
+
+impl LineAppender {
+    /// An appender for `path`; nothing is touched until the first append.
+    pub fn new(path: &Path) -> Self {
+        LineAppender {
+            path: path.to_path_buf(),
+            file: None,
+            needs_separator: false,
+        }
+    }
+
+    /// Append one line (a newline is added). On failure the line may be
+    /// partly written; the next append then starts on a fresh line.
+    pub fn append_line(&mut self, line: &str) -> io::Result<()> {
+        self.open()?;
+        let mut buffer = Vec::with_capacity(line.len() + 2);
+        if self.needs_separator {
+            buffer.push(b'\n');
+        }
+        buffer.extend_from_slice(line.as_bytes());
+        buffer.push(b'\n');
+        let file = self.file.as_mut().expect("opened above");
+        match file.write_all(&buffer) {
+            Ok(()) => {
+                self.needs_separator = false;
+                Ok(())
+            }
+            Err(err) => {
+                self.needs_separator = true;
+                Err(err)
+            }
+        }
+    }
+
+    /// Flush written lines to disk.
+    pub fn sync(&mut self) -> io::Result<()> {
+        match &self.file {
+            Some(file) => file.sync_data(),
+            None => Ok(()),
+        }
+    }
+
+    /// Open the file for appending. It must exist: a session file that
+    /// vanished is not silently recreated without its header.
+    fn open(&mut self) -> io::Result<()> {
+        if self.file.is_some() {
+            return Ok(());
+        }
+        let mut file = OpenOptions::new()
+            .append(true)
+            .read(true)
+            .open(&self.path)?;
+        self.needs_separator = !ends_with_newline(&mut file)?;
+        self.file = Some(file);
+        Ok(())
+    }
+}
+
+/// True when the file is empty or its last byte is a newline.
+fn ends_with_newline(file: &mut File) -> io::Result<bool> {
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(true);
+    }
+    file.seek(SeekFrom::Start(len - 1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn appends_whole_lines_to_an_existing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.jsonl");
+        fs::write(&path, "").unwrap();
+        let mut appender = LineAppender::new(&path);
+        appender.append_line("{}").unwrap();
+        appender.append_line("[]").unwrap();
+        appender.sync().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n[]\n");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_not_recreated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.jsonl");
+        let mut appender = LineAppender::new(&path);
+        assert!(appender.append_line("{}").is_err());
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn torn_last_line_is_not_extended() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        fs::write(&path, "{\"ok\":1}\n{\"torn\":").unwrap();
+        let mut appender = LineAppender::new(&path);
+        appender.append_line("{\"new\":2}").unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"ok\":1}\n{\"torn\":\n{\"new\":2}\n"
+        );
+    }
+}
