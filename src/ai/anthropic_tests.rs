@@ -69,7 +69,7 @@ fn run(chunks: &[&[u8]]) -> (Vec<Value>, Result<(), ProviderError>) {
         }
     }
     if result.is_ok() {
-        for ev in parser.finish() {
+        if let Some(ev) = parser.finish() {
             result = state.handle(&ev, &mut out);
         }
     }
