@@ -68,10 +68,10 @@ fn run(chunks: &[&[u8]]) -> (Vec<Value>, Result<(), ProviderError>) {
             }
         }
     }
-    if result.is_ok() {
-        if let Some(ev) = parser.finish() {
-            result = state.handle(&ev, &mut out);
-        }
+    if result.is_ok()
+        && let Some(ev) = parser.finish()
+    {
+        result = state.handle(&ev, &mut out);
     }
     if result.is_ok() {
         result = state.finish(&mut out);

@@ -34,7 +34,7 @@ pub type FauxResponder = Arc<dyn Fn(&StreamRequest, usize) -> AssistantMessage +
 #[derive(Clone)]
 pub enum FauxReply {
     /// A fixed message (its `stopReason` `error`/`aborted` makes the call fail).
-    Message(AssistantMessage),
+    Message(Box<AssistantMessage>),
     /// A reply computed from the request.
     Respond(FauxResponder),
 }
@@ -130,7 +130,7 @@ impl FauxProvider {
 
     /// Queue a fixed message.
     pub fn push_message(&self, message: AssistantMessage) {
-        self.push(FauxReply::Message(message));
+        self.push(FauxReply::Message(Box::new(message)));
     }
 
     /// Queue a plain text reply.
@@ -213,7 +213,7 @@ impl ApiProvider for FauxProvider {
             return Err(ProviderError::new("No more faux responses queued"));
         };
         let script = match reply {
-            FauxReply::Message(m) => m,
+            FauxReply::Message(m) => *m,
             FauxReply::Respond(f) => f(req, call),
         };
         {

@@ -85,10 +85,13 @@ pub async fn post_sse(
     provider: &str,
 ) -> Result<SseBody, ProviderError> {
     let payload = serde_json::to_vec(body).map_err(|e| ProviderError::new(e.to_string()))?;
+    let mut headers = headers;
+    headers
+        .entry(reqwest::header::CONTENT_TYPE)
+        .or_insert(HeaderValue::from_static("application/json"));
     let response = client()
         .post(url)
         .headers(headers)
-        .header(reqwest::header::CONTENT_TYPE, "application/json")
         .body(payload)
         .send()
         .await
