@@ -398,3 +398,7 @@ fn mark_last_user_message(messages: &mut [Value], cache: &Value) {
         block["cache_control"] = cache.clone();
     }
 }
+
+#[cfg(test)]
+#[path = "anthropic_request_tests.rs"]
+mod tests;

@@ -469,3 +469,7 @@ fn mark_text(message: &mut Value, marker: &Value) -> bool {
         None => false,
     }
 }
+
+#[cfg(test)]
+#[path = "openai_request_tests.rs"]
+mod tests;
