@@ -1,1 +1,217 @@
-//! (in progress)
+//! Classification of failed replies: context overflow, retryable failures,
+//! and the hint shown when a provider rejects the credentials.
+
+use std::sync::LazyLock;
+
+use regex::{Regex, RegexSet};
+
+use super::types::{AssistantMessage, StopReason};
+
+/// Error texts that mean the prompt did not fit the model's context window.
+static OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new([
+        r"(?i)prompt is too long",                     // Anthropic tokens
+        r"(?i)request_too_large",                      // Anthropic bytes (413)
+        r"(?i)input is too long for requested model",  // Amazon Bedrock
+        r"(?i)exceeds the context window",             // OpenAI
+        r"(?i)input token count.*exceeds the maximum", // Google Gemini
+        r"(?i)maximum prompt length is \d+",           // xAI
+        r"(?i)reduce the length of the messages",      // Groq
+        r"(?i)maximum context length is \d+ tokens",   // OpenRouter
+        r"(?i)exceeds the limit of \d+",               // GitHub Copilot
+        r"(?i)exceeds the available context size",     // llama.cpp
+        r"(?i)greater than the context length",        // LM Studio
+        r"(?i)context window exceeds limit",           // MiniMax
+        r"(?i)exceeded model token limit",             // Kimi
+        r"(?i)too large for model with \d+ maximum context length", // Mistral
+        r"(?i)model_context_window_exceeded",          // z.ai
+        r"(?i)prompt too long; exceeded (?:max )?context length", // Ollama
+        r"(?i)context[_ ]length[_ ]exceeded",
+        r"(?i)too many tokens",
+        r"(?i)token limit exceeded",
+        r"(?i)^4(?:00|13)\s*(?:status code)?\s*\(no body\)", // Cerebras
+    ])
+    .expect("overflow patterns compile")
+});
+
+/// Error texts that look like overflow but are throttling.
+static NON_OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new([
+        r"(?i)^(Throttling error|Service unavailable):",
+        r"(?i)rate limit",
+        r"(?i)too many requests",
+    ])
+    .expect("non-overflow patterns compile")
+});
+
+/// Transient failures worth retrying: overload, rate limits, 5xx, network trouble.
+static RETRYABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay",
+    )
+    .expect("retryable pattern compiles")
+});
+
+/// True when `msg` failed because the prompt exceeded the context window.
+///
+/// Recognises provider error texts, and — given `context_window` — silent
+/// overflow (a successful reply whose input exceeds the window) and
+/// truncating servers (a `length` stop with no output and a full window).
+pub fn is_context_overflow(msg: &AssistantMessage, context_window: Option<u64>) -> bool {
+    if msg.stop_reason == StopReason::Error
+        && let Some(err) = &msg.error_message
+        && !NON_OVERFLOW_PATTERNS.is_match(err)
+        && OVERFLOW_PATTERNS.is_match(err)
+    {
+        return true;
+    }
+    let Some(window) = context_window.filter(|w| *w > 0) else {
+        return false;
+    };
+    let input = msg.usage.input + msg.usage.cache_read;
+    match msg.stop_reason {
+        StopReason::Stop => input > window,
+        StopReason::Length => msg.usage.output == 0 && input as f64 >= window as f64 * 0.99,
+        _ => false,
+    }
+}
+
+/// True when `msg` failed in a way that a later identical request may not
+/// (rate limits, overload, 5xx, network errors). Context overflow is not
+/// retryable: it needs compaction instead.
+pub fn is_retryable(msg: &AssistantMessage) -> bool {
+    if msg.stop_reason != StopReason::Error {
+        return false;
+    }
+    let Some(err) = msg.error_message.as_deref().filter(|e| !e.is_empty()) else {
+        return false;
+    };
+    !is_context_overflow(msg, None) && RETRYABLE.is_match(err)
+}
+
+/// Environment variables that hold the API key of a built-in provider, in
+/// order of precedence. Empty for providers without one (custom providers).
+pub fn env_vars_for(provider: &str) -> &'static [&'static str] {
+    match provider {
+        "anthropic" => &["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
+        "github-copilot" => &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+        "openai" => &["OPENAI_API_KEY"],
+        "azure-openai-responses" => &["AZURE_OPENAI_API_KEY"],
+        "deepseek" => &["DEEPSEEK_API_KEY"],
+        "google" => &["GEMINI_API_KEY"],
+        "google-vertex" => &["GOOGLE_CLOUD_API_KEY"],
+        "groq" => &["GROQ_API_KEY"],
+        "cerebras" => &["CEREBRAS_API_KEY"],
+        "xai" => &["XAI_API_KEY"],
+        "openrouter" => &["OPENROUTER_API_KEY"],
+        "vercel-ai-gateway" => &["AI_GATEWAY_API_KEY"],
+        "zai" => &["ZAI_API_KEY"],
+        "mistral" => &["MISTRAL_API_KEY"],
+        "minimax" => &["MINIMAX_API_KEY"],
+        "minimax-cn" => &["MINIMAX_CN_API_KEY"],
+        "moonshotai" | "moonshotai-cn" => &["MOONSHOT_API_KEY"],
+        "huggingface" => &["HF_TOKEN"],
+        "fireworks" => &["FIREWORKS_API_KEY"],
+        "opencode" | "opencode-go" => &["OPENCODE_API_KEY"],
+        "kimi-coding" => &["KIMI_API_KEY"],
+        "cloudflare-workers-ai" | "cloudflare-ai-gateway" => &["CLOUDFLARE_API_KEY"],
+        "xiaomi" => &["XIAOMI_API_KEY"],
+        "xiaomi-token-plan-cn" => &["XIAOMI_TOKEN_PLAN_CN_API_KEY"],
+        "xiaomi-token-plan-ams" => &["XIAOMI_TOKEN_PLAN_AMS_API_KEY"],
+        "xiaomi-token-plan-sgp" => &["XIAOMI_TOKEN_PLAN_SGP_API_KEY"],
+        _ => &[],
+    }
+}
+
+/// The API key for `provider` from the environment, honouring precedence.
+pub fn env_api_key(provider: &str) -> Option<String> {
+    env_vars_for(provider)
+        .iter()
+        .find_map(|var| std::env::var(var).ok().filter(|v| !v.is_empty()))
+}
+
+/// How to fix rejected credentials for `provider` (appended to 401/403 errors).
+pub fn auth_hint(provider: &str) -> String {
+    let vars = env_vars_for(provider);
+    match vars {
+        [] => format!(
+            "Check the API key configured for provider \"{provider}\" (apiKey in models.json), or use /login."
+        ),
+        [one] => format!("Set the {one} environment variable, or use /login."),
+        [rest @ .., last] => format!(
+            "Set the {} or {last} environment variable, or use /login.",
+            rest.join(", ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(text: &str) -> AssistantMessage {
+        let mut m = AssistantMessage::empty("a", "p", "m");
+        m.stop_reason = StopReason::Error;
+        m.error_message = Some(text.to_string());
+        m
+    }
+
+    #[test]
+    fn detects_overflow_messages_from_many_providers() {
+        for text in [
+            "400 invalid_request_error: prompt is too long: 213462 tokens > 200000 maximum",
+            "413 request_too_large: Request exceeds the maximum size",
+            "400 Your input exceeds the context window of this model",
+            "This endpoint's maximum context length is 8192 tokens. However, you requested 9000",
+            "the request exceeds the available context size, try increasing it",
+            "413 status code (no body)",
+        ] {
+            assert!(is_context_overflow(&failed(text), None), "{text}");
+        }
+        assert!(!is_context_overflow(
+            &failed("ThrottlingException: Too many tokens, rate limit"),
+            None
+        ));
+        assert!(!is_context_overflow(&failed("500 internal error"), None));
+    }
+
+    #[test]
+    fn detects_silent_and_truncating_overflow_with_window() {
+        let mut m = AssistantMessage::empty("a", "p", "m");
+        m.usage.input = 1000;
+        m.usage.cache_read = 200;
+        assert!(is_context_overflow(&m, Some(1100)));
+        assert!(!is_context_overflow(&m, Some(2000)));
+        assert!(!is_context_overflow(&m, None));
+        m.stop_reason = StopReason::Length;
+        assert!(is_context_overflow(&m, Some(1200)));
+        m.usage.output = 5;
+        assert!(!is_context_overflow(&m, Some(1200)));
+    }
+
+    #[test]
+    fn classifies_retryable_errors() {
+        assert!(is_retryable(&failed("429 rate_limit_error: slow down")));
+        assert!(is_retryable(&failed("529 overloaded_error: Overloaded")));
+        assert!(is_retryable(&failed(
+            "Network error: connection refused (os error 111)"
+        )));
+        assert!(!is_retryable(&failed(
+            "401 authentication_error: invalid x-api-key"
+        )));
+        assert!(!is_retryable(&failed(
+            "400 prompt is too long: 300000 tokens > 200000 maximum"
+        )));
+        let mut ok = AssistantMessage::empty("a", "p", "m");
+        ok.error_message = Some("429".into());
+        assert!(!is_retryable(&ok));
+    }
+
+    #[test]
+    fn auth_hint_names_env_vars() {
+        assert!(auth_hint("openai").contains("OPENAI_API_KEY"));
+        let a = auth_hint("anthropic");
+        assert!(a.contains("ANTHROPIC_OAUTH_TOKEN") && a.contains("ANTHROPIC_API_KEY"));
+        assert!(auth_hint("my-llm").contains("/login"));
+    }
+}

@@ -103,10 +103,8 @@ impl ProviderRegistry {
     /// The built-in wire protocols.
     pub fn builtin() -> Self {
         let mut r = ProviderRegistry::default();
-        r.register(Arc::new(super::anthropic::AnthropicMessages::default()));
-        r.register(Arc::new(
-            super::openai_completions::OpenAiCompletions::default(),
-        ));
+        r.register(Arc::new(super::anthropic::AnthropicMessages));
+        r.register(Arc::new(super::openai_completions::OpenAiCompletions));
         r
     }
 

@@ -1,0 +1,302 @@
+//! HTTP plumbing shared by the wire protocols: one lazily built client,
+//! POSTing a JSON body, turning error responses into [`ProviderError`]s and
+//! reading a streaming body as SSE events.
+
+use std::collections::VecDeque;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+
+use super::errors::{auth_hint, env_api_key};
+use super::model::Model;
+use super::sse::{SseEvent, SseParser};
+use super::stream::{ProviderError, StreamOptions};
+
+/// Longest error body quoted in a message.
+const MAX_ERROR_BODY_CHARS: usize = 2000;
+
+static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+    // Several crates may race to install a provider; losing the race is fine.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(Duration::from_secs(30))
+        .read_timeout(Duration::from_secs(600))
+        .build()
+        .expect("HTTP client configuration is valid")
+});
+
+/// The process-wide HTTP client (TLS via rustls with the ring provider).
+pub fn client() -> &'static reqwest::Client {
+    &CLIENT
+}
+
+/// `base` and `path` joined with exactly one slash.
+pub fn join_url(base: &str, path: &str) -> String {
+    format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
+}
+
+/// The API key from the options, else from the provider's environment variables.
+pub fn resolve_api_key(model: &Model, options: &StreamOptions) -> Result<String, ProviderError> {
+    options
+        .api_key
+        .clone()
+        .filter(|k| !k.is_empty())
+        .or_else(|| env_api_key(&model.provider))
+        .ok_or_else(|| {
+            ProviderError::new(format!(
+                "No API key for provider: {}\n{}",
+                model.provider,
+                auth_hint(&model.provider)
+            ))
+        })
+}
+
+/// Header list applied in order, later entries replacing earlier ones
+/// (names compare case-insensitively).
+pub fn header_map<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<HeaderMap, ProviderError> {
+    let mut map = HeaderMap::new();
+    for (name, value) in headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| ProviderError::new(format!("Invalid header name: {name}")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| ProviderError::new(format!("Invalid value for header {name}")))?;
+        map.insert(name, value);
+    }
+    Ok(map)
+}
+
+/// POST `body` as JSON and return the streaming body of a 2xx response.
+/// Other statuses become a [`ProviderError`] naming the status, the
+/// provider's message, the server's retry delay and, for 401/403, how to
+/// fix the credentials of `provider`.
+pub async fn post_sse(
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    provider: &str,
+) -> Result<SseBody, ProviderError> {
+    let payload = serde_json::to_vec(body).map_err(|e| ProviderError::new(e.to_string()))?;
+    let mut headers = headers;
+    headers
+        .entry(reqwest::header::CONTENT_TYPE)
+        .or_insert(HeaderValue::from_static("application/json"));
+    let response = client()
+        .post(url)
+        .headers(headers)
+        .body(payload)
+        .send()
+        .await
+        .map_err(network_error)?;
+    let status = response.status();
+    if !status.is_success() {
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap_or_default();
+        return Err(status_error(status.as_u16(), &headers, &text, provider));
+    }
+    Ok(SseBody {
+        response,
+        parser: SseParser::new(),
+        queue: VecDeque::new(),
+        ended: false,
+    })
+}
+
+/// A streaming response body decoded as SSE events.
+pub struct SseBody {
+    response: reqwest::Response,
+    parser: SseParser,
+    queue: VecDeque<SseEvent>,
+    ended: bool,
+}
+
+impl SseBody {
+    /// The next event; `None` once the body ended.
+    pub async fn next_event(&mut self) -> Result<Option<SseEvent>, ProviderError> {
+        loop {
+            if let Some(ev) = self.queue.pop_front() {
+                return Ok(Some(ev));
+            }
+            if self.ended {
+                return Ok(None);
+            }
+            match self.response.chunk().await.map_err(network_error)? {
+                Some(bytes) => {
+                    let queue = &mut self.queue;
+                    self.parser.push_with(&bytes, |ev| queue.push_back(ev));
+                }
+                None => {
+                    self.ended = true;
+                    self.queue.extend(self.parser.finish());
+                }
+            }
+        }
+    }
+}
+
+/// A transport failure (connect, TLS, reset, timeout) with its cause chain.
+pub fn network_error(e: reqwest::Error) -> ProviderError {
+    let mut msg = format!("Network error: {e}");
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    ProviderError::new(msg)
+}
+
+/// The error for a non-2xx response: `"<status> <provider message>"`.
+pub fn status_error(status: u16, headers: &HeaderMap, body: &str, provider: &str) -> ProviderError {
+    let mut message = format!("{status} {}", describe_error_body(body));
+    if status == 401 || status == 403 {
+        message.push('\n');
+        message.push_str(&auth_hint(provider));
+    }
+    ProviderError {
+        message,
+        retry_after: retry_after_secs(headers),
+    }
+}
+
+/// The provider's error text from a JSON error body (`type: message`), the
+/// raw body otherwise.
+pub fn describe_error_body(body: &str) -> String {
+    let body = body.trim();
+    if body.is_empty() {
+        return "status code (no body)".to_string();
+    }
+    if let Ok(json) = serde_json::from_str::<Value>(body)
+        && let Some(text) = describe_error_value(&json)
+    {
+        return text;
+    }
+    if body.chars().count() > MAX_ERROR_BODY_CHARS {
+        let cut: String = body.chars().take(MAX_ERROR_BODY_CHARS).collect();
+        return format!("{cut}...");
+    }
+    body.to_string()
+}
+
+/// `type: message` of an error object (`{"error": {...}}` or the object
+/// itself), with OpenRouter's `metadata.raw` appended on its own line.
+pub fn describe_error_value(json: &Value) -> Option<String> {
+    let err = json.get("error").unwrap_or(json);
+    if let Some(s) = err.as_str() {
+        return Some(s.to_string());
+    }
+    let message = match err.get("message") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
+    };
+    let kind = err.get("type").and_then(Value::as_str);
+    let mut text = match (kind, message) {
+        (Some(k), Some(m)) => format!("{k}: {m}"),
+        (None, Some(m)) => m,
+        (Some(k), None) => k.to_string(),
+        (None, None) => return None,
+    };
+    if let Some(raw) = err.pointer("/metadata/raw").and_then(Value::as_str) {
+        text.push('\n');
+        text.push_str(raw);
+    }
+    Some(text)
+}
+
+/// Seconds to wait before retrying, from `retry-after-ms` or `retry-after`
+/// (delta seconds or an HTTP date).
+pub fn retry_after_secs(headers: &HeaderMap) -> Option<f64> {
+    let get = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    };
+    if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok())
+        && ms.is_finite()
+        && ms >= 0.0
+    {
+        return Some(ms / 1000.0);
+    }
+    let value = get("retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then_some(secs);
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = date.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some((delta.num_milliseconds().max(0) as f64) / 1000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        header_map(pairs.iter().copied()).unwrap()
+    }
+
+    #[test]
+    fn formats_provider_error_bodies() {
+        let anthropic =
+            r#"{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}"#;
+        assert_eq!(
+            status_error(429, &HeaderMap::new(), anthropic, "anthropic").message,
+            "429 rate_limit_error: Slow down"
+        );
+        let openai = r#"{"error":{"message":"Bad key","code":"invalid_api_key"}}"#;
+        let e = status_error(401, &HeaderMap::new(), openai, "openai");
+        assert!(e.message.starts_with("401 Bad key\n"), "{}", e.message);
+        assert!(e.message.contains("OPENAI_API_KEY"));
+        assert_eq!(
+            status_error(413, &HeaderMap::new(), "", "x").message,
+            "413 status code (no body)"
+        );
+        assert_eq!(
+            status_error(502, &HeaderMap::new(), "<html>bad gateway</html>", "x").message,
+            "502 <html>bad gateway</html>"
+        );
+    }
+
+    #[test]
+    fn parses_retry_after_headers() {
+        assert_eq!(
+            retry_after_secs(&headers(&[("retry-after", "2")])),
+            Some(2.0)
+        );
+        assert_eq!(
+            retry_after_secs(&headers(&[
+                ("retry-after", "1"),
+                ("retry-after-ms", "1500")
+            ])),
+            Some(1.5)
+        );
+        let later = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
+        let secs = retry_after_secs(&headers(&[("retry-after", &later)])).unwrap();
+        assert!((28.0..=30.0).contains(&secs), "{secs}");
+        assert_eq!(
+            retry_after_secs(&headers(&[(
+                "retry-after",
+                "Wed, 21 Oct 2015 07:28:00 GMT"
+            )])),
+            Some(0.0)
+        );
+        assert_eq!(retry_after_secs(&headers(&[("retry-after", "soon")])), None);
+    }
+
+    #[test]
+    fn later_headers_replace_earlier_ones_case_insensitively() {
+        let map = header_map([("X-A", "1"), ("x-a", "2")]).unwrap();
+        assert_eq!(map.get("x-a").unwrap(), "2");
+        assert_eq!(map.len(), 1);
+        assert_eq!(join_url("http://h/v1/", "/chat"), "http://h/v1/chat");
+    }
+}

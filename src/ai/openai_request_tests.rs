@@ -1,0 +1,241 @@
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::*;
+use crate::ai::types::{
+    AssistantMessage, ThinkingContent, ToolCall, ToolResultMessage, UserMessage,
+};
+
+fn model(provider: &str, url: &str, compat: Option<Value>) -> Model {
+    let mut v = json!({
+        "id": "m", "name": "m", "api": "openai-completions", "provider": provider,
+        "baseUrl": url, "reasoning": true, "input": ["text", "image"], "maxTokens": 8000
+    });
+    if let Some(c) = compat {
+        v["compat"] = c;
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+fn body(m: &Model, ctx: &Context, level: Option<ThinkingLevel>) -> Value {
+    let options = StreamOptions {
+        reasoning: level,
+        session_id: Some("s1".into()),
+        ..Default::default()
+    };
+    build_body(m, ctx, &options, &OpenAiCompat::for_model(m))
+}
+
+fn tool_turn(result_content: Vec<ContentBlock>) -> Vec<Message> {
+    let mut a = AssistantMessage::empty("openai-completions", "p", "m");
+    a.content = vec![
+        ContentBlock::Thinking(ThinkingContent {
+            thinking: "think".into(),
+            thinking_signature: Some("reasoning_content".into()),
+            redacted: None,
+        }),
+        ContentBlock::ToolCall(ToolCall {
+            id: "c1".into(),
+            name: "read".into(),
+            arguments: json!({"path": "x"}),
+            thought_signature: None,
+        }),
+    ];
+    vec![
+        Message::User(UserMessage::text("go")),
+        Message::Assistant(a),
+        Message::ToolResult(ToolResultMessage {
+            tool_call_id: "c1".into(),
+            tool_name: "read".into(),
+            content: result_content,
+            details: None,
+            is_error: false,
+            timestamp: 0,
+        }),
+        Message::User(UserMessage::text("next")),
+    ]
+}
+
+fn ctx(messages: Vec<Message>) -> Context {
+    Context {
+        system_prompt: Some("sys".into()),
+        messages,
+        tools: Vec::new(),
+    }
+}
+
+#[test]
+fn bridges_tool_results_and_forwards_tool_images() {
+    let m = model(
+        "p",
+        "http://x",
+        Some(json!({"requiresAssistantAfterToolResult": true})),
+    );
+    let c = ctx(tool_turn(vec![ContentBlock::text("file")]));
+    let msgs = body(&m, &c, None)["messages"].clone();
+    let roles: Vec<_> = msgs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].clone())
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            json!("developer"),
+            json!("user"),
+            json!("assistant"),
+            json!("tool"),
+            json!("assistant"),
+            json!("user")
+        ]
+    );
+    assert_eq!(msgs[2]["content"], json!(""));
+    assert_eq!(msgs[4]["content"], json!(ASSISTANT_BRIDGE));
+
+    let m = model("p", "http://x", None);
+    let c = ctx(tool_turn(vec![ContentBlock::image("QUJD", "image/png")]));
+    let msgs = body(&m, &c, None)["messages"].clone();
+    assert_eq!(msgs[3]["content"], json!("(see attached image)"));
+    assert_eq!(
+        msgs[4]["content"][0]["text"],
+        json!("Attached image(s) from tool result:")
+    );
+    assert_eq!(
+        msgs[4]["content"][1]["image_url"]["url"],
+        json!("data:image/png;base64,QUJD")
+    );
+}
+
+#[test]
+fn thinking_replay_follows_compat() {
+    let c = ctx(tool_turn(vec![ContentBlock::text("file")]));
+    let plain = body(&model("p", "http://x", None), &c, None);
+    assert_eq!(plain["messages"][2]["reasoning_content"], json!("think"));
+    assert_eq!(plain["messages"][2]["content"], Value::Null);
+    // Tool history without tools still sends an empty tool list.
+    assert_eq!(plain["tools"], json!([]));
+
+    let as_text = body(
+        &model(
+            "p",
+            "http://x",
+            Some(json!({"requiresThinkingAsText": true})),
+        ),
+        &c,
+        None,
+    );
+    assert_eq!(
+        as_text["messages"][2]["content"],
+        json!([{"type": "text", "text": "think"}])
+    );
+    assert!(as_text["messages"][2].get("reasoning_content").is_none());
+}
+
+#[test]
+fn thinking_formats_request_reasoning_their_own_way() {
+    let c = ctx(vec![Message::User(UserMessage::text("q"))]);
+    let ds = model("deepseek", "https://api.deepseek.com", None);
+    let b = body(&ds, &c, Some(ThinkingLevel::High));
+    assert_eq!(b["thinking"], json!({"type": "enabled"}));
+    assert_eq!(b["reasoning_effort"], json!("high"));
+    assert_eq!(body(&ds, &c, None)["thinking"], json!({"type": "disabled"}));
+
+    let or = model(
+        "openrouter",
+        "https://openrouter.ai/api/v1",
+        Some(json!({"openRouterRouting": {"only": ["x"]}})),
+    );
+    assert_eq!(
+        body(&or, &c, Some(ThinkingLevel::Low))["reasoning"],
+        json!({"effort": "low"})
+    );
+    let off = body(&or, &c, None);
+    assert_eq!(off["reasoning"], json!({"effort": "none"}));
+    assert_eq!(off["provider"], json!({"only": ["x"]}));
+
+    let zai = model("zai", "https://api.z.ai/api/paas/v4", None);
+    assert_eq!(
+        body(&zai, &c, Some(ThinkingLevel::Medium))["enable_thinking"],
+        json!(true)
+    );
+    assert!(
+        body(&zai, &c, Some(ThinkingLevel::Medium))
+            .get("reasoning_effort")
+            .is_none()
+    );
+
+    let qwen = model(
+        "local",
+        "http://localhost",
+        Some(json!({"thinkingFormat": "qwen-chat-template"})),
+    );
+    assert_eq!(
+        body(&qwen, &c, None)["chat_template_kwargs"],
+        json!({"enable_thinking": false, "preserve_thinking": true})
+    );
+}
+
+#[test]
+fn level_map_values_are_sent_including_off() {
+    let c = ctx(vec![Message::User(UserMessage::text("q"))]);
+    let mut m = model("p", "http://x", None);
+    m.thinking_level_map = Some(BTreeMap::from([
+        ("off".to_string(), Some("none".to_string())),
+        ("high".to_string(), Some("max".to_string())),
+    ]));
+    assert_eq!(
+        body(&m, &c, Some(ThinkingLevel::High))["reasoning_effort"],
+        json!("max")
+    );
+    assert_eq!(body(&m, &c, None)["reasoning_effort"], json!("none"));
+    let legacy = model(
+        "p",
+        "http://x",
+        Some(json!({"reasoningEffortMap": {"low": "minimal"}})),
+    );
+    assert_eq!(
+        body(&legacy, &c, Some(ThinkingLevel::Low))["reasoning_effort"],
+        json!("minimal")
+    );
+}
+
+#[test]
+fn openai_endpoint_gets_prompt_cache_key_and_openrouter_anthropic_gets_markers() {
+    let c = Context {
+        tools: vec![ToolSpec {
+            name: "t".into(),
+            description: "d".into(),
+            parameters: json!({"type": "object"}),
+        }],
+        ..ctx(vec![Message::User(UserMessage::text("q"))])
+    };
+    let openai = model("openai", "https://api.openai.com/v1", None);
+    assert_eq!(body(&openai, &c, None)["prompt_cache_key"], json!("s1"));
+    assert!(
+        body(&model("p", "http://x", None), &c, None)
+            .get("prompt_cache_key")
+            .is_none()
+    );
+
+    let mut or = model("openrouter", "https://openrouter.ai/api/v1", None);
+    or.id = "anthropic/claude-sonnet-4".into();
+    let b = body(&or, &c, None);
+    let marker = json!({"type": "ephemeral"});
+    assert_eq!(b["messages"][0]["content"][0]["cache_control"], marker);
+    assert_eq!(b["messages"][1]["content"][0]["cache_control"], marker);
+    assert_eq!(b["tools"][0]["cache_control"], marker);
+}
+
+#[test]
+fn tool_call_ids_keep_call_part_and_openai_limit() {
+    let openai = model("openai", "http://x", None);
+    assert_eq!(
+        normalize_tool_call_id(&openai, "call_1|fc_very+long/="),
+        "call_1"
+    );
+    assert_eq!(normalize_tool_call_id(&openai, &"a".repeat(50)).len(), 40);
+    let other = model("groq", "http://x", None);
+    assert_eq!(normalize_tool_call_id(&other, &"a".repeat(50)).len(), 50);
+}

@@ -1,0 +1,307 @@
+//! Prepare a conversation for replay to a (possibly different) model.
+//!
+//! - images become placeholders when the model cannot see them;
+//! - thinking from another model becomes plain text, signatures are dropped;
+//! - tool-call ids are normalised to what the target API accepts;
+//! - errored or aborted assistant turns are dropped;
+//! - tool calls left without a result get a synthetic error result.
+
+use std::collections::{HashMap, HashSet};
+
+use super::model::Model;
+use super::types::{
+    AssistantMessage, ContentBlock, Message, TextContent, ToolCall, ToolResultMessage, UserContent,
+    now_ms,
+};
+
+const USER_IMAGE_PLACEHOLDER: &str = "(image omitted: model does not support images)";
+const TOOL_IMAGE_PLACEHOLDER: &str = "(tool image omitted: model does not support images)";
+
+/// Text of the synthetic result given to a tool call that never got one.
+pub const MISSING_TOOL_RESULT: &str = "No result provided";
+
+/// Rewrite `messages` for `model`. `normalize_id` maps a foreign tool-call id
+/// to one the target API accepts (applied only to other models' calls).
+pub fn transform_messages(
+    messages: &[Message],
+    model: &Model,
+    normalize_id: &dyn Fn(&str) -> String,
+) -> Vec<Message> {
+    let mut id_map: HashMap<String, String> = HashMap::new();
+    let supports_images = model.supports_images();
+    let transformed = messages.iter().map(|msg| match msg {
+        Message::User(u) if !supports_images => {
+            let mut u = u.clone();
+            if let UserContent::Blocks(blocks) = &u.content {
+                u.content =
+                    UserContent::Blocks(replace_images(blocks.clone(), USER_IMAGE_PLACEHOLDER));
+            }
+            Message::User(u)
+        }
+        Message::ToolResult(r) => {
+            let mut r = r.clone();
+            if let Some(mapped) = id_map.get(&r.tool_call_id) {
+                r.tool_call_id = mapped.clone();
+            }
+            if !supports_images {
+                r.content = replace_images(std::mem::take(&mut r.content), TOOL_IMAGE_PLACEHOLDER);
+            }
+            Message::ToolResult(r)
+        }
+        Message::Assistant(a) => {
+            Message::Assistant(transform_assistant(a, model, normalize_id, &mut id_map))
+        }
+        other => other.clone(),
+    });
+
+    let mut result = Vec::with_capacity(messages.len());
+    let mut pending: Vec<ToolCall> = Vec::new();
+    let mut answered: HashSet<String> = HashSet::new();
+    let flush =
+        |result: &mut Vec<Message>, pending: &mut Vec<ToolCall>, answered: &mut HashSet<String>| {
+            for call in pending.drain(..) {
+                if !answered.contains(&call.id) {
+                    result.push(Message::ToolResult(ToolResultMessage {
+                        tool_call_id: call.id,
+                        tool_name: call.name,
+                        content: vec![ContentBlock::text(MISSING_TOOL_RESULT)],
+                        details: None,
+                        is_error: true,
+                        timestamp: now_ms(),
+                    }));
+                }
+            }
+            answered.clear();
+        };
+    for msg in transformed {
+        match &msg {
+            Message::Assistant(a) => {
+                flush(&mut result, &mut pending, &mut answered);
+                if matches!(
+                    a.stop_reason,
+                    super::types::StopReason::Error | super::types::StopReason::Aborted
+                ) {
+                    continue;
+                }
+                pending = a.tool_calls().into_iter().cloned().collect();
+                result.push(msg);
+            }
+            Message::ToolResult(r) => {
+                answered.insert(r.tool_call_id.clone());
+                result.push(msg);
+            }
+            Message::User(_) => {
+                flush(&mut result, &mut pending, &mut answered);
+                result.push(msg);
+            }
+            _ => result.push(msg),
+        }
+    }
+    flush(&mut result, &mut pending, &mut answered);
+    result
+}
+
+fn transform_assistant(
+    msg: &AssistantMessage,
+    model: &Model,
+    normalize_id: &dyn Fn(&str) -> String,
+    id_map: &mut HashMap<String, String>,
+) -> AssistantMessage {
+    let same_model =
+        msg.provider == model.provider && msg.api == model.api && msg.model == model.id;
+    let content = msg
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Thinking(t) => {
+                if t.redacted == Some(true) {
+                    return same_model.then(|| block.clone());
+                }
+                let signed = t
+                    .thinking_signature
+                    .as_deref()
+                    .is_some_and(|s| !s.is_empty());
+                if same_model && signed {
+                    return Some(block.clone());
+                }
+                if t.thinking.trim().is_empty() {
+                    return None;
+                }
+                if same_model {
+                    return Some(block.clone());
+                }
+                Some(ContentBlock::text(t.thinking.clone()))
+            }
+            ContentBlock::Text(t) if !same_model => Some(ContentBlock::Text(TextContent {
+                text: t.text.clone(),
+                text_signature: None,
+            })),
+            ContentBlock::ToolCall(c) if !same_model => {
+                let mut c = c.clone();
+                c.thought_signature = None;
+                let normalized = normalize_id(&c.id);
+                if normalized != c.id {
+                    id_map.insert(c.id.clone(), normalized.clone());
+                    c.id = normalized;
+                }
+                Some(ContentBlock::ToolCall(c))
+            }
+            other => Some(other.clone()),
+        })
+        .collect();
+    AssistantMessage {
+        content,
+        ..msg.clone()
+    }
+}
+
+/// Replace images with one placeholder per run of consecutive images.
+fn replace_images(blocks: Vec<ContentBlock>, placeholder: &str) -> Vec<ContentBlock> {
+    let mut out = Vec::with_capacity(blocks.len());
+    let mut previous_was_placeholder = false;
+    for block in blocks {
+        if matches!(block, ContentBlock::Image(_)) {
+            if !previous_was_placeholder {
+                out.push(ContentBlock::text(placeholder));
+            }
+            previous_was_placeholder = true;
+            continue;
+        }
+        previous_was_placeholder = block.as_text() == Some(placeholder);
+        out.push(block);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::types::{StopReason, ThinkingContent, UserMessage};
+    use serde_json::json;
+
+    fn model(input: &[&str]) -> Model {
+        serde_json::from_value(json!({
+            "id": "m1", "name": "m1", "api": "anthropic-messages", "provider": "anthropic",
+            "baseUrl": "http://x", "input": input
+        }))
+        .unwrap()
+    }
+
+    fn assistant(model: &str, content: Vec<ContentBlock>, stop: StopReason) -> Message {
+        let mut a = AssistantMessage::empty("anthropic-messages", "anthropic", model);
+        a.content = content;
+        a.stop_reason = stop;
+        Message::Assistant(a)
+    }
+
+    fn call(id: &str) -> ContentBlock {
+        ContentBlock::ToolCall(ToolCall {
+            id: id.into(),
+            name: "bash".into(),
+            arguments: json!({}),
+            thought_signature: Some("sig".into()),
+        })
+    }
+
+    fn thinking(text: &str, sig: Option<&str>) -> ContentBlock {
+        ContentBlock::Thinking(ThinkingContent {
+            thinking: text.into(),
+            thinking_signature: sig.map(str::to_string),
+            redacted: None,
+        })
+    }
+
+    #[test]
+    fn foreign_thinking_becomes_text_and_ids_are_normalised() {
+        let msgs = vec![
+            assistant(
+                "other",
+                vec![thinking("hmm", Some("s")), call("a|b")],
+                StopReason::ToolUse,
+            ),
+            Message::ToolResult(ToolResultMessage {
+                tool_call_id: "a|b".into(),
+                tool_name: "bash".into(),
+                content: vec![ContentBlock::text("ok")],
+                details: None,
+                is_error: false,
+                timestamp: 0,
+            }),
+        ];
+        let out = transform_messages(&msgs, &model(&["text"]), &|id| id.replace('|', "_"));
+        let Message::Assistant(a) = &out[0] else {
+            panic!()
+        };
+        assert_eq!(a.content[0], ContentBlock::text("hmm"));
+        let ContentBlock::ToolCall(c) = &a.content[1] else {
+            panic!()
+        };
+        assert_eq!(c.id, "a_b");
+        assert_eq!(c.thought_signature, None);
+        let Message::ToolResult(r) = &out[1] else {
+            panic!()
+        };
+        assert_eq!(r.tool_call_id, "a_b");
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn same_model_keeps_signed_thinking_and_drops_errored_turns() {
+        let msgs = vec![
+            assistant("m1", vec![thinking("", Some("sig"))], StopReason::Stop),
+            assistant("m1", vec![ContentBlock::text("partial")], StopReason::Error),
+            Message::User(UserMessage::text("next")),
+        ];
+        let out = transform_messages(&msgs, &model(&["text"]), &|id| id.to_string());
+        assert_eq!(out.len(), 2);
+        let Message::Assistant(a) = &out[0] else {
+            panic!()
+        };
+        assert_eq!(a.content, vec![thinking("", Some("sig"))]);
+    }
+
+    #[test]
+    fn orphan_tool_calls_get_synthetic_error_results() {
+        let msgs = vec![
+            assistant("m1", vec![call("c1"), call("c2")], StopReason::ToolUse),
+            Message::ToolResult(ToolResultMessage {
+                tool_call_id: "c2".into(),
+                tool_name: "bash".into(),
+                content: vec![],
+                details: None,
+                is_error: false,
+                timestamp: 0,
+            }),
+            Message::User(UserMessage::text("stop")),
+        ];
+        let out = transform_messages(&msgs, &model(&["text"]), &|id| id.to_string());
+        let roles: Vec<_> = out.iter().map(Message::role).collect();
+        assert_eq!(roles, ["assistant", "toolResult", "toolResult", "user"]);
+        let Message::ToolResult(r) = &out[2] else {
+            panic!()
+        };
+        assert_eq!(r.tool_call_id, "c1");
+        assert!(r.is_error);
+        assert_eq!(r.content, vec![ContentBlock::text(MISSING_TOOL_RESULT)]);
+    }
+
+    #[test]
+    fn images_become_placeholders_without_vision() {
+        let img = ContentBlock::image("AAA", "image/png");
+        let msgs = vec![Message::User(UserMessage {
+            content: UserContent::Blocks(vec![img.clone(), img.clone(), ContentBlock::text("x")]),
+            timestamp: 0,
+        })];
+        let out = transform_messages(&msgs, &model(&["text"]), &|id| id.to_string());
+        let Message::User(u) = &out[0] else { panic!() };
+        assert_eq!(
+            u.content,
+            UserContent::Blocks(vec![
+                ContentBlock::text(USER_IMAGE_PLACEHOLDER),
+                ContentBlock::text("x")
+            ])
+        );
+        let kept = transform_messages(&msgs, &model(&["text", "image"]), &|id| id.to_string());
+        assert_eq!(kept, msgs);
+    }
+}
