@@ -134,19 +134,33 @@ impl UserContent {
     }
 }
 
+/// Serialise a float as JavaScript would: integral values without a fraction.
+fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        s.serialize_i64(*v as i64)
+    } else {
+        s.serialize_f64(*v)
+    }
+}
+
 /// Cost in dollars, per usage category.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageCost {
     /// Input cost.
+    #[serde(serialize_with = "js_number")]
     pub input: f64,
     /// Output cost.
+    #[serde(serialize_with = "js_number")]
     pub output: f64,
     /// Cache-read cost.
+    #[serde(serialize_with = "js_number")]
     pub cache_read: f64,
     /// Cache-write cost.
+    #[serde(serialize_with = "js_number")]
     pub cache_write: f64,
     /// Sum of the above.
+    #[serde(serialize_with = "js_number")]
     pub total: f64,
 }
 

@@ -150,8 +150,18 @@ impl AgentObserver for Persisting<'_> {
         }
         match event {
             AgentEvent::MessageEnd { message } => {
-                if let Err(e) = self.session.append_agent_message(message) {
-                    eprintln!("Warning: could not save the session: {e}");
+                match message {
+                    Message::Custom(c) => {
+                        self.session.append_custom_message_entry(
+                            &c.custom_type,
+                            c.content.clone(),
+                            c.display,
+                            c.details.clone(),
+                        );
+                    }
+                    other => {
+                        self.session.append_message(other.clone());
+                    }
                 }
             }
             AgentEvent::TurnEnd { .. } | AgentEvent::AgentEnd { .. } => {
