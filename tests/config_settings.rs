@@ -47,7 +47,7 @@ fn global_and_project_settings_merge() {
     let session_dir = resolve_session_dir(
         None,
         None,
-        settings.session_dir().as_deref().and_then(Path::to_str),
+        settings.session_dir().as_deref(),
         agent.path(),
         cwd.path(),
     );

@@ -105,11 +105,12 @@ pub fn default_session_dir(agent_dir: &Path, cwd: &Path) -> PathBuf {
 
 /// Where sessions for `cwd` are stored. Precedence: `--session-dir`, then
 /// `$PI_CODING_AGENT_SESSION_DIR` (`~` expanded), then settings `sessionDir`
-/// (`~` expanded, relative to `cwd`), then the per-cwd default under the agent dir.
+/// (as returned by `Settings::session_dir`), then the per-cwd default under
+/// the agent dir. Relative results are taken relative to `cwd`.
 pub fn resolve_session_dir(
     cli_session_dir: Option<&str>,
     env_session_dir: Option<&str>,
-    settings_session_dir: Option<&str>,
+    settings_session_dir: Option<&Path>,
     agent_dir: &Path,
     cwd: &Path,
 ) -> PathBuf {
@@ -119,8 +120,8 @@ pub fn resolve_session_dir(
         .or_else(|| env_session_dir.filter(|v| !v.is_empty()).map(expand_tilde))
         .or_else(|| {
             settings_session_dir
-                .filter(|v| !v.is_empty())
-                .map(expand_tilde)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(Path::to_path_buf)
         });
     match chosen {
         Some(dir) if dir.is_absolute() => dir,
@@ -195,7 +196,9 @@ mod tests {
     fn session_dir_precedence() {
         let agent = Path::new("/agent");
         let cwd = Path::new("/w/p");
-        let r = |cli, env, set| resolve_session_dir(cli, env, set, agent, cwd);
+        let r = |cli, env, set: Option<&str>| {
+            resolve_session_dir(cli, env, set.map(Path::new), agent, cwd)
+        };
         assert_eq!(
             r(Some("/cli"), Some("/env"), Some("/set")),
             PathBuf::from("/cli")
@@ -204,6 +207,7 @@ mod tests {
         assert_eq!(r(None, None, Some("/set")), PathBuf::from("/set"));
         assert_eq!(r(None, None, Some(".pi/s")), PathBuf::from("/w/p/.pi/s"));
         assert_eq!(r(None, Some("~/s"), None), home_dir().join("s"));
+        assert_eq!(r(Some("rel"), None, None), PathBuf::from("/w/p/rel"));
         assert_eq!(
             r(None, None, None),
             PathBuf::from("/agent/sessions/--w-p--")
