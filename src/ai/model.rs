@@ -103,11 +103,8 @@ impl Model {
 
     /// Whether a thinking level is available on this model.
     pub fn supports_level(&self, level: ThinkingLevel) -> bool {
-        if level == ThinkingLevel::Off {
-            return true;
-        }
         if !self.reasoning {
-            return false;
+            return level == ThinkingLevel::Off;
         }
         if let Some(map) = &self.thinking_level_map
             && let Some(v) = map.get(level.as_str())
@@ -221,6 +218,16 @@ mod tests {
             model("claude-opus-4-6", true).clamp_thinking(ThinkingLevel::Xhigh),
             ThinkingLevel::Xhigh
         );
+    }
+
+    #[test]
+    fn off_can_be_unavailable() {
+        let mut m = model("gpt-x", true);
+        m.thinking_level_map = Some(BTreeMap::from([("off".to_string(), None)]));
+        assert!(!m.supports_level(ThinkingLevel::Off));
+        assert_eq!(m.clamp_thinking(ThinkingLevel::Off), ThinkingLevel::Minimal);
+        assert!(model("m", false).supports_level(ThinkingLevel::Off));
+        assert!(model("m", true).supports_level(ThinkingLevel::Off));
     }
 
     #[test]

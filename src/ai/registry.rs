@@ -1,1 +1,382 @@
-//! (in progress)
+//! The model registry: built-in models plus custom providers, models and
+//! overrides from `<agent>/models.json`, and per-request auth resolution.
+
+pub mod models_json;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+
+use super::auth::AuthStorage;
+use super::catalog;
+use super::model::{Model, ModelCost};
+use crate::config::config_value::{Env, resolve_config_value_or_err};
+use crate::config::paths;
+use models_json::{
+    ModelOverride, ModelsConfig, ProviderConfig, input_names, load_models_config, merge_compat,
+    token_count,
+};
+
+/// Auth settings of a provider from `models.json`, resolved per request.
+#[derive(Debug, Clone, Default)]
+struct ProviderRequestConfig {
+    api_key: Option<String>,
+    headers: Option<IndexMap<String, String>>,
+    auth_header: bool,
+}
+
+/// All known models and how to authenticate requests to them.
+#[derive(Debug, Clone)]
+pub struct ModelRegistry {
+    models: Vec<Model>,
+    request_configs: HashMap<String, ProviderRequestConfig>,
+    model_headers: HashMap<(String, String), IndexMap<String, String>>,
+    models_path: PathBuf,
+    error: Option<String>,
+}
+
+impl ModelRegistry {
+    /// Built-in models plus `<agent>/models.json`. A broken `models.json` is
+    /// reported in the returned warnings (and by [`ModelRegistry::error`]);
+    /// its custom models are then ignored while built-ins keep working.
+    pub fn load(agent_dir: &Path) -> (ModelRegistry, Vec<String>) {
+        ModelRegistry::load_from(&paths::models_path(agent_dir))
+    }
+
+    /// Like [`ModelRegistry::load`] with an explicit `models.json` path.
+    pub fn load_from(models_path: &Path) -> (ModelRegistry, Vec<String>) {
+        let mut registry = ModelRegistry {
+            models: Vec::new(),
+            request_configs: HashMap::new(),
+            model_headers: HashMap::new(),
+            models_path: models_path.to_path_buf(),
+            error: None,
+        };
+        registry.reload();
+        let warnings = registry.error.iter().cloned().collect();
+        (registry, warnings)
+    }
+
+    /// Re-read `models.json` (pi does this whenever the model list is shown).
+    pub fn reload(&mut self) {
+        self.request_configs.clear();
+        self.model_headers.clear();
+        self.error = None;
+        let config = match load_models_config(&self.models_path) {
+            Ok(config) => config,
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        };
+        let config = config.unwrap_or(ModelsConfig {
+            providers: IndexMap::new(),
+        });
+        for (name, provider) in &config.providers {
+            self.store_request_config(name, provider);
+            for (id, o) in provider.model_overrides.iter().flatten() {
+                self.store_model_headers(name, id, o.headers.as_ref());
+            }
+        }
+        let mut models = builtin_with_overrides(&config);
+        for custom in self.custom_models(&config) {
+            match models
+                .iter_mut()
+                .find(|m| m.provider == custom.provider && m.id == custom.id)
+            {
+                Some(slot) => *slot = custom,
+                None => models.push(custom),
+            }
+        }
+        self.models = models;
+    }
+
+    fn store_request_config(&mut self, provider: &str, config: &ProviderConfig) {
+        let auth_header = config.auth_header.unwrap_or(false);
+        if config.api_key.is_none() && config.headers.is_none() && !auth_header {
+            return;
+        }
+        self.request_configs.insert(
+            provider.to_string(),
+            ProviderRequestConfig {
+                api_key: config.api_key.clone(),
+                headers: config.headers.clone(),
+                auth_header,
+            },
+        );
+    }
+
+    fn store_model_headers(
+        &mut self,
+        provider: &str,
+        id: &str,
+        headers: Option<&IndexMap<String, String>>,
+    ) {
+        let key = (provider.to_string(), id.to_string());
+        match headers.filter(|h| !h.is_empty()) {
+            Some(h) => {
+                self.model_headers.insert(key, h.clone());
+            }
+            None => {
+                self.model_headers.remove(&key);
+            }
+        }
+    }
+
+    fn custom_models(&mut self, config: &ModelsConfig) -> Vec<Model> {
+        let mut out = Vec::new();
+        for (provider, p) in &config.providers {
+            let defs = p.models.as_deref().unwrap_or_default();
+            let builtin_defaults = catalog::builtin_models_for(provider).next();
+            for def in defs {
+                let Some(api) = def
+                    .api
+                    .clone()
+                    .or_else(|| p.api.clone())
+                    .or_else(|| builtin_defaults.map(|m| m.api.clone()))
+                else {
+                    continue;
+                };
+                let Some(base_url) = def
+                    .base_url
+                    .clone()
+                    .or_else(|| p.base_url.clone())
+                    .or_else(|| builtin_defaults.map(|m| m.base_url.clone()))
+                else {
+                    continue;
+                };
+                self.store_model_headers(provider, &def.id, def.headers.as_ref());
+                let provider_compat = p.compat.clone().map(serde_json::Value::Object);
+                out.push(Model {
+                    id: def.id.clone(),
+                    name: def.name.clone().unwrap_or_else(|| def.id.clone()),
+                    api,
+                    provider: provider.clone(),
+                    base_url,
+                    reasoning: def.reasoning.unwrap_or(false),
+                    thinking_level_map: def.thinking_level_map.clone(),
+                    input: def
+                        .input
+                        .as_deref()
+                        .map(input_names)
+                        .unwrap_or_else(|| vec!["text".to_string()]),
+                    cost: def
+                        .cost
+                        .map(|c| ModelCost {
+                            input: c.input,
+                            output: c.output,
+                            cache_read: c.cache_read,
+                            cache_write: c.cache_write,
+                        })
+                        .unwrap_or_default(),
+                    context_window: def.context_window.map_or(128_000, token_count),
+                    max_tokens: def.max_tokens.map_or(16_384, token_count),
+                    headers: None,
+                    compat: merge_compat(provider_compat.as_ref(), def.compat.as_ref()),
+                });
+            }
+        }
+        out
+    }
+
+    /// Path of `models.json`.
+    pub fn models_path(&self) -> &Path {
+        &self.models_path
+    }
+
+    /// The `models.json` problem, if loading it failed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Every model (built-ins, then custom additions).
+    pub fn all(&self) -> &[Model] {
+        &self.models
+    }
+
+    /// A model by exact provider and id.
+    pub fn find(&self, provider: &str, id: &str) -> Option<&Model> {
+        self.models
+            .iter()
+            .find(|m| m.provider == provider && m.id == id)
+    }
+
+    /// Provider names in model order, without duplicates.
+    pub fn providers(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for m in &self.models {
+            if !names.contains(&m.provider) {
+                names.push(m.provider.clone());
+            }
+        }
+        names
+    }
+
+    /// Whether a request to `model` could be authenticated (runtime key,
+    /// `auth.json`, environment, or a `models.json` apiKey). Runs no commands.
+    pub fn has_configured_auth(&self, model: &Model, auth: &AuthStorage) -> bool {
+        auth.has_auth(&model.provider)
+            || self
+                .request_configs
+                .get(&model.provider)
+                .is_some_and(|c| c.api_key.is_some())
+    }
+
+    /// Models whose provider has auth configured.
+    pub fn available(&self, auth: &AuthStorage) -> Vec<Model> {
+        self.models
+            .iter()
+            .filter(|m| self.has_configured_auth(m, auth))
+            .cloned()
+            .collect()
+    }
+
+    /// API key and headers for one request. Key order: `runtime_api_key`,
+    /// then [`AuthStorage::api_key`], then the provider's `models.json`
+    /// apiKey. Headers: the model's own, then provider headers, then
+    /// per-model headers from `models.json` (values resolved now), plus
+    /// `Authorization: Bearer <key>` when the provider sets `authHeader`.
+    pub fn request_auth(
+        &self,
+        model: &Model,
+        auth: &AuthStorage,
+        runtime_api_key: Option<&str>,
+    ) -> Result<(Option<String>, BTreeMap<String, String>), String> {
+        let provider = &model.provider;
+        let env = auth.env();
+        let config = self.request_configs.get(provider);
+        let api_key = match runtime_api_key.filter(|k| !k.is_empty()) {
+            Some(k) => Some(k.to_string()),
+            None => match auth.api_key(provider) {
+                Some(k) => Some(k),
+                None => match config.and_then(|c| c.api_key.as_deref()) {
+                    Some(raw) => Some(resolve_config_value_or_err(
+                        raw,
+                        env,
+                        &format!("API key for provider \"{provider}\""),
+                    )?),
+                    None => None,
+                },
+            },
+        };
+
+        let mut headers: BTreeMap<String, String> = model.headers.clone().unwrap_or_default();
+        if let Some(h) = config.and_then(|c| c.headers.as_ref()) {
+            resolve_headers_into(&mut headers, h, env, &format!("provider \"{provider}\""))?;
+        }
+        if let Some(h) = self
+            .model_headers
+            .get(&(provider.clone(), model.id.clone()))
+        {
+            let what = format!("model \"{provider}/{}\"", model.id);
+            resolve_headers_into(&mut headers, h, env, &what)?;
+        }
+
+        let Some(api_key) = api_key else {
+            if auth.is_oauth(provider) {
+                return Err(format!(
+                    "Authentication failed for \"{provider}\". Credentials may have expired or network is unavailable. Run '/login {provider}' to re-authenticate."
+                ));
+            }
+            return Err(self.no_api_key_message(provider));
+        };
+        if config.is_some_and(|c| c.auth_header) {
+            headers.insert("Authorization".to_string(), format!("Bearer {api_key}"));
+        }
+        Ok((Some(api_key), headers))
+    }
+
+    /// The error shown when a provider has no credentials: which environment
+    /// variable to set, `/login`, or a `models.json` apiKey.
+    pub fn no_api_key_message(&self, provider: &str) -> String {
+        let vars = catalog::env_api_key_vars(provider);
+        let mut ways = Vec::new();
+        if !vars.is_empty() {
+            ways.push(format!("set {}", vars.join(" or ")));
+        }
+        ways.push("use /login to store a key".to_string());
+        ways.push(format!(
+            "add an \"apiKey\" for \"{provider}\" in {}",
+            self.models_path.display()
+        ));
+        format!(
+            "No API key found for {provider}.\n\nTo fix: {}.",
+            ways.join(", ")
+        )
+    }
+}
+
+fn resolve_headers_into(
+    out: &mut BTreeMap<String, String>,
+    headers: &IndexMap<String, String>,
+    env: &Env,
+    what: &str,
+) -> Result<(), String> {
+    for (name, raw) in headers {
+        let value = resolve_config_value_or_err(raw, env, &format!("{what} header \"{name}\""))?;
+        out.insert(name.clone(), value);
+    }
+    Ok(())
+}
+
+/// Built-in models with provider-level (`baseUrl`, `compat`) and per-model
+/// overrides from `models.json` applied.
+fn builtin_with_overrides(config: &ModelsConfig) -> Vec<Model> {
+    catalog::builtin_models()
+        .iter()
+        .map(|builtin| {
+            let mut model = builtin.clone();
+            let Some(p) = config.providers.get(&model.provider) else {
+                return model;
+            };
+            if p.base_url.is_some() || p.compat.is_some() {
+                if let Some(url) = &p.base_url {
+                    model.base_url = url.clone();
+                }
+                model.compat = merge_compat(model.compat.as_ref(), p.compat.as_ref());
+            }
+            if let Some(o) = p
+                .model_overrides
+                .as_ref()
+                .and_then(|all| all.get(&model.id))
+            {
+                apply_override(&mut model, o);
+            }
+            model
+        })
+        .collect()
+}
+
+fn apply_override(model: &mut Model, o: &ModelOverride) {
+    if let Some(name) = &o.name {
+        model.name = name.clone();
+    }
+    if let Some(r) = o.reasoning {
+        model.reasoning = r;
+    }
+    if let Some(map) = &o.thinking_level_map {
+        let mut merged = model.thinking_level_map.clone().unwrap_or_default();
+        merged.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
+        model.thinking_level_map = Some(merged);
+    }
+    if let Some(input) = &o.input {
+        model.input = input_names(input);
+    }
+    if let Some(cw) = o.context_window {
+        model.context_window = token_count(cw);
+    }
+    if let Some(mt) = o.max_tokens {
+        model.max_tokens = token_count(mt);
+    }
+    if let Some(c) = &o.cost {
+        let base = &model.cost;
+        model.cost = ModelCost {
+            input: c.input.unwrap_or(base.input),
+            output: c.output.unwrap_or(base.output),
+            cache_read: c.cache_read.unwrap_or(base.cache_read),
+            cache_write: c.cache_write.unwrap_or(base.cache_write),
+        };
+    }
+    model.compat = merge_compat(model.compat.as_ref(), o.compat.as_ref());
+}

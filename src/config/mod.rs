@@ -1,1 +1,13 @@
 //! Configuration: paths, settings, context files and the system prompt.
+
+pub mod config_value;
+pub mod context_files;
+pub mod json_file;
+pub mod paths;
+pub mod settings;
+pub mod settings_keys;
+pub mod system_prompt;
+
+pub use config_value::Env;
+pub use context_files::ContextFile;
+pub use settings::Settings;

@@ -1,0 +1,133 @@
+//! Small helpers for the JSON files pi reads and writes: error descriptions
+//! with line and column, lenient `//`-comment stripping, and pretty output.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// The parser's message without serde's trailing " at line L column C".
+pub fn json_error_message(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_string()
+}
+
+/// `"<file>: <message> (line L, column C)"` for a parse error in `path`.
+pub fn describe_json_error(path: &Path, err: &serde_json::Error) -> String {
+    format!(
+        "{}: {} (line {}, column {})",
+        path.display(),
+        json_error_message(err),
+        err.line(),
+        err.column()
+    )
+}
+
+/// Remove `//` line comments and trailing commas before `}` / `]`, leaving
+/// string literals untouched. Removed characters become spaces so parse
+/// errors still point at the right line and column.
+pub fn strip_comments_and_trailing_commas(input: &str) -> String {
+    let chars: Vec<char> = input.chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    let mut in_string = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            out.push(c);
+            if c == '\\' && i + 1 < chars.len() {
+                out.push(chars[i + 1]);
+                i += 2;
+                continue;
+            }
+            if c == '"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    out.push(' ');
+                    i += 1;
+                }
+                continue;
+            }
+            ',' if next_significant(&chars, i + 1).is_some_and(|n| n == '}' || n == ']') => {
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// The next character after `from` that is neither whitespace nor inside a
+/// `//` comment.
+fn next_significant(chars: &[char], mut from: usize) -> Option<char> {
+    while from < chars.len() {
+        let c = chars[from];
+        if c.is_whitespace() {
+            from += 1;
+        } else if c == '/' && chars.get(from + 1) == Some(&'/') {
+            while from < chars.len() && chars[from] != '\n' {
+                from += 1;
+            }
+        } else {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Serialise as 2-space indented JSON (no trailing newline, like pi).
+pub fn to_pretty_json(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_string())
+}
+
+/// Create the parent directory (if needed) and write `value` as pretty JSON.
+pub fn write_pretty_json(path: &Path, value: &Value) -> std::io::Result<()> {
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, to_pretty_json(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_comments_and_trailing_commas_keeping_positions() {
+        let src = "{\n  // note\n  \"a\": \"x // y\",\n  \"b\": [1, 2,],\n}";
+        let cleaned = strip_comments_and_trailing_commas(src);
+        assert_eq!(cleaned.len(), src.len());
+        let v: Value = serde_json::from_str(&cleaned).unwrap();
+        assert_eq!(v["a"], "x // y");
+        assert_eq!(v["b"], serde_json::json!([1, 2]));
+    }
+
+    #[test]
+    fn escaped_quotes_stay_inside_strings() {
+        let src = r#"{"a": "q\" // not a comment", }"#;
+        let v: Value = serde_json::from_str(&strip_comments_and_trailing_commas(src)).unwrap();
+        assert_eq!(v["a"], "q\" // not a comment");
+    }
+
+    #[test]
+    fn error_description_names_line_and_column() {
+        let err = serde_json::from_str::<Value>("{\n  \"a\": 1,\n  oops\n}").unwrap_err();
+        let text = describe_json_error(Path::new("/x/settings.json"), &err);
+        assert!(text.starts_with("/x/settings.json: "), "{text}");
+        assert!(text.ends_with("(line 3, column 3)"), "{text}");
+        assert!(!text.contains(" at line "), "{text}");
+    }
+}

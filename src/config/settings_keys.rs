@@ -1,0 +1,373 @@
+//! Typed accessors for the settings keys the core uses, with pi's defaults.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::paths::expand_tilde;
+use super::settings::Settings;
+use crate::ai::model::ThinkingLevel;
+
+/// How queued steering / follow-up messages are delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueueMode {
+    /// Deliver everything queued at once.
+    All,
+    /// Deliver one message per turn (pi's default).
+    #[default]
+    OneAtATime,
+}
+
+impl QueueMode {
+    /// Parse `all` / `one-at-a-time`.
+    pub fn parse(s: &str) -> Option<QueueMode> {
+        match s {
+            "all" => Some(QueueMode::All),
+            "one-at-a-time" => Some(QueueMode::OneAtATime),
+            _ => None,
+        }
+    }
+
+    /// The settings spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueueMode::All => "all",
+            QueueMode::OneAtATime => "one-at-a-time",
+        }
+    }
+}
+
+/// Agent-level retry on transient errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetrySettings {
+    /// `retry.enabled` (default true).
+    pub enabled: bool,
+    /// `retry.maxRetries` (default 3).
+    pub max_retries: u32,
+    /// `retry.baseDelayMs` (default 2000; backoff doubles per attempt).
+    pub base_delay_ms: u64,
+}
+
+/// Provider/SDK-level request settings (`retry.provider.*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProviderRetrySettings {
+    /// Request timeout in ms (provider default when `None`).
+    pub timeout_ms: Option<u64>,
+    /// Provider retry attempts (provider default when `None`).
+    pub max_retries: Option<u32>,
+    /// Longest server-requested delay to wait for (default 60000; 0 = no cap).
+    pub max_retry_delay_ms: u64,
+}
+
+/// Automatic context compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionSettings {
+    /// `compaction.enabled` (default true).
+    pub enabled: bool,
+    /// `compaction.reserveTokens` (default 16384).
+    pub reserve_tokens: u64,
+    /// `compaction.keepRecentTokens` (default 20000).
+    pub keep_recent_tokens: u64,
+}
+
+/// Branch summarisation on `/tree` navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BranchSummarySettings {
+    /// `branchSummary.reserveTokens` (default 16384).
+    pub reserve_tokens: u64,
+    /// `branchSummary.skipPrompt` (default false).
+    pub skip_prompt: bool,
+}
+
+impl Settings {
+    fn str_key(&self, key: &str) -> Option<&str> {
+        self.get(key)?.as_str()
+    }
+
+    fn bool_key(&self, key: &str, default: bool) -> bool {
+        self.get(key).and_then(Value::as_bool).unwrap_or(default)
+    }
+
+    fn nested_bool(&self, section: &str, key: &str, default: bool) -> bool {
+        self.get_nested(section, key)
+            .and_then(Value::as_bool)
+            .unwrap_or(default)
+    }
+
+    fn nested_u64(&self, section: &str, key: &str) -> Option<u64> {
+        as_u64(self.get_nested(section, key)?)
+    }
+
+    fn string_list(&self, key: &str) -> Option<Vec<String>> {
+        let items = self.get(key)?.as_array()?;
+        Some(
+            items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+        )
+    }
+
+    /// `defaultProvider`.
+    pub fn default_provider(&self) -> Option<&str> {
+        self.str_key("defaultProvider")
+    }
+
+    /// `defaultModel` (a model id).
+    pub fn default_model(&self) -> Option<&str> {
+        self.str_key("defaultModel")
+    }
+
+    /// `defaultThinkingLevel`, when set to a valid level.
+    pub fn default_thinking_level(&self) -> Option<ThinkingLevel> {
+        self.str_key("defaultThinkingLevel")
+            .and_then(ThinkingLevel::parse)
+    }
+
+    /// `enabledModels` patterns (same syntax as `--models`).
+    pub fn enabled_models(&self) -> Option<Vec<String>> {
+        self.string_list("enabledModels")
+    }
+
+    /// `steeringMode` (default one-at-a-time).
+    pub fn steering_mode(&self) -> QueueMode {
+        self.str_key("steeringMode")
+            .and_then(QueueMode::parse)
+            .unwrap_or_default()
+    }
+
+    /// `followUpMode` (default one-at-a-time).
+    pub fn follow_up_mode(&self) -> QueueMode {
+        self.str_key("followUpMode")
+            .and_then(QueueMode::parse)
+            .unwrap_or_default()
+    }
+
+    /// `transport` (default `auto`).
+    pub fn transport(&self) -> &str {
+        self.str_key("transport").unwrap_or("auto")
+    }
+
+    /// `retry.*` with defaults.
+    pub fn retry(&self) -> RetrySettings {
+        RetrySettings {
+            enabled: self.nested_bool("retry", "enabled", true),
+            max_retries: self
+                .nested_u64("retry", "maxRetries")
+                .map_or(3, |n| n.min(u32::MAX as u64) as u32),
+            base_delay_ms: self.nested_u64("retry", "baseDelayMs").unwrap_or(2000),
+        }
+    }
+
+    /// `retry.provider.*` with defaults.
+    pub fn provider_retry(&self) -> ProviderRetrySettings {
+        let provider = self.get_nested("retry", "provider");
+        let field = |k: &str| provider.and_then(|p| p.get(k)).and_then(as_u64);
+        ProviderRetrySettings {
+            timeout_ms: field("timeoutMs"),
+            max_retries: field("maxRetries").map(|n| n.min(u32::MAX as u64) as u32),
+            max_retry_delay_ms: field("maxRetryDelayMs").unwrap_or(60_000),
+        }
+    }
+
+    /// `compaction.*` with defaults.
+    pub fn compaction(&self) -> CompactionSettings {
+        CompactionSettings {
+            enabled: self.nested_bool("compaction", "enabled", true),
+            reserve_tokens: self
+                .nested_u64("compaction", "reserveTokens")
+                .unwrap_or(16_384),
+            keep_recent_tokens: self
+                .nested_u64("compaction", "keepRecentTokens")
+                .unwrap_or(20_000),
+        }
+    }
+
+    /// `branchSummary.*` with defaults.
+    pub fn branch_summary(&self) -> BranchSummarySettings {
+        BranchSummarySettings {
+            reserve_tokens: self
+                .nested_u64("branchSummary", "reserveTokens")
+                .unwrap_or(16_384),
+            skip_prompt: self.nested_bool("branchSummary", "skipPrompt", false),
+        }
+    }
+
+    /// `thinkingBudgets` as `(level, tokens)` pairs.
+    pub fn thinking_budgets(&self) -> Vec<(ThinkingLevel, u64)> {
+        let Some(Value::Object(map)) = self.get("thinkingBudgets") else {
+            return Vec::new();
+        };
+        map.iter()
+            .filter_map(|(k, v)| Some((ThinkingLevel::parse(k)?, as_u64(v)?)))
+            .collect()
+    }
+
+    /// `shellPath`.
+    pub fn shell_path(&self) -> Option<&str> {
+        self.str_key("shellPath")
+    }
+
+    /// `shellCommandPrefix`.
+    pub fn shell_command_prefix(&self) -> Option<&str> {
+        self.str_key("shellCommandPrefix")
+    }
+
+    /// `quietStartup` (default false).
+    pub fn quiet_startup(&self) -> bool {
+        self.bool_key("quietStartup", false)
+    }
+
+    /// `theme` (`None` = pick from the terminal background).
+    pub fn theme(&self) -> Option<&str> {
+        self.str_key("theme")
+    }
+
+    /// `hideThinkingBlock` (default false).
+    pub fn hide_thinking_block(&self) -> bool {
+        self.bool_key("hideThinkingBlock", false)
+    }
+
+    /// `collapseChangelog` (default false).
+    pub fn collapse_changelog(&self) -> bool {
+        self.bool_key("collapseChangelog", false)
+    }
+
+    /// `enableSkillCommands` (default true).
+    pub fn enable_skill_commands(&self) -> bool {
+        self.bool_key("enableSkillCommands", true)
+    }
+
+    /// `images.autoResize` (default true).
+    pub fn image_auto_resize(&self) -> bool {
+        self.nested_bool("images", "autoResize", true)
+    }
+
+    /// `images.blockImages` (default false).
+    pub fn block_images(&self) -> bool {
+        self.nested_bool("images", "blockImages", false)
+    }
+
+    /// `terminal.showImages` (default true).
+    pub fn show_images(&self) -> bool {
+        self.nested_bool("terminal", "showImages", true)
+    }
+
+    /// `sessionDir` with `~` expanded (relative paths are left relative).
+    pub fn session_dir(&self) -> Option<PathBuf> {
+        self.str_key("sessionDir")
+            .filter(|s| !s.is_empty())
+            .map(expand_tilde)
+    }
+
+    /// `doubleEscapeAction` (default `tree`).
+    pub fn double_escape_action(&self) -> &str {
+        self.str_key("doubleEscapeAction").unwrap_or("tree")
+    }
+
+    /// `treeFilterMode` (invalid or missing → `default`).
+    pub fn tree_filter_mode(&self) -> &str {
+        match self.str_key("treeFilterMode") {
+            Some(m @ ("default" | "no-tools" | "user-only" | "labeled-only" | "all")) => m,
+            _ => "default",
+        }
+    }
+
+    /// `editorPaddingX` (default 0).
+    pub fn editor_padding_x(&self) -> u64 {
+        self.get("editorPaddingX").and_then(as_u64).unwrap_or(0)
+    }
+
+    /// `autocompleteMaxVisible` (default 5).
+    pub fn autocomplete_max_visible(&self) -> u64 {
+        self.get("autocompleteMaxVisible")
+            .and_then(as_u64)
+            .unwrap_or(5)
+    }
+
+    /// `markdown.codeBlockIndent` (default two spaces).
+    pub fn code_block_indent(&self) -> &str {
+        self.get_nested("markdown", "codeBlockIndent")
+            .and_then(Value::as_str)
+            .unwrap_or("  ")
+    }
+
+    /// `extensions` paths/patterns.
+    pub fn extension_paths(&self) -> Vec<String> {
+        self.string_list("extensions").unwrap_or_default()
+    }
+
+    /// `skills` paths/patterns.
+    pub fn skill_paths(&self) -> Vec<String> {
+        self.string_list("skills").unwrap_or_default()
+    }
+
+    /// `prompts` paths/patterns.
+    pub fn prompt_paths(&self) -> Vec<String> {
+        self.string_list("prompts").unwrap_or_default()
+    }
+
+    /// `themes` paths/patterns.
+    pub fn theme_paths(&self) -> Vec<String> {
+        self.string_list("themes").unwrap_or_default()
+    }
+}
+
+/// A non-negative integer from a JSON number (fractions truncated).
+fn as_u64(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.is_finite() && *f >= 0.0)
+            .map(|f| f as u64)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_when_empty() {
+        let s = Settings::from_values(json!({}), json!({}));
+        assert_eq!(
+            s.retry(),
+            RetrySettings {
+                enabled: true,
+                max_retries: 3,
+                base_delay_ms: 2000
+            }
+        );
+        assert_eq!(
+            s.compaction(),
+            CompactionSettings {
+                enabled: true,
+                reserve_tokens: 16384,
+                keep_recent_tokens: 20000
+            }
+        );
+        assert_eq!(s.provider_retry().max_retry_delay_ms, 60_000);
+        assert_eq!(s.steering_mode(), QueueMode::OneAtATime);
+        assert!(s.image_auto_resize());
+        assert!(!s.block_images());
+        assert_eq!(s.default_thinking_level(), None);
+        assert_eq!(s.transport(), "auto");
+    }
+
+    #[test]
+    fn typed_values_are_read() {
+        let s = Settings::from_values(
+            json!({"defaultThinkingLevel": "high", "steeringMode": "all",
+                   "retry": {"maxRetries": 5}, "images": {"blockImages": true},
+                   "thinkingBudgets": {"low": 100, "bogus": 1}, "treeFilterMode": "nope"}),
+            json!({"retry": {"enabled": false}}),
+        );
+        assert_eq!(s.default_thinking_level(), Some(ThinkingLevel::High));
+        assert_eq!(s.steering_mode(), QueueMode::All);
+        assert_eq!(s.retry().max_retries, 5);
+        assert!(!s.retry().enabled);
+        assert!(s.block_images());
+        assert_eq!(s.thinking_budgets(), vec![(ThinkingLevel::Low, 100)]);
+        assert_eq!(s.tree_filter_mode(), "default");
+    }
+}
