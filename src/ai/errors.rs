@@ -89,50 +89,9 @@ pub fn is_retryable(msg: &AssistantMessage) -> bool {
     !is_context_overflow(msg, None) && RETRYABLE.is_match(err)
 }
 
-/// Environment variables that hold the API key of a built-in provider, in
-/// order of precedence. Empty for providers without one (custom providers).
-pub fn env_vars_for(provider: &str) -> &'static [&'static str] {
-    match provider {
-        "anthropic" => &["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
-        "github-copilot" => &["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
-        "openai" => &["OPENAI_API_KEY"],
-        "azure-openai-responses" => &["AZURE_OPENAI_API_KEY"],
-        "deepseek" => &["DEEPSEEK_API_KEY"],
-        "google" => &["GEMINI_API_KEY"],
-        "google-vertex" => &["GOOGLE_CLOUD_API_KEY"],
-        "groq" => &["GROQ_API_KEY"],
-        "cerebras" => &["CEREBRAS_API_KEY"],
-        "xai" => &["XAI_API_KEY"],
-        "openrouter" => &["OPENROUTER_API_KEY"],
-        "vercel-ai-gateway" => &["AI_GATEWAY_API_KEY"],
-        "zai" => &["ZAI_API_KEY"],
-        "mistral" => &["MISTRAL_API_KEY"],
-        "minimax" => &["MINIMAX_API_KEY"],
-        "minimax-cn" => &["MINIMAX_CN_API_KEY"],
-        "moonshotai" | "moonshotai-cn" => &["MOONSHOT_API_KEY"],
-        "huggingface" => &["HF_TOKEN"],
-        "fireworks" => &["FIREWORKS_API_KEY"],
-        "opencode" | "opencode-go" => &["OPENCODE_API_KEY"],
-        "kimi-coding" => &["KIMI_API_KEY"],
-        "cloudflare-workers-ai" | "cloudflare-ai-gateway" => &["CLOUDFLARE_API_KEY"],
-        "xiaomi" => &["XIAOMI_API_KEY"],
-        "xiaomi-token-plan-cn" => &["XIAOMI_TOKEN_PLAN_CN_API_KEY"],
-        "xiaomi-token-plan-ams" => &["XIAOMI_TOKEN_PLAN_AMS_API_KEY"],
-        "xiaomi-token-plan-sgp" => &["XIAOMI_TOKEN_PLAN_SGP_API_KEY"],
-        _ => &[],
-    }
-}
-
-/// The API key for `provider` from the environment, honouring precedence.
-pub fn env_api_key(provider: &str) -> Option<String> {
-    env_vars_for(provider)
-        .iter()
-        .find_map(|var| std::env::var(var).ok().filter(|v| !v.is_empty()))
-}
-
 /// How to fix rejected credentials for `provider` (appended to 401/403 errors).
 pub fn auth_hint(provider: &str) -> String {
-    let vars = env_vars_for(provider);
+    let vars = super::catalog::env_api_key_vars(provider);
     match vars {
         [] => format!(
             "Check the API key configured for provider \"{provider}\" (apiKey in models.json), or use /login."

@@ -9,7 +9,7 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use super::errors::{auth_hint, env_api_key};
+use super::errors::auth_hint;
 use super::model::Model;
 use super::sse::{SseEvent, SseParser};
 use super::stream::{ProviderError, StreamOptions};
@@ -48,7 +48,7 @@ pub fn resolve_api_key(model: &Model, options: &StreamOptions) -> Result<String,
         .api_key
         .clone()
         .filter(|k| !k.is_empty())
-        .or_else(|| env_api_key(&model.provider))
+        .or_else(|| super::catalog::env_api_key(&model.provider, &crate::config::config_value::Env::system()))
         .ok_or_else(|| {
             ProviderError::new(format!(
                 "No API key for provider: {}\n{}",

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::layout::{default_session_dir, sessions_root};
+use crate::config::paths::{default_session_dir, sessions_root};
 
 /// A summary of one stored session, for pickers and id lookups.
 #[derive(Debug, Clone, PartialEq)]
