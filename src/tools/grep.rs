@@ -128,8 +128,7 @@ impl AgentTool for GrepTool {
             context: optional_number(&args, "context")
                 .filter(|c| *c > 0.0)
                 .map_or(0, |c| c as usize),
-            limit: optional_number(&args, "limit")
-                .map_or(DEFAULT_LIMIT, |l| l.max(1.0) as usize),
+            limit: optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(1.0) as usize),
         };
         let signal = ctx.signal.clone();
         let task = tokio::task::spawn_blocking(move || run_grep(&request, &signal));
@@ -143,10 +142,7 @@ impl AgentTool for GrepTool {
 /// Search and format the result (blocking).
 fn run_grep(request: &GrepRequest, signal: &CancellationToken) -> Result<ToolOutput, ToolError> {
     let metadata = std::fs::metadata(&request.search_path).map_err(|_| {
-        ToolError::new(format!(
-            "Path not found: {}",
-            request.search_path.display()
-        ))
+        ToolError::new(format!("Path not found: {}", request.search_path.display()))
     })?;
     let is_directory = metadata.is_dir();
     let matcher = RegexMatcherBuilder::new()
@@ -309,7 +305,9 @@ impl MatchFormatter<'_> {
                 let (text, cut) = truncate_line(&raw.replace('\r', ""), GREP_MAX_LINE_LENGTH);
                 truncated |= cut;
                 let separator = if current == line_number { ':' } else { '-' };
-                lines.push(format!("{display_path}{separator}{current}{separator} {text}"));
+                lines.push(format!(
+                    "{display_path}{separator}{current}{separator} {text}"
+                ));
             }
         }
         (lines, truncated)

@@ -89,7 +89,10 @@ fn list_directory(dir: PathBuf, limit: usize) -> Result<ToolOutput, ToolError> {
     let meta = std::fs::metadata(&dir)
         .map_err(|e| ToolError::new(fs_errors::describe(&e, "stat", &dir)))?;
     if !meta.is_dir() {
-        return Err(ToolError::new(format!("Not a directory: {}", dir.display())));
+        return Err(ToolError::new(format!(
+            "Not a directory: {}",
+            dir.display()
+        )));
     }
     let read_error = |e: std::io::Error| {
         ToolError::new(format!(
@@ -145,10 +148,7 @@ const ASCII_COLLATION_ORDER: &str =
 /// Primary collation weight of a lowercase character: ASCII by dictionary
 /// order, accented letters like their base letter, everything else after.
 fn primary_weight(c: char) -> u32 {
-    let base = c
-        .nfd()
-        .find(|d| !is_combining_mark(*d))
-        .unwrap_or(c);
+    let base = c.nfd().find(|d| !is_combining_mark(*d)).unwrap_or(c);
     match ASCII_COLLATION_ORDER.find(base) {
         Some(rank) if base.is_ascii() => rank as u32,
         _ => 1000 + base as u32,
@@ -175,7 +175,9 @@ mod tests {
         names.sort_by(|a, b| compare_names(a, b));
         assert_eq!(
             names,
-            ["_x", ".git", "10", "9", "A", "a_b", "a-b", "a.b", "ab", "b", "e", "é", "f", "Zeta"]
+            [
+                "_x", ".git", "10", "9", "A", "a_b", "a-b", "a.b", "ab", "b", "e", "é", "f", "Zeta"
+            ]
         );
     }
 }

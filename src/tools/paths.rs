@@ -12,7 +12,10 @@ use unicode_normalization::UnicodeNormalization;
 
 /// Unicode space characters that are replaced by a plain space.
 fn is_unicode_space(c: char) -> bool {
-    matches!(c, '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}')
+    matches!(
+        c,
+        '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
 }
 
 /// Strip a leading `@`, normalise Unicode spaces and expand `~`.
@@ -139,7 +142,10 @@ mod tests {
             resolve_to_cwd("../other/x", cwd),
             PathBuf::from("/work/other/x")
         );
-        assert_eq!(resolve_to_cwd("/etc/hosts", cwd), PathBuf::from("/etc/hosts"));
+        assert_eq!(
+            resolve_to_cwd("/etc/hosts", cwd),
+            PathBuf::from("/etc/hosts")
+        );
         assert_eq!(resolve_to_cwd(".", cwd), PathBuf::from("/work/project"));
     }
 

@@ -16,7 +16,11 @@ pub struct WalkOptions<'a> {
 }
 
 /// A walker over `root` configured as described in the module docs.
-pub fn build_walker(root: &Path, options: WalkOptions<'_>, overrides: Option<Override>) -> WalkBuilder {
+pub fn build_walker(
+    root: &Path,
+    options: WalkOptions<'_>,
+    overrides: Option<Override>,
+) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(false)
@@ -24,8 +28,8 @@ pub fn build_walker(root: &Path, options: WalkOptions<'_>, overrides: Option<Ove
         .follow_links(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(|entry| {
-            let is_git_dir = entry.file_name() == ".git"
-                && entry.file_type().is_some_and(|t| t.is_dir());
+            let is_git_dir =
+                entry.file_name() == ".git" && entry.file_type().is_some_and(|t| t.is_dir());
             !is_git_dir
         });
     if let Some(name) = options.custom_ignore_file {

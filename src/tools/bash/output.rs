@@ -160,13 +160,12 @@ impl OutputAccumulator {
         let truncated = self.total_lines > self.limits.max_lines
             || self.total_decoded_bytes > self.limits.max_bytes;
         let truncated_by = if truncated {
-            tail.truncated_by.or(Some(
-                if self.total_decoded_bytes > self.limits.max_bytes {
+            tail.truncated_by
+                .or(Some(if self.total_decoded_bytes > self.limits.max_bytes {
                     TruncatedBy::Bytes
                 } else {
                     TruncatedBy::Lines
-                },
-            ))
+                }))
         } else {
             None
         };
@@ -248,7 +247,8 @@ impl OutputAccumulator {
             return Ok(());
         }
         let id = uuid::Uuid::new_v4().simple().to_string();
-        let path = std::env::temp_dir().join(format!("{}-{}.log", self.temp_file_prefix, &id[..16]));
+        let path =
+            std::env::temp_dir().join(format!("{}-{}.log", self.temp_file_prefix, &id[..16]));
         let mut file = BufWriter::new(File::create(&path)?);
         for chunk in self.raw_chunks.drain(..) {
             file.write_all(&chunk)?;

@@ -117,7 +117,9 @@ fn count_occurrences(content: &str, old_text: &str) -> usize {
     if fuzzy_old.is_empty() {
         return 0;
     }
-    normalize_for_fuzzy_match(content).matches(&fuzzy_old).count()
+    normalize_for_fuzzy_match(content)
+        .matches(&fuzzy_old)
+        .count()
 }
 
 /// Apply all replacements to LF-normalised `content`. Every replacement is
@@ -276,14 +278,20 @@ mod tests {
 
     #[test]
     fn multiple_edits_match_original_content() {
-        let r = apply_edits("one two three", &[edit("three", "3"), edit("one", "two")], "f")
-            .unwrap();
+        let r = apply_edits(
+            "one two three",
+            &[edit("three", "3"), edit("one", "two")],
+            "f",
+        )
+        .unwrap();
         assert_eq!(r.new_content, "two two 3");
     }
 
     #[test]
     fn identical_result_is_an_error() {
         let err = apply_edits("same", &[edit("same", "same")], "f").unwrap_err();
-        assert!(err.starts_with("No changes made to f. The replacement produced identical content."));
+        assert!(
+            err.starts_with("No changes made to f. The replacement produced identical content.")
+        );
     }
 }

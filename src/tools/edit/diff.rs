@@ -60,7 +60,10 @@ fn diff_parts<'a>(old: &'a str, new: &'a str) -> Vec<Part<'a>> {
             }
             DiffOp::Delete {
                 old_index, old_len, ..
-            } => push(PartKind::Removed, &old_lines[old_index..old_index + old_len]),
+            } => push(
+                PartKind::Removed,
+                &old_lines[old_index..old_index + old_len],
+            ),
             DiffOp::Insert {
                 new_index, new_len, ..
             } => push(PartKind::Added, &new_lines[new_index..new_index + new_len]),
@@ -70,7 +73,10 @@ fn diff_parts<'a>(old: &'a str, new: &'a str) -> Vec<Part<'a>> {
                 new_index,
                 new_len,
             } => {
-                push(PartKind::Removed, &old_lines[old_index..old_index + old_len]);
+                push(
+                    PartKind::Removed,
+                    &old_lines[old_index..old_index + old_len],
+                );
                 push(PartKind::Added, &new_lines[new_index..new_index + new_len]);
             }
         }
@@ -101,8 +107,11 @@ impl DiffWriter {
 
     fn context(&mut self, lines: &[&str]) {
         for line in lines {
-            self.output
-                .push(format!(" {:>width$} {line}", self.old_line, width = self.width));
+            self.output.push(format!(
+                " {:>width$} {line}",
+                self.old_line,
+                width = self.width
+            ));
             self.old_line += 1;
             self.new_line += 1;
         }
@@ -198,7 +207,9 @@ mod tests {
     #[test]
     fn long_equal_run_between_changes_is_elided() {
         let old: String = (1..=20).map(|i| format!("{i}\n")).collect();
-        let new = old.replace("1\n2\n", "one\n2\n").replace("20\n", "twenty\n");
+        let new = old
+            .replace("1\n2\n", "one\n2\n")
+            .replace("20\n", "twenty\n");
         let d = generate_diff(&old, &new, 2);
         let lines: Vec<&str> = d.diff.lines().collect();
         assert_eq!(lines[0], "- 1 1");

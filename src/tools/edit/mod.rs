@@ -246,8 +246,9 @@ mod tests {
 
     #[test]
     fn edits_given_as_json_string_are_parsed() {
-        let prepared =
-            prepare_edit_arguments(json!({"path": "a", "edits": "[{\"oldText\":\"x\",\"newText\":\"y\"}]"}));
+        let prepared = prepare_edit_arguments(
+            json!({"path": "a", "edits": "[{\"oldText\":\"x\",\"newText\":\"y\"}]"}),
+        );
         assert_eq!(parse_edits(&prepared).unwrap().len(), 1);
     }
 
