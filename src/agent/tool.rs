@@ -127,6 +127,14 @@ pub trait AgentTool: Send + Sync {
     fn prompt_snippet(&self) -> Option<String> {
         None
     }
+    /// Guideline bullets this tool adds to the system prompt (in order).
+    fn prompt_guidelines(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Rewrite raw model arguments before validation (e.g. legacy argument shapes).
+    fn prepare_arguments(&self, args: Value) -> Value {
+        args
+    }
     /// Scheduling constraint.
     fn execution_mode(&self) -> ExecutionMode {
         ExecutionMode::Parallel

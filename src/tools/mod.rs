@@ -1,1 +1,94 @@
 //! Built-in tools: read, bash, edit, write, grep, find, ls.
+//!
+//! Every tool resolves paths against [`ToolContext::cwd`](crate::agent::tool::ToolContext),
+//! stops with "Operation aborted" when the context's signal fires, and
+//! reports failures as [`ToolError`](crate::agent::tool::ToolError)s whose
+//! message the model reads.
+
+pub mod args;
+pub mod bash;
+pub mod edit;
+pub mod find;
+pub mod fs_errors;
+pub mod grep;
+pub mod listing;
+pub mod ls;
+pub mod mime;
+pub mod mutation_queue;
+pub mod paths;
+pub mod read;
+pub mod truncate;
+pub mod walk;
+pub mod write;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::agent::tool::AgentTool;
+
+pub use bash::BashTool;
+pub use edit::EditTool;
+pub use find::FindTool;
+pub use grep::GrepTool;
+pub use ls::LsTool;
+pub use read::ReadTool;
+pub use write::WriteTool;
+
+/// Names of all built-in tools, in their canonical order.
+pub const BUILTIN_TOOL_NAMES: [&str; 7] = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+/// Tools active when no tool selection is given.
+pub const DEFAULT_TOOLS: [&str; 4] = ["read", "bash", "edit", "write"];
+
+/// The read-only tool preset.
+pub const READ_ONLY_TOOLS: [&str; 4] = ["read", "grep", "find", "ls"];
+
+/// Settings that shape the built-in tools.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolOptions {
+    /// Shell used by `bash` instead of the default (`settings.shellPath`).
+    pub shell_path: Option<PathBuf>,
+    /// Text prepended (plus a newline) to every bash command (`settings.shellCommandPrefix`).
+    pub shell_command_prefix: Option<String>,
+    /// Directory prepended to `PATH` for bash commands (the agent's `bin` directory).
+    pub bin_dir: Option<PathBuf>,
+}
+
+/// The built-in tool called `name`, or `None` for an unknown name.
+pub fn builtin_tool(name: &str, options: &ToolOptions) -> Option<Arc<dyn AgentTool>> {
+    let tool: Arc<dyn AgentTool> = match name {
+        "read" => Arc::new(ReadTool::new()),
+        "bash" => Arc::new(BashTool::new(options)),
+        "edit" => Arc::new(EditTool::new()),
+        "write" => Arc::new(WriteTool::new()),
+        "grep" => Arc::new(GrepTool::new()),
+        "find" => Arc::new(FindTool::new()),
+        "ls" => Arc::new(LsTool::new()),
+        _ => return None,
+    };
+    Some(tool)
+}
+
+/// The built-in tools among `names`, in the given order; unknown names are skipped.
+pub fn builtin_tools<S: AsRef<str>>(names: &[S], options: &ToolOptions) -> Vec<Arc<dyn AgentTool>> {
+    names
+        .iter()
+        .filter_map(|name| builtin_tool(name.as_ref(), options))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_name_resolves_to_its_tool() {
+        let options = ToolOptions::default();
+        for name in BUILTIN_TOOL_NAMES {
+            let tool = builtin_tool(name, &options).unwrap();
+            assert_eq!(tool.name(), name);
+            assert!(tool.prompt_snippet().is_some());
+        }
+        assert!(builtin_tool("nope", &options).is_none());
+    }
+}

@@ -1,0 +1,260 @@
+//! The `edit` tool: exact-text replacements in one file, with a fuzzy
+//! fallback, preserved line endings and BOM, and a numbered diff.
+
+pub mod apply;
+pub mod diff;
+
+use std::path::Path;
+
+use async_trait::async_trait;
+use serde_json::{Map, Value, json};
+
+use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+
+use super::args::{aborted, check_aborted, required_str};
+use super::fs_errors;
+use super::mutation_queue::lock_file;
+use super::paths::resolve_to_cwd;
+use apply::{
+    Replacement, apply_edits, detect_line_ending, normalize_to_lf, restore_line_endings, strip_bom,
+};
+use diff::{DEFAULT_CONTEXT_LINES, generate_diff};
+
+const INVALID_INPUT: &str =
+    "Edit tool input is invalid. edits must contain at least one replacement.";
+
+/// The built-in `edit` tool.
+#[derive(Debug, Clone, Default)]
+pub struct EditTool;
+
+impl EditTool {
+    /// An edit tool.
+    pub fn new() -> Self {
+        EditTool
+    }
+}
+
+/// Accept the shapes models send besides the schema: `edits` as a JSON
+/// string, and the legacy top-level `oldText`/`newText` pair (appended to
+/// `edits`).
+pub fn prepare_edit_arguments(args: Value) -> Value {
+    let Value::Object(mut map) = args else {
+        return args;
+    };
+    if let Some(Value::String(raw)) = map.get("edits")
+        && let Ok(parsed @ Value::Array(_)) = serde_json::from_str::<Value>(raw)
+    {
+        map.insert("edits".into(), parsed);
+    }
+    let legacy_pair = match (map.get("oldText"), map.get("newText")) {
+        (Some(Value::String(old)), Some(Value::String(new))) => Some((old.clone(), new.clone())),
+        _ => None,
+    };
+    if let Some((old_text, new_text)) = legacy_pair {
+        let mut edits = match map.remove("edits") {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        };
+        edits.push(json!({ "oldText": old_text, "newText": new_text }));
+        map.remove("oldText");
+        map.remove("newText");
+        map.insert("edits".into(), Value::Array(edits));
+    }
+    Value::Object(map)
+}
+
+/// The replacements in prepared arguments.
+fn parse_edits(args: &Value) -> Result<Vec<Replacement>, ToolError> {
+    let items = match args.get("edits") {
+        Some(Value::Array(items)) if !items.is_empty() => items,
+        _ => return Err(ToolError::new(INVALID_INPUT)),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_string);
+            match (text("oldText"), text("newText")) {
+                (Some(old_text), Some(new_text)) => Ok(Replacement { old_text, new_text }),
+                _ => Err(ToolError::new(format!(
+                    "Edit tool input is invalid. edits[{i}] must have string oldText and newText."
+                ))),
+            }
+        })
+        .collect()
+}
+
+#[async_trait]
+impl AgentTool for EditTool {
+    fn name(&self) -> &str {
+        "edit"
+    }
+
+    fn description(&self) -> String {
+        "Edit a single file using exact text replacement. Every edits[].oldText must match a \
+         unique, non-overlapping region of the original file. If two changes affect the same \
+         block or nearby lines, merge them into one edit instead of emitting overlapping edits. \
+         Do not include large unchanged regions just to connect distant changes."
+            .to_string()
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "required": ["path", "edits"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path to the file to edit (relative or absolute)"
+                },
+                "edits": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["oldText", "newText"],
+                        "properties": {
+                            "oldText": {
+                                "type": "string",
+                                "description": "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call."
+                            },
+                            "newText": {
+                                "type": "string",
+                                "description": "Replacement text for this targeted edit."
+                            }
+                        },
+                        "additionalProperties": false
+                    },
+                    "description": "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."
+                }
+            },
+            "additionalProperties": false
+        })
+    }
+
+    fn prompt_snippet(&self) -> Option<String> {
+        Some(
+            "Make precise file edits with exact text replacement, including multiple disjoint edits in one call"
+                .to_string(),
+        )
+    }
+
+    fn prompt_guidelines(&self) -> Vec<String> {
+        [
+            "Use edit for precise changes (edits[].oldText must match exactly)",
+            "When changing multiple separate locations in one file, use one edit call with multiple entries in edits[] instead of multiple edit calls",
+            "Each edits[].oldText is matched against the original file, not after earlier edits are applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
+            "Keep edits[].oldText as small as possible while still being unique in the file. Do not pad with large unchanged regions.",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn prepare_arguments(&self, args: Value) -> Value {
+        prepare_edit_arguments(args)
+    }
+
+    async fn execute(
+        &self,
+        _tool_call_id: &str,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let args = prepare_edit_arguments(args);
+        let path = required_str(&args, "path")?;
+        let edits = parse_edits(&args)?;
+        let absolute = resolve_to_cwd(path, &ctx.cwd);
+        check_aborted(&ctx.signal)?;
+        let _guard = tokio::select! {
+            guard = lock_file(&absolute) => guard,
+            _ = ctx.signal.cancelled() => return Err(aborted()),
+        };
+        edit_file(path, &absolute, &edits, &ctx).await
+    }
+}
+
+async fn edit_file(
+    path: &str,
+    absolute: &Path,
+    edits: &[Replacement],
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    check_aborted(&ctx.signal)?;
+    if let Err(e) = fs_errors::access(absolute, libc::R_OK | libc::W_OK) {
+        let reason = match fs_errors::error_code(&e) {
+            Some(code) => format!("Error code: {code}"),
+            None => e.to_string(),
+        };
+        return Err(ToolError::new(format!(
+            "Could not edit file: {path}. {reason}."
+        )));
+    }
+    let bytes = tokio::fs::read(absolute)
+        .await
+        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
+    check_aborted(&ctx.signal)?;
+    let raw = String::from_utf8(bytes).map_err(|_| {
+        ToolError::new(format!(
+            "Could not edit file: {path}. The file is not valid UTF-8; use write to replace it or bash to modify it."
+        ))
+    })?;
+
+    let (bom, content) = strip_bom(&raw);
+    let ending = detect_line_ending(content);
+    let normalized = normalize_to_lf(content);
+    let applied = apply_edits(&normalized, edits, path).map_err(ToolError::new)?;
+    check_aborted(&ctx.signal)?;
+
+    let final_content = format!(
+        "{bom}{}",
+        restore_line_endings(&applied.new_content, ending)
+    );
+    tokio::fs::write(absolute, final_content)
+        .await
+        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
+
+    let diff = generate_diff(
+        &applied.base_content,
+        &applied.new_content,
+        DEFAULT_CONTEXT_LINES,
+    );
+    let mut details = Map::new();
+    details.insert("diff".into(), json!(diff.diff));
+    if let Some(line) = diff.first_changed_line {
+        details.insert("firstChangedLine".into(), json!(line));
+    }
+    Ok(ToolOutput {
+        content: vec![crate::ai::types::ContentBlock::text(format!(
+            "Successfully replaced {} block(s) in {path}.",
+            edits.len()
+        ))],
+        details: Some(Value::Object(details)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_arguments_become_edits() {
+        let prepared = prepare_edit_arguments(json!({"path": "a", "oldText": "x", "newText": "y"}));
+        assert_eq!(
+            prepared,
+            json!({"path": "a", "edits": [{"oldText": "x", "newText": "y"}]})
+        );
+    }
+
+    #[test]
+    fn edits_given_as_json_string_are_parsed() {
+        let prepared = prepare_edit_arguments(
+            json!({"path": "a", "edits": "[{\"oldText\":\"x\",\"newText\":\"y\"}]"}),
+        );
+        assert_eq!(parse_edits(&prepared).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn empty_edits_are_rejected() {
+        let err = parse_edits(&json!({"path": "a", "edits": []})).unwrap_err();
+        assert_eq!(err.message, INVALID_INPUT);
+    }
+}

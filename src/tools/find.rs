@@ -1,0 +1,192 @@
+//! The `find` tool: files and directories matching a glob, respecting
+//! ignore files and including hidden entries.
+//!
+//! A pattern without `/` matches entry names; a pattern with `/` matches the
+//! whole path (prefixed with `**/` unless it is anchored). Matching is
+//! case-insensitive unless the pattern contains an uppercase letter.
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use globset::{GlobBuilder, GlobMatcher};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+
+use super::args::{aborted, check_aborted, optional_number, optional_str, required_str};
+use super::listing::{ListingNotices, finish_listing};
+use super::paths::resolve_to_cwd;
+use super::walk::{WalkOptions, build_walker, relative_slash_path};
+
+/// Default maximum number of results.
+const DEFAULT_LIMIT: usize = 1000;
+
+/// The built-in `find` tool.
+#[derive(Debug, Clone, Default)]
+pub struct FindTool;
+
+impl FindTool {
+    /// A find tool.
+    pub fn new() -> Self {
+        FindTool
+    }
+}
+
+/// A compiled glob and what it is matched against.
+struct PathPattern {
+    matcher: GlobMatcher,
+    full_path: bool,
+}
+
+impl PathPattern {
+    fn new(pattern: &str) -> Result<Self, ToolError> {
+        let full_path = pattern.contains('/');
+        let effective = if full_path
+            && !pattern.starts_with('/')
+            && !pattern.starts_with("**/")
+            && pattern != "**"
+        {
+            format!("**/{pattern}")
+        } else {
+            pattern.to_string()
+        };
+        let case_insensitive = !pattern.chars().any(char::is_uppercase);
+        let glob = GlobBuilder::new(&effective)
+            .literal_separator(true)
+            .case_insensitive(case_insensitive)
+            .build()
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        Ok(PathPattern {
+            matcher: glob.compile_matcher(),
+            full_path,
+        })
+    }
+}
+
+#[async_trait]
+impl AgentTool for FindTool {
+    fn name(&self) -> &str {
+        "find"
+    }
+
+    fn description(&self) -> String {
+        "Search for files by glob pattern. Returns matching file paths relative to the search \
+         directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever \
+         is hit first)."
+            .to_string()
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "required": ["pattern"],
+            "properties": {
+                "pattern": {
+                    "type": "string",
+                    "description": "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"
+                },
+                "path": {
+                    "type": "string",
+                    "description": "Directory to search in (default: current directory)"
+                },
+                "limit": {
+                    "type": "number",
+                    "description": "Maximum number of results (default: 1000)"
+                }
+            }
+        })
+    }
+
+    fn prompt_snippet(&self) -> Option<String> {
+        Some("Find files by glob pattern (respects .gitignore)".to_string())
+    }
+
+    async fn execute(
+        &self,
+        _tool_call_id: &str,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        check_aborted(&ctx.signal)?;
+        let pattern = PathPattern::new(required_str(&args, "pattern")?)?;
+        let search_dir = optional_str(&args, "path").filter(|p| !p.is_empty());
+        let root = resolve_to_cwd(search_dir.unwrap_or("."), &ctx.cwd);
+        let limit = optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(1.0) as usize);
+        let signal = ctx.signal.clone();
+        let task = tokio::task::spawn_blocking(move || run_find(&pattern, root, limit, &signal));
+        tokio::select! {
+            joined = task => joined.map_err(|e| ToolError::new(e.to_string()))?,
+            _ = ctx.signal.cancelled() => Err(aborted()),
+        }
+    }
+}
+
+/// Walk `root` and list matching entries (blocking).
+fn run_find(
+    pattern: &PathPattern,
+    root: PathBuf,
+    limit: usize,
+    signal: &CancellationToken,
+) -> Result<ToolOutput, ToolError> {
+    match std::fs::metadata(&root) {
+        Err(_) => {
+            return Err(ToolError::new(format!(
+                "Path not found: {}",
+                root.display()
+            )));
+        }
+        Ok(meta) if !meta.is_dir() => {
+            return Err(ToolError::new(format!(
+                "Not a directory: {}",
+                root.display()
+            )));
+        }
+        Ok(_) => {}
+    }
+    let options = WalkOptions {
+        gitignore_without_repo: true,
+        custom_ignore_file: Some(".fdignore"),
+    };
+    let mut results = Vec::new();
+    for entry in build_walker(&root, options, None).build() {
+        check_aborted(signal)?;
+        let Ok(entry) = entry else { continue };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let matched = if pattern.full_path {
+            pattern.matcher.is_match(entry.path())
+        } else {
+            pattern.matcher.is_match(entry.file_name())
+        };
+        if !matched {
+            continue;
+        }
+        let mut relative = relative_slash_path(entry.path(), &root);
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            relative.push('/');
+        }
+        results.push(relative);
+        if results.len() >= limit {
+            break;
+        }
+    }
+    if results.is_empty() {
+        return Ok(ToolOutput::text("No files found matching pattern"));
+    }
+    let notices = ListingNotices {
+        limit_reached: (results.len() >= limit).then(|| {
+            (
+                limit,
+                "resultLimitReached",
+                format!(
+                    "{limit} results limit reached. Use limit={} for more, or refine pattern",
+                    limit * 2
+                ),
+            )
+        }),
+        lines_truncated: false,
+    };
+    Ok(finish_listing(&results.join("\n"), notices))
+}

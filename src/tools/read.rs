@@ -1,0 +1,235 @@
+//! The `read` tool: text files with offset/limit and continuation notices,
+//! images as attachments.
+//!
+//! Images are sent unchanged: there is no downscaling yet, so very large
+//! images reach the provider at full size.
+
+use std::path::Path;
+
+use async_trait::async_trait;
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::ai::types::ContentBlock;
+
+use super::args::{aborted, check_aborted, js_number, optional_number, required_str};
+use super::fs_errors;
+use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
+use super::paths::resolve_read_path;
+use super::truncate::{
+    DEFAULT_MAX_BYTES, TruncatedBy, TruncationLimits, format_size, truncate_head,
+};
+
+/// The built-in `read` tool.
+#[derive(Debug, Clone, Default)]
+pub struct ReadTool;
+
+impl ReadTool {
+    /// A read tool.
+    pub fn new() -> Self {
+        ReadTool
+    }
+}
+
+#[async_trait]
+impl AgentTool for ReadTool {
+    fn name(&self) -> &str {
+        "read"
+    }
+
+    fn description(&self) -> String {
+        "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). \
+         Images are sent as attachments. For text files, output is truncated to 2000 lines or \
+         50KB (whichever is hit first). Use offset/limit for large files. When you need the full \
+         file, continue with offset until complete."
+            .to_string()
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "required": ["path"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path to the file to read (relative or absolute)"
+                },
+                "offset": {
+                    "type": "number",
+                    "description": "Line number to start reading from (1-indexed)"
+                },
+                "limit": {
+                    "type": "number",
+                    "description": "Maximum number of lines to read"
+                }
+            }
+        })
+    }
+
+    fn prompt_snippet(&self) -> Option<String> {
+        Some("Read file contents".to_string())
+    }
+
+    fn prompt_guidelines(&self) -> Vec<String> {
+        vec!["Use read to examine files instead of cat or sed.".to_string()]
+    }
+
+    async fn execute(
+        &self,
+        _tool_call_id: &str,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let path = required_str(&args, "path")?;
+        let request = ReadRequest {
+            path,
+            offset: optional_number(&args, "offset"),
+            limit: optional_number(&args, "limit"),
+        };
+        check_aborted(&ctx.signal)?;
+        let absolute = resolve_read_path(path, &ctx.cwd);
+        tokio::select! {
+            result = read_file(&request, &absolute) => result,
+            _ = ctx.signal.cancelled() => Err(aborted()),
+        }
+    }
+}
+
+/// The arguments of one read.
+struct ReadRequest<'a> {
+    /// The path as the model wrote it (used in notices).
+    path: &'a str,
+    /// 1-based first line.
+    offset: Option<f64>,
+    /// Maximum number of lines.
+    limit: Option<f64>,
+}
+
+async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOutput, ToolError> {
+    fs_errors::access(absolute, libc::R_OK)
+        .map_err(|e| ToolError::new(fs_errors::describe(&e, "access", absolute)))?;
+    if absolute.is_dir() {
+        return Err(ToolError::new(
+            "EISDIR: illegal operation on a directory, read",
+        ));
+    }
+    let bytes = tokio::fs::read(absolute)
+        .await
+        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
+
+    if let Some(mime_type) = detect_image_mime_type(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
+        let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        return Ok(ToolOutput {
+            content: vec![
+                ContentBlock::text(format!("Read image file [{mime_type}]")),
+                ContentBlock::image(data, mime_type),
+            ],
+            details: None,
+        });
+    }
+    if looks_binary(&bytes) {
+        return Err(ToolError::new(format!(
+            "Cannot read binary file: {} ({}). The read tool only supports text files and \
+             images (jpg, png, gif, webp). Use bash to inspect binary files (e.g. `file`, `xxd | head`).",
+            absolute.display(),
+            format_size(bytes.len())
+        )));
+    }
+
+    let (text, lossy) = match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
+    };
+    let mut output = select_lines(&text, request)?;
+    if lossy {
+        output.text.push_str(
+            "\n\n[File is not valid UTF-8: invalid byte sequences are shown as \u{FFFD}.]",
+        );
+    }
+    Ok(ToolOutput {
+        content: vec![ContentBlock::text(output.text)],
+        details: output.details,
+    })
+}
+
+/// Text and details of a text read.
+struct TextRead {
+    text: String,
+    details: Option<Value>,
+}
+
+/// Apply offset, limit and head truncation, and add continuation notices.
+fn select_lines(text: &str, request: &ReadRequest<'_>) -> Result<TextRead, ToolError> {
+    let all_lines: Vec<&str> = text.split('\n').collect();
+    let total = all_lines.len();
+    let start = match request.offset {
+        Some(offset) if offset.trunc() != 0.0 => (offset.trunc() - 1.0).max(0.0) as usize,
+        _ => 0,
+    };
+    if start >= total {
+        let offset = request.offset.unwrap_or(0.0);
+        return Err(ToolError::new(format!(
+            "Offset {} is beyond end of file ({total} lines total)",
+            js_number(offset)
+        )));
+    }
+    let start_display = start + 1;
+
+    let (selected, user_limited) = match request.limit {
+        Some(limit) => {
+            let limit = limit.trunc().max(0.0) as usize;
+            let end = start.saturating_add(limit).min(total);
+            (all_lines[start..end].join("\n"), Some(end - start))
+        }
+        None => (all_lines[start..].join("\n"), None),
+    };
+
+    let truncation = truncate_head(&selected, TruncationLimits::default());
+    let max = format_size(DEFAULT_MAX_BYTES);
+    if truncation.first_line_exceeds_limit {
+        let line_size = format_size(all_lines[start].len());
+        let text = format!(
+            "[Line {start_display} is {line_size}, exceeds {max} limit. Use bash: sed -n '{start_display}p' {} | head -c {DEFAULT_MAX_BYTES}]",
+            request.path
+        );
+        return Ok(TextRead {
+            text,
+            details: Some(json!({ "truncation": truncation })),
+        });
+    }
+    if truncation.truncated {
+        let end_display = start_display + truncation.output_lines - 1;
+        let next = end_display + 1;
+        let notice = match truncation.truncated_by {
+            Some(TruncatedBy::Lines) => format!(
+                "[Showing lines {start_display}-{end_display} of {total}. Use offset={next} to continue.]"
+            ),
+            _ => format!(
+                "[Showing lines {start_display}-{end_display} of {total} ({max} limit). Use offset={next} to continue.]"
+            ),
+        };
+        let text = format!("{}\n\n{notice}", truncation.content);
+        return Ok(TextRead {
+            text,
+            details: Some(json!({ "truncation": truncation })),
+        });
+    }
+    if let Some(count) = user_limited
+        && start + count < total
+    {
+        let remaining = total - (start + count);
+        let next = start + count + 1;
+        return Ok(TextRead {
+            text: format!(
+                "{}\n\n[{remaining} more lines in file. Use offset={next} to continue.]",
+                truncation.content
+            ),
+            details: None,
+        });
+    }
+    Ok(TextRead {
+        text: truncation.content,
+        details: None,
+    })
+}

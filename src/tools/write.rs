@@ -1,0 +1,91 @@
+//! The `write` tool: create or overwrite a file, creating parent directories.
+
+use async_trait::async_trait;
+use serde_json::{Value, json};
+
+use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+
+use super::args::{aborted, check_aborted, required_str};
+use super::fs_errors;
+use super::mutation_queue::lock_file;
+use super::paths::resolve_to_cwd;
+
+/// The built-in `write` tool.
+#[derive(Debug, Clone, Default)]
+pub struct WriteTool;
+
+impl WriteTool {
+    /// A write tool.
+    pub fn new() -> Self {
+        WriteTool
+    }
+}
+
+#[async_trait]
+impl AgentTool for WriteTool {
+    fn name(&self) -> &str {
+        "write"
+    }
+
+    fn description(&self) -> String {
+        "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. \
+         Automatically creates parent directories."
+            .to_string()
+    }
+
+    fn parameters(&self) -> Value {
+        json!({
+            "type": "object",
+            "required": ["path", "content"],
+            "properties": {
+                "path": {
+                    "type": "string",
+                    "description": "Path to the file to write (relative or absolute)"
+                },
+                "content": {
+                    "type": "string",
+                    "description": "Content to write to the file"
+                }
+            }
+        })
+    }
+
+    fn prompt_snippet(&self) -> Option<String> {
+        Some("Create or overwrite files".to_string())
+    }
+
+    fn prompt_guidelines(&self) -> Vec<String> {
+        vec!["Use write only for new files or complete rewrites.".to_string()]
+    }
+
+    async fn execute(
+        &self,
+        _tool_call_id: &str,
+        args: Value,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let path = required_str(&args, "path")?;
+        let content = required_str(&args, "content")?;
+        let absolute = resolve_to_cwd(path, &ctx.cwd);
+        check_aborted(&ctx.signal)?;
+        let _guard = tokio::select! {
+            guard = lock_file(&absolute) => guard,
+            _ = ctx.signal.cancelled() => return Err(aborted()),
+        };
+        check_aborted(&ctx.signal)?;
+        if let Some(dir) = absolute.parent() {
+            tokio::fs::create_dir_all(dir)
+                .await
+                .map_err(|e| ToolError::new(fs_errors::describe(&e, "mkdir", dir)))?;
+        }
+        check_aborted(&ctx.signal)?;
+        tokio::fs::write(&absolute, content)
+            .await
+            .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", &absolute)))?;
+        // The count is in UTF-16 code units, as this result text has always reported it.
+        let length = content.encode_utf16().count();
+        Ok(ToolOutput::text(format!(
+            "Successfully wrote {length} bytes to {path}"
+        )))
+    }
+}
