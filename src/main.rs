@@ -1,3 +1,31 @@
+//! The `pi` binary: parse arguments, answer `--version`/`--help` at once,
+//! otherwise start the runtime and run.
+
 fn main() {
-    println!("{}", pi::VERSION);
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let args = match pi::cli::args::Args::parse_from_argv(&argv) {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("Error: {message}");
+            std::process::exit(1);
+        }
+    };
+    if args.version {
+        println!("{}", pi::VERSION);
+        return;
+    }
+    if args.help {
+        print!("{}", pi::cli::args::help_text());
+        return;
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("Error: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(pi::app::run(args));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    std::process::exit(code);
 }

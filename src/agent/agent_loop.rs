@@ -358,7 +358,8 @@ async fn prepare(
             output: error_output(format!("Tool {} not found", call.name)),
         };
     };
-    let args = match validate_tool_arguments(&call.name, &tool.parameters(), &call.arguments) {
+    let prepared_args = tool.prepare_arguments(call.arguments.clone());
+    let args = match validate_tool_arguments(&call.name, &tool.parameters(), &prepared_args) {
         Ok(a) => a,
         Err(e) => {
             return Prepared::Immediate {

@@ -25,6 +25,14 @@ impl QueueMode {
             _ => None,
         }
     }
+
+    /// The settings spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QueueMode::All => "all",
+            QueueMode::OneAtATime => "one-at-a-time",
+        }
+    }
 }
 
 /// A thread-safe message queue with a dequeue mode.

@@ -13,24 +13,25 @@ use crate::agent::agent_loop::{
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::{is_context_overflow, is_retryable};
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms};
+use crate::config::settings_keys::RetrySettings;
 use crate::session::manager::SessionManager;
 
-/// Automatic retry of transient provider errors (settings `retry.*`).
+/// Automatic retry of transient provider errors: settings `retry.*` plus the
+/// longest server-requested delay honoured (`retry.provider.maxRetryDelayMs`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RetryPolicy {
-    /// Whether to retry at all.
-    pub enabled: bool,
-    /// Attempts after the first failure.
-    pub max_retries: u32,
-    /// First delay; doubles each attempt.
-    pub base_delay_ms: u64,
-    /// Longest delay accepted from a server's `retry-after`.
+    /// `retry.enabled`, `retry.maxRetries`, `retry.baseDelayMs`.
+    pub settings: RetrySettings,
+    /// Cap on a server's `retry-after` (0 = no cap).
     pub max_delay_ms: u64,
 }
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        RetryPolicy { enabled: true, max_retries: 3, base_delay_ms: 2000, max_delay_ms: 60_000 }
+        RetryPolicy {
+            settings: RetrySettings { enabled: true, max_retries: 3, base_delay_ms: 2000 },
+            max_delay_ms: 60_000,
+        }
     }
 }
 
@@ -92,14 +93,14 @@ impl AgentSession {
             let transient = failed
                 && !is_context_overflow(&last, Some(self.config.model.context_window))
                 && is_retryable(&last);
-            if !self.retry.enabled || !transient {
+            if !self.retry.settings.enabled || !transient {
                 if attempt > 0 {
                     let final_error = if failed { last.error_message.clone() } else { None };
                     self.emit(&AgentEvent::AutoRetryEnd { success: !failed && last.stop_reason != StopReason::Aborted, attempt, final_error });
                 }
                 return;
             }
-            if attempt >= self.retry.max_retries {
+            if attempt >= self.retry.settings.max_retries {
                 self.emit(&AgentEvent::AutoRetryEnd {
                     success: false,
                     attempt,
@@ -108,11 +109,11 @@ impl AgentSession {
                 return;
             }
             attempt += 1;
-            let backoff = self.retry.base_delay_ms.saturating_mul(1 << (attempt - 1).min(16));
-            let delay_ms = last.retry_after_ms.map(|d| d.min(self.retry.max_delay_ms)).unwrap_or(backoff);
+            let backoff = self.retry.settings.base_delay_ms.saturating_mul(1 << (attempt - 1).min(16));
+            let delay_ms = last.retry_after_ms.map(|d| if self.retry.max_delay_ms == 0 { d } else { d.min(self.retry.max_delay_ms) }).unwrap_or(backoff);
             self.emit(&AgentEvent::AutoRetryStart {
                 attempt,
-                max_attempts: self.retry.max_retries,
+                max_attempts: self.retry.settings.max_retries,
                 delay_ms,
                 error_message: last.error_message.clone().unwrap_or_default(),
             });

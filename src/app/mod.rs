@@ -1,3 +1,6 @@
 //! The application layer: a conversation bound to its session, and start-up wiring.
 
 pub mod agent_session;
+pub mod startup;
+
+pub use startup::run;

@@ -29,7 +29,7 @@ pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, Str
         if bytes.is_empty() {
             continue;
         }
-        if let Some(mime) = crate::tools::read::detect_image_mime(&bytes) {
+        if let Some(mime) = crate::tools::mime::detect_image_mime_type(&bytes) {
             let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
             out.images.push(ContentBlock::image(data, mime));
             out.text.push_str(&format!("<file name=\"{shown}\"></file>\n"));

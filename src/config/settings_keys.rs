@@ -8,34 +8,8 @@ use super::paths::expand_tilde;
 use super::settings::Settings;
 use crate::ai::model::ThinkingLevel;
 
-/// How queued steering / follow-up messages are delivered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum QueueMode {
-    /// Deliver everything queued at once.
-    All,
-    /// Deliver one message per turn (pi's default).
-    #[default]
-    OneAtATime,
-}
+pub use crate::agent::queue::QueueMode;
 
-impl QueueMode {
-    /// Parse `all` / `one-at-a-time`.
-    pub fn parse(s: &str) -> Option<QueueMode> {
-        match s {
-            "all" => Some(QueueMode::All),
-            "one-at-a-time" => Some(QueueMode::OneAtATime),
-            _ => None,
-        }
-    }
-
-    /// The settings spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            QueueMode::All => "all",
-            QueueMode::OneAtATime => "one-at-a-time",
-        }
-    }
-}
 
 /// Agent-level retry on transient errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

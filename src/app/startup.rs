@@ -1,0 +1,302 @@
+//! Start-up: turn command-line arguments, settings and files into a running
+//! [`AgentSession`] and hand it to the selected mode.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
+use crate::agent::tool::{AgentTool, ExecutionMode};
+use crate::ai::auth::AuthStorage;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::registry::ModelRegistry;
+use crate::ai::resolve::{InitialModelRequest, effective_thinking_level, list_models, resolve_model_scope, select_initial_model};
+use crate::ai::stream::ProviderRegistry;
+use crate::app::agent_session::{AgentSession, RetryPolicy};
+use crate::cli::args::{Args, OutputMode};
+use crate::cli::files::{build_initial_message, process_file_args};
+use crate::config::context_files::{load_context_files, load_prompt_sources};
+use crate::config::paths::{agent_dir, resolve_session_dir};
+use crate::config::settings::Settings;
+use crate::config::system_prompt::{PromptTool, SystemPromptOptions, build_system_prompt, local_date};
+use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
+use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
+use crate::session::manager::SessionManager;
+use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
+
+/// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
+type StartupResult<T> = Result<T, String>;
+
+fn warn_all(warnings: impl IntoIterator<Item = String>) {
+    for w in warnings {
+        eprintln!("Warning: {w}");
+    }
+}
+
+/// Run pi with parsed arguments; returns the process exit code.
+pub async fn run(args: Args) -> i32 {
+    match run_inner(args).await {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("Error: {message}");
+            1
+        }
+    }
+}
+
+/// Flags whose feature is not part of this build yet.
+fn reject_unavailable(args: &Args) -> StartupResult<()> {
+    let later: [(bool, &str); 7] = [
+        (args.export.is_some(), "--export (HTML export)"),
+        (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
+        (args.resume, "--resume (session picker)"),
+        (!args.extensions.is_empty(), "--extension (Lua extensions)"),
+        (!args.skills.is_empty(), "--skill"),
+        (!args.prompt_templates.is_empty(), "--prompt-template"),
+        (!args.themes.is_empty(), "--theme"),
+    ];
+    match later.iter().find(|(used, _)| *used) {
+        Some((_, what)) => Err(format!("{what} is not available in this version of pi yet.")),
+        None => Ok(()),
+    }
+}
+
+async fn run_inner(args: Args) -> StartupResult<i32> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let agent_dir = agent_dir();
+    let (settings, warnings) = Settings::load(&agent_dir, &cwd);
+    warn_all(warnings);
+    let (registry, warnings) = ModelRegistry::load(&agent_dir);
+    warn_all(warnings);
+    let (mut auth, warnings) = AuthStorage::load(&agent_dir);
+    warn_all(warnings);
+
+    if let Some(search) = &args.list_models {
+        let search = Some(search.as_str()).filter(|s| !s.is_empty());
+        print!("{}", list_models(&registry, &auth, search));
+        return Ok(0);
+    }
+    reject_unavailable(&args)?;
+
+    let stdin_is_tty = std::io::stdin().is_terminal();
+    let output = match args.mode {
+        Some(OutputMode::Json) => PrintOutput::Json,
+        _ if args.print || !stdin_is_tty => PrintOutput::Text,
+        _ => {
+            return Err("the interactive terminal UI is not available in this version of pi yet.\n\
+                 Run a prompt with: pi -p \"your prompt\""
+                .into());
+        }
+    };
+    let stdin_text = if stdin_is_tty { None } else { read_stdin() };
+    let files = process_file_args(&args.file_args(), &cwd)?;
+    let (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
+    if initial.is_none() && rest.is_empty() {
+        return Err("no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\"".into());
+    }
+
+    let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
+    let session_dir = resolve_session_dir(
+        args.session_dir.as_deref(),
+        env_session_dir.as_deref(),
+        settings.session_dir().as_deref(),
+        &agent_dir,
+        &cwd,
+    );
+    let mut session = open_session(&args, &cwd, &session_dir, &agent_dir)?;
+    let existing = session.build_context();
+    let has_existing = !existing.messages.is_empty();
+
+    let (model, thinking) = choose_model(&args, &settings, &registry, &auth, &existing, has_existing)?;
+    if let Some(key) = &args.api_key {
+        auth.set_runtime_api_key(&model.provider, key);
+    }
+
+    let tool_options = ToolOptions {
+        shell_path: settings.shell_path().map(PathBuf::from),
+        shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
+        bin_dir: Some(agent_dir.join("bin")),
+    };
+    let tools = builtin_tools(&active_tool_names(&args), &tool_options);
+    let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
+
+    if existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
+        session.append_model_change(&model.provider, &model.id);
+    }
+    if existing.thinking() != Some(thinking) {
+        session.append_thinking_level_change(thinking);
+    }
+
+    let registry = Arc::new(registry);
+    let auth = Arc::new(auth);
+    let config = AgentLoopConfig {
+        model,
+        thinking,
+        providers: ProviderRegistry::builtin(),
+        auth: Arc::new(move |m: &Model| {
+            let (api_key, headers) = registry.request_auth(m, &auth, None)?;
+            Ok(RequestAuth { api_key, headers })
+        }),
+        tool_execution: ExecutionMode::Parallel,
+        session_id: Some(session.session_id().to_string()),
+        convert_to_llm: crate::session::convert::convert_to_llm,
+        cwd: cwd.clone(),
+    };
+    let state = AgentState { system_prompt, messages: existing.messages, tools };
+    let provider_retry = settings.provider_retry();
+    let retry = RetryPolicy { settings: settings.retry(), max_delay_ms: provider_retry.max_retry_delay_ms };
+    let mut agent = AgentSession::new(state, config, session, retry);
+    agent.queues.steering.set_mode(settings.steering_mode());
+    agent.queues.follow_up.set_mode(settings.follow_up_mode());
+
+    let signal = CancellationToken::new();
+    spawn_interrupt_handler(signal.clone());
+    let run = PrintRun {
+        output,
+        initial: initial.map(|text| (text, files.images)),
+        messages: rest,
+    };
+    let code = run_print_mode(&mut agent, run, &signal).await;
+    if let Err(e) = agent.session.sync() {
+        eprintln!("Warning: could not save the session: {e}");
+    }
+    Ok(code)
+}
+
+fn read_stdin() -> Option<String> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).ok()?;
+    let trimmed = text.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+fn open_session(args: &Args, cwd: &Path, session_dir: &Path, agent_dir: &Path) -> StartupResult<SessionManager> {
+    if args.no_session {
+        return Ok(SessionManager::in_memory(cwd));
+    }
+    if let Some(arg) = &args.fork {
+        let source = resolve_session_arg(arg, cwd, Some(session_dir), agent_dir)?;
+        return SessionManager::fork_from(&source, cwd, session_dir).map_err(|e| e.to_string());
+    }
+    if let Some(arg) = &args.session {
+        return match lookup_session_arg(arg, cwd, Some(session_dir), agent_dir)? {
+            ResolvedSessionArg::Global { path, .. } => Err(format!(
+                "session {arg} belongs to another project ({}). Use --fork {arg} to continue it here.",
+                path.display()
+            )),
+            found => SessionManager::open_with(found.path(), Some(session_dir), None).map_err(|e| e.to_string()),
+        };
+    }
+    if args.continue_session {
+        return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
+    }
+    Ok(SessionManager::create(cwd, session_dir))
+}
+
+fn choose_model(
+    args: &Args,
+    settings: &Settings,
+    registry: &ModelRegistry,
+    auth: &AuthStorage,
+    existing: &crate::session::context::SessionContext,
+    has_existing: bool,
+) -> StartupResult<(Model, ThinkingLevel)> {
+    let cli_thinking = match args.thinking.as_deref() {
+        None => None,
+        Some(t) => match ThinkingLevel::parse(t) {
+            Some(level) => Some(level),
+            None => {
+                eprintln!("Warning: invalid thinking level \"{t}\" (use off, minimal, low, medium, high or xhigh); ignored");
+                None
+            }
+        },
+    };
+    let patterns: Option<Vec<String>> = args
+        .models
+        .as_ref()
+        .map(|m| m.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())
+        .or_else(|| settings.enabled_models());
+    let (scoped, warnings) = match &patterns {
+        Some(p) => resolve_model_scope(p, &registry.available(auth)),
+        None => (Vec::new(), Vec::new()),
+    };
+    warn_all(warnings);
+    let restored = (has_existing && args.model.is_none())
+        .then(|| existing.model.as_ref())
+        .flatten()
+        .and_then(|(provider, id)| registry.find(provider, id))
+        .filter(|m| registry.has_configured_auth(m, auth) || args.api_key.is_some())
+        .cloned();
+    let (model, explicit) = match restored {
+        Some(model) => (model, cli_thinking.or_else(|| existing.thinking())),
+        None => {
+            let initial = select_initial_model(InitialModelRequest {
+                cli_provider: args.provider.as_deref(),
+                cli_model: args.model.as_deref(),
+                cli_thinking,
+                scoped_models: &scoped,
+                has_existing_session: has_existing,
+                default_provider: settings.default_provider(),
+                default_model: settings.default_model(),
+                registry,
+                auth,
+            })
+            .map_err(|e| e.to_string())?;
+            warn_all(initial.warnings);
+            let explicit = initial.thinking_level.or_else(|| has_existing.then(|| existing.thinking()).flatten());
+            (initial.model, explicit)
+        }
+    };
+    let thinking = effective_thinking_level(&model, explicit, settings.default_thinking_level());
+    Ok((model, thinking))
+}
+
+fn active_tool_names(args: &Args) -> Vec<String> {
+    if let Some(list) = &args.tools {
+        let names: Vec<String> = list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        for unknown in names.iter().filter(|n| !BUILTIN_TOOL_NAMES.contains(&n.as_str())) {
+            eprintln!("Warning: unknown tool \"{unknown}\" (built-in tools: {})", BUILTIN_TOOL_NAMES.join(", "));
+        }
+        return names;
+    }
+    if args.no_tools || args.no_builtin_tools {
+        return Vec::new();
+    }
+    DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect()
+}
+
+fn system_prompt(args: &Args, agent_dir: &Path, cwd: &Path, tools: &[Arc<dyn AgentTool>]) -> String {
+    let (context_files, warnings) = if args.no_context_files {
+        (Vec::new(), Vec::new())
+    } else {
+        load_context_files(agent_dir, cwd)
+    };
+    warn_all(warnings);
+    let sources = load_prompt_sources(args.system_prompt.as_deref(), &args.append_system_prompt, agent_dir, cwd);
+    warn_all(sources.warnings);
+    build_system_prompt(&SystemPromptOptions {
+        custom_prompt: sources.custom_prompt,
+        append_prompt: sources.append_prompt,
+        tools: tools.iter().map(|t| PromptTool { name: t.name().to_string(), snippet: t.prompt_snippet() }).collect(),
+        guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
+        context_files,
+        skills: Vec::new(),
+        cwd: cwd.to_path_buf(),
+        date: local_date(),
+        docs: crate::config::paths::find_docs(),
+    })
+}
+
+/// Ctrl+C aborts the run (stream and tools); a second Ctrl+C exits at once.
+fn spawn_interrupt_handler(signal: CancellationToken) {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            signal.cancel();
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+}
