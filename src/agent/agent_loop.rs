@@ -195,7 +195,7 @@ async fn run_turns(
             }
             let ev = AgentEvent::TurnEnd {
                 message: Message::Assistant(reply),
-                tool_results: results,
+                tool_results: results.into_iter().map(Message::ToolResult).collect(),
             };
             observer.on_event(&ev).await;
             pending = queues.steering.poll();
@@ -275,7 +275,7 @@ async fn stream_reply(
                 }
                 let ev = AgentEvent::MessageUpdate {
                     message: Message::Assistant(partial),
-                    assistant_message_event: other,
+                    assistant_message_event: Box::new(other),
                 };
                 observer.on_event(&ev).await;
             }

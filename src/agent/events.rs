@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::ai::events::AssistantMessageEvent;
-use crate::ai::types::{Message, ToolResultMessage};
+use crate::ai::types::Message;
 
 use super::tool::ToolOutput;
 
@@ -42,17 +42,17 @@ pub enum AgentEvent {
     AgentEnd { messages: Vec<Message> },
     /// A turn (one model call plus its tools) started.
     TurnStart,
-    /// A turn ended.
+    /// A turn ended; `tool_results` holds `toolResult` messages.
     TurnEnd {
         message: Message,
-        tool_results: Vec<ToolResultMessage>,
+        tool_results: Vec<Message>,
     },
     /// A message entered the context.
     MessageStart { message: Message },
     /// The streaming assistant message changed.
     MessageUpdate {
         message: Message,
-        assistant_message_event: AssistantMessageEvent,
+        assistant_message_event: Box<AssistantMessageEvent>,
     },
     /// A message is complete.
     MessageEnd { message: Message },

@@ -62,7 +62,7 @@ fn coerce(value: Value, schema: &Value) -> Value {
     match value {
         Value::String(s) if !types.contains(&"string") => {
             let t = s.trim();
-            if types.contains(&"integer")
+            if (types.contains(&"integer") || types.contains(&"number"))
                 && let Ok(n) = t.parse::<i64>()
             {
                 return Value::from(n);

@@ -43,10 +43,23 @@ impl ApiProvider for AnthropicMessages {
         )?;
         let url = join_url(&model.base_url, "v1/messages");
         let mut sse = post_sse(&url, headers, &body, &model.provider).await?;
-        out.start();
         let mut state = AnthropicStreamState::new(model, &req.context.tools, oauth);
+        let mut started = false;
         while let Some(event) = sse.next_event().await? {
+            // The start event carries the usage reported by `message_start`.
+            let is_message_start = event.event.as_deref() == Some("message_start");
+            if !started && !is_message_start {
+                out.start();
+                started = true;
+            }
             state.handle(&event, out)?;
+            if !started {
+                out.start();
+                started = true;
+            }
+        }
+        if !started {
+            out.start();
         }
         state.finish(out)
     }

@@ -136,7 +136,11 @@ pub struct MessageBuilder {
     partial: AssistantMessage,
     tx: mpsc::UnboundedSender<AssistantMessageEvent>,
     tool_json: Vec<String>,
-    open: Option<usize>,
+    /// Content indices of blocks started but not yet ended, oldest first.
+    open: Vec<usize>,
+    /// When set, starting a block leaves earlier blocks open (OpenAI streams
+    /// interleave parallel tool calls); everything closes at the end.
+    keep_open: bool,
     finished: bool,
 }
 
@@ -152,9 +156,25 @@ impl MessageBuilder {
             partial: AssistantMessage::empty(api, provider, model),
             tx,
             tool_json: Vec::new(),
-            open: None,
+            open: Vec::new(),
+            keep_open: false,
             finished: false,
         }
+    }
+
+    /// Keep blocks open until [`MessageBuilder::done`] instead of closing the
+    /// previous block whenever a new one starts.
+    pub fn keep_blocks_open(&mut self) {
+        self.keep_open = true;
+    }
+
+    /// The most recently opened block that is still open and matches `kind`.
+    fn last_open(&self, kind: fn(&ContentBlock) -> bool) -> Option<usize> {
+        self.open
+            .iter()
+            .rev()
+            .copied()
+            .find(|i| kind(&self.partial.content[*i]))
     }
 
     /// The message so far.
@@ -178,9 +198,15 @@ impl MessageBuilder {
         });
     }
 
-    /// Close whichever block is open, emitting its `*_end` event.
+    /// Close every open block, in the order they were opened.
     pub fn end_block(&mut self) {
-        let Some(idx) = self.open.take() else { return };
+        for idx in std::mem::take(&mut self.open) {
+            self.close(idx);
+        }
+    }
+
+    /// Emit the `*_end` event of block `idx` (already removed from `open`).
+    fn close(&mut self, idx: usize) {
         let partial = &mut self.partial;
         let ev = match &mut partial.content[idx] {
             ContentBlock::Text(t) => AssistantMessageEvent::TextEnd {
@@ -209,13 +235,15 @@ impl MessageBuilder {
     }
 
     fn push_block(&mut self, block: ContentBlock) -> usize {
-        self.end_block();
+        if !self.keep_open {
+            self.end_block();
+        }
         self.partial.content.push(block);
         let idx = self.partial.content.len() - 1;
         if self.tool_json.len() <= idx {
             self.tool_json.resize(idx + 1, String::new());
         }
-        self.open = Some(idx);
+        self.open.push(idx);
         idx
     }
 
@@ -237,9 +265,9 @@ impl MessageBuilder {
         if delta.is_empty() {
             return;
         }
-        let idx = match self.open {
-            Some(i) if matches!(self.partial.content[i], ContentBlock::Text(_)) => i,
-            _ => self.text_start(),
+        let idx = match self.last_open(|b| matches!(b, ContentBlock::Text(_))) {
+            Some(i) => i,
+            None => self.text_start(),
         };
         if let ContentBlock::Text(t) = &mut self.partial.content[idx] {
             t.text.push_str(delta);
@@ -253,7 +281,7 @@ impl MessageBuilder {
 
     /// Set the signature of the open text block.
     pub fn set_text_signature(&mut self, sig: String) {
-        if let Some(i) = self.open
+        if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Text(_)))
             && let ContentBlock::Text(t) = &mut self.partial.content[i]
         {
             t.text_signature = Some(sig);
@@ -279,9 +307,9 @@ impl MessageBuilder {
         if delta.is_empty() {
             return;
         }
-        let idx = match self.open {
-            Some(i) if matches!(self.partial.content[i], ContentBlock::Thinking(_)) => i,
-            _ => self.thinking_start(),
+        let idx = match self.last_open(|b| matches!(b, ContentBlock::Thinking(_))) {
+            Some(i) => i,
+            None => self.thinking_start(),
         };
         if let ContentBlock::Thinking(t) = &mut self.partial.content[idx] {
             t.thinking.push_str(delta);
@@ -295,7 +323,7 @@ impl MessageBuilder {
 
     /// Append to the signature of the open thinking block.
     pub fn thinking_signature_delta(&mut self, sig: &str) {
-        if let Some(i) = self.open
+        if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Thinking(_)))
             && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
         {
             t.thinking_signature
@@ -306,15 +334,13 @@ impl MessageBuilder {
 
     /// Add a redacted thinking block carrying the opaque payload as its signature.
     pub fn redacted_thinking(&mut self, data: &str) {
-        self.thinking_start();
-        if let Some(i) = self.open
-            && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
-        {
+        let i = self.thinking_start();
+        if let ContentBlock::Thinking(t) = &mut self.partial.content[i] {
             t.thinking = "[Reasoning redacted]".into();
             t.thinking_signature = Some(data.to_string());
             t.redacted = Some(true);
         }
-        self.end_block();
+        self.end_block_at(i);
     }
 
     /// Open a tool call block.
@@ -332,10 +358,9 @@ impl MessageBuilder {
         idx
     }
 
-    /// Index of the open tool call, if the open block is one.
+    /// Index of the most recently opened tool call that is still open.
     pub fn open_toolcall(&self) -> Option<usize> {
-        self.open
-            .filter(|i| matches!(self.partial.content[*i], ContentBlock::ToolCall(_)))
+        self.last_open(|b| matches!(b, ContentBlock::ToolCall(_)))
     }
 
     /// Append a raw JSON fragment to the tool call at `idx`; arguments are re-parsed best-effort.
@@ -370,10 +395,11 @@ impl MessageBuilder {
         }
     }
 
-    /// Close the open block if it is `idx`.
+    /// Close block `idx` if it is open.
     pub fn end_block_at(&mut self, idx: usize) {
-        if self.open == Some(idx) {
-            self.end_block();
+        if let Some(pos) = self.open.iter().position(|i| *i == idx) {
+            self.open.remove(pos);
+            self.close(idx);
         }
     }
 

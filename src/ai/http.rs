@@ -48,7 +48,12 @@ pub fn resolve_api_key(model: &Model, options: &StreamOptions) -> Result<String,
         .api_key
         .clone()
         .filter(|k| !k.is_empty())
-        .or_else(|| super::catalog::env_api_key(&model.provider, &crate::config::config_value::Env::system()))
+        .or_else(|| {
+            super::catalog::env_api_key(
+                &model.provider,
+                &crate::config::config_value::Env::system(),
+            )
+        })
         .ok_or_else(|| {
             ProviderError::new(format!(
                 "No API key for provider: {}\n{}",

@@ -56,6 +56,7 @@ impl ApiProvider for OpenAiCompletions {
         let headers = header_map(ordered)?;
         let url = join_url(&model.base_url, "chat/completions");
         let mut sse = post_sse(&url, headers, &body, &model.provider).await?;
+        out.keep_blocks_open();
         out.start();
         let mut state = OpenAiStreamState::new(model);
         while let Some(event) = sse.next_event().await? {

@@ -12,7 +12,9 @@ use crate::agent::agent_loop::{
 };
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::{is_context_overflow, is_retryable};
-use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms};
+use crate::ai::types::{
+    AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
+};
 use crate::config::settings_keys::RetrySettings;
 use crate::session::manager::SessionManager;
 
@@ -29,7 +31,11 @@ pub struct RetryPolicy {
 impl Default for RetryPolicy {
     fn default() -> Self {
         RetryPolicy {
-            settings: RetrySettings { enabled: true, max_retries: 3, base_delay_ms: 2000 },
+            settings: RetrySettings {
+                enabled: true,
+                max_retries: 3,
+                base_delay_ms: 2000,
+            },
             max_delay_ms: 60_000,
         }
     }
@@ -55,8 +61,20 @@ pub struct AgentSession {
 
 impl AgentSession {
     /// Bind a loop configuration and state to a session store.
-    pub fn new(state: AgentState, config: AgentLoopConfig, session: SessionManager, retry: RetryPolicy) -> Self {
-        AgentSession { state, config, queues: AgentQueues::default(), session, retry, listeners: Vec::new() }
+    pub fn new(
+        state: AgentState,
+        config: AgentLoopConfig,
+        session: SessionManager,
+        retry: RetryPolicy,
+    ) -> Self {
+        AgentSession {
+            state,
+            config,
+            queues: AgentQueues::default(),
+            session,
+            retry,
+            listeners: Vec::new(),
+        }
     }
 
     /// Receive every event from now on.
@@ -66,11 +84,20 @@ impl AgentSession {
 
     /// The last assistant message in the context.
     pub fn last_assistant(&self) -> Option<&AssistantMessage> {
-        self.state.messages.iter().rev().find_map(Message::as_assistant)
+        self.state
+            .messages
+            .iter()
+            .rev()
+            .find_map(Message::as_assistant)
     }
 
     /// Send a user prompt and run until the agent is done (including retries).
-    pub async fn prompt(&mut self, text: String, images: Vec<ContentBlock>, signal: &CancellationToken) {
+    pub async fn prompt(
+        &mut self,
+        text: String,
+        images: Vec<ContentBlock>,
+        signal: &CancellationToken,
+    ) {
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])
         } else {
@@ -78,9 +105,23 @@ impl AgentSession {
             blocks.extend(images);
             UserContent::Blocks(blocks)
         };
-        let message = Message::User(UserMessage { content, timestamp: now_ms() });
-        let mut observer = Persisting { session: &mut self.session, listeners: &mut self.listeners };
-        run_agent_loop(vec![message], &mut self.state, &self.config, &self.queues, &mut observer, signal).await;
+        let message = Message::User(UserMessage {
+            content,
+            timestamp: now_ms(),
+        });
+        let mut observer = Persisting {
+            session: &mut self.session,
+            listeners: &mut self.listeners,
+        };
+        run_agent_loop(
+            vec![message],
+            &mut self.state,
+            &self.config,
+            &self.queues,
+            &mut observer,
+            signal,
+        )
+        .await;
         self.retry_transient_errors(signal).await;
     }
 
@@ -88,15 +129,31 @@ impl AgentSession {
     async fn retry_transient_errors(&mut self, signal: &CancellationToken) {
         let mut attempt = 0u32;
         loop {
-            let Some(last) = self.state.messages.last().and_then(Message::as_assistant).cloned() else { return };
+            let Some(last) = self
+                .state
+                .messages
+                .last()
+                .and_then(Message::as_assistant)
+                .cloned()
+            else {
+                return;
+            };
             let failed = last.stop_reason == StopReason::Error;
             let transient = failed
                 && !is_context_overflow(&last, Some(self.config.model.context_window))
                 && is_retryable(&last);
             if !self.retry.settings.enabled || !transient {
                 if attempt > 0 {
-                    let final_error = if failed { last.error_message.clone() } else { None };
-                    self.emit(&AgentEvent::AutoRetryEnd { success: !failed && last.stop_reason != StopReason::Aborted, attempt, final_error });
+                    let final_error = if failed {
+                        last.error_message.clone()
+                    } else {
+                        None
+                    };
+                    self.emit(&AgentEvent::AutoRetryEnd {
+                        success: !failed && last.stop_reason != StopReason::Aborted,
+                        attempt,
+                        final_error,
+                    });
                 }
                 return;
             }
@@ -109,8 +166,21 @@ impl AgentSession {
                 return;
             }
             attempt += 1;
-            let backoff = self.retry.settings.base_delay_ms.saturating_mul(1 << (attempt - 1).min(16));
-            let delay_ms = last.retry_after_ms.map(|d| if self.retry.max_delay_ms == 0 { d } else { d.min(self.retry.max_delay_ms) }).unwrap_or(backoff);
+            let backoff = self
+                .retry
+                .settings
+                .base_delay_ms
+                .saturating_mul(1 << (attempt - 1).min(16));
+            let delay_ms = last
+                .retry_after_ms
+                .map(|d| {
+                    if self.retry.max_delay_ms == 0 {
+                        d
+                    } else {
+                        d.min(self.retry.max_delay_ms)
+                    }
+                })
+                .unwrap_or(backoff);
             self.emit(&AgentEvent::AutoRetryStart {
                 attempt,
                 max_attempts: self.retry.settings.max_retries,
@@ -125,8 +195,18 @@ impl AgentSession {
                     return;
                 }
             }
-            let mut observer = Persisting { session: &mut self.session, listeners: &mut self.listeners };
-            continue_agent_loop(&mut self.state, &self.config, &self.queues, &mut observer, signal).await;
+            let mut observer = Persisting {
+                session: &mut self.session,
+                listeners: &mut self.listeners,
+            };
+            continue_agent_loop(
+                &mut self.state,
+                &self.config,
+                &self.queues,
+                &mut observer,
+                signal,
+            )
+            .await;
         }
     }
 
@@ -150,21 +230,19 @@ impl AgentObserver for Persisting<'_> {
             l(event);
         }
         match event {
-            AgentEvent::MessageEnd { message } => {
-                match message {
-                    Message::Custom(c) => {
-                        self.session.append_custom_message_entry(
-                            &c.custom_type,
-                            c.content.clone(),
-                            c.display,
-                            c.details.clone(),
-                        );
-                    }
-                    other => {
-                        self.session.append_message(other.clone());
-                    }
+            AgentEvent::MessageEnd { message } => match message {
+                Message::Custom(c) => {
+                    self.session.append_custom_message_entry(
+                        &c.custom_type,
+                        c.content.clone(),
+                        c.display,
+                        c.details.clone(),
+                    );
                 }
-            }
+                other => {
+                    self.session.append_message(other.clone());
+                }
+            },
             AgentEvent::TurnEnd { .. } | AgentEvent::AgentEnd { .. } => {
                 if let Err(e) = self.session.sync() {
                     eprintln!("Warning: could not save the session: {e}");

@@ -12,7 +12,10 @@ use crate::agent::tool::{AgentTool, ExecutionMode};
 use crate::ai::auth::AuthStorage;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::registry::ModelRegistry;
-use crate::ai::resolve::{InitialModelRequest, effective_thinking_level, list_models, resolve_model_scope, select_initial_model};
+use crate::ai::resolve::{
+    InitialModelRequest, effective_thinking_level, list_models, resolve_model_scope,
+    select_initial_model,
+};
 use crate::ai::stream::ProviderRegistry;
 use crate::app::agent_session::{AgentSession, RetryPolicy};
 use crate::cli::args::{Args, OutputMode};
@@ -20,7 +23,9 @@ use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::context_files::{load_context_files, load_prompt_sources};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
-use crate::config::system_prompt::{PromptTool, SystemPromptOptions, build_system_prompt, local_date};
+use crate::config::system_prompt::{
+    PromptTool, SystemPromptOptions, build_system_prompt, local_date,
+};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
@@ -58,13 +63,16 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
         (!args.themes.is_empty(), "--theme"),
     ];
     match later.iter().find(|(used, _)| *used) {
-        Some((_, what)) => Err(format!("{what} is not available in this version of pi yet.")),
+        Some((_, what)) => Err(format!(
+            "{what} is not available in this version of pi yet."
+        )),
         None => Ok(()),
     }
 }
 
 async fn run_inner(args: Args) -> StartupResult<i32> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let agent_dir = agent_dir();
     let (settings, warnings) = Settings::load(&agent_dir, &cwd);
     warn_all(warnings);
@@ -85,16 +93,21 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         Some(OutputMode::Json) => PrintOutput::Json,
         _ if args.print || !stdin_is_tty => PrintOutput::Text,
         _ => {
-            return Err("the interactive terminal UI is not available in this version of pi yet.\n\
+            return Err(
+                "the interactive terminal UI is not available in this version of pi yet.\n\
                  Run a prompt with: pi -p \"your prompt\""
-                .into());
+                    .into(),
+            );
         }
     };
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     if initial.is_none() && rest.is_empty() {
-        return Err("no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\"".into());
+        return Err(
+            "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
+                .into(),
+        );
     }
 
     let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
@@ -109,7 +122,8 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
-    let (model, thinking) = choose_model(&args, &settings, &registry, &auth, &existing, has_existing)?;
+    let (model, thinking) =
+        choose_model(&args, &settings, &registry, &auth, &existing, has_existing)?;
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);
     }
@@ -122,10 +136,11 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
 
-    if existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
+    let fresh = session.entries().is_empty();
+    if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
         session.append_model_change(&model.provider, &model.id);
     }
-    if existing.thinking() != Some(thinking) {
+    if fresh || existing.thinking() != Some(thinking) {
         session.append_thinking_level_change(thinking);
     }
 
@@ -144,9 +159,16 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         convert_to_llm: crate::session::convert::convert_to_llm,
         cwd: cwd.clone(),
     };
-    let state = AgentState { system_prompt, messages: existing.messages, tools };
+    let state = AgentState {
+        system_prompt,
+        messages: existing.messages,
+        tools,
+    };
     let provider_retry = settings.provider_retry();
-    let retry = RetryPolicy { settings: settings.retry(), max_delay_ms: provider_retry.max_retry_delay_ms };
+    let retry = RetryPolicy {
+        settings: settings.retry(),
+        max_delay_ms: provider_retry.max_retry_delay_ms,
+    };
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
@@ -172,7 +194,12 @@ fn read_stdin() -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
-fn open_session(args: &Args, cwd: &Path, session_dir: &Path, agent_dir: &Path) -> StartupResult<SessionManager> {
+fn open_session(
+    args: &Args,
+    cwd: &Path,
+    session_dir: &Path,
+    agent_dir: &Path,
+) -> StartupResult<SessionManager> {
     if args.no_session {
         return Ok(SessionManager::in_memory(cwd));
     }
@@ -186,7 +213,8 @@ fn open_session(args: &Args, cwd: &Path, session_dir: &Path, agent_dir: &Path) -
                 "session {arg} belongs to another project ({}). Use --fork {arg} to continue it here.",
                 path.display()
             )),
-            found => SessionManager::open_with(found.path(), Some(session_dir), None).map_err(|e| e.to_string()),
+            found => SessionManager::open_with(found.path(), Some(session_dir), None)
+                .map_err(|e| e.to_string()),
         };
     }
     if args.continue_session {
@@ -208,7 +236,9 @@ fn choose_model(
         Some(t) => match ThinkingLevel::parse(t) {
             Some(level) => Some(level),
             None => {
-                eprintln!("Warning: invalid thinking level \"{t}\" (use off, minimal, low, medium, high or xhigh); ignored");
+                eprintln!(
+                    "Warning: invalid thinking level \"{t}\" (use off, minimal, low, medium, high or xhigh); ignored"
+                );
                 None
             }
         },
@@ -216,7 +246,12 @@ fn choose_model(
     let patterns: Option<Vec<String>> = args
         .models
         .as_ref()
-        .map(|m| m.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect())
+        .map(|m| {
+            m.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
         .or_else(|| settings.enabled_models());
     let (scoped, warnings) = match &patterns {
         Some(p) => resolve_model_scope(p, &registry.available(auth)),
@@ -224,7 +259,7 @@ fn choose_model(
     };
     warn_all(warnings);
     let restored = (has_existing && args.model.is_none())
-        .then(|| existing.model.as_ref())
+        .then_some(existing.model.as_ref())
         .flatten()
         .and_then(|(provider, id)| registry.find(provider, id))
         .filter(|m| registry.has_configured_auth(m, auth) || args.api_key.is_some())
@@ -245,7 +280,9 @@ fn choose_model(
             })
             .map_err(|e| e.to_string())?;
             warn_all(initial.warnings);
-            let explicit = initial.thinking_level.or_else(|| has_existing.then(|| existing.thinking()).flatten());
+            let explicit = initial
+                .thinking_level
+                .or_else(|| has_existing.then(|| existing.thinking()).flatten());
             (initial.model, explicit)
         }
     };
@@ -255,9 +292,19 @@ fn choose_model(
 
 fn active_tool_names(args: &Args) -> Vec<String> {
     if let Some(list) = &args.tools {
-        let names: Vec<String> = list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
-        for unknown in names.iter().filter(|n| !BUILTIN_TOOL_NAMES.contains(&n.as_str())) {
-            eprintln!("Warning: unknown tool \"{unknown}\" (built-in tools: {})", BUILTIN_TOOL_NAMES.join(", "));
+        let names: Vec<String> = list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        for unknown in names
+            .iter()
+            .filter(|n| !BUILTIN_TOOL_NAMES.contains(&n.as_str()))
+        {
+            eprintln!(
+                "Warning: unknown tool \"{unknown}\" (built-in tools: {})",
+                BUILTIN_TOOL_NAMES.join(", ")
+            );
         }
         return names;
     }
@@ -267,19 +314,35 @@ fn active_tool_names(args: &Args) -> Vec<String> {
     DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect()
 }
 
-fn system_prompt(args: &Args, agent_dir: &Path, cwd: &Path, tools: &[Arc<dyn AgentTool>]) -> String {
+fn system_prompt(
+    args: &Args,
+    agent_dir: &Path,
+    cwd: &Path,
+    tools: &[Arc<dyn AgentTool>],
+) -> String {
     let (context_files, warnings) = if args.no_context_files {
         (Vec::new(), Vec::new())
     } else {
         load_context_files(agent_dir, cwd)
     };
     warn_all(warnings);
-    let sources = load_prompt_sources(args.system_prompt.as_deref(), &args.append_system_prompt, agent_dir, cwd);
+    let sources = load_prompt_sources(
+        args.system_prompt.as_deref(),
+        &args.append_system_prompt,
+        agent_dir,
+        cwd,
+    );
     warn_all(sources.warnings);
     build_system_prompt(&SystemPromptOptions {
         custom_prompt: sources.custom_prompt,
         append_prompt: sources.append_prompt,
-        tools: tools.iter().map(|t| PromptTool { name: t.name().to_string(), snippet: t.prompt_snippet() }).collect(),
+        tools: tools
+            .iter()
+            .map(|t| PromptTool {
+                name: t.name().to_string(),
+                snippet: t.prompt_snippet(),
+            })
+            .collect(),
         guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
         context_files,
         skills: Vec::new(),

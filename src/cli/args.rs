@@ -15,7 +15,12 @@ pub enum OutputMode {
 
 /// Every flag pi accepts. Help text is printed by [`help_text`], not by clap.
 #[derive(Debug, Clone, Default, Parser)]
-#[command(name = "pi", disable_help_flag = true, disable_version_flag = true, no_binary_name = true)]
+#[command(
+    name = "pi",
+    disable_help_flag = true,
+    disable_version_flag = true,
+    no_binary_name = true
+)]
 pub struct Args {
     /// Provider name.
     #[arg(long)]
@@ -147,7 +152,12 @@ impl Args {
             .collect();
         let mut args = Args::try_parse_from(rewritten).map_err(|e| {
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ")
+                .to_string();
             format!("{first}\nRun 'pi --help' for the list of options.")
         })?;
         if args.print && args.mode.is_none() {
@@ -158,12 +168,19 @@ impl Args {
 
     /// `@file` arguments with the `@` removed, in order.
     pub fn file_args(&self) -> Vec<String> {
-        self.rest.iter().filter_map(|a| a.strip_prefix('@').map(str::to_string)).collect()
+        self.rest
+            .iter()
+            .filter_map(|a| a.strip_prefix('@').map(str::to_string))
+            .collect()
     }
 
     /// Plain message arguments, in order.
     pub fn messages(&self) -> Vec<String> {
-        self.rest.iter().filter(|a| !a.starts_with('@')).cloned().collect()
+        self.rest
+            .iter()
+            .filter(|a| !a.starts_with('@'))
+            .cloned()
+            .collect()
     }
 }
 
@@ -182,7 +199,18 @@ mod tests {
 
     #[test]
     fn parses_pi_flags_and_aliases() {
-        let a = parse(&["-p", "-nt", "--model", "openai/gpt-4o:high", "@a.txt", "hello", "-e", "x.lua", "-e", "y.lua"]);
+        let a = parse(&[
+            "-p",
+            "-nt",
+            "--model",
+            "openai/gpt-4o:high",
+            "@a.txt",
+            "hello",
+            "-e",
+            "x.lua",
+            "-e",
+            "y.lua",
+        ]);
         assert!(a.print && a.no_tools);
         assert_eq!(a.model.as_deref(), Some("openai/gpt-4o:high"));
         assert_eq!(a.file_args(), vec!["a.txt"]);
@@ -194,7 +222,10 @@ mod tests {
     #[test]
     fn list_models_takes_optional_search() {
         assert_eq!(parse(&["--list-models"]).list_models.as_deref(), Some(""));
-        assert_eq!(parse(&["--list-models", "sonnet"]).list_models.as_deref(), Some("sonnet"));
+        assert_eq!(
+            parse(&["--list-models", "sonnet"]).list_models.as_deref(),
+            Some("sonnet")
+        );
     }
 
     #[test]

@@ -32,12 +32,15 @@ pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, Str
         if let Some(mime) = crate::tools::mime::detect_image_mime_type(&bytes) {
             let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
             out.images.push(ContentBlock::image(data, mime));
-            out.text.push_str(&format!("<file name=\"{shown}\"></file>\n"));
+            out.text
+                .push_str(&format!("<file name=\"{shown}\"></file>\n"));
             continue;
         }
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("Could not read file {shown}: it is not UTF-8 text or a supported image"))?;
-        out.text.push_str(&format!("<file name=\"{shown}\">\n{text}\n</file>\n"));
+        let text = String::from_utf8(bytes).map_err(|_| {
+            format!("Could not read file {shown}: it is not UTF-8 text or a supported image")
+        })?;
+        out.text
+            .push_str(&format!("<file name=\"{shown}\">\n{text}\n</file>\n"));
     }
     Ok(out)
 }
@@ -60,7 +63,11 @@ pub fn build_initial_message(
     if !rest.is_empty() {
         parts.push(rest.remove(0));
     }
-    let initial = if parts.is_empty() { None } else { Some(parts.concat()) };
+    let initial = if parts.is_empty() {
+        None
+    } else {
+        Some(parts.concat())
+    };
     (initial, rest)
 }
 
@@ -81,7 +88,11 @@ mod tests {
         let i = dir.path().join("i.png");
         assert_eq!(
             got.text,
-            format!("<file name=\"{}\">\nhello\n</file>\n<file name=\"{}\"></file>\n", a.display(), i.display())
+            format!(
+                "<file name=\"{}\">\nhello\n</file>\n<file name=\"{}\"></file>\n",
+                a.display(),
+                i.display()
+            )
         );
         assert_eq!(got.images.len(), 1);
         let missing = process_file_args(&["nope.txt".into()], dir.path()).unwrap_err();
@@ -90,10 +101,17 @@ mod tests {
 
     #[test]
     fn initial_message_joins_stdin_files_and_first_message() {
-        let files = FileInputs { text: "<file>\n".into(), images: vec![] };
-        let (m, rest) = build_initial_message(Some("in\n".into()), &files, &["q1".into(), "q2".into()]);
+        let files = FileInputs {
+            text: "<file>\n".into(),
+            images: vec![],
+        };
+        let (m, rest) =
+            build_initial_message(Some("in\n".into()), &files, &["q1".into(), "q2".into()]);
         assert_eq!(m.as_deref(), Some("in\n<file>\nq1"));
         assert_eq!(rest, vec!["q2"]);
-        assert_eq!(build_initial_message(None, &FileInputs::default(), &[]).0, None);
+        assert_eq!(
+            build_initial_message(None, &FileInputs::default(), &[]).0,
+            None
+        );
     }
 }

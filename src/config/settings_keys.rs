@@ -10,7 +10,6 @@ use crate::ai::model::ThinkingLevel;
 
 pub use crate::agent::queue::QueueMode;
 
-
 /// Agent-level retry on transient errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetrySettings {

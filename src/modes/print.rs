@@ -29,7 +29,11 @@ pub struct PrintRun {
 }
 
 /// Run the prompts and print. Returns the process exit code.
-pub async fn run_print_mode(session: &mut AgentSession, run: PrintRun, signal: &CancellationToken) -> i32 {
+pub async fn run_print_mode(
+    session: &mut AgentSession,
+    run: PrintRun,
+    signal: &CancellationToken,
+) -> i32 {
     if run.output == PrintOutput::Json {
         let header = serde_json::to_string(session.session.header()).unwrap_or_default();
         write_line(&header);
@@ -39,7 +43,10 @@ pub async fn run_print_mode(session: &mut AgentSession, run: PrintRun, signal: &
             }
         }));
     }
-    let prompts = run.initial.into_iter().chain(run.messages.into_iter().map(|m| (m, Vec::new())));
+    let prompts = run
+        .initial
+        .into_iter()
+        .chain(run.messages.into_iter().map(|m| (m, Vec::new())));
     for (text, images) in prompts {
         session.prompt(text, images, signal).await;
         if signal.is_cancelled() {
@@ -50,7 +57,9 @@ pub async fn run_print_mode(session: &mut AgentSession, run: PrintRun, signal: &
     if run.output == PrintOutput::Json {
         return 0;
     }
-    let Some(Message::Assistant(last)) = session.state.messages.last() else { return 0 };
+    let Some(Message::Assistant(last)) = session.state.messages.last() else {
+        return 0;
+    };
     match last.stop_reason {
         StopReason::Error | StopReason::Aborted => {
             let mut msg = last

@@ -1,6 +1,5 @@
 //! Session file names: `<time>_<id>.jsonl` (folders come from `config::paths`).
 
-
 /// The file name of a new session: its ISO creation time with `:` and `.`
 /// replaced by `-`, an underscore, and its id.
 pub fn session_file_name(iso_timestamp: &str, session_id: &str) -> String {

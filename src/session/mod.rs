@@ -19,11 +19,11 @@ pub mod migrate;
 pub mod tree;
 mod writer;
 
+pub use crate::config::paths::default_session_dir;
 pub use context::{SessionContext, build_session_context};
 pub use convert::convert_to_llm;
 pub use entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
 pub use error::SessionError;
-pub use crate::config::paths::default_session_dir;
 pub use list::{
     ResolvedSessionArg, SessionInfo, list_all_sessions, list_sessions, lookup_session_arg,
     resolve_session_arg,

@@ -24,6 +24,7 @@
 pub mod http1;
 pub mod llm;
 pub mod mock_server;
+pub mod scenario;
 pub mod sse_builders;
 
 pub use mock_server::{CapturedRequest, MockReply, MockServer};

@@ -1,0 +1,28 @@
+//! A local mock LLM server for benchmarks and manual comparison runs.
+//!
+//! Serves the standard scripted conversation (see `tests/support/scenario.rs`)
+//! over both the Anthropic Messages and OpenAI Chat Completions wire formats on
+//! 127.0.0.1. Prints the port on the first line of stdout, then runs until killed.
+//!
+//! Usage: `cargo run --release --example mock_llm [sequential|parallel]`
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use support::mock_server::MockServer;
+use support::scenario::{Scenario, scenario_reply};
+
+fn main() {
+    let scenario = match std::env::args().nth(1).as_deref() {
+        Some("parallel") => Scenario::Parallel,
+        _ => Scenario::Sequential,
+    };
+    let server = MockServer::start();
+    server.set_handler(move |request| scenario_reply(scenario, request));
+    let url = server.url();
+    let port = url.rsplit(':').next().unwrap_or_default();
+    println!("{port}");
+    loop {
+        std::thread::park();
+    }
+}
