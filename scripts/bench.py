@@ -27,21 +27,26 @@ REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
 
 
+def run_once(cmd, cwd, env, check):
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    if proc.returncode != 0 or (check and check not in proc.stdout):
+        raise SystemExit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
 def measure(cmd, runs, cwd=None, env=None, check=None):
-    """Median wall time (ms) and median peak RSS (MiB) over `runs` runs."""
+    """Median wall time (ms) and median peak RSS (MiB) over `runs` runs.
+
+    Wall time is taken from plain runs; peak RSS from separate runs under
+    GNU time (a child forked from Python would report Python's own RSS).
+    """
     walls, rss = [], []
     for _ in range(runs):
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        out = proc.stdout.read().decode(errors="replace")
-        err = proc.stderr.read().decode(errors="replace")
-        code = os.waitstatus_to_exitcode(status)
-        if code != 0 or (check and check not in out):
-            raise SystemExit(f"benchmark command failed ({code}): {' '.join(cmd)}\n{out}\n{err}")
-        walls.append(wall * 1000)
-        rss.append(usage.ru_maxrss / 1024)
+        run_once(cmd, cwd, env, check)
+        walls.append((time.perf_counter() - start) * 1000)
+        proc = run_once(["/usr/bin/time", "-f", "%M"] + cmd, cwd, env, check)
+        rss.append(int(proc.stderr.strip().splitlines()[-1]) / 1024)
     return statistics.median(walls), statistics.median(rss)
 
 

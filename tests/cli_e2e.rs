@@ -437,3 +437,37 @@ fn version_and_help_exit_zero() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
 }
+
+#[test]
+fn ctrl_c_aborts_the_running_tool_and_keeps_the_session() {
+    let server = MockServer::start();
+    let marker = "pi-e2e-abort-31337";
+    server.push(MockReply::openai_tool_calls(&[(
+        "c1",
+        "bash",
+        json!({"command": format!("touch started; sleep 31337 # {marker}")}),
+    )]));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let mut child = sandbox.spawn(&["--model", "mock/mock-model", "-p", "wait"]);
+    drop(child.stdin.take());
+    let started = sandbox.project.join("started");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !started.exists() {
+        assert!(std::time::Instant::now() < deadline, "tool never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let t0 = std::time::Instant::now();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert!(t0.elapsed() < std::time::Duration::from_secs(5), "exited promptly");
+    assert_eq!(status.code(), Some(1));
+    let still_running = std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        std::fs::read(p.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+    });
+    assert!(!still_running, "the tool's process group was killed");
+    let entries = session_entries(&sandbox);
+    let result = entries.iter().find(|e| e["message"]["role"] == "toolResult").expect("tool result saved");
+    assert_eq!(result["message"]["isError"], true);
+    assert!(result["message"]["content"][0]["text"].as_str().unwrap().contains("aborted"));
+    assert_eq!(entries.last().unwrap()["message"]["stopReason"], "aborted");
+}

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
@@ -87,6 +87,17 @@ impl PiSandbox {
 
     /// Run `pi` with `args` in the project directory, feeding `stdin` if given.
     pub fn run(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let mut child = self.spawn(args);
+        let mut input = child.stdin.take().unwrap();
+        if let Some(text) = stdin {
+            input.write_all(text.as_bytes()).unwrap();
+        }
+        drop(input);
+        child.wait_with_output().expect("pi output")
+    }
+
+    /// Start `pi` with piped stdin/stdout/stderr and return the child.
+    pub fn spawn(&self, args: &[&str]) -> Child {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi"));
         cmd.args(args).current_dir(&self.project);
         for var in SCRUBBED_ENV {
@@ -100,13 +111,7 @@ impl PiSandbox {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd.spawn().expect("spawn pi");
-        let mut input = child.stdin.take().unwrap();
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).unwrap();
-        }
-        drop(input);
-        child.wait_with_output().expect("pi output")
+        cmd.spawn().expect("spawn pi")
     }
 
     /// All session files written so far.
