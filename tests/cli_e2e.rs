@@ -459,15 +459,27 @@ fn ctrl_c_aborts_the_running_tool_and_keeps_the_session() {
     let t0 = std::time::Instant::now();
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let status = child.wait().unwrap();
-    assert!(t0.elapsed() < std::time::Duration::from_secs(5), "exited promptly");
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(5),
+        "exited promptly"
+    );
     assert_eq!(status.code(), Some(1));
     let still_running = std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
-        std::fs::read(p.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+        std::fs::read(p.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
     });
     assert!(!still_running, "the tool's process group was killed");
     let entries = session_entries(&sandbox);
-    let result = entries.iter().find(|e| e["message"]["role"] == "toolResult").expect("tool result saved");
+    let result = entries
+        .iter()
+        .find(|e| e["message"]["role"] == "toolResult")
+        .expect("tool result saved");
     assert_eq!(result["message"]["isError"], true);
-    assert!(result["message"]["content"][0]["text"].as_str().unwrap().contains("aborted"));
+    assert!(
+        result["message"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("aborted")
+    );
     assert_eq!(entries.last().unwrap()["message"]["stopReason"], "aborted");
 }

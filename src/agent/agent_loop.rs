@@ -114,12 +114,7 @@ pub async fn run_agent_loop(
     observer.on_event(&AgentEvent::AgentStart).await;
     observer.on_event(&AgentEvent::TurnStart).await;
     for p in prompts {
-        observer
-            .on_event(&AgentEvent::MessageStart { message: p.clone() })
-            .await;
-        observer
-            .on_event(&AgentEvent::MessageEnd { message: p.clone() })
-            .await;
+        emit_whole_message(observer, &p).await;
         state.messages.push(p);
     }
     run_turns(state, cfg, queues, observer, signal, &mut added).await;
@@ -159,12 +154,7 @@ async fn run_turns(
             }
             first_turn = false;
             for m in pending.drain(..) {
-                observer
-                    .on_event(&AgentEvent::MessageStart { message: m.clone() })
-                    .await;
-                observer
-                    .on_event(&AgentEvent::MessageEnd { message: m.clone() })
-                    .await;
+                emit_whole_message(observer, &m).await;
                 state.messages.push(m.clone());
                 added.push(m);
             }
@@ -296,17 +286,20 @@ async fn finish_without_stream(
     m: AssistantMessage,
 ) -> AssistantMessage {
     state.messages.push(Message::Assistant(m.clone()));
-    observer
-        .on_event(&AgentEvent::MessageStart {
-            message: Message::Assistant(m.clone()),
-        })
-        .await;
-    observer
-        .on_event(&AgentEvent::MessageEnd {
-            message: Message::Assistant(m.clone()),
-        })
-        .await;
+    emit_whole_message(observer, &Message::Assistant(m.clone())).await;
     m
+}
+
+/// Emit `message_start` and `message_end` for a message that is already complete.
+async fn emit_whole_message(observer: &mut dyn AgentObserver, message: &Message) {
+    let start = AgentEvent::MessageStart {
+        message: message.clone(),
+    };
+    observer.on_event(&start).await;
+    let end = AgentEvent::MessageEnd {
+        message: message.clone(),
+    };
+    observer.on_event(&end).await;
 }
 
 fn partial_of(ev: &AssistantMessageEvent) -> &AssistantMessage {
@@ -451,16 +444,7 @@ async fn execute_tool_calls(
             is_error,
             timestamp: now_ms(),
         };
-        observer
-            .on_event(&AgentEvent::MessageStart {
-                message: Message::ToolResult(msg.clone()),
-            })
-            .await;
-        observer
-            .on_event(&AgentEvent::MessageEnd {
-                message: Message::ToolResult(msg.clone()),
-            })
-            .await;
+        emit_whole_message(observer, &Message::ToolResult(msg.clone())).await;
         results.push(msg);
     }
     results

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use super::catalog;
 use super::types::now_ms;
 use crate::config::config_value::{CommandCache, Env};
+use crate::config::json_file::read_object_for_update;
 use crate::config::json_file::{json_error_message, to_pretty_json};
 use crate::config::paths;
 
@@ -252,12 +253,7 @@ impl AuthStorage {
                 path.display()
             ));
         }
-        let mut current = match std::fs::read_to_string(path) {
-            Ok(text) => parse_auth(&text)
-                .map_err(|e| format!("Not saving credentials: {}: {e}", path.display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Map::new(),
-            Err(e) => return Err(format!("Could not read {}: {e}", path.display())),
-        };
+        let mut current = read_object_for_update(path, "credentials", parse_auth)?;
         change(&mut current);
         write_private(path, &to_pretty_json(&Value::Object(current)))
             .map_err(|e| format!("Could not write {}: {e}", path.display()))

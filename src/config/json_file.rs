@@ -101,6 +101,21 @@ pub fn write_pretty_json(path: &Path, value: &Value) -> std::io::Result<()> {
     std::fs::write(path, to_pretty_json(value))
 }
 
+/// Re-read a JSON object file just before changing it, so edits made by other
+/// processes are kept. A missing file is an empty object; `what` names the
+/// file's kind in errors ("settings", "credentials").
+pub fn read_object_for_update(
+    path: &Path,
+    what: &str,
+    parse: fn(&str) -> Result<serde_json::Map<String, Value>, String>,
+) -> Result<serde_json::Map<String, Value>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text).map_err(|e| format!("Not saving {what}: {}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::Map::new()),
+        Err(e) => Err(format!("Could not read {}: {e}", path.display())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::json_file::{json_error_message, write_pretty_json};
+use super::json_file::{json_error_message, read_object_for_update, write_pretty_json};
 use super::paths;
 
 /// Which settings file a value comes from or goes to.
@@ -179,12 +179,7 @@ impl Settings {
                 path.display()
             ));
         }
-        let mut current = match std::fs::read_to_string(path) {
-            Ok(text) => parse_settings_text(&text)
-                .map_err(|e| format!("Not saving settings: {}: {e}", path.display()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Map::new(),
-            Err(e) => return Err(format!("Could not read {}: {e}", path.display())),
-        };
+        let mut current = read_object_for_update(path, "settings", parse_settings_text)?;
         change(&mut current);
         write_pretty_json(path, &Value::Object(current))
             .map_err(|e| format!("Could not write {}: {e}", path.display()))

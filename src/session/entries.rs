@@ -284,6 +284,13 @@ pub enum SessionEntry {
     Unknown(Value),
 }
 
+/// Borrowed view of the fields shared by all known entry types.
+struct EntryBase<'a> {
+    id: &'a str,
+    parent_id: Option<&'a str>,
+    timestamp: &'a str,
+}
+
 impl SessionEntry {
     /// The entry's `type` as written.
     pub fn type_name(&self) -> &str {
@@ -301,51 +308,55 @@ impl SessionEntry {
         }
     }
 
+    /// The fields every entry shares; `None` for an unknown entry.
+    fn base(&self) -> Option<EntryBase<'_>> {
+        macro_rules! base {
+            ($e:expr) => {
+                EntryBase {
+                    id: &$e.id,
+                    parent_id: $e.parent_id.as_deref(),
+                    timestamp: &$e.timestamp,
+                }
+            };
+        }
+        Some(match self {
+            SessionEntry::Message(e) => base!(e),
+            SessionEntry::ThinkingLevelChange(e) => base!(e),
+            SessionEntry::ModelChange(e) => base!(e),
+            SessionEntry::Compaction(e) => base!(e),
+            SessionEntry::BranchSummary(e) => base!(e),
+            SessionEntry::Custom(e) => base!(e),
+            SessionEntry::CustomMessage(e) => base!(e),
+            SessionEntry::Label(e) => base!(e),
+            SessionEntry::SessionInfo(e) => base!(e),
+            SessionEntry::Unknown(_) => return None,
+        })
+    }
+
     /// The entry id; empty for an unknown entry that carries none.
     pub fn id(&self) -> &str {
-        match self {
-            SessionEntry::Message(e) => &e.id,
-            SessionEntry::ThinkingLevelChange(e) => &e.id,
-            SessionEntry::ModelChange(e) => &e.id,
-            SessionEntry::Compaction(e) => &e.id,
-            SessionEntry::BranchSummary(e) => &e.id,
-            SessionEntry::Custom(e) => &e.id,
-            SessionEntry::CustomMessage(e) => &e.id,
-            SessionEntry::Label(e) => &e.id,
-            SessionEntry::SessionInfo(e) => &e.id,
-            SessionEntry::Unknown(raw) => raw_str(raw, "id").unwrap_or(""),
+        match (self.base(), self) {
+            (Some(b), _) => b.id,
+            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "id").unwrap_or(""),
+            (None, _) => "",
         }
     }
 
     /// The parent entry id, `None` for a root.
     pub fn parent_id(&self) -> Option<&str> {
-        match self {
-            SessionEntry::Message(e) => e.parent_id.as_deref(),
-            SessionEntry::ThinkingLevelChange(e) => e.parent_id.as_deref(),
-            SessionEntry::ModelChange(e) => e.parent_id.as_deref(),
-            SessionEntry::Compaction(e) => e.parent_id.as_deref(),
-            SessionEntry::BranchSummary(e) => e.parent_id.as_deref(),
-            SessionEntry::Custom(e) => e.parent_id.as_deref(),
-            SessionEntry::CustomMessage(e) => e.parent_id.as_deref(),
-            SessionEntry::Label(e) => e.parent_id.as_deref(),
-            SessionEntry::SessionInfo(e) => e.parent_id.as_deref(),
-            SessionEntry::Unknown(raw) => raw_str(raw, "parentId"),
+        match (self.base(), self) {
+            (Some(b), _) => b.parent_id,
+            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "parentId"),
+            (None, _) => None,
         }
     }
 
     /// The ISO 8601 creation time (empty when an unknown entry has none).
     pub fn timestamp(&self) -> &str {
-        match self {
-            SessionEntry::Message(e) => &e.timestamp,
-            SessionEntry::ThinkingLevelChange(e) => &e.timestamp,
-            SessionEntry::ModelChange(e) => &e.timestamp,
-            SessionEntry::Compaction(e) => &e.timestamp,
-            SessionEntry::BranchSummary(e) => &e.timestamp,
-            SessionEntry::Custom(e) => &e.timestamp,
-            SessionEntry::CustomMessage(e) => &e.timestamp,
-            SessionEntry::Label(e) => &e.timestamp,
-            SessionEntry::SessionInfo(e) => &e.timestamp,
-            SessionEntry::Unknown(raw) => raw_str(raw, "timestamp").unwrap_or(""),
+        match (self.base(), self) {
+            (Some(b), _) => b.timestamp,
+            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "timestamp").unwrap_or(""),
+            (None, _) => "",
         }
     }
 
