@@ -483,3 +483,19 @@ fn ctrl_c_aborts_the_running_tool_and_keeps_the_session() {
     );
     assert_eq!(entries.last().unwrap()["message"]["stopReason"], "aborted");
 }
+
+#[test]
+fn context_overflow_is_reported_as_such_and_not_retried() {
+    let server = MockServer::start();
+    server.set_handler(|_| {
+        MockReply::status(400).json_body(json!({"type": "error", "error": {
+            "type": "invalid_request_error", "message": "prompt is too long: 250000 tokens > 200000 maximum"}}))
+    });
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "huge"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Context overflow"), "{stderr}");
+    assert!(stderr.contains("prompt is too long"), "{stderr}");
+    assert_eq!(server.request_count(), 1, "not retried");
+}
