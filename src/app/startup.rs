@@ -83,7 +83,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
 
     if let Some(search) = &args.list_models {
         let search = Some(search.as_str()).filter(|s| !s.is_empty());
-        print!("{}", list_models(&registry, &auth, search));
+        println!("{}", list_models(&registry, &auth, search));
         return Ok(0);
     }
     reject_unavailable(&args)?;
