@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build and run the whole test suite. Needs only a Rust toolchain.
+# Build the release binary, then run the whole test suite. Needs only a Rust
+# toolchain (and bash, which the tools under test use).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --locked
-cargo test --release --locked 2>&1
+cargo test --locked 2>&1
