@@ -143,9 +143,11 @@ impl ProviderRegistry {
                 return;
             };
             let signal = req.options.signal.clone();
+            // An abort always wins, also over a provider that finishes at once.
             let result = tokio::select! {
-                r = provider.stream(&req, &mut out) => Some(r),
+                biased;
                 _ = signal.cancelled() => None,
+                r = provider.stream(&req, &mut out) => Some(r),
             };
             match result {
                 None => out.fail(StopReason::Aborted, "Request was aborted"),
