@@ -86,6 +86,8 @@ pub struct Transcript {
     pub usage: Usage,
     /// Tokens of the last answer's context (input + output + cache).
     pub last_context_tokens: u64,
+    /// Per item, the revision at which it last changed.
+    pub item_revisions: Vec<u64>,
     tools: HashMap<String, usize>,
 }
 
@@ -128,6 +130,14 @@ impl Transcript {
     pub fn push(&mut self, item: Item) {
         self.items.push(item);
         self.revision += 1;
+        self.item_revisions.push(self.revision);
+    }
+
+    fn touch(&mut self, index: usize) {
+        self.revision += 1;
+        if let Some(r) = self.item_revisions.get_mut(index) {
+            *r = self.revision;
+        }
     }
 
     /// Append a notice.
@@ -178,7 +188,8 @@ impl Transcript {
             } => {
                 if let Some(Item::Tool(row)) = self.tool_mut(tool_call_id) {
                     row.output = blocks_text(&partial_result.content);
-                    self.revision += 1;
+                    let index = self.tools[tool_call_id.as_str()];
+                    self.touch(index);
                 }
             }
             AgentEvent::ToolExecutionEnd {
@@ -223,17 +234,20 @@ impl Transcript {
     }
 
     fn update_assistant(&mut self, a: &AssistantMessage, still_streaming: bool) {
-        let Some(Item::Assistant {
+        let Some(index) = self
+            .items
+            .iter()
+            .rposition(|i| matches!(i, Item::Assistant { .. }))
+        else {
+            return;
+        };
+        let Item::Assistant {
             text,
             thinking,
             streaming,
             error,
             aborted,
-        }) = self
-            .items
-            .iter_mut()
-            .rev()
-            .find(|i| matches!(i, Item::Assistant { .. }))
+        } = &mut self.items[index]
         else {
             return;
         };
@@ -244,7 +258,7 @@ impl Transcript {
             *error = (a.stop_reason == StopReason::Error)
                 .then(|| a.error_message.clone().unwrap_or_else(|| "Error".into()));
         }
-        self.revision += 1;
+        self.touch(index);
     }
 
     fn add_usage(&mut self, a: &AssistantMessage) {
@@ -264,7 +278,8 @@ impl Transcript {
         if let Some(Item::Tool(row)) = self.tool_mut(id) {
             row.args = args;
             row.started = live.then(Instant::now);
-            self.revision += 1;
+            let index = self.tools[id];
+            self.touch(index);
             return;
         }
         self.tools.insert(id.to_string(), self.items.len());
@@ -288,7 +303,8 @@ impl Transcript {
             row.is_error = is_error;
             row.done = true;
             row.duration = row.started.map(|s| s.elapsed());
-            self.revision += 1;
+            let index = self.tools[id];
+            self.touch(index);
         }
     }
 
