@@ -1,5 +1,7 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
+pub mod editor;
+pub mod keybindings;
 pub mod markdown;
 pub mod render;
 pub mod text;
