@@ -479,7 +479,9 @@ mod tests {
         assert!(e.is_empty());
         press(&mut e, KeyCode::Up, KeyModifiers::NONE);
         assert_eq!(e.text(), "héllo\nwörld\ned");
-        press(&mut e, KeyCode::Down, KeyModifiers::NONE);
+        for _ in 0..3 {
+            press(&mut e, KeyCode::Down, KeyModifiers::NONE);
+        }
         assert!(e.is_empty());
     }
 
