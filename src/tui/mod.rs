@@ -8,3 +8,4 @@ pub mod text;
 pub mod theme;
 pub mod tool_rows;
 pub mod transcript;
+pub mod chrome;
