@@ -171,10 +171,7 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
         let pad = max - left_width - width(&right);
         left.push(Span::styled(format!("{}{right}", " ".repeat(pad)), dim));
     }
-    vec![
-        Line::from(Span::styled(location, dim)),
-        Line::from(left),
-    ]
+    vec![Line::from(Span::styled(location, dim)), Line::from(left)]
 }
 
 /// The "Working..." line with a spinner and elapsed time.
@@ -271,7 +268,11 @@ mod tests {
             }
         }
         let wide = plain(&footer_lines(&info, &Theme::plain(), 80));
-        assert!(wide[1].starts_with("↑1.2k ↓340 $0.012 2.5%/200k"), "{}", wide[1]);
+        assert!(
+            wide[1].starts_with("↑1.2k ↓340 $0.012 2.5%/200k"),
+            "{}",
+            wide[1]
+        );
         assert!(wide[1].ends_with("claude-sonnet-4-5 • medium"));
     }
 }
