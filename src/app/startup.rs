@@ -30,6 +30,7 @@ use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
+use crate::tui::{InteractiveOptions, run_interactive};
 
 /// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
 type StartupResult<T> = Result<T, String>;
@@ -90,20 +91,14 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
 
     let stdin_is_tty = std::io::stdin().is_terminal();
     let output = match args.mode {
-        Some(OutputMode::Json) => PrintOutput::Json,
-        _ if args.print || !stdin_is_tty => PrintOutput::Text,
-        _ => {
-            return Err(
-                "the interactive terminal UI is not available in this version of pi yet.\n\
-                 Run a prompt with: pi -p \"your prompt\""
-                    .into(),
-            );
-        }
+        Some(OutputMode::Json) => Some(PrintOutput::Json),
+        _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
+        _ => None,
     };
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
-    if initial.is_none() && rest.is_empty() {
+    if output.is_some() && initial.is_none() && rest.is_empty() {
         return Err(
             "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
                 .into(),
@@ -144,6 +139,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         session.append_thinking_level_change(thinking);
     }
 
+    let available = registry.available(&auth);
     let registry = Arc::new(registry);
     let auth = Arc::new(auth);
     let config = AgentLoopConfig {
@@ -173,6 +169,19 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
 
+    let Some(output) = output else {
+        let mut prompts: Vec<String> = initial.into_iter().collect();
+        prompts.extend(rest);
+        let options = InteractiveOptions {
+            agent_dir,
+            cwd,
+            models: available,
+            theme: settings.theme().map(str::to_string),
+            initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
+            notices: Vec::new(),
+        };
+        return Ok(run_interactive(agent, options).await);
+    };
     let signal = CancellationToken::new();
     spawn_interrupt_handler(signal.clone());
     let run = PrintRun {

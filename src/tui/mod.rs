@@ -1,14 +1,20 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
+pub mod app;
 pub mod chrome;
 pub mod commands;
 pub mod editor;
 pub mod keybindings;
 pub mod markdown;
 pub mod render;
+pub mod runner;
 pub mod selector;
 pub mod session_task;
+pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod tool_rows;
 pub mod transcript;
+pub mod view;
+
+pub use runner::{InteractiveOptions, run_interactive};

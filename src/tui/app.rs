@@ -1,0 +1,513 @@
+//! The application state and what keys, pastes, mouse wheels and agent
+//! events do to it. Drawing lives in `view`.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEventKind};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+use super::chrome::FooterInfo;
+use super::commands::{SlashCommand, complete, parse_command};
+use super::editor::{Editor, EditorOutcome};
+use super::keybindings::Keybindings;
+use super::render::RenderCache;
+use super::selector::{Selector, SelectorItem, SelectorOutcome};
+use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
+use super::theme::Theme;
+use super::transcript::{NoticeKind, Transcript};
+use crate::agent::agent_loop::AgentQueues;
+use crate::agent::events::AgentEvent;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::{Message, UserMessage, now_ms};
+
+/// Two Ctrl+C presses within this window quit.
+const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
+/// Lines a mouse wheel notch scrolls.
+const WHEEL_LINES: usize = 3;
+
+/// The open overlay replacing the editor.
+pub enum Overlay {
+    /// `/model`: models in the same order as `App::models`.
+    ModelSelector(Selector),
+}
+
+/// Everything the interactive UI knows.
+pub struct App {
+    /// The conversation as shown.
+    pub transcript: Transcript,
+    /// Rendered transcript lines, per item.
+    pub cache: RenderCache,
+    /// The message editor.
+    pub editor: Editor,
+    /// Live keybindings.
+    pub keys: Keybindings,
+    /// Colours.
+    pub theme: Theme,
+    /// Footer contents.
+    pub footer: FooterInfo,
+    /// Models offered by `/model`.
+    pub models: Vec<Model>,
+    /// Set while a turn runs.
+    pub busy_since: Option<Instant>,
+    /// Lines scrolled up from the bottom (0 = follow the end).
+    pub scroll: usize,
+    /// Lines the transcript area showed last frame (page size).
+    pub page: usize,
+    /// Tool output expanded.
+    pub tools_expanded: bool,
+    /// Thinking blocks expanded.
+    pub thinking_expanded: bool,
+    /// Selected `/` completion, when the list is open.
+    pub completion: Option<usize>,
+    /// The open overlay.
+    pub overlay: Option<Overlay>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    /// The user asked to quit.
+    pub quit: bool,
+    /// Follow-up messages queued with Alt+Enter (sent when the turn ends).
+    pub follow_ups: Vec<String>,
+    /// Shared steering/follow-up queues of the running turn.
+    pub queues: AgentQueues,
+    last_ctrl_c: Option<Instant>,
+    signal: Option<CancellationToken>,
+    commands: UnboundedSender<SessionCommand>,
+}
+
+impl App {
+    /// A new app sending its requests to `commands`.
+    pub fn new(
+        commands: UnboundedSender<SessionCommand>,
+        queues: AgentQueues,
+        keys: Keybindings,
+        theme: Theme,
+        footer: FooterInfo,
+    ) -> Self {
+        App {
+            transcript: Transcript::new(),
+            cache: RenderCache::default(),
+            editor: Editor::new(),
+            keys,
+            theme,
+            footer,
+            models: Vec::new(),
+            busy_since: None,
+            scroll: 0,
+            page: 10,
+            tools_expanded: false,
+            thinking_expanded: false,
+            completion: None,
+            overlay: None,
+            dirty: true,
+            quit: false,
+            follow_ups: Vec::new(),
+            queues,
+            last_ctrl_c: None,
+            signal: None,
+            commands,
+        }
+    }
+
+    /// A turn is running.
+    pub fn is_busy(&self) -> bool {
+        self.busy_since.is_some()
+    }
+
+    /// Send a prompt to the conversation.
+    pub fn send_prompt(&mut self, text: String) {
+        let signal = CancellationToken::new();
+        self.signal = Some(signal.clone());
+        self.busy_since = Some(Instant::now());
+        self.scroll = 0;
+        let _ = self.commands.send(SessionCommand::Prompt { text, signal });
+    }
+
+    /// Cancel the running turn, if any.
+    pub fn abort_running(&mut self) {
+        if let Some(signal) = self.signal.take() {
+            signal.cancel();
+        }
+    }
+
+    /// Handle one terminal event.
+    pub fn handle_terminal_event(&mut self, event: Event) {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
+            Event::Paste(text) => {
+                if self.overlay.is_none() {
+                    self.editor.paste(&text);
+                }
+            }
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollUp => self.scroll = self.scroll.saturating_add(WHEEL_LINES),
+                MouseEventKind::ScrollDown => self.scroll = self.scroll.saturating_sub(WHEEL_LINES),
+                _ => return,
+            },
+            Event::Resize(..) => {}
+            _ => return,
+        }
+        self.dirty = true;
+    }
+
+    /// Handle an event from the conversation task.
+    pub fn handle_ui_event(&mut self, event: UiEvent) {
+        match event {
+            UiEvent::Agent(event) => {
+                if let AgentEvent::MessageStart {
+                    message: Message::User(_),
+                } = event.as_ref()
+                {
+                    self.scroll = 0;
+                }
+                self.transcript.apply(&event);
+            }
+            UiEvent::Idle(snapshot) => {
+                self.busy_since = None;
+                self.signal = None;
+                self.apply_snapshot(&snapshot);
+                if !self.follow_ups.is_empty() {
+                    let text = self.follow_ups.remove(0);
+                    self.send_prompt(text);
+                }
+            }
+            UiEvent::Reset(messages) => {
+                self.transcript = Transcript::from_messages(&messages);
+                self.cache.clear();
+                self.scroll = 0;
+            }
+        }
+        self.footer.usage = self.transcript.usage.clone();
+        self.footer.context_tokens = self.transcript.last_context_tokens;
+        self.dirty = true;
+    }
+
+    /// Mirror session state into the footer.
+    pub fn apply_snapshot(&mut self, s: &SessionSnapshot) {
+        self.footer.session_name = s.name.clone();
+        self.footer.model_id = s.model.id.clone();
+        self.footer.provider = s.model.provider.clone();
+        self.footer.reasoning = s.model.reasoning;
+        self.footer.context_window = s.model.context_window;
+        self.footer.thinking = s.thinking.as_str().to_string();
+    }
+
+    /// `/` completions for the current editor text, when it is a bare command.
+    pub fn completions(&self) -> Vec<(&'static str, &'static str)> {
+        let text = self.editor.text();
+        match text.strip_prefix('/') {
+            Some(rest) if !rest.contains(char::is_whitespace) && self.overlay.is_none() => {
+                complete(rest)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) {
+        if let Some(overlay) = &mut self.overlay {
+            let Overlay::ModelSelector(selector) = overlay;
+            match selector.handle_key(&key, &self.keys) {
+                SelectorOutcome::Open => {}
+                SelectorOutcome::Cancelled => self.overlay = None,
+                SelectorOutcome::Picked(i) => {
+                    self.overlay = None;
+                    if let Some(model) = self.models.get(i).cloned() {
+                        self.switch_model(model);
+                    }
+                }
+            }
+            return;
+        }
+        let kb = &self.keys;
+        if kb.matches("app.clear", &key) {
+            let now = Instant::now();
+            if self
+                .last_ctrl_c
+                .is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C)
+            {
+                self.quit = true;
+            }
+            self.last_ctrl_c = Some(now);
+            self.editor.clear();
+            self.completion = None;
+            return;
+        }
+        if kb.matches("app.exit", &key) && self.editor.is_empty() {
+            self.quit = true;
+            return;
+        }
+        if kb.matches("app.interrupt", &key) {
+            if self.completion.is_some() {
+                self.completion = None;
+            } else if let Some(signal) = &self.signal {
+                signal.cancel();
+                let restored: Vec<String> = self
+                    .queues
+                    .steering
+                    .drain()
+                    .iter()
+                    .map(message_text)
+                    .chain(self.follow_ups.drain(..))
+                    .collect();
+                if !restored.is_empty() {
+                    let mut text = restored.join("\n\n");
+                    if !self.editor.is_empty() {
+                        text = format!("{text}\n\n{}", self.editor.text());
+                    }
+                    self.editor.set_text(&text);
+                }
+            }
+            return;
+        }
+        if kb.matches("app.tools.expand", &key) {
+            self.tools_expanded = !self.tools_expanded;
+            return;
+        }
+        if kb.matches("app.thinking.toggle", &key) {
+            self.thinking_expanded = !self.thinking_expanded;
+            return;
+        }
+        if kb.matches("app.model.select", &key) {
+            self.open_model_selector("");
+            return;
+        }
+        if kb.matches("app.thinking.cycle", &key) {
+            self.cycle_thinking();
+            return;
+        }
+        if kb.matches("tui.editor.pageUp", &key) {
+            self.scroll = self.scroll.saturating_add(self.page.max(1));
+            return;
+        }
+        if kb.matches("tui.editor.pageDown", &key) {
+            self.scroll = self.scroll.saturating_sub(self.page.max(1));
+            return;
+        }
+        if kb.matches("app.message.dequeue", &key) {
+            self.dequeue();
+            return;
+        }
+        if self.is_busy() && kb.matches("app.message.followUp", &key) {
+            let text = self.editor.expanded_text();
+            if !text.is_empty() {
+                self.follow_ups.push(text);
+                self.editor.clear();
+            }
+            return;
+        }
+        if self.handle_completion_key(&key) {
+            return;
+        }
+        if let EditorOutcome::Submit(text) = self.editor.handle_key(&key, &self.keys) {
+            self.completion = None;
+            self.submit(text);
+        }
+        self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
+    }
+
+    /// Up/down/tab/enter while the `/` list is open.
+    fn handle_completion_key(&mut self, key: &KeyEvent) -> bool {
+        let options = self.completions();
+        let Some(selected) = self.completion.filter(|_| !options.is_empty()) else {
+            return false;
+        };
+        let n = options.len();
+        let kb = &self.keys;
+        if kb.matches("tui.select.up", key) {
+            self.completion = Some((selected + n - 1) % n);
+        } else if kb.matches("tui.select.down", key) {
+            self.completion = Some((selected + 1) % n);
+        } else if kb.matches("tui.input.tab", key) {
+            self.editor
+                .set_text(&format!("/{} ", options[selected.min(n - 1)].0));
+            self.completion = None;
+        } else if kb.matches("tui.input.submit", key) {
+            let name = options[selected.min(n - 1)].0;
+            self.editor.clear();
+            self.completion = None;
+            self.submit(format!("/{name}"));
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn submit(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(command) = parse_command(&text) {
+            self.run_command(command);
+            return;
+        }
+        if self.is_busy() {
+            self.queues.steering.push(Message::User(UserMessage {
+                content: crate::ai::types::UserContent::Text(text),
+                timestamp: now_ms(),
+            }));
+            return;
+        }
+        self.send_prompt(text);
+    }
+
+    fn dequeue(&mut self) {
+        let mut texts: Vec<String> = self
+            .queues
+            .steering
+            .drain()
+            .iter()
+            .map(message_text)
+            .collect();
+        texts.append(&mut self.follow_ups);
+        if texts.is_empty() {
+            return;
+        }
+        if !self.editor.is_empty() {
+            texts.push(self.editor.text());
+        }
+        self.editor.set_text(&texts.join("\n\n"));
+    }
+
+    fn run_command(&mut self, command: SlashCommand) {
+        let busy = self.is_busy();
+        let refuse_busy = |app: &mut App| {
+            app.transcript.notice(
+                "Wait for the current turn to finish (esc to interrupt).",
+                NoticeKind::Warning,
+            );
+        };
+        match command {
+            SlashCommand::Quit => self.quit = true,
+            SlashCommand::Hotkeys => {
+                let mut text = String::from("Keyboard shortcuts:\n");
+                for (id, keys, desc) in self.keys.listing() {
+                    let keys = if keys.is_empty() {
+                        "(none)".into()
+                    } else {
+                        keys
+                    };
+                    text.push_str(&format!("{keys:<22} {desc}  [{id}]\n"));
+                }
+                self.transcript.notice(text.trim_end(), NoticeKind::Info);
+            }
+            SlashCommand::Session => {
+                let f = &self.footer;
+                let u = &self.transcript.usage;
+                let text = format!(
+                    "Session\nName: {}\nModel: {}/{}\nTokens: ↑{} ↓{} (cache read {}, write {})\nCost: ${:.4}",
+                    f.session_name.as_deref().unwrap_or("(unnamed)"),
+                    f.provider,
+                    f.model_id,
+                    u.input,
+                    u.output,
+                    u.cache_read,
+                    u.cache_write,
+                    u.cost.total
+                );
+                self.transcript.notice(text, NoticeKind::Info);
+                self.transcript.notice(
+                    format!(
+                        "Messages: {}",
+                        self.transcript
+                            .items
+                            .iter()
+                            .filter(|i| !matches!(i, super::transcript::Item::Notice { .. }))
+                            .count()
+                    ),
+                    NoticeKind::Info,
+                );
+            }
+            SlashCommand::New if busy => refuse_busy(self),
+            SlashCommand::New => {
+                let _ = self.commands.send(SessionCommand::NewSession);
+                self.transcript.clear();
+                self.transcript
+                    .notice("New session started", NoticeKind::Info);
+            }
+            SlashCommand::Name(name) if name.is_empty() => {
+                self.transcript
+                    .notice("Usage: /name <name>", NoticeKind::Warning);
+            }
+            SlashCommand::Name(name) => {
+                self.footer.session_name = Some(name.clone());
+                self.transcript
+                    .notice(format!("Session name set: {name}"), NoticeKind::Info);
+                let _ = self.commands.send(SessionCommand::SetName(name));
+            }
+            SlashCommand::Model(_) if busy => refuse_busy(self),
+            SlashCommand::Model(search) => self.open_model_selector(&search),
+            SlashCommand::Unavailable(name) => self.transcript.notice(
+                format!("/{name} is not available in this version of pi yet."),
+                NoticeKind::Warning,
+            ),
+            SlashCommand::Unknown(name) => self
+                .transcript
+                .notice(format!("Unknown command: /{name}"), NoticeKind::Error),
+        }
+    }
+
+    fn open_model_selector(&mut self, search: &str) {
+        if self.models.is_empty() {
+            self.transcript.notice(
+                "No models available. Set an API key (e.g. ANTHROPIC_API_KEY) or add one to auth.json.",
+                NoticeKind::Warning,
+            );
+            return;
+        }
+        let items = self
+            .models
+            .iter()
+            .map(|m| SelectorItem {
+                label: m.id.clone(),
+                detail: format!("[{}]", m.provider),
+            })
+            .collect();
+        let current = self
+            .models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .unwrap_or(0);
+        let mut selector = Selector::new("Select model", items, current);
+        if !search.is_empty() {
+            selector.set_query(search);
+        }
+        self.overlay = Some(Overlay::ModelSelector(selector));
+    }
+
+    fn switch_model(&mut self, model: Model) {
+        self.footer.model_id = model.id.clone();
+        self.footer.provider = model.provider.clone();
+        self.footer.reasoning = model.reasoning;
+        self.footer.context_window = model.context_window;
+        self.transcript.notice(
+            format!("Model: {}/{}", model.provider, model.id),
+            NoticeKind::Info,
+        );
+        let _ = self.commands.send(SessionCommand::SetModel(model));
+    }
+
+    fn cycle_thinking(&mut self) {
+        if !self.footer.reasoning {
+            self.transcript
+                .notice("Current model does not support thinking", NoticeKind::Info);
+            return;
+        }
+        let order = ["off", "minimal", "low", "medium", "high", "xhigh"];
+        let at = order
+            .iter()
+            .position(|l| *l == self.footer.thinking)
+            .unwrap_or(0);
+        let next = order[(at + 1) % order.len()];
+        if let Some(level) = ThinkingLevel::parse(next) {
+            self.footer.thinking = next.to_string();
+            let _ = self.commands.send(SessionCommand::SetThinking(level));
+        }
+    }
+}
+
+fn message_text(m: &Message) -> String {
+    match m {
+        Message::User(u) => u.content.text(),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,155 @@
+//! The interactive event loop: terminal input, conversation events and
+//! frame timing merged in one `select!`; a frame is drawn only when
+//! something changed, at most every 16 ms.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use tokio::time::Instant;
+
+use super::app::App;
+use super::chrome::{FooterInfo, git_branch};
+use super::keybindings::Keybindings;
+use super::session_task::{snapshot, spawn_session};
+use super::terminal::{TerminalGuard, enter};
+use super::theme::Theme;
+use super::transcript::{NoticeKind, Transcript};
+use crate::ai::model::Model;
+use crate::app::agent_session::AgentSession;
+
+/// Minimum time between frames (~60 fps).
+const FRAME: Duration = Duration::from_millis(16);
+/// Redraw interval for the working indicator.
+const SPINNER: Duration = Duration::from_millis(80);
+
+/// What interactive mode needs besides the conversation.
+pub struct InteractiveOptions {
+    /// Agent directory (`keybindings.json`, themes).
+    pub agent_dir: PathBuf,
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Models offered by `/model`.
+    pub models: Vec<Model>,
+    /// Theme name from `--theme` or settings.
+    pub theme: Option<String>,
+    /// A first message from the command line, sent at once.
+    pub initial_prompt: Option<String>,
+    /// Start-up notices to show in the transcript.
+    pub notices: Vec<String>,
+}
+
+/// Run the interactive UI until the user quits; returns the exit code.
+pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
+    let existing = Transcript::from_messages(&agent.state.messages);
+    let initial = snapshot(&agent);
+    let queues = agent.queues.clone();
+    let (commands, mut ui_events, task) = spawn_session(agent);
+
+    let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
+    let theme_dirs = [
+        options.agent_dir.join("themes"),
+        options.cwd.join(".pi").join("themes"),
+    ];
+    let dir_refs: Vec<&std::path::Path> = theme_dirs.iter().map(PathBuf::as_path).collect();
+    let (theme, theme_warning) = match &options.theme {
+        Some(name) => Theme::load(name, &dir_refs),
+        None => (Theme::default(), None),
+    };
+    let providers: std::collections::HashSet<&str> =
+        options.models.iter().map(|m| m.provider.as_str()).collect();
+    let footer = FooterInfo {
+        cwd: options.cwd.clone(),
+        git_branch: git_branch(&options.cwd),
+        several_providers: providers.len() > 1,
+        ..FooterInfo::default()
+    };
+    let mut app = App::new(commands, queues, keys, theme, footer);
+    app.models = options.models;
+    app.transcript = existing;
+    app.apply_snapshot(&initial);
+    app.footer.usage = app.transcript.usage.clone();
+    app.footer.context_tokens = app.transcript.last_context_tokens;
+    for warning in options
+        .notices
+        .into_iter()
+        .chain(key_warnings)
+        .chain(theme_warning)
+    {
+        app.transcript.notice(warning, NoticeKind::Warning);
+    }
+
+    if let Err(e) = enter() {
+        super::terminal::restore();
+        eprintln!("Error: cannot set up the terminal: {e}");
+        return 1;
+    }
+    let guard = TerminalGuard;
+    let code = match Terminal::new(CrosstermBackend::new(std::io::stdout())) {
+        Ok(mut terminal) => {
+            if let Some(prompt) = options.initial_prompt {
+                app.send_prompt(prompt);
+            }
+            event_loop(&mut app, &mut terminal, &mut ui_events).await;
+            0
+        }
+        Err(e) => {
+            eprintln!("Error: cannot set up the terminal: {e}");
+            1
+        }
+    };
+    drop(guard);
+    // Abort a running turn, then let the conversation task save and finish.
+    app.abort_running();
+    drop(app);
+    let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    code
+}
+
+async fn event_loop(
+    app: &mut App,
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    ui_events: &mut tokio::sync::mpsc::UnboundedReceiver<super::session_task::UiEvent>,
+) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut input = crossterm::event::EventStream::new();
+    let mut sigterm = signal(SignalKind::terminate()).ok();
+    let mut sighup = signal(SignalKind::hangup()).ok();
+    let mut last_frame = Instant::now() - FRAME;
+    let mut spinner = tokio::time::interval(SPINNER);
+    spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        let next_frame = last_frame + FRAME;
+        tokio::select! {
+            event = input.next() => match event {
+                Some(Ok(event)) => app.handle_terminal_event(event),
+                Some(Err(_)) | None => break,
+            },
+            Some(event) = ui_events.recv() => app.handle_ui_event(event),
+            _ = tokio::time::sleep_until(next_frame), if app.dirty => {
+                if terminal.draw(|frame| super::view::draw(frame, app)).is_err() {
+                    break;
+                }
+                app.dirty = false;
+                last_frame = Instant::now();
+            }
+            _ = spinner.tick(), if app.is_busy() => app.dirty = true,
+            _ = recv_signal(&mut sigterm) => break,
+            _ = recv_signal(&mut sighup) => break,
+        }
+        if app.quit {
+            break;
+        }
+    }
+}
+
+async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
+    match signal {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending().await,
+    }
+}
