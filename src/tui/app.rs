@@ -483,7 +483,9 @@ impl App {
             format!("Model: {}/{}", model.provider, model.id),
             NoticeKind::Info,
         );
-        let _ = self.commands.send(SessionCommand::SetModel(model));
+        let _ = self
+            .commands
+            .send(SessionCommand::SetModel(Box::new(model)));
     }
 
     fn cycle_thinking(&mut self) {

@@ -435,7 +435,7 @@ impl Keybindings {
         let combo = KeyCombo::from_event(event);
         self.bindings
             .get(id)
-            .is_some_and(|keys| keys.iter().any(|k| *k == combo))
+            .is_some_and(|keys| keys.contains(&combo))
     }
 
     /// The keys of `id` as text (`ctrl+o`, or `a/b` for several).

@@ -18,3 +18,6 @@ pub mod transcript;
 pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};
+
+#[cfg(test)]
+mod view_tests;

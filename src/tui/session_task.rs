@@ -28,7 +28,7 @@ pub enum SessionCommand {
     /// Name the session (`/name`).
     SetName(String),
     /// Switch model.
-    SetModel(Model),
+    SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
 }
@@ -115,7 +115,7 @@ pub fn spawn_session(
                         .session
                         .append_model_change(&model.provider, &model.id);
                     let thinking = model.clamp_thinking(agent.config.thinking);
-                    agent.config.model = model;
+                    agent.config.model = *model;
                     if thinking != agent.config.thinking {
                         agent.config.thinking = thinking;
                         agent.session.append_thinking_level_change(thinking);
