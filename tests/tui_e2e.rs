@@ -350,3 +350,54 @@ fn model_command_switches_the_model() {
     assert_eq!(server.requests()[0].json()["model"], "other-model");
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn resume_command_continues_an_earlier_session() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("I will remember."));
+    server.push(MockReply::openai_text("The word was pineapple."));
+    let pi = Session::launch(&server, |sandbox| {
+        let out = sandbox.run(
+            &[
+                "--model",
+                "mock/mock-model",
+                "-p",
+                "remember the word pineapple",
+            ],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
+    pi.send("/resume");
+    pi.tmux
+        .wait_for("the session selector", Duration::from_secs(20), |s| {
+            s.contains("Resume session") && s.contains("remember the word pineapple")
+        });
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the resumed transcript", Duration::from_secs(20), |s| {
+            s.contains("I will remember.") && !s.contains("Resume session")
+        });
+    pi.send("which word?");
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(20), |s| {
+            s.contains("The word was pineapple.")
+        });
+    let request = server.requests()[1].json().to_string();
+    assert!(request.contains("remember the word pineapple"), "{request}");
+    pi.quit_and_check_terminal();
+    let files = pi.sandbox.session_files();
+    assert_eq!(
+        files.len(),
+        1,
+        "the resumed session was continued: {files:?}"
+    );
+}

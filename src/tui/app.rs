@@ -1,6 +1,7 @@
 //! The application state and what keys, pastes, mouse wheels and agent
 //! events do to it. Drawing lives in `view`.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEventKind};
@@ -8,17 +9,17 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use super::chrome::FooterInfo;
-use super::commands::{SlashCommand, complete, parse_command};
+use super::commands::{complete, parse_command};
 use super::editor::{Editor, EditorOutcome};
 use super::keybindings::Keybindings;
 use super::render::RenderCache;
-use super::selector::{Selector, SelectorItem, SelectorOutcome};
+use super::selector::{Selector, SelectorOutcome};
 use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
 use super::theme::Theme;
 use super::transcript::{NoticeKind, Transcript};
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::AgentEvent;
-use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::model::Model;
 use crate::ai::types::{Message, UserMessage, now_ms};
 
 /// Two Ctrl+C presses within this window quit.
@@ -30,6 +31,17 @@ const WHEEL_LINES: usize = 3;
 pub enum Overlay {
     /// `/model`: models in the same order as `App::models`.
     ModelSelector(Selector),
+    /// `/resume`: session files in the selector's order.
+    SessionSelector(Selector, Vec<PathBuf>),
+}
+
+impl Overlay {
+    /// The list being shown.
+    pub fn selector(&self) -> &Selector {
+        match self {
+            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s,
+        }
+    }
 }
 
 /// Everything the interactive UI knows.
@@ -70,9 +82,13 @@ pub struct App {
     pub follow_ups: Vec<String>,
     /// Shared steering/follow-up queues of the running turn.
     pub queues: AgentQueues,
+    /// Folder of this project's sessions (`/resume`).
+    pub session_dir: Option<PathBuf>,
+    /// The current session file.
+    pub session_file: Option<PathBuf>,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
-    commands: UnboundedSender<SessionCommand>,
+    pub(super) commands: UnboundedSender<SessionCommand>,
 }
 
 impl App {
@@ -103,6 +119,8 @@ impl App {
             quit: false,
             follow_ups: Vec::new(),
             queues,
+            session_dir: None,
+            session_file: None,
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -171,6 +189,7 @@ impl App {
                     self.send_prompt(text);
                 }
             }
+            UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 self.cache.clear();
@@ -185,6 +204,7 @@ impl App {
     /// Mirror session state into the footer.
     pub fn apply_snapshot(&mut self, s: &SessionSnapshot) {
         self.footer.session_name = s.name.clone();
+        self.session_file = s.file.clone();
         self.footer.model_id = s.model.id.clone();
         self.footer.provider = s.model.provider.clone();
         self.footer.reasoning = s.model.reasoning;
@@ -205,16 +225,28 @@ impl App {
 
     fn handle_key(&mut self, key: KeyEvent) {
         if let Some(overlay) = &mut self.overlay {
-            let Overlay::ModelSelector(selector) = overlay;
-            match selector.handle_key(&key, &self.keys) {
+            let outcome = match overlay {
+                Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
+                    s.handle_key(&key, &self.keys)
+                }
+            };
+            match outcome {
                 SelectorOutcome::Open => {}
                 SelectorOutcome::Cancelled => self.overlay = None,
-                SelectorOutcome::Picked(i) => {
-                    self.overlay = None;
-                    if let Some(model) = self.models.get(i).cloned() {
-                        self.switch_model(model);
+                SelectorOutcome::Picked(i) => match self.overlay.take() {
+                    Some(Overlay::ModelSelector(_)) => {
+                        if let Some(model) = self.models.get(i).cloned() {
+                            self.switch_model(model);
+                        }
                     }
-                }
+                    Some(Overlay::SessionSelector(_, paths)) => {
+                        if let Some(path) = paths.get(i).cloned() {
+                            self.busy_since = Some(Instant::now());
+                            let _ = self.commands.send(SessionCommand::Resume(path));
+                        }
+                    }
+                    None => {}
+                },
             }
             return;
         }
@@ -366,144 +398,6 @@ impl App {
             texts.push(self.editor.text());
         }
         self.editor.set_text(&texts.join("\n\n"));
-    }
-
-    fn run_command(&mut self, command: SlashCommand) {
-        let busy = self.is_busy();
-        let refuse_busy = |app: &mut App| {
-            app.transcript.notice(
-                "Wait for the current turn to finish (esc to interrupt).",
-                NoticeKind::Warning,
-            );
-        };
-        match command {
-            SlashCommand::Quit => self.quit = true,
-            SlashCommand::Hotkeys => {
-                let mut text = String::from("Keyboard shortcuts:\n");
-                for (id, keys, desc) in self.keys.listing() {
-                    let keys = if keys.is_empty() {
-                        "(none)".into()
-                    } else {
-                        keys
-                    };
-                    text.push_str(&format!("{keys:<22} {desc}  [{id}]\n"));
-                }
-                self.transcript.notice(text.trim_end(), NoticeKind::Info);
-            }
-            SlashCommand::Session => {
-                let f = &self.footer;
-                let u = &self.transcript.usage;
-                let text = format!(
-                    "Session\nName: {}\nModel: {}/{}\nTokens: ↑{} ↓{} (cache read {}, write {})\nCost: ${:.4}",
-                    f.session_name.as_deref().unwrap_or("(unnamed)"),
-                    f.provider,
-                    f.model_id,
-                    u.input,
-                    u.output,
-                    u.cache_read,
-                    u.cache_write,
-                    u.cost.total
-                );
-                self.transcript.notice(text, NoticeKind::Info);
-                self.transcript.notice(
-                    format!(
-                        "Messages: {}",
-                        self.transcript
-                            .items
-                            .iter()
-                            .filter(|i| !matches!(i, super::transcript::Item::Notice { .. }))
-                            .count()
-                    ),
-                    NoticeKind::Info,
-                );
-            }
-            SlashCommand::New if busy => refuse_busy(self),
-            SlashCommand::New => {
-                let _ = self.commands.send(SessionCommand::NewSession);
-                self.transcript.clear();
-                self.transcript
-                    .notice("New session started", NoticeKind::Info);
-            }
-            SlashCommand::Name(name) if name.is_empty() => {
-                self.transcript
-                    .notice("Usage: /name <name>", NoticeKind::Warning);
-            }
-            SlashCommand::Name(name) => {
-                self.footer.session_name = Some(name.clone());
-                self.transcript
-                    .notice(format!("Session name set: {name}"), NoticeKind::Info);
-                let _ = self.commands.send(SessionCommand::SetName(name));
-            }
-            SlashCommand::Model(_) if busy => refuse_busy(self),
-            SlashCommand::Model(search) => self.open_model_selector(&search),
-            SlashCommand::Unavailable(name) => self.transcript.notice(
-                format!("/{name} is not available in this version of pi yet."),
-                NoticeKind::Warning,
-            ),
-            SlashCommand::Unknown(name) => self
-                .transcript
-                .notice(format!("Unknown command: /{name}"), NoticeKind::Error),
-        }
-    }
-
-    fn open_model_selector(&mut self, search: &str) {
-        if self.models.is_empty() {
-            self.transcript.notice(
-                "No models available. Set an API key (e.g. ANTHROPIC_API_KEY) or add one to auth.json.",
-                NoticeKind::Warning,
-            );
-            return;
-        }
-        let items = self
-            .models
-            .iter()
-            .map(|m| SelectorItem {
-                label: m.id.clone(),
-                detail: format!("[{}]", m.provider),
-            })
-            .collect();
-        let current = self
-            .models
-            .iter()
-            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
-            .unwrap_or(0);
-        let mut selector = Selector::new("Select model", items, current);
-        if !search.is_empty() {
-            selector.set_query(search);
-        }
-        self.overlay = Some(Overlay::ModelSelector(selector));
-    }
-
-    fn switch_model(&mut self, model: Model) {
-        self.footer.model_id = model.id.clone();
-        self.footer.provider = model.provider.clone();
-        self.footer.reasoning = model.reasoning;
-        self.footer.context_window = model.context_window;
-        self.transcript.notice(
-            format!("Model: {}/{}", model.provider, model.id),
-            NoticeKind::Info,
-        );
-        let _ = self
-            .commands
-            .send(SessionCommand::SetModel(Box::new(model)));
-    }
-
-    fn cycle_thinking(&mut self) {
-        if !self.footer.reasoning {
-            self.transcript
-                .notice("Current model does not support thinking", NoticeKind::Info);
-            return;
-        }
-        let order = ["off", "minimal", "low", "medium", "high", "xhigh"];
-        let at = order
-            .iter()
-            .position(|l| *l == self.footer.thinking)
-            .unwrap_or(0);
-        let next = order[(at + 1) % order.len()];
-        if let Some(level) = ThinkingLevel::parse(next) {
-            self.footer.thinking = next.to_string();
-            let _ = self.commands.send(SessionCommand::SetThinking(level));
-        }
     }
 }
 

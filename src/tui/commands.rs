@@ -9,7 +9,7 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
     ("session", "Show session info and stats", true),
     ("hotkeys", "Show all keyboard shortcuts", true),
     ("quit", "Quit pi", true),
-    ("resume", "Resume a different session", false),
+    ("resume", "Resume a different session", true),
     ("settings", "Open settings menu", false),
     (
         "scoped-models",
@@ -52,6 +52,8 @@ pub enum SlashCommand {
     Hotkeys,
     /// `/quit`.
     Quit,
+    /// `/resume`.
+    Resume,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -75,6 +77,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "session" => SlashCommand::Session,
         "hotkeys" => SlashCommand::Hotkeys,
         "quit" | "exit" => SlashCommand::Quit,
+        "resume" => SlashCommand::Resume,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -1,6 +1,7 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
 pub mod app;
+mod app_commands;
 pub mod chrome;
 pub mod commands;
 pub mod editor;

@@ -37,6 +37,8 @@ pub struct InteractiveOptions {
     pub theme: Option<String>,
     /// A first message from the command line, sent at once.
     pub initial_prompt: Option<String>,
+    /// Folder of this project's sessions (`None` with `--no-session`).
+    pub session_dir: Option<PathBuf>,
     /// Start-up notices to show in the transcript.
     pub notices: Vec<String>,
 }
@@ -67,6 +69,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         ..FooterInfo::default()
     };
     let mut app = App::new(commands, queues, keys, theme, footer);
+    app.session_dir = options.session_dir;
     app.models = options.models;
     app.transcript = existing;
     app.apply_snapshot(&initial);

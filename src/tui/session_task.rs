@@ -12,6 +12,7 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::Message;
 use crate::app::agent_session::AgentSession;
+use crate::session::manager::SessionManager;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -31,6 +32,8 @@ pub enum SessionCommand {
     SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
+    /// Continue another session file (`/resume`).
+    Resume(PathBuf),
 }
 
 /// The state the UI mirrors after each command.
@@ -57,8 +60,10 @@ pub enum UiEvent {
     Agent(Box<AgentEvent>),
     /// A command finished; the conversation is idle with this state.
     Idle(Box<SessionSnapshot>),
-    /// The session was replaced (`/new`): clear the transcript.
+    /// The session was replaced (`/new`, `/resume`): show these messages.
     Reset(Vec<Message>),
+    /// A command failed.
+    Failed(String),
 }
 
 /// Take a snapshot of `agent`.
@@ -125,6 +130,23 @@ pub fn spawn_session(
                     let level = agent.config.model.clamp_thinking(level);
                     agent.config.thinking = level;
                     agent.session.append_thinking_level_change(level);
+                }
+                SessionCommand::Resume(path) => {
+                    let _ = agent.session.sync();
+                    let dir = agent.session.session_dir().map(PathBuf::from);
+                    match SessionManager::open_with(&path, dir.as_deref(), None) {
+                        Ok(session) => {
+                            agent.session = session;
+                            agent.state.messages = agent.session.build_context().messages;
+                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                        }
+                        Err(e) => {
+                            let _ = ui_tx.send(UiEvent::Failed(format!(
+                                "Could not open {}: {e}",
+                                path.display()
+                            )));
+                        }
+                    }
                 }
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::app::{App, Overlay};
+use super::app::App;
 use super::chrome::{footer_lines, header_lines, rule, working_line};
 use super::render::RenderOptions;
 use super::text::{sanitize, truncate};
@@ -135,7 +135,8 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     } else {
         app.theme.fg("border")
     };
-    if let Some(Overlay::ModelSelector(selector)) = &app.overlay {
+    if let Some(overlay) = &app.overlay {
+        let selector = overlay.selector();
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
         lines.extend(selector.lines(&app.theme, width));
         lines.push(rule(width, app.theme.fg("borderAccent")));

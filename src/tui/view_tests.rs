@@ -329,3 +329,30 @@ fn too_narrow_terminal_shows_a_notice() {
     let shown = screen(&mut a, 19, 5);
     assert_eq!(shown.lines().next(), Some("Terminal too narrow"));
 }
+
+#[test]
+fn session_selector() {
+    use super::app::Overlay;
+    use super::selector::{Selector, SelectorItem};
+    let mut a = app();
+    let items = [
+        ("Refactor the footer", "2026-11-20 10:15 · 12 messages"),
+        ("日本語のセッション", "2026-11-19 08:00 · 3 messages"),
+        (
+            "fix flaky test in tools_bash",
+            "2026-11-18 17:42 · 40 messages",
+        ),
+    ]
+    .iter()
+    .map(|(l, d)| SelectorItem {
+        label: l.to_string(),
+        detail: d.to_string(),
+    })
+    .collect();
+    a.overlay = Some(Overlay::SessionSelector(
+        Selector::new("Resume session", items, 0),
+        Vec::new(),
+    ));
+    insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));
+}
