@@ -146,6 +146,9 @@ fn pi_command(sandbox: &PiSandbox, before: &Path, after: &Path) -> String {
     for var in SCRUBBED {
         env.push_str(&format!(" -u {var}"));
     }
+    for (key, value) in &sandbox.env {
+        env.push_str(&format!(" {key}={}", quote(value)));
+    }
     env.push_str(&format!(
         " PI_CODING_AGENT_DIR={} PI_OFFLINE=1 {} --model mock/mock-model",
         quote(&sandbox.agent_dir.to_string_lossy()),
@@ -205,9 +208,9 @@ struct Session {
 }
 
 impl Session {
-    fn launch(server: &MockServer, prepare: impl FnOnce(&PiSandbox)) -> Session {
-        let sandbox = PiSandbox::with_mock(server, "openai-completions");
-        prepare(&sandbox);
+    fn launch(server: &MockServer, prepare: impl FnOnce(&mut PiSandbox)) -> Session {
+        let mut sandbox = PiSandbox::with_mock(server, "openai-completions");
+        prepare(&mut sandbox);
         let before = sandbox.root.path().join("stty-before.txt");
         let after = sandbox.root.path().join("stty-after.txt");
         let tmux = Tmux::start(&pi_command(&sandbox, &before, &after), &sandbox.project);
@@ -400,4 +403,41 @@ fn resume_command_continues_an_earlier_session() {
         1,
         "the resumed session was continued: {files:?}"
     );
+}
+
+#[test]
+fn ctrl_g_edits_the_message_in_the_external_editor() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("Got your edited message."));
+    let pi = Session::launch(&server, |sandbox| {
+        let script = sandbox.root.path().join("editor.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\nprintf 'written by the editor' > \"$1\"\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        sandbox
+            .env
+            .push(("VISUAL".into(), script.to_string_lossy().to_string()));
+    });
+    pi.tmux.type_text("draft");
+    pi.tmux.key("C-g");
+    pi.tmux
+        .wait_for("the edited text", Duration::from_secs(20), |s| {
+            s.contains("written by the editor") && !s.contains("draft")
+        });
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(20), |s| {
+            s.contains("Got your edited message.")
+        });
+    let request = server.requests()[0].json().to_string();
+    assert!(request.contains("written by the editor"), "{request}");
+    pi.quit_and_check_terminal();
 }

@@ -44,6 +44,15 @@ impl Overlay {
     }
 }
 
+/// Something only the event loop can do, since it owns the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerminalRequest {
+    /// Edit the message in `$VISUAL`/`$EDITOR`.
+    ExternalEditor,
+    /// Suspend to the shell (Ctrl+Z).
+    Suspend,
+}
+
 /// Everything the interactive UI knows.
 pub struct App {
     /// The conversation as shown.
@@ -78,6 +87,8 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// A request that needs the real terminal (handled by the event loop).
+    pub terminal_request: Option<TerminalRequest>,
     /// Follow-up messages queued with Alt+Enter (sent when the turn ends).
     pub follow_ups: Vec<String>,
     /// Shared steering/follow-up queues of the running turn.
@@ -117,6 +128,7 @@ impl App {
             overlay: None,
             dirty: true,
             quit: false,
+            terminal_request: None,
             follow_ups: Vec::new(),
             queues,
             session_dir: None,
@@ -289,6 +301,14 @@ impl App {
                     self.editor.set_text(&text);
                 }
             }
+            return;
+        }
+        if kb.matches("app.editor.external", &key) {
+            self.terminal_request = Some(TerminalRequest::ExternalEditor);
+            return;
+        }
+        if kb.matches("app.suspend", &key) {
+            self.terminal_request = Some(TerminalRequest::Suspend);
             return;
         }
         if kb.matches("app.tools.expand", &key) {

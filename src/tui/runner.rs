@@ -10,7 +10,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::time::Instant;
 
-use super::app::App;
+use super::app::{App, TerminalRequest};
 use super::chrome::{FooterInfo, git_branch};
 use super::keybindings::Keybindings;
 use super::session_task::{snapshot, spawn_session};
@@ -145,7 +145,59 @@ async fn event_loop(
         if app.quit {
             break;
         }
+        if let Some(request) = app.terminal_request.take() {
+            handle_terminal_request(app, request);
+            let _ = terminal.clear();
+            app.dirty = true;
+        }
     }
+}
+
+/// Leave the UI, run the external editor or suspend, then come back.
+fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
+    super::terminal::restore();
+    match request {
+        TerminalRequest::ExternalEditor => match edit_externally(&app.editor.text()) {
+            Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
+            Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+        },
+        TerminalRequest::Suspend => {
+            // SAFETY: raising SIGTSTP on our own process; we continue on SIGCONT.
+            unsafe {
+                libc::raise(libc::SIGTSTP);
+            }
+        }
+    }
+    if let Err(e) = enter() {
+        app.transcript.notice(
+            format!("Cannot restore the terminal: {e}"),
+            NoticeKind::Error,
+        );
+    }
+}
+
+/// Open `text` in `$VISUAL`/`$EDITOR` and return the edited text.
+fn edit_externally(text: &str) -> Result<String, String> {
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .ok_or("No external editor: set $VISUAL or $EDITOR.")?;
+    let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
+    std::fs::write(&file, text).map_err(|e| format!("Cannot write {}: {e}", file.display()))?;
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&file)
+        .status()
+        .map_err(|e| format!("Cannot run {editor}: {e}"))?;
+    let edited = std::fs::read_to_string(&file).unwrap_or_default();
+    let _ = std::fs::remove_file(&file);
+    if !status.success() {
+        return Err(format!("{editor} exited with {status}; message unchanged."));
+    }
+    Ok(edited)
 }
 
 async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
