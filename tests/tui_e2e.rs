@@ -441,3 +441,56 @@ fn ctrl_g_edits_the_message_in_the_external_editor() {
     assert!(request.contains("written by the editor"), "{request}");
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn an_edited_theme_file_is_applied_without_restart() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let theme_path = std::cell::RefCell::new(PathBuf::new());
+    let theme_with_error = |hex: &str| {
+        let builtin =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/dark.json"))
+                .unwrap();
+        let mut theme: serde_json::Value = serde_json::from_str(&builtin).unwrap();
+        theme["name"] = json!("mine");
+        theme["colors"]["error"] = json!(hex);
+        theme.to_string()
+    };
+    let pi = Session::launch(&server, |sandbox| {
+        let dir = sandbox.agent_dir.join("themes");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mine.json");
+        std::fs::write(&path, theme_with_error("#ff0000")).unwrap();
+        sandbox.write_agent_file("settings.json", r#"{"theme": "mine"}"#);
+        *theme_path.borrow_mut() = path;
+    });
+    pi.send("/no-such-command");
+    let coloured = |s: &str, rgb: &str| {
+        s.lines()
+            .any(|l| l.contains("Unknown command") && l.contains(&format!("38;2;{rgb}m")))
+    };
+    let styled = || pi.tmux.tmux(&["capture-pane", "-p", "-e"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !coloured(&styled(), "255;0;0") {
+        assert!(
+            Instant::now() < deadline,
+            "error colour never shown:\n{}",
+            styled()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::fs::write(&*theme_path.borrow(), theme_with_error("#00ff00")).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !coloured(&styled(), "0;255;0") {
+        assert!(
+            Instant::now() < deadline,
+            "theme not reloaded:\n{}",
+            styled()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    pi.quit_and_check_terminal();
+}

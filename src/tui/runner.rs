@@ -15,13 +15,15 @@ use super::chrome::{FooterInfo, git_branch};
 use super::keybindings::Keybindings;
 use super::session_task::{snapshot, spawn_session};
 use super::terminal::{TerminalGuard, enter};
-use super::theme::Theme;
+use super::theme::{Theme, ThemeWatcher};
 use super::transcript::{NoticeKind, Transcript};
 use crate::ai::model::Model;
 use crate::app::agent_session::AgentSession;
 
 /// Minimum time between frames (~60 fps).
 const FRAME: Duration = Duration::from_millis(16);
+/// How often a user theme file is checked for changes.
+const THEME_CHECK: Duration = Duration::from_millis(500);
 /// Redraw interval for the working indicator.
 const SPINNER: Duration = Duration::from_millis(80);
 
@@ -56,10 +58,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         options.cwd.join(".pi").join("themes"),
     ];
     let dir_refs: Vec<&std::path::Path> = theme_dirs.iter().map(PathBuf::as_path).collect();
-    let (theme, theme_warning) = match &options.theme {
-        Some(name) => Theme::load(name, &dir_refs),
-        None => (Theme::default(), None),
+    let (theme, theme_warning, theme_file) = match &options.theme {
+        Some(name) => Theme::locate(name, &dir_refs),
+        None => (Theme::default(), None, None),
     };
+    let mut theme_watcher = theme_file.map(ThemeWatcher::new);
     let providers: std::collections::HashSet<&str> =
         options.models.iter().map(|m| m.provider.as_str()).collect();
     let footer = FooterInfo {
@@ -95,7 +98,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
             if let Some(prompt) = options.initial_prompt {
                 app.send_prompt(prompt);
             }
-            event_loop(&mut app, &mut terminal, &mut ui_events).await;
+            event_loop(&mut app, &mut terminal, &mut ui_events, &mut theme_watcher).await;
             0
         }
         Err(e) => {
@@ -115,7 +118,10 @@ async fn event_loop(
     app: &mut App,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     ui_events: &mut tokio::sync::mpsc::UnboundedReceiver<super::session_task::UiEvent>,
+    theme_watcher: &mut Option<ThemeWatcher>,
 ) {
+    let mut theme_check = tokio::time::interval(THEME_CHECK);
+    theme_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     use tokio::signal::unix::{SignalKind, signal};
     let mut input = crossterm::event::EventStream::new();
     let mut sigterm = signal(SignalKind::terminate()).ok();
@@ -139,6 +145,18 @@ async fn event_loop(
                 last_frame = Instant::now();
             }
             _ = spinner.tick(), if app.is_busy() => app.dirty = true,
+            _ = theme_check.tick(), if theme_watcher.is_some() => {
+                if let Some(result) = theme_watcher.as_mut().and_then(ThemeWatcher::poll) {
+                    match result {
+                        Ok(theme) => {
+                            app.theme = theme;
+                            app.cache.clear();
+                        }
+                        Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+                    }
+                    app.dirty = true;
+                }
+            }
             _ = recv_signal(&mut sigterm) => break,
             _ = recv_signal(&mut sighup) => break,
         }

@@ -3,7 +3,8 @@
 //! `""` for the terminal default).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use ratatui::style::{Color, Modifier, Style};
 use serde_json::Value;
@@ -126,27 +127,38 @@ impl Theme {
     /// Load a theme by name: built-ins first, then `<name>.json` in `dirs`.
     /// A missing or malformed theme falls back to `dark` with a warning.
     pub fn load(name: &str, dirs: &[&Path]) -> (Theme, Option<String>) {
+        let (theme, warning, _) = Theme::locate(name, dirs);
+        (theme, warning)
+    }
+
+    /// [`Theme::load`], also returning the file a user theme came from.
+    pub fn locate(name: &str, dirs: &[&Path]) -> (Theme, Option<String>, Option<PathBuf>) {
         match name {
-            "dark" => return (Theme::default(), None),
-            "light" => return (Theme::light(), None),
+            "dark" => return (Theme::default(), None, None),
+            "light" => return (Theme::light(), None, None),
             _ => {}
         }
         for dir in dirs {
             let path = dir.join(format!("{name}.json"));
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                return match Theme::parse(&text) {
-                    Ok(theme) => (theme, None),
-                    Err(e) => (
-                        Theme::default(),
-                        Some(format!("theme {}: {e}; using dark", path.display())),
-                    ),
+            if path.is_file() {
+                return match Theme::from_file(&path) {
+                    Ok(theme) => (theme, None, Some(path)),
+                    Err(e) => (Theme::default(), Some(e), Some(path)),
                 };
             }
         }
         (
             Theme::default(),
             Some(format!("theme \"{name}\" not found; using dark")),
+            None,
         )
+    }
+
+    /// Parse a theme file; the error says which file and token is wrong.
+    pub fn from_file(path: &Path) -> Result<Theme, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("theme {}: {e}; using dark", path.display()))?;
+        Theme::parse(&text).map_err(|e| format!("theme {}: {e}; using dark", path.display()))
     }
 
     /// The colour of `token` (`None` = terminal default or unknown token).
@@ -205,6 +217,36 @@ fn parse_hex(s: &str) -> Option<Color> {
     Some(Color::Rgb((n >> 16) as u8, (n >> 8) as u8, n as u8))
 }
 
+/// Watches a user theme file and reloads it when it changes.
+#[derive(Debug)]
+pub struct ThemeWatcher {
+    path: PathBuf,
+    modified: Option<SystemTime>,
+}
+
+impl ThemeWatcher {
+    /// Watch `path` from its current state.
+    pub fn new(path: PathBuf) -> Self {
+        let modified = modified(&path);
+        ThemeWatcher { path, modified }
+    }
+
+    /// `Some` when the file changed since the last call: the new theme, or
+    /// why it could not be used.
+    pub fn poll(&mut self) -> Option<Result<Theme, String>> {
+        let now = modified(&self.path);
+        if now == self.modified {
+            return None;
+        }
+        self.modified = now;
+        Some(Theme::from_file(&self.path))
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +270,26 @@ mod tests {
             Theme::parse(&v.to_string()).unwrap().color("mdHeading"),
             Some(Color::Indexed(214))
         );
+    }
+
+    #[test]
+    fn watcher_reloads_an_edited_theme_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.json");
+        std::fs::write(&path, DARK_JSON).unwrap();
+        let (theme, warning, found) = Theme::locate("mine", &[dir.path()]);
+        assert!(warning.is_none());
+        assert_eq!(found.as_deref(), Some(path.as_path()));
+        assert_eq!(theme.color("error"), Some(Color::Rgb(0xcc, 0x66, 0x66)));
+        let mut watcher = ThemeWatcher::new(path.clone());
+        assert!(watcher.poll().is_none());
+        let mut v: Value = serde_json::from_str(DARK_JSON).unwrap();
+        v["colors"]["error"] = Value::String("#ff0000".into());
+        std::fs::write(&path, v.to_string()).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(SystemTime::now() + std::time::Duration::from_secs(5))
+            .unwrap();
+        let reloaded = watcher.poll().expect("change seen").unwrap();
+        assert_eq!(reloaded.color("error"), Some(Color::Rgb(0xff, 0, 0)));
     }
 }
