@@ -89,8 +89,6 @@ pub struct App {
     pub quit: bool,
     /// A request that needs the real terminal (handled by the event loop).
     pub terminal_request: Option<TerminalRequest>,
-    /// Follow-up messages queued with Alt+Enter (sent when the turn ends).
-    pub follow_ups: Vec<String>,
     /// Shared steering/follow-up queues of the running turn.
     pub queues: AgentQueues,
     /// Folder of this project's sessions (`/resume`).
@@ -129,7 +127,6 @@ impl App {
             dirty: true,
             quit: false,
             terminal_request: None,
-            follow_ups: Vec::new(),
             queues,
             session_dir: None,
             session_file: None,
@@ -196,10 +193,6 @@ impl App {
                 self.busy_since = None;
                 self.signal = None;
                 self.apply_snapshot(&snapshot);
-                if !self.follow_ups.is_empty() {
-                    let text = self.follow_ups.remove(0);
-                    self.send_prompt(text);
-                }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Reset(messages) => {
@@ -285,14 +278,7 @@ impl App {
                 self.completion = None;
             } else if let Some(signal) = &self.signal {
                 signal.cancel();
-                let restored: Vec<String> = self
-                    .queues
-                    .steering
-                    .drain()
-                    .iter()
-                    .map(message_text)
-                    .chain(self.follow_ups.drain(..))
-                    .collect();
+                let restored = self.take_queued();
                 if !restored.is_empty() {
                     let mut text = restored.join("\n\n");
                     if !self.editor.is_empty() {
@@ -342,9 +328,17 @@ impl App {
         if self.is_busy() && kb.matches("app.message.followUp", &key) {
             let text = self.editor.expanded_text();
             if !text.is_empty() {
-                self.follow_ups.push(text);
+                self.queues.follow_up.push(user_message(text));
                 self.editor.clear();
             }
+            return;
+        }
+        if kb.matches("app.model.cycleForward", &key) {
+            self.cycle_model(1);
+            return;
+        }
+        if kb.matches("app.model.cycleBackward", &key) {
+            self.cycle_model(-1);
             return;
         }
         if self.handle_completion_key(&key) {
@@ -393,24 +387,25 @@ impl App {
             return;
         }
         if self.is_busy() {
-            self.queues.steering.push(Message::User(UserMessage {
-                content: crate::ai::types::UserContent::Text(text),
-                timestamp: now_ms(),
-            }));
+            self.queues.steering.push(user_message(text));
             return;
         }
         self.send_prompt(text);
     }
 
-    fn dequeue(&mut self) {
-        let mut texts: Vec<String> = self
-            .queues
-            .steering
-            .drain()
+    /// Remove all queued steering and follow-up messages, returning their text.
+    fn take_queued(&mut self) -> Vec<String> {
+        let steering = self.queues.steering.drain();
+        let follow_up = self.queues.follow_up.drain();
+        steering
             .iter()
+            .chain(&follow_up)
             .map(message_text)
-            .collect();
-        texts.append(&mut self.follow_ups);
+            .collect()
+    }
+
+    fn dequeue(&mut self) {
+        let mut texts = self.take_queued();
         if texts.is_empty() {
             return;
         }
@@ -419,6 +414,13 @@ impl App {
         }
         self.editor.set_text(&texts.join("\n\n"));
     }
+}
+
+fn user_message(text: String) -> Message {
+    Message::User(UserMessage {
+        content: crate::ai::types::UserContent::Text(text),
+        timestamp: now_ms(),
+    })
 }
 
 fn message_text(m: &Message) -> String {

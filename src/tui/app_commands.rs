@@ -154,6 +154,21 @@ impl App {
         ));
     }
 
+    /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.
+    pub(super) fn cycle_model(&mut self, step: isize) {
+        if self.is_busy() || self.models.len() < 2 {
+            return;
+        }
+        let n = self.models.len() as isize;
+        let at = self
+            .models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .unwrap_or(0) as isize;
+        let next = self.models[((at + step).rem_euclid(n)) as usize].clone();
+        self.switch_model(next);
+    }
+
     pub(super) fn switch_model(&mut self, model: Model) {
         self.footer.model_id = model.id.clone();
         self.footer.provider = model.provider.clone();

@@ -21,4 +21,6 @@ pub mod view;
 pub use runner::{InteractiveOptions, run_interactive};
 
 #[cfg(test)]
+mod app_tests;
+#[cfg(test)]
 mod view_tests;

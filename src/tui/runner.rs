@@ -138,7 +138,7 @@ async fn event_loop(
             },
             Some(event) = ui_events.recv() => app.handle_ui_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
-                if terminal.draw(|frame| super::view::draw(frame, app)).is_err() {
+                if draw_synchronized(terminal, app).is_err() {
                     break;
                 }
                 app.dirty = false;
@@ -216,6 +216,18 @@ fn edit_externally(text: &str) -> Result<String, String> {
         return Err(format!("{editor} exited with {status}; message unchanged."));
     }
     Ok(edited)
+}
+
+/// Draw a frame inside synchronized-output markers so terminals that
+/// support them show it at once (others ignore the markers).
+fn draw_synchronized(
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    app: &mut App,
+) -> std::io::Result<()> {
+    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+    crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    terminal.draw(|frame| super::view::draw(frame, app))?;
+    crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)
 }
 
 async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {

@@ -99,10 +99,8 @@ fn pending_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let muted = app.theme.fg("muted");
     let mut out = Vec::new();
     let steering = app.queues.steering.texts();
-    for (label, texts) in [
-        ("Steering", steering.as_slice()),
-        ("Follow-up", app.follow_ups.as_slice()),
-    ] {
+    let follow_up = app.queues.follow_up.texts();
+    for (label, texts) in [("Steering", &steering), ("Follow-up", &follow_up)] {
         for text in texts {
             let one_line = sanitize(text).replace('\n', " ");
             out.push(Line::from(Span::styled(

@@ -277,7 +277,7 @@ fn queued_messages_and_model_selector() {
     for text in ["first steer", "second steer"] {
         a.queues.steering.push(user(text));
     }
-    a.follow_ups.push("then summarise".into());
+    a.queues.follow_up.push(user("then summarise"));
     let shown = screen(&mut a, 80, 24);
     // The spinner frame depends on the clock; compare everything else.
     let stable: String = shown

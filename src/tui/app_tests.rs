@@ -1,0 +1,120 @@
+//! Behaviour of keys at the application level.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::app::App;
+use super::chrome::FooterInfo;
+use super::keybindings::Keybindings;
+use super::session_task::SessionCommand;
+use super::theme::Theme;
+use crate::agent::agent_loop::AgentQueues;
+
+fn app() -> (App, UnboundedReceiver<SessionCommand>) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let app = App::new(
+        tx,
+        AgentQueues::default(),
+        Keybindings::default(),
+        Theme::plain(),
+        FooterInfo::default(),
+    );
+    (app, rx)
+}
+
+fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+    app.handle_terminal_event(Event::Key(KeyEvent::new(code, modifiers)));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+}
+
+#[test]
+fn ctrl_c_clears_then_a_quick_second_press_quits() {
+    let (mut a, _rx) = app();
+    type_text(&mut a, "draft");
+    key(&mut a, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(a.editor.is_empty());
+    assert!(!a.quit);
+    key(&mut a, KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert!(a.quit);
+}
+
+#[test]
+fn ctrl_d_quits_only_when_the_editor_is_empty() {
+    let (mut a, _rx) = app();
+    type_text(&mut a, "ab");
+    key(&mut a, KeyCode::Left, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Char('d'), KeyModifiers::CONTROL);
+    assert!(!a.quit);
+    assert_eq!(a.editor.text(), "a");
+    key(&mut a, KeyCode::Char('u'), KeyModifiers::CONTROL);
+    key(&mut a, KeyCode::Char('d'), KeyModifiers::CONTROL);
+    assert!(a.quit);
+}
+
+#[test]
+fn enter_sends_a_prompt_and_enter_while_busy_steers() {
+    let (mut a, mut rx) = app();
+    type_text(&mut a, "hello");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::Prompt { text, signal }) = rx.try_recv() else {
+        panic!("prompt sent")
+    };
+    assert_eq!(text, "hello");
+    assert!(a.is_busy());
+    type_text(&mut a, "steer");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    type_text(&mut a, "later");
+    key(&mut a, KeyCode::Enter, KeyModifiers::ALT);
+    assert_eq!(a.queues.steering.texts(), vec!["steer"]);
+    assert_eq!(a.queues.follow_up.texts(), vec!["later"]);
+    assert!(rx.try_recv().is_err(), "nothing else sent");
+    // Esc aborts and puts the queued messages back into the editor.
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(signal.is_cancelled());
+    assert_eq!(a.editor.text(), "steer\n\nlater");
+    assert!(a.queues.steering.is_empty() && a.queues.follow_up.is_empty());
+}
+
+#[test]
+fn toggles_and_scrolling() {
+    let (mut a, _rx) = app();
+    key(&mut a, KeyCode::Char('o'), KeyModifiers::CONTROL);
+    assert!(a.tools_expanded);
+    key(&mut a, KeyCode::Char('t'), KeyModifiers::CONTROL);
+    assert!(a.thinking_expanded);
+    a.page = 10;
+    key(&mut a, KeyCode::PageUp, KeyModifiers::NONE);
+    assert_eq!(a.scroll, 10);
+    a.handle_terminal_event(Event::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 0,
+        row: 0,
+        modifiers: KeyModifiers::NONE,
+    }));
+    assert_eq!(a.scroll, 7);
+    key(&mut a, KeyCode::PageDown, KeyModifiers::NONE);
+    assert_eq!(a.scroll, 0);
+}
+
+#[test]
+fn slash_completion_and_unavailable_commands() {
+    let (mut a, _rx) = app();
+    type_text(&mut a, "/hot");
+    assert_eq!(a.completion, Some(0));
+    key(&mut a, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(a.editor.text(), "/hotkeys ");
+    a.editor.clear();
+    type_text(&mut a, "/tree");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let last = a.transcript.items.last().unwrap();
+    assert!(
+        format!("{last:?}").contains("/tree is not available in this version of pi yet."),
+        "{last:?}"
+    );
+}
