@@ -141,7 +141,7 @@ fn wait_for_file(path: &Path, limit: Duration) -> String {
 }
 
 /// The shell command: record `stty -a`, run pi, record `stty -a` again.
-fn pi_command(sandbox: &PiSandbox, before: &Path, after: &Path) -> String {
+fn pi_command(sandbox: &PiSandbox, args: &str, before: &Path, after: &Path) -> String {
     let mut env = String::from("env");
     for var in SCRUBBED {
         env.push_str(&format!(" -u {var}"));
@@ -150,7 +150,7 @@ fn pi_command(sandbox: &PiSandbox, before: &Path, after: &Path) -> String {
         env.push_str(&format!(" {key}={}", quote(value)));
     }
     env.push_str(&format!(
-        " PI_CODING_AGENT_DIR={} PI_OFFLINE=1 {} --model mock/mock-model",
+        " PI_CODING_AGENT_DIR={} PI_OFFLINE=1 {} {args}",
         quote(&sandbox.agent_dir.to_string_lossy()),
         quote(env!("CARGO_BIN_EXE_pi")),
     ));
@@ -211,12 +211,19 @@ impl Session {
     fn launch(server: &MockServer, prepare: impl FnOnce(&mut PiSandbox)) -> Session {
         let mut sandbox = PiSandbox::with_mock(server, "openai-completions");
         prepare(&mut sandbox);
+        let pi = Session::start(sandbox, "--model mock/mock-model");
+        pi.tmux
+            .wait_for("the editor and footer", Duration::from_secs(20), |s| {
+                s.contains("mock-model") && s.contains("pi v")
+            });
+        pi
+    }
+
+    fn start(sandbox: PiSandbox, args: &str) -> Session {
         let before = sandbox.root.path().join("stty-before.txt");
         let after = sandbox.root.path().join("stty-after.txt");
-        let tmux = Tmux::start(&pi_command(&sandbox, &before, &after), &sandbox.project);
-        tmux.wait_for("the editor and footer", Duration::from_secs(20), |s| {
-            s.contains("mock-model") && s.contains("pi v")
-        });
+        let command = pi_command(&sandbox, args, &before, &after);
+        let tmux = Tmux::start(&command, &sandbox.project);
         Session {
             sandbox,
             tmux,
@@ -492,5 +499,26 @@ fn an_edited_theme_file_is_applied_without_restart() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    pi.quit_and_check_terminal();
+}
+
+#[test]
+fn without_credentials_pi_starts_and_says_how_to_add_a_key() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let pi = Session::start(PiSandbox::new(), "");
+    pi.tmux
+        .wait_for("the credentials notice", Duration::from_secs(20), |s| {
+            s.contains("No models available")
+                && s.contains("ANTHROPIC_API_KEY")
+                && s.contains("pi v")
+        });
+    pi.send("hello");
+    pi.tmux
+        .wait_for("the missing key error", Duration::from_secs(20), |s| {
+            s.contains("No API key found for anthropic")
+        });
     pi.quit_and_check_terminal();
 }

@@ -117,8 +117,22 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
+    let mut notices = Vec::new();
     let (model, thinking) =
-        choose_model(&args, &settings, &registry, &auth, &existing, has_existing)?;
+        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
+            Ok(chosen) => chosen,
+            // The terminal UI starts without credentials and says how to add them.
+            Err(message) if output.is_none() && args.model.is_none() => {
+                let fallback = crate::ai::catalog::default_model_id("anthropic")
+                    .and_then(|id| registry.find("anthropic", id))
+                    .or_else(|| registry.all().first())
+                    .cloned()
+                    .ok_or(message.clone())?;
+                notices.push(message);
+                (fallback, ThinkingLevel::Off)
+            }
+            Err(message) => return Err(message),
+        };
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);
     }
@@ -178,7 +192,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             models: available,
             theme: settings.theme().map(str::to_string),
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
-            notices: Vec::new(),
+            notices,
             session_dir: (!args.no_session).then_some(session_dir),
         };
         return Ok(run_interactive(agent, options).await);
