@@ -38,12 +38,22 @@ impl RenderCache {
         options: &RenderOptions,
         theme: &Theme,
     ) -> Vec<Line<'static>> {
+        let total = self.update(transcript, options, theme);
+        self.window(total, total)
+    }
+
+    /// Re-render changed items; returns the total number of lines.
+    pub fn update(
+        &mut self,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) -> usize {
         if self.options.as_ref() != Some(options) {
             self.entries.clear();
             self.options = Some(options.clone());
         }
         self.entries.truncate(transcript.items.len());
-        let mut out = Vec::new();
         for (i, item) in transcript.items.iter().enumerate() {
             let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
             match self.entries.get(i) {
@@ -57,7 +67,27 @@ impl RenderCache {
                     }
                 }
             }
-            out.extend(self.entries[i].1.iter().cloned());
+        }
+        self.entries.iter().map(|(_, l)| l.len()).sum()
+    }
+
+    /// The `count` lines ending `end` lines into the transcript (after
+    /// [`RenderCache::update`]); only these are cloned.
+    pub fn window(&self, end: usize, count: usize) -> Vec<Line<'static>> {
+        let start = end.saturating_sub(count);
+        let mut out = Vec::with_capacity(end - start);
+        let mut offset = 0;
+        for (_, lines) in &self.entries {
+            let next = offset + lines.len();
+            if next > start && offset < end {
+                let from = start.saturating_sub(offset);
+                let to = (end - offset).min(lines.len());
+                out.extend(lines[from..to].iter().cloned());
+            }
+            offset = next;
+            if offset >= end {
+                break;
+            }
         }
         out
     }
@@ -212,5 +242,11 @@ mod tests {
         let second = cache.lines(&t, &options(30), &Theme::plain());
         assert_eq!(&second[..first.len()], &first[..]);
         assert_eq!(plain(&second).last().unwrap(), " note");
+        let total = cache.update(&t, &options(30), &Theme::plain());
+        assert_eq!(total, second.len());
+        assert_eq!(
+            cache.window(total - 1, 2),
+            second[total - 3..total - 1].to_vec()
+        );
     }
 }

@@ -60,14 +60,24 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
     };
-    let mut lines = header_lines(&app.keys, &theme, width);
-    lines.extend(app.cache.lines(&app.transcript, &options, &theme));
-    let visible = lines.len().min(available);
+    let header = header_lines(&app.keys, &theme, width);
+    let header_len = header.len();
+    let body_total = app.cache.update(&app.transcript, &options, &theme);
+    let total = header_len + body_total;
+    let visible = total.min(available);
     app.page = available;
-    app.scroll = app.scroll.min(lines.len().saturating_sub(visible));
-    let end = lines.len() - app.scroll;
-    let start = end.saturating_sub(visible);
-    let shown: Vec<Line<'static>> = lines.drain(start..end).collect();
+    app.scroll = app.scroll.min(total - visible);
+    let end = total - app.scroll;
+    let start = end - visible;
+    // Header lines first (they scroll with the transcript), then the body.
+    let mut shown: Vec<Line<'static>> = header
+        .into_iter()
+        .skip(start)
+        .take(end.saturating_sub(start))
+        .collect();
+    let body_end = end.saturating_sub(header_len);
+    let body_count = visible - shown.len();
+    shown.extend(app.cache.window(body_end, body_count));
 
     // Content flows from the top; the editor and footer follow it and stay
     // at the bottom once the transcript fills the screen.

@@ -356,3 +356,46 @@ fn session_selector() {
     insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
     insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));
 }
+
+#[test]
+fn page_up_scrolls_back_to_earlier_lines() {
+    let mut a = app();
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: user("explain the plan"),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: assistant(""),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::MessageEnd {
+            message: assistant(ANSWER),
+        },
+    );
+    let bottom = screen(&mut a, 40, 12);
+    assert!(!bottom.contains("explain the plan"), "{bottom}");
+    let page_up = || {
+        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::PageUp,
+            crossterm::event::KeyModifiers::NONE,
+        ))
+    };
+    a.handle_terminal_event(page_up());
+    let one_page = screen(&mut a, 40, 12);
+    assert_ne!(one_page, bottom);
+    assert!(one_page.contains("2. Fix it"), "{one_page}");
+    for _ in 0..10 {
+        a.handle_terminal_event(page_up());
+    }
+    let top = screen(&mut a, 40, 12);
+    assert!(
+        top.contains("pi v") && top.contains("explain the plan"),
+        "{top}"
+    );
+}
