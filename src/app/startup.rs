@@ -193,6 +193,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             theme: settings.theme().map(str::to_string),
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
+            quiet_startup: settings.quiet_startup(),
             session_dir: (!args.no_session).then_some(session_dir),
         };
         return Ok(run_interactive(agent, options).await);

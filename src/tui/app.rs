@@ -87,6 +87,8 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// `quietStartup`: no header.
+    pub quiet_startup: bool,
     /// A request that needs the real terminal (handled by the event loop).
     pub terminal_request: Option<TerminalRequest>,
     /// Shared steering/follow-up queues of the running turn.
@@ -126,6 +128,7 @@ impl App {
             overlay: None,
             dirty: true,
             quit: false,
+            quiet_startup: false,
             terminal_request: None,
             queues,
             session_dir: None,

@@ -15,8 +15,16 @@ use crate::ai::types::Usage;
 /// The application name in the header.
 pub const APP_NAME: &str = "pi";
 
-/// Header lines: logo with version, then compact key hints.
-pub fn header_lines(kb: &Keybindings, theme: &Theme, max: usize) -> Vec<Line<'static>> {
+/// Header lines: logo with version, then compact key hints (none when `quiet`).
+pub fn header_lines(
+    kb: &Keybindings,
+    theme: &Theme,
+    max: usize,
+    quiet: bool,
+) -> Vec<Line<'static>> {
+    if quiet {
+        return Vec::new();
+    }
     let logo = Line::from(vec![
         Span::raw(" "),
         Span::styled(APP_NAME, theme.bold("accent")),

@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
     };
-    let header = header_lines(&app.keys, &theme, width);
+    let header = header_lines(&app.keys, &theme, width, app.quiet_startup);
     let header_len = header.len();
     let body_total = app.cache.update(&app.transcript, &options, &theme);
     let total = header_len + body_total;

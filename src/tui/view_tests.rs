@@ -399,3 +399,12 @@ fn page_up_scrolls_back_to_earlier_lines() {
         "{top}"
     );
 }
+
+#[test]
+fn quiet_startup_hides_the_header() {
+    let mut a = app();
+    a.quiet_startup = true;
+    let shown = screen(&mut a, 80, 24);
+    assert!(!shown.contains("pi v"), "{shown}");
+    assert!(shown.starts_with("────"), "{shown}");
+}
