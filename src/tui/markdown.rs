@@ -261,10 +261,24 @@ impl Renderer<'_> {
         self.lines
             .push(Line::from(Span::styled(format!("```{lang}"), border)));
         let inner = self.width.saturating_sub(2).max(1);
-        for raw in code.trim_end_matches('\n').split('\n') {
-            for piece in wrap_line(raw, inner) {
-                self.lines
-                    .push(Line::from(vec![Span::raw("  "), Span::styled(piece, body)]));
+        let code = code.trim_end_matches('\n');
+        match super::highlight::highlight(code, lang, self.theme) {
+            Some(highlighted) => {
+                for runs in highlighted {
+                    for row in super::highlight::hard_wrap(&runs, inner) {
+                        let mut spans = vec![Span::raw("  ")];
+                        spans.extend(row.into_iter().map(|(t, s)| Span::styled(t, s)));
+                        self.lines.push(Line::from(spans));
+                    }
+                }
+            }
+            None => {
+                for raw in code.split('\n') {
+                    for piece in wrap_line(raw, inner) {
+                        self.lines
+                            .push(Line::from(vec![Span::raw("  "), Span::styled(piece, body)]));
+                    }
+                }
             }
         }
         self.lines.push(Line::from(Span::styled("```", border)));

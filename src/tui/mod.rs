@@ -5,6 +5,7 @@ mod app_commands;
 pub mod chrome;
 pub mod commands;
 pub mod editor;
+pub mod highlight;
 pub mod keybindings;
 pub mod markdown;
 pub mod render;

@@ -49,6 +49,7 @@ pub struct InteractiveOptions {
 
 /// Run the interactive UI until the user quits; returns the exit code.
 pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
+    super::highlight::preload();
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
