@@ -97,6 +97,8 @@ pub struct App {
     pub session_dir: Option<PathBuf>,
     /// The current session file.
     pub session_file: Option<PathBuf>,
+    /// The current session id.
+    pub session_id: String,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -133,6 +135,7 @@ impl App {
             queues,
             session_dir: None,
             session_file: None,
+            session_id: String::new(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -213,6 +216,7 @@ impl App {
     pub fn apply_snapshot(&mut self, s: &SessionSnapshot) {
         self.footer.session_name = s.name.clone();
         self.session_file = s.file.clone();
+        self.session_id = s.id.clone();
         self.footer.model_id = s.model.id.clone();
         self.footer.provider = s.model.provider.clone();
         self.footer.reasoning = s.model.reasoning;

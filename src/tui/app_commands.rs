@@ -6,7 +6,7 @@ use super::app::{App, Overlay};
 use super::commands::SlashCommand;
 use super::selector::{Selector, SelectorItem};
 use super::session_task::SessionCommand;
-use super::transcript::NoticeKind;
+use super::transcript::{Item, NoticeKind};
 
 impl App {
     pub(super) fn run_command(&mut self, command: SlashCommand) {
@@ -32,32 +32,10 @@ impl App {
                 self.transcript.notice(text.trim_end(), NoticeKind::Info);
             }
             SlashCommand::Session => {
-                let f = &self.footer;
-                let u = &self.transcript.usage;
-                let text = format!(
-                    "Session\nName: {}\nModel: {}/{}\nTokens: ↑{} ↓{} (cache read {}, write {})\nCost: ${:.4}",
-                    f.session_name.as_deref().unwrap_or("(unnamed)"),
-                    f.provider,
-                    f.model_id,
-                    u.input,
-                    u.output,
-                    u.cache_read,
-                    u.cache_write,
-                    u.cost.total
-                );
+                let text = self.session_summary();
                 self.transcript.notice(text, NoticeKind::Info);
-                self.transcript.notice(
-                    format!(
-                        "Messages: {}",
-                        self.transcript
-                            .items
-                            .iter()
-                            .filter(|i| !matches!(i, super::transcript::Item::Notice { .. }))
-                            .count()
-                    ),
-                    NoticeKind::Info,
-                );
             }
+            SlashCommand::Copy => self.copy_last_answer(),
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);
@@ -152,6 +130,56 @@ impl App {
             Selector::new("Resume session", items, 0),
             paths,
         ));
+    }
+
+    fn session_summary(&self) -> String {
+        let f = &self.footer;
+        let u = &self.transcript.usage;
+        let messages = self
+            .transcript
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::User { .. } | Item::Assistant { .. }))
+            .count();
+        let file = self
+            .session_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "(not saved)".into());
+        format!(
+            "Session info\nName: {}\nFile: {file}\nID: {}\nModel: {}/{}\nMessages: {messages}\n\
+             Tokens: ↑{} ↓{} (cache read {}, cache write {})\nCost: ${:.4}",
+            f.session_name.as_deref().unwrap_or("(unnamed)"),
+            self.session_id,
+            f.provider,
+            f.model_id,
+            u.input,
+            u.output,
+            u.cache_read,
+            u.cache_write,
+            u.cost.total
+        )
+    }
+
+    /// `/copy`: the last answer to the clipboard through OSC 52.
+    fn copy_last_answer(&mut self) {
+        use base64::Engine;
+        use std::io::Write;
+        let last = self.transcript.items.iter().rev().find_map(|i| match i {
+            Item::Assistant { text, .. } if !text.trim().is_empty() => Some(text.clone()),
+            _ => None,
+        });
+        let Some(text) = last else {
+            self.transcript
+                .notice("No agent messages to copy yet.", NoticeKind::Warning);
+            return;
+        };
+        let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+        let mut out = std::io::stdout();
+        let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+        let _ = out.flush();
+        self.transcript
+            .notice("Copied last agent message to clipboard", NoticeKind::Info);
     }
 
     /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.

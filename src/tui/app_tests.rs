@@ -118,3 +118,22 @@ fn slash_completion_and_unavailable_commands() {
         "{last:?}"
     );
 }
+
+#[test]
+fn session_and_copy_commands_report_in_the_transcript() {
+    let (mut a, _rx) = app();
+    a.session_id = "0193-abc".into();
+    type_text(&mut a, "/session");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let text = format!("{:?}", a.transcript.items.last().unwrap());
+    assert!(
+        text.contains("ID: 0193-abc") && text.contains("File: (not saved)"),
+        "{text}"
+    );
+    type_text(&mut a, "/copy");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let text = format!("{:?}", a.transcript.items.last().unwrap());
+    assert!(text.contains("No agent messages to copy yet."), "{text}");
+}

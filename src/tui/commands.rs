@@ -16,7 +16,7 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
         "Enable/disable models for Ctrl+P cycling",
         false,
     ),
-    ("copy", "Copy last agent message to clipboard", false),
+    ("copy", "Copy last agent message to clipboard", true),
     ("changelog", "Show changelog entries", false),
     (
         "reload",
@@ -54,6 +54,8 @@ pub enum SlashCommand {
     Quit,
     /// `/resume`.
     Resume,
+    /// `/copy`.
+    Copy,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -78,6 +80,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "hotkeys" => SlashCommand::Hotkeys,
         "quit" | "exit" => SlashCommand::Quit,
         "resume" => SlashCommand::Resume,
+        "copy" => SlashCommand::Copy,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
