@@ -421,10 +421,16 @@ fn ctrl_g_edits_the_message_in_the_external_editor() {
     let server = MockServer::start();
     server.push(MockReply::openai_text("Got your edited message."));
     let pi = Session::launch(&server, |sandbox| {
+        // An "editor" that reads one line from the terminal, so every
+        // keystroke must reach it rather than pi.
         let script = sandbox.root.path().join("editor.sh");
+        let ready = sandbox.root.path().join("editor-ready");
         std::fs::write(
             &script,
-            "#!/bin/sh\nprintf 'written by the editor' > \"$1\"\n",
+            format!(
+                "#!/bin/sh\ntouch {}\nIFS= read -r line\nprintf '%s' \"$line\" > \"$1\"\n",
+                quote(&ready.to_string_lossy())
+            ),
         )
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
@@ -435,9 +441,12 @@ fn ctrl_g_edits_the_message_in_the_external_editor() {
     });
     pi.tmux.type_text("draft");
     pi.tmux.key("C-g");
+    wait_for_file_to_exist(&pi.sandbox.root.path().join("editor-ready"));
+    pi.tmux.type_text("written in the editor");
+    pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the edited text", Duration::from_secs(20), |s| {
-            s.contains("written by the editor") && !s.contains("draft")
+            s.contains("written in the editor") && !s.contains("draft") && s.contains("mock-model")
         });
     pi.tmux.key("Enter");
     pi.tmux
@@ -445,8 +454,20 @@ fn ctrl_g_edits_the_message_in_the_external_editor() {
             s.contains("Got your edited message.")
         });
     let request = server.requests()[0].json().to_string();
-    assert!(request.contains("written by the editor"), "{request}");
+    assert!(request.contains("written in the editor"), "{request}");
     pi.quit_and_check_terminal();
+}
+
+fn wait_for_file_to_exist(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !path.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]

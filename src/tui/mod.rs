@@ -6,6 +6,7 @@ pub mod chrome;
 pub mod commands;
 pub mod editor;
 pub mod highlight;
+pub mod input;
 pub mod keybindings;
 pub mod markdown;
 pub mod render;

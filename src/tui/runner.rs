@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::time::Instant;
 
 use super::app::{App, TerminalRequest};
 use super::chrome::{FooterInfo, git_branch};
+use super::input::Input;
 use super::keybindings::Keybindings;
 use super::session_task::{snapshot, spawn_session};
 use super::terminal::{TerminalGuard, enter};
@@ -127,7 +127,7 @@ async fn event_loop(
     let mut theme_check = tokio::time::interval(THEME_CHECK);
     theme_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     use tokio::signal::unix::{SignalKind, signal};
-    let mut input = crossterm::event::EventStream::new();
+    let mut input = Input::start();
     let mut sigterm = signal(SignalKind::terminate()).ok();
     let mut sighup = signal(SignalKind::hangup()).ok();
     let mut last_frame = Instant::now() - FRAME;
@@ -136,9 +136,9 @@ async fn event_loop(
     loop {
         let next_frame = last_frame + FRAME;
         tokio::select! {
-            event = input.next() => match event {
-                Some(Ok(event)) => app.handle_terminal_event(event),
-                Some(Err(_)) | None => break,
+            event = input.events.recv() => match event {
+                Some(event) => app.handle_terminal_event(event),
+                None => break,
             },
             Some(event) = ui_events.recv() => app.handle_ui_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
@@ -168,7 +168,9 @@ async fn event_loop(
             break;
         }
         if let Some(request) = app.terminal_request.take() {
+            input.pause();
             handle_terminal_request(app, request);
+            input.resume();
             let _ = terminal.clear();
             app.dirty = true;
         }
