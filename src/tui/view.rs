@@ -138,11 +138,25 @@ fn pending_lines(app: &App, width: usize) -> Vec<Line<'static>> {
 /// The editor between two rules (or the open overlay), plus `/` completions.
 /// Returns the lines and the cursor position inside them.
 fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
-    let border = if app.is_busy() {
-        app.theme.fg("borderMuted")
+    // The editor's rules show the thinking level (bash mode for `!`), as in pi.
+    let token = if app.editor.text().starts_with('!') {
+        "bashMode".to_string()
     } else {
-        app.theme.fg("border")
+        let level = if app.footer.thinking.is_empty() {
+            "off"
+        } else {
+            app.footer.thinking.as_str()
+        };
+        let mut chars = level.chars();
+        let capitalised: String = chars
+            .next()
+            .map(|c| c.to_ascii_uppercase())
+            .into_iter()
+            .chain(chars)
+            .collect();
+        format!("thinking{capitalised}")
     };
+    let border = app.theme.fg(&token);
     if let Some(overlay) = &app.overlay {
         let selector = overlay.selector();
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];

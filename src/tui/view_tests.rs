@@ -408,3 +408,19 @@ fn quiet_startup_hides_the_header() {
     assert!(!shown.contains("pi v"), "{shown}");
     assert!(shown.starts_with("────"), "{shown}");
 }
+
+#[test]
+fn editor_rules_take_the_thinking_level_colour() {
+    let mut a = app();
+    a.theme = Theme::default();
+    let mut terminal = Terminal::new(TestBackend::new(40, 12)).unwrap();
+    terminal.draw(|f| draw(f, &mut a)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let rule_row = (0..12)
+        .find(|y| buffer[(0, *y)].symbol() == "─")
+        .expect("editor rule");
+    assert_eq!(
+        Some(buffer[(0, rule_row)].fg),
+        a.theme.color("thinkingMedium")
+    );
+}
