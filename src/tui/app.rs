@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::chrome::FooterInfo;
 use super::commands::{complete, parse_command};
 use super::editor::{Editor, EditorOutcome};
+use super::file_complete::{INDEX_LIMIT, index_files, suggest};
 use super::keybindings::Keybindings;
 use super::render::RenderCache;
 use super::selector::{Selector, SelectorOutcome};
@@ -24,6 +25,8 @@ use crate::ai::types::{Message, UserMessage, now_ms};
 
 /// Two Ctrl+C presses within this window quit.
 const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
+/// `@` path suggestions offered at once.
+const FILE_SUGGESTIONS: usize = 20;
 /// Lines a mouse wheel notch scrolls.
 const WHEEL_LINES: usize = 3;
 
@@ -87,6 +90,8 @@ pub struct App {
     pub dirty: bool,
     /// The user asked to quit.
     pub quit: bool,
+    /// Project files for `@` completion, indexed on first use.
+    pub file_index: Option<Vec<String>>,
     /// `quietStartup`: no header.
     pub quiet_startup: bool,
     /// A request that needs the real terminal (handled by the event loop).
@@ -130,6 +135,7 @@ impl App {
             overlay: None,
             dirty: true,
             quit: false,
+            file_index: None,
             quiet_startup: false,
             terminal_request: None,
             queues,
@@ -224,14 +230,37 @@ impl App {
         self.footer.thinking = s.thinking.as_str().to_string();
     }
 
-    /// `/` completions for the current editor text, when it is a bare command.
-    pub fn completions(&self) -> Vec<(&'static str, &'static str)> {
+    /// Completions for the editor: `/` commands for a bare command, project
+    /// paths for an `@` word. Each is (label, description).
+    pub fn completions(&self) -> Vec<(String, String)> {
+        if self.overlay.is_some() {
+            return Vec::new();
+        }
         let text = self.editor.text();
-        match text.strip_prefix('/') {
-            Some(rest) if !rest.contains(char::is_whitespace) && self.overlay.is_none() => {
-                complete(rest)
-            }
+        if let Some(rest) = text.strip_prefix('/')
+            && !rest.contains(char::is_whitespace)
+        {
+            return complete(rest)
+                .into_iter()
+                .map(|(name, desc)| (format!("/{name}"), desc.to_string()))
+                .collect();
+        }
+        match (
+            self.editor.word_before_cursor().strip_prefix('@'),
+            &self.file_index,
+        ) {
+            (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
+                .into_iter()
+                .map(|path| (format!("@{path}"), String::new()))
+                .collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// Index the project's files the first time an `@` word is typed.
+    fn ensure_file_index(&mut self) {
+        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
+            self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
         }
     }
 
@@ -355,6 +384,7 @@ impl App {
             self.completion = None;
             self.submit(text);
         }
+        self.ensure_file_index();
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
     }
 
@@ -370,15 +400,19 @@ impl App {
             self.completion = Some((selected + n - 1) % n);
         } else if kb.matches("tui.select.down", key) {
             self.completion = Some((selected + 1) % n);
-        } else if kb.matches("tui.input.tab", key) {
-            self.editor
-                .set_text(&format!("/{} ", options[selected.min(n - 1)].0));
+        } else if kb.matches("tui.input.tab", key) || kb.matches("tui.input.submit", key) {
+            let label = options[selected.min(n - 1)].0.clone();
             self.completion = None;
-        } else if kb.matches("tui.input.submit", key) {
-            let name = options[selected.min(n - 1)].0;
-            self.editor.clear();
-            self.completion = None;
-            self.submit(format!("/{name}"));
+            if label.starts_with('@') {
+                let suffix = if label.ends_with('/') { "" } else { " " };
+                self.editor
+                    .replace_word_before_cursor(&format!("{label}{suffix}"));
+            } else if kb.matches("tui.input.tab", key) {
+                self.editor.set_text(&format!("{label} "));
+            } else {
+                self.editor.clear();
+                self.submit(label);
+            }
         } else {
             return false;
         }

@@ -137,3 +137,17 @@ fn session_and_copy_commands_report_in_the_transcript() {
     let text = format!("{:?}", a.transcript.items.last().unwrap());
     assert!(text.contains("No agent messages to copy yet."), "{text}");
 }
+
+#[test]
+fn at_completes_project_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/editor.rs"), "").unwrap();
+    let (mut a, _rx) = app();
+    a.footer.cwd = dir.path().to_path_buf();
+    type_text(&mut a, "look at @edi");
+    assert_eq!(a.completions()[0].0, "@src/editor.rs");
+    key(&mut a, KeyCode::Tab, KeyModifiers::NONE);
+    assert_eq!(a.editor.text(), "look at @src/editor.rs ");
+    assert_eq!(a.completion, None);
+}

@@ -91,6 +91,24 @@ impl Editor {
         self.history_index = None;
     }
 
+    /// The whitespace-free word just before the cursor.
+    pub fn word_before_cursor(&self) -> &str {
+        let before = &self.lines[self.row][..self.col];
+        let start = before
+            .rfind(char::is_whitespace)
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        &before[start..]
+    }
+
+    /// Replace the word before the cursor with `text`.
+    pub fn replace_word_before_cursor(&mut self, text: &str) {
+        self.snapshot();
+        let start = self.col - self.word_before_cursor().len();
+        self.lines[self.row].replace_range(start..self.col, text);
+        self.col = start + text.len();
+    }
+
     /// Remember a sent prompt for up/down.
     pub fn add_history(&mut self, text: &str) {
         if text.trim().is_empty() || self.history.last().is_some_and(|h| h == text) {

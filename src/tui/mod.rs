@@ -5,6 +5,7 @@ mod app_commands;
 pub mod chrome;
 pub mod commands;
 pub mod editor;
+pub mod file_complete;
 pub mod highlight;
 pub mod input;
 pub mod keybindings;

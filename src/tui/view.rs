@@ -175,7 +175,7 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     if let Some(selected) = app.completion {
         let options = app.completions();
         let start = selected.saturating_sub(COMPLETIONS_VISIBLE - 1);
-        for (i, (name, desc)) in options
+        for (i, (label, desc)) in options
             .iter()
             .enumerate()
             .skip(start)
@@ -183,20 +183,21 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         {
             let chosen = i == selected;
             let marker = if chosen { "→ " } else { "  " };
-            let name_style = if chosen {
+            let label_style = if chosen {
                 app.theme.fg("accent")
             } else {
                 ratatui::style::Style::default()
             };
-            let head = format!("{marker}/{name:<14}");
+            let head = truncate(&format!("{marker}{label:<15}"), width, "…");
             let room = width.saturating_sub(super::text::width(&head) + 1);
-            lines.push(Line::from(vec![
-                Span::styled(truncate(&head, width, "…"), name_style),
-                Span::styled(
+            let mut spans = vec![Span::styled(head, label_style)];
+            if room > 3 && !desc.is_empty() {
+                spans.push(Span::styled(
                     format!(" {}", truncate(desc, room, "…")),
                     app.theme.fg("muted"),
-                ),
-            ]));
+                ));
+            }
+            lines.push(Line::from(spans));
         }
     }
     (lines, cursor)
