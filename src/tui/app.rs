@@ -162,6 +162,15 @@ impl App {
         let _ = self.commands.send(SessionCommand::Prompt { text, signal });
     }
 
+    /// Prompt history from the user messages in the transcript (resumed sessions).
+    pub fn fill_history(&mut self) {
+        for item in &self.transcript.items {
+            if let super::transcript::Item::User { text } = item {
+                self.editor.add_history(text);
+            }
+        }
+    }
+
     /// Cancel the running turn, if any.
     pub fn abort_running(&mut self) {
         if let Some(signal) = self.signal.take() {
@@ -209,6 +218,7 @@ impl App {
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
+                self.fill_history();
                 self.cache.clear();
                 self.scroll = 0;
             }

@@ -151,3 +151,24 @@ fn at_completes_project_paths() {
     assert_eq!(a.editor.text(), "look at @src/editor.rs ");
     assert_eq!(a.completion, None);
 }
+
+#[test]
+fn a_resumed_session_fills_the_prompt_history() {
+    use super::session_task::UiEvent;
+    use crate::ai::types::{Message, UserContent, UserMessage};
+    let (mut a, _rx) = app();
+    let user = |t: &str| {
+        Message::User(UserMessage {
+            content: UserContent::Text(t.into()),
+            timestamp: 0,
+        })
+    };
+    a.handle_ui_event(UiEvent::Reset(vec![
+        user("first question"),
+        user("second question"),
+    ]));
+    key(&mut a, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(a.editor.text(), "second question");
+    key(&mut a, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(a.editor.text(), "first question");
+}

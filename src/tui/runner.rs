@@ -79,6 +79,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.quiet_startup = options.quiet_startup;
     app.models = options.models;
     app.transcript = existing;
+    app.fill_history();
     app.apply_snapshot(&initial);
     app.footer.usage = app.transcript.usage.clone();
     app.footer.context_tokens = app.transcript.last_context_tokens;
