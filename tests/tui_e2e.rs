@@ -543,3 +543,35 @@ fn without_credentials_pi_starts_and_says_how_to_add_a_key() {
         });
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn bang_runs_a_user_command_and_double_bang_keeps_it_out_of_context() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("Seen it."));
+    let pi = Session::launch(&server, |_| {});
+    pi.send("!echo visible-$((20+22))");
+    pi.tmux
+        .wait_for("the user command row", Duration::from_secs(20), |s| {
+            s.contains("$ echo visible-$((20+22))")
+                && s.contains("visible-42")
+                && !s.contains("Working")
+        });
+    pi.send("!!echo hidden-$((1+1))");
+    pi.tmux
+        .wait_for("the excluded command row", Duration::from_secs(20), |s| {
+            s.contains("hidden-2") && !s.contains("Working")
+        });
+    pi.send("what did you see?");
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(20), |s| {
+            s.contains("Seen it.")
+        });
+    let request = server.requests()[0].json().to_string();
+    assert!(request.contains("visible-42"), "{request}");
+    assert!(!request.contains("hidden-2"), "{request}");
+    pi.quit_and_check_terminal();
+}

@@ -18,6 +18,7 @@ use super::selector::{Selector, SelectorOutcome};
 use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
 use super::theme::Theme;
 use super::transcript::{NoticeKind, Transcript};
+use super::user_bash::parse_user_bash;
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::AgentEvent;
 use crate::ai::model::Model;
@@ -435,6 +436,21 @@ impl App {
         }
         if let Some(command) = parse_command(&text) {
             self.run_command(command);
+            return;
+        }
+        if !self.is_busy()
+            && let Some((command, exclude)) = parse_user_bash(&text)
+        {
+            self.editor.add_history(&text);
+            let signal = CancellationToken::new();
+            self.signal = Some(signal.clone());
+            self.busy_since = Some(Instant::now());
+            self.scroll = 0;
+            let _ = self.commands.send(SessionCommand::Bash {
+                command,
+                exclude,
+                signal,
+            });
             return;
         }
         if self.is_busy() {

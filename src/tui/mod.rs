@@ -19,6 +19,7 @@ pub mod text;
 pub mod theme;
 pub mod tool_rows;
 pub mod transcript;
+pub mod user_bash;
 pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};

@@ -34,6 +34,15 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Continue another session file (`/resume`).
     Resume(PathBuf),
+    /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
+    Bash {
+        /// The command.
+        command: String,
+        /// Keep it out of the model's context.
+        exclude: bool,
+        /// Aborts the command.
+        signal: CancellationToken,
+    },
 }
 
 /// The state the UI mirrors after each command.
@@ -130,6 +139,14 @@ pub fn spawn_session(
                     let level = agent.config.model.clamp_thinking(level);
                     agent.config.thinking = level;
                     agent.session.append_thinking_level_change(level);
+                }
+                SessionCommand::Bash {
+                    command,
+                    exclude,
+                    signal,
+                } => {
+                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
+                        .await;
                 }
                 SessionCommand::Resume(path) => {
                     let _ = agent.session.sync();

@@ -120,6 +120,16 @@ impl Transcript {
                         r.is_error,
                     );
                 }
+                Message::BashExecution(b) => {
+                    let id = format!("user-bash-{}", b.timestamp);
+                    t.start_tool(
+                        &id,
+                        "bash",
+                        serde_json::json!({"command": b.command}),
+                        false,
+                    );
+                    t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
+                }
                 _ => {}
             }
         }
