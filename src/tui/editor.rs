@@ -531,6 +531,19 @@ mod tests {
     }
 
     #[test]
+    fn a_ten_megabyte_paste_collapses_quickly() {
+        let mut e = Editor::new();
+        let line = "x".repeat(99) + "\n";
+        let huge = line.repeat(100_000);
+        let t0 = std::time::Instant::now();
+        e.paste(&huge);
+        assert_eq!(e.text(), "[paste #1 +100001 lines]");
+        assert_eq!(e.layout(40).0.len(), 1);
+        assert_eq!(e.expanded_text().len(), huge.trim().len());
+        assert!(t0.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
     fn layout_places_the_cursor_on_wrapped_rows() {
         let mut e = Editor::new();
         typed(&mut e, "abcdefgh");
