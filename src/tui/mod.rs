@@ -2,6 +2,7 @@
 
 pub mod app;
 mod app_commands;
+mod background;
 pub mod chrome;
 pub mod commands;
 pub mod editor;

@@ -98,6 +98,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         return 1;
     }
     let guard = TerminalGuard;
+    if options.theme.is_none() && super::background::query_light_background() == Some(true) {
+        app.theme = Theme::light();
+    }
     let code = match Terminal::new(CrosstermBackend::new(std::io::stdout())) {
         Ok(mut terminal) => {
             if let Some(prompt) = options.initial_prompt {
