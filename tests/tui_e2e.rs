@@ -575,3 +575,35 @@ fn bang_runs_a_user_command_and_double_bang_keeps_it_out_of_context() {
     assert!(!request.contains("hidden-2"), "{request}");
     pi.quit_and_check_terminal();
 }
+
+/// The pid of `pi` running in the pane (a child of the pane's shell).
+fn pi_pid(tmux: &Tmux) -> i32 {
+    let shell = tmux.tmux(&["list-panes", "-F", "#{pane_pid}"]);
+    let shell = shell.trim();
+    let out = Command::new("pgrep")
+        .args(["-P", shell, "-x", "pi"])
+        .output()
+        .expect("pgrep runs");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .expect("pi is running")
+}
+
+#[test]
+fn sigterm_and_sighup_restore_the_terminal() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let server = MockServer::start();
+        let pi = Session::launch(&server, |_| {});
+        pi.tmux.type_text("unsent draft");
+        let pid = pi_pid(&pi.tmux);
+        unsafe { libc::kill(pid, signal) };
+        let after = wait_for_file(&pi.after, Duration::from_secs(20));
+        let before = std::fs::read_to_string(&pi.before).unwrap();
+        assert_eq!(before, after, "stty -a differs after signal {signal}");
+    }
+}

@@ -172,3 +172,32 @@ fn a_resumed_session_fills_the_prompt_history() {
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);
     assert_eq!(a.editor.text(), "first question");
 }
+
+#[test]
+fn shift_tab_cycles_thinking_and_ctrl_l_opens_the_model_selector() {
+    let (mut a, mut rx) = app();
+    a.footer.reasoning = true;
+    a.footer.thinking = "low".into();
+    key(&mut a, KeyCode::BackTab, KeyModifiers::SHIFT);
+    assert_eq!(a.footer.thinking, "medium");
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(SessionCommand::SetThinking(
+            crate::ai::model::ThinkingLevel::Medium
+        ))
+    ));
+    key(&mut a, KeyCode::Char('l'), KeyModifiers::CONTROL);
+    assert!(a.overlay.is_none(), "no models: no selector");
+    let text = format!("{:?}", a.transcript.items.last().unwrap());
+    assert!(text.contains("No models available"), "{text}");
+}
+
+#[test]
+fn keybinding_overrides_apply_to_app_actions() {
+    let (mut a, _rx) = app();
+    a.keys = Keybindings::from_json(r#"{"app.tools.expand": "ctrl+x"}"#).0;
+    key(&mut a, KeyCode::Char('o'), KeyModifiers::CONTROL);
+    assert!(!a.tools_expanded);
+    key(&mut a, KeyCode::Char('x'), KeyModifiers::CONTROL);
+    assert!(a.tools_expanded);
+}
