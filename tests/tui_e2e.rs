@@ -607,3 +607,30 @@ fn sigterm_and_sighup_restore_the_terminal() {
         assert_eq!(before, after, "stty -a differs after signal {signal}");
     }
 }
+
+#[test]
+fn resume_flag_opens_the_session_selector() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("Noted."));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "-p", "an earlier talk"],
+        None,
+    );
+    assert!(out.status.success());
+    let pi = Session::start(sandbox, "--model mock/mock-model --resume");
+    pi.tmux
+        .wait_for("the session selector", Duration::from_secs(20), |s| {
+            s.contains("Resume session") && s.contains("an earlier talk")
+        });
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the resumed session", Duration::from_secs(20), |s| {
+            s.contains("Noted.") && !s.contains("Resume session")
+        });
+    pi.quit_and_check_terminal();
+}

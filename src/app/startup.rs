@@ -57,7 +57,10 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
     let later: [(bool, &str); 7] = [
         (args.export.is_some(), "--export (HTML export)"),
         (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
-        (args.resume, "--resume (session picker)"),
+        (
+            args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
+            "--resume outside the terminal UI",
+        ),
         (!args.extensions.is_empty(), "--extension (Lua extensions)"),
         (!args.skills.is_empty(), "--skill"),
         (!args.prompt_templates.is_empty(), "--prompt-template"),
@@ -194,6 +197,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
         };
         return Ok(run_interactive(agent, options).await);

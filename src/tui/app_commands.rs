@@ -95,7 +95,8 @@ impl App {
         self.overlay = Some(Overlay::ModelSelector(selector));
     }
 
-    pub(super) fn open_session_selector(&mut self) {
+    /// `/resume` and `--resume`: choose another session of this folder.
+    pub fn open_session_selector(&mut self) {
         let Some(dir) = &self.session_dir else {
             self.transcript.notice(
                 "Sessions are not saved (--no-session).",

@@ -41,6 +41,8 @@ pub struct InteractiveOptions {
     pub initial_prompt: Option<String>,
     /// Folder of this project's sessions (`None` with `--no-session`).
     pub session_dir: Option<PathBuf>,
+    /// `--resume`: open the session selector at start.
+    pub open_resume: bool,
     /// `quietStartup` setting: no header.
     pub quiet_startup: bool,
     /// Start-up notices to show in the transcript.
@@ -77,6 +79,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
     app.quiet_startup = options.quiet_startup;
+    if options.open_resume {
+        app.open_session_selector();
+    }
     app.models = options.models;
     app.transcript = existing;
     app.fill_history();
