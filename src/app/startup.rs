@@ -54,7 +54,7 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 7] = [
+    let later: [(bool, &str); 6] = [
         (args.export.is_some(), "--export (HTML export)"),
         (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
         (
@@ -64,7 +64,6 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
         (!args.extensions.is_empty(), "--extension (Lua extensions)"),
         (!args.skills.is_empty(), "--skill"),
         (!args.prompt_templates.is_empty(), "--prompt-template"),
-        (!args.themes.is_empty(), "--theme"),
     ];
     match later.iter().find(|(used, _)| *used) {
         Some((_, what)) => Err(format!(
@@ -194,6 +193,16 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             cwd,
             models: available,
             theme: settings.theme().map(str::to_string),
+            theme_files: if args.no_themes {
+                Vec::new()
+            } else {
+                args.themes
+                    .iter()
+                    .cloned()
+                    .chain(settings.theme_paths())
+                    .map(PathBuf::from)
+                    .collect()
+            },
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),

@@ -35,8 +35,10 @@ pub struct InteractiveOptions {
     pub cwd: PathBuf,
     /// Models offered by `/model`.
     pub models: Vec<Model>,
-    /// Theme name from `--theme` or settings.
+    /// Theme name from settings.
     pub theme: Option<String>,
+    /// Theme files from `--theme` and settings `themes`.
+    pub theme_files: Vec<PathBuf>,
     /// A first message from the command line, sent at once.
     pub initial_prompt: Option<String>,
     /// Folder of this project's sessions (`None` with `--no-session`).
@@ -63,10 +65,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         options.cwd.join(".pi").join("themes"),
     ];
     let dir_refs: Vec<&std::path::Path> = theme_dirs.iter().map(PathBuf::as_path).collect();
-    let (theme, theme_warning, theme_file) = match &options.theme {
-        Some(name) => Theme::locate(name, &dir_refs),
-        None => (Theme::default(), None, None),
-    };
+    let (theme, theme_warning, theme_file) = choose_theme(&options, &dir_refs);
     let mut theme_watcher = theme_file.map(ThemeWatcher::new);
     let providers: std::collections::HashSet<&str> =
         options.models.iter().map(|m| m.provider.as_str()).collect();
@@ -103,7 +102,10 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         return 1;
     }
     let guard = TerminalGuard;
-    if options.theme.is_none() && super::background::query_light_background() == Some(true) {
+    if options.theme.is_none()
+        && options.theme_files.is_empty()
+        && super::background::query_light_background() == Some(true)
+    {
         app.theme = Theme::light();
     }
     let code = match Terminal::new(CrosstermBackend::new(std::io::stdout())) {
@@ -125,6 +127,38 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     drop(app);
     let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
     code
+}
+
+/// The configured theme: a `--theme` file named like the settings theme (or
+/// the first file when no name is set), else a built-in or user theme.
+fn choose_theme(
+    options: &InteractiveOptions,
+    dirs: &[&std::path::Path],
+) -> (Theme, Option<String>, Option<PathBuf>) {
+    let named = |path: &&PathBuf| {
+        options
+            .theme
+            .as_deref()
+            .is_none_or(|name| path.file_stem().is_some_and(|s| s == name))
+    };
+    let mut files = options.theme_files.iter().filter(|p| !p.is_dir());
+    if let Some(path) = files.find(named) {
+        return match Theme::from_file(path) {
+            Ok(theme) => (theme, None, Some(path.clone())),
+            Err(e) => (Theme::default(), Some(e), Some(path.clone())),
+        };
+    }
+    let mut all_dirs: Vec<&std::path::Path> = options
+        .theme_files
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(PathBuf::as_path)
+        .collect();
+    all_dirs.extend_from_slice(dirs);
+    match &options.theme {
+        Some(name) => Theme::locate(name, &all_dirs),
+        None => (Theme::default(), None, None),
+    }
 }
 
 async fn event_loop(
@@ -251,5 +285,47 @@ async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
             s.recv().await;
         }
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(theme: Option<&str>, files: Vec<PathBuf>) -> InteractiveOptions {
+        InteractiveOptions {
+            agent_dir: PathBuf::new(),
+            cwd: PathBuf::new(),
+            models: Vec::new(),
+            theme: theme.map(str::to_string),
+            theme_files: files,
+            initial_prompt: None,
+            session_dir: None,
+            open_resume: false,
+            quiet_startup: false,
+            notices: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn theme_flag_files_and_directories_are_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v: serde_json::Value =
+            serde_json::from_str(super::super::theme::DARK_JSON).unwrap();
+        v["colors"]["error"] = serde_json::json!("#010203");
+        let file = dir.path().join("mine.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        let red = Some(ratatui::style::Color::Rgb(1, 2, 3));
+
+        let (theme, warning, watched) = choose_theme(&options(None, vec![file.clone()]), &[]);
+        assert_eq!((theme.color("error"), warning), (red, None));
+        assert_eq!(watched, Some(file.clone()));
+
+        let by_dir = options(Some("mine"), vec![dir.path().to_path_buf()]);
+        assert_eq!(choose_theme(&by_dir, &[]).0.color("error"), red);
+
+        let (theme, warning, _) = choose_theme(&options(Some("other"), vec![file]), &[]);
+        assert_eq!(theme.name, "dark");
+        assert!(warning.unwrap().contains("\"other\" not found"));
     }
 }
