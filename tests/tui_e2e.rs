@@ -394,7 +394,9 @@ fn resume_command_continues_an_earlier_session() {
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the resumed transcript", Duration::from_secs(20), |s| {
-            s.contains("I will remember.") && !s.contains("Resume session")
+            s.contains("I will remember.")
+                && !s.contains("Resume session")
+                && !s.contains("Working")
         });
     pi.send("which word?");
     pi.tmux
@@ -633,4 +635,48 @@ fn resume_flag_opens_the_session_selector() {
             s.contains("Noted.") && !s.contains("Resume session")
         });
     pi.quit_and_check_terminal();
+}
+
+#[test]
+fn new_and_name_commands() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("first answer"));
+    server.push(MockReply::openai_text("second answer"));
+    let pi = Session::launch(&server, |_| {});
+    pi.send("hello one");
+    pi.tmux
+        .wait_for("the first answer", Duration::from_secs(20), |s| {
+            s.contains("first answer")
+        });
+    pi.send("/new");
+    pi.tmux
+        .wait_for("an empty transcript", Duration::from_secs(20), |s| {
+            s.contains("New session started") && !s.contains("first answer")
+        });
+    pi.send("/name 日本語 work");
+    pi.tmux
+        .wait_for("the name in the footer", Duration::from_secs(20), |s| {
+            s.contains("• 日本語 work")
+        });
+    pi.send("hello two");
+    pi.tmux
+        .wait_for("the second answer", Duration::from_secs(20), |s| {
+            s.contains("second answer")
+        });
+    let second = server.requests()[1].json().to_string();
+    assert!(
+        !second.contains("hello one"),
+        "the new session starts empty: {second}"
+    );
+    pi.quit_and_check_terminal();
+    let files = pi.sandbox.session_files();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let named = files
+        .iter()
+        .any(|f| std::fs::read_to_string(f).unwrap().contains("日本語 work"));
+    assert!(named, "the name is saved in the new session");
 }

@@ -215,10 +215,20 @@ impl App {
                 self.busy_since = None;
                 self.signal = None;
                 self.apply_snapshot(&snapshot);
+                // Messages queued while a command (not a turn) ran, or left
+                // over by a turn that ended before polling them, go out now.
+                let queued = self.take_queued();
+                if !queued.is_empty() {
+                    self.send_prompt(queued.join("\n\n"));
+                }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
+                if messages.is_empty() {
+                    self.transcript
+                        .notice("New session started", NoticeKind::Info);
+                }
                 self.fill_history();
                 self.cache.clear();
                 self.scroll = 0;

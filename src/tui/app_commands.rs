@@ -39,9 +39,6 @@ impl App {
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);
-                self.transcript.clear();
-                self.transcript
-                    .notice("New session started", NoticeKind::Info);
             }
             SlashCommand::Name(name) if name.is_empty() => {
                 self.transcript

@@ -201,3 +201,35 @@ fn keybinding_overrides_apply_to_app_actions() {
     key(&mut a, KeyCode::Char('x'), KeyModifiers::CONTROL);
     assert!(a.tools_expanded);
 }
+
+#[test]
+fn messages_queued_during_a_command_are_sent_when_idle() {
+    use super::session_task::{SessionSnapshot, UiEvent};
+    let (mut a, mut rx) = app();
+    type_text(&mut a, "!sleep 1");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(matches!(rx.try_recv(), Ok(SessionCommand::Bash { .. })));
+    type_text(&mut a, "then this");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(a.queues.steering.texts(), vec!["then this"]);
+    let model: crate::ai::model::Model = serde_json::from_value(serde_json::json!({
+        "id": "m", "name": "m", "api": "openai-completions", "provider": "p",
+        "baseUrl": "http://127.0.0.1", "reasoning": false, "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+        "contextWindow": 1000, "maxTokens": 100
+    }))
+    .unwrap();
+    a.handle_ui_event(UiEvent::Idle(Box::new(SessionSnapshot {
+        name: None,
+        file: None,
+        id: "s".into(),
+        message_count: 0,
+        model,
+        thinking: crate::ai::model::ThinkingLevel::Off,
+    })));
+    let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
+        panic!("queued message sent")
+    };
+    assert_eq!(text, "then this");
+    assert!(a.is_busy());
+}
