@@ -191,6 +191,14 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         let options = InteractiveOptions {
             agent_dir,
             cwd,
+            cycle_models: match model_patterns(&args, &settings) {
+                Some(patterns) => resolve_model_scope(&patterns, &available)
+                    .0
+                    .into_iter()
+                    .map(|s| s.model)
+                    .collect(),
+                None => Vec::new(),
+            },
             models: available,
             theme: settings.theme().map(str::to_string),
             theme_files: if args.no_themes {
@@ -261,6 +269,19 @@ fn open_session(
     Ok(SessionManager::create(cwd, session_dir))
 }
 
+/// `--models` patterns, else settings `enabledModels`.
+fn model_patterns(args: &Args, settings: &Settings) -> Option<Vec<String>> {
+    args.models
+        .as_ref()
+        .map(|m| {
+            m.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .or_else(|| settings.enabled_models())
+}
+
 fn choose_model(
     args: &Args,
     settings: &Settings,
@@ -281,16 +302,7 @@ fn choose_model(
             }
         },
     };
-    let patterns: Option<Vec<String>> = args
-        .models
-        .as_ref()
-        .map(|m| {
-            m.split(',')
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty())
-                .collect()
-        })
-        .or_else(|| settings.enabled_models());
+    let patterns = model_patterns(args, settings);
     let (scoped, warnings) = match &patterns {
         Some(p) => resolve_model_scope(p, &registry.available(auth)),
         None => (Vec::new(), Vec::new()),

@@ -73,6 +73,8 @@ pub struct App {
     pub footer: FooterInfo,
     /// Models offered by `/model`.
     pub models: Vec<Model>,
+    /// Models Ctrl+P cycles through (all of `models` when empty).
+    pub cycle_models: Vec<Model>,
     /// Set while a turn runs.
     pub busy_since: Option<Instant>,
     /// Lines scrolled up from the bottom (0 = follow the end).
@@ -127,6 +129,7 @@ impl App {
             theme,
             footer,
             models: Vec::new(),
+            cycle_models: Vec::new(),
             busy_since: None,
             scroll: 0,
             page: 10,

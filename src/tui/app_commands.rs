@@ -182,16 +182,21 @@ impl App {
 
     /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.
     pub(super) fn cycle_model(&mut self, step: isize) {
-        if self.is_busy() || self.models.len() < 2 {
+        let models = if self.cycle_models.is_empty() {
+            &self.models
+        } else {
+            &self.cycle_models
+        };
+        if self.is_busy() || models.len() < 2 {
             return;
         }
-        let n = self.models.len() as isize;
-        let at = self
-            .models
+        let n = models.len() as isize;
+        let at = models
             .iter()
             .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
-            .unwrap_or(0) as isize;
-        let next = self.models[((at + step).rem_euclid(n)) as usize].clone();
+            .map(|i| i as isize)
+            .unwrap_or(if step > 0 { -1 } else { 0 });
+        let next = models[((at + step).rem_euclid(n)) as usize].clone();
         self.switch_model(next);
     }
 

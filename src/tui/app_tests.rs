@@ -233,3 +233,30 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
     assert_eq!(text, "then this");
     assert!(a.is_busy());
 }
+
+#[test]
+fn ctrl_p_cycles_through_the_scoped_models() {
+    let model = |id: &str| -> crate::ai::model::Model {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "name": id, "api": "openai-completions", "provider": "p",
+            "baseUrl": "http://127.0.0.1", "reasoning": false, "input": ["text"],
+            "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+            "contextWindow": 1000, "maxTokens": 100
+        }))
+        .unwrap()
+    };
+    let (mut a, mut rx) = app();
+    a.models = vec![model("a"), model("b"), model("c")];
+    a.cycle_models = vec![model("a"), model("c")];
+    a.footer.model_id = "a".into();
+    a.footer.provider = "p".into();
+    key(&mut a, KeyCode::Char('p'), KeyModifiers::CONTROL);
+    assert_eq!(a.footer.model_id, "c");
+    assert!(matches!(rx.try_recv(), Ok(SessionCommand::SetModel(m)) if m.id == "c"));
+    key(
+        &mut a,
+        KeyCode::Char('p'),
+        KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+    );
+    assert_eq!(a.footer.model_id, "a");
+}

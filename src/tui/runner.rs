@@ -35,6 +35,9 @@ pub struct InteractiveOptions {
     pub cwd: PathBuf,
     /// Models offered by `/model`.
     pub models: Vec<Model>,
+    /// Models Ctrl+P cycles through (`--models` / `enabledModels`); all
+    /// available models when empty.
+    pub cycle_models: Vec<Model>,
     /// Theme name from settings.
     pub theme: Option<String>,
     /// Theme files from `--theme` and settings `themes`.
@@ -82,6 +85,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         app.open_session_selector();
     }
     app.models = options.models;
+    app.cycle_models = options.cycle_models;
     app.transcript = existing;
     app.fill_history();
     app.apply_snapshot(&initial);
@@ -297,6 +301,7 @@ mod tests {
             agent_dir: PathBuf::new(),
             cwd: PathBuf::new(),
             models: Vec::new(),
+            cycle_models: Vec::new(),
             theme: theme.map(str::to_string),
             theme_files: files,
             initial_prompt: None,
