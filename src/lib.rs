@@ -13,6 +13,7 @@ pub mod config;
 pub mod modes;
 pub mod session;
 pub mod tools;
+pub mod tui;
 
 /// The version printed by `pi --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

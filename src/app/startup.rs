@@ -30,6 +30,7 @@ use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
+use crate::tui::{InteractiveOptions, run_interactive};
 
 /// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
 type StartupResult<T> = Result<T, String>;
@@ -53,14 +54,16 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 7] = [
+    let later: [(bool, &str); 6] = [
         (args.export.is_some(), "--export (HTML export)"),
         (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
-        (args.resume, "--resume (session picker)"),
+        (
+            args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
+            "--resume outside the terminal UI",
+        ),
         (!args.extensions.is_empty(), "--extension (Lua extensions)"),
         (!args.skills.is_empty(), "--skill"),
         (!args.prompt_templates.is_empty(), "--prompt-template"),
-        (!args.themes.is_empty(), "--theme"),
     ];
     match later.iter().find(|(used, _)| *used) {
         Some((_, what)) => Err(format!(
@@ -90,20 +93,14 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
 
     let stdin_is_tty = std::io::stdin().is_terminal();
     let output = match args.mode {
-        Some(OutputMode::Json) => PrintOutput::Json,
-        _ if args.print || !stdin_is_tty => PrintOutput::Text,
-        _ => {
-            return Err(
-                "the interactive terminal UI is not available in this version of pi yet.\n\
-                 Run a prompt with: pi -p \"your prompt\""
-                    .into(),
-            );
-        }
+        Some(OutputMode::Json) => Some(PrintOutput::Json),
+        _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
+        _ => None,
     };
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
-    if initial.is_none() && rest.is_empty() {
+    if output.is_some() && initial.is_none() && rest.is_empty() {
         return Err(
             "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
                 .into(),
@@ -122,8 +119,22 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
+    let mut notices = Vec::new();
     let (model, thinking) =
-        choose_model(&args, &settings, &registry, &auth, &existing, has_existing)?;
+        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
+            Ok(chosen) => chosen,
+            // The terminal UI starts without credentials and says how to add them.
+            Err(message) if output.is_none() && args.model.is_none() => {
+                let fallback = crate::ai::catalog::default_model_id("anthropic")
+                    .and_then(|id| registry.find("anthropic", id))
+                    .or_else(|| registry.all().first())
+                    .cloned()
+                    .ok_or(message.clone())?;
+                notices.push(message);
+                (fallback, ThinkingLevel::Off)
+            }
+            Err(message) => return Err(message),
+        };
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);
     }
@@ -144,6 +155,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         session.append_thinking_level_change(thinking);
     }
 
+    let available = registry.available(&auth);
     let registry = Arc::new(registry);
     let auth = Arc::new(auth);
     let config = AgentLoopConfig {
@@ -173,6 +185,40 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
 
+    let Some(output) = output else {
+        let mut prompts: Vec<String> = initial.into_iter().collect();
+        prompts.extend(rest);
+        let options = InteractiveOptions {
+            agent_dir,
+            cwd,
+            cycle_models: match model_patterns(&args, &settings) {
+                Some(patterns) => resolve_model_scope(&patterns, &available)
+                    .0
+                    .into_iter()
+                    .map(|s| s.model)
+                    .collect(),
+                None => Vec::new(),
+            },
+            models: available,
+            theme: settings.theme().map(str::to_string),
+            theme_files: if args.no_themes {
+                Vec::new()
+            } else {
+                args.themes
+                    .iter()
+                    .cloned()
+                    .chain(settings.theme_paths())
+                    .map(PathBuf::from)
+                    .collect()
+            },
+            initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
+            notices,
+            quiet_startup: settings.quiet_startup(),
+            open_resume: args.resume,
+            session_dir: (!args.no_session).then_some(session_dir),
+        };
+        return Ok(run_interactive(agent, options).await);
+    };
     let signal = CancellationToken::new();
     spawn_interrupt_handler(signal.clone());
     let run = PrintRun {
@@ -223,6 +269,19 @@ fn open_session(
     Ok(SessionManager::create(cwd, session_dir))
 }
 
+/// `--models` patterns, else settings `enabledModels`.
+fn model_patterns(args: &Args, settings: &Settings) -> Option<Vec<String>> {
+    args.models
+        .as_ref()
+        .map(|m| {
+            m.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .or_else(|| settings.enabled_models())
+}
+
 fn choose_model(
     args: &Args,
     settings: &Settings,
@@ -243,16 +302,7 @@ fn choose_model(
             }
         },
     };
-    let patterns: Option<Vec<String>> = args
-        .models
-        .as_ref()
-        .map(|m| {
-            m.split(',')
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty())
-                .collect()
-        })
-        .or_else(|| settings.enabled_models());
+    let patterns = model_patterns(args, settings);
     let (scoped, warnings) = match &patterns {
         Some(p) => resolve_model_scope(p, &registry.available(auth)),
         None => (Vec::new(), Vec::new()),

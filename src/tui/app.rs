@@ -1,0 +1,511 @@
+//! The application state and what keys, pastes, mouse wheels and agent
+//! events do to it. Drawing lives in `view`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEventKind};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+use super::chrome::FooterInfo;
+use super::commands::{complete, parse_command};
+use super::editor::{Editor, EditorOutcome};
+use super::file_complete::{INDEX_LIMIT, index_files, suggest};
+use super::keybindings::Keybindings;
+use super::render::RenderCache;
+use super::selector::{Selector, SelectorOutcome};
+use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
+use super::theme::Theme;
+use super::transcript::{NoticeKind, Transcript};
+use super::user_bash::parse_user_bash;
+use crate::agent::agent_loop::AgentQueues;
+use crate::agent::events::AgentEvent;
+use crate::ai::model::Model;
+use crate::ai::types::{Message, UserMessage, now_ms};
+
+/// Two Ctrl+C presses within this window quit.
+const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
+/// `@` path suggestions offered at once.
+const FILE_SUGGESTIONS: usize = 20;
+/// Lines a mouse wheel notch scrolls.
+const WHEEL_LINES: usize = 3;
+
+/// The open overlay replacing the editor.
+pub enum Overlay {
+    /// `/model`: models in the same order as `App::models`.
+    ModelSelector(Selector),
+    /// `/resume`: session files in the selector's order.
+    SessionSelector(Selector, Vec<PathBuf>),
+}
+
+impl Overlay {
+    /// The list being shown.
+    pub fn selector(&self) -> &Selector {
+        match self {
+            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s,
+        }
+    }
+}
+
+/// Something only the event loop can do, since it owns the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerminalRequest {
+    /// Edit the message in `$VISUAL`/`$EDITOR`.
+    ExternalEditor,
+    /// Suspend to the shell (Ctrl+Z).
+    Suspend,
+}
+
+/// Everything the interactive UI knows.
+pub struct App {
+    /// The conversation as shown.
+    pub transcript: Transcript,
+    /// Rendered transcript lines, per item.
+    pub cache: RenderCache,
+    /// The message editor.
+    pub editor: Editor,
+    /// Live keybindings.
+    pub keys: Keybindings,
+    /// Colours.
+    pub theme: Theme,
+    /// Footer contents.
+    pub footer: FooterInfo,
+    /// Models offered by `/model`.
+    pub models: Vec<Model>,
+    /// Models Ctrl+P cycles through (all of `models` when empty).
+    pub cycle_models: Vec<Model>,
+    /// Set while a turn runs.
+    pub busy_since: Option<Instant>,
+    /// Lines scrolled up from the bottom (0 = follow the end).
+    pub scroll: usize,
+    /// Lines the transcript area showed last frame (page size).
+    pub page: usize,
+    /// Tool output expanded.
+    pub tools_expanded: bool,
+    /// Thinking blocks expanded.
+    pub thinking_expanded: bool,
+    /// Selected `/` completion, when the list is open.
+    pub completion: Option<usize>,
+    /// The open overlay.
+    pub overlay: Option<Overlay>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+    /// The user asked to quit.
+    pub quit: bool,
+    /// Project files for `@` completion, indexed on first use.
+    pub file_index: Option<Vec<String>>,
+    /// `quietStartup`: no header.
+    pub quiet_startup: bool,
+    /// A request that needs the real terminal (handled by the event loop).
+    pub terminal_request: Option<TerminalRequest>,
+    /// Shared steering/follow-up queues of the running turn.
+    pub queues: AgentQueues,
+    /// Folder of this project's sessions (`/resume`).
+    pub session_dir: Option<PathBuf>,
+    /// The current session file.
+    pub session_file: Option<PathBuf>,
+    /// The current session id.
+    pub session_id: String,
+    last_ctrl_c: Option<Instant>,
+    signal: Option<CancellationToken>,
+    pub(super) commands: UnboundedSender<SessionCommand>,
+}
+
+impl App {
+    /// A new app sending its requests to `commands`.
+    pub fn new(
+        commands: UnboundedSender<SessionCommand>,
+        queues: AgentQueues,
+        keys: Keybindings,
+        theme: Theme,
+        footer: FooterInfo,
+    ) -> Self {
+        App {
+            transcript: Transcript::new(),
+            cache: RenderCache::default(),
+            editor: Editor::new(),
+            keys,
+            theme,
+            footer,
+            models: Vec::new(),
+            cycle_models: Vec::new(),
+            busy_since: None,
+            scroll: 0,
+            page: 10,
+            tools_expanded: false,
+            thinking_expanded: false,
+            completion: None,
+            overlay: None,
+            dirty: true,
+            quit: false,
+            file_index: None,
+            quiet_startup: false,
+            terminal_request: None,
+            queues,
+            session_dir: None,
+            session_file: None,
+            session_id: String::new(),
+            last_ctrl_c: None,
+            signal: None,
+            commands,
+        }
+    }
+
+    /// A turn is running.
+    pub fn is_busy(&self) -> bool {
+        self.busy_since.is_some()
+    }
+
+    /// Send a prompt to the conversation.
+    pub fn send_prompt(&mut self, text: String) {
+        let signal = CancellationToken::new();
+        self.signal = Some(signal.clone());
+        self.busy_since = Some(Instant::now());
+        self.scroll = 0;
+        let _ = self.commands.send(SessionCommand::Prompt { text, signal });
+    }
+
+    /// Prompt history from the user messages in the transcript (resumed sessions).
+    pub fn fill_history(&mut self) {
+        for item in &self.transcript.items {
+            if let super::transcript::Item::User { text } = item {
+                self.editor.add_history(text);
+            }
+        }
+    }
+
+    /// Cancel the running turn, if any.
+    pub fn abort_running(&mut self) {
+        if let Some(signal) = self.signal.take() {
+            signal.cancel();
+        }
+    }
+
+    /// Handle one terminal event.
+    pub fn handle_terminal_event(&mut self, event: Event) {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
+            Event::Paste(text) => {
+                if self.overlay.is_none() {
+                    self.editor.paste(&text);
+                }
+            }
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollUp => self.scroll = self.scroll.saturating_add(WHEEL_LINES),
+                MouseEventKind::ScrollDown => self.scroll = self.scroll.saturating_sub(WHEEL_LINES),
+                _ => return,
+            },
+            Event::Resize(..) => {}
+            _ => return,
+        }
+        self.dirty = true;
+    }
+
+    /// Handle an event from the conversation task.
+    pub fn handle_ui_event(&mut self, event: UiEvent) {
+        match event {
+            UiEvent::Agent(event) => {
+                if let AgentEvent::MessageStart {
+                    message: Message::User(_),
+                } = event.as_ref()
+                {
+                    self.scroll = 0;
+                }
+                self.transcript.apply(&event);
+            }
+            UiEvent::Idle(snapshot) => {
+                self.busy_since = None;
+                self.signal = None;
+                self.apply_snapshot(&snapshot);
+                // Messages queued while a command (not a turn) ran, or left
+                // over by a turn that ended before polling them, go out now.
+                let queued = self.take_queued();
+                if !queued.is_empty() {
+                    self.send_prompt(queued.join("\n\n"));
+                }
+            }
+            UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
+            UiEvent::Reset(messages) => {
+                self.transcript = Transcript::from_messages(&messages);
+                if messages.is_empty() {
+                    self.transcript
+                        .notice("New session started", NoticeKind::Info);
+                }
+                self.fill_history();
+                self.cache.clear();
+                self.scroll = 0;
+            }
+        }
+        self.footer.usage = self.transcript.usage.clone();
+        self.footer.context_tokens = self.transcript.last_context_tokens;
+        self.dirty = true;
+    }
+
+    /// Mirror session state into the footer.
+    pub fn apply_snapshot(&mut self, s: &SessionSnapshot) {
+        self.footer.session_name = s.name.clone();
+        self.session_file = s.file.clone();
+        self.session_id = s.id.clone();
+        self.footer.model_id = s.model.id.clone();
+        self.footer.provider = s.model.provider.clone();
+        self.footer.reasoning = s.model.reasoning;
+        self.footer.context_window = s.model.context_window;
+        self.footer.thinking = s.thinking.as_str().to_string();
+    }
+
+    /// Completions for the editor: `/` commands for a bare command, project
+    /// paths for an `@` word. Each is (label, description).
+    pub fn completions(&self) -> Vec<(String, String)> {
+        if self.overlay.is_some() {
+            return Vec::new();
+        }
+        let text = self.editor.text();
+        if let Some(rest) = text.strip_prefix('/')
+            && !rest.contains(char::is_whitespace)
+        {
+            return complete(rest)
+                .into_iter()
+                .map(|(name, desc)| (format!("/{name}"), desc.to_string()))
+                .collect();
+        }
+        match (
+            self.editor.word_before_cursor().strip_prefix('@'),
+            &self.file_index,
+        ) {
+            (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
+                .into_iter()
+                .map(|path| (format!("@{path}"), String::new()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Index the project's files the first time an `@` word is typed.
+    fn ensure_file_index(&mut self) {
+        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
+            self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
+        }
+    }
+
+    fn handle_key(&mut self, key: KeyEvent) {
+        if let Some(overlay) = &mut self.overlay {
+            let outcome = match overlay {
+                Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
+                    s.handle_key(&key, &self.keys)
+                }
+            };
+            match outcome {
+                SelectorOutcome::Open => {}
+                SelectorOutcome::Cancelled => self.overlay = None,
+                SelectorOutcome::Picked(i) => match self.overlay.take() {
+                    Some(Overlay::ModelSelector(_)) => {
+                        if let Some(model) = self.models.get(i).cloned() {
+                            self.switch_model(model);
+                        }
+                    }
+                    Some(Overlay::SessionSelector(_, paths)) => {
+                        if let Some(path) = paths.get(i).cloned() {
+                            self.busy_since = Some(Instant::now());
+                            let _ = self.commands.send(SessionCommand::Resume(path));
+                        }
+                    }
+                    None => {}
+                },
+            }
+            return;
+        }
+        let kb = &self.keys;
+        if kb.matches("app.clear", &key) {
+            let now = Instant::now();
+            if self
+                .last_ctrl_c
+                .is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C)
+            {
+                self.quit = true;
+            }
+            self.last_ctrl_c = Some(now);
+            self.editor.clear();
+            self.completion = None;
+            return;
+        }
+        if kb.matches("app.exit", &key) && self.editor.is_empty() {
+            self.quit = true;
+            return;
+        }
+        if kb.matches("app.interrupt", &key) {
+            if self.completion.is_some() {
+                self.completion = None;
+            } else if let Some(signal) = &self.signal {
+                signal.cancel();
+                let restored = self.take_queued();
+                if !restored.is_empty() {
+                    let mut text = restored.join("\n\n");
+                    if !self.editor.is_empty() {
+                        text = format!("{text}\n\n{}", self.editor.text());
+                    }
+                    self.editor.set_text(&text);
+                }
+            }
+            return;
+        }
+        if kb.matches("app.editor.external", &key) {
+            self.terminal_request = Some(TerminalRequest::ExternalEditor);
+            return;
+        }
+        if kb.matches("app.suspend", &key) {
+            self.terminal_request = Some(TerminalRequest::Suspend);
+            return;
+        }
+        if kb.matches("app.tools.expand", &key) {
+            self.tools_expanded = !self.tools_expanded;
+            return;
+        }
+        if kb.matches("app.thinking.toggle", &key) {
+            self.thinking_expanded = !self.thinking_expanded;
+            return;
+        }
+        if kb.matches("app.model.select", &key) {
+            self.open_model_selector("");
+            return;
+        }
+        if kb.matches("app.thinking.cycle", &key) {
+            self.cycle_thinking();
+            return;
+        }
+        if kb.matches("tui.editor.pageUp", &key) {
+            self.scroll = self.scroll.saturating_add(self.page.max(1));
+            return;
+        }
+        if kb.matches("tui.editor.pageDown", &key) {
+            self.scroll = self.scroll.saturating_sub(self.page.max(1));
+            return;
+        }
+        if kb.matches("app.message.dequeue", &key) {
+            self.dequeue();
+            return;
+        }
+        if self.is_busy() && kb.matches("app.message.followUp", &key) {
+            let text = self.editor.expanded_text();
+            if !text.is_empty() {
+                self.queues.follow_up.push(user_message(text));
+                self.editor.clear();
+            }
+            return;
+        }
+        if kb.matches("app.model.cycleForward", &key) {
+            self.cycle_model(1);
+            return;
+        }
+        if kb.matches("app.model.cycleBackward", &key) {
+            self.cycle_model(-1);
+            return;
+        }
+        if self.handle_completion_key(&key) {
+            return;
+        }
+        if let EditorOutcome::Submit(text) = self.editor.handle_key(&key, &self.keys) {
+            self.completion = None;
+            self.submit(text);
+        }
+        self.ensure_file_index();
+        self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
+    }
+
+    /// Up/down/tab/enter while the `/` list is open.
+    fn handle_completion_key(&mut self, key: &KeyEvent) -> bool {
+        let options = self.completions();
+        let Some(selected) = self.completion.filter(|_| !options.is_empty()) else {
+            return false;
+        };
+        let n = options.len();
+        let kb = &self.keys;
+        if kb.matches("tui.select.up", key) {
+            self.completion = Some((selected + n - 1) % n);
+        } else if kb.matches("tui.select.down", key) {
+            self.completion = Some((selected + 1) % n);
+        } else if kb.matches("tui.input.tab", key) || kb.matches("tui.input.submit", key) {
+            let label = options[selected.min(n - 1)].0.clone();
+            self.completion = None;
+            if label.starts_with('@') {
+                let suffix = if label.ends_with('/') { "" } else { " " };
+                self.editor
+                    .replace_word_before_cursor(&format!("{label}{suffix}"));
+            } else if kb.matches("tui.input.tab", key) {
+                self.editor.set_text(&format!("{label} "));
+            } else {
+                self.editor.clear();
+                self.submit(label);
+            }
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn submit(&mut self, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(command) = parse_command(&text) {
+            self.run_command(command);
+            return;
+        }
+        if !self.is_busy()
+            && let Some((command, exclude)) = parse_user_bash(&text)
+        {
+            self.editor.add_history(&text);
+            let signal = CancellationToken::new();
+            self.signal = Some(signal.clone());
+            self.busy_since = Some(Instant::now());
+            self.scroll = 0;
+            let _ = self.commands.send(SessionCommand::Bash {
+                command,
+                exclude,
+                signal,
+            });
+            return;
+        }
+        if self.is_busy() {
+            self.queues.steering.push(user_message(text));
+            return;
+        }
+        self.send_prompt(text);
+    }
+
+    /// Remove all queued steering and follow-up messages, returning their text.
+    fn take_queued(&mut self) -> Vec<String> {
+        let steering = self.queues.steering.drain();
+        let follow_up = self.queues.follow_up.drain();
+        steering
+            .iter()
+            .chain(&follow_up)
+            .map(message_text)
+            .collect()
+    }
+
+    fn dequeue(&mut self) {
+        let mut texts = self.take_queued();
+        if texts.is_empty() {
+            return;
+        }
+        if !self.editor.is_empty() {
+            texts.push(self.editor.text());
+        }
+        self.editor.set_text(&texts.join("\n\n"));
+    }
+}
+
+fn user_message(text: String) -> Message {
+    Message::User(UserMessage {
+        content: crate::ai::types::UserContent::Text(text),
+        timestamp: now_ms(),
+    })
+}
+
+fn message_text(m: &Message) -> String {
+    match m {
+        Message::User(u) => u.content.text(),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,234 @@
+//! What slash commands and the selectors they open do to the app.
+
+use crate::ai::model::{Model, ThinkingLevel};
+
+use super::app::{App, Overlay};
+use super::commands::SlashCommand;
+use super::selector::{Selector, SelectorItem};
+use super::session_task::SessionCommand;
+use super::transcript::{Item, NoticeKind};
+
+impl App {
+    pub(super) fn run_command(&mut self, command: SlashCommand) {
+        let busy = self.is_busy();
+        let refuse_busy = |app: &mut App| {
+            app.transcript.notice(
+                "Wait for the current turn to finish (esc to interrupt).",
+                NoticeKind::Warning,
+            );
+        };
+        match command {
+            SlashCommand::Quit => self.quit = true,
+            SlashCommand::Hotkeys => {
+                let mut text = String::from("Keyboard shortcuts:\n");
+                for (id, keys, desc) in self.keys.listing() {
+                    let keys = if keys.is_empty() {
+                        "(none)".into()
+                    } else {
+                        keys
+                    };
+                    text.push_str(&format!("{keys:<22} {desc}  [{id}]\n"));
+                }
+                self.transcript.notice(text.trim_end(), NoticeKind::Info);
+            }
+            SlashCommand::Session => {
+                let text = self.session_summary();
+                self.transcript.notice(text, NoticeKind::Info);
+            }
+            SlashCommand::Copy => self.copy_last_answer(),
+            SlashCommand::New if busy => refuse_busy(self),
+            SlashCommand::New => {
+                let _ = self.commands.send(SessionCommand::NewSession);
+            }
+            SlashCommand::Name(name) if name.is_empty() => {
+                self.transcript
+                    .notice("Usage: /name <name>", NoticeKind::Warning);
+            }
+            SlashCommand::Name(name) => {
+                self.footer.session_name = Some(name.clone());
+                self.transcript
+                    .notice(format!("Session name set: {name}"), NoticeKind::Info);
+                let _ = self.commands.send(SessionCommand::SetName(name));
+            }
+            SlashCommand::Resume if busy => refuse_busy(self),
+            SlashCommand::Resume => self.open_session_selector(),
+            SlashCommand::Model(_) if busy => refuse_busy(self),
+            SlashCommand::Model(search) => self.open_model_selector(&search),
+            SlashCommand::Unavailable(name) => self.transcript.notice(
+                format!("/{name} is not available in this version of pi yet."),
+                NoticeKind::Warning,
+            ),
+            SlashCommand::Unknown(name) => self
+                .transcript
+                .notice(format!("Unknown command: /{name}"), NoticeKind::Error),
+        }
+    }
+
+    pub(super) fn open_model_selector(&mut self, search: &str) {
+        if self.models.is_empty() {
+            self.transcript.notice(
+                "No models available. Set an API key (e.g. ANTHROPIC_API_KEY) or add one to auth.json.",
+                NoticeKind::Warning,
+            );
+            return;
+        }
+        let items = self
+            .models
+            .iter()
+            .map(|m| SelectorItem {
+                label: m.id.clone(),
+                detail: format!("[{}]", m.provider),
+            })
+            .collect();
+        let current = self
+            .models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .unwrap_or(0);
+        let mut selector = Selector::new("Select model", items, current);
+        if !search.is_empty() {
+            selector.set_query(search);
+        }
+        self.overlay = Some(Overlay::ModelSelector(selector));
+    }
+
+    /// `/resume` and `--resume`: choose another session of this folder.
+    pub fn open_session_selector(&mut self) {
+        let Some(dir) = &self.session_dir else {
+            self.transcript.notice(
+                "Sessions are not saved (--no-session).",
+                NoticeKind::Warning,
+            );
+            return;
+        };
+        let mut sessions = crate::session::list::list_sessions(dir);
+        sessions.retain(|s| Some(&s.path) != self.session_file.as_ref() && s.message_count > 0);
+        sessions.sort_by_key(|s| std::cmp::Reverse(s.modified));
+        if sessions.is_empty() {
+            self.transcript
+                .notice("No other sessions in this folder.", NoticeKind::Info);
+            return;
+        }
+        let items = sessions
+            .iter()
+            .map(|s| SelectorItem {
+                label: s
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| s.first_message.replace('\n', " ")),
+                detail: format!(
+                    "{} · {} messages",
+                    s.modified.format("%Y-%m-%d %H:%M"),
+                    s.message_count
+                ),
+            })
+            .collect();
+        let paths = sessions.into_iter().map(|s| s.path).collect();
+        self.overlay = Some(Overlay::SessionSelector(
+            Selector::new("Resume session", items, 0),
+            paths,
+        ));
+    }
+
+    fn session_summary(&self) -> String {
+        let f = &self.footer;
+        let u = &self.transcript.usage;
+        let messages = self
+            .transcript
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::User { .. } | Item::Assistant { .. }))
+            .count();
+        let file = self
+            .session_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "(not saved)".into());
+        format!(
+            "Session info\nName: {}\nFile: {file}\nID: {}\nModel: {}/{}\nMessages: {messages}\n\
+             Tokens: ↑{} ↓{} (cache read {}, cache write {})\nCost: ${:.4}",
+            f.session_name.as_deref().unwrap_or("(unnamed)"),
+            self.session_id,
+            f.provider,
+            f.model_id,
+            u.input,
+            u.output,
+            u.cache_read,
+            u.cache_write,
+            u.cost.total
+        )
+    }
+
+    /// `/copy`: the last answer to the clipboard through OSC 52.
+    fn copy_last_answer(&mut self) {
+        use base64::Engine;
+        use std::io::Write;
+        let last = self.transcript.items.iter().rev().find_map(|i| match i {
+            Item::Assistant { text, .. } if !text.trim().is_empty() => Some(text.clone()),
+            _ => None,
+        });
+        let Some(text) = last else {
+            self.transcript
+                .notice("No agent messages to copy yet.", NoticeKind::Warning);
+            return;
+        };
+        let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+        let mut out = std::io::stdout();
+        let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+        let _ = out.flush();
+        self.transcript
+            .notice("Copied last agent message to clipboard", NoticeKind::Info);
+    }
+
+    /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.
+    pub(super) fn cycle_model(&mut self, step: isize) {
+        let models = if self.cycle_models.is_empty() {
+            &self.models
+        } else {
+            &self.cycle_models
+        };
+        if self.is_busy() || models.len() < 2 {
+            return;
+        }
+        let n = models.len() as isize;
+        let at = models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .map(|i| i as isize)
+            .unwrap_or(if step > 0 { -1 } else { 0 });
+        let next = models[((at + step).rem_euclid(n)) as usize].clone();
+        self.switch_model(next);
+    }
+
+    pub(super) fn switch_model(&mut self, model: Model) {
+        self.footer.model_id = model.id.clone();
+        self.footer.provider = model.provider.clone();
+        self.footer.reasoning = model.reasoning;
+        self.footer.context_window = model.context_window;
+        self.transcript.notice(
+            format!("Model: {}/{}", model.provider, model.id),
+            NoticeKind::Info,
+        );
+        let _ = self
+            .commands
+            .send(SessionCommand::SetModel(Box::new(model)));
+    }
+
+    pub(super) fn cycle_thinking(&mut self) {
+        if !self.footer.reasoning {
+            self.transcript
+                .notice("Current model does not support thinking", NoticeKind::Info);
+            return;
+        }
+        let order = ["off", "minimal", "low", "medium", "high", "xhigh"];
+        let at = order
+            .iter()
+            .position(|l| *l == self.footer.thinking)
+            .unwrap_or(0);
+        let next = order[(at + 1) % order.len()];
+        if let Some(level) = ThinkingLevel::parse(next) {
+            self.footer.thinking = next.to_string();
+            let _ = self.commands.send(SessionCommand::SetThinking(level));
+        }
+    }
+}

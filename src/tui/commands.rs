@@ -1,0 +1,138 @@
+//! Slash commands: the list shown by `/` autocomplete and parsing of a
+//! submitted command line.
+
+/// A slash command: name (without `/`), description, available in this build.
+pub const COMMANDS: &[(&str, &str, bool)] = &[
+    ("model", "Select model (opens selector UI)", true),
+    ("new", "Start a new session", true),
+    ("name", "Set session display name", true),
+    ("session", "Show session info and stats", true),
+    ("hotkeys", "Show all keyboard shortcuts", true),
+    ("quit", "Quit pi", true),
+    ("resume", "Resume a different session", true),
+    ("settings", "Open settings menu", false),
+    (
+        "scoped-models",
+        "Enable/disable models for Ctrl+P cycling",
+        false,
+    ),
+    ("copy", "Copy last agent message to clipboard", true),
+    ("changelog", "Show changelog entries", false),
+    (
+        "reload",
+        "Reload keybindings, extensions, skills, prompts, and themes",
+        false,
+    ),
+    ("tree", "Navigate session tree (switch branches)", false),
+    ("fork", "Create a new fork from a previous message", false),
+    (
+        "clone",
+        "Duplicate the current session at the current position",
+        false,
+    ),
+    ("compact", "Manually compact the session context", false),
+    ("export", "Export session to HTML file", false),
+    ("share", "Share session as a secret GitHub gist", false),
+    ("login", "Login with OAuth provider", false),
+    ("logout", "Logout from OAuth provider", false),
+];
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SlashCommand {
+    /// `/model [search]`.
+    Model(String),
+    /// `/new`.
+    New,
+    /// `/name <name>`.
+    Name(String),
+    /// `/session`.
+    Session,
+    /// `/hotkeys`.
+    Hotkeys,
+    /// `/quit`.
+    Quit,
+    /// `/resume`.
+    Resume,
+    /// `/copy`.
+    Copy,
+    /// A known command whose feature is not in this build.
+    Unavailable(String),
+    /// Not a command pi knows.
+    Unknown(String),
+}
+
+/// Parse `text` as a slash command; `None` when it is an ordinary message.
+pub fn parse_command(text: &str) -> Option<SlashCommand> {
+    let rest = text.trim().strip_prefix('/')?;
+    let (name, arg) = match rest.split_once(char::is_whitespace) {
+        Some((n, a)) => (n, a.trim().to_string()),
+        None => (rest, String::new()),
+    };
+    if name.is_empty() || name.contains('/') {
+        return None;
+    }
+    Some(match name {
+        "model" => SlashCommand::Model(arg),
+        "new" => SlashCommand::New,
+        "name" => SlashCommand::Name(arg),
+        "session" => SlashCommand::Session,
+        "hotkeys" => SlashCommand::Hotkeys,
+        "quit" | "exit" => SlashCommand::Quit,
+        "resume" => SlashCommand::Resume,
+        "copy" => SlashCommand::Copy,
+        other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
+            SlashCommand::Unavailable(other.to_string())
+        }
+        other => SlashCommand::Unknown(other.to_string()),
+    })
+}
+
+/// Commands whose name starts with (or, failing that, contains) `prefix`.
+pub fn complete(prefix: &str) -> Vec<(&'static str, &'static str)> {
+    let prefix = prefix.to_lowercase();
+    let mut starts: Vec<_> = COMMANDS
+        .iter()
+        .filter(|(n, _, _)| n.starts_with(&prefix))
+        .map(|(n, d, _)| (*n, *d))
+        .collect();
+    if starts.is_empty() {
+        starts = COMMANDS
+            .iter()
+            .filter(|(n, _, _)| n.contains(&prefix))
+            .map(|(n, d, _)| (*n, *d))
+            .collect();
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands_and_arguments() {
+        assert_eq!(
+            parse_command("/name  My work "),
+            Some(SlashCommand::Name("My work".into()))
+        );
+        assert_eq!(parse_command("/quit"), Some(SlashCommand::Quit));
+        assert_eq!(
+            parse_command("/tree"),
+            Some(SlashCommand::Unavailable("tree".into()))
+        );
+        assert_eq!(
+            parse_command("/bogus"),
+            Some(SlashCommand::Unknown("bogus".into()))
+        );
+        assert_eq!(parse_command("/usr/bin is a path"), None);
+        assert_eq!(parse_command("hello"), None);
+    }
+
+    #[test]
+    fn completion_prefers_prefixes() {
+        let names: Vec<_> = complete("n").iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["new", "name"]);
+        assert_eq!(complete("odel")[0].0, "model");
+    }
+}

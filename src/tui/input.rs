@@ -1,0 +1,96 @@
+//! Terminal input read on a dedicated thread, which can be paused so that an
+//! external editor or the shell (after Ctrl+Z) gets every keystroke.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use crossterm::event::Event;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+/// How long one poll waits before checking for a pause request.
+const POLL: Duration = Duration::from_millis(100);
+
+#[derive(Default)]
+struct Control {
+    /// Requested state.
+    paused: bool,
+    /// The thread is parked (not reading).
+    parked: bool,
+    /// The receiver is gone.
+    stopped: bool,
+}
+
+/// The input thread's handle.
+pub struct Input {
+    /// Terminal events in arrival order.
+    pub events: UnboundedReceiver<Event>,
+    control: Arc<(Mutex<Control>, Condvar)>,
+}
+
+impl Input {
+    /// Start reading terminal events.
+    pub fn start() -> Input {
+        let (tx, events) = unbounded_channel();
+        let control = Arc::new((Mutex::new(Control::default()), Condvar::new()));
+        let thread_control = control.clone();
+        std::thread::spawn(move || read_loop(tx, thread_control));
+        Input { events, control }
+    }
+
+    /// Stop reading and wait until the thread no longer touches the terminal.
+    pub fn pause(&self) {
+        let (lock, wake) = &*self.control;
+        let mut c = lock.lock().unwrap();
+        c.paused = true;
+        while !c.parked && !c.stopped {
+            c = wake.wait(c).unwrap();
+        }
+    }
+
+    /// Read again after [`Input::pause`].
+    pub fn resume(&self) {
+        let (lock, wake) = &*self.control;
+        lock.lock().unwrap().paused = false;
+        wake.notify_all();
+    }
+}
+
+impl Drop for Input {
+    fn drop(&mut self) {
+        let (lock, wake) = &*self.control;
+        lock.lock().unwrap().stopped = true;
+        wake.notify_all();
+    }
+}
+
+fn read_loop(tx: UnboundedSender<Event>, control: Arc<(Mutex<Control>, Condvar)>) {
+    let (lock, wake) = &*control;
+    loop {
+        {
+            let mut c = lock.lock().unwrap();
+            while c.paused && !c.stopped {
+                c.parked = true;
+                wake.notify_all();
+                c = wake.wait(c).unwrap();
+            }
+            c.parked = false;
+            if c.stopped {
+                c.parked = true;
+                wake.notify_all();
+                return;
+            }
+        }
+        match crossterm::event::poll(POLL) {
+            Ok(true) => match crossterm::event::read() {
+                Ok(event) => {
+                    if tx.send(event).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            Ok(false) => {}
+            Err(_) => return,
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
+
+pub mod app;
+mod app_commands;
+mod background;
+pub mod chrome;
+pub mod commands;
+pub mod editor;
+pub mod file_complete;
+pub mod highlight;
+pub mod input;
+pub mod keybindings;
+pub mod markdown;
+pub mod render;
+pub mod runner;
+pub mod selector;
+pub mod session_task;
+pub mod terminal;
+pub mod text;
+pub mod theme;
+pub mod tool_rows;
+pub mod transcript;
+pub mod user_bash;
+pub mod view;
+
+pub use runner::{InteractiveOptions, run_interactive};
+
+#[cfg(test)]
+mod app_tests;
+#[cfg(test)]
+mod view_tests;

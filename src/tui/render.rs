@@ -1,0 +1,252 @@
+//! Transcript items to styled lines, cached per item so that streaming into a
+//! long conversation only re-renders what changed.
+
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use super::markdown::render_markdown;
+use super::text::{sanitize, wrap_line};
+use super::theme::Theme;
+use super::tool_rows::render_tool;
+use super::transcript::{Item, NoticeKind, Transcript};
+
+/// Display switches that change how items render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Width in columns.
+    pub width: usize,
+    /// Tool output expanded (`app.tools.expand`).
+    pub tools_expanded: bool,
+    /// Thinking blocks shown in full (`app.thinking.toggle`).
+    pub thinking_expanded: bool,
+    /// The key shown in "to expand" hints.
+    pub expand_key: String,
+}
+
+/// Rendered lines per item, reused while the item and options are unchanged.
+#[derive(Default)]
+pub struct RenderCache {
+    options: Option<RenderOptions>,
+    entries: Vec<(u64, Vec<Line<'static>>)>,
+}
+
+impl RenderCache {
+    /// All transcript lines for `options`, re-rendering only changed items.
+    pub fn lines(
+        &mut self,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) -> Vec<Line<'static>> {
+        let total = self.update(transcript, options, theme);
+        self.window(total, total)
+    }
+
+    /// Re-render changed items; returns the total number of lines.
+    pub fn update(
+        &mut self,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) -> usize {
+        if self.options.as_ref() != Some(options) {
+            self.entries.clear();
+            self.options = Some(options.clone());
+        }
+        self.entries.truncate(transcript.items.len());
+        for (i, item) in transcript.items.iter().enumerate() {
+            let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
+            match self.entries.get(i) {
+                Some((cached, _)) if *cached == rev => {}
+                _ => {
+                    let lines = render_item(item, options, theme);
+                    if i < self.entries.len() {
+                        self.entries[i] = (rev, lines);
+                    } else {
+                        self.entries.push((rev, lines));
+                    }
+                }
+            }
+        }
+        self.entries.iter().map(|(_, l)| l.len()).sum()
+    }
+
+    /// The `count` lines ending `end` lines into the transcript (after
+    /// [`RenderCache::update`]); only these are cloned.
+    pub fn window(&self, end: usize, count: usize) -> Vec<Line<'static>> {
+        let start = end.saturating_sub(count);
+        let mut out = Vec::with_capacity(end - start);
+        let mut offset = 0;
+        for (_, lines) in &self.entries {
+            let next = offset + lines.len();
+            if next > start && offset < end {
+                let from = start.saturating_sub(offset);
+                let to = (end - offset).min(lines.len());
+                out.extend(lines[from..to].iter().cloned());
+            }
+            offset = next;
+            if offset >= end {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Forget everything (theme change).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+/// Render one item.
+pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<Line<'static>> {
+    let width = options.width.max(1);
+    let inner = width.saturating_sub(2).max(1);
+    let mut lines = vec![Line::default()];
+    match item {
+        Item::User { text } => {
+            let bg = theme.bg("userMessageBg");
+            let fg = theme.fg("userMessageText");
+            lines.push(Line::default().style(bg));
+            for raw in sanitize(text).split('\n') {
+                for piece in wrap_line(raw, inner) {
+                    lines.push(Line::from(vec![Span::raw(" "), Span::styled(piece, fg)]).style(bg));
+                }
+            }
+            lines.push(Line::default().style(bg));
+        }
+        Item::Assistant {
+            text,
+            thinking,
+            streaming,
+            error,
+            aborted,
+        } => {
+            let thinking_style = theme.fg("thinkingText").add_modifier(Modifier::ITALIC);
+            if !thinking.trim().is_empty() {
+                if options.thinking_expanded {
+                    for raw in sanitize(thinking.trim()).split('\n') {
+                        for piece in wrap_line(raw, inner) {
+                            lines.push(indent(vec![Span::styled(piece, thinking_style)]));
+                        }
+                    }
+                } else {
+                    lines.push(indent(vec![Span::styled("Thinking...", thinking_style)]));
+                }
+                if !text.trim().is_empty() {
+                    lines.push(Line::default());
+                }
+            }
+            let (settled, partial) = if *streaming {
+                match text.rfind('\n') {
+                    Some(i) => (&text[..i + 1], &text[i + 1..]),
+                    None => ("", text.as_str()),
+                }
+            } else {
+                (text.as_str(), "")
+            };
+            for line in render_markdown(settled, inner, theme) {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(line.spans);
+                lines.push(Line::from(spans));
+            }
+            for piece in wrap_line(&sanitize(partial), inner) {
+                if !piece.is_empty() {
+                    lines.push(indent(vec![Span::raw(piece)]));
+                }
+            }
+            if let Some(message) = error {
+                for piece in wrap_line(&sanitize(&format!("Error: {message}")), inner) {
+                    lines.push(indent(vec![Span::styled(piece, theme.fg("error"))]));
+                }
+            } else if *aborted {
+                lines.push(indent(vec![Span::styled(
+                    "Operation aborted",
+                    theme.fg("error"),
+                )]));
+            }
+            if lines.len() == 1 {
+                return Vec::new();
+            }
+        }
+        Item::Tool(row) => {
+            lines.extend(render_tool(
+                row,
+                width,
+                options.tools_expanded,
+                &options.expand_key,
+                theme,
+            ));
+        }
+        Item::Notice { text, kind } => {
+            let style = match kind {
+                NoticeKind::Info => theme.fg("muted"),
+                NoticeKind::Warning => theme.fg("warning"),
+                NoticeKind::Error => theme.fg("error"),
+            };
+            for raw in sanitize(text).split('\n') {
+                for piece in wrap_line(raw, inner) {
+                    lines.push(indent(vec![Span::styled(piece, style)]));
+                }
+            }
+        }
+    }
+    lines
+}
+
+fn indent(mut spans: Vec<Span<'static>>) -> Line<'static> {
+    spans.insert(0, Span::raw(" "));
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(width: usize) -> RenderOptions {
+        RenderOptions {
+            width,
+            tools_expanded: false,
+            thinking_expanded: false,
+            expand_key: "ctrl+o".into(),
+        }
+    }
+
+    fn plain(lines: &[Line<'_>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn streaming_text_commits_markdown_at_line_boundaries() {
+        let item = Item::Assistant {
+            text: "**bold** done\n**half".into(),
+            thinking: "secret plan".into(),
+            streaming: true,
+            error: None,
+            aborted: false,
+        };
+        let out = plain(&render_item(&item, &options(40), &Theme::plain()));
+        assert_eq!(out, vec!["", " Thinking...", "", " bold done", " **half"]);
+    }
+
+    #[test]
+    fn cache_rerenders_only_changed_items() {
+        let mut t = Transcript::new();
+        t.push(Item::User { text: "hi".into() });
+        let mut cache = RenderCache::default();
+        let first = cache.lines(&t, &options(30), &Theme::plain());
+        t.notice("note", NoticeKind::Error);
+        let second = cache.lines(&t, &options(30), &Theme::plain());
+        assert_eq!(&second[..first.len()], &first[..]);
+        assert_eq!(plain(&second).last().unwrap(), " note");
+        let total = cache.update(&t, &options(30), &Theme::plain());
+        assert_eq!(total, second.len());
+        assert_eq!(
+            cache.window(total - 1, 2),
+            second[total - 3..total - 1].to_vec()
+        );
+    }
+}

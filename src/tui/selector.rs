@@ -1,0 +1,210 @@
+//! A searchable list shown in place of the editor (model selector and the
+//! like): type to filter fuzzily, up/down to move, Enter to pick, Esc to close.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::text::{Line, Span};
+
+use super::keybindings::Keybindings;
+use super::text::truncate;
+use super::theme::Theme;
+
+/// Rows of items shown at once.
+const VISIBLE: usize = 8;
+
+/// One choice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectorItem {
+    /// Main text (searched).
+    pub label: String,
+    /// Secondary text (searched, dimmed).
+    pub detail: String,
+}
+
+/// What a key did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelectorOutcome {
+    /// Still open.
+    Open,
+    /// Picked the item at this index of the original list.
+    Picked(usize),
+    /// Closed without a choice.
+    Cancelled,
+}
+
+/// Selector state.
+#[derive(Debug, Clone)]
+pub struct Selector {
+    /// Title line.
+    pub title: String,
+    /// Search text.
+    pub query: String,
+    items: Vec<SelectorItem>,
+    filtered: Vec<usize>,
+    selected: usize,
+}
+
+/// Fuzzy score of `query` against `text`: `None` unless every query char
+/// appears in order; lower is better (gaps are penalised).
+pub fn fuzzy_score(query: &str, text: &str) -> Option<usize> {
+    let text: Vec<char> = text.to_lowercase().chars().collect();
+    let mut score = 0;
+    let mut pos = 0;
+    for q in query.to_lowercase().chars().filter(|c| !c.is_whitespace()) {
+        let found = text[pos..].iter().position(|c| *c == q)?;
+        score += found;
+        pos += found + 1;
+    }
+    Some(score)
+}
+
+impl Selector {
+    /// A selector over `items`, the `initial` one highlighted.
+    pub fn new(title: impl Into<String>, items: Vec<SelectorItem>, initial: usize) -> Self {
+        let mut s = Selector {
+            title: title.into(),
+            query: String::new(),
+            filtered: (0..items.len()).collect(),
+            items,
+            selected: 0,
+        };
+        s.selected = initial.min(s.filtered.len().saturating_sub(1));
+        s
+    }
+
+    /// Set the search text.
+    pub fn set_query(&mut self, query: &str) {
+        self.query = query.to_string();
+        self.refilter();
+    }
+
+    fn refilter(&mut self) {
+        let mut scored: Vec<(usize, usize)> = self
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                fuzzy_score(&self.query, &format!("{} {}", item.label, item.detail)).map(|s| (s, i))
+            })
+            .collect();
+        scored.sort();
+        self.filtered = scored.into_iter().map(|(_, i)| i).collect();
+        self.selected = 0;
+    }
+
+    /// Handle a key.
+    pub fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> SelectorOutcome {
+        if kb.matches("tui.select.cancel", key) {
+            return SelectorOutcome::Cancelled;
+        }
+        if kb.matches("tui.select.confirm", key) {
+            return match self.filtered.get(self.selected) {
+                Some(i) => SelectorOutcome::Picked(*i),
+                None => SelectorOutcome::Cancelled,
+            };
+        }
+        let n = self.filtered.len();
+        if kb.matches("tui.select.up", key) && n > 0 {
+            self.selected = (self.selected + n - 1) % n;
+        } else if kb.matches("tui.select.down", key) && n > 0 {
+            self.selected = (self.selected + 1) % n;
+        } else if kb.matches("tui.select.pageUp", key) {
+            self.selected = self.selected.saturating_sub(VISIBLE);
+        } else if kb.matches("tui.select.pageDown", key) && n > 0 {
+            self.selected = (self.selected + VISIBLE).min(n - 1);
+        } else if key.code == KeyCode::Backspace {
+            let mut q = self.query.clone();
+            q.pop();
+            self.set_query(&q);
+        } else if let KeyCode::Char(c) = key.code
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            let q = format!("{}{c}", self.query);
+            self.set_query(&q);
+        }
+        SelectorOutcome::Open
+    }
+
+    /// Lines to draw at `max` columns.
+    pub fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
+        let mut out = vec![
+            Line::from(Span::styled(
+                truncate(&self.title, max, "…"),
+                theme.bold("accent"),
+            )),
+            Line::from(vec![
+                Span::styled("> ", theme.fg("accent")),
+                Span::raw(truncate(&self.query, max.saturating_sub(2), "…")),
+            ]),
+        ];
+        let start = self.selected.saturating_sub(VISIBLE - 1);
+        for (pos, &i) in self.filtered.iter().enumerate().skip(start).take(VISIBLE) {
+            let item = &self.items[i];
+            let chosen = pos == self.selected;
+            let marker = if chosen { "→ " } else { "  " };
+            let label_style = if chosen {
+                theme.fg("accent")
+            } else {
+                ratatui::style::Style::default()
+            };
+            let label = truncate(&item.label, max.saturating_sub(2), "…");
+            let room = max.saturating_sub(2 + super::text::width(&label) + 1);
+            let mut spans = vec![
+                Span::styled(marker, theme.fg("accent")),
+                Span::styled(label, label_style),
+            ];
+            if room > 3 && !item.detail.is_empty() {
+                spans.push(Span::styled(
+                    format!(" {}", truncate(&item.detail, room, "…")),
+                    theme.fg("muted"),
+                ));
+            }
+            out.push(Line::from(spans));
+        }
+        if self.filtered.is_empty() {
+            out.push(Line::from(Span::styled("  No matches", theme.fg("muted"))));
+        }
+        out.push(Line::from(Span::styled(
+            truncate(
+                &format!(
+                    "({}/{})  enter select · esc cancel",
+                    self.selected + 1,
+                    self.filtered.len()
+                ),
+                max,
+                "…",
+            ),
+            theme.fg("dim"),
+        )));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items() -> Vec<SelectorItem> {
+        ["claude-sonnet-4-5", "gpt-4o", "claude-haiku-4-5"]
+            .iter()
+            .map(|l| SelectorItem {
+                label: l.to_string(),
+                detail: "p".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fuzzy_filter_and_pick() {
+        let kb = Keybindings::default();
+        let mut s = Selector::new("Select model", items(), 0);
+        for c in "haik".chars() {
+            s.handle_key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), &kb);
+        }
+        let out = s.handle_key(&KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &kb);
+        assert_eq!(out, SelectorOutcome::Picked(2));
+        assert_eq!(fuzzy_score("gpt", "claude"), None);
+        assert!(fuzzy_score("cs45", "claude-sonnet-4-5").is_some());
+    }
+}

@@ -1,0 +1,93 @@
+//! Taking over the terminal and giving it back exactly as it was: raw mode,
+//! the alternate screen, bracketed paste, mouse wheel reporting, keyboard
+//! enhancement and the cursor. Restoring is idempotent and also runs from a
+//! panic hook and on SIGTERM/SIGHUP.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{
+    DisableBracketedPaste, EnableBracketedPaste, KeyboardEnhancementFlags,
+    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use crossterm::{cursor, execute};
+
+/// The terminal is currently taken over.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Keyboard enhancement flags were pushed.
+static ENHANCED: AtomicBool = AtomicBool::new(false);
+
+/// Wheel events only (button tracking + SGR coordinates); no motion
+/// tracking, so Shift+drag selection keeps working in most terminals.
+const MOUSE_ON: &str = "\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF: &str = "\x1b[?1006l\x1b[?1000l";
+
+/// Enter the UI's terminal mode and install the panic hook.
+pub fn enter() -> io::Result<()> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = io::stdout();
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        cursor::Hide
+    )?;
+    out.write_all(MOUSE_ON.as_bytes())?;
+    if matches!(
+        crossterm::terminal::supports_keyboard_enhancement(),
+        Ok(true)
+    ) {
+        execute!(
+            out,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )?;
+        ENHANCED.store(true, Ordering::SeqCst);
+    }
+    out.flush()
+}
+
+/// Give the terminal back. Safe to call more than once.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut out = io::stdout();
+    if ENHANCED.swap(false, Ordering::SeqCst) {
+        let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    let _ = out.write_all(MOUSE_OFF.as_bytes());
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = out.flush();
+    let _ = disable_raw_mode();
+}
+
+fn install_panic_hook() {
+    static INSTALLED: AtomicBool = AtomicBool::new(false);
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+}
+
+/// Restores the terminal when dropped (early returns and errors included).
+pub struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}

@@ -1,0 +1,295 @@
+//! Colour themes in pi's theme JSON format: `vars` (named colours) and
+//! `colors` (tokens mapped to a var name, `#rrggbb`, a 256-colour index, or
+//! `""` for the terminal default).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use ratatui::style::{Color, Modifier, Style};
+use serde_json::Value;
+
+/// The built-in dark theme.
+pub const DARK_JSON: &str = include_str!("../../themes/dark.json");
+/// The built-in light theme.
+pub const LIGHT_JSON: &str = include_str!("../../themes/light.json");
+
+/// Colour tokens every theme must define.
+pub const REQUIRED_TOKENS: [&str; 51] = [
+    "accent",
+    "border",
+    "borderAccent",
+    "borderMuted",
+    "success",
+    "error",
+    "warning",
+    "muted",
+    "dim",
+    "text",
+    "thinkingText",
+    "selectedBg",
+    "userMessageBg",
+    "userMessageText",
+    "customMessageBg",
+    "customMessageText",
+    "customMessageLabel",
+    "toolPendingBg",
+    "toolSuccessBg",
+    "toolErrorBg",
+    "toolTitle",
+    "toolOutput",
+    "mdHeading",
+    "mdLink",
+    "mdLinkUrl",
+    "mdCode",
+    "mdCodeBlock",
+    "mdCodeBlockBorder",
+    "mdQuote",
+    "mdQuoteBorder",
+    "mdHr",
+    "mdListBullet",
+    "toolDiffAdded",
+    "toolDiffRemoved",
+    "toolDiffContext",
+    "syntaxComment",
+    "syntaxKeyword",
+    "syntaxFunction",
+    "syntaxVariable",
+    "syntaxString",
+    "syntaxNumber",
+    "syntaxType",
+    "syntaxOperator",
+    "syntaxPunctuation",
+    "thinkingOff",
+    "thinkingMinimal",
+    "thinkingLow",
+    "thinkingMedium",
+    "thinkingHigh",
+    "thinkingXhigh",
+    "bashMode",
+];
+
+/// A resolved theme: token name to colour (`None` = terminal default).
+#[derive(Debug, Clone)]
+pub struct Theme {
+    /// Theme name.
+    pub name: String,
+    colors: HashMap<String, Option<Color>>,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme::parse(DARK_JSON).expect("built-in dark theme is valid")
+    }
+}
+
+impl Theme {
+    /// The built-in light theme.
+    pub fn light() -> Self {
+        Theme::parse(LIGHT_JSON).expect("built-in light theme is valid")
+    }
+
+    /// A theme with no colours at all (used by snapshot tests and `NO_COLOR`).
+    pub fn plain() -> Self {
+        Theme {
+            name: "plain".into(),
+            colors: REQUIRED_TOKENS
+                .iter()
+                .map(|t| (t.to_string(), None))
+                .collect(),
+        }
+    }
+
+    /// Parse theme JSON; the error names the offending token.
+    pub fn parse(json: &str) -> Result<Theme, String> {
+        let root: Value = serde_json::from_str(json).map_err(|e| format!("invalid JSON: {e}"))?;
+        let name = root["name"].as_str().unwrap_or("custom").to_string();
+        let empty = serde_json::Map::new();
+        let vars = root["vars"].as_object().unwrap_or(&empty);
+        let colors = root["colors"]
+            .as_object()
+            .ok_or("missing \"colors\" object")?;
+        let mut resolved = HashMap::new();
+        for token in REQUIRED_TOKENS {
+            let value = colors
+                .get(token)
+                .ok_or_else(|| format!("missing colour token \"{token}\""))?;
+            let color = resolve(value, vars, 0)
+                .ok_or_else(|| format!("invalid value for colour token \"{token}\": {value}"))?;
+            resolved.insert(token.to_string(), color);
+        }
+        Ok(Theme {
+            name,
+            colors: resolved,
+        })
+    }
+
+    /// Load a theme by name: built-ins first, then `<name>.json` in `dirs`.
+    /// A missing or malformed theme falls back to `dark` with a warning.
+    pub fn load(name: &str, dirs: &[&Path]) -> (Theme, Option<String>) {
+        let (theme, warning, _) = Theme::locate(name, dirs);
+        (theme, warning)
+    }
+
+    /// [`Theme::load`], also returning the file a user theme came from.
+    pub fn locate(name: &str, dirs: &[&Path]) -> (Theme, Option<String>, Option<PathBuf>) {
+        match name {
+            "dark" => return (Theme::default(), None, None),
+            "light" => return (Theme::light(), None, None),
+            _ => {}
+        }
+        for dir in dirs {
+            let path = dir.join(format!("{name}.json"));
+            if path.is_file() {
+                return match Theme::from_file(&path) {
+                    Ok(theme) => (theme, None, Some(path)),
+                    Err(e) => (Theme::default(), Some(e), Some(path)),
+                };
+            }
+        }
+        (
+            Theme::default(),
+            Some(format!("theme \"{name}\" not found; using dark")),
+            None,
+        )
+    }
+
+    /// Parse a theme file; the error says which file and token is wrong.
+    pub fn from_file(path: &Path) -> Result<Theme, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("theme {}: {e}; using dark", path.display()))?;
+        Theme::parse(&text).map_err(|e| format!("theme {}: {e}; using dark", path.display()))
+    }
+
+    /// The colour of `token` (`None` = terminal default or unknown token).
+    pub fn color(&self, token: &str) -> Option<Color> {
+        self.colors.get(token).copied().flatten()
+    }
+
+    /// A style with `token` as the foreground.
+    pub fn fg(&self, token: &str) -> Style {
+        match self.color(token) {
+            Some(c) => Style::default().fg(c),
+            None => Style::default(),
+        }
+    }
+
+    /// A style with `token` as the background.
+    pub fn bg(&self, token: &str) -> Style {
+        match self.color(token) {
+            Some(c) => Style::default().bg(c),
+            None => Style::default(),
+        }
+    }
+
+    /// Bold foreground.
+    pub fn bold(&self, token: &str) -> Style {
+        self.fg(token).add_modifier(Modifier::BOLD)
+    }
+}
+
+fn resolve(
+    value: &Value,
+    vars: &serde_json::Map<String, Value>,
+    depth: usize,
+) -> Option<Option<Color>> {
+    if depth > 8 {
+        return None;
+    }
+    match value {
+        Value::Number(n) => n
+            .as_u64()
+            .filter(|i| *i < 256)
+            .map(|i| Some(Color::Indexed(i as u8))),
+        Value::String(s) if s.is_empty() => Some(None),
+        Value::String(s) if s.starts_with('#') => parse_hex(s).map(Some),
+        Value::String(s) => resolve(vars.get(s)?, vars, depth + 1),
+        _ => None,
+    }
+}
+
+fn parse_hex(s: &str) -> Option<Color> {
+    let hex = s.strip_prefix('#')?;
+    if hex.len() != 6 {
+        return None;
+    }
+    let n = u32::from_str_radix(hex, 16).ok()?;
+    Some(Color::Rgb((n >> 16) as u8, (n >> 8) as u8, n as u8))
+}
+
+/// Watches a user theme file and reloads it when it changes.
+#[derive(Debug)]
+pub struct ThemeWatcher {
+    path: PathBuf,
+    modified: Option<SystemTime>,
+}
+
+impl ThemeWatcher {
+    /// Watch `path` from its current state.
+    pub fn new(path: PathBuf) -> Self {
+        let modified = modified(&path);
+        ThemeWatcher { path, modified }
+    }
+
+    /// `Some` when the file changed since the last call: the new theme, or
+    /// why it could not be used.
+    pub fn poll(&mut self) -> Option<Result<Theme, String>> {
+        let now = modified(&self.path);
+        if now == self.modified {
+            return None;
+        }
+        self.modified = now;
+        Some(Theme::from_file(&self.path))
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_themes_resolve_vars_hex_and_defaults() {
+        let dark = Theme::default();
+        assert_eq!(dark.color("error"), Some(Color::Rgb(0xcc, 0x66, 0x66)));
+        assert_eq!(dark.color("text"), None);
+        assert_eq!(Theme::light().name, "light");
+    }
+
+    #[test]
+    fn malformed_theme_names_the_bad_token() {
+        let mut v: Value = serde_json::from_str(DARK_JSON).unwrap();
+        v["colors"]["mdHeading"] = Value::String("#zzz".into());
+        let err = Theme::parse(&v.to_string()).unwrap_err();
+        assert!(err.contains("mdHeading"), "{err}");
+        v["colors"]["mdHeading"] = Value::from(214);
+        assert_eq!(
+            Theme::parse(&v.to_string()).unwrap().color("mdHeading"),
+            Some(Color::Indexed(214))
+        );
+    }
+
+    #[test]
+    fn watcher_reloads_an_edited_theme_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.json");
+        std::fs::write(&path, DARK_JSON).unwrap();
+        let (theme, warning, found) = Theme::locate("mine", &[dir.path()]);
+        assert!(warning.is_none());
+        assert_eq!(found.as_deref(), Some(path.as_path()));
+        assert_eq!(theme.color("error"), Some(Color::Rgb(0xcc, 0x66, 0x66)));
+        let mut watcher = ThemeWatcher::new(path.clone());
+        assert!(watcher.poll().is_none());
+        let mut v: Value = serde_json::from_str(DARK_JSON).unwrap();
+        v["colors"]["error"] = Value::String("#ff0000".into());
+        std::fs::write(&path, v.to_string()).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(SystemTime::now() + std::time::Duration::from_secs(5))
+            .unwrap();
+        let reloaded = watcher.poll().expect("change seen").unwrap();
+        assert_eq!(reloaded.color("error"), Some(Color::Rgb(0xff, 0, 0)));
+    }
+}

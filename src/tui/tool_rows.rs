@@ -1,0 +1,273 @@
+//! Built-in renderers for tool rows: a title line describing the call and
+//! the output, collapsed to a preview or expanded in full.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use super::text::{sanitize, wrap_line};
+use super::theme::Theme;
+use super::transcript::ToolRow;
+
+/// Render one tool row at `width` columns.
+pub fn render_tool(
+    row: &ToolRow,
+    width: usize,
+    expanded: bool,
+    expand_key: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let bg_token = if !row.done {
+        "toolPendingBg"
+    } else if row.is_error {
+        "toolErrorBg"
+    } else {
+        "toolSuccessBg"
+    };
+    let bg = theme.bg(bg_token);
+    let inner = width.saturating_sub(2).max(1);
+    let mut body: Vec<Vec<Span<'static>>> = Vec::new();
+    for piece in wrap_line(&sanitize(&title(row)), inner) {
+        body.push(vec![Span::styled(piece, theme.bold("toolTitle"))]);
+    }
+    let output_style = if row.is_error {
+        theme.fg("error")
+    } else {
+        theme.fg("toolOutput")
+    };
+    let (shown, hint) = output_lines(row, expanded, expand_key);
+    for line in shown {
+        let style = diff_style(row, &line, theme).unwrap_or(output_style);
+        for piece in wrap_line(&line, inner) {
+            body.push(vec![Span::styled(piece, style)]);
+        }
+    }
+    if let Some(hint) = hint {
+        body.push(vec![
+            Span::styled(hint, theme.fg("muted")),
+            Span::styled(format!(" {expand_key}"), theme.fg("dim")),
+            Span::styled(" to expand)", theme.fg("muted")),
+        ]);
+    }
+    if let Some(status) = status_line(row) {
+        body.push(vec![Span::styled(status, theme.fg("muted"))]);
+    }
+    let mut lines = vec![Line::default().style(bg)];
+    for spans in body {
+        let mut all = vec![Span::raw(" ")];
+        all.extend(spans);
+        lines.push(Line::from(all).style(bg));
+    }
+    lines.push(Line::default().style(bg));
+    lines
+}
+
+fn arg<'a>(row: &'a ToolRow, key: &str) -> Option<&'a str> {
+    row.args.get(key).and_then(Value::as_str)
+}
+
+fn display_path(row: &ToolRow) -> String {
+    let path = arg(row, "path")
+        .or_else(|| arg(row, "file_path"))
+        .unwrap_or("...");
+    super::text::tilde_path(std::path::Path::new(path))
+}
+
+/// The one-line description of the call.
+fn title(row: &ToolRow) -> String {
+    match row.name.as_str() {
+        "bash" => format!("$ {}", arg(row, "command").unwrap_or("...")),
+        "read" => {
+            let mut t = format!("read {}", display_path(row));
+            let offset = row.args.get("offset").and_then(Value::as_u64);
+            let limit = row.args.get("limit").and_then(Value::as_u64);
+            if offset.is_some() || limit.is_some() {
+                let start = offset.unwrap_or(1);
+                match limit {
+                    Some(l) => t.push_str(&format!(":{start}-{}", start + l.saturating_sub(1))),
+                    None => t.push_str(&format!(":{start}")),
+                }
+            }
+            t
+        }
+        "edit" => format!("edit {}", display_path(row)),
+        "write" => {
+            let size = arg(row, "content").map(|c| c.lines().count()).unwrap_or(0);
+            format!("write {} ({size} lines)", display_path(row))
+        }
+        "grep" => format!(
+            "grep /{}/ in {}",
+            arg(row, "pattern").unwrap_or(""),
+            arg(row, "path").unwrap_or(".")
+        ),
+        "find" => format!(
+            "find {} in {}",
+            arg(row, "pattern").unwrap_or(""),
+            arg(row, "path").unwrap_or(".")
+        ),
+        "ls" => format!("ls {}", arg(row, "path").unwrap_or(".")),
+        other => format!("{other} {}", compact_json(&row.args)),
+    }
+}
+
+fn compact_json(v: &Value) -> String {
+    let s = v.to_string();
+    super::text::truncate(&s, 200, "…")
+}
+
+/// How many output lines a collapsed row shows, and from which end.
+fn preview_rule(name: &str) -> (usize, bool) {
+    match name {
+        "bash" => (5, true),
+        "read" => (10, false),
+        "write" => (10, false),
+        "grep" => (15, false),
+        "find" | "ls" => (20, false),
+        "edit" => (30, false),
+        _ => (10, false),
+    }
+}
+
+/// The output lines to show and the "more lines" hint when collapsed.
+fn output_lines(row: &ToolRow, expanded: bool, expand_key: &str) -> (Vec<String>, Option<String>) {
+    let text = if row.name == "edit" && !row.is_error {
+        row.details
+            .as_ref()
+            .and_then(|d| d.get("diff"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| row.output.clone())
+    } else if row.name == "write" && !row.is_error {
+        arg(row, "content").unwrap_or("").to_string()
+    } else {
+        row.output.clone()
+    };
+    let clean = sanitize(&text);
+    let all: Vec<String> = clean
+        .trim_end_matches('\n')
+        .split('\n')
+        .map(str::to_string)
+        .filter(|_| !clean.trim().is_empty())
+        .collect();
+    let (limit, tail) = preview_rule(&row.name);
+    if expanded || all.len() <= limit {
+        return (all, None);
+    }
+    let hidden = all.len() - limit;
+    if tail {
+        // A tail preview announces the hidden lines first.
+        let mut lines = vec![format!(
+            "... ({hidden} earlier lines, {expand_key} to expand)"
+        )];
+        lines.extend(all[hidden..].iter().cloned());
+        return (lines, None);
+    }
+    (
+        all[..limit].to_vec(),
+        Some(format!("... ({hidden} more lines,")),
+    )
+}
+
+fn diff_style(row: &ToolRow, line: &str, theme: &Theme) -> Option<Style> {
+    if row.name != "edit" || row.is_error {
+        return None;
+    }
+    let token = match line.chars().next() {
+        Some('+') => "toolDiffAdded",
+        Some('-') => "toolDiffRemoved",
+        _ => "toolDiffContext",
+    };
+    Some(theme.fg(token))
+}
+
+/// Exit status and duration for finished bash rows; "running" while live.
+fn status_line(row: &ToolRow) -> Option<String> {
+    let secs = row.duration.map(|d| format!("{:.1}s", d.as_secs_f64()));
+    if !row.done {
+        return (row.name == "bash").then(|| "running...".to_string());
+    }
+    if row.name != "bash" {
+        return None;
+    }
+    let exit = row
+        .details
+        .as_ref()
+        .and_then(|d| d.get("exitCode"))
+        .and_then(Value::as_i64);
+    match (exit, secs, row.is_error) {
+        (Some(code), Some(s), _) => Some(format!("exit {code} · {s}")),
+        (None, Some(s), false) => Some(format!("done · {s}")),
+        (None, Some(s), true) => Some(format!("failed · {s}")),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn row(name: &str, args: Value, output: &str) -> ToolRow {
+        ToolRow {
+            id: "c".into(),
+            name: name.into(),
+            args,
+            output: output.into(),
+            details: None,
+            is_error: false,
+            done: true,
+            duration: None,
+            started: None,
+        }
+    }
+
+    fn text(lines: &[Line<'_>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn bash_collapses_to_the_tail_and_expands_fully() {
+        let out: Vec<String> = (1..=8).map(|i| format!("line{i}")).collect();
+        let r = row("bash", json!({"command": "seq 8"}), &out.join("\n"));
+        let collapsed = text(&render_tool(&r, 60, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(collapsed[1], " $ seq 8");
+        assert_eq!(collapsed[2], " ... (3 earlier lines, ctrl+o to expand)");
+        assert_eq!(collapsed[3], " line4");
+        assert!(!collapsed.iter().any(|l| l.contains("line3")));
+        let expanded = text(&render_tool(&r, 40, true, "ctrl+o", &Theme::plain()));
+        assert!(expanded.iter().any(|l| l == " line1"));
+    }
+
+    #[test]
+    fn read_shows_range_and_a_more_lines_hint() {
+        let body: Vec<String> = (1..=12).map(|i| i.to_string()).collect();
+        let r = row(
+            "read",
+            json!({"path": "a.rs", "offset": 5, "limit": 12}),
+            &body.join("\n"),
+        );
+        let lines = text(&render_tool(&r, 60, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(lines[1], " read a.rs:5-16");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == " ... (2 more lines, ctrl+o to expand)")
+        );
+    }
+
+    #[test]
+    fn tool_output_cannot_emit_escapes_and_fits_the_width() {
+        let r = row(
+            "bash",
+            json!({"command": "x"}),
+            "\u{1b}]0;pwned\u{7}漢字漢字漢字漢字漢字漢字",
+        );
+        for line in render_tool(&r, 12, true, "ctrl+o", &Theme::plain()) {
+            assert!(line.width() <= 12);
+            assert!(!line.spans.iter().any(|s| s.content.contains('\u{1b}')));
+        }
+    }
+}

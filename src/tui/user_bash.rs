@@ -1,0 +1,140 @@
+//! `!command` and `!!command`: the user runs a shell command; its output is
+//! shown like a bash tool row and kept in the conversation (`!!`: excluded
+//! from the model's context).
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+use super::session_task::UiEvent;
+use crate::agent::events::{AgentEvent, ToolResultPayload};
+use crate::agent::tool::{AgentTool, ToolContext};
+use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, now_ms};
+use crate::app::agent_session::AgentSession;
+use crate::tools::{ToolOptions, builtin_tools};
+
+/// Split `!cmd` / `!!cmd` into (command, excluded from context).
+pub fn parse_user_bash(text: &str) -> Option<(String, bool)> {
+    let (rest, exclude) = match text.strip_prefix("!!") {
+        Some(rest) => (rest, true),
+        None => (text.strip_prefix('!')?, false),
+    };
+    let command = rest.trim();
+    (!command.is_empty()).then(|| (command.to_string(), exclude))
+}
+
+/// Run `command` with the session's bash tool, stream it to the UI as a tool
+/// row, and record it in the conversation and session.
+pub async fn run_user_bash(
+    agent: &mut AgentSession,
+    command: String,
+    exclude: bool,
+    signal: CancellationToken,
+    ui: &UnboundedSender<UiEvent>,
+) {
+    let bash: Arc<dyn AgentTool> = match agent.state.tools.iter().find(|t| t.name() == "bash") {
+        Some(tool) => tool.clone(),
+        None => match builtin_tools(&["bash"], &ToolOptions::default()).pop() {
+            Some(tool) => tool,
+            None => return,
+        },
+    };
+    let id = format!("user-bash-{}", now_ms());
+    let args = json!({ "command": command });
+    let send = |event: AgentEvent| {
+        let _ = ui.send(UiEvent::Agent(Box::new(event)));
+    };
+    send(AgentEvent::ToolExecutionStart {
+        tool_call_id: id.clone(),
+        tool_name: "bash".into(),
+        args: args.clone(),
+    });
+    let update_ui = ui.clone();
+    let (update_id, update_args) = (id.clone(), args.clone());
+    let ctx = ToolContext {
+        cwd: agent.config.cwd.clone(),
+        signal: signal.clone(),
+        on_update: Some(Arc::new(move |partial| {
+            let _ = update_ui.send(UiEvent::Agent(Box::new(AgentEvent::ToolExecutionUpdate {
+                tool_call_id: update_id.clone(),
+                tool_name: "bash".into(),
+                args: update_args.clone(),
+                partial_result: partial.into(),
+            })));
+        })),
+    };
+    let (output, details, is_error) = match bash.execute(&id, args.clone(), ctx).await {
+        Ok(out) => (text_of(&out.content), out.details, false),
+        Err(e) => (e.message, e.details, true),
+    };
+    let exit_code = if is_error {
+        exit_code_in(&output)
+    } else {
+        Some(0)
+    };
+    send(AgentEvent::ToolExecutionEnd {
+        tool_call_id: id,
+        tool_name: "bash".into(),
+        result: ToolResultPayload {
+            content: vec![ContentBlock::text(output.clone())],
+            details: details.clone(),
+        },
+        is_error,
+    });
+    let message = Message::BashExecution(BashExecutionMessage {
+        command,
+        output,
+        exit_code,
+        cancelled: signal.is_cancelled(),
+        truncated: details
+            .as_ref()
+            .is_some_and(|d| d.get("truncation").is_some()),
+        full_output_path: details
+            .as_ref()
+            .and_then(|d| d.get("fullOutputPath"))
+            .and_then(|p| p.as_str())
+            .map(str::to_string),
+        exclude_from_context: exclude.then_some(true),
+        timestamp: now_ms(),
+    });
+    agent.state.messages.push(message.clone());
+    agent.session.append_message(message);
+    let _ = agent.session.sync();
+}
+
+fn text_of(blocks: &[ContentBlock]) -> String {
+    blocks
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The exit code in the bash tool's "exited with code N" error text.
+fn exit_code_in(text: &str) -> Option<i32> {
+    let at = text.rfind("exited with code ")? + "exited with code ".len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_bang_commands() {
+        assert_eq!(parse_user_bash("!ls -la"), Some(("ls -la".into(), false)));
+        assert_eq!(
+            parse_user_bash("!! git status "),
+            Some(("git status".into(), true))
+        );
+        assert_eq!(parse_user_bash("!"), None);
+        assert_eq!(parse_user_bash("hello"), None);
+        assert_eq!(exit_code_in("out\n\nCommand exited with code 3"), Some(3));
+    }
+}

@@ -1,0 +1,204 @@
+//! Drawing the whole screen from the application state.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::app::App;
+use super::chrome::{footer_lines, header_lines, rule, working_line};
+use super::render::RenderOptions;
+use super::text::{sanitize, truncate};
+
+/// Narrower than this, only a notice is drawn.
+pub const MIN_WIDTH: u16 = 20;
+/// Editor rows shown before it scrolls.
+const EDITOR_MAX_ROWS: usize = 8;
+/// `/` completions shown at once.
+const COMPLETIONS_VISIBLE: usize = 5;
+
+/// Draw one frame.
+pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH {
+        let notice = Paragraph::new(Line::from(truncate(
+            "Terminal too narrow",
+            area.width as usize,
+            "",
+        )));
+        frame.render_widget(
+            notice,
+            Rect {
+                height: 1.min(area.height),
+                ..area
+            },
+        );
+        return;
+    }
+    let width = area.width as usize;
+    let theme = app.theme.clone();
+
+    let pending = pending_lines(app, width);
+    let working: Vec<Line<'static>> = match app.busy_since {
+        Some(since) => vec![working_line(
+            since.elapsed(),
+            &app.keys.keys_text("app.interrupt"),
+            &theme,
+            width,
+        )],
+        None => Vec::new(),
+    };
+    let (input_lines, cursor) = input_lines(app, width);
+    let footer = footer_lines(&app.footer, &theme, width);
+
+    let fixed = pending.len() + working.len() + input_lines.len() + footer.len();
+    let available = (area.height as usize).saturating_sub(fixed).max(1);
+
+    let options = RenderOptions {
+        width,
+        tools_expanded: app.tools_expanded,
+        thinking_expanded: app.thinking_expanded,
+        expand_key: app.keys.keys_text("app.tools.expand"),
+    };
+    let header = header_lines(&app.keys, &theme, width, app.quiet_startup);
+    let header_len = header.len();
+    let body_total = app.cache.update(&app.transcript, &options, &theme);
+    let total = header_len + body_total;
+    let visible = total.min(available);
+    app.page = available;
+    app.scroll = app.scroll.min(total - visible);
+    let end = total - app.scroll;
+    let start = end - visible;
+    // Header lines first (they scroll with the transcript), then the body.
+    let mut shown: Vec<Line<'static>> = header
+        .into_iter()
+        .skip(start)
+        .take(end.saturating_sub(start))
+        .collect();
+    let body_end = end.saturating_sub(header_len);
+    let body_count = visible - shown.len();
+    shown.extend(app.cache.window(body_end, body_count));
+
+    // Content flows from the top; the editor and footer follow it and stay
+    // at the bottom once the transcript fills the screen.
+    let chunks = Layout::vertical([
+        Constraint::Length(visible as u16),
+        Constraint::Length(pending.len() as u16),
+        Constraint::Length(working.len() as u16),
+        Constraint::Length(input_lines.len() as u16),
+        Constraint::Length(footer.len() as u16),
+        Constraint::Min(0),
+    ])
+    .split(area);
+    frame.render_widget(Paragraph::new(shown), chunks[0]);
+
+    frame.render_widget(Paragraph::new(pending), chunks[1]);
+    frame.render_widget(Paragraph::new(working), chunks[2]);
+    frame.render_widget(Paragraph::new(input_lines), chunks[3]);
+    frame.render_widget(Paragraph::new(footer), chunks[4]);
+    if let Some((x, y)) = cursor {
+        frame.set_cursor_position(Position {
+            x: chunks[3].x + x as u16,
+            y: chunks[3].y + y as u16,
+        });
+    }
+}
+
+/// Queued steering and follow-up messages, above the editor.
+fn pending_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let muted = app.theme.fg("muted");
+    let mut out = Vec::new();
+    let steering = app.queues.steering.texts();
+    let follow_up = app.queues.follow_up.texts();
+    for (label, texts) in [("Steering", &steering), ("Follow-up", &follow_up)] {
+        for text in texts {
+            let one_line = sanitize(text).replace('\n', " ");
+            out.push(Line::from(Span::styled(
+                truncate(&format!(" {label}: {one_line}"), width, "…"),
+                muted,
+            )));
+        }
+    }
+    if !out.is_empty() {
+        out.push(Line::from(Span::styled(
+            truncate(
+                &format!(
+                    " ↳ {} to edit all queued messages",
+                    app.keys.keys_text("app.message.dequeue")
+                ),
+                width,
+                "…",
+            ),
+            app.theme.fg("dim"),
+        )));
+    }
+    out
+}
+
+/// The editor between two rules (or the open overlay), plus `/` completions.
+/// Returns the lines and the cursor position inside them.
+fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+    // The editor's rules show the thinking level (bash mode for `!`), as in pi.
+    let token = if app.editor.text().starts_with('!') {
+        "bashMode".to_string()
+    } else {
+        let level = if app.footer.thinking.is_empty() {
+            "off"
+        } else {
+            app.footer.thinking.as_str()
+        };
+        let mut chars = level.chars();
+        let capitalised: String = chars
+            .next()
+            .map(|c| c.to_ascii_uppercase())
+            .into_iter()
+            .chain(chars)
+            .collect();
+        format!("thinking{capitalised}")
+    };
+    let border = app.theme.fg(&token);
+    if let Some(overlay) = &app.overlay {
+        let selector = overlay.selector();
+        let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
+        lines.extend(selector.lines(&app.theme, width));
+        lines.push(rule(width, app.theme.fg("borderAccent")));
+        return (lines, None);
+    }
+    let (rows, (cx, cy)) = app.editor.layout(width.saturating_sub(1));
+    let first = cy.saturating_sub(EDITOR_MAX_ROWS - 1);
+    let mut lines = vec![rule(width, border)];
+    for row in rows.iter().skip(first).take(EDITOR_MAX_ROWS) {
+        lines.push(Line::from(row.clone()));
+    }
+    lines.push(rule(width, border));
+    let cursor = Some((cx, cy - first + 1));
+    if let Some(selected) = app.completion {
+        let options = app.completions();
+        let start = selected.saturating_sub(COMPLETIONS_VISIBLE - 1);
+        for (i, (label, desc)) in options
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(COMPLETIONS_VISIBLE)
+        {
+            let chosen = i == selected;
+            let marker = if chosen { "→ " } else { "  " };
+            let label_style = if chosen {
+                app.theme.fg("accent")
+            } else {
+                ratatui::style::Style::default()
+            };
+            let head = truncate(&format!("{marker}{label:<15}"), width, "…");
+            let room = width.saturating_sub(super::text::width(&head) + 1);
+            let mut spans = vec![Span::styled(head, label_style)];
+            if room > 3 && !desc.is_empty() {
+                spans.push(Span::styled(
+                    format!(" {}", truncate(desc, room, "…")),
+                    app.theme.fg("muted"),
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    (lines, cursor)
+}

@@ -1,0 +1,426 @@
+//! Snapshot tests of whole screens rendered into ratatui's TestBackend at
+//! 80x24 and 40x12 (plain theme, so the snapshots show text only).
+
+use std::path::PathBuf;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+use super::app::App;
+use super::chrome::FooterInfo;
+use super::keybindings::Keybindings;
+use super::session_task::UiEvent;
+use super::theme::Theme;
+use super::view::draw;
+use crate::agent::agent_loop::AgentQueues;
+use crate::agent::events::{AgentEvent, ToolResultPayload};
+use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
+
+fn app() -> App {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let footer = FooterInfo {
+        cwd: PathBuf::from("/srv/projects/pi"),
+        model_id: "claude-sonnet-4-5".into(),
+        provider: "anthropic".into(),
+        reasoning: true,
+        thinking: "medium".into(),
+        context_window: 200_000,
+        ..FooterInfo::default()
+    };
+    App::new(
+        tx,
+        AgentQueues::default(),
+        Keybindings::default(),
+        Theme::plain(),
+        footer,
+    )
+}
+
+fn screen(app: &mut App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| draw(f, app)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..height {
+        let mut row = String::new();
+        let mut skip = 0;
+        for x in 0..width {
+            let symbol = buffer[(x, y)].symbol();
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            skip = super::text::width(symbol).saturating_sub(1);
+            row.push_str(symbol);
+        }
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn event(app: &mut App, e: AgentEvent) {
+    app.handle_ui_event(UiEvent::Agent(Box::new(e)));
+}
+
+fn user(text: &str) -> Message {
+    Message::User(UserMessage {
+        content: UserContent::Text(text.into()),
+        timestamp: 0,
+    })
+}
+
+fn assistant(text: &str) -> Message {
+    let mut a = AssistantMessage::empty("openai-completions", "anthropic", "m");
+    a.content.push(ContentBlock::text(text));
+    a.usage.input = 1234;
+    a.usage.output = 56;
+    Message::Assistant(a)
+}
+
+const ANSWER: &str = "Here is **the plan**:\n\n1. Read `main.rs`\n2. Fix it\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n\n| tool | use |\n|------|-----|\n| read | files |\n| bash | shell |\n";
+
+#[test]
+fn empty_screen() {
+    let mut a = app();
+    insta::assert_snapshot!("empty_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("empty_40x12", screen(&mut a, 40, 12));
+}
+
+#[test]
+fn streamed_answer_with_code_block_and_table() {
+    let mut a = app();
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: user("explain the plan"),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: assistant(""),
+        },
+    );
+    let half = &ANSWER[..60];
+    let mut partial = assistant(half);
+    if let Message::Assistant(m) = &mut partial {
+        m.usage = Default::default();
+    }
+    a.transcript.apply(&AgentEvent::MessageEnd {
+        message: partial.clone(),
+    });
+    // Back to streaming: the partial line must not be parsed as markdown yet.
+    if let Some(super::transcript::Item::Assistant { streaming, .. }) =
+        a.transcript.items.last_mut()
+    {
+        *streaming = true;
+    }
+    a.transcript.revision += 1;
+    a.transcript.item_revisions[1] += 1000;
+    insta::assert_snapshot!("streaming_80x24", screen(&mut a, 80, 24));
+    event(
+        &mut a,
+        AgentEvent::MessageEnd {
+            message: assistant(ANSWER),
+        },
+    );
+    insta::assert_snapshot!("answer_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("answer_40x12", screen(&mut a, 40, 12));
+}
+
+fn tool(
+    a: &mut App,
+    name: &str,
+    args: Value,
+    output: &str,
+    details: Option<Value>,
+    is_error: bool,
+) {
+    event(
+        a,
+        AgentEvent::ToolExecutionStart {
+            tool_call_id: format!("call_{name}"),
+            tool_name: name.into(),
+            args: args.clone(),
+        },
+    );
+    event(
+        a,
+        AgentEvent::ToolExecutionEnd {
+            tool_call_id: format!("call_{name}"),
+            tool_name: name.into(),
+            result: ToolResultPayload {
+                content: vec![ContentBlock::text(output)],
+                details,
+            },
+            is_error,
+        },
+    );
+    // Durations are wall-clock; keep snapshots stable.
+    if let Some(super::transcript::Item::Tool(row)) = a.transcript.items.last_mut() {
+        row.duration = Some(std::time::Duration::from_millis(1200));
+    }
+    a.transcript.item_revisions.iter_mut().for_each(|r| *r += 1);
+}
+
+fn numbered(n: usize, prefix: &str) -> String {
+    (1..=n)
+        .map(|i| format!("{prefix}{i}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn tool_rows_collapsed_and_expanded() {
+    let cases: Vec<(&str, Value, String, Option<Value>, bool)> = vec![
+        (
+            "bash",
+            json!({"command": "cargo test"}),
+            numbered(9, "test line "),
+            Some(json!({"exitCode": 0})),
+            false,
+        ),
+        (
+            "read",
+            json!({"path": "src/main.rs", "offset": 1, "limit": 14}),
+            numbered(14, "code "),
+            None,
+            false,
+        ),
+        (
+            "edit",
+            json!({"path": "src/lib.rs"}),
+            "Successfully replaced text".into(),
+            Some(json!({"diff": " 1 fn a() {\n-2     old();\n+2     new();\n 3 }"})),
+            false,
+        ),
+        (
+            "write",
+            json!({"path": "notes.md", "content": numbered(12, "note ")}),
+            "Wrote 12 lines".into(),
+            None,
+            false,
+        ),
+        (
+            "grep",
+            json!({"pattern": "TODO", "path": "src"}),
+            numbered(18, "src/a.rs:1: TODO "),
+            None,
+            false,
+        ),
+        (
+            "find",
+            json!({"pattern": "*.rs"}),
+            numbered(22, "src/file"),
+            None,
+            false,
+        ),
+        (
+            "ls",
+            json!({"path": "."}),
+            numbered(3, "entry"),
+            None,
+            false,
+        ),
+        (
+            "bash",
+            json!({"command": "false"}),
+            "Command exited with code 1".into(),
+            None,
+            true,
+        ),
+    ];
+    for (i, (name, args, output, details, is_error)) in cases.into_iter().enumerate() {
+        let mut a = app();
+        tool(&mut a, name, args, &output, details, is_error);
+        insta::assert_snapshot!(
+            format!("tool_{i}_{name}_collapsed_80x24"),
+            screen(&mut a, 80, 24)
+        );
+        a.tools_expanded = true;
+        insta::assert_snapshot!(
+            format!("tool_{i}_{name}_expanded_80x24"),
+            screen(&mut a, 80, 24)
+        );
+        if i == 0 {
+            a.tools_expanded = false;
+            insta::assert_snapshot!("tool_bash_collapsed_40x12", screen(&mut a, 40, 12));
+        }
+    }
+}
+
+#[test]
+fn footer_with_long_cwd_and_cjk_session_name() {
+    let mut a = app();
+    a.footer.cwd =
+        PathBuf::from("/srv/projects/a/very/long/path/that/keeps/going/and/going/repository");
+    a.footer.git_branch = Some("feature/interactive-terminal-ui".into());
+    a.footer.session_name = Some("日本語のセッション名前".into());
+    a.footer.several_providers = true;
+    event(
+        &mut a,
+        AgentEvent::MessageEnd {
+            message: assistant("ok"),
+        },
+    );
+    insta::assert_snapshot!("footer_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("footer_40x12", screen(&mut a, 40, 12));
+}
+
+#[test]
+fn queued_messages_and_model_selector() {
+    let mut a = app();
+    a.busy_since = Some(std::time::Instant::now() - std::time::Duration::from_secs(3));
+    for text in ["first steer", "second steer"] {
+        a.queues.steering.push(user(text));
+    }
+    a.queues.follow_up.push(user("then summarise"));
+    let shown = screen(&mut a, 80, 24);
+    // The spinner frame depends on the clock; compare everything else.
+    let stable: String = shown
+        .lines()
+        .map(|l| {
+            if l.contains("Working...") {
+                " <spinner> Working..."
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("queued_80x24", stable);
+
+    let mut a = app();
+    a.models = ["claude-sonnet-4-5", "claude-haiku-4-5", "gpt-4o"]
+        .iter()
+        .map(|id| {
+            let mut m: crate::ai::model::Model = serde_json::from_value(json!({
+                "id": id, "name": id, "api": "openai-completions", "provider": "anthropic",
+                "baseUrl": "http://127.0.0.1", "reasoning": true, "input": ["text"],
+                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                "contextWindow": 200000, "maxTokens": 8192
+            }))
+            .unwrap();
+            m.provider = if id.starts_with("gpt") {
+                "openai".into()
+            } else {
+                "anthropic".into()
+            };
+            m
+        })
+        .collect();
+    a.editor.set_text("/model");
+    a.handle_terminal_event(crossterm::event::Event::Key(
+        crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Enter,
+            crossterm::event::KeyModifiers::NONE,
+        ),
+    ));
+    insta::assert_snapshot!("model_selector_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("model_selector_40x12", screen(&mut a, 40, 12));
+}
+
+#[test]
+fn too_narrow_terminal_shows_a_notice() {
+    let mut a = app();
+    let shown = screen(&mut a, 19, 5);
+    assert_eq!(shown.lines().next(), Some("Terminal too narrow"));
+}
+
+#[test]
+fn session_selector() {
+    use super::app::Overlay;
+    use super::selector::{Selector, SelectorItem};
+    let mut a = app();
+    let items = [
+        ("Refactor the footer", "2026-11-20 10:15 · 12 messages"),
+        ("日本語のセッション", "2026-11-19 08:00 · 3 messages"),
+        (
+            "fix flaky test in tools_bash",
+            "2026-11-18 17:42 · 40 messages",
+        ),
+    ]
+    .iter()
+    .map(|(l, d)| SelectorItem {
+        label: l.to_string(),
+        detail: d.to_string(),
+    })
+    .collect();
+    a.overlay = Some(Overlay::SessionSelector(
+        Selector::new("Resume session", items, 0),
+        Vec::new(),
+    ));
+    insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));
+}
+
+#[test]
+fn page_up_scrolls_back_to_earlier_lines() {
+    let mut a = app();
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: user("explain the plan"),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: assistant(""),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::MessageEnd {
+            message: assistant(ANSWER),
+        },
+    );
+    let bottom = screen(&mut a, 40, 12);
+    assert!(!bottom.contains("explain the plan"), "{bottom}");
+    let page_up = || {
+        crossterm::event::Event::Key(crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::PageUp,
+            crossterm::event::KeyModifiers::NONE,
+        ))
+    };
+    a.handle_terminal_event(page_up());
+    let one_page = screen(&mut a, 40, 12);
+    assert_ne!(one_page, bottom);
+    assert!(one_page.contains("2. Fix it"), "{one_page}");
+    for _ in 0..10 {
+        a.handle_terminal_event(page_up());
+    }
+    let top = screen(&mut a, 40, 12);
+    assert!(
+        top.contains("pi v") && top.contains("explain the plan"),
+        "{top}"
+    );
+}
+
+#[test]
+fn quiet_startup_hides_the_header() {
+    let mut a = app();
+    a.quiet_startup = true;
+    let shown = screen(&mut a, 80, 24);
+    assert!(!shown.contains("pi v"), "{shown}");
+    assert!(shown.starts_with("────"), "{shown}");
+}
+
+#[test]
+fn editor_rules_take_the_thinking_level_colour() {
+    let mut a = app();
+    a.theme = Theme::default();
+    let mut terminal = Terminal::new(TestBackend::new(40, 12)).unwrap();
+    terminal.draw(|f| draw(f, &mut a)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let rule_row = (0..12)
+        .find(|y| buffer[(0, *y)].symbol() == "─")
+        .expect("editor rule");
+    assert_eq!(
+        Some(buffer[(0, rule_row)].fg),
+        a.theme.color("thinkingMedium")
+    );
+}
