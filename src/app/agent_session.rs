@@ -100,6 +100,16 @@ impl AgentSession {
         }
     }
 
+    /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
+    /// with reason `reload`; extension tools are swapped in the agent state.
+    pub async fn reload_extensions(&mut self) -> Option<crate::lua::LoadReport> {
+        let ext = self.extensions.as_mut()?;
+        let report = ext.reload(&mut self.state).await;
+        self.sync_extensions();
+        self.apply_extension_actions();
+        Some(report)
+    }
+
     /// Emit `session_start` or `session_shutdown` with `reason` to extensions.
     pub async fn session_event(&mut self, name: &str, reason: &str) {
         self.sync_extensions();

@@ -21,6 +21,7 @@ pub struct ExtensionBridge {
     pub view: SharedView,
     /// Every tool (built-in and extension), for `setActiveTools`.
     pub all_tools: Vec<Arc<dyn AgentTool>>,
+    extension_tools: Vec<String>,
     synced_entries: usize,
 }
 
@@ -59,6 +60,25 @@ pub fn custom_message(value: &Value) -> Message {
     })
 }
 
+/// The pi extension event name of an agent event.
+pub fn event_name(event: &AgentEvent) -> &'static str {
+    match event {
+        AgentEvent::AgentStart => "agent_start",
+        AgentEvent::AgentEnd { .. } => "agent_end",
+        AgentEvent::TurnStart => "turn_start",
+        AgentEvent::TurnEnd { .. } => "turn_end",
+        AgentEvent::MessageStart { .. } => "message_start",
+        AgentEvent::MessageUpdate { .. } => "message_update",
+        AgentEvent::MessageEnd { .. } => "message_end",
+        AgentEvent::ToolExecutionStart { .. } => "tool_execution_start",
+        AgentEvent::ToolExecutionUpdate { .. } => "tool_execution_update",
+        AgentEvent::ToolExecutionEnd { .. } => "tool_execution_end",
+        AgentEvent::QueueUpdate { .. } => "queue_update",
+        AgentEvent::AutoRetryStart { .. } => "auto_retry_start",
+        AgentEvent::AutoRetryEnd { .. } => "auto_retry_end",
+    }
+}
+
 impl ExtensionBridge {
     /// Bind a loaded host to the session.
     pub fn new(
@@ -70,6 +90,7 @@ impl ExtensionBridge {
             handle,
             view,
             all_tools,
+            extension_tools: Vec::new(),
             synced_entries: 0,
         }
     }
@@ -140,19 +161,38 @@ impl ExtensionBridge {
 
     /// Forward an agent event to extensions (by its pi event name).
     pub async fn forward(&self, event: &AgentEvent) {
-        let Ok(payload) = serde_json::to_value(event) else {
+        let name = event_name(event);
+        if !self.handle.has_handlers(name) {
             return;
-        };
-        let Some(name) = payload
-            .get("type")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-        else {
-            return;
-        };
-        if self.handle.has_handlers(&name) {
-            self.handle.emit(&name, payload).await;
         }
+        if let Ok(payload) = serde_json::to_value(event) {
+            self.handle.emit(name, payload).await;
+        }
+    }
+
+    /// Add the extension tools to `active` and to every known tool,
+    /// replacing built-ins of the same name and dropping tools of extensions
+    /// that no longer register them.
+    pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
+        let old = std::mem::take(&mut self.extension_tools);
+        self.all_tools
+            .retain(|t| !old.iter().any(|n| n == t.name()));
+        active.retain(|t| !old.iter().any(|n| n == t.name()));
+        for tool in crate::lua::LuaTool::all(&self.handle).await {
+            self.all_tools.retain(|t| t.name() != tool.name());
+            active.retain(|t| t.name() != tool.name());
+            self.extension_tools.push(tool.name().to_string());
+            self.all_tools.push(tool.clone());
+            active.push(tool);
+        }
+    }
+
+    /// Reload every extension (see [`ExtensionHandle::reload`]) and swap
+    /// their tools in `state`.
+    pub async fn reload(&mut self, state: &mut AgentState) -> crate::lua::LoadReport {
+        let report = self.handle.reload().await;
+        self.merge_extension_tools(&mut state.tools).await;
+        report
     }
 
     /// `input`: transform or handle the user's text.

@@ -28,7 +28,7 @@ use crate::config::system_prompt::{
     PromptTool, SystemPromptOptions, build_system_prompt, local_date,
 };
 use crate::lua::discovery::{DiscoveryInput, discover_extensions};
-use crate::lua::{ExtensionHandle, HostConfig, LuaTool, SharedView};
+use crate::lua::{ExtensionHandle, HostConfig, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
@@ -138,16 +138,14 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let view = SharedView::new(&cwd);
     let extensions = start_extensions(&args, &settings, &agent_dir, &cwd, &view).await;
-    let mut all_tools = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
-    if let Some(handle) = &extensions
+    let mut bridge = extensions.map(|handle| {
+        let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
+        ExtensionBridge::new(handle, view, all)
+    });
+    if let Some(bridge) = &mut bridge
         && !args.no_tools
     {
-        for tool in LuaTool::all(handle).await {
-            tools.retain(|t| t.name() != tool.name());
-            all_tools.retain(|t| t.name() != tool.name());
-            tools.push(tool.clone());
-            all_tools.push(tool);
-        }
+        bridge.merge_extension_tools(&mut tools).await;
     }
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
 
@@ -187,8 +185,8 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
-    if let Some(handle) = extensions {
-        agent.set_extensions(ExtensionBridge::new(handle, view, all_tools));
+    if let Some(bridge) = bridge {
+        agent.set_extensions(bridge);
         agent.session_event("session_start", "startup").await;
     }
 
