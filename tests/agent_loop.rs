@@ -111,7 +111,7 @@ impl AgentObserver for Recorder {
     async fn before_tool_call(
         &mut self,
         _c: &pi::ai::types::ToolCall,
-        _a: &Value,
+        _a: &mut Value,
     ) -> Option<String> {
         self.block.clone()
     }

@@ -86,8 +86,8 @@ pub trait AgentObserver: Send {
     /// An event happened.
     async fn on_event(&mut self, event: &AgentEvent);
 
-    /// Return `Some(reason)` to block a tool call.
-    async fn before_tool_call(&mut self, _call: &ToolCall, _args: &Value) -> Option<String> {
+    /// Return `Some(reason)` to block a tool call; `args` may be rewritten in place.
+    async fn before_tool_call(&mut self, _call: &ToolCall, _args: &mut Value) -> Option<String> {
         None
     }
 
@@ -352,7 +352,7 @@ async fn prepare(
         };
     };
     let prepared_args = tool.prepare_arguments(call.arguments.clone());
-    let args = match validate_tool_arguments(&call.name, &tool.parameters(), &prepared_args) {
+    let mut args = match validate_tool_arguments(&call.name, &tool.parameters(), &prepared_args) {
         Ok(a) => a,
         Err(e) => {
             return Prepared::Immediate {
@@ -361,7 +361,7 @@ async fn prepare(
             };
         }
     };
-    if let Some(reason) = observer.before_tool_call(call, &args).await {
+    if let Some(reason) = observer.before_tool_call(call, &mut args).await {
         let reason = if reason.is_empty() {
             "Tool execution was blocked".to_string()
         } else {

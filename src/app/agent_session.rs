@@ -11,11 +11,15 @@ use crate::agent::agent_loop::{
     AgentLoopConfig, AgentObserver, AgentQueues, AgentState, continue_agent_loop, run_agent_loop,
 };
 use crate::agent::events::AgentEvent;
+use crate::agent::tool::ToolOutput;
 use crate::ai::errors::{is_context_overflow, is_retryable};
+use crate::ai::types::ToolCall;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
+use crate::app::extension_bridge::{ExtensionBridge, InputOutcome, custom_message};
 use crate::config::settings_keys::RetrySettings;
+use crate::lua::ExtensionAction;
 use crate::session::manager::SessionManager;
 
 /// Automatic retry of transient provider errors: settings `retry.*` plus the
@@ -57,6 +61,7 @@ pub struct AgentSession {
     /// Retry behaviour.
     pub retry: RetryPolicy,
     listeners: Vec<Listener>,
+    extensions: Option<ExtensionBridge>,
 }
 
 impl AgentSession {
@@ -74,7 +79,84 @@ impl AgentSession {
             session,
             retry,
             listeners: Vec::new(),
+            extensions: None,
         }
+    }
+
+    /// Attach loaded extensions; they see every event from now on.
+    pub fn set_extensions(&mut self, bridge: ExtensionBridge) {
+        self.extensions = Some(bridge);
+    }
+
+    /// The attached extensions, if any.
+    pub fn extensions(&self) -> Option<&ExtensionBridge> {
+        self.extensions.as_ref()
+    }
+
+    fn sync_extensions(&mut self) {
+        if let Some(ext) = &mut self.extensions {
+            ext.sync_session(&self.session);
+            ext.sync_agent(&self.state, &self.config);
+        }
+    }
+
+    /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
+    /// with reason `reload`; extension tools are swapped in the agent state.
+    pub async fn reload_extensions(&mut self) -> Option<crate::lua::LoadReport> {
+        let ext = self.extensions.as_mut()?;
+        let report = ext.reload(&mut self.state).await;
+        self.sync_extensions();
+        self.apply_extension_actions();
+        Some(report)
+    }
+
+    /// Emit `session_start` or `session_shutdown` with `reason` to extensions.
+    pub async fn session_event(&mut self, name: &str, reason: &str) {
+        self.sync_extensions();
+        if let Some(ext) = &self.extensions {
+            ext.session_event(name, reason).await;
+        }
+        self.apply_extension_actions();
+    }
+
+    /// Carry out what extensions asked for; returns user messages to send.
+    fn apply_extension_actions(&mut self) -> Vec<String> {
+        let Some(ext) = &mut self.extensions else {
+            return Vec::new();
+        };
+        let mut user_messages = Vec::new();
+        ext.apply_session_actions(&mut self.session);
+        for action in ext.view.take_actions() {
+            match action {
+                ExtensionAction::SetActiveTools(names) => {
+                    ext.set_active_tools(&mut self.state, &names)
+                }
+                ExtensionAction::SendUserMessage(text) => user_messages.push(text),
+                ExtensionAction::SendMessage {
+                    custom_type,
+                    content,
+                    display,
+                    details,
+                    ..
+                } => {
+                    let message = custom_message(&serde_json::json!({
+                        "customType": custom_type, "content": content,
+                        "display": display, "details": details,
+                    }));
+                    if let Message::Custom(c) = &message {
+                        self.session.append_custom_message_entry(
+                            &c.custom_type,
+                            c.content.clone(),
+                            c.display,
+                            c.details.clone(),
+                        );
+                    }
+                    self.state.messages.push(message);
+                }
+                _ => {}
+            }
+        }
+        user_messages
     }
 
     /// Receive every event from now on.
@@ -98,6 +180,44 @@ impl AgentSession {
         images: Vec<ContentBlock>,
         signal: &CancellationToken,
     ) {
+        let mut next = Some((text, images));
+        while let Some((text, images)) = next.take() {
+            self.prompt_once(text, images, signal).await;
+            if signal.is_cancelled() {
+                return;
+            }
+            let mut pending = self.apply_extension_actions();
+            if !pending.is_empty() {
+                next = Some((pending.remove(0), Vec::new()));
+            }
+        }
+    }
+
+    async fn prompt_once(
+        &mut self,
+        text: String,
+        images: Vec<ContentBlock>,
+        signal: &CancellationToken,
+    ) {
+        self.sync_extensions();
+        let mut extra = Vec::new();
+        let mut base_prompt = None;
+        let text = if let Some(ext) = &self.extensions {
+            let text = match ext.input(text).await {
+                InputOutcome::Continue(t) => t,
+                InputOutcome::Handled => return,
+            };
+            let (system_prompt, messages) = ext
+                .before_agent_start(&text, &self.state.system_prompt)
+                .await;
+            if let Some(p) = system_prompt {
+                base_prompt = Some(std::mem::replace(&mut self.state.system_prompt, p));
+            }
+            extra = messages;
+            text
+        } else {
+            text
+        };
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])
         } else {
@@ -112,9 +232,12 @@ impl AgentSession {
         let mut observer = Persisting {
             session: &mut self.session,
             listeners: &mut self.listeners,
+            extensions: self.extensions.as_mut(),
         };
+        let mut messages = vec![message];
+        messages.extend(extra);
         run_agent_loop(
-            vec![message],
+            messages,
             &mut self.state,
             &self.config,
             &self.queues,
@@ -123,6 +246,9 @@ impl AgentSession {
         )
         .await;
         self.retry_transient_errors(signal).await;
+        if let Some(p) = base_prompt {
+            self.state.system_prompt = p;
+        }
     }
 
     /// After a failed run, retry while the error is transient and attempts remain.
@@ -198,6 +324,7 @@ impl AgentSession {
             let mut observer = Persisting {
                 session: &mut self.session,
                 listeners: &mut self.listeners,
+                extensions: self.extensions.as_mut(),
             };
             continue_agent_loop(
                 &mut self.state,
@@ -221,6 +348,7 @@ impl AgentSession {
 struct Persisting<'a> {
     session: &'a mut SessionManager,
     listeners: &'a mut Vec<Listener>,
+    extensions: Option<&'a mut ExtensionBridge>,
 }
 
 #[async_trait]
@@ -249,6 +377,33 @@ impl AgentObserver for Persisting<'_> {
                 }
             }
             _ => {}
+        }
+        if let Some(ext) = self.extensions.as_deref_mut() {
+            ext.sync_session(self.session);
+            ext.forward(event).await;
+            ext.apply_session_actions(self.session);
+        }
+    }
+
+    async fn before_tool_call(
+        &mut self,
+        call: &ToolCall,
+        args: &mut serde_json::Value,
+    ) -> Option<String> {
+        match self.extensions.as_deref() {
+            Some(ext) => ext.tool_call(call, args).await,
+            None => None,
+        }
+    }
+
+    async fn after_tool_call(
+        &mut self,
+        call: &ToolCall,
+        result: &mut ToolOutput,
+        is_error: &mut bool,
+    ) {
+        if let Some(ext) = self.extensions.as_deref() {
+            ext.tool_result(call, result, is_error).await;
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The application layer: a conversation bound to its session, and start-up wiring.
 
 pub mod agent_session;
+pub mod extension_bridge;
 pub mod startup;
 
 pub use startup::run;

@@ -18,6 +18,7 @@ use crate::ai::resolve::{
 };
 use crate::ai::stream::ProviderRegistry;
 use crate::app::agent_session::{AgentSession, RetryPolicy};
+use crate::app::extension_bridge::ExtensionBridge;
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::context_files::{load_context_files, load_prompt_sources};
@@ -26,6 +27,8 @@ use crate::config::settings::Settings;
 use crate::config::system_prompt::{
     PromptTool, SystemPromptOptions, build_system_prompt, local_date,
 };
+use crate::lua::discovery::{DiscoveryInput, discover_extensions};
+use crate::lua::{ExtensionHandle, HostConfig, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
@@ -54,14 +57,13 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 6] = [
+    let later: [(bool, &str); 5] = [
         (args.export.is_some(), "--export (HTML export)"),
         (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
         (
             args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
             "--resume outside the terminal UI",
         ),
-        (!args.extensions.is_empty(), "--extension (Lua extensions)"),
         (!args.skills.is_empty(), "--skill"),
         (!args.prompt_templates.is_empty(), "--prompt-template"),
     ];
@@ -144,7 +146,18 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
         bin_dir: Some(agent_dir.join("bin")),
     };
-    let tools = builtin_tools(&active_tool_names(&args), &tool_options);
+    let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
+    let view = SharedView::new(&cwd);
+    let extensions = start_extensions(&args, &settings, &agent_dir, &cwd, &view).await;
+    let mut bridge = extensions.map(|handle| {
+        let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
+        ExtensionBridge::new(handle, view, all)
+    });
+    if let Some(bridge) = &mut bridge
+        && !args.no_tools
+    {
+        bridge.merge_extension_tools(&mut tools).await;
+    }
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
 
     let fresh = session.entries().is_empty();
@@ -184,6 +197,10 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
+    if let Some(bridge) = bridge {
+        agent.set_extensions(bridge);
+        agent.session_event("session_start", "startup").await;
+    }
 
     let Some(output) = output else {
         let mut prompts: Vec<String> = initial.into_iter().collect();
@@ -227,10 +244,34 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         messages: rest,
     };
     let code = run_print_mode(&mut agent, run, &signal).await;
+    agent.session_event("session_shutdown", "quit").await;
     if let Err(e) = agent.session.sync() {
         eprintln!("Warning: could not save the session: {e}");
     }
     Ok(code)
+}
+
+/// Discover and load extensions; `None` when there are none.
+async fn start_extensions(
+    args: &Args,
+    settings: &Settings,
+    agent_dir: &Path,
+    cwd: &Path,
+    view: &SharedView,
+) -> Option<ExtensionHandle> {
+    let paths = discover_extensions(&DiscoveryInput {
+        agent_dir: agent_dir.to_path_buf(),
+        cwd: cwd.to_path_buf(),
+        settings_paths: settings.extension_paths(),
+        cli_paths: args.extensions.clone(),
+        no_extensions: args.no_extensions,
+    });
+    if paths.is_empty() {
+        return None;
+    }
+    let handle = ExtensionHandle::start(HostConfig::new(paths, cwd), view.clone());
+    handle.load().await;
+    Some(handle)
 }
 
 fn read_stdin() -> Option<String> {

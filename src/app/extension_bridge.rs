@@ -1,0 +1,294 @@
+//! The session side of the Lua extension host: keeps the [`SharedView`] in
+//! step with the session, turns agent hooks into extension events and carries
+//! out what extensions asked for.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
+use crate::agent::events::AgentEvent;
+use crate::agent::tool::{AgentTool, ToolOutput};
+use crate::ai::types::{ContentBlock, CustomMessage, Message, ToolCall, UserContent, now_ms};
+use crate::lua::{ExtensionAction, ExtensionHandle, SharedView};
+use crate::session::manager::SessionManager;
+
+/// A loaded extension host bound to one session.
+pub struct ExtensionBridge {
+    /// The host.
+    pub handle: ExtensionHandle,
+    /// What extensions read about the session.
+    pub view: SharedView,
+    /// Every tool (built-in and extension), for `setActiveTools`.
+    pub all_tools: Vec<Arc<dyn AgentTool>>,
+    extension_tools: Vec<String>,
+    synced_entries: usize,
+}
+
+/// What a prompt's `input` handlers decided.
+pub enum InputOutcome {
+    /// Go on with this (possibly transformed) text.
+    Continue(String),
+    /// An extension handled the input; do not run the agent.
+    Handled,
+}
+
+fn user_content(value: &Value) -> UserContent {
+    match value {
+        Value::String(s) => UserContent::Text(s.clone()),
+        other => serde_json::from_value::<Vec<ContentBlock>>(other.clone())
+            .map(UserContent::Blocks)
+            .unwrap_or_else(|_| UserContent::Text(other.to_string())),
+    }
+}
+
+/// A custom message from a `{customType, content, display, details}` table.
+pub fn custom_message(value: &Value) -> Message {
+    Message::Custom(CustomMessage {
+        custom_type: value
+            .get("customType")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        content: user_content(value.get("content").unwrap_or(&Value::Null)),
+        display: value
+            .get("display")
+            .and_then(Value::as_bool)
+            .unwrap_or(true),
+        details: value.get("details").filter(|d| !d.is_null()).cloned(),
+        timestamp: now_ms(),
+    })
+}
+
+/// The pi extension event name of an agent event.
+pub fn event_name(event: &AgentEvent) -> &'static str {
+    match event {
+        AgentEvent::AgentStart => "agent_start",
+        AgentEvent::AgentEnd { .. } => "agent_end",
+        AgentEvent::TurnStart => "turn_start",
+        AgentEvent::TurnEnd { .. } => "turn_end",
+        AgentEvent::MessageStart { .. } => "message_start",
+        AgentEvent::MessageUpdate { .. } => "message_update",
+        AgentEvent::MessageEnd { .. } => "message_end",
+        AgentEvent::ToolExecutionStart { .. } => "tool_execution_start",
+        AgentEvent::ToolExecutionUpdate { .. } => "tool_execution_update",
+        AgentEvent::ToolExecutionEnd { .. } => "tool_execution_end",
+        AgentEvent::QueueUpdate { .. } => "queue_update",
+        AgentEvent::AutoRetryStart { .. } => "auto_retry_start",
+        AgentEvent::AutoRetryEnd { .. } => "auto_retry_end",
+    }
+}
+
+impl ExtensionBridge {
+    /// Bind a loaded host to the session.
+    pub fn new(
+        handle: ExtensionHandle,
+        view: SharedView,
+        all_tools: Vec<Arc<dyn AgentTool>>,
+    ) -> Self {
+        ExtensionBridge {
+            handle,
+            view,
+            all_tools,
+            extension_tools: Vec::new(),
+            synced_entries: 0,
+        }
+    }
+
+    /// Copy new session entries, the leaf and the header into the view.
+    pub fn sync_session(&mut self, session: &SessionManager) {
+        let mut view = self.view.lock();
+        let entries = session.entries();
+        if entries.len() < self.synced_entries {
+            view.entries.clear();
+            self.synced_entries = 0;
+        }
+        for entry in &entries[self.synced_entries..] {
+            view.entries
+                .push(serde_json::to_value(entry).unwrap_or(Value::Null));
+        }
+        self.synced_entries = entries.len();
+        view.leaf_id = session.leaf_id().map(str::to_string);
+        view.header = serde_json::to_value(session.header()).unwrap_or(Value::Null);
+        view.session_file = session.session_file().map(|p| p.display().to_string());
+        view.session_name = session.session_name().map(str::to_string);
+    }
+
+    /// Copy model, prompt and tool data into the view.
+    pub fn sync_agent(&self, state: &AgentState, config: &AgentLoopConfig) {
+        let mut view = self.view.lock();
+        view.cwd = config.cwd.clone();
+        view.model = serde_json::to_value(&config.model).unwrap_or(Value::Null);
+        view.thinking_level = config.thinking.as_str().to_string();
+        view.system_prompt = state.system_prompt.clone();
+        view.active_tools = state.tools.iter().map(|t| t.name().to_string()).collect();
+        view.all_tools = self
+            .all_tools
+            .iter()
+            .map(|t| json!({"name": t.name(), "description": t.description(), "parameters": t.parameters()}))
+            .collect();
+    }
+
+    /// Carry out queued session actions (entries, names); actions that need
+    /// the agent (messages, tool changes) stay queued.
+    pub fn apply_session_actions(&self, session: &mut SessionManager) {
+        let mut rest = Vec::new();
+        for action in self.view.take_actions() {
+            match action {
+                ExtensionAction::AppendEntry { custom_type, data } => {
+                    session.append_custom_entry(&custom_type, data);
+                }
+                ExtensionAction::SetSessionName(name) => {
+                    session.append_session_info(&name);
+                }
+                other => rest.push(other),
+            }
+        }
+        if !rest.is_empty() {
+            let mut view = self.view.lock();
+            rest.append(&mut view.actions);
+            view.actions = rest;
+        }
+    }
+
+    /// Restrict the agent's tools to `names` (unknown names are ignored).
+    pub fn set_active_tools(&self, state: &mut AgentState, names: &[String]) {
+        state.tools = names
+            .iter()
+            .filter_map(|n| self.all_tools.iter().find(|t| t.name() == n).cloned())
+            .collect();
+    }
+
+    /// Forward an agent event to extensions (by its pi event name).
+    pub async fn forward(&self, event: &AgentEvent) {
+        let name = event_name(event);
+        if !self.handle.has_handlers(name) {
+            return;
+        }
+        if let Ok(payload) = serde_json::to_value(event) {
+            self.handle.emit(name, payload).await;
+        }
+    }
+
+    /// Add the extension tools to `active` and to every known tool,
+    /// replacing built-ins of the same name and dropping tools of extensions
+    /// that no longer register them.
+    pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
+        let old = std::mem::take(&mut self.extension_tools);
+        self.all_tools
+            .retain(|t| !old.iter().any(|n| n == t.name()));
+        active.retain(|t| !old.iter().any(|n| n == t.name()));
+        for tool in crate::lua::LuaTool::all(&self.handle).await {
+            self.all_tools.retain(|t| t.name() != tool.name());
+            active.retain(|t| t.name() != tool.name());
+            self.extension_tools.push(tool.name().to_string());
+            self.all_tools.push(tool.clone());
+            active.push(tool);
+        }
+    }
+
+    /// Reload every extension (see [`ExtensionHandle::reload`]) and swap
+    /// their tools in `state`.
+    pub async fn reload(&mut self, state: &mut AgentState) -> crate::lua::LoadReport {
+        let report = self.handle.reload().await;
+        self.merge_extension_tools(&mut state.tools).await;
+        report
+    }
+
+    /// `input`: transform or handle the user's text.
+    pub async fn input(&self, text: String) -> InputOutcome {
+        if !self.handle.has_handlers("input") {
+            return InputOutcome::Continue(text);
+        }
+        let payload = json!({"type": "input", "text": text, "images": [], "source": "interactive"});
+        let out = self.handle.emit("input", payload).await;
+        let handled = out
+            .results
+            .iter()
+            .any(|r| r.get("action").and_then(Value::as_str) == Some("handled"));
+        if handled {
+            return InputOutcome::Handled;
+        }
+        InputOutcome::Continue(
+            out.event
+                .get("text")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or(text),
+        )
+    }
+
+    /// `before_agent_start`: the chained system prompt and injected messages.
+    pub async fn before_agent_start(
+        &self,
+        prompt: &str,
+        system_prompt: &str,
+    ) -> (Option<String>, Vec<Message>) {
+        if !self.handle.has_handlers("before_agent_start") {
+            return (None, Vec::new());
+        }
+        let payload = json!({"type": "before_agent_start", "prompt": prompt, "images": [], "systemPrompt": system_prompt});
+        let out = self.handle.emit("before_agent_start", payload).await;
+        let new_prompt = out
+            .event
+            .get("systemPrompt")
+            .and_then(Value::as_str)
+            .filter(|p| *p != system_prompt)
+            .map(str::to_string);
+        let messages = out
+            .results
+            .iter()
+            .filter_map(|r| r.get("message"))
+            .map(custom_message)
+            .collect();
+        (new_prompt, messages)
+    }
+
+    /// `tool_call`: a block reason, or the (possibly mutated) arguments.
+    pub async fn tool_call(&self, call: &ToolCall, args: &mut Value) -> Option<String> {
+        if !self.handle.has_handlers("tool_call") {
+            return None;
+        }
+        let payload = json!({"type": "tool_call", "toolCallId": call.id, "toolName": call.name, "input": args});
+        let out = self.handle.emit("tool_call", payload).await;
+        if let Some(reason) = out.block_reason() {
+            return Some(reason);
+        }
+        if let Some(input) = out.event.get("input") {
+            *args = input.clone();
+        }
+        None
+    }
+
+    /// `tool_result`: apply the chained patches to the result.
+    pub async fn tool_result(&self, call: &ToolCall, output: &mut ToolOutput, is_error: &mut bool) {
+        if !self.handle.has_handlers("tool_result") {
+            return;
+        }
+        let payload = json!({
+            "type": "tool_result", "toolCallId": call.id, "toolName": call.name,
+            "input": call.arguments, "content": output.content, "details": output.details,
+            "isError": *is_error,
+        });
+        let out = self.handle.emit("tool_result", payload).await;
+        if out.results.is_empty() {
+            return;
+        }
+        if let Some(content) = out.event.get("content")
+            && let Ok(blocks) = serde_json::from_value::<Vec<ContentBlock>>(content.clone())
+        {
+            output.content = blocks;
+        }
+        output.details = out.event.get("details").filter(|d| !d.is_null()).cloned();
+        if let Some(e) = out.event.get("isError").and_then(Value::as_bool) {
+            *is_error = e;
+        }
+    }
+
+    /// `session_start` / `session_shutdown` with a reason.
+    pub async fn session_event(&self, name: &str, reason: &str) {
+        self.handle
+            .emit(name, json!({"type": name, "reason": reason}))
+            .await;
+    }
+}

@@ -1,0 +1,200 @@
+//! Where extensions come from: the global and project `extensions` folders,
+//! settings `extensions` entries (files, folders, globs, `!` excludes) and
+//! `-e/--extension` paths.
+
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSetBuilder};
+
+/// Inputs of extension discovery.
+#[derive(Debug, Clone, Default)]
+pub struct DiscoveryInput {
+    /// `~/.pi/agent`.
+    pub agent_dir: PathBuf,
+    /// Project working directory.
+    pub cwd: PathBuf,
+    /// Settings `extensions` entries.
+    pub settings_paths: Vec<String>,
+    /// `-e/--extension` paths.
+    pub cli_paths: Vec<String>,
+    /// `--no-extensions`: skip folders and settings (CLI paths still load).
+    pub no_extensions: bool,
+}
+
+/// The extension entry files of a folder: `*.lua` and `*/init.lua`, sorted.
+pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = read
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter_map(|p| {
+            if p.is_dir() {
+                let init = p.join("init.lua");
+                init.is_file().then_some(init)
+            } else {
+                (p.extension().is_some_and(|e| e == "lua")).then_some(p)
+            }
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn expand_home(raw: &str) -> PathBuf {
+    match raw.strip_prefix("~/") {
+        Some(rest) => dirs::home_dir().unwrap_or_default().join(rest),
+        None => PathBuf::from(raw),
+    }
+}
+
+fn resolve(base: &Path, raw: &str) -> PathBuf {
+    let p = expand_home(raw);
+    if p.is_absolute() { p } else { base.join(p) }
+}
+
+/// Entry files for one explicit path: a file, or a folder (its `init.lua`, or
+/// every extension inside it).
+fn entries_for_path(path: &Path) -> Vec<PathBuf> {
+    if path.is_dir() {
+        let init = path.join("init.lua");
+        if init.is_file() {
+            return vec![init];
+        }
+        return extensions_in_dir(path);
+    }
+    vec![path.to_path_buf()]
+}
+
+fn settings_entries(input: &DiscoveryInput) -> Vec<PathBuf> {
+    let mut includes = Vec::new();
+    let mut excludes = GlobSetBuilder::new();
+    for raw in &input.settings_paths {
+        if let Some(pattern) = raw.strip_prefix('!') {
+            let full = resolve(&input.cwd, pattern);
+            if let Ok(g) = Glob::new(&full.to_string_lossy()) {
+                excludes.add(g);
+            }
+            continue;
+        }
+        let looks_like_glob = raw.contains(['*', '?', '[']);
+        if !looks_like_glob {
+            includes.extend(entries_for_path(&resolve(&input.cwd, raw)));
+            continue;
+        }
+        let full = resolve(&input.cwd, raw);
+        let Ok(glob) = Glob::new(&full.to_string_lossy()) else {
+            eprintln!("Warning: invalid extension pattern \"{raw}\"");
+            continue;
+        };
+        let matcher = glob.compile_matcher();
+        let root = glob_root(&full);
+        for entry in walk_files(&root) {
+            if matcher.is_match(&entry) {
+                includes.push(entry);
+            }
+        }
+    }
+    let excludes = excludes
+        .build()
+        .unwrap_or_else(|_| globset::GlobSet::empty());
+    includes.retain(|p| !excludes.is_match(p));
+    includes
+}
+
+/// The longest leading part of a glob path without wildcards.
+fn glob_root(pattern: &Path) -> PathBuf {
+    let mut root = PathBuf::new();
+    for part in pattern.components() {
+        if part.as_os_str().to_string_lossy().contains(['*', '?', '[']) {
+            break;
+        }
+        root.push(part);
+    }
+    root
+}
+
+fn walk_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in read.filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every extension entry file to load, in load order, without duplicates:
+/// global folder, project folder, settings entries, then CLI paths.
+pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    if !input.no_extensions {
+        all.extend(extensions_in_dir(&input.agent_dir.join("extensions")));
+        all.extend(extensions_in_dir(&input.cwd.join(".pi").join("extensions")));
+        all.extend(settings_entries(input));
+    }
+    for raw in &input.cli_paths {
+        all.extend(entries_for_path(&resolve(&input.cwd, raw)));
+    }
+    let mut seen = std::collections::HashSet::new();
+    all.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(p: &Path) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, "return function(pi) end").unwrap();
+    }
+
+    #[test]
+    fn finds_files_folders_settings_and_cli_paths() {
+        let tmp = tempfile::tempdir().unwrap();
+        let agent = tmp.path().join("agent");
+        let cwd = tmp.path().join("proj");
+        touch(&agent.join("extensions/a.lua"));
+        touch(&agent.join("extensions/b/init.lua"));
+        touch(&agent.join("extensions/c/helper.lua"));
+        touch(&cwd.join(".pi/extensions/p.lua"));
+        touch(&cwd.join("more/x.lua"));
+        touch(&cwd.join("more/y.lua"));
+        touch(&cwd.join("cli.lua"));
+        let input = DiscoveryInput {
+            agent_dir: agent.clone(),
+            cwd: cwd.clone(),
+            settings_paths: vec!["more/*.lua".into(), "!**/y.lua".into()],
+            cli_paths: vec!["cli.lua".into(), "cli.lua".into()],
+            no_extensions: false,
+        };
+        let found = discover_extensions(&input);
+        assert_eq!(
+            found,
+            vec![
+                agent.join("extensions/a.lua"),
+                agent.join("extensions/b/init.lua"),
+                cwd.join(".pi/extensions/p.lua"),
+                cwd.join("more/x.lua"),
+                cwd.join("cli.lua"),
+            ]
+        );
+        let only_cli = discover_extensions(&DiscoveryInput {
+            no_extensions: true,
+            ..input
+        });
+        assert_eq!(only_cli, vec![cwd.join("cli.lua")]);
+    }
+}

@@ -1,0 +1,158 @@
+//! Running an event through every handler subscribed to it, with pi's
+//! chaining rules: `tool_call` stops at the first block and keeps `input`
+//! mutations, `tool_result` merges partial patches, `before_agent_start`
+//! chains `systemPrompt`, `input` may transform or handle, `context` may
+//! replace messages, `session_before_*` may cancel.
+
+use mlua::{Function, Table, Value as LuaValue};
+use serde_json::Value;
+
+use super::convert::{to_json, to_lua};
+use super::ctx::make_ctx;
+use super::vm::Vm;
+
+/// The outcome of one dispatch.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dispatched {
+    /// The event after every handler (with mutations and chained fields).
+    pub event: Value,
+    /// Every non-nil handler result, in order.
+    pub results: Vec<Value>,
+    /// Handler failures as `extension: message`.
+    pub errors: Vec<String>,
+}
+
+impl Dispatched {
+    /// The event untouched (no handlers ran).
+    pub fn unchanged(event: Value) -> Self {
+        Dispatched {
+            event,
+            ..Dispatched::default()
+        }
+    }
+
+    /// The first result with `block = true`, as its reason.
+    pub fn block_reason(&self) -> Option<String> {
+        self.results
+            .iter()
+            .find(|r| r.get("block").and_then(Value::as_bool) == Some(true))
+            .map(|r| {
+                r.get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            })
+    }
+
+    /// Whether some handler returned `{cancel = true}`.
+    pub fn cancelled(&self) -> bool {
+        self.results
+            .iter()
+            .any(|r| r.get("cancel").and_then(Value::as_bool) == Some(true))
+    }
+}
+
+/// Apply one handler's result to the shared event table; `true` stops the chain.
+fn apply_result(event_name: &str, event: &Table, result: &Value, vm: &Vm) -> mlua::Result<bool> {
+    let set = |key: &str| -> mlua::Result<()> {
+        if let Some(v) = result.get(key) {
+            event.set(key, to_lua(&vm.lua, v)?)?;
+        }
+        Ok(())
+    };
+    match event_name {
+        "tool_call" => Ok(result.get("block").and_then(Value::as_bool) == Some(true)),
+        "tool_result" => {
+            for key in ["content", "details", "isError"] {
+                set(key)?;
+            }
+            Ok(false)
+        }
+        "before_agent_start" => {
+            set("systemPrompt")?;
+            Ok(false)
+        }
+        "context" => {
+            set("messages")?;
+            Ok(false)
+        }
+        "input" => match result.get("action").and_then(Value::as_str) {
+            Some("transform") => {
+                set("text")?;
+                set("images")?;
+                Ok(false)
+            }
+            Some("handled") => Ok(true),
+            _ => Ok(false),
+        },
+        name if name.starts_with("session_before_") => {
+            Ok(result.get("cancel").and_then(Value::as_bool) == Some(true))
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Run `payload` through the handlers of `event_name`.
+pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
+    let handlers: Vec<(usize, Function)> = vm
+        .host
+        .reg
+        .borrow()
+        .handlers
+        .iter()
+        .filter(|h| h.event == event_name)
+        .map(|h| (h.ext, h.func.clone()))
+        .collect();
+    if handlers.is_empty() {
+        return Dispatched::unchanged(payload);
+    }
+    let lua = &vm.lua;
+    let prepared = to_lua(lua, &payload).and_then(|event| {
+        let ctx = make_ctx(lua, &vm.host, None)?;
+        Ok((event, ctx))
+    });
+    let (event, ctx) = match prepared {
+        Ok((LuaValue::Table(t), ctx)) => (t, ctx),
+        Ok(_) => return Dispatched::unchanged(payload),
+        Err(e) => {
+            return Dispatched {
+                errors: vec![format!("cannot prepare {event_name}: {e}")],
+                ..Dispatched::unchanged(payload)
+            };
+        }
+    };
+    let mut out = Dispatched::default();
+    for (ext, func) in handlers {
+        vm.host.budget.reset();
+        let outcome = match func
+            .call_async::<LuaValue>((event.clone(), ctx.clone()))
+            .await
+        {
+            Ok(LuaValue::Nil) => Ok(false),
+            Ok(v) => to_json(lua, v).and_then(|result| {
+                let stop = apply_result(event_name, &event, &result, vm)?;
+                out.results.push(result);
+                Ok(stop)
+            }),
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(e) => report(vm, ext, event_name, &e, &mut out.errors),
+        }
+    }
+    out.event = to_json(lua, LuaValue::Table(event)).unwrap_or(payload);
+    out
+}
+
+/// Report a handler failure once per extension and event kind.
+fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut Vec<String>) {
+    let mut reg = vm.host.reg.borrow_mut();
+    let name = reg.extensions[ext].path.display().to_string();
+    let message = format!("{name}: {event_name} handler failed: {e}");
+    if reg.reported.insert((ext, event_name.to_string())) {
+        eprintln!("Extension error: {message}");
+    }
+    errors.push(message);
+}

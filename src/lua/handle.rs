@@ -1,0 +1,156 @@
+//! [`ExtensionHandle`]: the cloneable, thread-safe way the rest of pi talks to
+//! the extension host.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::budget::DEFAULT_INSTRUCTION_BUDGET;
+use super::dispatch::Dispatched;
+use super::host::{Request, spawn};
+use super::registry::{CommandInfo, ToolInfo};
+use super::view::SharedView;
+use super::vm::Subscribed;
+
+/// How the host is set up.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// Extension entry files, in load order.
+    pub paths: Vec<PathBuf>,
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Instructions a handler may run without yielding before it is stopped.
+    pub instruction_budget: u64,
+}
+
+impl HostConfig {
+    /// Load `paths` in `cwd` with the default budget.
+    pub fn new(paths: Vec<PathBuf>, cwd: impl Into<PathBuf>) -> Self {
+        HostConfig {
+            paths,
+            cwd: cwd.into(),
+            instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+        }
+    }
+}
+
+/// An extension that failed to load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    /// Its entry file.
+    pub path: PathBuf,
+    /// `file:line: message` plus traceback.
+    pub message: String,
+}
+
+/// The result of loading or reloading.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadReport {
+    /// Extensions that loaded.
+    pub loaded: Vec<PathBuf>,
+    /// Extensions that failed (and are disabled).
+    pub errors: Vec<LoadError>,
+}
+
+/// A handle to the extension host thread. Cheap to clone; the host stops
+/// when the last handle is dropped.
+#[derive(Clone)]
+pub struct ExtensionHandle {
+    tx: mpsc::UnboundedSender<Request>,
+    subscribed: Subscribed,
+}
+
+impl ExtensionHandle {
+    /// Start a host for `config`, reading session data from `view`. Call
+    /// [`ExtensionHandle::load`] next.
+    pub fn start(config: HostConfig, view: SharedView) -> Self {
+        spawn(config, view)
+    }
+
+    pub(crate) fn new(tx: mpsc::UnboundedSender<Request>, subscribed: Subscribed) -> Self {
+        ExtensionHandle { tx, subscribed }
+    }
+
+    async fn ask<T: Default>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> T {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(make(reply)).is_err() {
+            return T::default();
+        }
+        rx.await.unwrap_or_default()
+    }
+
+    /// Load every configured extension into a fresh VM.
+    pub async fn load(&self) -> LoadReport {
+        self.ask(Request::Load).await
+    }
+
+    /// `session_shutdown`, drop the VM and every registration, load again,
+    /// then `session_start{reason="reload"}`. `pi.state` survives.
+    pub async fn reload(&self) -> LoadReport {
+        self.ask(Request::Reload).await
+    }
+
+    /// Whether some extension handles `event`.
+    pub fn has_handlers(&self, event: &str) -> bool {
+        self.subscribed
+            .read()
+            .map(|s| s.contains(event))
+            .unwrap_or(false)
+    }
+
+    /// Run `payload` through the handlers of `event` (returned unchanged when
+    /// there are none).
+    pub async fn emit(&self, event: &str, payload: Value) -> Dispatched {
+        if !self.has_handlers(event) {
+            return Dispatched::unchanged(payload);
+        }
+        let fallback = payload.clone();
+        let (reply, rx) = oneshot::channel();
+        let request = Request::Emit {
+            event: event.to_string(),
+            payload,
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Dispatched::unchanged(fallback);
+        }
+        rx.await.unwrap_or_else(|_| Dispatched::unchanged(fallback))
+    }
+
+    /// Tools registered by extensions.
+    pub async fn tools(&self) -> Vec<ToolInfo> {
+        self.ask(Request::Tools).await
+    }
+
+    /// Commands registered by extensions.
+    pub async fn commands(&self) -> Vec<CommandInfo> {
+        self.ask(Request::Commands).await
+    }
+
+    /// Run an extension tool. Partial results arrive on `updates`.
+    pub async fn execute_tool(
+        &self,
+        name: &str,
+        call_id: &str,
+        params: Value,
+        signal: CancellationToken,
+        updates: mpsc::UnboundedSender<Value>,
+    ) -> Result<Value, String> {
+        let (reply, rx) = oneshot::channel();
+        let request = Request::ExecuteTool {
+            name: name.to_string(),
+            call_id: call_id.to_string(),
+            params,
+            signal,
+            updates,
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+}

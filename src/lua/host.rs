@@ -1,0 +1,235 @@
+//! The extension host: one OS thread with a current-thread runtime and a
+//! `LocalSet` owning the Lua VM, driven by requests from [`ExtensionHandle`].
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use mlua::Value as LuaValue;
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::convert::to_json;
+use super::ctx::install_static;
+use super::dispatch::{Dispatched, dispatch};
+use super::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
+use super::loader::load_extension;
+use super::registry::{CommandInfo, ToolInfo};
+use super::tool_exec::execute_tool;
+use super::view::SharedView;
+use super::vm::{Subscribed, Vm};
+
+/// A request to the host thread.
+pub(crate) enum Request {
+    Load(oneshot::Sender<LoadReport>),
+    Reload(oneshot::Sender<LoadReport>),
+    Emit {
+        event: String,
+        payload: Value,
+        reply: oneshot::Sender<Dispatched>,
+    },
+    Tools(oneshot::Sender<Vec<ToolInfo>>),
+    Commands(oneshot::Sender<Vec<CommandInfo>>),
+    ExecuteTool {
+        name: String,
+        call_id: String,
+        params: Value,
+        signal: CancellationToken,
+        updates: mpsc::UnboundedSender<Value>,
+        reply: oneshot::Sender<Result<Value, String>>,
+    },
+}
+
+struct Host {
+    config: HostConfig,
+    view: SharedView,
+    subscribed: Subscribed,
+    vm: RefCell<Option<Rc<Vm>>>,
+    saved_state: RefCell<HashMap<PathBuf, Value>>,
+}
+
+impl Host {
+    fn current(&self) -> Option<Rc<Vm>> {
+        self.vm.borrow().clone()
+    }
+
+    async fn load(&self) -> LoadReport {
+        let mut report = LoadReport::default();
+        let vm = match Vm::new(
+            self.view.clone(),
+            self.subscribed.clone(),
+            self.config.cwd.clone(),
+            self.config.instruction_budget,
+        )
+        .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
+        {
+            Ok(vm) => Rc::new(vm),
+            Err(e) => {
+                report.errors.push(LoadError {
+                    path: PathBuf::new(),
+                    message: format!("cannot start the Lua VM: {e}"),
+                });
+                return report;
+            }
+        };
+        for path in &self.config.paths {
+            let state = self
+                .saved_state
+                .borrow()
+                .get(path)
+                .cloned()
+                .unwrap_or(Value::Null);
+            match load_extension(&vm, path, &state).await {
+                Ok(()) => report.loaded.push(path.clone()),
+                Err(message) => {
+                    eprintln!(
+                        "Error: failed to load extension {}: {message}",
+                        path.display()
+                    );
+                    report.errors.push(LoadError {
+                        path: path.clone(),
+                        message,
+                    });
+                }
+            }
+        }
+        *self.vm.borrow_mut() = Some(vm);
+        report
+    }
+
+    /// Keep every extension's `pi.state` for the next VM.
+    fn save_state(&self, vm: &Vm) {
+        let reg = vm.host.reg.borrow();
+        let mut saved = self.saved_state.borrow_mut();
+        for (ext, table) in &reg.states {
+            if let Ok(v) = to_json(&vm.lua, LuaValue::Table(table.clone())) {
+                saved.insert(reg.extensions[*ext].path.clone(), v);
+            }
+        }
+    }
+
+    async fn reload(&self) -> LoadReport {
+        if let Some(vm) = self.current() {
+            let payload = serde_json::json!({"type": "session_shutdown", "reason": "reload"});
+            dispatch(&vm, "session_shutdown", payload).await;
+            self.save_state(&vm);
+        }
+        *self.vm.borrow_mut() = None;
+        let report = self.load().await;
+        if let Some(vm) = self.current() {
+            let payload = serde_json::json!({"type": "session_start", "reason": "reload"});
+            dispatch(&vm, "session_start", payload).await;
+        }
+        report
+    }
+}
+
+async fn serve(host: Rc<Host>, request: Request) {
+    match request {
+        Request::Load(reply) => {
+            let _ = reply.send(host.load().await);
+        }
+        Request::Reload(reply) => {
+            let _ = reply.send(host.reload().await);
+        }
+        Request::Emit {
+            event,
+            payload,
+            reply,
+        } => {
+            let out = match host.current() {
+                Some(vm) => dispatch(&vm, &event, payload).await,
+                None => Dispatched::unchanged(payload),
+            };
+            let _ = reply.send(out);
+        }
+        Request::Tools(reply) => {
+            let tools = host
+                .current()
+                .map(|vm| {
+                    vm.host
+                        .reg
+                        .borrow()
+                        .tools
+                        .values()
+                        .map(|t| t.info.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = reply.send(tools);
+        }
+        Request::Commands(reply) => {
+            let commands = host
+                .current()
+                .map(|vm| {
+                    vm.host
+                        .reg
+                        .borrow()
+                        .commands
+                        .values()
+                        .map(|c| c.info.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let _ = reply.send(commands);
+        }
+        Request::ExecuteTool {
+            name,
+            call_id,
+            params,
+            signal,
+            updates,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => execute_tool(&vm, &name, &call_id, params, signal, updates).await,
+                None => Err("extensions are not loaded".to_string()),
+            };
+            let _ = reply.send(result);
+        }
+    }
+}
+
+/// Start the host thread; it ends when every handle is dropped.
+pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
+    let subscribed = Subscribed::default();
+    let host_subscribed = subscribed.clone();
+    std::thread::Builder::new()
+        .name("pi-extensions".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    eprintln!("Error: cannot start the extension host: {e}");
+                    return;
+                }
+            };
+            let local = tokio::task::LocalSet::new();
+            let host = Rc::new(Host {
+                config,
+                view,
+                subscribed: host_subscribed,
+                vm: RefCell::new(None),
+                saved_state: RefCell::new(HashMap::new()),
+            });
+            local.block_on(&runtime, async move {
+                while let Some(request) = rx.recv().await {
+                    match request {
+                        r @ (Request::Load(_) | Request::Reload(_)) => serve(host.clone(), r).await,
+                        r => {
+                            tokio::task::spawn_local(serve(host.clone(), r));
+                        }
+                    }
+                }
+                *host.vm.borrow_mut() = None;
+            });
+        })
+        .expect("spawn the extension host thread");
+    ExtensionHandle::new(tx, subscribed)
+}

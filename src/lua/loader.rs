@@ -1,0 +1,118 @@
+//! Loading one extension: its own environment, a `require` confined to its
+//! folder, the factory call, and `file:line` errors.
+
+use std::path::{Component, Path, PathBuf};
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde_json::Value;
+
+use super::api::build_pi;
+use super::registry::ExtensionInfo;
+use super::vm::Vm;
+
+/// Standard modules `require` may still return.
+const STD_MODULES: [&str; 7] = ["string", "table", "math", "utf8", "os", "io", "coroutine"];
+
+/// Resolve `name` (dots as separators) to `name.lua` or `name/init.lua` under `dir`.
+fn module_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let rel = PathBuf::from(name.replace('.', "/"));
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return None;
+    }
+    let file = dir.join(&rel).with_extension("lua");
+    if file.is_file() {
+        return Some(file);
+    }
+    let init = dir.join(rel).join("init.lua");
+    init.is_file().then_some(init)
+}
+
+fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
+    let source = std::fs::read(path)
+        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", path.display())))?;
+    lua.load(source)
+        .set_name(format!("@{}", path.display()))
+        .set_environment(env.clone())
+        .into_function()
+}
+
+/// A `require` that loads sibling modules of the extension into its environment.
+fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
+    let cache = lua.create_table()?;
+    lua.create_function(move |lua, name: String| {
+        if let Some(v) = cache.get::<Option<LuaValue>>(name.as_str())? {
+            return Ok(v);
+        }
+        if STD_MODULES.contains(&name.as_str()) {
+            return lua.globals().get::<LuaValue>(name.as_str());
+        }
+        let Some(path) = module_path(&dir, &name) else {
+            return Err(mlua::Error::runtime(format!(
+                "module '{name}' not found in the extension folder {}",
+                dir.display()
+            )));
+        };
+        let chunk = load_file(lua, &path, &env)?;
+        let value = match chunk.call::<LuaValue>(name.as_str())? {
+            LuaValue::Nil => LuaValue::Boolean(true),
+            v => v,
+        };
+        cache.set(name.as_str(), value.clone())?;
+        Ok(value)
+    })
+}
+
+/// Load the extension at `path` as number `ext`: run the file, then await its
+/// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
+pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
+    let ext = {
+        let mut reg = vm.host.reg.borrow_mut();
+        reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
+        reg.extensions.len() - 1
+    };
+    let result = run_factory(vm, ext, path, state).await;
+    if result.is_err() {
+        remove_registrations(vm, ext);
+    }
+    result.map_err(|e| e.to_string())
+}
+
+async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::Result<()> {
+    let lua = &vm.lua;
+    let env = lua.create_table()?;
+    let meta = lua.create_table()?;
+    meta.set("__index", lua.globals())?;
+    env.set_metatable(Some(meta))?;
+    let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    env.set("require", make_require(lua, dir, env.clone())?)?;
+    let chunk = load_file(lua, path, &env)?;
+    vm.host.budget.reset();
+    let factory = match chunk.call_async::<LuaValue>(()).await? {
+        LuaValue::Function(f) => f,
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "{}: the file must return function(pi) ... end (it returned {})",
+                path.display(),
+                other.type_name()
+            )));
+        }
+    };
+    let pi = build_pi(vm, ext, state)?;
+    vm.host.budget.reset();
+    factory.call_async::<()>(pi).await
+}
+
+/// Forget everything extension `ext` registered before it failed.
+fn remove_registrations(vm: &Vm, ext: usize) {
+    let mut reg = vm.host.reg.borrow_mut();
+    reg.handlers.retain(|h| h.ext != ext);
+    reg.tools.retain(|_, t| t.ext != ext);
+    let path = reg.extensions[ext].path.clone();
+    reg.commands.retain(|_, c| c.info.extension != path);
+    reg.states.retain(|(e, _)| *e != ext);
+    let events = reg.subscribed_events();
+    drop(reg);
+    if let Ok(mut s) = vm.host.subscribed.write() {
+        *s = events;
+    }
+}

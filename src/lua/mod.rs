@@ -1,0 +1,26 @@
+//! The Lua extension host: extensions written in Lua 5.4 that subscribe to
+//! agent events, register tools and commands, and call back into pi through
+//! the `pi` table. One VM lives on its own thread; [`ExtensionHandle`] is the
+//! thread-safe door to it.
+
+pub mod api;
+pub mod budget;
+pub mod convert;
+pub mod ctx;
+pub mod discovery;
+pub mod dispatch;
+pub mod exec;
+pub mod handle;
+mod host;
+pub mod loader;
+pub mod registry;
+pub mod tool;
+pub mod tool_exec;
+pub mod view;
+pub mod vm;
+
+pub use dispatch::Dispatched;
+pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
+pub use registry::{CommandInfo, ToolInfo};
+pub use tool::LuaTool;
+pub use view::{ExtensionAction, SessionView, SharedView};

@@ -1,0 +1,59 @@
+//! Running a Lua tool's `execute(toolCallId, params, signal, onUpdate, ctx)`
+//! on the host thread.
+
+use mlua::Value as LuaValue;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::convert::{to_json, to_lua};
+use super::ctx::make_ctx;
+use super::exec::LuaSignal;
+use super::vm::Vm;
+
+/// Call the tool `name`; `Ok` holds the returned `{content, details}` table
+/// as JSON, `Err` the message of an `error(...)` raised by the tool.
+pub async fn execute_tool(
+    vm: &Vm,
+    name: &str,
+    call_id: &str,
+    params: Value,
+    signal: CancellationToken,
+    updates: mpsc::UnboundedSender<Value>,
+) -> Result<Value, String> {
+    let execute = match vm.host.reg.borrow().tools.get(name) {
+        Some(t) => t.execute.clone(),
+        None => return Err(format!("Tool {name} is no longer registered")),
+    };
+    let lua = &vm.lua;
+    let signal = LuaSignal(signal);
+    let prepared = (|| {
+        let params = to_lua(lua, &params)?;
+        let on_update = lua.create_function(move |lua, partial: LuaValue| {
+            let _ = updates.send(to_json(lua, partial)?);
+            Ok(())
+        })?;
+        let ctx = make_ctx(lua, &vm.host, Some(&signal))?;
+        Ok::<_, mlua::Error>((params, on_update, ctx))
+    })();
+    let (params, on_update, ctx) = prepared.map_err(|e| e.to_string())?;
+    vm.host.budget.reset();
+    let result = execute
+        .call_async::<LuaValue>((call_id.to_string(), params, signal, on_update, ctx))
+        .await
+        .map_err(|e| error_text(&e))?;
+    to_json(lua, result).map_err(|e| e.to_string())
+}
+
+/// The message of a Lua error without mlua's wrapping ("callback error", traceback).
+pub fn error_text(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => error_text(cause),
+        mlua::Error::RuntimeError(m) => m
+            .split("\nstack traceback:")
+            .next()
+            .unwrap_or(m)
+            .to_string(),
+        other => other.to_string(),
+    }
+}

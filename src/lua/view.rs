@@ -1,0 +1,97 @@
+//! What extensions may read about the running session, and what they asked
+//! the session to do. Shared between the session (which owns the data) and
+//! the extension host thread (which reads it synchronously from Lua).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+
+/// A request from an extension that the session carries out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExtensionAction {
+    /// `pi.appendEntry(customType, data)`.
+    AppendEntry {
+        /// The entry's `customType`.
+        custom_type: String,
+        /// The entry's `data`.
+        data: Option<Value>,
+    },
+    /// `pi.setSessionName(name)`.
+    SetSessionName(String),
+    /// `pi.sendMessage(message, options)`.
+    SendMessage {
+        /// The message's `customType`.
+        custom_type: String,
+        /// Text or content blocks.
+        content: Value,
+        /// Whether UIs show it.
+        display: bool,
+        /// Extension metadata.
+        details: Option<Value>,
+        /// Start a turn after adding it.
+        trigger_turn: bool,
+    },
+    /// `pi.sendUserMessage(text)`.
+    SendUserMessage(String),
+    /// `pi.setActiveTools(names)`.
+    SetActiveTools(Vec<String>),
+}
+
+/// A snapshot of the session for extensions (`ctx`, `pi.get*`).
+#[derive(Debug, Clone, Default)]
+pub struct SessionView {
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// The current model as pi's `Model` JSON.
+    pub model: Value,
+    /// Current thinking level (`off`, `low`, ...).
+    pub thinking_level: String,
+    /// Every session entry as JSON, in file order.
+    pub entries: Vec<Value>,
+    /// Current leaf entry id.
+    pub leaf_id: Option<String>,
+    /// The session header as JSON.
+    pub header: Value,
+    /// Session file path, when persisted.
+    pub session_file: Option<String>,
+    /// The system prompt of the current run.
+    pub system_prompt: String,
+    /// Display name of the session.
+    pub session_name: Option<String>,
+    /// Every known tool as `{name, description, parameters}`.
+    pub all_tools: Vec<Value>,
+    /// Names of the tools sent to the model.
+    pub active_tools: Vec<String>,
+    /// Requests waiting for the session.
+    pub actions: Vec<ExtensionAction>,
+}
+
+/// The view shared between the session and the extension host.
+#[derive(Debug, Clone, Default)]
+pub struct SharedView(Arc<Mutex<SessionView>>);
+
+impl SharedView {
+    /// A view with `cwd` and nothing else.
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        SharedView(Arc::new(Mutex::new(SessionView {
+            cwd: cwd.into(),
+            ..SessionView::default()
+        })))
+    }
+
+    /// Lock the view for reading or updating.
+    pub fn lock(&self) -> MutexGuard<'_, SessionView> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queue an action for the session.
+    pub fn push_action(&self, action: ExtensionAction) {
+        self.lock().actions.push(action);
+    }
+
+    /// Take every queued action.
+    pub fn take_actions(&self) -> Vec<ExtensionAction> {
+        std::mem::take(&mut self.lock().actions)
+    }
+}

@@ -1,0 +1,118 @@
+//! One Lua VM with the prelude, the instruction budget and the state every
+//! API function shares.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::{Arc, RwLock};
+
+use mlua::{Lua, LuaOptions, StdLib};
+
+use super::budget::Budget;
+use super::registry::Registry;
+use super::view::SharedView;
+
+/// The Lua prelude run in every fresh VM.
+const PRELUDE: &str = include_str!("../../runtime-lua/prelude.lua");
+
+/// Event names with at least one handler, readable from any thread.
+pub type Subscribed = Arc<RwLock<HashSet<String>>>;
+
+/// State shared by the host and every API closure of one VM. Closures hold
+/// this, never the `Lua` itself, so dropping the VM frees everything.
+pub struct HostCtx {
+    /// Registrations of this VM.
+    pub reg: RefCell<Registry>,
+    /// The session snapshot.
+    pub view: SharedView,
+    /// The instruction budget.
+    pub budget: Rc<Budget>,
+    /// Events with handlers (mirrors `reg.handlers`).
+    pub subscribed: Subscribed,
+    /// Working directory for `pi.exec` and relative paths.
+    pub cwd: PathBuf,
+}
+
+impl HostCtx {
+    /// Record that `event` has a handler now.
+    pub fn mark_subscribed(&self, event: &str) {
+        if let Ok(mut s) = self.subscribed.write() {
+            s.insert(event.to_string());
+        }
+    }
+}
+
+/// A VM and its shared state.
+pub struct Vm {
+    /// The interpreter.
+    pub lua: Lua,
+    /// Shared state of its API closures.
+    pub host: Rc<HostCtx>,
+}
+
+impl Vm {
+    /// A fresh VM: safe standard libraries, the prelude, the budget hook.
+    pub fn new(
+        view: SharedView,
+        subscribed: Subscribed,
+        cwd: PathBuf,
+        instruction_budget: u64,
+    ) -> mlua::Result<Vm> {
+        let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
+        lua.load(PRELUDE)
+            .set_name("@runtime-lua/prelude.lua")
+            .exec()?;
+        let budget = Budget::new(instruction_budget);
+        budget.install(&lua)?;
+        if let Ok(mut s) = subscribed.write() {
+            s.clear();
+        }
+        let host = Rc::new(HostCtx {
+            reg: RefCell::new(Registry::default()),
+            view,
+            budget,
+            subscribed,
+            cwd,
+        });
+        Ok(Vm { lua, host })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vm(budget: u64) -> Vm {
+        Vm::new(
+            SharedView::default(),
+            Subscribed::default(),
+            PathBuf::from("."),
+            budget,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn blocking_stdlib_calls_point_to_pi_exec() {
+        let vm = vm(1_000_000);
+        let err = vm.lua.load("os.execute('ls')").exec().unwrap_err();
+        assert!(err.to_string().contains("pi.exec"), "{err}");
+        let err = vm.lua.load("io.popen('ls')").exec().unwrap_err();
+        assert!(err.to_string().contains("pi.exec"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn runaway_loop_in_a_coroutine_is_stopped_with_its_location() {
+        let vm = vm(1_000_000);
+        let f: mlua::Function = vm
+            .lua
+            .load("return function()\n  while true do end\nend")
+            .set_name("@spin.lua")
+            .eval()
+            .unwrap();
+        let err = f.call_async::<()>(()).await.unwrap_err().to_string();
+        assert!(err.contains("spin.lua:2"), "{err}");
+        assert!(err.contains("without yielding"), "{err}");
+    }
+}
