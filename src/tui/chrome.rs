@@ -237,13 +237,7 @@ pub fn git_branch(dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plain(lines: &[Line<'_>]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
-    }
+    use crate::tui::text::plain_lines as plain;
 
     #[test]
     fn token_formatting_matches_the_footer_style() {

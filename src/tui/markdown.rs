@@ -438,13 +438,7 @@ fn words(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plain(lines: &[Line<'_>]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
-    }
+    use crate::tui::text::plain_lines as plain;
 
     #[test]
     fn renders_blocks_and_lists() {

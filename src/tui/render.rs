@@ -202,6 +202,7 @@ fn indent(mut spans: Vec<Span<'static>>) -> Line<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::text::plain_lines as plain;
 
     fn options(width: usize) -> RenderOptions {
         RenderOptions {
@@ -210,13 +211,6 @@ mod tests {
             thinking_expanded: false,
             expand_key: "ctrl+o".into(),
         }
-    }
-
-    fn plain(lines: &[Line<'_>]) -> Vec<String> {
-        lines
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect()
     }
 
     #[test]

@@ -168,6 +168,15 @@ pub fn tilde_path(path: &std::path::Path) -> String {
     }
 }
 
+/// The text of rendered lines without styles (for tests and assertions).
+#[cfg(test)]
+pub(crate) fn plain_lines(lines: &[ratatui::text::Line<'_>]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
