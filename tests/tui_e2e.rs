@@ -4,6 +4,8 @@
 #[path = "support/pi_cli.rs"]
 mod pi_cli;
 mod support;
+#[path = "support/tui_harness.rs"]
+mod tui_harness;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,155 +16,7 @@ use serde_json::json;
 use support::sse_builders::OpenAiSse;
 use support::{MockReply, MockServer};
 
-const SCRUBBED: [&str; 12] = [
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_OAUTH_TOKEN",
-    "OPENAI_API_KEY",
-    "GEMINI_API_KEY",
-    "GROQ_API_KEY",
-    "XAI_API_KEY",
-    "OPENROUTER_API_KEY",
-    "MISTRAL_API_KEY",
-    "DEEPSEEK_API_KEY",
-    "PI_CODING_AGENT_SESSION_DIR",
-    "PI_CODING_AGENT_DIR",
-    "PI_PACKAGE_DIR",
-];
-
-fn tmux_available() -> bool {
-    Command::new("which")
-        .arg("tmux")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
-}
-
-/// A private tmux server running one pane.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn start(command: &str, cwd: &Path) -> Tmux {
-        let socket = format!("pi-e2e-{}-{}", std::process::id(), rand_suffix());
-        let status = Command::new("tmux")
-            .args([
-                "-L",
-                &socket,
-                "-f",
-                "/dev/null",
-                "new-session",
-                "-d",
-                "-x",
-                "100",
-                "-y",
-                "30",
-                "-c",
-            ])
-            .arg(cwd)
-            .arg(command)
-            .status()
-            .expect("tmux runs");
-        assert!(status.success(), "tmux new-session failed");
-        Tmux { socket }
-    }
-
-    fn tmux(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).to_string()
-    }
-
-    fn screen(&self) -> String {
-        self.tmux(&["capture-pane", "-p"])
-    }
-
-    fn type_text(&self, text: &str) {
-        self.tmux(&["send-keys", "-l", text]);
-    }
-
-    fn key(&self, key: &str) {
-        self.tmux(&["send-keys", key]);
-    }
-
-    /// Poll the screen until `pred` holds, failing with the last screen after `limit`.
-    fn wait_for(&self, what: &str, limit: Duration, pred: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + limit;
-        loop {
-            let screen = self.screen();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
-
-fn rand_suffix() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos()
-}
-
-fn wait_for_file(path: &Path, limit: Duration) -> String {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path)
-            && !text.is_empty()
-        {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{} never appeared",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// The shell command: record `stty -a`, run pi, record `stty -a` again.
-fn pi_command(sandbox: &PiSandbox, args: &str, before: &Path, after: &Path) -> String {
-    let mut env = String::from("env");
-    for var in SCRUBBED {
-        env.push_str(&format!(" -u {var}"));
-    }
-    for (key, value) in &sandbox.env {
-        env.push_str(&format!(" {key}={}", quote(value)));
-    }
-    env.push_str(&format!(
-        " PI_CODING_AGENT_DIR={} PI_OFFLINE=1 {} {args}",
-        quote(&sandbox.agent_dir.to_string_lossy()),
-        quote(env!("CARGO_BIN_EXE_pi")),
-    ));
-    format!(
-        "sh -c {}",
-        quote(&format!(
-            "stty -a > {b}; {env} 2> pi-stderr.txt; stty -a > {a}.tmp; mv {a}.tmp {a}; exec cat",
-            b = quote(&before.to_string_lossy()),
-            a = quote(&after.to_string_lossy()),
-        ))
-    )
-}
+use tui_harness::*;
 
 #[test]
 fn prompt_streams_answer_with_a_bash_row_and_ctrl_d_restores_the_terminal() {
@@ -200,52 +54,6 @@ fn prompt_streams_answer_with_a_bash_row_and_ctrl_d_restores_the_terminal() {
 }
 
 /// A running interactive pi in tmux with `stty -a` recorded around it.
-struct Session {
-    sandbox: PiSandbox,
-    tmux: Tmux,
-    before: PathBuf,
-    after: PathBuf,
-}
-
-impl Session {
-    fn launch(server: &MockServer, prepare: impl FnOnce(&mut PiSandbox)) -> Session {
-        let mut sandbox = PiSandbox::with_mock(server, "openai-completions");
-        prepare(&mut sandbox);
-        let pi = Session::start(sandbox, "--model mock/mock-model");
-        pi.tmux
-            .wait_for("the editor and footer", Duration::from_secs(20), |s| {
-                s.contains("mock-model") && s.contains("pi v")
-            });
-        pi
-    }
-
-    fn start(sandbox: PiSandbox, args: &str) -> Session {
-        let before = sandbox.root.path().join("stty-before.txt");
-        let after = sandbox.root.path().join("stty-after.txt");
-        let command = pi_command(&sandbox, args, &before, &after);
-        let tmux = Tmux::start(&command, &sandbox.project);
-        Session {
-            sandbox,
-            tmux,
-            before,
-            after,
-        }
-    }
-
-    fn send(&self, text: &str) {
-        self.tmux.type_text(text);
-        self.tmux.key("Enter");
-    }
-
-    /// Ctrl+D, then the terminal settings must equal those before pi ran.
-    fn quit_and_check_terminal(&self) {
-        self.tmux.key("C-d");
-        let after = wait_for_file(&self.after, Duration::from_secs(20));
-        let before = std::fs::read_to_string(&self.before).unwrap();
-        assert_eq!(before, after, "stty -a differs after pi exited");
-    }
-}
-
 #[test]
 fn escape_aborts_a_streaming_answer() {
     if !tmux_available() {
