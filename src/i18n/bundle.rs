@@ -1,0 +1,210 @@
+//! Locale bundles in the BundleV1 format: `{version, namespace, locale, messages}`,
+//! validated against the JSON Schema shipped in `locales/schema/`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::locale::normalize_tag;
+use super::plural::PluralCategory;
+
+/// The JSON Schema every bundle must satisfy.
+pub const BUNDLE_SCHEMA: &str = include_str!("../../locales/schema/bundle.schema.json");
+
+/// One translatable message: plain text, or plural forms chosen by `params.count`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A single string with `{name}` placeholders.
+    Text(String),
+    /// CLDR plural forms; `other` is always present.
+    Plural(Vec<(PluralCategory, String)>),
+}
+
+impl Message {
+    /// The form to use for `category`, falling back to `other`.
+    pub fn form(&self, category: Option<PluralCategory>) -> &str {
+        match self {
+            Message::Text(text) => text,
+            Message::Plural(forms) => {
+                let wanted = category.unwrap_or(PluralCategory::Other);
+                forms
+                    .iter()
+                    .find(|(c, _)| *c == wanted)
+                    .or_else(|| forms.iter().find(|(c, _)| *c == PluralCategory::Other))
+                    .map(|(_, text)| text.as_str())
+                    .unwrap_or("")
+            }
+        }
+    }
+
+    /// Every string this message can render (one, or each plural form).
+    pub fn texts(&self) -> Vec<&str> {
+        match self {
+            Message::Text(text) => vec![text.as_str()],
+            Message::Plural(forms) => forms.iter().map(|(_, t)| t.as_str()).collect(),
+        }
+    }
+}
+
+/// A validated bundle: the messages of one namespace in one locale.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// Key prefix the messages live under (`pi`, `ext.todo`).
+    pub namespace: String,
+    /// Normalised BCP-47 tag (`zh-TW`).
+    pub locale: String,
+    /// Message key (without the namespace) to message.
+    pub messages: HashMap<String, Message>,
+    /// Slash-command aliases declared by the bundle (alias -> command).
+    pub aliases: Vec<(String, String)>,
+    /// Where the bundle came from (file path, `builtin:en`, `ext:todo`).
+    pub origin: String,
+}
+
+fn schema_validator() -> &'static jsonschema::Validator {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    VALIDATOR.get_or_init(|| {
+        let schema: Value = serde_json::from_str(BUNDLE_SCHEMA).expect("bundle schema is JSON");
+        jsonschema::validator_for(&schema).expect("bundle schema is valid")
+    })
+}
+
+/// Parse bundle JSON text; errors name the file, and the line for syntax errors.
+pub fn parse_bundle_text(text: &str, origin: &str) -> Result<Bundle, Vec<String>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        vec![format!(
+            "{origin}:{}:{}: not valid JSON: {e}",
+            e.line(),
+            e.column()
+        )]
+    })?;
+    parse_bundle_value(&value, origin)
+}
+
+/// Validate a bundle given as JSON; the errors say which field is wrong and why.
+pub fn parse_bundle_value(value: &Value, origin: &str) -> Result<Bundle, Vec<String>> {
+    let errors: Vec<String> = schema_validator()
+        .iter_errors(value)
+        .map(|e| {
+            let path = e.instance_path().to_string();
+            let at = if path.is_empty() {
+                "bundle".to_string()
+            } else {
+                path
+            };
+            format!("{origin}: {at}: {e}")
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let namespace = value["namespace"].as_str().unwrap_or_default().to_string();
+    let locale = normalize_tag(value["locale"].as_str().unwrap_or_default());
+    let mut messages = HashMap::new();
+    if let Some(map) = value["messages"].as_object() {
+        for (key, raw) in map {
+            messages.insert(key.clone(), message_from(raw));
+        }
+    }
+    let aliases = value["aliases"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .filter_map(|(a, c)| Some((a.clone(), c.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Bundle {
+        namespace,
+        locale,
+        messages,
+        aliases,
+        origin: origin.to_string(),
+    })
+}
+
+fn message_from(raw: &Value) -> Message {
+    let value = match raw {
+        Value::Object(obj) => obj.get("value").unwrap_or(&Value::Null),
+        other => other,
+    };
+    match value {
+        Value::String(text) => Message::Text(text.clone()),
+        Value::Object(forms) => Message::Plural(
+            forms
+                .iter()
+                .filter_map(|(name, text)| {
+                    Some((PluralCategory::parse(name)?, text.as_str()?.to_string()))
+                })
+                .collect(),
+        ),
+        _ => Message::Text(String::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn accepts_strings_descriptions_and_plurals() {
+        let bundle = parse_bundle_value(
+            &json!({
+                "version": 1, "namespace": "ext.todo", "locale": "zh_tw",
+                "messages": {
+                    "a": "甲",
+                    "b": {"value": "乙", "description": "second"},
+                    "c": {"value": {"one": "{count} file", "other": "{count} files"}}
+                }
+            }),
+            "test",
+        )
+        .unwrap();
+        assert_eq!(bundle.locale, "zh-TW");
+        assert_eq!(bundle.messages["a"], Message::Text("甲".into()));
+        assert_eq!(bundle.messages["b"], Message::Text("乙".into()));
+        let c = &bundle.messages["c"];
+        assert_eq!(c.form(Some(PluralCategory::One)), "{count} file");
+        assert_eq!(c.form(Some(PluralCategory::Few)), "{count} files");
+    }
+
+    #[test]
+    fn rejects_numbers_where_strings_belong_with_the_path() {
+        let errors = parse_bundle_value(
+            &json!({"version": 1, "namespace": "pi", "locale": "en", "messages": {"x": 3}}),
+            "bad.json",
+        )
+        .unwrap_err();
+        assert!(
+            errors.iter().any(|e| e.contains("/messages/x")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn rejects_missing_fields_and_wrong_version() {
+        let errors = parse_bundle_value(&json!({"version": 2, "messages": {}}), "b").unwrap_err();
+        let all = errors.join("\n");
+        assert!(all.contains("namespace"), "{all}");
+        assert!(all.contains("/version"), "{all}");
+    }
+
+    #[test]
+    fn plural_without_other_is_rejected() {
+        let errors = parse_bundle_value(
+            &json!({"version": 1, "namespace": "pi", "locale": "en",
+                    "messages": {"x": {"value": {"one": "a"}}}}),
+            "b",
+        );
+        assert!(errors.is_err());
+    }
+
+    #[test]
+    fn syntax_errors_name_file_and_line() {
+        let errors =
+            parse_bundle_text("{\n  \"version\": 1,\n  oops\n}", "zh-TW.json").unwrap_err();
+        assert!(errors[0].starts_with("zh-TW.json:3:"), "{errors:?}");
+    }
+}
