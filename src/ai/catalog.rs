@@ -135,7 +135,8 @@ pub const DEFAULT_MODEL_PER_PROVIDER: &[(&str, &str)] = &[
     ("groq", "openai/gpt-oss-120b"),
     ("cerebras", "zai-glm-4.7"),
     ("zai", "glm-5.1"),
-    ("mistral", "devstral-medium-latest"),
+    ("mistral", "mistral-medium-latest"),
+    ("together", "moonshotai/Kimi-K2.6"),
     ("minimax", "MiniMax-M2.7"),
     ("minimax-cn", "MiniMax-M2.7"),
     ("moonshotai", "kimi-k2.6"),
@@ -144,7 +145,7 @@ pub const DEFAULT_MODEL_PER_PROVIDER: &[(&str, &str)] = &[
     ("fireworks", "accounts/fireworks/models/kimi-k2p6"),
     ("opencode", "kimi-k2.6"),
     ("opencode-go", "kimi-k2.6"),
-    ("kimi-coding", "kimi-for-coding"),
+    ("kimi-coding", "k2p6"),
     ("cloudflare-workers-ai", "@cf/moonshotai/kimi-k2.6"),
     (
         "cloudflare-ai-gateway",
@@ -181,6 +182,7 @@ pub fn env_api_key_vars(provider: &str) -> &'static [&'static str] {
         "openrouter" => &["OPENROUTER_API_KEY"],
         "vercel-ai-gateway" => &["AI_GATEWAY_API_KEY"],
         "zai" => &["ZAI_API_KEY"],
+        "together" => &["TOGETHER_API_KEY"],
         "mistral" => &["MISTRAL_API_KEY"],
         "minimax" => &["MINIMAX_API_KEY"],
         "minimax-cn" => &["MINIMAX_CN_API_KEY"],
@@ -256,7 +258,7 @@ mod tests {
             assert!(builtin_models_for(p).count() > 0, "{p} missing");
         }
         let n = builtin_models_for("openrouter").count();
-        assert!((25..=45).contains(&n), "{n}");
+        assert!(n > 100, "{n}");
     }
 
     #[test]
@@ -280,7 +282,7 @@ mod tests {
         );
         let glm = builtin_model("zai", "glm-5.1").unwrap();
         assert_eq!(glm.compat_str("thinkingFormat"), Some("zai"));
-        let kimi = builtin_model("kimi-coding", "kimi-for-coding").unwrap();
+        let kimi = builtin_model("kimi-coding", "k2p6").unwrap();
         assert_eq!(kimi.headers.as_ref().unwrap()["User-Agent"], "KimiCLI/1.5");
     }
 
