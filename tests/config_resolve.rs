@@ -49,23 +49,23 @@ fn cli_model_resolution() {
     );
     // Fuzzy: partial id, alias preferred over dated ids, highest sorting alias.
     assert_eq!(
-        resolve(None, "sonnet").unwrap().0,
-        "anthropic/claude-sonnet-4-6"
+        resolve(None, "anthropic/sonnet").unwrap().0,
+        "anthropic/claude-sonnet-5"
     );
     assert_eq!(
-        resolve(None, "anthropic/claude-3-5-haiku").unwrap().0,
-        "anthropic/claude-3-5-haiku-latest"
+        resolve(None, "anthropic/haiku").unwrap().0,
+        "anthropic/claude-haiku-4-5"
     );
     // Name matching.
     assert_eq!(
-        resolve(None, "Claude Sonnet 4.5").unwrap().0,
+        resolve(Some("anthropic"), "Claude Sonnet 4.5").unwrap().0,
         "anthropic/claude-sonnet-4-5"
     );
     // Thinking suffix.
     assert_eq!(
-        resolve(None, "sonnet:high").unwrap(),
+        resolve(None, "anthropic/sonnet:high").unwrap(),
         (
-            "anthropic/claude-sonnet-4-6".into(),
+            "anthropic/claude-sonnet-5".into(),
             Some(ThinkingLevel::High)
         )
     );
@@ -78,7 +78,7 @@ fn cli_model_resolution() {
     );
     assert_eq!(
         resolve(Some("anthropic"), "anthropic/opus").unwrap().0,
-        "anthropic/claude-opus-4-7"
+        "anthropic/claude-opus-4-8"
     );
     // Invalid suffix is strict on the command line.
     let err = resolve(None, "sonnet:bogus").unwrap_err();
@@ -136,7 +136,7 @@ fn scope_patterns() {
         "{names:?}"
     );
     assert!(
-        names.contains(&"openrouter/openai/gpt-5.4:low".to_string()),
+        names.contains(&"openrouter/openai/gpt-5.4-pro:low".to_string()),
         "{names:?}"
     );
     assert_eq!(
@@ -256,16 +256,15 @@ fn list_models_table() {
         &[("ZAI_API_KEY", "x"), ("CEREBRAS_API_KEY", "y")],
     );
     let expected = "\
-provider  model                           context  max-out  thinking  images
-cerebras  gpt-oss-120b                    131.1K   32.8K    yes       no    
-cerebras  llama3.1-8b                     32K      8K       no        no    
-cerebras  qwen-3-235b-a22b-instruct-2507  131K     32K      no        no    
-cerebras  zai-glm-4.7                     131.1K   40K      no        no    
-zai       glm-4.5-air                     131.1K   98.3K    yes       no    
-zai       glm-4.7                         204.8K   131.1K   yes       no    
-zai       glm-5-turbo                     200K     131.1K   yes       no    
-zai       glm-5.1                         200K     131.1K   yes       no    
-zai       glm-5v-turbo                    200K     131.1K   yes       yes   ";
+provider  model         context  max-out  thinking  images
+cerebras  gpt-oss-120b  131.1K   41.0K    yes       no    
+cerebras  zai-glm-4.7   131.1K   41.0K    yes       no    
+zai       glm-4.5-air   131.1K   98.3K    yes       no    
+zai       glm-4.7       204.8K   131.1K   yes       no    
+zai       glm-5-turbo   200K     131.1K   yes       no    
+zai       glm-5.1       200K     131.1K   yes       no    
+zai       glm-5.2       1M       131.1K   yes       no    
+zai       glm-5v-turbo  200K     131.1K   yes       yes   ";
     assert_eq!(list_models(&registry, &auth, None), expected);
     let filtered = list_models(&registry, &auth, Some("zai 5v"));
     assert_eq!(filtered.lines().count(), 2, "{filtered}");
