@@ -5,6 +5,7 @@
 pub mod bundle;
 pub mod doctor;
 pub mod format;
+pub mod hacks;
 pub mod locale;
 pub mod plural;
 pub mod registry;
