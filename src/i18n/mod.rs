@@ -6,6 +6,7 @@ pub mod bundle;
 pub mod doctor;
 pub mod format;
 pub mod hacks;
+pub mod languages;
 pub mod locale;
 pub mod plural;
 pub mod registry;
