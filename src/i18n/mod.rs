@@ -8,6 +8,7 @@ pub mod format;
 pub mod hacks;
 pub mod languages;
 pub mod locale;
+pub mod packs;
 pub mod plural;
 pub mod registry;
 
