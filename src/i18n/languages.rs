@@ -55,7 +55,7 @@ pub fn native_name(tag: &str) -> Option<&'static str> {
 /// Whether `tag` is written right to left (pi lays out left to right only).
 pub fn is_rtl(tag: &str) -> bool {
     let base = tag.split('-').next().unwrap_or(tag).to_ascii_lowercase();
-    file().rtl.iter().any(|r| *r == base)
+    file().rtl.contains(&base)
 }
 
 /// What the user typed after `/lang`, as a locale tag: a shipped tag, a native name or an
