@@ -125,16 +125,7 @@ impl HackSet {
                 .push(load_hack(source, &format!("builtin:{name}")));
         }
         for dir in dirs {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            let mut files: Vec<PathBuf> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "lua"))
-                .collect();
-            files.sort();
-            for file in files {
+            for file in super::packs::files_with_extension(dir, "lua") {
                 set.hacks.push(load_file(&file));
             }
         }

@@ -10,15 +10,7 @@ use super::locale::{LocaleSource, detect_from_environment};
 /// were rejected. `origin` prefixes each bundle's origin so it can be dropped later.
 /// A missing folder gives nothing.
 pub fn load_bundle_dir(dir: &Path, origin: &str) -> (Vec<Bundle>, Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = files_with_extension(dir, "json");
     let mut bundles = Vec::new();
     let mut errors = Vec::new();
     for file in files {
@@ -32,6 +24,20 @@ pub fn load_bundle_dir(dir: &Path, origin: &str) -> (Vec<Bundle>, Vec<String>) {
         }
     }
     (bundles, errors)
+}
+
+/// The files of `dir` ending in `.{extension}`, sorted; none when the folder is missing.
+pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
 }
 
 /// What start-up decided.
