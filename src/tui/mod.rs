@@ -1,5 +1,6 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
+pub mod ansi;
 pub mod app;
 mod app_commands;
 mod background;
