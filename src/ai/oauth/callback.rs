@@ -94,7 +94,10 @@ fn judge(target: &str, expected: &Expected) -> (u16, String, Option<String>) {
             .map(|(_, v)| v.into_owned())
     };
     if let Some(error) = param("error") {
-        let what = format!("{} authentication did not complete.", expected.provider_name);
+        let what = format!(
+            "{} authentication did not complete.",
+            expected.provider_name
+        );
         return (400, page(&what, &format!("Error: {error}")), None);
     }
     if param("state").as_deref() != Some(expected.state.as_str()) {

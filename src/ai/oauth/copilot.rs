@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::login::LoginUi;
-use super::{Body, Endpoints, EXPIRY_SKEW_MS, required_number, required_str, send};
+use super::{Body, EXPIRY_SKEW_MS, Endpoints, required_number, required_str, send};
 use crate::ai::auth::OAuthCredential;
 
 /// Public client id of the Copilot editor integration.
@@ -60,10 +60,9 @@ pub fn base_url(token: &str, enterprise_domain: Option<&str>) -> String {
         .find_map(|part| part.strip_prefix("proxy-ep="))
         .filter(|host| !host.is_empty());
     if let Some(host) = proxy {
-        let api = host.strip_prefix("proxy.").map_or_else(
-            || host.to_string(),
-            |rest| format!("api.{rest}"),
-        );
+        let api = host
+            .strip_prefix("proxy.")
+            .map_or_else(|| host.to_string(), |rest| format!("api.{rest}"));
         return format!("https://{api}");
     }
     match enterprise_domain {
@@ -136,7 +135,8 @@ pub async fn poll_for_github_token(
     domain: &str,
     device: &DeviceCode,
 ) -> Result<String, String> {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(device.expires_in.max(0.0));
+    let deadline =
+        tokio::time::Instant::now() + Duration::from_secs_f64(device.expires_in.max(0.0));
     let mut interval = Duration::from_secs_f64(device.interval.max(1.0));
     let mut factor = 1.2;
     let mut slowed = false;
@@ -176,7 +176,9 @@ pub async fn poll_for_github_token(
                     .and_then(Value::as_str)
                     .map(|d| format!(": {d}"))
                     .unwrap_or_default();
-                return Err(format!("GitHub device authorization failed: {error}{detail}"));
+                return Err(format!(
+                    "GitHub device authorization failed: {error}{detail}"
+                ));
             }
             None => {
                 return Err(format!(
@@ -239,7 +241,10 @@ mod tests {
         );
         assert_eq!(normalize_domain("  "), None);
         assert_eq!(
-            base_url("tid=1;exp=2;proxy-ep=proxy.business.githubcopilot.com;x=y", None),
+            base_url(
+                "tid=1;exp=2;proxy-ep=proxy.business.githubcopilot.com;x=y",
+                None
+            ),
             "https://api.business.githubcopilot.com"
         );
         assert_eq!(

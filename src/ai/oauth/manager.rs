@@ -180,9 +180,12 @@ pub fn lock_auth_file(agent_dir: &Path) -> Result<File, String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let file = options
-        .open(&path)
-        .map_err(|e| format!("Could not open the credentials lock {}: {e}", path.display()))?;
+    let file = options.open(&path).map_err(|e| {
+        format!(
+            "Could not open the credentials lock {}: {e}",
+            path.display()
+        )
+    })?;
     file.lock()
         .map_err(|e| format!("Could not lock {}: {e}", path.display()))?;
     Ok(file)

@@ -150,9 +150,12 @@ fn required_str(json: &Value, field: &str, what: &str) -> Result<String, String>
 
 /// A numeric field of a token response, or an error naming it.
 fn required_number(json: &Value, field: &str, what: &str) -> Result<f64, String> {
-    json.get(field)
-        .and_then(Value::as_f64)
-        .ok_or_else(|| format!("{what} response has no numeric \"{field}\": {}", brief(json)))
+    json.get(field).and_then(Value::as_f64).ok_or_else(|| {
+        format!(
+            "{what} response has no numeric \"{field}\": {}",
+            brief(json)
+        )
+    })
 }
 
 fn brief(json: &Value) -> String {

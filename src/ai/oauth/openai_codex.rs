@@ -53,15 +53,7 @@ pub fn authorize_url(endpoints: &Endpoints, pkce: &Pkce, state: &str, redirect: 
 pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
     let pkce = Pkce::generate()?;
     let state = random_state()?;
-    let server = start_callback(
-        endpoints,
-        CALLBACK_PORT,
-        CALLBACK_PATH,
-        &state,
-        NAME,
-        ui,
-    )
-    .await;
+    let server = start_callback(endpoints, CALLBACK_PORT, CALLBACK_PATH, &state, NAME, ui).await;
     let port = server
         .as_ref()
         .map_or(endpoints.callback_port(CALLBACK_PORT), |s| s.port());
@@ -93,7 +85,10 @@ pub async fn exchange_code(
 }
 
 /// Get new tokens with a refresh token.
-pub async fn refresh(endpoints: &Endpoints, refresh_token: &str) -> Result<OAuthCredential, String> {
+pub async fn refresh(
+    endpoints: &Endpoints,
+    refresh_token: &str,
+) -> Result<OAuthCredential, String> {
     let form = [
         ("grant_type", "refresh_token"),
         ("refresh_token", refresh_token),

@@ -39,7 +39,8 @@ pub fn resolve_request_auth(
     if !auth.has_runtime_api_key(provider)
         && let Some(credential) = manager.credential_blocking(provider)?
     {
-        let (api_key, mut headers) = registry.request_auth(model, auth, Some(&credential.access))?;
+        let (api_key, mut headers) =
+            registry.request_auth(model, auth, Some(&credential.access))?;
         let base_url = apply_provider_changes(provider, &credential, &mut headers);
         return Ok(ResolvedAuth {
             api_key,
@@ -115,7 +116,10 @@ mod tests {
         assert_eq!(headers["chatgpt-account-id"], "acct-1");
         assert_eq!(headers["originator"], "pi");
 
-        let copilot = credential("tid=1;proxy-ep=proxy.enterprise.githubcopilot.com", json!({}));
+        let copilot = credential(
+            "tid=1;proxy-ep=proxy.enterprise.githubcopilot.com",
+            json!({}),
+        );
         assert_eq!(
             apply_provider_changes("github-copilot", &copilot, &mut BTreeMap::new()).as_deref(),
             Some("https://api.enterprise.githubcopilot.com")
