@@ -12,7 +12,9 @@ use super::app::{App, Overlay};
 use super::selector::{Selector, SelectorItem};
 use super::transcript::NoticeKind;
 use crate::ai::auth::AuthStorage;
-use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_login, unknown_provider};
+use crate::ai::oauth::login::{
+    LoginUi, login, logout, provider_name, save_login, unknown_provider,
+};
 use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
 use crate::ai::registry::ModelRegistry;
 
@@ -129,8 +131,9 @@ impl App {
         let id = provider.to_string();
         let task = tokio::spawn(async move {
             let result = match login(&id, &Endpoints::from_env(), &ui).await {
-                Ok(credential) => save_login(&agent_dir, &id, credential)
-                    .map(|()| provider_name(&id).to_string()),
+                Ok(credential) => {
+                    save_login(&agent_dir, &id, credential).map(|()| provider_name(&id).to_string())
+                }
                 Err(e) => Err(e),
             };
             let _ = events.send(LoginEvent::Done(result));
