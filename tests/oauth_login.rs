@@ -99,7 +99,7 @@ async fn anthropic_login_by_browser_callback_rejects_wrong_state_then_exchanges_
         let redirect = q["redirect_uri"].clone();
         assert!(redirect.starts_with("http://localhost:") && redirect.ends_with("/callback"));
         let callback = redirect.replace("localhost", "127.0.0.1");
-        let client = reqwest::Client::new();
+        let client = pi::ai::http::client();
         let forged = client
             .get(format!("{callback}?code=evil&state=not-the-state"))
             .send()
@@ -259,7 +259,22 @@ async fn copilot_device_flow_for_an_enterprise_domain() {
     assert_eq!(credential.expires, 4_000_000_000_000 - 5 * 60 * 1000);
     assert_eq!(credential.extra["enterpriseUrl"], "company.ghe.com");
 
-    let requests = server.requests();
+    let (policies, requests): (Vec<_>, Vec<_>) = server
+        .requests()
+        .into_iter()
+        .partition(|r| r.path.ends_with("/policy"));
+    let enabled: Vec<String> = policies.iter().map(|r| r.path.clone()).collect();
+    let expected: Vec<String> = pi::ai::catalog::builtin_models_for("github-copilot")
+        .map(|m| format!("/models/{}/policy", m.id))
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(enabled.len(), expected.len());
+    assert!(expected.iter().all(|p| enabled.contains(p)), "{enabled:?}");
+    assert_eq!(policies[0].json()["state"], "enabled");
+    assert_eq!(
+        policies[0].header("authorization"),
+        Some("Bearer tid=9;exp=1;proxy-ep=proxy.company.ghe.com;")
+    );
     let paths: Vec<&str> = requests.iter().map(|r| r.path.as_str()).collect();
     assert_eq!(
         paths,

@@ -91,7 +91,40 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
     );
     let github_token = poll_for_github_token(endpoints, &domain, &device).await?;
     ui.progress("Exchanging the GitHub token for a Copilot token...");
-    copilot_token(endpoints, &github_token, enterprise.as_deref()).await
+    let credential = copilot_token(endpoints, &github_token, enterprise.as_deref()).await?;
+    ui.progress("Enabling models...");
+    enable_models(endpoints, &credential.access, enterprise.as_deref()).await;
+    Ok(credential)
+}
+
+/// Accept the usage policy of every catalog Copilot model for this account
+/// (some models answer "model not supported" until then). Best effort:
+/// failures are ignored.
+pub async fn enable_models(endpoints: &Endpoints, token: &str, enterprise_domain: Option<&str>) {
+    let base = base_url(token, enterprise_domain);
+    let bearer = format!("Bearer {token}");
+    let body = serde_json::json!({"state": "enabled"});
+    let requests = crate::ai::catalog::builtin_models_for("github-copilot").map(|model| {
+        let url = endpoints.url(&format!("{base}/models/{}/policy", model.id));
+        let mut headers = vec![
+            ("Authorization", bearer.as_str()),
+            ("openai-intent", "chat-policy"),
+            ("x-interaction-type", "chat-policy"),
+        ];
+        headers.extend(COPILOT_HEADERS);
+        let body = &body;
+        async move {
+            let _ = send(
+                reqwest::Method::POST,
+                &url,
+                &headers,
+                Body::Json(body),
+                "Copilot model policy",
+            )
+            .await;
+        }
+    });
+    futures::future::join_all(requests).await;
 }
 
 /// A started device authorization.
