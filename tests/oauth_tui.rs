@@ -40,6 +40,19 @@ fn login_to_copilot_by_device_code_then_logout() {
         sandbox.env.push(("PI_OAUTH_SERVER".into(), github.url()));
         sandbox.env.push(("PI_NO_BROWSER".into(), "1".into()));
     });
+    pi.send("/login");
+    let screen = pi
+        .tmux
+        .wait_for("the provider list", Duration::from_secs(20), |s| {
+            s.contains("Log in to a subscription")
+        });
+    assert!(screen.contains("Anthropic (Claude Pro/Max)"), "{screen}");
+    assert!(screen.contains("ChatGPT Plus/Pro"), "{screen}");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the list to close", Duration::from_secs(20), |s| {
+            !s.contains("Log in to a subscription")
+        });
     pi.send("/login github-copilot");
     pi.tmux
         .wait_for("the domain question", Duration::from_secs(20), |s| {
