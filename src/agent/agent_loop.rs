@@ -31,6 +31,8 @@ pub struct RequestAuth {
     pub api_key: Option<String>,
     /// Extra headers.
     pub headers: BTreeMap<String, String>,
+    /// Replaces the model's base URL for this request (e.g. a subscription's API host).
+    pub base_url: Option<String>,
 }
 
 /// Resolves credentials for a model just before each request.
@@ -231,7 +233,11 @@ async fn stream_reply(
         session_id: cfg.session_id.clone(),
         ..Default::default()
     };
-    let mut stream = cfg.providers.stream(cfg.model.clone(), context, options);
+    let mut model = cfg.model.clone();
+    if let Some(base_url) = auth.base_url {
+        model.base_url = base_url;
+    }
+    let mut stream = cfg.providers.stream(model, context, options);
     let mut started = false;
     while let Some(ev) = stream.next().await {
         match ev {

@@ -213,6 +213,13 @@ impl AuthStorage {
             .insert(provider.to_string(), key.to_string());
     }
 
+    /// Whether a runtime key (`--api-key`) is set for the provider.
+    pub fn has_runtime_api_key(&self, provider: &str) -> bool {
+        self.runtime_keys
+            .get(provider)
+            .is_some_and(|k| !k.is_empty())
+    }
+
     /// Drop a runtime key.
     pub fn remove_runtime_api_key(&mut self, provider: &str) {
         self.runtime_keys.remove(provider);

@@ -10,6 +10,7 @@ pub mod events;
 pub mod faux;
 pub mod http;
 pub mod model;
+pub mod oauth;
 pub mod openai_compat;
 pub mod openai_completions;
 pub mod openai_request;

@@ -171,13 +171,19 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let available = registry.available(&auth);
     let registry = Arc::new(registry);
     let auth = Arc::new(auth);
+    let oauth = crate::ai::oauth::manager::OAuthManager::shared(&agent_dir);
     let config = AgentLoopConfig {
         model,
         thinking,
         providers: ProviderRegistry::builtin(),
         auth: Arc::new(move |m: &Model| {
-            let (api_key, headers) = registry.request_auth(m, &auth, None)?;
-            Ok(RequestAuth { api_key, headers })
+            let resolved =
+                crate::ai::oauth::request::resolve_request_auth(&registry, &auth, &oauth, m)?;
+            Ok(RequestAuth {
+                api_key: resolved.api_key,
+                headers: resolved.headers,
+                base_url: resolved.base_url,
+            })
         }),
         tool_execution: ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),

@@ -37,13 +37,17 @@ pub enum Overlay {
     ModelSelector(Selector),
     /// `/resume`: session files in the selector's order.
     SessionSelector(Selector, Vec<PathBuf>),
+    /// `/login`: subscription providers in `oauth::PROVIDERS` order.
+    LoginSelector(Selector),
 }
 
 impl Overlay {
     /// The list being shown.
     pub fn selector(&self) -> &Selector {
         match self {
-            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s,
+            Overlay::ModelSelector(s)
+            | Overlay::SessionSelector(s, _)
+            | Overlay::LoginSelector(s) => s,
         }
     }
 }
@@ -107,6 +111,8 @@ pub struct App {
     pub session_file: Option<PathBuf>,
     /// The current session id.
     pub session_id: String,
+    /// `/login` state.
+    pub login: super::login::LoginState,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -146,6 +152,7 @@ impl App {
             session_dir: None,
             session_file: None,
             session_id: String::new(),
+            login: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -291,9 +298,9 @@ impl App {
     fn handle_key(&mut self, key: KeyEvent) {
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
-                Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
-                    s.handle_key(&key, &self.keys)
-                }
+                Overlay::ModelSelector(s)
+                | Overlay::SessionSelector(s, _)
+                | Overlay::LoginSelector(s) => s.handle_key(&key, &self.keys),
             };
             match outcome {
                 SelectorOutcome::Open => {}
@@ -302,6 +309,11 @@ impl App {
                     Some(Overlay::ModelSelector(_)) => {
                         if let Some(model) = self.models.get(i).cloned() {
                             self.switch_model(model);
+                        }
+                    }
+                    Some(Overlay::LoginSelector(_)) => {
+                        if let Some(p) = crate::ai::oauth::PROVIDERS.get(i) {
+                            self.start_login(p.id);
                         }
                     }
                     Some(Overlay::SessionSelector(_, paths)) => {
@@ -444,6 +456,9 @@ impl App {
     }
 
     fn submit(&mut self, text: String) {
+        if !text.starts_with('/') && self.answer_login(text.trim()) {
+            return;
+        }
         if text.is_empty() {
             return;
         }

@@ -54,6 +54,8 @@ impl App {
             SlashCommand::Resume => self.open_session_selector(),
             SlashCommand::Model(_) if busy => refuse_busy(self),
             SlashCommand::Model(search) => self.open_model_selector(&search),
+            SlashCommand::Login(provider) => self.start_login(&provider),
+            SlashCommand::Logout(provider) => self.run_logout(&provider),
             SlashCommand::Unavailable(name) => self.transcript.notice(
                 format!("/{name} is not available in this version of pi yet."),
                 NoticeKind::Warning,

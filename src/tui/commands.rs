@@ -33,8 +33,8 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
     ("compact", "Manually compact the session context", false),
     ("export", "Export session to HTML file", false),
     ("share", "Share session as a secret GitHub gist", false),
-    ("login", "Login with OAuth provider", false),
-    ("logout", "Logout from OAuth provider", false),
+    ("login", "Login with OAuth provider", true),
+    ("logout", "Logout from OAuth provider", true),
 ];
 
 /// A parsed command line.
@@ -56,6 +56,10 @@ pub enum SlashCommand {
     Resume,
     /// `/copy`.
     Copy,
+    /// `/login [provider]`.
+    Login(String),
+    /// `/logout [provider]`.
+    Logout(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -81,6 +85,8 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "quit" | "exit" => SlashCommand::Quit,
         "resume" => SlashCommand::Resume,
         "copy" => SlashCommand::Copy,
+        "login" => SlashCommand::Login(arg),
+        "logout" => SlashCommand::Logout(arg),
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -11,6 +11,7 @@ pub mod file_complete;
 pub mod highlight;
 pub mod input;
 pub mod keybindings;
+pub mod login;
 pub mod markdown;
 pub mod render;
 pub mod runner;

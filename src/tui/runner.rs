@@ -80,6 +80,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     };
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
+    app.login.agent_dir = Some(options.agent_dir.clone());
     app.quiet_startup = options.quiet_startup;
     if options.open_resume {
         app.open_session_selector();
@@ -188,6 +189,7 @@ async fn event_loop(
                 None => break,
             },
             Some(event) = ui_events.recv() => app.handle_ui_event(event),
+            event = super::login::next_event(&mut app.login) => app.handle_login_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
                 if draw_synchronized(terminal, app).is_err() {
                     break;

@@ -1,0 +1,122 @@
+//! Running a login: the user-facing callbacks a flow needs, the race between
+//! the browser callback and a pasted code, and storing or deleting the result.
+
+use std::path::Path;
+
+use async_trait::async_trait;
+
+use super::callback::CallbackServer;
+use super::pkce::code_from_pasted;
+use super::{Endpoints, anthropic, copilot, find_provider, openai_codex};
+use crate::ai::auth::{AuthStorage, Credential, OAuthCredential};
+
+/// What a login flow shows to and asks of the user.
+#[async_trait]
+pub trait LoginUi: Send + Sync {
+    /// Show the page to open and what to do there (e.g. a device code).
+    fn show_auth(&self, url: &str, instructions: &str);
+    /// Report progress.
+    fn progress(&self, message: &str);
+    /// Ask for one line of input; `Err` when the user cancelled.
+    async fn prompt(&self, message: &str) -> Result<String, String>;
+}
+
+/// Log in to a subscription provider and return its tokens (not yet stored).
+pub async fn login(
+    provider: &str,
+    endpoints: &Endpoints,
+    ui: &dyn LoginUi,
+) -> Result<OAuthCredential, String> {
+    match provider {
+        "anthropic" => anthropic::login(endpoints, ui).await,
+        "openai-codex" => openai_codex::login(endpoints, ui).await,
+        "github-copilot" => copilot::login(endpoints, ui).await,
+        other => Err(unknown_provider(other)),
+    }
+}
+
+/// The error for a provider without subscription login, listing those with one.
+pub fn unknown_provider(provider: &str) -> String {
+    let ids: Vec<&str> = super::PROVIDERS.iter().map(|p| p.id).collect();
+    format!(
+        "\"{provider}\" has no subscription login. Choose one of: {}",
+        ids.join(", ")
+    )
+}
+
+/// Wait for the authorization code: from the callback server when it runs,
+/// or from text the user pastes (a redirect URL, `code#state` or a bare
+/// code), whichever comes first. A pasted state must match `state`.
+pub async fn wait_for_code(
+    server: Option<CallbackServer>,
+    state: &str,
+    ui: &dyn LoginUi,
+) -> Result<String, String> {
+    const ASK: &str = "Paste the authorization code or full redirect URL:";
+    let Some(mut server) = server else {
+        let pasted = ui.prompt(ASK).await?;
+        return code_from_pasted(&pasted, state);
+    };
+    tokio::select! {
+        code = server.wait_for_code() => match code {
+            Some(code) => Ok(code),
+            None => code_from_pasted(&ui.prompt(ASK).await?, state),
+        },
+        pasted = ui.prompt(ASK) => code_from_pasted(&pasted?, state),
+    }
+}
+
+/// Start the callback server on the provider's port, or report why the
+/// paste fallback is used.
+pub async fn start_callback(
+    endpoints: &Endpoints,
+    default_port: u16,
+    path: &str,
+    state: &str,
+    provider_name: &str,
+    ui: &dyn LoginUi,
+) -> Option<CallbackServer> {
+    let port = endpoints.callback_port(default_port);
+    match CallbackServer::start(port, path, state, provider_name).await {
+        Ok(server) => Some(server),
+        Err(e) => {
+            ui.progress(&format!(
+                "Could not listen on 127.0.0.1:{port} for the browser callback ({e}); paste the redirect URL instead."
+            ));
+            None
+        }
+    }
+}
+
+/// Store a login's tokens in `<agent>/auth.json` (0600), under the refresh lock.
+pub fn save_login(
+    agent_dir: &Path,
+    provider: &str,
+    credential: OAuthCredential,
+) -> Result<(), String> {
+    let _lock = super::manager::lock_auth_file(agent_dir)?;
+    let (mut auth, _) = AuthStorage::load(agent_dir);
+    auth.set(provider, &Credential::OAuth(credential))?;
+    super::manager::forget_everywhere(agent_dir, provider);
+    Ok(())
+}
+
+/// Delete a provider's stored credential; `Ok(false)` when there was none.
+pub fn logout(agent_dir: &Path, provider: &str) -> Result<bool, String> {
+    let _lock = super::manager::lock_auth_file(agent_dir)?;
+    let (mut auth, warnings) = AuthStorage::load(agent_dir);
+    if let Some(w) = warnings.into_iter().next() {
+        return Err(w);
+    }
+    let had = auth.has(provider);
+    if had {
+        auth.remove(provider)?;
+    }
+    super::manager::forget_everywhere(agent_dir, provider);
+    Ok(had)
+}
+
+/// Display name of a provider for messages.
+pub fn provider_name(provider: &str) -> &str {
+    find_provider(provider).map_or(provider, |p| p.name)
+}
