@@ -6,11 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::agent_loop::{AgentLoopConfig, AgentQueues, AgentState};
 use crate::agent::events::AgentEvent;
 use crate::agent::tool::{AgentTool, ToolOutput};
 use crate::ai::types::{ContentBlock, CustomMessage, Message, ToolCall, UserContent, now_ms};
-use crate::lua::{ExtensionAction, ExtensionHandle, SharedView};
+use crate::ai::model::Model;
+use crate::app::extension_events::DiscoveredResources;
+use crate::lua::{ExtensionAction, ExtensionHandle, Registrations, SharedView};
 use crate::session::manager::SessionManager;
 
 /// A loaded extension host bound to one session.
@@ -21,6 +25,14 @@ pub struct ExtensionBridge {
     pub view: SharedView,
     /// Every tool (built-in and extension), for `setActiveTools`.
     pub all_tools: Vec<Arc<dyn AgentTool>>,
+    /// Models the user can select (for `ctx.modelRegistry`, `pi.setModel`).
+    pub models: Vec<Model>,
+    /// What the extensions registered (refreshed on load and reload).
+    pub registrations: Registrations,
+    /// Paths contributed in the last `resources_discover`.
+    pub resources: DiscoveredResources,
+    /// Messages sent with `deliverAs = "nextTurn"`, for the next prompt.
+    pub next_turn: Vec<Message>,
     extension_tools: Vec<String>,
     synced_entries: usize,
 }
@@ -33,7 +45,8 @@ pub enum InputOutcome {
     Handled,
 }
 
-fn user_content(value: &Value) -> UserContent {
+/// Text or content blocks from an extension as user content.
+pub fn user_content(value: &Value) -> UserContent {
     match value {
         Value::String(s) => UserContent::Text(s.clone()),
         other => serde_json::from_value::<Vec<ContentBlock>>(other.clone())
@@ -90,6 +103,10 @@ impl ExtensionBridge {
             handle,
             view,
             all_tools,
+            models: Vec::new(),
+            registrations: Registrations::default(),
+            resources: DiscoveredResources::default(),
+            next_turn: Vec::new(),
             extension_tools: Vec::new(),
             synced_entries: 0,
         }
@@ -122,6 +139,11 @@ impl ExtensionBridge {
         view.thinking_level = config.thinking.as_str().to_string();
         view.system_prompt = state.system_prompt.clone();
         view.active_tools = state.tools.iter().map(|t| t.name().to_string()).collect();
+        view.models = self
+            .models
+            .iter()
+            .filter_map(|m| serde_json::to_value(m).ok())
+            .collect();
         view.all_tools = self
             .all_tools
             .iter()
@@ -141,6 +163,60 @@ impl ExtensionBridge {
                 ExtensionAction::SetSessionName(name) => {
                     session.append_session_info(&name);
                 }
+                ExtensionAction::SetLabel { entry_id, label } => {
+                    if let Err(e) = session.append_label_change(&entry_id, label.as_deref()) {
+                        eprintln!("Extension error: setLabel(\"{entry_id}\"): {e}");
+                    }
+                }
+                other => rest.push(other),
+            }
+        }
+        if !rest.is_empty() {
+            let mut view = self.view.lock();
+            rest.append(&mut view.actions);
+            view.actions = rest;
+        }
+    }
+
+    /// While a run is in progress: deliver `steer` / `followUp` messages
+    /// through the queues and honour `ctx.abort()`; other actions stay
+    /// queued until the run ends.
+    pub fn apply_run_actions(&self, queues: &AgentQueues, signal: &CancellationToken) {
+        let mut rest = Vec::new();
+        for action in self.view.take_actions() {
+            match action {
+                ExtensionAction::SendMessage {
+                    custom_type,
+                    content,
+                    display,
+                    details,
+                    deliver_as,
+                    trigger_turn,
+                } if deliver_as.as_deref() != Some("nextTurn") => {
+                    let message = custom_message(&json!({
+                        "customType": custom_type, "content": content,
+                        "display": display, "details": details,
+                    }));
+                    match deliver_as.as_deref() {
+                        Some("followUp") => queues.follow_up.push(message),
+                        _ => queues.steering.push(message),
+                    }
+                    let _ = trigger_turn;
+                }
+                ExtensionAction::SendUserMessage {
+                    content,
+                    deliver_as,
+                } => {
+                    let message = Message::User(crate::ai::types::UserMessage {
+                        content: user_content(&content),
+                        timestamp: now_ms(),
+                    });
+                    match deliver_as.as_deref() {
+                        Some("followUp") => queues.follow_up.push(message),
+                        _ => queues.steering.push(message),
+                    }
+                }
+                ExtensionAction::Abort => signal.cancel(),
                 other => rest.push(other),
             }
         }
@@ -174,11 +250,21 @@ impl ExtensionBridge {
     /// replacing built-ins of the same name and dropping tools of extensions
     /// that no longer register them.
     pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
+        self.registrations = self.handle.registrations().await;
         let old = std::mem::take(&mut self.extension_tools);
         self.all_tools
             .retain(|t| !old.iter().any(|n| n == t.name()));
         active.retain(|t| !old.iter().any(|n| n == t.name()));
-        for tool in crate::lua::LuaTool::all(&self.handle).await {
+        let tools: Vec<Arc<dyn AgentTool>> = self
+            .registrations
+            .tools
+            .iter()
+            .map(|info| {
+                Arc::new(crate::lua::LuaTool::new(info.clone(), self.handle.clone()))
+                    as Arc<dyn AgentTool>
+            })
+            .collect();
+        for tool in tools {
             self.all_tools.retain(|t| t.name() != tool.name());
             active.retain(|t| t.name() != tool.name());
             self.extension_tools.push(tool.name().to_string());
@@ -285,10 +371,13 @@ impl ExtensionBridge {
         }
     }
 
-    /// `session_start` / `session_shutdown` with a reason.
-    pub async fn session_event(&self, name: &str, reason: &str) {
-        self.handle
-            .emit(name, json!({"type": name, "reason": reason}))
-            .await;
+    /// `session_start` / `session_shutdown` with a reason and extra fields
+    /// (`previousSessionFile`, `targetSessionFile`).
+    pub async fn session_event(&self, name: &str, reason: &str, extra: Value) {
+        let mut payload = json!({"type": name, "reason": reason});
+        if let (Value::Object(p), Value::Object(e)) = (&mut payload, extra) {
+            p.extend(e);
+        }
+        self.handle.emit(name, payload).await;
     }
 }

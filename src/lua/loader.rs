@@ -105,13 +105,15 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
 /// Forget everything extension `ext` registered before it failed.
 fn remove_registrations(vm: &Vm, ext: usize) {
     let mut reg = vm.host.reg.borrow_mut();
-    reg.handlers.retain(|h| h.ext != ext);
-    reg.tools.retain(|_, t| t.ext != ext);
-    let path = reg.extensions[ext].path.clone();
-    reg.commands.retain(|_, c| c.info.extension != path);
-    reg.states.retain(|(e, _)| *e != ext);
+    reg.remove_extension(ext);
+    let providers: Vec<String> = reg.providers.iter().map(|(n, _)| n.clone()).collect();
     let events = reg.subscribed_events();
     drop(reg);
+    vm.host
+        .view
+        .lock()
+        .providers
+        .retain(|(n, _)| providers.contains(n));
     if let Ok(mut s) = vm.host.subscribed.write() {
         *s = events;
     }

@@ -4,7 +4,11 @@
 //! thread-safe door to it.
 
 pub mod api;
+pub mod api_helpers;
+pub mod api_register;
+pub mod api_session;
 pub mod budget;
+pub mod command;
 pub mod convert;
 pub mod ctx;
 pub mod discovery;
@@ -21,6 +25,6 @@ pub mod vm;
 
 pub use dispatch::Dispatched;
 pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
-pub use registry::{CommandInfo, ToolInfo};
+pub use registry::{CommandInfo, FlagInfo, Registrations, ShortcutInfo, ToolInfo};
 pub use tool::LuaTool;
 pub use view::{ExtensionAction, SessionView, SharedView};
