@@ -226,6 +226,7 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
         message_count: 0,
         model,
         thinking: crate::ai::model::ThinkingLevel::Off,
+        extension_commands: Vec::new(),
     })));
     let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
         panic!("queued message sent")

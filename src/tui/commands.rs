@@ -21,7 +21,7 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
     (
         "reload",
         "Reload keybindings, extensions, skills, prompts, and themes",
-        false,
+        true,
     ),
     ("tree", "Navigate session tree (switch branches)", false),
     ("fork", "Create a new fork from a previous message", false),
@@ -56,6 +56,8 @@ pub enum SlashCommand {
     Resume,
     /// `/copy`.
     Copy,
+    /// `/reload`.
+    Reload,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -81,6 +83,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "quit" | "exit" => SlashCommand::Quit,
         "resume" => SlashCommand::Resume,
         "copy" => SlashCommand::Copy,
+        "reload" => SlashCommand::Reload,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

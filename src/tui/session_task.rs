@@ -12,7 +12,6 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::Message;
 use crate::app::agent_session::AgentSession;
-use crate::session::manager::SessionManager;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -34,6 +33,17 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Continue another session file (`/resume`).
     Resume(PathBuf),
+    /// Reload extensions (`/reload`).
+    Reload,
+    /// Run an extension's command `/name args`.
+    ExtensionCommand {
+        /// Command name (without `/`).
+        name: String,
+        /// Everything after the name.
+        args: String,
+        /// Aborts a turn the command starts.
+        signal: CancellationToken,
+    },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -60,6 +70,8 @@ pub struct SessionSnapshot {
     pub model: Model,
     /// Current thinking level.
     pub thinking: ThinkingLevel,
+    /// Extension commands as (name, description).
+    pub extension_commands: Vec<(String, String)>,
 }
 
 /// Something the UI should react to.
@@ -73,6 +85,10 @@ pub enum UiEvent {
     Reset(Vec<Message>),
     /// A command failed.
     Failed(String),
+    /// Something to tell the user.
+    Notice(String),
+    /// An extension asked pi to quit.
+    Quit,
 }
 
 /// Take a snapshot of `agent`.
@@ -84,6 +100,16 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
         message_count: agent.state.messages.len(),
         model: agent.config.model.clone(),
         thinking: agent.config.thinking,
+        extension_commands: agent
+            .extensions()
+            .map(|e| {
+                e.registrations
+                    .commands
+                    .iter()
+                    .map(|c| (c.name.clone(), c.description.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -110,35 +136,47 @@ pub fn spawn_session(
                     agent.prompt(text, Vec::new(), &signal).await;
                 }
                 SessionCommand::NewSession => {
-                    agent.session.new_session(None);
-                    agent.state.messages.clear();
-                    let model = agent.config.model.clone();
-                    agent
-                        .session
-                        .append_model_change(&model.provider, &model.id);
-                    agent
-                        .session
-                        .append_thinking_level_change(agent.config.thinking);
-                    let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                    if agent.new_session().await {
+                        let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                    } else {
+                        let _ = ui_tx.send(UiEvent::Notice(
+                            "New session cancelled by an extension".into(),
+                        ));
+                    }
+                }
+                SessionCommand::Reload => match agent.reload_extensions().await {
+                    Some(report) if report.errors.is_empty() => {
+                        let _ = ui_tx.send(UiEvent::Notice(format!(
+                            "Reloaded {} extension(s)",
+                            report.loaded.len()
+                        )));
+                    }
+                    Some(report) => {
+                        for e in report.errors {
+                            let _ = ui_tx.send(UiEvent::Failed(format!(
+                                "Extension {} failed to load: {}",
+                                e.path.display(),
+                                e.message
+                            )));
+                        }
+                    }
+                    None => {
+                        let _ = ui_tx.send(UiEvent::Notice("No extensions to reload".into()));
+                    }
+                },
+                SessionCommand::ExtensionCommand { name, args, signal } => {
+                    if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
+                        let _ = ui_tx.send(UiEvent::Failed(e));
+                    }
                 }
                 SessionCommand::SetName(name) => {
                     agent.session.append_session_info(&name);
                 }
                 SessionCommand::SetModel(model) => {
-                    agent
-                        .session
-                        .append_model_change(&model.provider, &model.id);
-                    let thinking = model.clamp_thinking(agent.config.thinking);
-                    agent.config.model = *model;
-                    if thinking != agent.config.thinking {
-                        agent.config.thinking = thinking;
-                        agent.session.append_thinking_level_change(thinking);
-                    }
+                    agent.set_model(*model, "set").await;
                 }
                 SessionCommand::SetThinking(level) => {
-                    let level = agent.config.model.clamp_thinking(level);
-                    agent.config.thinking = level;
-                    agent.session.append_thinking_level_change(level);
+                    agent.set_thinking_level(level).await;
                 }
                 SessionCommand::Bash {
                     command,
@@ -148,23 +186,22 @@ pub fn spawn_session(
                     super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
                         .await;
                 }
-                SessionCommand::Resume(path) => {
-                    let _ = agent.session.sync();
-                    let dir = agent.session.session_dir().map(PathBuf::from);
-                    match SessionManager::open_with(&path, dir.as_deref(), None) {
-                        Ok(session) => {
-                            agent.session = session;
-                            agent.state.messages = agent.session.build_context().messages;
-                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
-                        }
-                        Err(e) => {
-                            let _ = ui_tx.send(UiEvent::Failed(format!(
-                                "Could not open {}: {e}",
-                                path.display()
-                            )));
-                        }
+                SessionCommand::Resume(path) => match agent.resume_session(&path).await {
+                    Ok(true) => {
+                        let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
                     }
-                }
+                    Ok(false) => {
+                        let _ = ui_tx.send(UiEvent::Notice(
+                            "Session switch cancelled by an extension".into(),
+                        ));
+                    }
+                    Err(e) => {
+                        let _ = ui_tx.send(UiEvent::Failed(e));
+                    }
+                },
+            }
+            if agent.shutdown_requested() {
+                let _ = ui_tx.send(UiEvent::Quit);
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
         }
