@@ -351,7 +351,11 @@ impl AgentObserver for Persisting<'_> {
             ext.sync_session(self.session);
             ext.forward(event).await;
             ext.apply_session_actions(self.session);
-            ext.apply_run_actions(self.queues, self.signal);
+            // After agent_end nothing polls the queues: requests made
+            // there are carried out once the run is over.
+            if !matches!(event, AgentEvent::AgentEnd { .. }) {
+                ext.apply_run_actions(self.queues, self.signal);
+            }
         }
     }
 

@@ -99,6 +99,7 @@ impl ExtensionBridge {
         view: SharedView,
         all_tools: Vec<Arc<dyn AgentTool>>,
     ) -> Self {
+        view.lock().idle = true;
         ExtensionBridge {
             handle,
             view,

@@ -59,7 +59,8 @@ fn session_manager(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let h = host.clone();
     t.set(
         "getEntry",
-        lua.create_function(move |lua, id: String| {
+        lua.create_function(move |lua, id: Option<String>| {
+            let Some(id) = id else { return Ok(LuaValue::Nil) };
             let view = h.view.lock();
             match view
                 .entries
@@ -89,7 +90,9 @@ fn session_manager(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let h = host.clone();
     t.set(
         "getLabel",
-        lua.create_function(move |_, id: String| Ok(label_of(&h.view.lock(), &id)))?,
+        lua.create_function(move |_, id: Option<String>| {
+            Ok(id.and_then(|id| label_of(&h.view.lock(), &id)))
+        })?,
     )?;
     let h = host.clone();
     t.set(

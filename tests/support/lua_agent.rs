@@ -64,6 +64,9 @@ pub async fn session_with_config(
         messages: Vec::new(),
         tools,
     };
+    let mut session = session;
+    let model = faux.model();
+    session.append_model_change(&model.provider, &model.id);
     let mut agent = AgentSession::new(state, config, session, RetryPolicy::default());
     agent.set_extensions(bridge);
     agent.session_event("session_start", "startup").await;
