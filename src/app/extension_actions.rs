@@ -77,6 +77,15 @@ impl AgentSession {
         }
     }
 
+    /// Wait until a watched extension file changed (never returns when
+    /// watching is off). The caller reloads when it is idle.
+    pub async fn extension_change(&mut self) {
+        match self.extensions.as_mut().and_then(|e| e.watcher.as_mut()) {
+            Some(w) => w.changed().await,
+            None => std::future::pending().await,
+        }
+    }
+
     /// Whether an extension called `ctx.shutdown()`.
     pub fn shutdown_requested(&self) -> bool {
         self.shutdown_requested

@@ -33,6 +33,8 @@ pub struct ExtensionBridge {
     pub resources: DiscoveredResources,
     /// Messages sent with `deliverAs = "nextTurn"`, for the next prompt.
     pub next_turn: Vec<Message>,
+    /// Watches extension files when `"extensions.watch"` is on.
+    pub watcher: Option<crate::lua::watch::ExtensionWatcher>,
     extension_tools: Vec<String>,
     synced_entries: usize,
 }
@@ -108,6 +110,7 @@ impl ExtensionBridge {
             registrations: Registrations::default(),
             resources: DiscoveredResources::default(),
             next_turn: Vec::new(),
+            watcher: None,
             extension_tools: Vec::new(),
             synced_entries: 0,
         }

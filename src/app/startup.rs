@@ -218,6 +218,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
     if let Some(mut bridge) = bridge {
         bridge.models = available.clone();
+        if output.is_none()
+            && settings.get("extensions.watch").and_then(|v| v.as_bool()) == Some(true)
+        {
+            match crate::lua::watch::ExtensionWatcher::start(&bridge.handle.paths()) {
+                Ok(w) => bridge.watcher = Some(w),
+                Err(e) => eprintln!("Warning: {e}"),
+            }
+        }
         agent.set_extensions(bridge);
         agent.session_event("session_start", "startup").await;
     }

@@ -64,6 +64,7 @@ pub struct LoadReport {
 pub struct ExtensionHandle {
     tx: mpsc::UnboundedSender<Request>,
     subscribed: Subscribed,
+    paths: Vec<PathBuf>,
 }
 
 impl ExtensionHandle {
@@ -73,8 +74,21 @@ impl ExtensionHandle {
         spawn(config, view)
     }
 
-    pub(crate) fn new(tx: mpsc::UnboundedSender<Request>, subscribed: Subscribed) -> Self {
-        ExtensionHandle { tx, subscribed }
+    pub(crate) fn new(
+        tx: mpsc::UnboundedSender<Request>,
+        subscribed: Subscribed,
+        paths: Vec<PathBuf>,
+    ) -> Self {
+        ExtensionHandle {
+            tx,
+            subscribed,
+            paths,
+        }
+    }
+
+    /// The extension entry files this host loads.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.paths.clone()
     }
 
     async fn ask<T: Default>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> T {

@@ -208,6 +208,7 @@ async fn serve(host: Rc<Host>, request: Request) {
 pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
     let subscribed = Subscribed::default();
+    let paths = config.paths.clone();
     let host_subscribed = subscribed.clone();
     std::thread::Builder::new()
         .name("pi-extensions".into())
@@ -243,5 +244,5 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
             });
         })
         .expect("spawn the extension host thread");
-    ExtensionHandle::new(tx, subscribed)
+    ExtensionHandle::new(tx, subscribed, paths)
 }

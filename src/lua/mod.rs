@@ -22,6 +22,7 @@ pub mod tool;
 pub mod tool_exec;
 pub mod view;
 pub mod vm;
+pub mod watch;
 
 pub use dispatch::Dispatched;
 pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};

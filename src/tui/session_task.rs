@@ -130,7 +130,16 @@ pub fn spawn_session(
         let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
     }));
     let task = tokio::spawn(async move {
-        while let Some(command) = command_rx.recv().await {
+        loop {
+            let command = tokio::select! {
+                command = command_rx.recv() => match command {
+                    Some(c) => c,
+                    None => break,
+                },
+                // Commands (and the turns they run) finish before this is
+                // polled again, so a watched change never reloads mid-turn.
+                _ = agent.extension_change() => SessionCommand::Reload,
+            };
             match command {
                 SessionCommand::Prompt { text, signal } => {
                     agent.prompt(text, Vec::new(), &signal).await;
