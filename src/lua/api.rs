@@ -157,3 +157,101 @@ fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
         lua.create_async_function(move |_, ms: u64| exec::sleep(h.clone(), ms))?,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lua::ctx::{install_static, make_command_ctx};
+    use crate::lua::handle::HostConfig;
+    use crate::lua::registry::ExtensionInfo;
+    use crate::lua::view::SharedView;
+    use crate::lua::vm::Subscribed;
+
+    const TYPES: &str = include_str!("../../runtime-lua/types/pi.lua");
+
+    /// The `---@field` names of `---@class name` in the type file.
+    fn fields_of(class: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut inside = false;
+        for line in TYPES.lines() {
+            if let Some(rest) = line.strip_prefix("---@class ") {
+                inside = rest.split([':', ' ']).next() == Some(class);
+                continue;
+            }
+            if inside {
+                match line.strip_prefix("---@field ") {
+                    Some(f) => out.push(f.split([' ', '?']).next().unwrap().to_string()),
+                    None => inside = false,
+                }
+            }
+        }
+        out
+    }
+
+    fn keys(t: &Table) -> Vec<String> {
+        let mut k: Vec<String> = t
+            .pairs::<String, LuaValue>()
+            .map(|p| p.unwrap().0)
+            .collect();
+        k.sort();
+        k
+    }
+
+    fn missing(actual: &[String], class: &str) -> Vec<String> {
+        let declared = fields_of(class);
+        actual
+            .iter()
+            .filter(|k| !declared.contains(k))
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn luals_types_cover_the_whole_api() {
+        let vm = Vm::new(
+            SharedView::default(),
+            Subscribed::default(),
+            &HostConfig::new(Vec::new(), "."),
+        )
+        .unwrap();
+        install_static(&vm.lua, &vm.host).unwrap();
+        vm.host
+            .reg
+            .borrow_mut()
+            .extensions
+            .push(ExtensionInfo::new("x.lua".into()));
+        let pi = build_pi(&vm, 0, &Value::Null).unwrap();
+        assert_eq!(missing(&keys(&pi), "pi.API"), Vec::<String>::new());
+        for (name, class) in [
+            ("events", "pi.Events"),
+            ("json", "pi.Json"),
+            ("log", "pi.Log"),
+            ("fs", "pi.Fs"),
+        ] {
+            let t: Table = pi.get(name).unwrap();
+            assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");
+        }
+        let ctx = make_command_ctx(&vm.lua, &vm.host).unwrap();
+        let mut ctx_fields = fields_of("pi.Context");
+        ctx_fields.extend(fields_of("pi.CommandContext"));
+        let undeclared: Vec<String> = keys(&ctx)
+            .into_iter()
+            .filter(|k| !ctx_fields.contains(k))
+            .collect();
+        assert_eq!(undeclared, Vec::<String>::new());
+        for (name, class) in [
+            ("ui", "pi.UI"),
+            ("sessionManager", "pi.SessionManager"),
+            ("modelRegistry", "pi.ModelRegistry"),
+        ] {
+            let t: Table = ctx.get(name).unwrap();
+            assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");
+        }
+        for event in EVENTS {
+            assert!(
+                TYPES.contains(&format!("---| \"{event}\"")),
+                "{event} missing from pi.EventName"
+            );
+        }
+    }
+}
