@@ -33,6 +33,16 @@ pub async fn session_with_config(
     host: HostConfig,
     session: SessionManager,
 ) -> (AgentSession, FauxProvider) {
+    session_with_tools(host, session, &[]).await
+}
+
+/// [`session_with_config`] where the built-in tools `active` are active from
+/// the start (every session knows read, bash, edit and write).
+pub async fn session_with_tools(
+    host: HostConfig,
+    session: SessionManager,
+    active: &[&str],
+) -> (AgentSession, FauxProvider) {
     let cwd = host.cwd.clone();
     let faux = FauxProvider::new();
     let mut providers = ProviderRegistry::builtin();
@@ -51,13 +61,21 @@ pub async fn session_with_config(
     let handle = ExtensionHandle::start(host, view.clone());
     let report = handle.load().await;
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let builtin = pi::tools::builtin_tools(&["read", "bash"], &pi::tools::ToolOptions::default());
+    let builtin = pi::tools::builtin_tools(
+        &["read", "bash", "edit", "write"],
+        &pi::tools::ToolOptions::default(),
+    );
     let mut bridge = ExtensionBridge::new(handle, view, builtin);
     let mut reasoning = faux.model();
     reasoning.id = "faux-reasoning".into();
     reasoning.reasoning = true;
     bridge.models = vec![faux.model(), reasoning];
-    let mut tools = Vec::new();
+    let mut tools: Vec<_> = bridge
+        .all_tools
+        .iter()
+        .filter(|t| active.contains(&t.name()))
+        .cloned()
+        .collect();
     bridge.merge_extension_tools(&mut tools).await;
     let state = AgentState {
         system_prompt: "sys".into(),
