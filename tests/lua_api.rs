@@ -45,7 +45,10 @@ async fn every_pi_method_works_from_lua() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("in.txt"), "fs content").unwrap();
     let mut host = HostConfig::new(vec![fixture("api_spec.lua")], dir.path());
-    host.cli_flags = vec![("plan".into(), None), ("target".into(), Some("prod".into()))];
+    host.cli_flags = vec![
+        ("plan".into(), None),
+        ("target".into(), Some("prod".into())),
+    ];
     let (mut agent, faux) = session_with_config(host, SessionManager::in_memory(dir.path())).await;
 
     let start = custom_entries(&agent, "spec");
@@ -59,7 +62,12 @@ async fn every_pi_method_works_from_lua() {
     assert_eq!(agent.config.model.base_url, "http://127.0.0.1:9");
     let auth = (agent.config.auth)(&agent.config.model).unwrap();
     assert_eq!(auth.api_key.as_deref(), Some("SPEC_KEY"));
-    let active: Vec<_> = agent.state.tools.iter().map(|t| t.name().to_string()).collect();
+    let active: Vec<_> = agent
+        .state
+        .tools
+        .iter()
+        .map(|t| t.name().to_string())
+        .collect();
     assert_eq!(active, vec!["read", "spec_tool"]);
 
     // Registrations are listed.
@@ -69,11 +77,18 @@ async fn every_pi_method_works_from_lua() {
     assert_eq!(commands, vec!["review", "review:1", "spec"]);
     assert_eq!(reg.shortcuts[0].shortcut, "ctrl+shift+p");
     assert_eq!(reg.renderers, vec!["spec-note"]);
-    let flags: Vec<_> = reg.flags.iter().map(|f| (f.name.as_str(), f.kind.as_str())).collect();
+    let flags: Vec<_> = reg
+        .flags
+        .iter()
+        .map(|f| (f.name.as_str(), f.kind.as_str()))
+        .collect();
     assert_eq!(flags, vec![("plan", "boolean"), ("target", "string")]);
     assert_eq!(reg.providers, vec!["spec-proxy"]);
     let completions = ext.handle.complete_command("spec", "ab").await;
-    assert_eq!(completions, vec![json!({"value": "ab-one", "label": "one"})]);
+    assert_eq!(
+        completions,
+        vec![json!({"value": "ab-one", "label": "one"})]
+    );
 
     // A turn: prepareArguments maps `file` to `path`, pi.fs works inside
     // the tool, and the nextTurn message rides along with the prompt.
@@ -86,7 +101,9 @@ async fn every_pi_method_works_from_lua() {
     )]));
     faux.push_message(faux_message(vec![faux_text("ok")]));
     let signal = CancellationToken::new();
-    agent.prompt("use the tool".into(), Vec::new(), &signal).await;
+    agent
+        .prompt("use the tool".into(), Vec::new(), &signal)
+        .await;
     let spec = custom_entries(&agent, "spec");
     assert_eq!(spec.len(), 2, "{spec:?}");
     assert_no_failures(&spec);

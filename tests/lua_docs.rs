@@ -60,7 +60,10 @@ async fn every_lua_block_loads_as_an_extension() {
     let examples = write_examples(dir.path());
     assert!(examples.len() >= 4, "{:?}", examples.keys());
     for name in ["permission-gate", "todo-tool", "plan-mode"] {
-        assert!(examples.contains_key(name), "worked example {name} is tagged");
+        assert!(
+            examples.contains_key(name),
+            "worked example {name} is tagged"
+        );
     }
     let mut paths: Vec<PathBuf> = examples.values().cloned().collect();
     paths.sort();
@@ -82,9 +85,7 @@ async fn permission_gate_blocks_rm_rf_sudo_and_protected_files() {
         SharedView::new(dir.path()),
     );
     assert!(handle.load().await.errors.is_empty());
-    let call = |tool: &str, input: serde_json::Value| {
-        json!({"type": "tool_call", "toolCallId": "1", "toolName": tool, "input": input})
-    };
+    let call = |tool: &str, input: serde_json::Value| json!({"type": "tool_call", "toolCallId": "1", "toolName": tool, "input": input});
     let reason = |out: pi::lua::Dispatched| out.block_reason();
     let out = handle
         .emit("tool_call", call("bash", json!({"command": "rm -rf /"})))
@@ -101,14 +102,20 @@ async fn permission_gate_blocks_rm_rf_sudo_and_protected_files() {
         Some("permission-gate: sudo was not confirmed")
     );
     let out = handle
-        .emit("tool_call", call("write", json!({"path": "app/.env", "content": ""})))
+        .emit(
+            "tool_call",
+            call("write", json!({"path": "app/.env", "content": ""})),
+        )
         .await;
     assert_eq!(
         reason(out).as_deref(),
         Some("permission-gate: app/.env is protected")
     );
     let out = handle
-        .emit("tool_call", call("write", json!({"path": "notes.md", "content": ""})))
+        .emit(
+            "tool_call",
+            call("write", json!({"path": "notes.md", "content": ""})),
+        )
         .await;
     assert_eq!(reason(out), None);
 }
@@ -127,7 +134,9 @@ async fn todo_tool_state_follows_the_branch_across_reload() {
         json!({"action": "add", "text": "buy milk"}),
     )]));
     faux.push_message(faux_message(vec![faux_text("added")]));
-    agent.prompt("remember milk".into(), Vec::new(), &signal).await;
+    agent
+        .prompt("remember milk".into(), Vec::new(), &signal)
+        .await;
     agent.reload_extensions().await.unwrap();
     faux.push_message(faux_message(vec![faux_tool_call_with_id(
         "c2",
@@ -135,14 +144,21 @@ async fn todo_tool_state_follows_the_branch_across_reload() {
         json!({"action": "list"}),
     )]));
     faux.push_message(faux_message(vec![faux_text("listed")]));
-    agent.prompt("what is left?".into(), Vec::new(), &signal).await;
+    agent
+        .prompt("what is left?".into(), Vec::new(), &signal)
+        .await;
     let results: Vec<String> = agent
         .session
         .entries()
         .iter()
         .map(|e| serde_json::to_value(e).unwrap())
         .filter(|e| e["message"]["role"] == "toolResult")
-        .map(|e| e["message"]["content"][0]["text"].as_str().unwrap().to_string())
+        .map(|e| {
+            e["message"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     assert_eq!(results, vec!["1. [ ] buy milk", "1. [ ] buy milk"]);
 }
@@ -160,7 +176,12 @@ async fn plan_mode_flag_and_command_toggle_tools_and_prompt() {
     )
     .await;
     let names = |agent: &pi::app::agent_session::AgentSession| -> Vec<String> {
-        agent.state.tools.iter().map(|t| t.name().to_string()).collect()
+        agent
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect()
     };
     assert_eq!(names(&agent), vec!["read", "bash"]);
     let signal = CancellationToken::new();

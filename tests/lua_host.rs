@@ -275,7 +275,9 @@ async fn require_outside_the_extension_folder_is_refused() {
     let (_, report) = host(&["escape/init.lua", "guard.lua"]).await;
     assert_eq!(report.loaded, vec![fixture("guard.lua")]);
     assert!(
-        report.errors[0].message.contains("only modules inside the extension folder"),
+        report.errors[0]
+            .message
+            .contains("only modules inside the extension folder"),
         "{:?}",
         report.errors
     );

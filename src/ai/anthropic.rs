@@ -9,7 +9,9 @@ use serde_json::Value;
 use super::anthropic_request::{base_headers, build_body, from_claude_code_name, is_oauth_token};
 use super::cost::apply_cost;
 use super::events::MessageBuilder;
-use super::http::{describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use super::http::{
+    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+};
 use super::model::Model;
 use super::sse::SseEvent;
 use super::stream::{ApiProvider, ProviderError, StreamRequest};

@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::cost::apply_cost;
 use super::events::MessageBuilder;
-use super::http::{describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use super::http::{
+    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+};
 use super::model::Model;
 use super::openai_compat::OpenAiCompat;
 use super::openai_request::{base_headers, build_body, session_headers};

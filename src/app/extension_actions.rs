@@ -104,7 +104,11 @@ impl AgentSession {
         if let Some(ext) = &mut self.extensions {
             ext.session_event(name, reason, extra).await;
             if name == "session_start" {
-                let discover = if reason == "reload" { "reload" } else { "startup" };
+                let discover = if reason == "reload" {
+                    "reload"
+                } else {
+                    "startup"
+                };
                 ext.resources_discover(&cwd, discover).await;
             }
         }
@@ -152,8 +156,7 @@ impl AgentSession {
     pub async fn set_model(&mut self, model: Model, source: &str) {
         let previous = self.config.model.clone();
         let previous_thinking = self.config.thinking;
-        self.session
-            .append_model_change(&model.provider, &model.id);
+        self.session.append_model_change(&model.provider, &model.id);
         let thinking = model.clamp_thinking(self.config.thinking);
         self.config.model = model.clone();
         if thinking != previous_thinking {
@@ -224,8 +227,7 @@ impl AgentSession {
         self.session.new_session(None);
         self.state.messages.clear();
         let model = self.config.model.clone();
-        self.session
-            .append_model_change(&model.provider, &model.id);
+        self.session.append_model_change(&model.provider, &model.id);
         self.session
             .append_thinking_level_change(self.config.thinking);
         self.session_event_with(
@@ -304,7 +306,12 @@ impl AgentSession {
         }
     }
 
-    async fn prompt_only(&mut self, text: String, images: Vec<ContentBlock>, signal: &CancellationToken) {
+    async fn prompt_only(
+        &mut self,
+        text: String,
+        images: Vec<ContentBlock>,
+        signal: &CancellationToken,
+    ) {
         self.prompt_once(text, images, signal).await;
     }
 
@@ -370,7 +377,9 @@ impl AgentSession {
                     work.push(FollowUp::Continue);
                 }
             }
-            ExtensionAction::SetModel { provider, id } => self.set_model_by_name(&provider, &id).await,
+            ExtensionAction::SetModel { provider, id } => {
+                self.set_model_by_name(&provider, &id).await
+            }
             ExtensionAction::SetThinkingLevel(level) => {
                 if let Some(level) = ThinkingLevel::parse(&level) {
                     self.set_thinking_level(level).await;
@@ -380,7 +389,11 @@ impl AgentSession {
             ExtensionAction::Reload => {
                 if let Some(report) = self.reload_only().await {
                     for e in report.errors {
-                        eprintln!("Error: failed to load extension {}: {}", e.path.display(), e.message);
+                        eprintln!(
+                            "Error: failed to load extension {}: {}",
+                            e.path.display(),
+                            e.message
+                        );
                     }
                 }
             }

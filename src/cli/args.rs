@@ -177,7 +177,11 @@ impl Args {
     /// Accept the unknown flags that extensions registered: a `string`
     /// flag's separate value word stops being a message. Returns the first
     /// flag no extension registered, if any.
-    pub fn claim_extension_flags(&mut self, string_flags: &[String], known: &[String]) -> Option<String> {
+    pub fn claim_extension_flags(
+        &mut self,
+        string_flags: &[String],
+        known: &[String],
+    ) -> Option<String> {
         for flag in &self.unknown_flags {
             if !known.contains(&flag.name) {
                 return Some(flag.name.clone());
@@ -214,7 +218,10 @@ impl Args {
                         Some(clap::error::ContextValue::String(s)) => s.clone(),
                         _ => break Err(e),
                     };
-                    let bad = bad.split_once('=').map(|(n, _)| n.to_string()).unwrap_or(bad);
+                    let bad = bad
+                        .split_once('=')
+                        .map(|(n, _)| n.to_string())
+                        .unwrap_or(bad);
                     let token = rewritten
                         .iter()
                         .find(|a| **a == bad || a.starts_with(&format!("{bad}=")))

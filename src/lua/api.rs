@@ -131,7 +131,9 @@ fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table
                 for (from, func) in &handlers {
                     if let Err(e) = func.call::<()>((data.clone(), reply.clone())) {
                         let name = h.reg.borrow().extensions[*from].path.display().to_string();
-                        eprintln!("Extension error: {name}: pi.events \"{channel}\" handler failed: {e}");
+                        eprintln!(
+                            "Extension error: {name}: pi.events \"{channel}\" handler failed: {e}"
+                        );
                     }
                 }
                 Ok(handlers.len())

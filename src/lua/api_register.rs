@@ -79,7 +79,12 @@ pub fn builtin_flag_names() -> Vec<String> {
 }
 
 /// Add every `pi.register*` function (and `unregisterProvider`) to `pi`.
-pub fn add_registrations(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
+pub fn add_registrations(
+    lua: &Lua,
+    host: &Rc<HostCtx>,
+    ext: usize,
+    pi: &Table,
+) -> mlua::Result<()> {
     let h = host.clone();
     pi.set(
         "registerTool",

@@ -77,7 +77,8 @@ pub fn add_session(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()
     pi.set(
         "setLabel",
         lua.create_function(move |_, (entry_id, label): (String, Option<String>)| {
-            h.view.push_action(ExtensionAction::SetLabel { entry_id, label });
+            h.view
+                .push_action(ExtensionAction::SetLabel { entry_id, label });
             Ok(())
         })?,
     )?;
@@ -117,8 +118,10 @@ fn add_messages(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
         lua.create_function(move |lua, (content, opts): (LuaValue, Option<Table>)| {
             let content = to_json(lua, content)?;
             let deliver_as = deliver_as(&opts, &["steer", "followUp"], "sendUserMessage")?;
-            h.view
-                .push_action(ExtensionAction::SendUserMessage { content, deliver_as });
+            h.view.push_action(ExtensionAction::SendUserMessage {
+                content,
+                deliver_as,
+            });
             Ok(())
         })?,
     )

@@ -60,7 +60,9 @@ fn session_manager(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     t.set(
         "getEntry",
         lua.create_function(move |lua, id: Option<String>| {
-            let Some(id) = id else { return Ok(LuaValue::Nil) };
+            let Some(id) = id else {
+                return Ok(LuaValue::Nil);
+            };
             let view = h.view.lock();
             match view
                 .entries
@@ -116,8 +118,11 @@ pub fn label_of(view: &SessionView, id: &str) -> Option<String> {
 /// Every entry as `{entry, children, label}` nodes (pi's `getTree`).
 pub fn tree(view: &SessionView) -> Value {
     let mut children: HashMap<Option<&str>, Vec<&Value>> = HashMap::new();
-    let ids: std::collections::HashSet<&str> =
-        view.entries.iter().filter_map(|e| str_field(e, "id")).collect();
+    let ids: std::collections::HashSet<&str> = view
+        .entries
+        .iter()
+        .filter_map(|e| str_field(e, "id"))
+        .collect();
     for e in &view.entries {
         let parent = str_field(e, "parentId").filter(|p| ids.contains(p));
         children.entry(parent).or_default().push(e);
@@ -134,7 +139,11 @@ pub fn tree(view: &SessionView) -> Value {
         } else {
             children
                 .get(&id)
-                .map(|k| k.iter().map(|c| node(c, children, view, depth + 1)).collect())
+                .map(|k| {
+                    k.iter()
+                        .map(|c| node(c, children, view, depth + 1))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let mut n = serde_json::json!({"entry": e, "children": kids});
@@ -296,7 +305,11 @@ pub fn install_static(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<()> {
         "getContextUsage",
         lua.create_function(move |lua, ()| {
             let usage = h.view.lock().context_usage.clone();
-            if usage.is_null() { Ok(LuaValue::Nil) } else { to_lua(lua, &usage) }
+            if usage.is_null() {
+                Ok(LuaValue::Nil)
+            } else {
+                to_lua(lua, &usage)
+            }
         })?,
     )?;
     t.set("abort", action_fn(lua, host, ExtensionAction::Abort)?)?;

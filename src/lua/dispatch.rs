@@ -68,7 +68,11 @@ fn kind(v: &Value) -> &'static str {
 fn expected_fields(event_name: &str) -> &'static [(&'static str, &'static str)] {
     match event_name {
         "tool_call" => &[("block", "boolean"), ("reason", "string")],
-        "tool_result" => &[("content", "list"), ("details", "any"), ("isError", "boolean")],
+        "tool_result" => &[
+            ("content", "list"),
+            ("details", "any"),
+            ("isError", "boolean"),
+        ],
         "before_agent_start" => &[("systemPrompt", "string"), ("message", "table")],
         "context" => &[("messages", "list")],
         "input" => &[("action", "string"), ("text", "string"), ("images", "list")],

@@ -11,12 +11,12 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use super::command::{complete_command, run_command};
 use super::convert::to_json;
 use super::ctx::install_static;
 use super::dispatch::{Dispatched, dispatch};
 use super::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
 use super::loader::load_extension;
-use super::command::{complete_command, run_command};
 use super::registry::Registrations;
 use super::tool_exec::{execute_tool, prepare_arguments};
 use super::view::SharedView;
@@ -73,7 +73,7 @@ impl Host {
     async fn load(&self) -> LoadReport {
         let mut report = LoadReport::default();
         let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
-        .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
+            .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
         {
             Ok(vm) => Rc::new(vm),
             Err(e) => {

@@ -101,7 +101,11 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(2), watcher.changed())
             .await
             .expect("a change is signalled");
-        assert!(saved.elapsed() < Duration::from_millis(300), "{:?}", saved.elapsed());
+        assert!(
+            saved.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            saved.elapsed()
+        );
         let again = tokio::time::timeout(Duration::from_millis(300), watcher.changed()).await;
         assert!(again.is_err(), "one burst, one signal");
         std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
