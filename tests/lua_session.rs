@@ -61,3 +61,47 @@ async fn tool_details_are_persisted_and_rebuilt_from_the_branch_after_reload() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_tool_registered_by_a_command_is_offered_at_once_and_set_active_tools_sticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "late.lua",
+        r#"return function(pi)
+  pi.registerTool({ name = "early", description = "from the start", execute = function() return { content = "e" } end })
+  pi.registerCommand("add-tool", { handler = function(args, ctx)
+    pi.registerTool({ name = "late", description = "added later", execute = function() return { content = "l" } end })
+  end })
+  pi.registerCommand("only-late", { handler = function(args, ctx)
+    pi.setActiveTools({ "late" })
+  end })
+end"#,
+    );
+    let (mut agent, faux) = session_with(vec![ext], dir.path()).await;
+    let signal = CancellationToken::new();
+    agent
+        .run_extension_command("add-tool", "", &signal)
+        .await
+        .unwrap();
+    faux.push_text("one");
+    agent.prompt("hi".into(), Vec::new(), &signal).await;
+    assert_eq!(tool_names(&faux), vec!["early", "late"]);
+    agent
+        .run_extension_command("only-late", "", &signal)
+        .await
+        .unwrap();
+    faux.push_text("two");
+    agent.prompt("again".into(), Vec::new(), &signal).await;
+    assert_eq!(tool_names(&faux), vec!["late"]);
+    agent.reload_extensions().await.unwrap();
+    faux.push_text("three");
+    agent
+        .prompt("after reload".into(), Vec::new(), &signal)
+        .await;
+    assert!(
+        tool_names(&faux).is_empty(),
+        "early stays off, late (registered by the command) is gone: {:?}",
+        tool_names(&faux)
+    );
+}

@@ -95,7 +95,15 @@ impl AgentSession {
     /// `session_shutdown` with `reason` to extensions.
     pub async fn session_event(&mut self, name: &str, reason: &str) {
         self.session_event_with(name, reason, json!({})).await;
+        self.refresh_extension_tools().await;
         self.apply_idle_actions().await;
+    }
+
+    /// Pick up tools registered after loading (in handlers or commands).
+    async fn refresh_extension_tools(&mut self) {
+        if let Some(ext) = &mut self.extensions {
+            ext.merge_extension_tools(&mut self.state.tools).await;
+        }
     }
 
     async fn session_event_with(&mut self, name: &str, reason: &str, extra: Value) {
@@ -146,6 +154,7 @@ impl AgentSession {
             return Err(format!("Unknown command: /{name}"));
         };
         let result = ext.handle.run_command(name, args).await;
+        self.refresh_extension_tools().await;
         self.apply_idle_actions_then_run(signal).await;
         result
     }

@@ -252,10 +252,16 @@ impl ExtensionBridge {
 
     /// Add the extension tools to `active` and to every known tool,
     /// replacing built-ins of the same name and dropping tools of extensions
-    /// that no longer register them.
+    /// that no longer register them. Tools registered since the last merge
+    /// start active; the others stay as `setActiveTools` left them.
     pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
         self.registrations = self.handle.registrations().await;
         let old = std::mem::take(&mut self.extension_tools);
+        let was_active: Vec<String> = active
+            .iter()
+            .map(|t| t.name().to_string())
+            .filter(|n| old.contains(n))
+            .collect();
         self.all_tools
             .retain(|t| !old.iter().any(|n| n == t.name()));
         active.retain(|t| !old.iter().any(|n| n == t.name()));
@@ -269,11 +275,17 @@ impl ExtensionBridge {
             })
             .collect();
         for tool in tools {
-            self.all_tools.retain(|t| t.name() != tool.name());
-            active.retain(|t| t.name() != tool.name());
-            self.extension_tools.push(tool.name().to_string());
+            let name = tool.name().to_string();
+            // New tools start active; known ones keep what setActiveTools chose.
+            let replaces_active = active.iter().any(|t| t.name() == name);
+            let activate = !old.contains(&name) || was_active.contains(&name) || replaces_active;
+            self.all_tools.retain(|t| t.name() != name);
+            active.retain(|t| t.name() != name);
+            self.extension_tools.push(name);
             self.all_tools.push(tool.clone());
-            active.push(tool);
+            if activate {
+                active.push(tool);
+            }
         }
     }
 

@@ -214,6 +214,7 @@ pub fn spawn_session(
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
         }
+        agent.session_event("session_shutdown", "quit").await;
         if let Err(e) = agent.session.sync() {
             eprintln!("Warning: could not save the session: {e}");
         }
