@@ -262,7 +262,7 @@
 ---@field abort fun() abort the running turn
 ---@field hasPendingMessages fun(): boolean
 ---@field shutdown fun() quit pi once idle
----@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil
+---@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil nil for an empty conversation
 ---@field compact fun(options?: {onError?: fun(message: string)}) not available yet (reports an error)
 ---@field getSystemPrompt fun(): string
 

@@ -94,6 +94,47 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
     }
 }
 
+/// `ctx.getContextUsage()`: the last assistant message's reported usage
+/// plus an estimate (4 characters a token) for the messages after it;
+/// `null` for an empty conversation.
+pub fn context_usage(messages: &[Message], context_window: u64) -> Value {
+    if messages.is_empty() {
+        return Value::Null;
+    }
+    let last = messages.iter().rposition(|m| {
+        m.as_assistant()
+            .is_some_and(|a| a.usage.input + a.usage.output + a.usage.cache_read > 0)
+    });
+    let (base, rest) = match last {
+        Some(i) => {
+            let u = &messages[i]
+                .as_assistant()
+                .map(|a| a.usage.clone())
+                .unwrap_or_default();
+            (
+                u.input + u.output + u.cache_read + u.cache_write,
+                &messages[i + 1..],
+            )
+        }
+        None => (0, messages),
+    };
+    let estimate: u64 = rest
+        .iter()
+        .map(|m| {
+            serde_json::to_string(m)
+                .map(|s| s.len() as u64 / 4)
+                .unwrap_or(0)
+        })
+        .sum();
+    let tokens = base + estimate;
+    let percent = if context_window > 0 {
+        tokens as f64 * 100.0 / context_window as f64
+    } else {
+        0.0
+    };
+    json!({"tokens": tokens, "contextWindow": context_window, "percent": percent})
+}
+
 impl ExtensionBridge {
     /// Bind a loaded host to the session.
     pub fn new(
@@ -143,6 +184,7 @@ impl ExtensionBridge {
         view.thinking_level = config.thinking.as_str().to_string();
         view.system_prompt = state.system_prompt.clone();
         view.active_tools = state.tools.iter().map(|t| t.name().to_string()).collect();
+        view.context_usage = context_usage(&state.messages, config.model.context_window);
         view.models = self
             .models
             .iter()
@@ -241,6 +283,20 @@ impl ExtensionBridge {
 
     /// Forward an agent event to extensions (by its pi event name).
     pub async fn forward(&self, event: &AgentEvent) {
+        if let AgentEvent::MessageEnd { message } = event
+            && message.as_assistant().is_some()
+        {
+            let mut view = self.view.lock();
+            let window = view
+                .model
+                .get("contextWindow")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let usage = context_usage(std::slice::from_ref(message), window);
+            if usage["tokens"].as_u64().unwrap_or(0) > 0 {
+                view.context_usage = usage;
+            }
+        }
         let name = event_name(event);
         if !self.handle.has_handlers(name) {
             return;
