@@ -396,15 +396,8 @@ impl AgentSession {
             }
             ExtensionAction::Shutdown => self.shutdown_requested = true,
             ExtensionAction::Reload => {
-                if let Some(report) = self.reload_only().await {
-                    for e in report.errors {
-                        eprintln!(
-                            "Error: failed to load extension {}: {}",
-                            e.path.display(),
-                            e.message
-                        );
-                    }
-                }
+                // Load errors are reported by the host.
+                self.reload_only().await;
             }
             ExtensionAction::NewSession => {
                 Box::pin(self.new_session()).await;
@@ -427,7 +420,9 @@ impl AgentSession {
                 && m.get("id").and_then(Value::as_str) == Some(id)
         });
         let Some(model) = found.and_then(|m| model_from(m, &providers)) else {
-            eprintln!("Extension error: setModel: unknown model {provider}/{id}");
+            ext.view.report(format!(
+                "Extension error: setModel: unknown model {provider}/{id}"
+            ));
             return;
         };
         if let Some((_, config)) = providers.iter().find(|(n, _)| n == provider)

@@ -211,7 +211,8 @@ impl ExtensionBridge {
                 }
                 ExtensionAction::SetLabel { entry_id, label } => {
                     if let Err(e) = session.append_label_change(&entry_id, label.as_deref()) {
-                        eprintln!("Extension error: setLabel(\"{entry_id}\"): {e}");
+                        self.view
+                            .report(format!("Extension error: setLabel(\"{entry_id}\"): {e}"));
                     }
                 }
                 other => rest.push(other),

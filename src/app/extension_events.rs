@@ -95,9 +95,9 @@ impl ExtensionBridge {
             .map(|m| serde_json::from_value::<Vec<Message>>(m.clone()))
         {
             Some(Ok(replaced)) => *messages = replaced,
-            Some(Err(e)) => eprintln!(
+            Some(Err(e)) => self.view.report(format!(
                 "Extension error: context handler returned messages pi cannot read ({e}); the original messages are sent"
-            ),
+            )),
             None => {}
         }
     }

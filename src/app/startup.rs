@@ -149,6 +149,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let view = SharedView::new(&cwd);
+    // The terminal UI shows extension messages in its transcript.
+    view.lock().capture_messages = output.is_none();
     let extensions = start_extensions(&args, &settings, &agent_dir, &cwd, &view).await;
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);

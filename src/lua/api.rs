@@ -61,7 +61,7 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     pi.set("events", events_table(lua, host, ext)?)?;
     pi.set("json", json_table(lua)?)?;
     let name = host.reg.borrow().extensions[ext].name.clone();
-    pi.set("log", log_table(lua, name)?)?;
+    pi.set("log", log_table(lua, name, host)?)?;
     pi.set("fs", fs_table(lua, host)?)?;
     let state_table = match to_lua(lua, state)? {
         LuaValue::Table(t) => t,
@@ -131,9 +131,9 @@ fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table
                 for (from, func) in &handlers {
                     if let Err(e) = func.call::<()>((data.clone(), reply.clone())) {
                         let name = h.reg.borrow().extensions[*from].path.display().to_string();
-                        eprintln!(
+                        h.view.report(format!(
                             "Extension error: {name}: pi.events \"{channel}\" handler failed: {e}"
-                        );
+                        ));
                     }
                 }
                 Ok(handlers.len())

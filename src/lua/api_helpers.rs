@@ -35,10 +35,11 @@ pub fn json_table(lua: &Lua) -> mlua::Result<Table> {
 
 /// `pi.log.debug/info/warn/error`: lines on stderr tagged with the
 /// extension's name (`debug` only with `PI_DEBUG` set).
-pub fn log_table(lua: &Lua, name: String) -> mlua::Result<Table> {
+pub fn log_table(lua: &Lua, name: String, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     for level in ["debug", "info", "warn", "error"] {
         let name = name.clone();
+        let h = host.clone();
         t.set(
             level,
             lua.create_function(move |_, parts: Variadic<LuaValue>| {
@@ -49,7 +50,8 @@ pub fn log_table(lua: &Lua, name: String) -> mlua::Result<Table> {
                     .iter()
                     .map(|p| p.to_string().unwrap_or_else(|_| format!("{p:?}")))
                     .collect();
-                eprintln!("[{name}] {level}: {}", text.join(" "));
+                h.view
+                    .report(format!("[{name}] {level}: {}", text.join(" ")));
                 Ok(())
             })?,
         )?;

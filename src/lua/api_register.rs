@@ -121,10 +121,10 @@ pub fn add_registrations(
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
             if is_builtin_command(&name) {
-                eprintln!(
+                h.view.report(format!(
                     "Warning: extension {} registers /{name}, which is a built-in command; the built-in /{name} is kept",
                     extension.display()
-                );
+                ));
                 return Ok(());
             }
             let info = CommandInfo {

@@ -244,7 +244,7 @@ fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut V
         super::tool_exec::error_text(e)
     );
     if reg.reported.insert((ext, event_name.to_string())) {
-        eprintln!("Extension error: {message}");
+        vm.host.view.report(format!("Extension error: {message}"));
     }
     errors.push(message);
 }

@@ -94,10 +94,10 @@ impl Host {
             match load_extension(&vm, path, &state).await {
                 Ok(()) => report.loaded.push(path.clone()),
                 Err(message) => {
-                    eprintln!(
+                    self.view.report(format!(
                         "Error: failed to load extension {}: {message}",
                         path.display()
-                    );
+                    ));
                     report.errors.push(LoadError {
                         path: path.clone(),
                         message,

@@ -66,10 +66,10 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
         Ok(Value::Null) => args,
         Ok(v) => v,
         Err(e) => {
-            eprintln!(
+            vm.host.view.report(format!(
                 "Extension error: {name} prepareArguments failed: {}",
                 error_text(&e)
-            );
+            ));
             args
         }
     }

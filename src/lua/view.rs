@@ -108,6 +108,11 @@ pub struct SessionView {
     pub resource_commands: Vec<Value>,
     /// Requests waiting for the session.
     pub actions: Vec<ExtensionAction>,
+    /// Keep messages for [`SharedView::take_messages`] instead of writing
+    /// them to stderr (the terminal UI shows them itself).
+    pub capture_messages: bool,
+    /// Errors, warnings and log lines waiting to be shown.
+    pub messages: Vec<String>,
 }
 
 /// The view shared between the session and the extension host.
@@ -133,8 +138,41 @@ impl SharedView {
         self.lock().actions.push(action);
     }
 
+    /// Report an error, warning or log line from the extension host: on
+    /// stderr, or kept for the terminal UI when it captures them.
+    pub fn report(&self, message: String) {
+        let mut view = self.lock();
+        if view.capture_messages {
+            view.messages.push(message);
+        } else {
+            drop(view);
+            eprintln!("{message}");
+        }
+    }
+
+    /// Take every captured message.
+    pub fn take_messages(&self) -> Vec<String> {
+        std::mem::take(&mut self.lock().messages)
+    }
+
     /// Take every queued action.
     pub fn take_actions(&self) -> Vec<ExtensionAction> {
         std::mem::take(&mut self.lock().actions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captured_messages_wait_for_the_ui() {
+        let view = SharedView::new(".");
+        view.report("to stderr".into());
+        assert!(view.take_messages().is_empty());
+        view.lock().capture_messages = true;
+        view.report("Extension error: x".into());
+        assert_eq!(view.take_messages(), vec!["Extension error: x"]);
+        assert!(view.take_messages().is_empty());
     }
 }

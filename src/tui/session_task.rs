@@ -113,6 +113,19 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
     }
 }
 
+/// Show what the extension host reported (errors, warnings, `pi.log`
+/// lines) in the transcript instead of on the terminal under the UI.
+fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>) {
+    for message in view.take_messages() {
+        let error = message.starts_with("Error") || message.starts_with("Extension error");
+        let _ = ui.send(if error {
+            UiEvent::Failed(message)
+        } else {
+            UiEvent::Notice(message)
+        });
+    }
+}
+
 /// Move `agent` into a task; returns the command sender, the UI event
 /// receiver and the task (which ends, saving the session, when the sender
 /// is dropped).
@@ -126,8 +139,17 @@ pub fn spawn_session(
     let (command_tx, mut command_rx) = unbounded_channel::<SessionCommand>();
     let (ui_tx, ui_rx) = unbounded_channel::<UiEvent>();
     let listener_tx = ui_tx.clone();
+    let view = agent.extensions().map(|e| e.view.clone());
+    if let Some(view) = &view {
+        view.lock().capture_messages = true;
+        forward_messages(view, &ui_tx);
+    }
+    let listener_view = view.clone();
     agent.subscribe(Box::new(move |event| {
         let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
+        if let Some(view) = &listener_view {
+            forward_messages(view, &listener_tx);
+        }
     }));
     let task = tokio::spawn(async move {
         loop {
@@ -154,20 +176,17 @@ pub fn spawn_session(
                     }
                 }
                 SessionCommand::Reload => match agent.reload_extensions().await {
-                    Some(report) if report.errors.is_empty() => {
+                    // Load errors arrive as captured extension messages.
+                    Some(report) => {
+                        let failed = if report.errors.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {} failed", report.errors.len())
+                        };
                         let _ = ui_tx.send(UiEvent::Notice(format!(
-                            "Reloaded {} extension(s)",
+                            "Reloaded {} extension(s){failed}",
                             report.loaded.len()
                         )));
-                    }
-                    Some(report) => {
-                        for e in report.errors {
-                            let _ = ui_tx.send(UiEvent::Failed(format!(
-                                "Extension {} failed to load: {}",
-                                e.path.display(),
-                                e.message
-                            )));
-                        }
                     }
                     None => {
                         let _ = ui_tx.send(UiEvent::Notice("No extensions to reload".into()));
@@ -211,6 +230,9 @@ pub fn spawn_session(
             }
             if agent.shutdown_requested() {
                 let _ = ui_tx.send(UiEvent::Quit);
+            }
+            if let Some(view) = &view {
+                forward_messages(view, &ui_tx);
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
         }
