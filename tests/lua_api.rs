@@ -184,3 +184,43 @@ end"#,
     assert!(as_text(2).contains("follow-up question"), "{}", as_text(2));
     assert!(as_text(3).contains("after the run"), "{}", as_text(3));
 }
+
+#[tokio::test]
+async fn notify_and_errors_are_captured_for_the_terminal_ui() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "talk.lua",
+        r#"return function(pi)
+  pi.registerCommand("talk", { handler = function(args, ctx)
+    ctx.ui.notify("hello from " .. args, "info")
+    ctx.ui.notify("it broke", "error")
+    pi.log.warn("a log line")
+    error("command failed")
+  end })
+end"#,
+    );
+    let (mut agent, _faux) = lua_agent::session_with(vec![ext], dir.path()).await;
+    let view = agent.extensions().unwrap().view.clone();
+    let signal = CancellationToken::new();
+    // Without a terminal UI notifications are dropped.
+    let _ = agent.run_extension_command("talk", "print", &signal).await;
+    assert!(!view.take_messages().iter().any(|m| m.contains("hello")));
+    view.lock().capture_messages = true;
+    let err = agent
+        .run_extension_command("talk", "tui", &signal)
+        .await
+        .unwrap_err();
+    assert!(
+        err.contains("command failed") && err.contains("talk.lua"),
+        "{err}"
+    );
+    assert_eq!(
+        view.take_messages(),
+        vec![
+            "hello from tui",
+            "Error: it broke",
+            "[talk] warn: a log line"
+        ]
+    );
+}

@@ -248,13 +248,29 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// `ctx.ui` without an interactive UI: dialogs return their defaults,
-/// setters do nothing (pi's `hasUI = false` behaviour).
-fn headless_ui(lua: &Lua) -> mlua::Result<Table> {
+/// `ctx.ui` without interactive widgets: dialogs return their defaults,
+/// setters do nothing (pi's `hasUI = false` behaviour); `notify` reaches the
+/// terminal UI's transcript when one runs.
+fn headless_ui(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     let nothing = lua.create_function(|_, _: mlua::MultiValue| Ok(()))?;
-    for name in [
+    // The terminal UI shows notifications in its transcript; elsewhere
+    // they are dropped, as in pi without a UI.
+    let h = host.clone();
+    t.set(
         "notify",
+        lua.create_function(move |_, (message, level): (String, Option<String>)| {
+            if h.view.lock().capture_messages {
+                let text = match level.as_deref() {
+                    Some("error") => format!("Error: {message}"),
+                    _ => message,
+                };
+                h.view.report(text);
+            }
+            Ok(())
+        })?,
+    )?;
+    for name in [
         "setStatus",
         "setWidget",
         "setFooter",
@@ -284,7 +300,7 @@ fn headless_ui(lua: &Lua) -> mlua::Result<Table> {
 pub fn install_static(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
-    t.set("ui", headless_ui(lua)?)?;
+    t.set("ui", headless_ui(lua, host)?)?;
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;
