@@ -234,3 +234,77 @@ fn project_extensions_are_discovered_and_no_extensions_skips_them() {
     assert!(out.status.success());
     assert!(!body(&server, 1).contains("EXTENSION-RULE"));
 }
+
+#[test]
+fn extension_flags_choose_a_registered_provider_and_hooks_see_the_request() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("via proxy"));
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let url = server.openai_base_url();
+    let out = run_with(
+        &sandbox,
+        &["provider.lua"],
+        &["--proxy-url", &url, "--loud", "-p", "hi"],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "via proxy\n");
+    let request = &server.requests()[0];
+    let json = request.json.clone().unwrap();
+    assert_eq!(json["model"], "proxied-model");
+    assert_eq!(json["temperature"], 0.25);
+    assert_eq!(json["user"], "loud");
+    let auth = request
+        .headers
+        .iter()
+        .find(|(k, _)| k == "authorization")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(auth, Some("Bearer proxy-secret"));
+    assert_eq!(json["messages"].to_string().matches(&url).count(), 0);
+    let responses: Vec<Value> = session_entries(&sandbox)
+        .into_iter()
+        .filter(|e| e["customType"] == "response")
+        .map(|e| e["data"].clone())
+        .collect();
+    assert_eq!(responses.len(), 1, "{responses:?}");
+    assert_eq!(responses[0]["status"], 200);
+    assert!(
+        responses[0]["contentType"]
+            .as_str()
+            .unwrap()
+            .contains("text/event-stream")
+    );
+}
+
+#[test]
+fn an_option_no_extension_registers_is_an_error() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let out = run_with(&sandbox, &["provider.lua"], &["--frobnicate", "-p", "hi"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--frobnicate") && stderr.contains("pi --help"),
+        "{stderr}"
+    );
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_failing_handler_is_reported_once_and_the_tool_still_runs() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[
+        ("call_1", "bash", json!({"command": "echo first"})),
+        ("call_2", "bash", json!({"command": "echo second"})),
+    ]));
+    server.push(MockReply::openai_text("done"));
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let out = run_with(&sandbox, &["failing_handler.lua"], &["-p", "go"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("handler exploded").count(), 1, "{stderr}");
+    assert!(stderr.contains("failing_handler.lua"), "{stderr}");
+    let results = tool_results(&sandbox);
+    assert_eq!(results[0]["content"][0]["text"], "first\n");
+    assert_eq!(results[1]["content"][0]["text"], "second\n");
+}

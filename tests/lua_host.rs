@@ -242,3 +242,56 @@ end
         }]
     );
 }
+
+#[tokio::test]
+async fn wrong_return_shapes_are_reported_with_the_field_name() {
+    let (h, report) = host(&["bad_shape.lua"]).await;
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let out = h
+        .emit(
+            "tool_call",
+            json!({"type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": {"command": "ls"}}),
+        )
+        .await;
+    assert_eq!(out.block_reason(), None, "a malformed block does not block");
+    assert!(
+        out.errors[0].contains("`block`") && out.errors[0].contains("boolean"),
+        "{:?}",
+        out.errors
+    );
+    let out = h
+        .emit("input", json!({"type": "input", "text": "hi"}))
+        .await;
+    assert!(
+        out.errors[0].contains("returned a string") && out.errors[0].contains("bad_shape.lua"),
+        "{:?}",
+        out.errors
+    );
+    assert_eq!(out.event["text"], "hi");
+}
+
+#[tokio::test]
+async fn require_outside_the_extension_folder_is_refused() {
+    let (_, report) = host(&["escape/init.lua", "guard.lua"]).await;
+    assert_eq!(report.loaded, vec![fixture("guard.lua")]);
+    assert!(
+        report.errors[0]
+            .message
+            .contains("only modules inside the extension folder"),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[tokio::test]
+async fn a_flag_registered_twice_disables_the_second_extension() {
+    let (h, report) = host(&["api_spec.lua", "flag_clash.lua"]).await;
+    assert_eq!(report.loaded, vec![fixture("api_spec.lua")]);
+    assert!(
+        report.errors[0].message.contains("already registered by")
+            && report.errors[0].message.contains("api_spec.lua"),
+        "{:?}",
+        report.errors
+    );
+    assert_eq!(h.registrations().await.flags.len(), 2);
+}

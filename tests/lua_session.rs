@@ -1,79 +1,13 @@
 //! Extensions inside an `AgentSession` driven by the faux provider: reload
 //! swaps tools, details are rebuilt from the branch after reload.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+#[path = "support/lua_agent.rs"]
+mod lua_agent;
 
-use pi::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
-use pi::agent::tool::ExecutionMode;
-use pi::ai::faux::{FauxProvider, faux_message, faux_text, faux_tool_call_with_id};
-use pi::ai::model::ThinkingLevel;
-use pi::ai::stream::ProviderRegistry;
-use pi::app::agent_session::{AgentSession, RetryPolicy};
-use pi::app::extension_bridge::ExtensionBridge;
-use pi::lua::{ExtensionHandle, HostConfig, SharedView};
-use pi::session::manager::SessionManager;
-use serde_json::{Value, json};
+use lua_agent::{custom_entries, fixture, session_with, tool_names};
+use pi::ai::faux::{faux_message, faux_text, faux_tool_call_with_id};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/extensions")
-        .join(name)
-}
-
-async fn session_with(paths: Vec<PathBuf>, cwd: &Path) -> (AgentSession, FauxProvider) {
-    let faux = FauxProvider::new();
-    let mut providers = ProviderRegistry::builtin();
-    providers.register(Arc::new(faux.clone()));
-    let config = AgentLoopConfig {
-        model: faux.model(),
-        thinking: ThinkingLevel::Off,
-        providers,
-        auth: Arc::new(|_| Ok(RequestAuth::default())),
-        tool_execution: ExecutionMode::Parallel,
-        session_id: None,
-        convert_to_llm: pi::session::convert::convert_to_llm,
-        cwd: cwd.to_path_buf(),
-    };
-    let view = SharedView::new(cwd);
-    let handle = ExtensionHandle::start(HostConfig::new(paths, cwd), view.clone());
-    let report = handle.load().await;
-    assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let mut bridge = ExtensionBridge::new(handle, view, Vec::new());
-    let mut tools = Vec::new();
-    bridge.merge_extension_tools(&mut tools).await;
-    let state = AgentState {
-        system_prompt: "sys".into(),
-        messages: Vec::new(),
-        tools,
-    };
-    let mut agent = AgentSession::new(
-        state,
-        config,
-        SessionManager::in_memory(cwd),
-        RetryPolicy::default(),
-    );
-    agent.set_extensions(bridge);
-    agent.session_event("session_start", "startup").await;
-    (agent, faux)
-}
-
-fn tool_names(faux: &FauxProvider) -> Vec<String> {
-    let ctx = faux.last_context().unwrap();
-    ctx.tools.iter().map(|t| t.name.clone()).collect()
-}
-
-fn custom_entries(agent: &AgentSession, kind: &str) -> Vec<Value> {
-    agent
-        .session
-        .entries()
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .filter(|e| e["type"] == "custom" && e["customType"] == kind)
-        .map(|e| e["data"].clone())
-        .collect()
-}
 
 #[tokio::test]
 async fn a_deleted_extensions_tool_is_gone_after_reload() {
@@ -125,5 +59,49 @@ async fn tool_details_are_persisted_and_rebuilt_from_the_branch_after_reload() {
             json!({"reason": "startup", "steps": 0}),
             json!({"reason": "reload", "steps": 2})
         ]
+    );
+}
+
+#[tokio::test]
+async fn a_tool_registered_by_a_command_is_offered_at_once_and_set_active_tools_sticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "late.lua",
+        r#"return function(pi)
+  pi.registerTool({ name = "early", description = "from the start", execute = function() return { content = "e" } end })
+  pi.registerCommand("add-tool", { handler = function(args, ctx)
+    pi.registerTool({ name = "late", description = "added later", execute = function() return { content = "l" } end })
+  end })
+  pi.registerCommand("only-late", { handler = function(args, ctx)
+    pi.setActiveTools({ "late" })
+  end })
+end"#,
+    );
+    let (mut agent, faux) = session_with(vec![ext], dir.path()).await;
+    let signal = CancellationToken::new();
+    agent
+        .run_extension_command("add-tool", "", &signal)
+        .await
+        .unwrap();
+    faux.push_text("one");
+    agent.prompt("hi".into(), Vec::new(), &signal).await;
+    assert_eq!(tool_names(&faux), vec!["early", "late"]);
+    agent
+        .run_extension_command("only-late", "", &signal)
+        .await
+        .unwrap();
+    faux.push_text("two");
+    agent.prompt("again".into(), Vec::new(), &signal).await;
+    assert_eq!(tool_names(&faux), vec!["late"]);
+    agent.reload_extensions().await.unwrap();
+    faux.push_text("three");
+    agent
+        .prompt("after reload".into(), Vec::new(), &signal)
+        .await;
+    assert!(
+        tool_names(&faux).is_empty(),
+        "early stays off, late (registered by the command) is gone: {:?}",
+        tool_names(&faux)
     );
 }

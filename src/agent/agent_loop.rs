@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ai::events::AssistantMessageEvent;
 use crate::ai::model::{Model, ThinkingLevel};
-use crate::ai::stream::{ProviderRegistry, StreamOptions};
+use crate::ai::stream::{ProviderRegistry, RequestHooks, StreamOptions};
 use crate::ai::types::{
     AssistantMessage, ContentBlock, Context, Message, StopReason, ToolCall, ToolResultMessage,
     now_ms,
@@ -90,6 +90,14 @@ pub trait AgentObserver: Send {
 
     /// Return `Some(reason)` to block a tool call; `args` may be rewritten in place.
     async fn before_tool_call(&mut self, _call: &ToolCall, _args: &mut Value) -> Option<String> {
+        None
+    }
+
+    /// Replace the messages about to be sent to the model (`context`).
+    async fn transform_context(&mut self, _messages: &mut Vec<Message>) {}
+
+    /// Hooks for the next provider request.
+    fn request_hooks(&self) -> Option<Arc<dyn RequestHooks>> {
         None
     }
 
@@ -220,9 +228,11 @@ async fn stream_reply(
             return finish_without_stream(state, observer, m).await;
         }
     };
+    let mut messages = (cfg.convert_to_llm)(&state.messages);
+    observer.transform_context(&mut messages).await;
     let context = Arc::new(Context {
         system_prompt: Some(state.system_prompt.clone()).filter(|s| !s.is_empty()),
-        messages: (cfg.convert_to_llm)(&state.messages),
+        messages,
         tools: state.tools.iter().map(|t| t.spec()).collect(),
     });
     let options = StreamOptions {
@@ -231,6 +241,7 @@ async fn stream_reply(
         reasoning: Some(cfg.thinking),
         signal: signal.clone(),
         session_id: cfg.session_id.clone(),
+        hooks: observer.request_hooks(),
         ..Default::default()
     };
     let mut model = cfg.model.clone();

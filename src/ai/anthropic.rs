@@ -9,7 +9,9 @@ use serde_json::Value;
 use super::anthropic_request::{base_headers, build_body, from_claude_code_name, is_oauth_token};
 use super::cost::apply_cost;
 use super::events::MessageBuilder;
-use super::http::{describe_error_value, header_map, join_url, post_sse, resolve_api_key};
+use super::http::{
+    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+};
 use super::model::Model;
 use super::sse::SseEvent;
 use super::stream::{ApiProvider, ProviderError, StreamRequest};
@@ -42,7 +44,14 @@ impl ApiProvider for AnthropicMessages {
                 .chain(extra.map(|(k, v)| (k.as_str(), v.as_str()))),
         )?;
         let url = join_url(&model.base_url, "v1/messages");
-        let mut sse = post_sse(&url, headers, &body, &model.provider).await?;
+        let mut sse = post_sse_with_hooks(
+            &url,
+            headers,
+            &body,
+            &model.provider,
+            req.options.hooks.as_ref(),
+        )
+        .await?;
         let mut state = AnthropicStreamState::new(model, &req.context.tools, oauth);
         let mut started = false;
         while let Some(event) = sse.next_event().await? {

@@ -89,6 +89,23 @@ pub async fn post_sse(
     body: &Value,
     provider: &str,
 ) -> Result<SseBody, ProviderError> {
+    post_sse_with_hooks(url, headers, body, provider, None).await
+}
+
+/// [`post_sse`] with request hooks: `hooks` may replace the body before it
+/// is sent and sees the response status and headers.
+pub async fn post_sse_with_hooks(
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    provider: &str,
+    hooks: Option<&std::sync::Arc<dyn super::stream::RequestHooks>>,
+) -> Result<SseBody, ProviderError> {
+    let replaced = match hooks {
+        Some(h) => Some(h.before_request(body.clone()).await),
+        None => None,
+    };
+    let body = replaced.as_ref().unwrap_or(body);
     let payload = serde_json::to_vec(body).map_err(|e| ProviderError::new(e.to_string()))?;
     let mut headers = headers;
     headers
@@ -102,6 +119,19 @@ pub async fn post_sse(
         .await
         .map_err(network_error)?;
     let status = response.status();
+    if let Some(h) = hooks {
+        let seen = response
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_lowercase(),
+                    v.to_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        h.after_response(status.as_u16(), seen).await;
+    }
     if !status.is_success() {
         let headers = response.headers().clone();
         let text = response.text().await.unwrap_or_default();

@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::cost::apply_cost;
 use super::events::MessageBuilder;
-use super::http::{describe_error_value, header_map, join_url, post_sse, resolve_api_key};
+use super::http::{
+    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+};
 use super::model::Model;
 use super::openai_compat::OpenAiCompat;
 use super::openai_request::{base_headers, build_body, session_headers};
@@ -55,7 +57,14 @@ impl ApiProvider for OpenAiCompletions {
         );
         let headers = header_map(ordered)?;
         let url = join_url(&model.base_url, "chat/completions");
-        let mut sse = post_sse(&url, headers, &body, &model.provider).await?;
+        let mut sse = post_sse_with_hooks(
+            &url,
+            headers,
+            &body,
+            &model.provider,
+            req.options.hooks.as_ref(),
+        )
+        .await?;
         out.keep_blocks_open();
         out.start();
         let mut state = OpenAiStreamState::new(model);

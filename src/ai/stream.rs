@@ -28,6 +28,18 @@ pub struct StreamOptions {
     pub headers: BTreeMap<String, String>,
     /// Session id, for prompt-cache keys.
     pub session_id: Option<String>,
+    /// Sees (and may replace) the request body, then the response status.
+    pub hooks: Option<Arc<dyn RequestHooks>>,
+}
+
+/// Observes one HTTP request of a provider: extensions'
+/// `before_provider_request` and `after_provider_response`.
+#[async_trait]
+pub trait RequestHooks: Send + Sync {
+    /// The provider-specific body about to be sent; returns the body to send.
+    async fn before_request(&self, payload: serde_json::Value) -> serde_json::Value;
+    /// The response status and headers (lower-case names), before the body is read.
+    async fn after_response(&self, status: u16, headers: BTreeMap<String, String>);
 }
 
 /// A failure inside a provider. Turned into a terminal `error` event by [`stream`].

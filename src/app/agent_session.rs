@@ -17,9 +17,8 @@ use crate::ai::types::ToolCall;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
-use crate::app::extension_bridge::{ExtensionBridge, InputOutcome, custom_message};
+use crate::app::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::config::settings_keys::RetrySettings;
-use crate::lua::ExtensionAction;
 use crate::session::manager::SessionManager;
 
 /// Automatic retry of transient provider errors: settings `retry.*` plus the
@@ -60,8 +59,9 @@ pub struct AgentSession {
     pub session: SessionManager,
     /// Retry behaviour.
     pub retry: RetryPolicy,
-    listeners: Vec<Listener>,
-    extensions: Option<ExtensionBridge>,
+    pub(super) listeners: Vec<Listener>,
+    pub(super) extensions: Option<ExtensionBridge>,
+    pub(super) shutdown_requested: bool,
 }
 
 impl AgentSession {
@@ -80,6 +80,7 @@ impl AgentSession {
             retry,
             listeners: Vec::new(),
             extensions: None,
+            shutdown_requested: false,
         }
     }
 
@@ -93,70 +94,13 @@ impl AgentSession {
         self.extensions.as_ref()
     }
 
-    fn sync_extensions(&mut self) {
+    pub(super) fn sync_extensions(&mut self) {
+        let pending = !(self.queues.steering.is_empty() && self.queues.follow_up.is_empty());
         if let Some(ext) = &mut self.extensions {
             ext.sync_session(&self.session);
             ext.sync_agent(&self.state, &self.config);
+            ext.view.lock().pending_messages = pending;
         }
-    }
-
-    /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
-    /// with reason `reload`; extension tools are swapped in the agent state.
-    pub async fn reload_extensions(&mut self) -> Option<crate::lua::LoadReport> {
-        let ext = self.extensions.as_mut()?;
-        let report = ext.reload(&mut self.state).await;
-        self.sync_extensions();
-        self.apply_extension_actions();
-        Some(report)
-    }
-
-    /// Emit `session_start` or `session_shutdown` with `reason` to extensions.
-    pub async fn session_event(&mut self, name: &str, reason: &str) {
-        self.sync_extensions();
-        if let Some(ext) = &self.extensions {
-            ext.session_event(name, reason).await;
-        }
-        self.apply_extension_actions();
-    }
-
-    /// Carry out what extensions asked for; returns user messages to send.
-    fn apply_extension_actions(&mut self) -> Vec<String> {
-        let Some(ext) = &mut self.extensions else {
-            return Vec::new();
-        };
-        let mut user_messages = Vec::new();
-        ext.apply_session_actions(&mut self.session);
-        for action in ext.view.take_actions() {
-            match action {
-                ExtensionAction::SetActiveTools(names) => {
-                    ext.set_active_tools(&mut self.state, &names)
-                }
-                ExtensionAction::SendUserMessage(text) => user_messages.push(text),
-                ExtensionAction::SendMessage {
-                    custom_type,
-                    content,
-                    display,
-                    details,
-                    ..
-                } => {
-                    let message = custom_message(&serde_json::json!({
-                        "customType": custom_type, "content": content,
-                        "display": display, "details": details,
-                    }));
-                    if let Message::Custom(c) = &message {
-                        self.session.append_custom_message_entry(
-                            &c.custom_type,
-                            c.content.clone(),
-                            c.display,
-                            c.details.clone(),
-                        );
-                    }
-                    self.state.messages.push(message);
-                }
-                _ => {}
-            }
-        }
-        user_messages
     }
 
     /// Receive every event from now on.
@@ -180,20 +124,16 @@ impl AgentSession {
         images: Vec<ContentBlock>,
         signal: &CancellationToken,
     ) {
-        let mut next = Some((text, images));
-        while let Some((text, images)) = next.take() {
-            self.prompt_once(text, images, signal).await;
-            if signal.is_cancelled() {
-                return;
-            }
-            let mut pending = self.apply_extension_actions();
-            if !pending.is_empty() {
-                next = Some((pending.remove(0), Vec::new()));
-            }
+        if self.shutdown_requested {
+            return;
         }
+        self.set_idle(false);
+        self.prompt_once(text, images, signal).await;
+        self.run_follow_ups(signal).await;
+        self.set_idle(true);
     }
 
-    async fn prompt_once(
+    pub(super) async fn prompt_once(
         &mut self,
         text: String,
         images: Vec<ContentBlock>,
@@ -202,7 +142,8 @@ impl AgentSession {
         self.sync_extensions();
         let mut extra = Vec::new();
         let mut base_prompt = None;
-        let text = if let Some(ext) = &self.extensions {
+        let text = if let Some(ext) = &mut self.extensions {
+            extra.append(&mut ext.next_turn);
             let text = match ext.input(text).await {
                 InputOutcome::Continue(t) => t,
                 InputOutcome::Handled => return,
@@ -213,7 +154,7 @@ impl AgentSession {
             if let Some(p) = system_prompt {
                 base_prompt = Some(std::mem::replace(&mut self.state.system_prompt, p));
             }
-            extra = messages;
+            extra.extend(messages);
             text
         } else {
             text
@@ -233,6 +174,8 @@ impl AgentSession {
             session: &mut self.session,
             listeners: &mut self.listeners,
             extensions: self.extensions.as_mut(),
+            queues: &self.queues,
+            signal,
         };
         let mut messages = vec![message];
         messages.extend(extra);
@@ -249,6 +192,28 @@ impl AgentSession {
         if let Some(p) = base_prompt {
             self.state.system_prompt = p;
         }
+    }
+
+    /// Continue the conversation from its current context (an extension's
+    /// `triggerTurn`).
+    pub(super) async fn continue_run(&mut self, signal: &CancellationToken) {
+        self.sync_extensions();
+        let mut observer = Persisting {
+            session: &mut self.session,
+            listeners: &mut self.listeners,
+            extensions: self.extensions.as_mut(),
+            queues: &self.queues,
+            signal,
+        };
+        continue_agent_loop(
+            &mut self.state,
+            &self.config,
+            &self.queues,
+            &mut observer,
+            signal,
+        )
+        .await;
+        self.retry_transient_errors(signal).await;
     }
 
     /// After a failed run, retry while the error is transient and attempts remain.
@@ -325,6 +290,8 @@ impl AgentSession {
                 session: &mut self.session,
                 listeners: &mut self.listeners,
                 extensions: self.extensions.as_mut(),
+                queues: &self.queues,
+                signal,
             };
             continue_agent_loop(
                 &mut self.state,
@@ -337,7 +304,7 @@ impl AgentSession {
         }
     }
 
-    fn emit(&mut self, event: &AgentEvent) {
+    pub(super) fn emit(&mut self, event: &AgentEvent) {
         for l in &mut self.listeners {
             l(event);
         }
@@ -349,6 +316,8 @@ struct Persisting<'a> {
     session: &'a mut SessionManager,
     listeners: &'a mut Vec<Listener>,
     extensions: Option<&'a mut ExtensionBridge>,
+    queues: &'a AgentQueues,
+    signal: &'a CancellationToken,
 }
 
 #[async_trait]
@@ -382,7 +351,22 @@ impl AgentObserver for Persisting<'_> {
             ext.sync_session(self.session);
             ext.forward(event).await;
             ext.apply_session_actions(self.session);
+            // After agent_end nothing polls the queues: requests made
+            // there are carried out once the run is over.
+            if !matches!(event, AgentEvent::AgentEnd { .. }) {
+                ext.apply_run_actions(self.queues, self.signal);
+            }
         }
+    }
+
+    async fn transform_context(&mut self, messages: &mut Vec<Message>) {
+        if let Some(ext) = self.extensions.as_deref() {
+            ext.context(messages).await;
+        }
+    }
+
+    fn request_hooks(&self) -> Option<std::sync::Arc<dyn crate::ai::stream::RequestHooks>> {
+        self.extensions.as_deref().and_then(|e| e.request_hooks())
     }
 
     async fn before_tool_call(

@@ -6,11 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::agent_loop::{AgentLoopConfig, AgentQueues, AgentState};
 use crate::agent::events::AgentEvent;
 use crate::agent::tool::{AgentTool, ToolOutput};
+use crate::ai::model::Model;
 use crate::ai::types::{ContentBlock, CustomMessage, Message, ToolCall, UserContent, now_ms};
-use crate::lua::{ExtensionAction, ExtensionHandle, SharedView};
+use crate::app::extension_events::DiscoveredResources;
+use crate::lua::{ExtensionAction, ExtensionHandle, Registrations, SharedView};
 use crate::session::manager::SessionManager;
 
 /// A loaded extension host bound to one session.
@@ -21,6 +25,16 @@ pub struct ExtensionBridge {
     pub view: SharedView,
     /// Every tool (built-in and extension), for `setActiveTools`.
     pub all_tools: Vec<Arc<dyn AgentTool>>,
+    /// Models the user can select (for `ctx.modelRegistry`, `pi.setModel`).
+    pub models: Vec<Model>,
+    /// What the extensions registered (refreshed on load and reload).
+    pub registrations: Registrations,
+    /// Paths contributed in the last `resources_discover`.
+    pub resources: DiscoveredResources,
+    /// Messages sent with `deliverAs = "nextTurn"`, for the next prompt.
+    pub next_turn: Vec<Message>,
+    /// Watches extension files when `"extensions.watch"` is on.
+    pub watcher: Option<crate::lua::watch::ExtensionWatcher>,
     extension_tools: Vec<String>,
     synced_entries: usize,
 }
@@ -33,7 +47,8 @@ pub enum InputOutcome {
     Handled,
 }
 
-fn user_content(value: &Value) -> UserContent {
+/// Text or content blocks from an extension as user content.
+pub fn user_content(value: &Value) -> UserContent {
     match value {
         Value::String(s) => UserContent::Text(s.clone()),
         other => serde_json::from_value::<Vec<ContentBlock>>(other.clone())
@@ -79,6 +94,47 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
     }
 }
 
+/// `ctx.getContextUsage()`: the last assistant message's reported usage
+/// plus an estimate (4 characters a token) for the messages after it;
+/// `null` for an empty conversation.
+pub fn context_usage(messages: &[Message], context_window: u64) -> Value {
+    if messages.is_empty() {
+        return Value::Null;
+    }
+    let last = messages.iter().rposition(|m| {
+        m.as_assistant()
+            .is_some_and(|a| a.usage.input + a.usage.output + a.usage.cache_read > 0)
+    });
+    let (base, rest) = match last {
+        Some(i) => {
+            let u = &messages[i]
+                .as_assistant()
+                .map(|a| a.usage.clone())
+                .unwrap_or_default();
+            (
+                u.input + u.output + u.cache_read + u.cache_write,
+                &messages[i + 1..],
+            )
+        }
+        None => (0, messages),
+    };
+    let estimate: u64 = rest
+        .iter()
+        .map(|m| {
+            serde_json::to_string(m)
+                .map(|s| s.len() as u64 / 4)
+                .unwrap_or(0)
+        })
+        .sum();
+    let tokens = base + estimate;
+    let percent = if context_window > 0 {
+        tokens as f64 * 100.0 / context_window as f64
+    } else {
+        0.0
+    };
+    json!({"tokens": tokens, "contextWindow": context_window, "percent": percent})
+}
+
 impl ExtensionBridge {
     /// Bind a loaded host to the session.
     pub fn new(
@@ -86,10 +142,16 @@ impl ExtensionBridge {
         view: SharedView,
         all_tools: Vec<Arc<dyn AgentTool>>,
     ) -> Self {
+        view.lock().idle = true;
         ExtensionBridge {
             handle,
             view,
             all_tools,
+            models: Vec::new(),
+            registrations: Registrations::default(),
+            resources: DiscoveredResources::default(),
+            next_turn: Vec::new(),
+            watcher: None,
             extension_tools: Vec::new(),
             synced_entries: 0,
         }
@@ -122,6 +184,12 @@ impl ExtensionBridge {
         view.thinking_level = config.thinking.as_str().to_string();
         view.system_prompt = state.system_prompt.clone();
         view.active_tools = state.tools.iter().map(|t| t.name().to_string()).collect();
+        view.context_usage = context_usage(&state.messages, config.model.context_window);
+        view.models = self
+            .models
+            .iter()
+            .filter_map(|m| serde_json::to_value(m).ok())
+            .collect();
         view.all_tools = self
             .all_tools
             .iter()
@@ -141,6 +209,61 @@ impl ExtensionBridge {
                 ExtensionAction::SetSessionName(name) => {
                     session.append_session_info(&name);
                 }
+                ExtensionAction::SetLabel { entry_id, label } => {
+                    if let Err(e) = session.append_label_change(&entry_id, label.as_deref()) {
+                        self.view
+                            .report(format!("Extension error: setLabel(\"{entry_id}\"): {e}"));
+                    }
+                }
+                other => rest.push(other),
+            }
+        }
+        if !rest.is_empty() {
+            let mut view = self.view.lock();
+            rest.append(&mut view.actions);
+            view.actions = rest;
+        }
+    }
+
+    /// While a run is in progress: deliver `steer` / `followUp` messages
+    /// through the queues and honour `ctx.abort()`; other actions stay
+    /// queued until the run ends.
+    pub fn apply_run_actions(&self, queues: &AgentQueues, signal: &CancellationToken) {
+        let mut rest = Vec::new();
+        for action in self.view.take_actions() {
+            match action {
+                ExtensionAction::SendMessage {
+                    custom_type,
+                    content,
+                    display,
+                    details,
+                    deliver_as,
+                    trigger_turn,
+                } if deliver_as.as_deref() != Some("nextTurn") => {
+                    let message = custom_message(&json!({
+                        "customType": custom_type, "content": content,
+                        "display": display, "details": details,
+                    }));
+                    match deliver_as.as_deref() {
+                        Some("followUp") => queues.follow_up.push(message),
+                        _ => queues.steering.push(message),
+                    }
+                    let _ = trigger_turn;
+                }
+                ExtensionAction::SendUserMessage {
+                    content,
+                    deliver_as,
+                } => {
+                    let message = Message::User(crate::ai::types::UserMessage {
+                        content: user_content(&content),
+                        timestamp: now_ms(),
+                    });
+                    match deliver_as.as_deref() {
+                        Some("followUp") => queues.follow_up.push(message),
+                        _ => queues.steering.push(message),
+                    }
+                }
+                ExtensionAction::Abort => signal.cancel(),
                 other => rest.push(other),
             }
         }
@@ -161,6 +284,20 @@ impl ExtensionBridge {
 
     /// Forward an agent event to extensions (by its pi event name).
     pub async fn forward(&self, event: &AgentEvent) {
+        if let AgentEvent::MessageEnd { message } = event
+            && message.as_assistant().is_some()
+        {
+            let mut view = self.view.lock();
+            let window = view
+                .model
+                .get("contextWindow")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let usage = context_usage(std::slice::from_ref(message), window);
+            if usage["tokens"].as_u64().unwrap_or(0) > 0 {
+                view.context_usage = usage;
+            }
+        }
         let name = event_name(event);
         if !self.handle.has_handlers(name) {
             return;
@@ -172,18 +309,40 @@ impl ExtensionBridge {
 
     /// Add the extension tools to `active` and to every known tool,
     /// replacing built-ins of the same name and dropping tools of extensions
-    /// that no longer register them.
+    /// that no longer register them. Tools registered since the last merge
+    /// start active; the others stay as `setActiveTools` left them.
     pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
+        self.registrations = self.handle.registrations().await;
         let old = std::mem::take(&mut self.extension_tools);
+        let was_active: Vec<String> = active
+            .iter()
+            .map(|t| t.name().to_string())
+            .filter(|n| old.contains(n))
+            .collect();
         self.all_tools
             .retain(|t| !old.iter().any(|n| n == t.name()));
         active.retain(|t| !old.iter().any(|n| n == t.name()));
-        for tool in crate::lua::LuaTool::all(&self.handle).await {
-            self.all_tools.retain(|t| t.name() != tool.name());
-            active.retain(|t| t.name() != tool.name());
-            self.extension_tools.push(tool.name().to_string());
+        let tools: Vec<Arc<dyn AgentTool>> = self
+            .registrations
+            .tools
+            .iter()
+            .map(|info| {
+                Arc::new(crate::lua::LuaTool::new(info.clone(), self.handle.clone()))
+                    as Arc<dyn AgentTool>
+            })
+            .collect();
+        for tool in tools {
+            let name = tool.name().to_string();
+            // New tools start active; known ones keep what setActiveTools chose.
+            let replaces_active = active.iter().any(|t| t.name() == name);
+            let activate = !old.contains(&name) || was_active.contains(&name) || replaces_active;
+            self.all_tools.retain(|t| t.name() != name);
+            active.retain(|t| t.name() != name);
+            self.extension_tools.push(name);
             self.all_tools.push(tool.clone());
-            active.push(tool);
+            if activate {
+                active.push(tool);
+            }
         }
     }
 
@@ -285,10 +444,13 @@ impl ExtensionBridge {
         }
     }
 
-    /// `session_start` / `session_shutdown` with a reason.
-    pub async fn session_event(&self, name: &str, reason: &str) {
-        self.handle
-            .emit(name, json!({"type": name, "reason": reason}))
-            .await;
+    /// `session_start` / `session_shutdown` with a reason and extra fields
+    /// (`previousSessionFile`, `targetSessionFile`).
+    pub async fn session_event(&self, name: &str, reason: &str, extra: Value) {
+        let mut payload = json!({"type": name, "reason": reason});
+        if let (Value::Object(p), Value::Object(e)) = (&mut payload, extra) {
+            p.extend(e);
+        }
+        self.handle.emit(name, payload).await;
     }
 }

@@ -1,7 +1,9 @@
 //! The application layer: a conversation bound to its session, and start-up wiring.
 
 pub mod agent_session;
+pub mod extension_actions;
 pub mod extension_bridge;
+pub mod extension_events;
 pub mod startup;
 
 pub use startup::run;

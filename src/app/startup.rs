@@ -75,7 +75,7 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
     }
 }
 
-async fn run_inner(args: Args) -> StartupResult<i32> {
+async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let agent_dir = agent_dir();
@@ -101,7 +101,8 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     };
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
-    let (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
+    let (mut initial, mut rest) =
+        build_initial_message(stdin_text.clone(), &files, &args.messages());
     if output.is_some() && initial.is_none() && rest.is_empty() {
         return Err(
             "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
@@ -148,6 +149,8 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let view = SharedView::new(&cwd);
+    // The terminal UI shows extension messages in its transcript.
+    view.lock().capture_messages = output.is_none();
     let extensions = start_extensions(&args, &settings, &agent_dir, &cwd, &view).await;
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
@@ -157,6 +160,24 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         && !args.no_tools
     {
         bridge.merge_extension_tools(&mut tools).await;
+    }
+    if !args.unknown_flags.is_empty() {
+        let flags = match &bridge {
+            Some(b) => b.handle.registrations().await.flags,
+            None => Vec::new(),
+        };
+        let known: Vec<String> = flags.iter().map(|f| f.name.clone()).collect();
+        let strings: Vec<String> = flags
+            .iter()
+            .filter(|f| f.kind == "string")
+            .map(|f| f.name.clone())
+            .collect();
+        if let Some(name) = args.claim_extension_flags(&strings, &known) {
+            return Err(format!(
+                "unexpected argument '--{name}' found (no loaded extension registers it)\nRun 'pi --help' for the list of options."
+            ));
+        }
+        (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
 
@@ -203,7 +224,16 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
-    if let Some(bridge) = bridge {
+    if let Some(mut bridge) = bridge {
+        bridge.models = available.clone();
+        if output.is_none()
+            && settings.get("extensions.watch").and_then(|v| v.as_bool()) == Some(true)
+        {
+            match crate::lua::watch::ExtensionWatcher::start(&bridge.handle.paths()) {
+                Ok(w) => bridge.watcher = Some(w),
+                Err(e) => eprintln!("Warning: {e}"),
+            }
+        }
         agent.set_extensions(bridge);
         agent.session_event("session_start", "startup").await;
     }
@@ -275,7 +305,13 @@ async fn start_extensions(
     if paths.is_empty() {
         return None;
     }
-    let handle = ExtensionHandle::start(HostConfig::new(paths, cwd), view.clone());
+    let mut config = HostConfig::new(paths, cwd);
+    config.cli_flags = args
+        .unknown_flags
+        .iter()
+        .map(|f| (f.name.clone(), f.value.clone()))
+        .collect();
+    let handle = ExtensionHandle::start(config, view.clone());
     handle.load().await;
     Some(handle)
 }

@@ -124,6 +124,11 @@ pub struct Args {
     /// `@file` arguments and messages.
     #[arg(allow_hyphen_values = false)]
     pub rest: Vec<String>,
+    /// `--name` options pi does not know, kept for extension flags: the
+    /// name, its value (`--name=value` or the word after it) and whether
+    /// the value was inline.
+    #[arg(skip)]
+    pub unknown_flags: Vec<UnknownFlag>,
 }
 
 /// pi's multi-letter short aliases, rewritten to long flags before parsing.
@@ -136,8 +141,62 @@ const SHORT_ALIASES: [(&str, &str); 6] = [
     ("-nc", "--no-context-files"),
 ];
 
+/// A `--name` option pi itself does not define (maybe an extension flag).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFlag {
+    /// Name without `--`.
+    pub name: String,
+    /// `--name=value`, or the next word when it is not an option.
+    pub value: Option<String>,
+    /// The value was written as `--name=value`.
+    pub inline: bool,
+}
+
+/// Take the `--name[=value]` token `bad` out of `argv` and describe it.
+fn take_unknown(argv: &mut Vec<String>, bad: &str) -> Option<UnknownFlag> {
+    let at = argv.iter().position(|a| a == bad)?;
+    let token = argv.remove(at);
+    let body = token.strip_prefix("--")?;
+    if let Some((name, value)) = body.split_once('=') {
+        return Some(UnknownFlag {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+            inline: true,
+        });
+    }
+    let next = argv.get(at).filter(|n| !n.starts_with('-')).cloned();
+    Some(UnknownFlag {
+        name: body.to_string(),
+        value: next,
+        inline: false,
+    })
+}
+
 /// Parsed arguments split into `@file` references and plain messages.
 impl Args {
+    /// Accept the unknown flags that extensions registered: a `string`
+    /// flag's separate value word stops being a message. Returns the first
+    /// flag no extension registered, if any.
+    pub fn claim_extension_flags(
+        &mut self,
+        string_flags: &[String],
+        known: &[String],
+    ) -> Option<String> {
+        for flag in &self.unknown_flags {
+            if !known.contains(&flag.name) {
+                return Some(flag.name.clone());
+            }
+            if string_flags.contains(&flag.name)
+                && !flag.inline
+                && let Some(value) = &flag.value
+                && let Some(at) = self.rest.iter().position(|r| r == value)
+            {
+                self.rest.remove(at);
+            }
+        }
+        None
+    }
+
     /// Parse `argv` (without the program name).
     pub fn parse_from_argv(argv: &[String]) -> Result<Args, String> {
         let rewritten: Vec<String> = argv
@@ -150,7 +209,32 @@ impl Args {
                     .unwrap_or_else(|| a.clone())
             })
             .collect();
-        let mut args = Args::try_parse_from(rewritten).map_err(|e| {
+        let mut rewritten = rewritten;
+        let mut unknown = Vec::new();
+        let parsed = loop {
+            match Args::try_parse_from(rewritten.clone()) {
+                Err(e) if e.kind() == clap::error::ErrorKind::UnknownArgument => {
+                    let bad = match e.get(clap::error::ContextKind::InvalidArg) {
+                        Some(clap::error::ContextValue::String(s)) => s.clone(),
+                        _ => break Err(e),
+                    };
+                    let bad = bad
+                        .split_once('=')
+                        .map(|(n, _)| n.to_string())
+                        .unwrap_or(bad);
+                    let token = rewritten
+                        .iter()
+                        .find(|a| **a == bad || a.starts_with(&format!("{bad}=")))
+                        .cloned();
+                    match token.and_then(|t| take_unknown(&mut rewritten, &t)) {
+                        Some(flag) if bad.starts_with("--") => unknown.push(flag),
+                        _ => break Err(e),
+                    }
+                }
+                other => break other,
+            }
+        };
+        let mut args = parsed.map_err(|e| {
             let text = e.to_string();
             let first = text
                 .lines()
@@ -163,6 +247,7 @@ impl Args {
         if args.print && args.mode.is_none() {
             args.mode = Some(OutputMode::Text);
         }
+        args.unknown_flags = unknown;
         Ok(args)
     }
 
@@ -229,8 +314,23 @@ mod tests {
     }
 
     #[test]
-    fn unknown_flag_is_a_clear_error() {
-        let e = Args::parse_from_argv(&["--frobnicate".to_string()]).unwrap_err();
-        assert!(e.contains("--frobnicate") && e.contains("pi --help"), "{e}");
+    fn unknown_flags_are_kept_for_extensions() {
+        let argv: Vec<String> = ["--plan", "--target=prod", "--mode-x", "fast", "hello", "-x"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let e = Args::parse_from_argv(&argv).unwrap_err();
+        assert!(e.contains("-x") && e.contains("pi --help"), "{e}");
+        let mut args = Args::parse_from_argv(&argv[..5]).unwrap();
+        let names: Vec<_> = args.unknown_flags.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, vec!["plan", "target", "mode-x"]);
+        assert_eq!(args.rest, vec!["fast", "hello"]);
+        let known: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        assert_eq!(args.claim_extension_flags(&["mode-x".into()], &known), None);
+        assert_eq!(args.rest, vec!["hello"]);
+        assert_eq!(
+            args.claim_extension_flags(&[], &["plan".into()]),
+            Some("target".into())
+        );
     }
 }

@@ -1,27 +1,68 @@
-//! The `pi` table each extension's factory receives.
+//! The `pi` table each extension's factory receives: `pi.on`, the
+//! `pi.events` bus, and the parts built in the `api_*` modules.
 
 use std::rc::Rc;
 
-use mlua::{Function, Lua, LuaSerdeExt, Table, Value as LuaValue, Variadic};
-use serde_json::{Value, json};
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde_json::Value;
 
-use super::convert::{to_json, to_lua};
+use super::api_helpers::{add_truncation, fs_table, json_table, log_table};
+use super::api_register::add_registrations;
+use super::api_session::add_session;
+use super::convert::to_lua;
 use super::exec;
-use super::registry::{CommandInfo, HandlerReg, ToolInfo, ToolReg};
-use super::view::ExtensionAction;
+use super::registry::{BusHandler, HandlerReg};
 use super::vm::{HostCtx, Vm};
+
+/// Every event name `pi.on` accepts.
+pub const EVENTS: &[&str] = &[
+    "resources_discover",
+    "session_start",
+    "session_before_switch",
+    "session_before_fork",
+    "session_before_compact",
+    "session_compact",
+    "session_before_tree",
+    "session_tree",
+    "session_shutdown",
+    "before_agent_start",
+    "agent_start",
+    "agent_end",
+    "turn_start",
+    "turn_end",
+    "message_start",
+    "message_update",
+    "message_end",
+    "tool_execution_start",
+    "tool_execution_update",
+    "tool_execution_end",
+    "context",
+    "before_provider_request",
+    "after_provider_response",
+    "model_select",
+    "thinking_level_select",
+    "tool_call",
+    "tool_result",
+    "user_bash",
+    "input",
+    "project_trust",
+];
 
 /// Build the `pi` table for extension number `ext`; `state` seeds `pi.state`.
 pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     let lua = &vm.lua;
     let host = &vm.host;
     let pi = lua.create_table()?;
-    add_events(lua, host, ext, &pi)?;
+    add_on(lua, host, ext, &pi)?;
     add_registrations(lua, host, ext, &pi)?;
     add_async(lua, host, &pi)?;
     add_session(lua, host, &pi)?;
+    add_truncation(lua, &pi)?;
+    pi.set("events", events_table(lua, host, ext)?)?;
     pi.set("json", json_table(lua)?)?;
-    pi.set("log", log_table(lua, host, ext)?)?;
+    let name = host.reg.borrow().extensions[ext].name.clone();
+    pi.set("log", log_table(lua, name, host)?)?;
+    pi.set("fs", fs_table(lua, host)?)?;
     let state_table = match to_lua(lua, state)? {
         LuaValue::Table(t) => t,
         _ => lua.create_table()?,
@@ -34,11 +75,16 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     Ok(pi)
 }
 
-fn add_events(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
+fn add_on(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
     let h = host.clone();
     pi.set(
         "on",
         lua.create_function(move |_, (event, func): (String, Function)| {
+            if !EVENTS.contains(&event.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "pi.on: unknown event \"{event}\" (see docs/extensions.md for the list)"
+                )));
+            }
             h.mark_subscribed(&event);
             h.reg
                 .borrow_mut()
@@ -49,78 +95,52 @@ fn add_events(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Re
     )
 }
 
-fn opt_string(t: &Table, key: &str) -> mlua::Result<Option<String>> {
-    t.get(key)
-}
-
-fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result<ToolInfo> {
-    let name: String = def
-        .get::<Option<String>>("name")?
-        .ok_or_else(|| mlua::Error::runtime("registerTool: `name` is required"))?;
-    let description = opt_string(def, "description")?.unwrap_or_default();
-    let parameters = match def.get::<LuaValue>("parameters")? {
-        LuaValue::Nil => json!({"type": "object", "properties": {}}),
-        v => to_json(lua, v)?,
-    };
-    if let Err(e) = jsonschema::validator_for(&parameters) {
-        return Err(mlua::Error::runtime(format!(
-            "registerTool \"{name}\": `parameters` is not a valid JSON Schema: {e}"
-        )));
-    }
-    let extension = host.reg.borrow().extensions[ext].path.clone();
-    Ok(ToolInfo {
-        label: opt_string(def, "label")?.unwrap_or_else(|| name.clone()),
-        name,
-        description,
-        parameters,
-        prompt_snippet: opt_string(def, "promptSnippet")?,
-        prompt_guidelines: def
-            .get::<Option<Vec<String>>>("promptGuidelines")?
-            .unwrap_or_default(),
-        execution_mode: opt_string(def, "executionMode")?,
-        extension,
-    })
-}
-
-fn add_registrations(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
+/// `pi.events`: `on(channel, function(data, reply))` and
+/// `emit(channel, data, onReply)`; handlers run at once, in subscription
+/// order, and may answer through `reply(value)`.
+fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
     let h = host.clone();
-    pi.set(
-        "registerTool",
-        lua.create_function(move |lua, def: Table| {
-            let info = tool_info(lua, &h, ext, &def)?;
-            let execute: Function = def.get::<Option<Function>>("execute")?.ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "registerTool \"{}\": `execute` must be a function",
-                    info.name
-                ))
-            })?;
+    t.set(
+        "on",
+        lua.create_function(move |_, (channel, func): (String, Function)| {
             h.reg
                 .borrow_mut()
-                .tools
-                .insert(info.name.clone(), ToolReg { info, execute, ext });
+                .bus
+                .push(BusHandler { channel, ext, func });
             Ok(())
         })?,
     )?;
     let h = host.clone();
-    pi.set(
-        "registerCommand",
-        lua.create_function(move |_, (name, opts): (String, Table)| {
-            let handler: Function = opts.get::<Option<Function>>("handler")?.ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "registerCommand \"{name}\": `handler` must be a function"
-                ))
-            })?;
-            let mut reg = h.reg.borrow_mut();
-            let extension = reg.extensions[ext].path.clone();
-            let info = CommandInfo {
-                name,
-                description: opts.get("description")?,
-                extension,
-            };
-            reg.add_command(info, handler);
-            Ok(())
-        })?,
-    )
+    t.set(
+        "emit",
+        lua.create_function(
+            move |lua, (channel, data, on_reply): (String, LuaValue, Option<Function>)| {
+                let handlers: Vec<(usize, Function)> = h
+                    .reg
+                    .borrow()
+                    .bus
+                    .iter()
+                    .filter(|b| b.channel == channel)
+                    .map(|b| (b.ext, b.func.clone()))
+                    .collect();
+                let reply = match on_reply {
+                    Some(f) => LuaValue::Function(f),
+                    None => LuaValue::Function(lua.create_function(|_, _: LuaValue| Ok(()))?),
+                };
+                for (from, func) in &handlers {
+                    if let Err(e) = func.call::<()>((data.clone(), reply.clone())) {
+                        let name = h.reg.borrow().extensions[*from].path.display().to_string();
+                        h.view.report(format!(
+                            "Extension error: {name}: pi.events \"{channel}\" handler failed: {e}"
+                        ));
+                    }
+                }
+                Ok(handlers.len())
+            },
+        )?,
+    )?;
+    Ok(t)
 }
 
 fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
@@ -140,129 +160,100 @@ fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
     )
 }
 
-fn add_session(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
-    let h = host.clone();
-    pi.set(
-        "appendEntry",
-        lua.create_function(move |lua, (custom_type, data): (String, LuaValue)| {
-            let data = (!data.is_nil()).then(|| to_json(lua, data)).transpose()?;
-            h.view
-                .push_action(ExtensionAction::AppendEntry { custom_type, data });
-            Ok(())
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "setSessionName",
-        lua.create_function(move |_, name: String| {
-            h.view.lock().session_name = Some(name.clone());
-            h.view.push_action(ExtensionAction::SetSessionName(name));
-            Ok(())
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "getSessionName",
-        lua.create_function(move |_, ()| Ok(h.view.lock().session_name.clone()))?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "sendMessage",
-        lua.create_function(move |lua, (msg, opts): (Table, Option<Table>)| {
-            let content = to_json(lua, msg.get::<LuaValue>("content")?)?;
-            let details = match msg.get::<LuaValue>("details")? {
-                LuaValue::Nil => None,
-                v => Some(to_json(lua, v)?),
-            };
-            let trigger_turn = match &opts {
-                Some(o) => o.get::<Option<bool>>("triggerTurn")?.unwrap_or(false),
-                None => false,
-            };
-            h.view.push_action(ExtensionAction::SendMessage {
-                custom_type: msg.get::<Option<String>>("customType")?.unwrap_or_default(),
-                content,
-                display: msg.get::<Option<bool>>("display")?.unwrap_or(true),
-                details,
-                trigger_turn,
-            });
-            Ok(())
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "sendUserMessage",
-        lua.create_function(move |_, (text, _opts): (String, Option<Table>)| {
-            h.view.push_action(ExtensionAction::SendUserMessage(text));
-            Ok(())
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "getActiveTools",
-        lua.create_function(move |_, ()| Ok(h.view.lock().active_tools.clone()))?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "getAllTools",
-        lua.create_function(move |lua, ()| {
-            to_lua(lua, &Value::Array(h.view.lock().all_tools.clone()))
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "setActiveTools",
-        lua.create_function(move |_, names: Vec<String>| {
-            h.view.lock().active_tools = names.clone();
-            h.view.push_action(ExtensionAction::SetActiveTools(names));
-            Ok(())
-        })?,
-    )?;
-    let h = host.clone();
-    pi.set(
-        "getThinkingLevel",
-        lua.create_function(move |_, ()| Ok(h.view.lock().thinking_level.clone()))?,
-    )
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lua::ctx::{install_static, make_command_ctx};
+    use crate::lua::handle::HostConfig;
+    use crate::lua::registry::ExtensionInfo;
+    use crate::lua::view::SharedView;
+    use crate::lua::vm::Subscribed;
 
-fn json_table(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set(
-        "encode",
-        lua.create_function(|lua, v: LuaValue| {
-            serde_json::to_string(&to_json(lua, v)?).map_err(mlua::Error::external)
-        })?,
-    )?;
-    t.set(
-        "decode",
-        lua.create_function(|lua, s: String| {
-            let v: Value = serde_json::from_str(&s)
-                .map_err(|e| mlua::Error::runtime(format!("pi.json.decode: {e}")))?;
-            to_lua(lua, &v)
-        })?,
-    )?;
-    t.set("null", lua.null())?;
-    Ok(t)
-}
+    const TYPES: &str = include_str!("../../runtime-lua/types/pi.lua");
 
-fn log_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    let name = host.reg.borrow().extensions[ext].name.clone();
-    for level in ["debug", "info", "warn", "error"] {
-        let name = name.clone();
-        t.set(
-            level,
-            lua.create_function(move |_, parts: Variadic<LuaValue>| {
-                if level == "debug" && std::env::var_os("PI_DEBUG").is_none() {
-                    return Ok(());
+    /// The `---@field` names of `---@class name` in the type file.
+    fn fields_of(class: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut inside = false;
+        for line in TYPES.lines() {
+            if let Some(rest) = line.strip_prefix("---@class ") {
+                inside = rest.split([':', ' ']).next() == Some(class);
+                continue;
+            }
+            if inside {
+                match line.strip_prefix("---@field ") {
+                    Some(f) => out.push(f.split([' ', '?']).next().unwrap().to_string()),
+                    None => inside = false,
                 }
-                let text: Vec<String> = parts
-                    .iter()
-                    .map(|p| p.to_string().unwrap_or_else(|_| format!("{p:?}")))
-                    .collect();
-                eprintln!("[{name}] {level}: {}", text.join(" "));
-                Ok(())
-            })?,
-        )?;
+            }
+        }
+        out
     }
-    Ok(t)
+
+    fn keys(t: &Table) -> Vec<String> {
+        let mut k: Vec<String> = t
+            .pairs::<String, LuaValue>()
+            .map(|p| p.unwrap().0)
+            .collect();
+        k.sort();
+        k
+    }
+
+    fn missing(actual: &[String], class: &str) -> Vec<String> {
+        let declared = fields_of(class);
+        actual
+            .iter()
+            .filter(|k| !declared.contains(k))
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn luals_types_cover_the_whole_api() {
+        let vm = Vm::new(
+            SharedView::default(),
+            Subscribed::default(),
+            &HostConfig::new(Vec::new(), "."),
+        )
+        .unwrap();
+        install_static(&vm.lua, &vm.host).unwrap();
+        vm.host
+            .reg
+            .borrow_mut()
+            .extensions
+            .push(ExtensionInfo::new("x.lua".into()));
+        let pi = build_pi(&vm, 0, &Value::Null).unwrap();
+        assert_eq!(missing(&keys(&pi), "pi.API"), Vec::<String>::new());
+        for (name, class) in [
+            ("events", "pi.Events"),
+            ("json", "pi.Json"),
+            ("log", "pi.Log"),
+            ("fs", "pi.Fs"),
+        ] {
+            let t: Table = pi.get(name).unwrap();
+            assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");
+        }
+        let ctx = make_command_ctx(&vm.lua, &vm.host).unwrap();
+        let mut ctx_fields = fields_of("pi.Context");
+        ctx_fields.extend(fields_of("pi.CommandContext"));
+        let undeclared: Vec<String> = keys(&ctx)
+            .into_iter()
+            .filter(|k| !ctx_fields.contains(k))
+            .collect();
+        assert_eq!(undeclared, Vec::<String>::new());
+        for (name, class) in [
+            ("ui", "pi.UI"),
+            ("sessionManager", "pi.SessionManager"),
+            ("modelRegistry", "pi.ModelRegistry"),
+        ] {
+            let t: Table = ctx.get(name).unwrap();
+            assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");
+        }
+        for event in EVENTS {
+            assert!(
+                TYPES.contains(&format!("---| \"{event}\"")),
+                "{event} missing from pi.EventName"
+            );
+        }
+    }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::convert::{str_field, to_lua};
 use super::exec::LuaSignal;
-use super::view::SessionView;
+use super::view::{ExtensionAction, SessionView};
 use super::vm::HostCtx;
 
 const STATIC_KEY: &str = "pi.ctx.static";
@@ -59,7 +59,10 @@ fn session_manager(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let h = host.clone();
     t.set(
         "getEntry",
-        lua.create_function(move |lua, id: String| {
+        lua.create_function(move |lua, id: Option<String>| {
+            let Some(id) = id else {
+                return Ok(LuaValue::Nil);
+            };
             let view = h.view.lock();
             match view
                 .entries
@@ -86,16 +89,188 @@ fn session_manager(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         "getSessionName",
         lua.create_function(move |_, ()| Ok(h.view.lock().session_name.clone()))?,
     )?;
+    let h = host.clone();
+    t.set(
+        "getLabel",
+        lua.create_function(move |_, id: Option<String>| {
+            Ok(id.and_then(|id| label_of(&h.view.lock(), &id)))
+        })?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "getTree",
+        lua.create_function(move |lua, ()| to_lua(lua, &tree(&h.view.lock())))?,
+    )?;
     Ok(t)
 }
 
-/// `ctx.ui` without an interactive UI: dialogs return their defaults,
-/// setters do nothing (pi's `hasUI = false` behaviour).
-fn headless_ui(lua: &Lua) -> mlua::Result<Table> {
+/// The current label of entry `id` (the latest `label` entry targeting it).
+pub fn label_of(view: &SessionView, id: &str) -> Option<String> {
+    view.entries
+        .iter()
+        .rev()
+        .find(|e| str_field(e, "type") == Some("label") && str_field(e, "targetId") == Some(id))
+        .and_then(|e| str_field(e, "label"))
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+}
+
+/// Every entry as `{entry, children, label}` nodes (pi's `getTree`).
+pub fn tree(view: &SessionView) -> Value {
+    let mut children: HashMap<Option<&str>, Vec<&Value>> = HashMap::new();
+    let ids: std::collections::HashSet<&str> = view
+        .entries
+        .iter()
+        .filter_map(|e| str_field(e, "id"))
+        .collect();
+    for e in &view.entries {
+        let parent = str_field(e, "parentId").filter(|p| ids.contains(p));
+        children.entry(parent).or_default().push(e);
+    }
+    fn node(
+        e: &Value,
+        children: &HashMap<Option<&str>, Vec<&Value>>,
+        view: &SessionView,
+        depth: usize,
+    ) -> Value {
+        let id = str_field(e, "id");
+        let kids: Vec<Value> = if depth > 2000 {
+            Vec::new()
+        } else {
+            children
+                .get(&id)
+                .map(|k| {
+                    k.iter()
+                        .map(|c| node(c, children, view, depth + 1))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut n = serde_json::json!({"entry": e, "children": kids});
+        if let Some(label) = id.and_then(|id| label_of(view, id)) {
+            n["label"] = Value::String(label);
+        }
+        n
+    }
+    Value::Array(
+        children
+            .get(&None)
+            .map(|roots| roots.iter().map(|r| node(r, &children, view, 0)).collect())
+            .unwrap_or_default(),
+    )
+}
+
+fn model_registry(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let h = host.clone();
+    t.set(
+        "getAll",
+        lua.create_function(move |lua, ()| to_lua(lua, &Value::Array(all_models(&h.view.lock()))))?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "getAvailable",
+        lua.create_function(move |lua, ()| to_lua(lua, &Value::Array(all_models(&h.view.lock()))))?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "find",
+        lua.create_function(move |lua, (provider, id): (String, String)| {
+            let found = all_models(&h.view.lock()).into_iter().find(|m| {
+                str_field(m, "provider") == Some(&provider) && str_field(m, "id") == Some(&id)
+            });
+            match found {
+                Some(m) => to_lua(lua, &m),
+                None => Ok(LuaValue::Nil),
+            }
+        })?,
+    )?;
+    Ok(t)
+}
+
+/// Selectable models plus those of providers registered by extensions.
+pub fn all_models(view: &SessionView) -> Vec<Value> {
+    let mut out = view.models.clone();
+    for (name, config) in &view.providers {
+        let Some(models) = config.get("models").and_then(Value::as_array) else {
+            continue;
+        };
+        out.retain(|m| str_field(m, "provider") != Some(name));
+        for m in models {
+            let mut m = m.clone();
+            m["provider"] = Value::String(name.clone());
+            if m.get("api").is_none() {
+                m["api"] = config.get("api").cloned().unwrap_or(Value::Null);
+            }
+            if m.get("baseUrl").is_none() {
+                m["baseUrl"] = config.get("baseUrl").cloned().unwrap_or(Value::Null);
+            }
+            out.push(m);
+        }
+    }
+    out
+}
+
+fn action_fn(lua: &Lua, host: &Rc<HostCtx>, action: ExtensionAction) -> mlua::Result<Function> {
+    let h = host.clone();
+    lua.create_function(move |_, _: mlua::MultiValue| {
+        h.view.push_action(action.clone());
+        Ok(())
+    })
+}
+
+fn not_yet(lua: &Lua, name: &'static str) -> mlua::Result<Function> {
+    lua.create_function(move |_, _: mlua::MultiValue| -> mlua::Result<()> {
+        Err(mlua::Error::runtime(format!(
+            "ctx.{name} is not available in this version of pi yet"
+        )))
+    })
+}
+
+/// The extra functions of a command handler's `ctx`.
+fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("waitForIdle", lua.create_function(|_, ()| Ok(()))?)?;
+    let h = host.clone();
+    t.set(
+        "newSession",
+        lua.create_function(move |lua, _: mlua::MultiValue| {
+            h.view.push_action(ExtensionAction::NewSession);
+            let r = lua.create_table()?;
+            r.set("cancelled", false)?;
+            Ok(r)
+        })?,
+    )?;
+    t.set("reload", action_fn(lua, host, ExtensionAction::Reload)?)?;
+    t.set("fork", not_yet(lua, "fork")?)?;
+    t.set("navigateTree", not_yet(lua, "navigateTree")?)?;
+    t.set("switchSession", not_yet(lua, "switchSession")?)?;
+    Ok(t)
+}
+
+/// `ctx.ui` without interactive widgets: dialogs return their defaults,
+/// setters do nothing (pi's `hasUI = false` behaviour); `notify` reaches the
+/// terminal UI's transcript when one runs.
+fn headless_ui(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     let nothing = lua.create_function(|_, _: mlua::MultiValue| Ok(()))?;
-    for name in [
+    // The terminal UI shows notifications in its transcript; elsewhere
+    // they are dropped, as in pi without a UI.
+    let h = host.clone();
+    t.set(
         "notify",
+        lua.create_function(move |_, (message, level): (String, Option<String>)| {
+            if h.view.lock().capture_messages {
+                let text = match level.as_deref() {
+                    Some("error") => format!("Error: {message}"),
+                    _ => message,
+                };
+                h.view.report(text);
+            }
+            Ok(())
+        })?,
+    )?;
+    for name in [
         "setStatus",
         "setWidget",
         "setFooter",
@@ -125,12 +300,61 @@ fn headless_ui(lua: &Lua) -> mlua::Result<Table> {
 pub fn install_static(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
-    t.set("ui", headless_ui(lua)?)?;
+    t.set("ui", headless_ui(lua, host)?)?;
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;
     t.set("getSystemPrompt", get_system_prompt)?;
+    t.set("modelRegistry", model_registry(lua, host)?)?;
+    let h = host.clone();
+    t.set(
+        "isIdle",
+        lua.create_function(move |_, ()| Ok(h.view.lock().idle))?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "hasPendingMessages",
+        lua.create_function(move |_, ()| Ok(h.view.lock().pending_messages))?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "getContextUsage",
+        lua.create_function(move |lua, ()| {
+            let usage = h.view.lock().context_usage.clone();
+            if usage.is_null() {
+                Ok(LuaValue::Nil)
+            } else {
+                to_lua(lua, &usage)
+            }
+        })?,
+    )?;
+    t.set("abort", action_fn(lua, host, ExtensionAction::Abort)?)?;
+    t.set("shutdown", action_fn(lua, host, ExtensionAction::Shutdown)?)?;
+    t.set(
+        "compact",
+        lua.create_function(|_, opts: Option<Table>| {
+            let message = "compaction is not available in this version of pi yet";
+            match opts.and_then(|o| o.get::<Option<Function>>("onError").ok().flatten()) {
+                Some(on_error) => on_error.call::<()>(message),
+                None => Err(mlua::Error::runtime(format!("ctx.compact: {message}"))),
+            }
+        })?,
+    )?;
+    t.set("command", command_statics(lua, host)?)?;
     lua.set_named_registry_value(STATIC_KEY, t)
+}
+
+/// A fresh `ctx` for a command handler: the event `ctx` plus
+/// `waitForIdle`, `newSession`, `reload`, `fork`, `navigateTree`, `switchSession`.
+pub fn make_command_ctx(lua: &Lua, host: &HostCtx) -> mlua::Result<Table> {
+    let ctx = make_ctx(lua, host, None)?;
+    let statics: Table = lua.named_registry_value(STATIC_KEY)?;
+    let command: Table = statics.get("command")?;
+    for pair in command.pairs::<String, LuaValue>() {
+        let (k, v) = pair?;
+        ctx.set(k, v)?;
+    }
+    Ok(ctx)
 }
 
 /// A fresh `ctx` for one call.
@@ -146,10 +370,18 @@ pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::
     ctx.set("hasUI", false)?;
     ctx.set("sessionManager", statics.get::<Table>("sessionManager")?)?;
     ctx.set("ui", statics.get::<Table>("ui")?)?;
-    ctx.set(
+    for key in [
         "getSystemPrompt",
-        statics.get::<Function>("getSystemPrompt")?,
-    )?;
+        "modelRegistry",
+        "isIdle",
+        "hasPendingMessages",
+        "getContextUsage",
+        "abort",
+        "shutdown",
+        "compact",
+    ] {
+        ctx.set(key, statics.get::<LuaValue>(key)?)?;
+    }
     if let Some(s) = signal {
         ctx.set("signal", s.clone())?;
     }

@@ -52,6 +52,90 @@ impl Dispatched {
     }
 }
 
+/// The JSON type name of `v`, as a Lua user would say it.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nil",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "table",
+    }
+}
+
+/// Fields a handler of `event_name` may return, with the kind each must have.
+fn expected_fields(event_name: &str) -> &'static [(&'static str, &'static str)] {
+    match event_name {
+        "tool_call" => &[("block", "boolean"), ("reason", "string")],
+        "tool_result" => &[
+            ("content", "list"),
+            ("details", "any"),
+            ("isError", "boolean"),
+        ],
+        "before_agent_start" => &[("systemPrompt", "string"), ("message", "table")],
+        "context" => &[("messages", "list")],
+        "input" => &[("action", "string"), ("text", "string"), ("images", "list")],
+        "resources_discover" => &[
+            ("skillPaths", "list"),
+            ("promptPaths", "list"),
+            ("themePaths", "list"),
+        ],
+        "user_bash" => &[("result", "table"), ("operations", "table")],
+        name if name.starts_with("session_before_") => &[
+            ("cancel", "boolean"),
+            ("compaction", "table"),
+            ("summary", "table"),
+            ("skipConversationRestore", "boolean"),
+        ],
+        _ => &[],
+    }
+}
+
+/// Check a handler's result against its event's contract; the error names
+/// the field and what it should be.
+pub fn check_shape(event_name: &str, result: &Value) -> Result<(), String> {
+    if event_name == "before_provider_request" {
+        return Ok(());
+    }
+    let Value::Object(fields) = result else {
+        return Err(format!(
+            "{event_name} handler returned a {}; return nil or a table",
+            kind(result)
+        ));
+    };
+    let expected = expected_fields(event_name);
+    for (key, value) in fields {
+        let Some((_, want)) = expected.iter().find(|(k, _)| k == key) else {
+            continue;
+        };
+        let ok = match *want {
+            "any" => true,
+            "list" => {
+                matches!(value, Value::Array(_))
+                    || (key == "content" && matches!(value, Value::String(_)))
+                    || matches!(value, Value::Object(o) if o.is_empty())
+            }
+            want => kind(value) == want,
+        };
+        if !ok && !value.is_null() {
+            return Err(format!(
+                "{event_name} handler returned `{key}` as a {}; it must be a {want}",
+                kind(value)
+            ));
+        }
+    }
+    if event_name == "input"
+        && let Some(action) = fields.get("action").and_then(Value::as_str)
+        && !["continue", "transform", "handled"].contains(&action)
+    {
+        return Err(format!(
+            "input handler returned `action` = \"{action}\"; use \"continue\", \"transform\" or \"handled\""
+        ));
+    }
+    Ok(())
+}
+
 /// Apply one handler's result to the shared event table; `true` stops the chain.
 fn apply_result(event_name: &str, event: &Table, result: &Value, vm: &Vm) -> mlua::Result<bool> {
     let set = |key: &str| -> mlua::Result<()> {
@@ -74,6 +158,10 @@ fn apply_result(event_name: &str, event: &Table, result: &Value, vm: &Vm) -> mlu
         }
         "context" => {
             set("messages")?;
+            Ok(false)
+        }
+        "before_provider_request" => {
+            event.set("payload", to_lua(&vm.lua, result)?)?;
             Ok(false)
         }
         "input" => match result.get("action").and_then(Value::as_str) {
@@ -130,6 +218,7 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         {
             Ok(LuaValue::Nil) => Ok(false),
             Ok(v) => to_json(lua, v).and_then(|result| {
+                check_shape(event_name, &result).map_err(mlua::Error::runtime)?;
                 let stop = apply_result(event_name, &event, &result, vm)?;
                 out.results.push(result);
                 Ok(stop)
@@ -150,9 +239,12 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
 fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut Vec<String>) {
     let mut reg = vm.host.reg.borrow_mut();
     let name = reg.extensions[ext].path.display().to_string();
-    let message = format!("{name}: {event_name} handler failed: {e}");
+    let message = format!(
+        "{name}: {event_name} handler failed: {}",
+        super::tool_exec::error_text(e)
+    );
     if reg.reported.insert((ext, event_name.to_string())) {
-        eprintln!("Extension error: {message}");
+        vm.host.view.report(format!("Extension error: {message}"));
     }
     errors.push(message);
 }

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::budget::DEFAULT_INSTRUCTION_BUDGET;
 use super::dispatch::Dispatched;
 use super::host::{Request, spawn};
-use super::registry::{CommandInfo, ToolInfo};
+use super::registry::{CommandInfo, Registrations, ToolInfo};
 use super::view::SharedView;
 use super::vm::Subscribed;
 
@@ -23,6 +23,9 @@ pub struct HostConfig {
     pub cwd: PathBuf,
     /// Instructions a handler may run without yielding before it is stopped.
     pub instruction_budget: u64,
+    /// Command-line options pi itself does not know, for `pi.getFlag`:
+    /// name (without `--`) and the word after it, if any.
+    pub cli_flags: Vec<(String, Option<String>)>,
 }
 
 impl HostConfig {
@@ -32,6 +35,7 @@ impl HostConfig {
             paths,
             cwd: cwd.into(),
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+            cli_flags: Vec::new(),
         }
     }
 }
@@ -60,6 +64,7 @@ pub struct LoadReport {
 pub struct ExtensionHandle {
     tx: mpsc::UnboundedSender<Request>,
     subscribed: Subscribed,
+    paths: Vec<PathBuf>,
 }
 
 impl ExtensionHandle {
@@ -69,8 +74,21 @@ impl ExtensionHandle {
         spawn(config, view)
     }
 
-    pub(crate) fn new(tx: mpsc::UnboundedSender<Request>, subscribed: Subscribed) -> Self {
-        ExtensionHandle { tx, subscribed }
+    pub(crate) fn new(
+        tx: mpsc::UnboundedSender<Request>,
+        subscribed: Subscribed,
+        paths: Vec<PathBuf>,
+    ) -> Self {
+        ExtensionHandle {
+            tx,
+            subscribed,
+            paths,
+        }
+    }
+
+    /// The extension entry files this host loads.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.paths.clone()
     }
 
     async fn ask<T: Default>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> T {
@@ -119,14 +137,59 @@ impl ExtensionHandle {
         rx.await.unwrap_or_else(|_| Dispatched::unchanged(fallback))
     }
 
+    /// Everything the extensions registered.
+    pub async fn registrations(&self) -> Registrations {
+        self.ask(Request::Registrations).await
+    }
+
     /// Tools registered by extensions.
     pub async fn tools(&self) -> Vec<ToolInfo> {
-        self.ask(Request::Tools).await
+        self.registrations().await.tools
     }
 
     /// Commands registered by extensions.
     pub async fn commands(&self) -> Vec<CommandInfo> {
-        self.ask(Request::Commands).await
+        self.registrations().await.commands
+    }
+
+    /// Run a tool's `prepareArguments` and wait for it (blocks the calling
+    /// thread; the host runs on its own).
+    pub fn prepare_arguments_blocking(&self, name: &str, args: Value) -> Value {
+        let (reply, rx) = std::sync::mpsc::channel();
+        let request = Request::Prepare {
+            name: name.to_string(),
+            args: args.clone(),
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return args;
+        }
+        rx.recv().unwrap_or(args)
+    }
+
+    /// Run the extension command `/name args`.
+    pub async fn run_command(&self, name: &str, args: &str) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        let request = Request::RunCommand {
+            name: name.to_string(),
+            args: args.to_string(),
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
+    /// Argument completions of the extension command `name` for `prefix`.
+    pub async fn complete_command(&self, name: &str, prefix: &str) -> Vec<Value> {
+        self.ask(|reply| Request::Complete {
+            name: name.to_string(),
+            prefix: prefix.to_string(),
+            reply,
+        })
+        .await
     }
 
     /// Run an extension tool. Partial results arrive on `updates`.

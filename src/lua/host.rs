@@ -11,13 +11,14 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use super::command::{complete_command, run_command};
 use super::convert::to_json;
 use super::ctx::install_static;
 use super::dispatch::{Dispatched, dispatch};
 use super::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
 use super::loader::load_extension;
-use super::registry::{CommandInfo, ToolInfo};
-use super::tool_exec::execute_tool;
+use super::registry::Registrations;
+use super::tool_exec::{execute_tool, prepare_arguments};
 use super::view::SharedView;
 use super::vm::{Subscribed, Vm};
 
@@ -30,8 +31,22 @@ pub(crate) enum Request {
         payload: Value,
         reply: oneshot::Sender<Dispatched>,
     },
-    Tools(oneshot::Sender<Vec<ToolInfo>>),
-    Commands(oneshot::Sender<Vec<CommandInfo>>),
+    Registrations(oneshot::Sender<Registrations>),
+    Prepare {
+        name: String,
+        args: Value,
+        reply: std::sync::mpsc::Sender<Value>,
+    },
+    RunCommand {
+        name: String,
+        args: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Complete {
+        name: String,
+        prefix: String,
+        reply: oneshot::Sender<Vec<Value>>,
+    },
     ExecuteTool {
         name: String,
         call_id: String,
@@ -57,13 +72,8 @@ impl Host {
 
     async fn load(&self) -> LoadReport {
         let mut report = LoadReport::default();
-        let vm = match Vm::new(
-            self.view.clone(),
-            self.subscribed.clone(),
-            self.config.cwd.clone(),
-            self.config.instruction_budget,
-        )
-        .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
+        let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
+            .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
         {
             Ok(vm) => Rc::new(vm),
             Err(e) => {
@@ -84,10 +94,10 @@ impl Host {
             match load_extension(&vm, path, &state).await {
                 Ok(()) => report.loaded.push(path.clone()),
                 Err(message) => {
-                    eprintln!(
+                    self.view.report(format!(
                         "Error: failed to load extension {}: {message}",
                         path.display()
-                    );
+                    ));
                     report.errors.push(LoadError {
                         path: path.clone(),
                         message,
@@ -145,35 +155,37 @@ async fn serve(host: Rc<Host>, request: Request) {
             };
             let _ = reply.send(out);
         }
-        Request::Tools(reply) => {
-            let tools = host
+        Request::Registrations(reply) => {
+            let list = host
                 .current()
-                .map(|vm| {
-                    vm.host
-                        .reg
-                        .borrow()
-                        .tools
-                        .values()
-                        .map(|t| t.info.clone())
-                        .collect()
-                })
+                .map(|vm| vm.host.reg.borrow().snapshot())
                 .unwrap_or_default();
-            let _ = reply.send(tools);
+            let _ = reply.send(list);
         }
-        Request::Commands(reply) => {
-            let commands = host
-                .current()
-                .map(|vm| {
-                    vm.host
-                        .reg
-                        .borrow()
-                        .commands
-                        .values()
-                        .map(|c| c.info.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
-            let _ = reply.send(commands);
+        Request::Prepare { name, args, reply } => {
+            let out = match host.current() {
+                Some(vm) => prepare_arguments(&vm, &name, args).await,
+                None => args,
+            };
+            let _ = reply.send(out);
+        }
+        Request::RunCommand { name, args, reply } => {
+            let result = match host.current() {
+                Some(vm) => run_command(&vm, &name, args).await,
+                None => Err("extensions are not loaded".to_string()),
+            };
+            let _ = reply.send(result);
+        }
+        Request::Complete {
+            name,
+            prefix,
+            reply,
+        } => {
+            let list = match host.current() {
+                Some(vm) => complete_command(&vm, &name, &prefix).await,
+                None => Vec::new(),
+            };
+            let _ = reply.send(list);
         }
         Request::ExecuteTool {
             name,
@@ -196,6 +208,7 @@ async fn serve(host: Rc<Host>, request: Request) {
 pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
     let subscribed = Subscribed::default();
+    let paths = config.paths.clone();
     let host_subscribed = subscribed.clone();
     std::thread::Builder::new()
         .name("pi-extensions".into())
@@ -231,5 +244,5 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
             });
         })
         .expect("spawn the extension host thread");
-    ExtensionHandle::new(tx, subscribed)
+    ExtensionHandle::new(tx, subscribed, paths)
 }

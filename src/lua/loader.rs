@@ -13,18 +13,32 @@ use super::vm::Vm;
 /// Standard modules `require` may still return.
 const STD_MODULES: [&str; 7] = ["string", "table", "math", "utf8", "os", "io", "coroutine"];
 
-/// Resolve `name` (dots as separators) to `name.lua` or `name/init.lua` under `dir`.
-fn module_path(dir: &Path, name: &str) -> Option<PathBuf> {
+/// Resolve `name` (dots as separators) to `name.lua` or `name/init.lua`
+/// under `dir`. `Err` when the name or a link leads outside `dir`.
+fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
+    let outside = || {
+        format!(
+            "require(\"{name}\"): only modules inside the extension folder {} can be loaded",
+            dir.display()
+        )
+    };
+    if name.starts_with('/') || name.contains("..") {
+        return Err(outside());
+    }
     let rel = PathBuf::from(name.replace('.', "/"));
     if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
-        return None;
+        return Err(outside());
     }
     let file = dir.join(&rel).with_extension("lua");
-    if file.is_file() {
-        return Some(file);
-    }
     let init = dir.join(rel).join("init.lua");
-    init.is_file().then_some(init)
+    let Some(found) = [file, init].into_iter().find(|p| p.is_file()) else {
+        return Ok(None);
+    };
+    let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match std::fs::canonicalize(&found) {
+        Ok(real) if real.starts_with(&root) => Ok(Some(found)),
+        _ => Err(outside()),
+    }
 }
 
 fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
@@ -46,7 +60,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
         if STD_MODULES.contains(&name.as_str()) {
             return lua.globals().get::<LuaValue>(name.as_str());
         }
-        let Some(path) = module_path(&dir, &name) else {
+        let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
             return Err(mlua::Error::runtime(format!(
                 "module '{name}' not found in the extension folder {}",
                 dir.display()
@@ -105,13 +119,15 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
 /// Forget everything extension `ext` registered before it failed.
 fn remove_registrations(vm: &Vm, ext: usize) {
     let mut reg = vm.host.reg.borrow_mut();
-    reg.handlers.retain(|h| h.ext != ext);
-    reg.tools.retain(|_, t| t.ext != ext);
-    let path = reg.extensions[ext].path.clone();
-    reg.commands.retain(|_, c| c.info.extension != path);
-    reg.states.retain(|(e, _)| *e != ext);
+    reg.remove_extension(ext);
+    let providers: Vec<String> = reg.providers.iter().map(|(n, _)| n.clone()).collect();
     let events = reg.subscribed_events();
     drop(reg);
+    vm.host
+        .view
+        .lock()
+        .providers
+        .retain(|(n, _)| providers.contains(n));
     if let Ok(mut s) = vm.host.subscribed.write() {
         *s = events;
     }

@@ -4,7 +4,11 @@
 //! thread-safe door to it.
 
 pub mod api;
+pub mod api_helpers;
+pub mod api_register;
+pub mod api_session;
 pub mod budget;
+pub mod command;
 pub mod convert;
 pub mod ctx;
 pub mod discovery;
@@ -18,9 +22,10 @@ pub mod tool;
 pub mod tool_exec;
 pub mod view;
 pub mod vm;
+pub mod watch;
 
 pub use dispatch::Dispatched;
 pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
-pub use registry::{CommandInfo, ToolInfo};
+pub use registry::{CommandInfo, FlagInfo, Registrations, ShortcutInfo, ToolInfo};
 pub use tool::LuaTool;
 pub use view::{ExtensionAction, SessionView, SharedView};

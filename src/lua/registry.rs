@@ -62,6 +62,9 @@ pub struct ToolInfo {
     pub execution_mode: Option<String>,
     /// Path of the extension that registered it.
     pub extension: PathBuf,
+    /// Whether it has a `prepareArguments` function.
+    #[serde(skip)]
+    pub has_prepare: bool,
 }
 
 /// A registered tool with its Lua callbacks.
@@ -70,6 +73,8 @@ pub struct ToolReg {
     pub info: ToolInfo,
     /// `execute(toolCallId, params, signal, onUpdate, ctx)`.
     pub execute: Function,
+    /// `prepareArguments(args)`: reshapes raw arguments before validation.
+    pub prepare: Option<Function>,
     /// Index of the registering extension.
     pub ext: usize,
 }
@@ -91,6 +96,62 @@ pub struct CommandReg {
     pub info: CommandInfo,
     /// `handler(args, ctx)`.
     pub handler: Function,
+    /// `getArgumentCompletions(prefix)`.
+    pub completions: Option<Function>,
+}
+
+/// A keyboard shortcut registered by an extension.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShortcutInfo {
+    /// Key combination, e.g. `ctrl+shift+p`.
+    pub shortcut: String,
+    /// Description for `/hotkeys`.
+    pub description: Option<String>,
+    /// Path of the extension that registered it.
+    pub extension: PathBuf,
+}
+
+/// A command-line flag registered by an extension.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlagInfo {
+    /// Flag name without `--`.
+    pub name: String,
+    /// Description for help.
+    pub description: Option<String>,
+    /// `boolean` or `string`.
+    pub kind: String,
+    /// Value when the flag is not given.
+    pub default: Value,
+    /// Path of the extension that registered it.
+    pub extension: PathBuf,
+}
+
+/// A subscriber on the `pi.events` bus.
+pub struct BusHandler {
+    /// Channel name.
+    pub channel: String,
+    /// Index of the subscribing extension.
+    pub ext: usize,
+    /// `function(data, reply)`.
+    pub func: Function,
+}
+
+/// A snapshot of what the loaded extensions registered (everything but
+/// the Lua functions), for listings and start-up checks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Registrations {
+    /// Tools.
+    pub tools: Vec<ToolInfo>,
+    /// Slash commands.
+    pub commands: Vec<CommandInfo>,
+    /// Keyboard shortcuts.
+    pub shortcuts: Vec<ShortcutInfo>,
+    /// Command-line flags.
+    pub flags: Vec<FlagInfo>,
+    /// `customType`s with a message renderer.
+    pub renderers: Vec<String>,
+    /// Names of registered providers.
+    pub providers: Vec<String>,
 }
 
 /// All registrations of one VM.
@@ -108,23 +169,70 @@ pub struct Registry {
     pub states: Vec<(usize, Table)>,
     /// (extension, event) pairs whose handler error was already reported.
     pub reported: HashSet<(usize, String)>,
+    /// Keyboard shortcuts with their handlers.
+    pub shortcuts: Vec<(ShortcutInfo, Function)>,
+    /// Command-line flags by name.
+    pub flags: IndexMap<String, FlagInfo>,
+    /// Message renderers by `customType`.
+    pub renderers: IndexMap<String, (usize, Function)>,
+    /// `pi.events` subscribers.
+    pub bus: Vec<BusHandler>,
+    /// Providers registered by each extension (name, extension).
+    pub providers: Vec<(String, usize)>,
 }
 
 impl Registry {
+    /// Everything registered, without the Lua functions.
+    pub fn snapshot(&self) -> Registrations {
+        Registrations {
+            tools: self.tools.values().map(|t| t.info.clone()).collect(),
+            commands: self.commands.values().map(|c| c.info.clone()).collect(),
+            shortcuts: self.shortcuts.iter().map(|(s, _)| s.clone()).collect(),
+            flags: self.flags.values().cloned().collect(),
+            renderers: self.renderers.keys().cloned().collect(),
+            providers: self.providers.iter().map(|(n, _)| n.clone()).collect(),
+        }
+    }
+
     /// Names of events with at least one handler.
     pub fn subscribed_events(&self) -> HashSet<String> {
         self.handlers.iter().map(|h| h.event.clone()).collect()
     }
 
+    /// Forget everything extension `ext` registered.
+    pub fn remove_extension(&mut self, ext: usize) {
+        let path = self.extensions[ext].path.clone();
+        self.handlers.retain(|h| h.ext != ext);
+        self.tools.retain(|_, t| t.ext != ext);
+        self.commands.retain(|_, c| c.info.extension != path);
+        self.states.retain(|(e, _)| *e != ext);
+        self.shortcuts.retain(|(s, _)| s.extension != path);
+        self.flags.retain(|_, f| f.extension != path);
+        self.renderers.retain(|_, (e, _)| *e != ext);
+        self.bus.retain(|b| b.ext != ext);
+        self.providers.retain(|(_, e)| *e != ext);
+    }
+
     /// Store a command, suffixing `:1`, `:2`, ... on a name clash.
-    pub fn add_command(&mut self, mut info: CommandInfo, handler: Function) {
+    pub fn add_command(
+        &mut self,
+        mut info: CommandInfo,
+        handler: Function,
+        completions: Option<Function>,
+    ) {
         let base = info.name.clone();
         let mut n = 0;
         while self.commands.contains_key(&info.name) {
             n += 1;
             info.name = format!("{base}:{n}");
         }
-        self.commands
-            .insert(info.name.clone(), CommandReg { info, handler });
+        self.commands.insert(
+            info.name.clone(),
+            CommandReg {
+                info,
+                handler,
+                completions,
+            },
+        );
     }
 }

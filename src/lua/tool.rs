@@ -75,6 +75,13 @@ impl AgentTool for LuaTool {
     fn prompt_guidelines(&self) -> Vec<String> {
         self.info.prompt_guidelines.clone()
     }
+    fn prepare_arguments(&self, args: Value) -> Value {
+        if !self.info.has_prepare {
+            return args;
+        }
+        self.handle
+            .prepare_arguments_blocking(&self.info.name, args)
+    }
     fn execution_mode(&self) -> ExecutionMode {
         match self.info.execution_mode.as_deref() {
             Some("sequential") => ExecutionMode::Sequential,

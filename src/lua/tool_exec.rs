@@ -45,6 +45,36 @@ pub async fn execute_tool(
     to_json(lua, result).map_err(|e| e.to_string())
 }
 
+/// Run a tool's `prepareArguments(args)`; the arguments come back unchanged
+/// when it has none or it fails (the failure is logged).
+pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
+    let prepare = vm
+        .host
+        .reg
+        .borrow()
+        .tools
+        .get(name)
+        .and_then(|t| t.prepare.clone());
+    let Some(prepare) = prepare else { return args };
+    let lua = &vm.lua;
+    vm.host.budget.reset();
+    let result = match to_lua(lua, &args) {
+        Ok(v) => prepare.call_async::<LuaValue>(v).await,
+        Err(e) => Err(e),
+    };
+    match result.and_then(|v| to_json(lua, v)) {
+        Ok(Value::Null) => args,
+        Ok(v) => v,
+        Err(e) => {
+            vm.host.view.report(format!(
+                "Extension error: {name} prepareArguments failed: {}",
+                error_text(&e)
+            ));
+            args
+        }
+    }
+}
+
 /// The message of a Lua error without mlua's wrapping ("callback error", traceback).
 pub fn error_text(e: &mlua::Error) -> String {
     match e {

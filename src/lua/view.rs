@@ -31,11 +31,42 @@ pub enum ExtensionAction {
         details: Option<Value>,
         /// Start a turn after adding it.
         trigger_turn: bool,
+        /// `steer`, `followUp` or `nextTurn` (`None`: steer).
+        deliver_as: Option<String>,
     },
-    /// `pi.sendUserMessage(text)`.
-    SendUserMessage(String),
+    /// `pi.sendUserMessage(content, {deliverAs})`.
+    SendUserMessage {
+        /// Text or content blocks.
+        content: Value,
+        /// `steer` or `followUp` while the agent runs.
+        deliver_as: Option<String>,
+    },
     /// `pi.setActiveTools(names)`.
     SetActiveTools(Vec<String>),
+    /// `pi.setModel(model)`.
+    SetModel {
+        /// Provider name.
+        provider: String,
+        /// Model id.
+        id: String,
+    },
+    /// `pi.setThinkingLevel(level)`.
+    SetThinkingLevel(String),
+    /// `pi.setLabel(entryId, label)`.
+    SetLabel {
+        /// The labelled entry.
+        entry_id: String,
+        /// The label (`None` clears it).
+        label: Option<String>,
+    },
+    /// `ctx.abort()`.
+    Abort,
+    /// `ctx.shutdown()`.
+    Shutdown,
+    /// `ctx.reload()` from a command.
+    Reload,
+    /// `ctx.newSession()` from a command.
+    NewSession,
 }
 
 /// A snapshot of the session for extensions (`ctx`, `pi.get*`).
@@ -63,8 +94,25 @@ pub struct SessionView {
     pub all_tools: Vec<Value>,
     /// Names of the tools sent to the model.
     pub active_tools: Vec<String>,
+    /// Models the user can select, as pi's `Model` JSON.
+    pub models: Vec<Value>,
+    /// Providers registered by extensions: name and config.
+    pub providers: Vec<(String, Value)>,
+    /// Whether no agent run is in progress.
+    pub idle: bool,
+    /// Whether steering or follow-up messages wait.
+    pub pending_messages: bool,
+    /// `{tokens, contextWindow, percent}` of the last request.
+    pub context_usage: Value,
+    /// Prompt-template and skill commands `{name, description, source}`.
+    pub resource_commands: Vec<Value>,
     /// Requests waiting for the session.
     pub actions: Vec<ExtensionAction>,
+    /// Keep messages for [`SharedView::take_messages`] instead of writing
+    /// them to stderr (the terminal UI shows them itself).
+    pub capture_messages: bool,
+    /// Errors, warnings and log lines waiting to be shown.
+    pub messages: Vec<String>,
 }
 
 /// The view shared between the session and the extension host.
@@ -90,8 +138,41 @@ impl SharedView {
         self.lock().actions.push(action);
     }
 
+    /// Report an error, warning or log line from the extension host: on
+    /// stderr, or kept for the terminal UI when it captures them.
+    pub fn report(&self, message: String) {
+        let mut view = self.lock();
+        if view.capture_messages {
+            view.messages.push(message);
+        } else {
+            drop(view);
+            eprintln!("{message}");
+        }
+    }
+
+    /// Take every captured message.
+    pub fn take_messages(&self) -> Vec<String> {
+        std::mem::take(&mut self.lock().messages)
+    }
+
     /// Take every queued action.
     pub fn take_actions(&self) -> Vec<ExtensionAction> {
         std::mem::take(&mut self.lock().actions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captured_messages_wait_for_the_ui() {
+        let view = SharedView::new(".");
+        view.report("to stderr".into());
+        assert!(view.take_messages().is_empty());
+        view.lock().capture_messages = true;
+        view.report("Extension error: x".into());
+        assert_eq!(view.take_messages(), vec!["Extension error: x"]);
+        assert!(view.take_messages().is_empty());
     }
 }

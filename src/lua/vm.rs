@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use mlua::{Lua, LuaOptions, StdLib};
 
 use super::budget::Budget;
+use super::handle::HostConfig;
 use super::registry::Registry;
 use super::view::SharedView;
 
@@ -32,6 +33,8 @@ pub struct HostCtx {
     pub subscribed: Subscribed,
     /// Working directory for `pi.exec` and relative paths.
     pub cwd: PathBuf,
+    /// Unknown command-line options, for `pi.getFlag`.
+    pub cli_flags: Vec<(String, Option<String>)>,
 }
 
 impl HostCtx {
@@ -53,27 +56,24 @@ pub struct Vm {
 
 impl Vm {
     /// A fresh VM: safe standard libraries, the prelude, the budget hook.
-    pub fn new(
-        view: SharedView,
-        subscribed: Subscribed,
-        cwd: PathBuf,
-        instruction_budget: u64,
-    ) -> mlua::Result<Vm> {
+    pub fn new(view: SharedView, subscribed: Subscribed, config: &HostConfig) -> mlua::Result<Vm> {
         let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
         lua.load(PRELUDE)
             .set_name("@runtime-lua/prelude.lua")
             .exec()?;
-        let budget = Budget::new(instruction_budget);
+        let budget = Budget::new(config.instruction_budget);
         budget.install(&lua)?;
         if let Ok(mut s) = subscribed.write() {
             s.clear();
         }
+        view.lock().providers.clear();
         let host = Rc::new(HostCtx {
             reg: RefCell::new(Registry::default()),
             view,
             budget,
             subscribed,
-            cwd,
+            cwd: config.cwd.clone(),
+            cli_flags: config.cli_flags.clone(),
         });
         Ok(Vm { lua, host })
     }
@@ -84,13 +84,9 @@ mod tests {
     use super::*;
 
     fn vm(budget: u64) -> Vm {
-        Vm::new(
-            SharedView::default(),
-            Subscribed::default(),
-            PathBuf::from("."),
-            budget,
-        )
-        .unwrap()
+        let mut config = HostConfig::new(Vec::new(), ".");
+        config.instruction_budget = budget;
+        Vm::new(SharedView::default(), Subscribed::default(), &config).unwrap()
     }
 
     #[test]

@@ -113,6 +113,8 @@ pub struct App {
     pub session_id: String,
     /// `/login` state.
     pub login: super::login::LoginState,
+    /// Extension commands as (name, description), for `/` dispatch and completion.
+    pub extension_commands: Vec<(String, String)>,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -153,6 +155,7 @@ impl App {
             session_file: None,
             session_id: String::new(),
             login: Default::default(),
+            extension_commands: Vec::new(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -164,12 +167,17 @@ impl App {
         self.busy_since.is_some()
     }
 
+    /// Mark a run as started; `signal` aborts it.
+    pub(super) fn set_busy(&mut self, signal: CancellationToken) {
+        self.signal = Some(signal);
+        self.busy_since = Some(Instant::now());
+        self.scroll = 0;
+    }
+
     /// Send a prompt to the conversation.
     pub fn send_prompt(&mut self, text: String) {
         let signal = CancellationToken::new();
-        self.signal = Some(signal.clone());
-        self.busy_since = Some(Instant::now());
-        self.scroll = 0;
+        self.set_busy(signal.clone());
         let _ = self.commands.send(SessionCommand::Prompt { text, signal });
     }
 
@@ -233,6 +241,8 @@ impl App {
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
+            UiEvent::Notice(message) => self.transcript.notice(message, NoticeKind::Info),
+            UiEvent::Quit => self.quit = true,
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {
@@ -259,6 +269,7 @@ impl App {
         self.footer.reasoning = s.model.reasoning;
         self.footer.context_window = s.model.context_window;
         self.footer.thinking = s.thinking.as_str().to_string();
+        self.extension_commands = s.extension_commands.clone();
     }
 
     /// Completions for the editor: `/` commands for a bare command, project
@@ -271,10 +282,17 @@ impl App {
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {
-            return complete(rest)
+            let mut list: Vec<(String, String)> = complete(rest)
                 .into_iter()
                 .map(|(name, desc)| (format!("/{name}"), desc.to_string()))
                 .collect();
+            list.extend(
+                self.extension_commands
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
+                    .map(|(name, desc)| (format!("/{name}"), desc.clone())),
+            );
+            return list;
         }
         match (
             self.editor.word_before_cursor().strip_prefix('@'),
@@ -460,6 +478,9 @@ impl App {
             return;
         }
         if text.is_empty() {
+            return;
+        }
+        if self.run_extension_command(&text) {
             return;
         }
         if let Some(command) = parse_command(&text) {

@@ -56,6 +56,10 @@ impl App {
             SlashCommand::Model(search) => self.open_model_selector(&search),
             SlashCommand::Login(provider) => self.start_login(&provider),
             SlashCommand::Logout(provider) => self.run_logout(&provider),
+            SlashCommand::Reload if busy => refuse_busy(self),
+            SlashCommand::Reload => {
+                let _ = self.commands.send(SessionCommand::Reload);
+            }
             SlashCommand::Unavailable(name) => self.transcript.notice(
                 format!("/{name} is not available in this version of pi yet."),
                 NoticeKind::Warning,
@@ -64,6 +68,37 @@ impl App {
                 .transcript
                 .notice(format!("Unknown command: /{name}"), NoticeKind::Error),
         }
+    }
+
+    /// Send `/name args` to the extension that registered `name`; `false`
+    /// when `text` is not an extension command.
+    pub(super) fn run_extension_command(&mut self, text: &str) -> bool {
+        let Some(rest) = text.trim().strip_prefix('/') else {
+            return false;
+        };
+        let (name, args) = match rest.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (rest, ""),
+        };
+        if !self.extension_commands.iter().any(|(n, _)| n == name) {
+            return false;
+        }
+        if self.is_busy() {
+            self.transcript.notice(
+                "Wait for the current turn to finish (esc to interrupt).",
+                NoticeKind::Warning,
+            );
+            return true;
+        }
+        self.editor.add_history(text);
+        let signal = tokio_util::sync::CancellationToken::new();
+        self.set_busy(signal.clone());
+        let _ = self.commands.send(SessionCommand::ExtensionCommand {
+            name: name.to_string(),
+            args: args.to_string(),
+            signal,
+        });
+        true
     }
 
     pub(super) fn open_model_selector(&mut self, search: &str) {

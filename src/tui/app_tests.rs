@@ -226,6 +226,7 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
         message_count: 0,
         model,
         thinking: crate::ai::model::ThinkingLevel::Off,
+        extension_commands: Vec::new(),
     })));
     let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
         panic!("queued message sent")
@@ -259,4 +260,31 @@ fn ctrl_p_cycles_through_the_scoped_models() {
         KeyModifiers::CONTROL | KeyModifiers::SHIFT,
     );
     assert_eq!(a.footer.model_id, "a");
+}
+
+#[test]
+fn extension_commands_complete_and_run_and_reload_is_sent() {
+    let (mut a, mut rx) = app();
+    a.extension_commands = vec![("deploy".into(), "Ship it".into())];
+    type_text(&mut a, "/dep");
+    assert_eq!(
+        a.completions(),
+        vec![("/deploy".to_string(), "Ship it".to_string())]
+    );
+    key(&mut a, KeyCode::Tab, KeyModifiers::NONE);
+    type_text(&mut a, "prod now");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::ExtensionCommand { name, args, .. }) = rx.try_recv() else {
+        panic!("extension command sent")
+    };
+    assert_eq!((name.as_str(), args.as_str()), ("deploy", "prod now"));
+    assert!(a.is_busy());
+    a.handle_ui_event(super::session_task::UiEvent::Notice("done".into()));
+    a.busy_since = None;
+    type_text(&mut a, "/reload");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(matches!(rx.try_recv(), Ok(SessionCommand::Reload)));
+    a.handle_ui_event(super::session_task::UiEvent::Quit);
+    assert!(a.quit);
 }

@@ -21,7 +21,7 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
     (
         "reload",
         "Reload keybindings, extensions, skills, prompts, and themes",
-        false,
+        true,
     ),
     ("tree", "Navigate session tree (switch branches)", false),
     ("fork", "Create a new fork from a previous message", false),
@@ -60,6 +60,8 @@ pub enum SlashCommand {
     Login(String),
     /// `/logout [provider]`.
     Logout(String),
+    /// `/reload`.
+    Reload,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -87,6 +89,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "copy" => SlashCommand::Copy,
         "login" => SlashCommand::Login(arg),
         "logout" => SlashCommand::Logout(arg),
+        "reload" => SlashCommand::Reload,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

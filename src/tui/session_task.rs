@@ -12,7 +12,6 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::Message;
 use crate::app::agent_session::AgentSession;
-use crate::session::manager::SessionManager;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -34,6 +33,17 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Continue another session file (`/resume`).
     Resume(PathBuf),
+    /// Reload extensions (`/reload`).
+    Reload,
+    /// Run an extension's command `/name args`.
+    ExtensionCommand {
+        /// Command name (without `/`).
+        name: String,
+        /// Everything after the name.
+        args: String,
+        /// Aborts a turn the command starts.
+        signal: CancellationToken,
+    },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -60,6 +70,8 @@ pub struct SessionSnapshot {
     pub model: Model,
     /// Current thinking level.
     pub thinking: ThinkingLevel,
+    /// Extension commands as (name, description).
+    pub extension_commands: Vec<(String, String)>,
 }
 
 /// Something the UI should react to.
@@ -73,6 +85,10 @@ pub enum UiEvent {
     Reset(Vec<Message>),
     /// A command failed.
     Failed(String),
+    /// Something to tell the user.
+    Notice(String),
+    /// An extension asked pi to quit.
+    Quit,
 }
 
 /// Take a snapshot of `agent`.
@@ -84,6 +100,29 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
         message_count: agent.state.messages.len(),
         model: agent.config.model.clone(),
         thinking: agent.config.thinking,
+        extension_commands: agent
+            .extensions()
+            .map(|e| {
+                e.registrations
+                    .commands
+                    .iter()
+                    .map(|c| (c.name.clone(), c.description.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Show what the extension host reported (errors, warnings, `pi.log`
+/// lines) in the transcript instead of on the terminal under the UI.
+fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>) {
+    for message in view.take_messages() {
+        let error = message.starts_with("Error") || message.starts_with("Extension error");
+        let _ = ui.send(if error {
+            UiEvent::Failed(message)
+        } else {
+            UiEvent::Notice(message)
+        });
     }
 }
 
@@ -100,45 +139,72 @@ pub fn spawn_session(
     let (command_tx, mut command_rx) = unbounded_channel::<SessionCommand>();
     let (ui_tx, ui_rx) = unbounded_channel::<UiEvent>();
     let listener_tx = ui_tx.clone();
+    let view = agent.extensions().map(|e| e.view.clone());
+    if let Some(view) = &view {
+        view.lock().capture_messages = true;
+        forward_messages(view, &ui_tx);
+    }
+    let listener_view = view.clone();
     agent.subscribe(Box::new(move |event| {
         let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
+        if let Some(view) = &listener_view {
+            forward_messages(view, &listener_tx);
+        }
     }));
     let task = tokio::spawn(async move {
-        while let Some(command) = command_rx.recv().await {
+        loop {
+            let command = tokio::select! {
+                command = command_rx.recv() => match command {
+                    Some(c) => c,
+                    None => break,
+                },
+                // Commands (and the turns they run) finish before this is
+                // polled again, so a watched change never reloads mid-turn.
+                _ = agent.extension_change() => SessionCommand::Reload,
+            };
             match command {
                 SessionCommand::Prompt { text, signal } => {
                     agent.prompt(text, Vec::new(), &signal).await;
                 }
                 SessionCommand::NewSession => {
-                    agent.session.new_session(None);
-                    agent.state.messages.clear();
-                    let model = agent.config.model.clone();
-                    agent
-                        .session
-                        .append_model_change(&model.provider, &model.id);
-                    agent
-                        .session
-                        .append_thinking_level_change(agent.config.thinking);
-                    let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                    if agent.new_session().await {
+                        let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                    } else {
+                        let _ = ui_tx.send(UiEvent::Notice(
+                            "New session cancelled by an extension".into(),
+                        ));
+                    }
+                }
+                SessionCommand::Reload => match agent.reload_extensions().await {
+                    // Load errors arrive as captured extension messages.
+                    Some(report) => {
+                        let failed = if report.errors.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {} failed", report.errors.len())
+                        };
+                        let _ = ui_tx.send(UiEvent::Notice(format!(
+                            "Reloaded {} extension(s){failed}",
+                            report.loaded.len()
+                        )));
+                    }
+                    None => {
+                        let _ = ui_tx.send(UiEvent::Notice("No extensions to reload".into()));
+                    }
+                },
+                SessionCommand::ExtensionCommand { name, args, signal } => {
+                    if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
+                        let _ = ui_tx.send(UiEvent::Failed(e));
+                    }
                 }
                 SessionCommand::SetName(name) => {
                     agent.session.append_session_info(&name);
                 }
                 SessionCommand::SetModel(model) => {
-                    agent
-                        .session
-                        .append_model_change(&model.provider, &model.id);
-                    let thinking = model.clamp_thinking(agent.config.thinking);
-                    agent.config.model = *model;
-                    if thinking != agent.config.thinking {
-                        agent.config.thinking = thinking;
-                        agent.session.append_thinking_level_change(thinking);
-                    }
+                    agent.set_model(*model, "set").await;
                 }
                 SessionCommand::SetThinking(level) => {
-                    let level = agent.config.model.clamp_thinking(level);
-                    agent.config.thinking = level;
-                    agent.session.append_thinking_level_change(level);
+                    agent.set_thinking_level(level).await;
                 }
                 SessionCommand::Bash {
                     command,
@@ -148,26 +214,29 @@ pub fn spawn_session(
                     super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
                         .await;
                 }
-                SessionCommand::Resume(path) => {
-                    let _ = agent.session.sync();
-                    let dir = agent.session.session_dir().map(PathBuf::from);
-                    match SessionManager::open_with(&path, dir.as_deref(), None) {
-                        Ok(session) => {
-                            agent.session = session;
-                            agent.state.messages = agent.session.build_context().messages;
-                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
-                        }
-                        Err(e) => {
-                            let _ = ui_tx.send(UiEvent::Failed(format!(
-                                "Could not open {}: {e}",
-                                path.display()
-                            )));
-                        }
+                SessionCommand::Resume(path) => match agent.resume_session(&path).await {
+                    Ok(true) => {
+                        let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
                     }
-                }
+                    Ok(false) => {
+                        let _ = ui_tx.send(UiEvent::Notice(
+                            "Session switch cancelled by an extension".into(),
+                        ));
+                    }
+                    Err(e) => {
+                        let _ = ui_tx.send(UiEvent::Failed(e));
+                    }
+                },
+            }
+            if agent.shutdown_requested() {
+                let _ = ui_tx.send(UiEvent::Quit);
+            }
+            if let Some(view) = &view {
+                forward_messages(view, &ui_tx);
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
         }
+        agent.session_event("session_shutdown", "quit").await;
         if let Err(e) = agent.session.sync() {
             eprintln!("Warning: could not save the session: {e}");
         }

@@ -65,14 +65,16 @@ pub async fn run_user_bash(
             })));
         })),
     };
-    let (output, details, is_error) = match bash.execute(&id, args.clone(), ctx).await {
-        Ok(out) => (text_of(&out.content), out.details, false),
-        Err(e) => (e.message, e.details, true),
-    };
-    let exit_code = if is_error {
-        exit_code_in(&output)
-    } else {
-        Some(0)
+    let intercepted = agent.user_bash_override(&command, exclude).await;
+    let (output, details, is_error, exit_code) = match intercepted {
+        Some((output, code)) => (output, None, code != Some(0), code),
+        None => match bash.execute(&id, args.clone(), ctx).await {
+            Ok(out) => (text_of(&out.content), out.details, false, Some(0)),
+            Err(e) => {
+                let code = exit_code_in(&e.message);
+                (e.message, e.details, true, code)
+            }
+        },
     };
     send(AgentEvent::ToolExecutionEnd {
         tool_call_id: id,

@@ -1,0 +1,336 @@
+---@meta
+-- LuaLS type annotations for pi extensions. Point your editor at this
+-- folder (e.g. `.luarc.json`: {"workspace.library": ["<pi>/runtime-lua/types"]})
+-- to get completion and checks for `pi`, `ctx` and the event payloads.
+
+---@alias pi.EventName
+---| "resources_discover" # after session_start; may return extra skill/prompt/theme paths
+---| "session_start" # startup, reload, new, resume, fork
+---| "session_before_switch" # before /new or /resume; may cancel
+---| "session_before_fork" # before /fork or /clone; may cancel
+---| "session_before_compact" # before compaction; may cancel
+---| "session_compact" # after compaction
+---| "session_before_tree" # before /tree navigation; may cancel
+---| "session_tree" # after /tree navigation
+---| "session_shutdown" # before the extension runtime is torn down
+---| "before_agent_start" # may chain systemPrompt and inject a message
+---| "agent_start"
+---| "agent_end"
+---| "turn_start"
+---| "turn_end"
+---| "message_start"
+---| "message_update"
+---| "message_end"
+---| "tool_execution_start"
+---| "tool_execution_update"
+---| "tool_execution_end"
+---| "context" # may replace the messages sent to the model
+---| "before_provider_request" # may replace the provider request body
+---| "after_provider_response" # status and headers
+---| "model_select"
+---| "thinking_level_select"
+---| "tool_call" # may block or change event.input
+---| "tool_result" # may patch content/details/isError (handlers chain)
+---| "user_bash" # may replace a `!command` result
+---| "input" # may transform or handle the user's text
+---| "project_trust"
+
+---@alias pi.ThinkingLevel "off"|"minimal"|"low"|"medium"|"high"|"xhigh"
+
+---@class pi.TextContent
+---@field type "text"
+---@field text string
+
+---@class pi.ImageContent
+---@field type "image"
+---@field data string base64
+---@field mimeType string
+
+---@alias pi.Content pi.TextContent|pi.ImageContent
+
+---@class pi.Message
+---@field role "user"|"assistant"|"toolResult"|"custom"|"bashExecution"|string
+---@field content string|pi.Content[]
+---@field timestamp integer
+---@field customType? string
+---@field details? table
+
+---@class pi.Model
+---@field id string
+---@field name string
+---@field api string `anthropic-messages`, `openai-completions`, ...
+---@field provider string
+---@field baseUrl string
+---@field reasoning boolean
+---@field input string[]
+---@field contextWindow integer
+---@field maxTokens integer
+
+---@class pi.Event
+---@field type pi.EventName
+---@field reason? string session_start/shutdown and resources_discover: why
+---@field previousSessionFile? string session_start after new/resume/fork
+---@field targetSessionFile? string session_before_switch (resume), session_shutdown
+---@field cwd? string resources_discover, user_bash
+---@field prompt? string before_agent_start
+---@field images? pi.ImageContent[] before_agent_start, input
+---@field systemPrompt? string before_agent_start (chained)
+---@field text? string input
+---@field source? string input: "interactive"|"rpc"|"extension"; model_select: "set"|"cycle"|"restore"
+---@field message? pi.Message message_* and turn_end
+---@field messages? pi.Message[] context, agent_end
+---@field toolResults? pi.Message[] turn_end
+---@field toolCallId? string tool_*
+---@field toolName? string tool_*
+---@field input? table tool_call (mutable), tool_result
+---@field args? table tool_execution_*
+---@field partialResult? table tool_execution_update
+---@field result? table tool_execution_end
+---@field content? pi.Content[] tool_result
+---@field details? any tool_result
+---@field isError? boolean tool_result, tool_execution_end
+---@field payload? table before_provider_request
+---@field status? integer after_provider_response
+---@field headers? table<string, string> after_provider_response
+---@field model? pi.Model model_select
+---@field previousModel? pi.Model model_select
+---@field level? pi.ThinkingLevel thinking_level_select
+---@field previousLevel? pi.ThinkingLevel thinking_level_select
+---@field command? string user_bash
+---@field excludeFromContext? boolean user_bash
+
+---@class pi.HandlerResult
+---@field block? boolean tool_call: refuse the call
+---@field reason? string tool_call: why (the model sees it)
+---@field content? pi.Content[] tool_result patch
+---@field details? any tool_result patch
+---@field isError? boolean tool_result patch
+---@field systemPrompt? string before_agent_start
+---@field message? pi.CustomMessage before_agent_start: inject a message
+---@field messages? pi.Message[] context: the messages to send
+---@field action? "continue"|"transform"|"handled" input
+---@field text? string input with action "transform"
+---@field cancel? boolean session_before_*: cancel the operation
+---@field result? {output: string, exitCode: integer} user_bash: replace running the command
+---@field skillPaths? string[] resources_discover
+---@field promptPaths? string[] resources_discover
+---@field themePaths? string[] resources_discover
+
+---@alias pi.Handler fun(event: pi.Event, ctx: pi.Context): pi.HandlerResult|table|nil
+
+---@class pi.Signal
+---@field aborted boolean whether the operation was aborted
+
+---@class pi.ToolResult
+---@field content string|pi.Content[]
+---@field details? any persisted with the result; read it back from getBranch()
+
+---@class pi.ToolDefinition
+---@field name string name the model uses (a built-in of the same name is replaced)
+---@field label? string
+---@field description string
+---@field parameters? table JSON Schema of the arguments (checked at registration)
+---@field promptSnippet? string one line in the system prompt's tool list
+---@field promptGuidelines? string[] bullets added to the system prompt guidelines
+---@field executionMode? "sequential"|"parallel"
+---@field prepareArguments? fun(args: table): table reshape raw arguments before validation
+---@field execute fun(toolCallId: string, params: table, signal: pi.Signal, onUpdate: fun(partial: pi.ToolResult), ctx: pi.Context): pi.ToolResult fail with error(...)
+
+---@class pi.CommandOptions
+---@field description? string
+---@field handler fun(args: string, ctx: pi.CommandContext)
+---@field getArgumentCompletions? fun(prefix: string): ({value: string, label?: string, description?: string}|string)[]
+
+---@class pi.ShortcutOptions
+---@field description? string
+---@field handler fun(ctx: pi.Context)
+
+---@class pi.FlagOptions
+---@field description? string
+---@field type? "boolean"|"string" default "boolean"
+---@field default? boolean|string
+
+---@class pi.CustomMessage
+---@field customType string
+---@field content string|pi.Content[]
+---@field display? boolean default true
+---@field details? any
+
+---@class pi.SendOptions
+---@field deliverAs? "steer"|"followUp"|"nextTurn"
+---@field triggerTurn? boolean start a turn when the agent is idle
+
+---@class pi.ProviderConfig
+---@field name? string
+---@field baseUrl? string required with models
+---@field apiKey? string environment variable name or the key itself
+---@field api? "anthropic-messages"|"openai-completions" required with models
+---@field headers? table<string, string>
+---@field models? pi.Model[]
+
+---@class pi.ExecOptions
+---@field timeout? integer milliseconds
+---@field signal? pi.Signal
+---@field cwd? string relative to the working directory
+
+---@class pi.ExecResult
+---@field stdout string
+---@field stderr string
+---@field code integer|nil
+---@field killed boolean
+
+---@class pi.TruncationOptions
+---@field maxLines? integer default 2000
+---@field maxBytes? integer default 51200
+
+---@class pi.TruncationResult
+---@field content string
+---@field truncated boolean
+---@field truncatedBy "lines"|"bytes"|nil
+---@field totalLines integer
+---@field totalBytes integer
+---@field outputLines integer
+---@field outputBytes integer
+
+---@class pi.CommandInfo
+---@field name string
+---@field description? string
+---@field source "extension"|"prompt"|"skill"
+---@field sourceInfo {path: string, source: string, scope: string, origin: string}
+
+---@class pi.ToolInfo
+---@field name string
+---@field description string
+---@field parameters table
+
+---@class pi.Entry
+---@field type string
+---@field id string
+---@field parentId string|nil
+---@field timestamp string
+---@field message? pi.Message
+---@field customType? string
+---@field data? any
+
+---@class pi.TreeNode
+---@field entry pi.Entry
+---@field children pi.TreeNode[]
+---@field label? string
+
+---@class pi.SessionManager
+---@field getEntries fun(): pi.Entry[]
+---@field getBranch fun(fromId?: string): pi.Entry[] root to leaf (or to fromId)
+---@field getLeafId fun(): string|nil
+---@field getEntry fun(id: string): pi.Entry|nil
+---@field getLabel fun(id: string): string|nil
+---@field getSessionFile fun(): string|nil nil for --no-session
+---@field getSessionName fun(): string|nil
+---@field getHeader fun(): table
+---@field getTree fun(): pi.TreeNode[]
+
+---@class pi.ModelRegistry
+---@field find fun(provider: string, id: string): pi.Model|nil
+---@field getAll fun(): pi.Model[]
+---@field getAvailable fun(): pi.Model[]
+
+---@class pi.UI
+---@field notify fun(message: string, level?: "info"|"warning"|"error")
+---@field confirm fun(title: string, message: string): boolean false without a UI
+---@field select fun(title: string, options: string[]): string|nil nil without a UI
+---@field input fun(title: string, placeholder?: string): string|nil nil without a UI
+---@field editor fun(title: string, text?: string): string|nil nil without a UI
+---@field setStatus fun(key: string, text: string|nil)
+---@field setWidget fun(key: string, lines: string[]|nil)
+---@field setTitle fun(title: string)
+---@field setEditorText fun(text: string)
+---@field getEditorText fun(): string
+---@field setFooter fun(...) no-op without a UI
+---@field setHeader fun(...) no-op without a UI
+---@field setWorkingMessage fun(text: string|nil) no-op without a UI
+---@field setTheme fun(name: string) no-op without a UI
+---@field custom fun(...) nil without a UI
+
+---@class pi.Context
+---@field cwd string
+---@field model pi.Model
+---@field hasUI boolean false in print and JSON modes
+---@field signal? pi.Signal tools: aborts with the run
+---@field ui pi.UI
+---@field sessionManager pi.SessionManager
+---@field modelRegistry pi.ModelRegistry
+---@field isIdle fun(): boolean
+---@field abort fun() abort the running turn
+---@field hasPendingMessages fun(): boolean
+---@field shutdown fun() quit pi once idle
+---@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil nil for an empty conversation
+---@field compact fun(options?: {onError?: fun(message: string)}) not available yet (reports an error)
+---@field getSystemPrompt fun(): string
+
+---@class pi.CommandContext: pi.Context
+---@field waitForIdle fun()
+---@field newSession fun(options?: table): {cancelled: boolean}
+---@field reload fun() reload every extension once the command returns
+---@field fork fun(entryId: string, options?: table) not available yet
+---@field navigateTree fun(targetId: string, options?: table) not available yet
+---@field switchSession fun(sessionPath: string, options?: table) not available yet
+
+---@class pi.Events
+---@field on fun(channel: string, handler: fun(data: any, reply: fun(value: any)))
+---@field emit fun(channel: string, data?: any, onReply?: fun(value: any)): integer number of handlers
+
+---@class pi.Json
+---@field encode fun(value: any): string
+---@field decode fun(text: string): any
+---@field null userdata JSON null
+
+---@class pi.Log
+---@field debug fun(...) only with PI_DEBUG set
+---@field info fun(...)
+---@field warn fun(...)
+---@field error fun(...)
+
+---@class pi.Fs
+---@field read fun(path: string): string|nil, string|nil contents, or nil and why
+---@field write fun(path: string, content: string) creates parent folders
+---@field exists fun(path: string): boolean
+---@field glob fun(pattern: string): string[] relative paths, .gitignore respected
+
+---@class pi.API
+---@field on fun(event: pi.EventName, handler: pi.Handler)
+---@field registerTool fun(definition: pi.ToolDefinition)
+---@field registerCommand fun(name: string, options: pi.CommandOptions) duplicates get ":1", ":2"
+---@field registerShortcut fun(shortcut: string, options: pi.ShortcutOptions)
+---@field registerFlag fun(name: string, options?: pi.FlagOptions)
+---@field getFlag fun(name: string): boolean|string|nil
+---@field registerMessageRenderer fun(customType: string, renderer: function)
+---@field registerProvider fun(name: string, config: pi.ProviderConfig)
+---@field unregisterProvider fun(name: string)
+---@field sendMessage fun(message: pi.CustomMessage, options?: pi.SendOptions)
+---@field sendUserMessage fun(content: string|pi.Content[], options?: {deliverAs?: "steer"|"followUp"})
+---@field appendEntry fun(customType: string, data?: any)
+---@field setSessionName fun(name: string)
+---@field getSessionName fun(): string|nil
+---@field setLabel fun(entryId: string, label: string|nil)
+---@field getActiveTools fun(): string[]
+---@field getAllTools fun(): pi.ToolInfo[]
+---@field setActiveTools fun(names: string[])
+---@field setModel fun(model: pi.Model): boolean false for an unknown model
+---@field getThinkingLevel fun(): pi.ThinkingLevel
+---@field setThinkingLevel fun(level: pi.ThinkingLevel)
+---@field getCommands fun(): pi.CommandInfo[]
+---@field exec fun(command: string, args?: string[], options?: pi.ExecOptions): pi.ExecResult
+---@field sleep fun(ms: integer)
+---@field truncateHead fun(text: string, options?: pi.TruncationOptions): pi.TruncationResult
+---@field truncateTail fun(text: string, options?: pi.TruncationOptions): pi.TruncationResult
+---@field events pi.Events
+---@field json pi.Json
+---@field log pi.Log
+---@field fs pi.Fs
+---@field state table JSON-able data kept across /reload
+
+---An extension file returns its factory:
+---```lua
+------@param pi pi.API
+---return function(pi) ... end
+---```
+---@alias pi.Factory fun(pi: pi.API)

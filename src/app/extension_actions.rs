@@ -1,0 +1,448 @@
+//! What an [`AgentSession`] does for its extensions: carrying out their
+//! requests (`pi.sendMessage`, `pi.setModel`, `ctx.reload()`, ...), model
+//! and thinking-level changes with their events, extension commands,
+//! reload, and session replacement with `session_before_switch`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::agent_loop::RequestAuth;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::{ContentBlock, Message};
+use crate::app::agent_session::AgentSession;
+use crate::app::extension_bridge::{custom_message, user_content};
+use crate::lua::{ExtensionAction, LoadReport};
+use crate::session::manager::SessionManager;
+
+/// Work left after applying extension actions while idle.
+enum FollowUp {
+    /// Send a user prompt.
+    Prompt(String, Vec<ContentBlock>),
+    /// Run the agent on the current context.
+    Continue,
+}
+
+/// Text and images of user content from an extension.
+fn prompt_parts(content: &Value) -> (String, Vec<ContentBlock>) {
+    match user_content(content) {
+        crate::ai::types::UserContent::Text(t) => (t, Vec::new()),
+        crate::ai::types::UserContent::Blocks(blocks) => {
+            let text = blocks
+                .iter()
+                .filter_map(ContentBlock::as_text)
+                .collect::<Vec<_>>()
+                .join("\n");
+            let images = blocks
+                .into_iter()
+                .filter(|b| b.as_text().is_none())
+                .collect();
+            (text, images)
+        }
+    }
+}
+
+/// A model from an extension's `{provider, id, ...}` JSON, with registered
+/// provider overrides (`baseUrl`, `headers`) applied.
+fn model_from(value: &Value, providers: &[(String, Value)]) -> Option<Model> {
+    let mut v = value.clone();
+    if v.get("name").is_none() {
+        v["name"] = v.get("id").cloned().unwrap_or(Value::Null);
+    }
+    let mut model: Model = serde_json::from_value(v).ok()?;
+    if let Some((_, config)) = providers.iter().find(|(n, _)| *n == model.provider) {
+        if let Some(url) = config.get("baseUrl").and_then(Value::as_str)
+            && value.get("baseUrl").is_none_or(|b| b.as_str() == Some(url))
+        {
+            model.base_url = url.to_string();
+        }
+        if let Some(Value::Object(headers)) = config.get("headers") {
+            let map = model.headers.get_or_insert_with(Default::default);
+            for (k, v) in headers {
+                if let Some(v) = v.as_str() {
+                    map.insert(k.clone(), v.to_string());
+                }
+            }
+        }
+    }
+    Some(model)
+}
+
+impl AgentSession {
+    pub(super) fn set_idle(&mut self, idle: bool) {
+        if let Some(ext) = &self.extensions {
+            ext.view.lock().idle = idle;
+        }
+    }
+
+    /// Wait until a watched extension file changed (never returns when
+    /// watching is off). The caller reloads when it is idle.
+    pub async fn extension_change(&mut self) {
+        match self.extensions.as_mut().and_then(|e| e.watcher.as_mut()) {
+            Some(w) => w.changed().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// Whether an extension called `ctx.shutdown()`.
+    pub fn shutdown_requested(&self) -> bool {
+        self.shutdown_requested
+    }
+
+    /// Emit `session_start` (then `resources_discover`) or
+    /// `session_shutdown` with `reason` to extensions.
+    pub async fn session_event(&mut self, name: &str, reason: &str) {
+        self.session_event_with(name, reason, json!({})).await;
+        self.refresh_extension_tools().await;
+        self.apply_idle_actions().await;
+    }
+
+    /// Pick up tools registered after loading (in handlers or commands).
+    async fn refresh_extension_tools(&mut self) {
+        if let Some(ext) = &mut self.extensions {
+            ext.merge_extension_tools(&mut self.state.tools).await;
+        }
+    }
+
+    async fn session_event_with(&mut self, name: &str, reason: &str, extra: Value) {
+        self.sync_extensions();
+        let cwd = self.config.cwd.clone();
+        if let Some(ext) = &mut self.extensions {
+            ext.session_event(name, reason, extra).await;
+            if name == "session_start" {
+                let discover = if reason == "reload" {
+                    "reload"
+                } else {
+                    "startup"
+                };
+                ext.resources_discover(&cwd, discover).await;
+            }
+        }
+    }
+
+    /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
+    /// and `resources_discover` with reason `reload`; extension tools are
+    /// swapped in the agent state.
+    pub async fn reload_extensions(&mut self) -> Option<LoadReport> {
+        let report = self.reload_only().await;
+        self.apply_idle_actions().await;
+        report
+    }
+
+    async fn reload_only(&mut self) -> Option<LoadReport> {
+        let cwd = self.config.cwd.clone();
+        let ext = self.extensions.as_mut()?;
+        let report = ext.reload(&mut self.state).await;
+        ext.resources_discover(&cwd, "reload").await;
+        self.sync_extensions();
+        Some(report)
+    }
+
+    /// Run the extension command `/name args`, then what it asked for
+    /// (reload, messages, a new session).
+    pub async fn run_extension_command(
+        &mut self,
+        name: &str,
+        args: &str,
+        signal: &CancellationToken,
+    ) -> Result<(), String> {
+        self.sync_extensions();
+        self.set_idle(true);
+        let Some(ext) = &self.extensions else {
+            return Err(format!("Unknown command: /{name}"));
+        };
+        let result = ext.handle.run_command(name, args).await;
+        self.refresh_extension_tools().await;
+        self.apply_idle_actions_then_run(signal).await;
+        result
+    }
+
+    /// Switch to `model` (`source`: `set`, `cycle` or `restore`): records
+    /// the change, clamps thinking, emits `thinking_level_select` (when it
+    /// changed) and `model_select`.
+    pub async fn set_model(&mut self, model: Model, source: &str) {
+        let previous = self.config.model.clone();
+        let previous_thinking = self.config.thinking;
+        self.session.append_model_change(&model.provider, &model.id);
+        let thinking = model.clamp_thinking(self.config.thinking);
+        self.config.model = model.clone();
+        if thinking != previous_thinking {
+            self.config.thinking = thinking;
+            self.session.append_thinking_level_change(thinking);
+        }
+        self.sync_extensions();
+        if let Some(ext) = &self.extensions {
+            if thinking != previous_thinking {
+                ext.thinking_level_select(thinking, previous_thinking).await;
+            }
+            ext.model_select(&model, Some(&previous), source).await;
+        }
+    }
+
+    /// Change the thinking level (clamped to the model) and emit
+    /// `thinking_level_select`.
+    pub async fn set_thinking_level(&mut self, level: ThinkingLevel) {
+        let previous = self.config.thinking;
+        let level = self.config.model.clamp_thinking(level);
+        self.config.thinking = level;
+        self.session.append_thinking_level_change(level);
+        self.sync_extensions();
+        if let Some(ext) = &self.extensions
+            && level != previous
+        {
+            ext.thinking_level_select(level, previous).await;
+        }
+    }
+
+    /// A `session_before_*` event (`switch`, `fork`, `compact`, `tree`);
+    /// `true` when an extension cancelled the operation.
+    pub async fn session_before(&mut self, name: &str, payload: Value) -> bool {
+        self.sync_extensions();
+        match &self.extensions {
+            Some(ext) => ext.session_before(name, payload).await,
+            None => false,
+        }
+    }
+
+    /// `user_bash`: an extension's replacement output and exit code.
+    pub async fn user_bash_override(
+        &mut self,
+        command: &str,
+        exclude: bool,
+    ) -> Option<(String, Option<i32>)> {
+        self.sync_extensions();
+        let cwd = self.config.cwd.clone();
+        self.extensions
+            .as_ref()?
+            .user_bash(command, exclude, &cwd)
+            .await
+    }
+
+    /// Start a fresh session (`/new`): `session_before_switch` may cancel
+    /// (returns `false`); then `session_shutdown`, the reset and
+    /// `session_start{reason="new", previousSessionFile}`.
+    pub async fn new_session(&mut self) -> bool {
+        if self
+            .session_before("session_before_switch", json!({"reason": "new"}))
+            .await
+        {
+            return false;
+        }
+        let previous = self.session.session_file().map(|p| p.display().to_string());
+        self.session_event_with("session_shutdown", "new", json!({}))
+            .await;
+        self.session.new_session(None);
+        self.state.messages.clear();
+        let model = self.config.model.clone();
+        self.session.append_model_change(&model.provider, &model.id);
+        self.session
+            .append_thinking_level_change(self.config.thinking);
+        self.session_event_with(
+            "session_start",
+            "new",
+            json!({"previousSessionFile": previous}),
+        )
+        .await;
+        self.apply_idle_actions().await;
+        true
+    }
+
+    /// Continue the session file at `path` (`/resume`):
+    /// `session_before_switch` may cancel (`Ok(false)`).
+    pub async fn resume_session(&mut self, path: &Path) -> Result<bool, String> {
+        let target = path.display().to_string();
+        if self
+            .session_before(
+                "session_before_switch",
+                json!({"reason": "resume", "targetSessionFile": target}),
+            )
+            .await
+        {
+            return Ok(false);
+        }
+        let _ = self.session.sync();
+        let dir = self.session.session_dir().map(std::path::PathBuf::from);
+        let session = SessionManager::open_with(path, dir.as_deref(), None)
+            .map_err(|e| format!("Could not open {}: {e}", path.display()))?;
+        let previous = self.session.session_file().map(|p| p.display().to_string());
+        self.session_event_with(
+            "session_shutdown",
+            "resume",
+            json!({"targetSessionFile": target}),
+        )
+        .await;
+        self.session = session;
+        self.state.messages = self.session.build_context().messages;
+        self.session_event_with(
+            "session_start",
+            "resume",
+            json!({"previousSessionFile": previous}),
+        )
+        .await;
+        self.apply_idle_actions().await;
+        Ok(true)
+    }
+
+    /// After a run: carry out queued actions and any prompts or turns they ask for.
+    pub(super) async fn run_follow_ups(&mut self, signal: &CancellationToken) {
+        self.apply_idle_actions_then_run(signal).await;
+    }
+
+    async fn apply_idle_actions_then_run(&mut self, signal: &CancellationToken) {
+        let mut budget = 100;
+        loop {
+            if signal.is_cancelled() || budget == 0 {
+                return;
+            }
+            budget -= 1;
+            let mut work = self.apply_idle_actions().await;
+            if work.is_empty() {
+                return;
+            }
+            match work.remove(0) {
+                FollowUp::Prompt(text, images) => {
+                    self.set_idle(false);
+                    Box::pin(self.prompt_only(text, images, signal)).await;
+                }
+                FollowUp::Continue => {
+                    self.set_idle(false);
+                    Box::pin(self.continue_run(signal)).await;
+                }
+            }
+            self.set_idle(true);
+        }
+    }
+
+    async fn prompt_only(
+        &mut self,
+        text: String,
+        images: Vec<ContentBlock>,
+        signal: &CancellationToken,
+    ) {
+        self.prompt_once(text, images, signal).await;
+    }
+
+    /// Carry out every queued extension action while no run is in progress.
+    async fn apply_idle_actions(&mut self) -> Vec<FollowUp> {
+        let mut work = Vec::new();
+        for _ in 0..10 {
+            let Some(ext) = &mut self.extensions else {
+                return work;
+            };
+            ext.apply_session_actions(&mut self.session);
+            let actions = ext.view.take_actions();
+            if actions.is_empty() {
+                break;
+            }
+            for action in actions {
+                self.apply_idle_action(action, &mut work).await;
+            }
+        }
+        self.sync_extensions();
+        work
+    }
+
+    async fn apply_idle_action(&mut self, action: ExtensionAction, work: &mut Vec<FollowUp>) {
+        match action {
+            ExtensionAction::SetActiveTools(names) => {
+                if let Some(ext) = &self.extensions {
+                    ext.set_active_tools(&mut self.state, &names);
+                }
+            }
+            ExtensionAction::SendUserMessage { content, .. } => {
+                let (text, images) = prompt_parts(&content);
+                work.push(FollowUp::Prompt(text, images));
+            }
+            ExtensionAction::SendMessage {
+                custom_type,
+                content,
+                display,
+                details,
+                trigger_turn,
+                deliver_as,
+            } => {
+                let message = custom_message(&json!({
+                    "customType": custom_type, "content": content,
+                    "display": display, "details": details,
+                }));
+                if deliver_as.as_deref() == Some("nextTurn") {
+                    if let Some(ext) = &mut self.extensions {
+                        ext.next_turn.push(message);
+                    }
+                    return;
+                }
+                if let Message::Custom(c) = &message {
+                    self.session.append_custom_message_entry(
+                        &c.custom_type,
+                        c.content.clone(),
+                        c.display,
+                        c.details.clone(),
+                    );
+                }
+                self.state.messages.push(message);
+                if trigger_turn {
+                    work.push(FollowUp::Continue);
+                }
+            }
+            ExtensionAction::SetModel { provider, id } => {
+                self.set_model_by_name(&provider, &id).await
+            }
+            ExtensionAction::SetThinkingLevel(level) => {
+                if let Some(level) = ThinkingLevel::parse(&level) {
+                    self.set_thinking_level(level).await;
+                }
+            }
+            ExtensionAction::Shutdown => self.shutdown_requested = true,
+            ExtensionAction::Reload => {
+                // Load errors are reported by the host.
+                self.reload_only().await;
+            }
+            ExtensionAction::NewSession => {
+                Box::pin(self.new_session()).await;
+            }
+            ExtensionAction::Abort
+            | ExtensionAction::AppendEntry { .. }
+            | ExtensionAction::SetSessionName(_)
+            | ExtensionAction::SetLabel { .. } => {}
+        }
+    }
+
+    async fn set_model_by_name(&mut self, provider: &str, id: &str) {
+        let Some(ext) = &self.extensions else { return };
+        let (models, providers) = {
+            let view = ext.view.lock();
+            (crate::lua::ctx::all_models(&view), view.providers.clone())
+        };
+        let found = models.iter().find(|m| {
+            m.get("provider").and_then(Value::as_str) == Some(provider)
+                && m.get("id").and_then(Value::as_str) == Some(id)
+        });
+        let Some(model) = found.and_then(|m| model_from(m, &providers)) else {
+            ext.view.report(format!(
+                "Extension error: setModel: unknown model {provider}/{id}"
+            ));
+            return;
+        };
+        if let Some((_, config)) = providers.iter().find(|(n, _)| n == provider)
+            && let Some(key) = config.get("apiKey").and_then(Value::as_str)
+        {
+            let key = std::env::var(key).unwrap_or_else(|_| key.to_string());
+            let name = provider.to_string();
+            let fallback = self.config.auth.clone();
+            self.config.auth = Arc::new(move |m: &Model| {
+                if m.provider == name {
+                    Ok(RequestAuth {
+                        api_key: Some(key.clone()),
+                        headers: Default::default(),
+                        base_url: None,
+                    })
+                } else {
+                    fallback(m)
+                }
+            });
+        }
+        self.set_model(model, "set").await;
+    }
+}

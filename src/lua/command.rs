@@ -1,0 +1,47 @@
+//! Running an extension's slash command and asking it for argument
+//! completions.
+
+use mlua::{Function, Value as LuaValue};
+use serde_json::Value;
+
+use super::convert::to_json;
+use super::ctx::make_command_ctx;
+use super::tool_exec::error_text;
+use super::vm::Vm;
+
+/// Run `/name args`; `Err` carries the handler's error with its extension.
+pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String> {
+    let (handler, path) = match vm.host.reg.borrow().commands.get(name) {
+        Some(c) => (c.handler.clone(), c.info.extension.display().to_string()),
+        None => return Err(format!("Unknown command: /{name}")),
+    };
+    let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(|e| e.to_string())?;
+    vm.host.budget.reset();
+    handler
+        .call_async::<()>((args, ctx))
+        .await
+        .map_err(|e| format!("/{name} ({path}) failed: {}", error_text(&e)))
+}
+
+/// `getArgumentCompletions(prefix)` of command `name`: a list of
+/// `{value, label, description}` (or plain strings), empty when it has none.
+pub async fn complete_command(vm: &Vm, name: &str, prefix: &str) -> Vec<Value> {
+    let complete: Option<Function> = vm
+        .host
+        .reg
+        .borrow()
+        .commands
+        .get(name)
+        .and_then(|c| c.completions.clone());
+    let Some(complete) = complete else {
+        return Vec::new();
+    };
+    vm.host.budget.reset();
+    match complete.call_async::<LuaValue>(prefix.to_string()).await {
+        Ok(v) => match to_json(&vm.lua, v) {
+            Ok(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        Err(_) => Vec::new(),
+    }
+}

@@ -1,0 +1,115 @@
+//! Watching extension files (setting `"extensions.watch": true`): a change
+//! to a `.lua` file of a loaded extension produces one signal after the
+//! writes settle, so the session can reload when it is idle.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use notify::{RecommendedWatcher, RecursiveMode, Watcher};
+use tokio::sync::mpsc;
+
+/// Quiet time after the last change before a reload is signalled.
+pub const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// Watches the folders of the loaded extensions.
+pub struct ExtensionWatcher {
+    _watcher: RecommendedWatcher,
+    changes: mpsc::UnboundedReceiver<()>,
+}
+
+/// The folder to watch for an extension entry file: the extension's own
+/// folder for `init.lua`, else the folder holding the file.
+fn watch_root(entry: &Path) -> Option<(PathBuf, RecursiveMode)> {
+    let parent = entry.parent()?.to_path_buf();
+    if entry.file_name().is_some_and(|f| f == "init.lua") {
+        Some((parent, RecursiveMode::Recursive))
+    } else {
+        Some((parent, RecursiveMode::NonRecursive))
+    }
+}
+
+impl ExtensionWatcher {
+    /// Watch `entries` (extension entry files). Must be called inside a
+    /// tokio runtime.
+    pub fn start(entries: &[PathBuf]) -> Result<Self, String> {
+        let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<()>();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                let Ok(event) = event else { return };
+                let lua = event
+                    .paths
+                    .iter()
+                    .any(|p| p.extension().is_some_and(|e| e == "lua"));
+                if lua && !event.kind.is_access() {
+                    let _ = raw_tx.send(());
+                }
+            })
+            .map_err(|e| format!("cannot watch extensions: {e}"))?;
+        let mut roots: Vec<(PathBuf, RecursiveMode)> =
+            entries.iter().filter_map(|e| watch_root(e)).collect();
+        roots.sort_by(|a, b| a.0.cmp(&b.0));
+        roots.dedup_by(|a, b| a.0 == b.0);
+        for (root, mode) in roots {
+            if let Err(e) = watcher.watch(&root, mode) {
+                eprintln!("Warning: cannot watch {}: {e}", root.display());
+            }
+        }
+        let (tx, changes) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while raw_rx.recv().await.is_some() {
+                loop {
+                    tokio::select! {
+                        more = raw_rx.recv() => if more.is_none() { return },
+                        _ = tokio::time::sleep(DEBOUNCE) => break,
+                    }
+                }
+                if tx.send(()).is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(ExtensionWatcher {
+            _watcher: watcher,
+            changes,
+        })
+    }
+
+    /// Wait for the next settled change.
+    pub async fn changed(&mut self) {
+        if self.changes.recv().await.is_none() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    #[tokio::test]
+    async fn a_burst_of_saves_gives_one_signal_within_300_ms() {
+        let dir = tempfile::tempdir().unwrap();
+        let ext = dir.path().join("ext.lua");
+        std::fs::write(&ext, "return function(pi) end").unwrap();
+        let mut watcher = ExtensionWatcher::start(std::slice::from_ref(&ext)).unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let saved = Instant::now();
+        for i in 0..5 {
+            std::fs::write(&ext, format!("return function(pi) end -- {i}")).unwrap();
+        }
+        tokio::time::timeout(Duration::from_secs(2), watcher.changed())
+            .await
+            .expect("a change is signalled");
+        assert!(
+            saved.elapsed() < Duration::from_millis(300),
+            "{:?}",
+            saved.elapsed()
+        );
+        let again = tokio::time::timeout(Duration::from_millis(300), watcher.changed()).await;
+        assert!(again.is_err(), "one burst, one signal");
+        std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
+        let other = tokio::time::timeout(Duration::from_millis(300), watcher.changed()).await;
+        assert!(other.is_err(), "non-Lua files are ignored");
+    }
+}
