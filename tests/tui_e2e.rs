@@ -334,23 +334,33 @@ fn an_edited_theme_file_is_applied_without_restart() {
 }
 
 #[test]
-fn without_credentials_pi_starts_and_says_how_to_add_a_key() {
+fn without_credentials_pi_starts_on_the_scripted_demo_provider() {
     if !tmux_available() {
         eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
         return;
     }
-    let pi = Session::start(PiSandbox::new(), "");
+    let sandbox = PiSandbox::new();
+    std::fs::write(
+        sandbox.project.join("README.md"),
+        "# Demo project\nreadme-first-line-marker\n",
+    )
+    .unwrap();
+    let pi = Session::start(sandbox, "");
     pi.tmux
-        .wait_for("the credentials notice", Duration::from_secs(20), |s| {
-            s.contains("No models available")
+        .wait_for("the demo notice", Duration::from_secs(20), |s| {
+            s.contains("offline demo provider")
                 && s.contains("ANTHROPIC_API_KEY")
+                && s.contains("auth.json")
+                && s.contains("demo: scripted replies")
                 && s.contains("pi v")
         });
     pi.send("hello");
-    pi.tmux
-        .wait_for("the missing key error", Duration::from_secs(20), |s| {
-            s.contains("No API key found for anthropic")
+    let screen = pi
+        .tmux
+        .wait_for("the scripted tour", Duration::from_secs(30), |s| {
+            s.contains("readme-first-line-marker") && s.contains("no model reads")
         });
+    assert!(screen.contains("README.md"), "{screen}");
     pi.quit_and_check_terminal();
 }
 

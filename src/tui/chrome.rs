@@ -179,7 +179,15 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
         let pad = max - left_width - width(&right);
         left.push(Span::styled(format!("{}{right}", " ".repeat(pad)), dim));
     }
-    vec![Line::from(Span::styled(location, dim)), Line::from(left)]
+    let mut lines = vec![Line::from(Span::styled(location, dim)), Line::from(left)];
+    if info.provider == crate::ai::demo::DEMO_PROVIDER {
+        let note = "demo: scripted replies, no model • add a key: ANTHROPIC_API_KEY=… or ~/.pi/agent/auth.json";
+        lines.push(Line::from(Span::styled(
+            truncate(note, max, "…"),
+            theme.fg("warning"),
+        )));
+    }
+    lines
 }
 
 /// The "Working..." line with a spinner and elapsed time.
