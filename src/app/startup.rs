@@ -242,6 +242,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             quiet_startup: settings.quiet_startup(),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
+            settings,
         };
         return Ok(run_interactive(agent, options).await);
     };

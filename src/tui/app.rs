@@ -13,6 +13,7 @@ use super::commands::{complete, parse_command};
 use super::editor::{Editor, EditorOutcome};
 use super::file_complete::{INDEX_LIMIT, index_files, suggest};
 use super::keybindings::Keybindings;
+use super::panel::{Panel, PanelOutcome};
 use super::render::RenderCache;
 use super::selector::{Selector, SelectorOutcome};
 use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
@@ -37,13 +38,16 @@ pub enum Overlay {
     ModelSelector(Selector),
     /// `/resume`: session files in the selector's order.
     SessionSelector(Selector, Vec<PathBuf>),
+    /// A panel such as `/settings` or `/scoped-models`.
+    Panel(Box<dyn Panel>),
 }
 
 impl Overlay {
-    /// The list being shown.
-    pub fn selector(&self) -> &Selector {
+    /// Lines to draw at `width` columns.
+    pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
-            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s,
+            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s.lines(theme, width),
+            Overlay::Panel(p) => p.lines(theme, width),
         }
     }
 }
@@ -107,6 +111,8 @@ pub struct App {
     pub session_file: Option<PathBuf>,
     /// The current session id.
     pub session_id: String,
+    /// Settings read and written by `/settings` and `/scoped-models`.
+    pub ui_settings: super::app_settings::UiSettings,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -146,6 +152,7 @@ impl App {
             session_dir: None,
             session_file: None,
             session_id: String::new(),
+            ui_settings: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -289,11 +296,20 @@ impl App {
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
+        if let Some(Overlay::Panel(panel)) = &mut self.overlay {
+            match panel.handle_key(&key, &self.keys) {
+                PanelOutcome::Open => {}
+                PanelOutcome::Changed(change) => self.apply_panel_change(change),
+                PanelOutcome::Closed => self.overlay = None,
+            }
+            return;
+        }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
                 Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
                     s.handle_key(&key, &self.keys)
                 }
+                Overlay::Panel(_) => return,
             };
             match outcome {
                 SelectorOutcome::Open => {}
@@ -310,7 +326,7 @@ impl App {
                             let _ = self.commands.send(SessionCommand::Resume(path));
                         }
                     }
-                    None => {}
+                    Some(Overlay::Panel(_)) | None => {}
                 },
             }
             return;

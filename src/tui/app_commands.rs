@@ -36,6 +36,9 @@ impl App {
                 self.transcript.notice(text, NoticeKind::Info);
             }
             SlashCommand::Copy => self.copy_last_answer(),
+            SlashCommand::Settings => self.open_settings(),
+            SlashCommand::ScopedModels => self.open_scoped_models(),
+            SlashCommand::Changelog => self.show_changelog(),
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);

@@ -2,6 +2,7 @@
 
 pub mod app;
 mod app_commands;
+pub mod app_settings;
 mod background;
 pub mod chrome;
 pub mod commands;
@@ -11,10 +12,13 @@ pub mod highlight;
 pub mod input;
 pub mod keybindings;
 pub mod markdown;
+pub mod panel;
 pub mod render;
 pub mod runner;
+pub mod scoped_models_panel;
 pub mod selector;
 pub mod session_task;
+pub mod settings_panel;
 pub mod terminal;
 pub mod text;
 pub mod theme;
@@ -25,6 +29,8 @@ pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};
 
+#[cfg(test)]
+mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]

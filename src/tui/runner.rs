@@ -52,6 +52,8 @@ pub struct InteractiveOptions {
     pub quiet_startup: bool,
     /// Start-up notices to show in the transcript.
     pub notices: Vec<String>,
+    /// Loaded settings (`/settings` writes changes back).
+    pub settings: crate::config::settings::Settings,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -80,6 +82,10 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     };
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
+    app.ui_settings = super::app_settings::UiSettings {
+        settings: options.settings,
+        theme_dirs: theme_dirs.to_vec(),
+    };
     app.quiet_startup = options.quiet_startup;
     if options.open_resume {
         app.open_session_selector();
@@ -309,6 +315,7 @@ mod tests {
             open_resume: false,
             quiet_startup: false,
             notices: Vec::new(),
+            settings: Default::default(),
         }
     }
 
