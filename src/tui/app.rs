@@ -111,6 +111,8 @@ pub struct App {
     pub session_file: Option<PathBuf>,
     /// The current session id.
     pub session_id: String,
+    /// Where sent messages are remembered across runs (`None`: not kept).
+    pub history_file: Option<PathBuf>,
     /// Settings read and written by `/settings` and `/scoped-models`.
     pub ui_settings: super::app_settings::UiSettings,
     last_ctrl_c: Option<Instant>,
@@ -153,6 +155,7 @@ impl App {
             session_file: None,
             session_id: String::new(),
             ui_settings: Default::default(),
+            history_file: None,
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -462,6 +465,17 @@ impl App {
     fn submit(&mut self, text: String) {
         if text.is_empty() {
             return;
+        }
+        if let Some(path) = &self.history_file
+            && let Err(e) = super::history_file::append(path, &text)
+        {
+            self.transcript.notice(
+                format!(
+                    "Could not save the prompt history to {}: {e}",
+                    path.display()
+                ),
+                NoticeKind::Warning,
+            );
         }
         if let Some(command) = parse_command(&text) {
             self.run_command(command);

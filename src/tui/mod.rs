@@ -9,6 +9,7 @@ pub mod commands;
 pub mod editor;
 pub mod file_complete;
 pub mod highlight;
+pub mod history_file;
 pub mod input;
 pub mod keybindings;
 pub mod markdown;

@@ -93,6 +93,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.models = options.models;
     app.cycle_models = options.cycle_models;
     app.transcript = existing;
+    let history_file = super::history_file::history_path(&options.agent_dir);
+    for entry in super::history_file::load(&history_file) {
+        app.editor.add_history(&entry);
+    }
+    app.history_file = Some(history_file);
     app.fill_history();
     app.apply_snapshot(&initial);
     app.footer.usage = app.transcript.usage.clone();
