@@ -197,13 +197,13 @@ fn resume_command_continues_an_earlier_session() {
     pi.send("/resume");
     pi.tmux
         .wait_for("the session selector", Duration::from_secs(20), |s| {
-            s.contains("Resume session") && s.contains("remember the word pineapple")
+            s.contains("Resume Session") && s.contains("remember the word pineapple")
         });
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the resumed transcript", Duration::from_secs(20), |s| {
             s.contains("I will remember.")
-                && !s.contains("Resume session")
+                && !s.contains("Resume Session")
                 && !s.contains("Working")
         });
     pi.send("which word?");
@@ -445,12 +445,12 @@ fn resume_flag_opens_the_session_selector() {
     let pi = Session::start(sandbox, "--model mock/mock-model --resume");
     pi.tmux
         .wait_for("the session selector", Duration::from_secs(20), |s| {
-            s.contains("Resume session") && s.contains("an earlier talk")
+            s.contains("Resume Session") && s.contains("an earlier talk")
         });
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the resumed session", Duration::from_secs(20), |s| {
-            s.contains("Noted.") && !s.contains("Resume session")
+            s.contains("Noted.") && !s.contains("Resume Session")
         });
     pi.quit_and_check_terminal();
 }

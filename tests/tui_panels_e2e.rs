@@ -86,3 +86,75 @@ fn changelog_and_prompt_history_across_runs() {
     pi.tmux.key("C-c");
     pi.quit_and_check_terminal();
 }
+
+fn two_model_sandbox(server: &MockServer, sandbox: &mut PiSandbox) {
+    let base = server.openai_base_url();
+    sandbox.write_agent_file(
+        "models.json",
+        &serde_json::json!({"providers": {"mock": {
+            "baseUrl": base, "api": "openai-completions", "apiKey": "test-key",
+            "models": [
+                {"id": "mock-model", "contextWindow": 100000, "maxTokens": 4096},
+                {"id": "other-model", "contextWindow": 50000, "maxTokens": 4096}
+            ]
+        }}})
+        .to_string(),
+    );
+}
+
+#[test]
+fn resume_selector_renames_deletes_and_restores_the_sessions_model() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("kept answer"));
+    server.push(MockReply::openai_text("doomed answer"));
+    let pi = Session::launch(&server, |sandbox| {
+        two_model_sandbox(&server, sandbox);
+        for (prompt, model) in [
+            ("the session to keep", "mock/other-model"),
+            ("the session to delete", "mock/mock-model"),
+        ] {
+            let out = sandbox.run(&["--model", model, "-p", prompt], None);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    assert_eq!(pi.sandbox.session_files().len(), 2);
+    pi.send("/resume");
+    pi.tmux.wait_for("the selector", WAIT, |s| {
+        s.contains("Resume Session (Current Folder)")
+            && s.contains("→ the session to delete")
+            && s.contains("the session to keep")
+    });
+    pi.tmux.key("C-d");
+    pi.tmux
+        .wait_for("the confirmation", WAIT, |s| s.contains("Delete session?"));
+    pi.tmux.key("Enter");
+    pi.tmux.wait_for("the deleted session gone", WAIT, |s| {
+        !s.contains("the session to delete") && s.contains("→ the session to keep")
+    });
+    pi.tmux.key("C-r");
+    pi.tmux.type_text("Kept work");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the new name", WAIT, |s| s.contains("→ Kept work"));
+    pi.tmux.key("Tab");
+    pi.tmux
+        .wait_for("all folders", WAIT, |s| s.contains("Resume Session (All)"));
+    pi.tmux.key("Enter");
+    pi.tmux.wait_for("the resumed session", WAIT, |s| {
+        s.contains("kept answer") && s.contains("other-model") && s.contains("Kept work")
+    });
+    pi.quit_and_check_terminal();
+    let files = pi.sandbox.session_files();
+    assert_eq!(files.len(), 1, "one session deleted: {files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("\"name\":\"Kept work\""), "{text}");
+}

@@ -36,9 +36,7 @@ const WHEEL_LINES: usize = 3;
 pub enum Overlay {
     /// `/model`: models in the same order as `App::models`.
     ModelSelector(Selector),
-    /// `/resume`: session files in the selector's order.
-    SessionSelector(Selector, Vec<PathBuf>),
-    /// A panel such as `/settings` or `/scoped-models`.
+    /// A panel such as `/settings`, `/scoped-models` or `/resume`.
     Panel(Box<dyn Panel>),
 }
 
@@ -46,7 +44,7 @@ impl Overlay {
     /// Lines to draw at `width` columns.
     pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
-            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s.lines(theme, width),
+            Overlay::ModelSelector(s) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
         }
     }
@@ -304,14 +302,16 @@ impl App {
                 PanelOutcome::Open => {}
                 PanelOutcome::Changed(change) => self.apply_panel_change(change),
                 PanelOutcome::Closed => self.overlay = None,
+                PanelOutcome::Done(change) => {
+                    self.overlay = None;
+                    self.apply_panel_change(change);
+                }
             }
             return;
         }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
-                Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
-                    s.handle_key(&key, &self.keys)
-                }
+                Overlay::ModelSelector(s) => s.handle_key(&key, &self.keys),
                 Overlay::Panel(_) => return,
             };
             match outcome {
@@ -321,12 +321,6 @@ impl App {
                     Some(Overlay::ModelSelector(_)) => {
                         if let Some(model) = self.models.get(i).cloned() {
                             self.switch_model(model);
-                        }
-                    }
-                    Some(Overlay::SessionSelector(_, paths)) => {
-                        if let Some(path) = paths.get(i).cloned() {
-                            self.busy_since = Some(Instant::now());
-                            let _ = self.commands.send(SessionCommand::Resume(path));
                         }
                     }
                     Some(Overlay::Panel(_)) | None => {}

@@ -26,6 +26,8 @@ pub struct UiSettings {
     pub settings: Settings,
     /// Folders holding user themes (`<agent>/themes`, `.pi/themes`).
     pub theme_dirs: Vec<PathBuf>,
+    /// The agent folder (all sessions for `/resume`).
+    pub agent_dir: PathBuf,
 }
 
 impl UiSettings {
@@ -116,6 +118,9 @@ impl App {
                     Err(e) => self.transcript.notice(e, NoticeKind::Error),
                 }
             }
+            PanelChange::ResumeSession { path, cwd } => self.resume_session(path, &cwd),
+            PanelChange::RenameSession(path, name) => self.rename_session(&path, &name),
+            PanelChange::DeleteSession(path) => self.delete_session(&path),
         }
     }
 

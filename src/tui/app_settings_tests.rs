@@ -43,6 +43,7 @@ fn fixture(global: &str) -> Fixture {
     app.ui_settings = UiSettings {
         settings,
         theme_dirs: vec![agent.join("themes")],
+        agent_dir: agent.clone(),
     };
     Fixture { app, _rx: rx, dir }
 }

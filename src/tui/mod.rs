@@ -2,6 +2,7 @@
 
 pub mod app;
 mod app_commands;
+pub mod app_sessions;
 pub mod app_settings;
 mod background;
 pub mod chrome;
@@ -18,6 +19,7 @@ pub mod render;
 pub mod runner;
 pub mod scoped_models_panel;
 pub mod selector;
+pub mod session_panel;
 pub mod session_task;
 pub mod settings_panel;
 pub mod terminal;

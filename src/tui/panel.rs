@@ -2,6 +2,8 @@
 //! pick-one selector (`/settings`, `/scoped-models`): each reports the
 //! changes it makes and the app applies them.
 
+use std::path::PathBuf;
+
 use crossterm::event::KeyEvent;
 use ratatui::text::Line;
 
@@ -22,6 +24,17 @@ pub enum PanelChange {
     ScopedModels(Option<Vec<String>>),
     /// Save the scoped models as settings `enabledModels` (`None` removes it).
     SaveScopedModels(Option<Vec<String>>),
+    /// Continue this session (its working directory from the header).
+    ResumeSession {
+        /// The session file.
+        path: PathBuf,
+        /// The session's working directory.
+        cwd: String,
+    },
+    /// Give this session file a new display name.
+    RenameSession(PathBuf, String),
+    /// Delete this session file.
+    DeleteSession(PathBuf),
 }
 
 /// What a key did to a panel.
@@ -33,6 +46,8 @@ pub enum PanelOutcome {
     Changed(PanelChange),
     /// Closed.
     Closed,
+    /// Closed; apply this change.
+    Done(PanelChange),
 }
 
 /// A list panel drawn in place of the editor.

@@ -85,6 +85,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.ui_settings = super::app_settings::UiSettings {
         settings: options.settings,
         theme_dirs: theme_dirs.to_vec(),
+        agent_dir: options.agent_dir.clone(),
     };
     app.quiet_startup = options.quiet_startup;
     if options.open_resume {

@@ -32,8 +32,14 @@ pub enum SessionCommand {
     SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
-    /// Continue another session file (`/resume`).
-    Resume(PathBuf),
+    /// Continue another session file (`/resume`), restoring its model (one
+    /// of `models`) and thinking level.
+    Resume {
+        /// The session file.
+        path: PathBuf,
+        /// Models the session's model may be one of.
+        models: Vec<Model>,
+    },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -73,6 +79,38 @@ pub enum UiEvent {
     Reset(Vec<Message>),
     /// A command failed.
     Failed(String),
+}
+
+/// Switch to the model and thinking level recorded in a resumed session;
+/// returns a note when its model is not available.
+fn restore_model(
+    agent: &mut AgentSession,
+    context: &crate::session::context::SessionContext,
+    models: &[Model],
+) -> Option<String> {
+    let mut note = None;
+    if let Some((provider, id)) = &context.model {
+        match models
+            .iter()
+            .find(|m| &m.provider == provider && &m.id == id)
+        {
+            Some(model) => agent.config.model = model.clone(),
+            None => {
+                let current = agent.config.model.clone();
+                agent
+                    .session
+                    .append_model_change(&current.provider, &current.id);
+                note = Some(format!(
+                    "The session's model {provider}/{id} is not available; continuing with {}/{}",
+                    agent.config.model.provider, agent.config.model.id
+                ))
+            }
+        }
+    }
+    if let Some(level) = context.thinking() {
+        agent.config.thinking = agent.config.model.clamp_thinking(level);
+    }
+    note
 }
 
 /// Take a snapshot of `agent`.
@@ -148,14 +186,18 @@ pub fn spawn_session(
                     super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
                         .await;
                 }
-                SessionCommand::Resume(path) => {
+                SessionCommand::Resume { path, models } => {
                     let _ = agent.session.sync();
                     let dir = agent.session.session_dir().map(PathBuf::from);
                     match SessionManager::open_with(&path, dir.as_deref(), None) {
                         Ok(session) => {
                             agent.session = session;
-                            agent.state.messages = agent.session.build_context().messages;
+                            let context = agent.session.build_context();
+                            agent.state.messages = context.messages.clone();
                             let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                            if let Some(note) = restore_model(&mut agent, &context, &models) {
+                                let _ = ui_tx.send(UiEvent::Failed(note));
+                            }
                         }
                         Err(e) => {
                             let _ = ui_tx.send(UiEvent::Failed(format!(

@@ -333,26 +333,34 @@ fn too_narrow_terminal_shows_a_notice() {
 #[test]
 fn session_selector() {
     use super::app::Overlay;
-    use super::selector::{Selector, SelectorItem};
+    use super::session_panel::SessionPanel;
+    use crate::session::list::SessionInfo;
+    use chrono::{TimeZone, Utc};
     let mut a = app();
-    let items = [
-        ("Refactor the footer", "2026-11-20 10:15 · 12 messages"),
-        ("日本語のセッション", "2026-11-19 08:00 · 3 messages"),
-        (
-            "fix flaky test in tools_bash",
-            "2026-11-18 17:42 · 40 messages",
-        ),
+    let sessions = [
+        ("Refactor the footer", (2026, 11, 20, 10, 15), 12),
+        ("日本語のセッション", (2026, 11, 19, 8, 0), 3),
+        ("fix flaky test in tools_bash", (2026, 11, 18, 17, 42), 40),
     ]
     .iter()
-    .map(|(l, d)| SelectorItem {
-        label: l.to_string(),
-        detail: d.to_string(),
+    .map(|(title, (y, mo, d, h, mi), count)| {
+        let at = Utc.with_ymd_and_hms(*y, *mo, *d, *h, *mi, 0).unwrap();
+        SessionInfo {
+            path: PathBuf::from(format!("/sessions/{title}.jsonl")),
+            id: title.to_string(),
+            cwd: "/work/project".into(),
+            name: None,
+            parent_session_path: None,
+            created: at,
+            modified: at,
+            message_count: *count,
+            first_message: title.to_string(),
+            all_messages_text: title.to_string(),
+        }
     })
     .collect();
-    a.overlay = Some(Overlay::SessionSelector(
-        Selector::new("Resume session", items, 0),
-        Vec::new(),
-    ));
+    let panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default());
+    a.overlay = Some(Overlay::Panel(Box::new(panel)));
     insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
     insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));
 }
