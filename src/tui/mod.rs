@@ -11,6 +11,7 @@ pub mod editor;
 pub mod file_complete;
 pub mod highlight;
 pub mod history_file;
+pub mod hyperlink;
 pub mod input;
 pub mod keybindings;
 pub mod markdown;

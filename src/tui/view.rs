@@ -102,6 +102,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
             y: chunks[3].y + y as u16,
         });
     }
+    super::hyperlink::apply_links(frame.buffer_mut());
 }
 
 /// Queued steering and follow-up messages, above the editor.

@@ -432,3 +432,31 @@ fn editor_rules_take_the_thinking_level_colour() {
         a.theme.color("thinkingMedium")
     );
 }
+
+#[test]
+fn markdown_links_become_osc8_hyperlinks() {
+    let mut a = app();
+    let answer = assistant("Read [the docs](https://example.com/docs) first.");
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: answer.clone(),
+        },
+    );
+    event(&mut a, AgentEvent::MessageEnd { message: answer });
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| draw(f, &mut a)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let symbols: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+    let opens = symbols
+        .iter()
+        .filter(|s| s.starts_with("\x1b]8;;https://example.com/docs\x1b\\"))
+        .count();
+    let closes = symbols.iter().filter(|s| s.ends_with("\x1b]8;;\x1b\\")).count();
+    assert_eq!(opens, 2, "the link text and the shown URL are links");
+    assert_eq!(closes, 2);
+    assert!(
+        symbols.contains(&"\x1b]8;;https://example.com/docs\x1b\\t"),
+        "the link starts at its text"
+    );
+}
