@@ -41,7 +41,10 @@ fn invalid_utf8_and_escape_sequences_in_output_are_neutralised() {
     assert!(screen.contains("bad-\u{FFFD}\u{FFFD}-bytes"), "{screen}");
     assert!(screen.contains("after-escape"), "{screen}");
     assert!(screen.contains("model says finished"), "{screen}");
-    assert!(screen.contains("run it"), "the screen was not cleared: {screen}");
+    assert!(
+        screen.contains("run it"),
+        "the screen was not cleared: {screen}"
+    );
     let title = pi.tmux.tmux(&["display", "-p", "#{pane_title}"]);
     assert_eq!(title, title_before, "output changed the terminal title");
     assert!(!title.contains("TITLE"), "{title}");
@@ -82,9 +85,8 @@ fn unknown_keybinding_ids_are_warned_and_the_rest_applies() {
             r#"{"app.no.such.action": "ctrl+q", "app.exit": "ctrl+q"}"#,
         );
     });
-    pi.tmux.wait_for("the warning", WAIT, |s| {
-        s.contains("app.no.such.action")
-    });
+    pi.tmux
+        .wait_for("the warning", WAIT, |s| s.contains("app.no.such.action"));
     // The valid override applies: ctrl+q quits.
     pi.tmux.key("C-q");
     let after = wait_for_file(&pi.after, WAIT);
@@ -100,9 +102,9 @@ fn a_narrow_terminal_shows_a_notice_and_recovers() {
     let server = MockServer::start();
     let pi = Session::launch(&server, |_| {});
     pi.tmux.tmux(&["resize-window", "-x", "15", "-y", "10"]);
-    let screen = pi.tmux.wait_for("the notice", WAIT, |s| {
-        s.starts_with("Terminal too")
-    });
+    let screen = pi
+        .tmux
+        .wait_for("the notice", WAIT, |s| s.starts_with("Terminal too"));
     for line in screen.lines() {
         assert!(line.chars().count() <= 15, "{screen}");
     }

@@ -167,11 +167,45 @@ impl App {
 
     /// Send a prompt to the conversation.
     pub fn send_prompt(&mut self, text: String) {
+        self.send_prompt_with(text, Vec::new());
+    }
+
+    /// Send a prompt with attached images.
+    pub fn send_prompt_with(&mut self, text: String, images: Vec<crate::ai::types::ContentBlock>) {
         let signal = CancellationToken::new();
         self.signal = Some(signal.clone());
         self.busy_since = Some(Instant::now());
         self.scroll = 0;
-        let _ = self.commands.send(SessionCommand::Prompt { text, signal });
+        let _ = self.commands.send(SessionCommand::Prompt {
+            text,
+            images,
+            signal,
+        });
+    }
+
+    /// Images named in `text` when the current model accepts them (a
+    /// notice otherwise).
+    fn attached_images(&mut self, text: &str) -> Vec<crate::ai::types::ContentBlock> {
+        let images = super::image_attach::find_images(text, &self.footer.cwd);
+        if images.is_empty() {
+            return images;
+        }
+        let accepts = self
+            .models
+            .iter()
+            .find(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .is_some_and(|m| m.supports_images());
+        if !accepts {
+            self.transcript.notice(
+                format!(
+                    "{} does not accept images; sending the message without them.",
+                    self.footer.model_id
+                ),
+                NoticeKind::Warning,
+            );
+            return Vec::new();
+        }
+        images
     }
 
     /// Prompt history from the user messages in the transcript (resumed sessions).
@@ -494,7 +528,8 @@ impl App {
             self.queues.steering.push(user_message(text));
             return;
         }
-        self.send_prompt(text);
+        let images = self.attached_images(&text);
+        self.send_prompt_with(text, images);
     }
 
     /// Remove all queued steering and follow-up messages, returning their text.

@@ -129,7 +129,10 @@ mod tests {
         buf.set_string(4, 0, "docs", link_style("https://example.com/docs"));
         buf.set_string(8, 0, " now", Style::default());
         apply_links(&mut buf);
-        assert_eq!(buf[(4, 0)].symbol(), "\x1b]8;;https://example.com/docs\x1b\\d");
+        assert_eq!(
+            buf[(4, 0)].symbol(),
+            "\x1b]8;;https://example.com/docs\x1b\\d"
+        );
         assert_eq!(buf[(5, 0)].symbol(), "o");
         assert_eq!(buf[(7, 0)].symbol(), "s\x1b]8;;\x1b\\");
         assert_eq!(buf[(3, 0)].symbol(), " ");
@@ -144,6 +147,9 @@ mod tests {
         buf.set_string(2, 0, "c", link_style("https://c.example"));
         apply_links(&mut buf);
         assert!(buf[(1, 0)].symbol().ends_with(CLOSE_SEQUENCE));
-        assert_eq!(buf[(2, 0)].symbol(), "\x1b]8;;https://c.example\x1b\\c\x1b]8;;\x1b\\");
+        assert_eq!(
+            buf[(2, 0)].symbol(),
+            "\x1b]8;;https://c.example\x1b\\c\x1b]8;;\x1b\\"
+        );
     }
 }

@@ -12,6 +12,7 @@ pub mod file_complete;
 pub mod highlight;
 pub mod history_file;
 pub mod hyperlink;
+pub mod image_attach;
 pub mod input;
 pub mod keybindings;
 pub mod markdown;

@@ -21,6 +21,8 @@ pub enum SessionCommand {
     Prompt {
         /// Message text.
         text: String,
+        /// Attached images.
+        images: Vec<crate::ai::types::ContentBlock>,
         /// Abort signal for this run.
         signal: CancellationToken,
     },
@@ -144,8 +146,12 @@ pub fn spawn_session(
     let task = tokio::spawn(async move {
         while let Some(command) = command_rx.recv().await {
             match command {
-                SessionCommand::Prompt { text, signal } => {
-                    agent.prompt(text, Vec::new(), &signal).await;
+                SessionCommand::Prompt {
+                    text,
+                    images,
+                    signal,
+                } => {
+                    agent.prompt(text, images, &signal).await;
                 }
                 SessionCommand::NewSession => {
                     agent.session.new_session(None);

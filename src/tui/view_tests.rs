@@ -452,7 +452,10 @@ fn markdown_links_become_osc8_hyperlinks() {
         .iter()
         .filter(|s| s.starts_with("\x1b]8;;https://example.com/docs\x1b\\"))
         .count();
-    let closes = symbols.iter().filter(|s| s.ends_with("\x1b]8;;\x1b\\")).count();
+    let closes = symbols
+        .iter()
+        .filter(|s| s.ends_with("\x1b]8;;\x1b\\"))
+        .count();
     assert_eq!(opens, 2, "the link text and the shown URL are links");
     assert_eq!(closes, 2);
     assert!(
