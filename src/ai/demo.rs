@@ -218,11 +218,12 @@ fn after_tool(context: &Context, result: &ToolResultMessage) -> Vec<ContentBlock
                     .find(|e| !e.is_empty() && !e.ends_with('/') && !e.starts_with('['))
             });
         if let Some(file) = file {
+            let count = entries.iter().filter(|e| !e.is_empty()).count();
+            let noun = if count == 1 { "entry" } else { "entries" };
             return vec![
                 faux_text(&format!(
-                    "[demo] The folder has {} entries. Now I'll read the start of `{file}` \
-                     with the `read` tool.",
-                    entries.iter().filter(|e| !e.is_empty()).count()
+                    "[demo] The folder has {count} {noun}. Now I'll read the start of `{file}` \
+                     with the `read` tool."
                 )),
                 faux_tool_call("read", json!({ "path": file, "limit": 20 })),
             ];

@@ -129,9 +129,11 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
             // The terminal UI starts without credentials on the scripted demo
             // provider and says how to add a key.
             Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
+                // Notices are plain text: drop the markdown code quotes.
                 notices.push(format!(
                     "No API key found: using the offline demo provider. Its replies are \
-                     scripted, not written by a model. {ADD_KEY_HELP}"
+                     scripted, not written by a model. {}",
+                    ADD_KEY_HELP.replace('`', "")
                 ));
                 (demo_model(), ThinkingLevel::Off)
             }
