@@ -197,13 +197,13 @@ fn resume_command_continues_an_earlier_session() {
     pi.send("/resume");
     pi.tmux
         .wait_for("the session selector", Duration::from_secs(20), |s| {
-            s.contains("Resume session") && s.contains("remember the word pineapple")
+            s.contains("Resume Session") && s.contains("remember the word pineapple")
         });
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the resumed transcript", Duration::from_secs(20), |s| {
             s.contains("I will remember.")
-                && !s.contains("Resume session")
+                && !s.contains("Resume Session")
                 && !s.contains("Working")
         });
     pi.send("which word?");
@@ -334,23 +334,33 @@ fn an_edited_theme_file_is_applied_without_restart() {
 }
 
 #[test]
-fn without_credentials_pi_starts_and_says_how_to_add_a_key() {
+fn without_credentials_pi_starts_on_the_scripted_demo_provider() {
     if !tmux_available() {
         eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
         return;
     }
-    let pi = Session::start(PiSandbox::new(), "");
+    let sandbox = PiSandbox::new();
+    std::fs::write(
+        sandbox.project.join("README.md"),
+        "# Demo project\nreadme-first-line-marker\n",
+    )
+    .unwrap();
+    let pi = Session::start(sandbox, "");
     pi.tmux
-        .wait_for("the credentials notice", Duration::from_secs(20), |s| {
-            s.contains("No models available")
+        .wait_for("the demo notice", Duration::from_secs(20), |s| {
+            s.contains("offline demo provider")
                 && s.contains("ANTHROPIC_API_KEY")
+                && s.contains("auth.json")
+                && s.contains("demo: scripted replies")
                 && s.contains("pi v")
         });
     pi.send("hello");
-    pi.tmux
-        .wait_for("the missing key error", Duration::from_secs(20), |s| {
-            s.contains("No API key found for anthropic")
+    let screen = pi
+        .tmux
+        .wait_for("the scripted tour", Duration::from_secs(30), |s| {
+            s.contains("readme-first-line-marker") && s.contains("no model reads")
         });
+    assert!(screen.contains("README.md"), "{screen}");
     pi.quit_and_check_terminal();
 }
 
@@ -435,12 +445,12 @@ fn resume_flag_opens_the_session_selector() {
     let pi = Session::start(sandbox, "--model mock/mock-model --resume");
     pi.tmux
         .wait_for("the session selector", Duration::from_secs(20), |s| {
-            s.contains("Resume session") && s.contains("an earlier talk")
+            s.contains("Resume Session") && s.contains("an earlier talk")
         });
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the resumed session", Duration::from_secs(20), |s| {
-            s.contains("Noted.") && !s.contains("Resume session")
+            s.contains("Noted.") && !s.contains("Resume Session")
         });
     pi.quit_and_check_terminal();
 }

@@ -169,6 +169,11 @@ impl FauxProvider {
         self.state().requests.clone()
     }
 
+    /// Forget the requests received so far.
+    pub fn clear_log(&self) {
+        self.state().requests.clear();
+    }
+
     /// The context of the most recent request.
     pub fn last_context(&self) -> Option<Arc<Context>> {
         self.state().requests.last().map(|r| r.context.clone())

@@ -5,6 +5,7 @@ pub mod anthropic_request;
 pub mod auth;
 pub mod catalog;
 pub mod cost;
+pub mod demo;
 pub mod errors;
 pub mod events;
 pub mod faux;

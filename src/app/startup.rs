@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::{AgentTool, ExecutionMode};
 use crate::ai::auth::AuthStorage;
+use crate::ai::demo::{ADD_KEY_HELP, DEMO_PROVIDER, demo_model, is_demo};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::{
@@ -126,15 +127,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let (model, thinking) =
         match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
             Ok(chosen) => chosen,
-            // The terminal UI starts without credentials and says how to add them.
-            Err(message) if output.is_none() && args.model.is_none() => {
-                let fallback = crate::ai::catalog::default_model_id("anthropic")
-                    .and_then(|id| registry.find("anthropic", id))
-                    .or_else(|| registry.all().first())
-                    .cloned()
-                    .ok_or(message.clone())?;
-                notices.push(message);
-                (fallback, ThinkingLevel::Off)
+            // The terminal UI starts without credentials on the scripted demo
+            // provider and says how to add a key.
+            Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
+                // Notices are plain text: drop the markdown code quotes.
+                notices.push(format!(
+                    "No API key found: using the offline demo provider. Its replies are \
+                     scripted, not written by a model. {}",
+                    ADD_KEY_HELP.replace('`', "")
+                ));
+                (demo_model(), ThinkingLevel::Off)
             }
             Err(message) => return Err(message),
         };
@@ -189,7 +191,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         session.append_thinking_level_change(thinking);
     }
 
-    let available = registry.available(&auth);
+    let mut available = registry.available(&auth);
+    if is_demo(&model) {
+        available.push(model.clone());
+    }
     let registry = Arc::new(registry);
     let auth = Arc::new(auth);
     let oauth = crate::ai::oauth::manager::OAuthManager::shared(&agent_dir);
@@ -198,6 +203,13 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         thinking,
         providers: ProviderRegistry::builtin(),
         auth: Arc::new(move |m: &Model| {
+            if is_demo(m) {
+                return Ok(RequestAuth {
+                    api_key: None,
+                    headers: Default::default(),
+                    base_url: None,
+                });
+            }
             let resolved =
                 crate::ai::oauth::request::resolve_request_auth(&registry, &auth, &oauth, m)?;
             Ok(RequestAuth {
@@ -269,6 +281,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             quiet_startup: settings.quiet_startup(),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
+            settings,
         };
         return Ok(run_interactive(agent, options).await);
     };
@@ -385,6 +398,9 @@ fn choose_model(
             }
         },
     };
+    if explicit_demo(args) {
+        return Ok((demo_model(), ThinkingLevel::Off));
+    }
     let patterns = model_patterns(args, settings);
     let (scoped, warnings) = match &patterns {
         Some(p) => resolve_model_scope(p, &registry.available(auth)),
@@ -421,6 +437,15 @@ fn choose_model(
     };
     let thinking = effective_thinking_level(&model, explicit, settings.default_thinking_level());
     Ok((model, thinking))
+}
+
+/// `--provider demo` or `--model demo` (or `demo/demo`) picks the scripted demo model.
+fn explicit_demo(args: &Args) -> bool {
+    let model = args.model.as_deref();
+    match args.provider.as_deref() {
+        Some(p) => p == DEMO_PROVIDER && model.is_none_or(|m| m == DEMO_PROVIDER),
+        None => matches!(model, Some("demo") | Some("demo/demo")),
+    }
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

@@ -13,6 +13,7 @@ use super::commands::{complete, parse_command};
 use super::editor::{Editor, EditorOutcome};
 use super::file_complete::{INDEX_LIMIT, index_files, suggest};
 use super::keybindings::Keybindings;
+use super::panel::{Panel, PanelOutcome};
 use super::render::RenderCache;
 use super::selector::{Selector, SelectorOutcome};
 use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
@@ -35,19 +36,18 @@ const WHEEL_LINES: usize = 3;
 pub enum Overlay {
     /// `/model`: models in the same order as `App::models`.
     ModelSelector(Selector),
-    /// `/resume`: session files in the selector's order.
-    SessionSelector(Selector, Vec<PathBuf>),
     /// `/login`: subscription providers in `oauth::PROVIDERS` order.
     LoginSelector(Selector),
+    /// A panel such as `/settings`, `/scoped-models` or `/resume`.
+    Panel(Box<dyn Panel>),
 }
 
 impl Overlay {
-    /// The list being shown.
-    pub fn selector(&self) -> &Selector {
+    /// Lines to draw at `width` columns.
+    pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
-            Overlay::ModelSelector(s)
-            | Overlay::SessionSelector(s, _)
-            | Overlay::LoginSelector(s) => s,
+            Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => s.lines(theme, width),
+            Overlay::Panel(p) => p.lines(theme, width),
         }
     }
 }
@@ -115,6 +115,10 @@ pub struct App {
     pub login: super::login::LoginState,
     /// Extension commands as (name, description), for `/` dispatch and completion.
     pub extension_commands: Vec<(String, String)>,
+    /// Where sent messages are remembered across runs (`None`: not kept).
+    pub history_file: Option<PathBuf>,
+    /// Settings read and written by `/settings` and `/scoped-models`.
+    pub ui_settings: super::app_settings::UiSettings,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -156,6 +160,8 @@ impl App {
             session_id: String::new(),
             login: Default::default(),
             extension_commands: Vec::new(),
+            ui_settings: Default::default(),
+            history_file: None,
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -176,9 +182,43 @@ impl App {
 
     /// Send a prompt to the conversation.
     pub fn send_prompt(&mut self, text: String) {
+        self.send_prompt_with(text, Vec::new());
+    }
+
+    /// Send a prompt with attached images.
+    pub fn send_prompt_with(&mut self, text: String, images: Vec<crate::ai::types::ContentBlock>) {
         let signal = CancellationToken::new();
         self.set_busy(signal.clone());
-        let _ = self.commands.send(SessionCommand::Prompt { text, signal });
+        let _ = self.commands.send(SessionCommand::Prompt {
+            text,
+            images,
+            signal,
+        });
+    }
+
+    /// Images named in `text` when the current model accepts them (a
+    /// notice otherwise).
+    fn attached_images(&mut self, text: &str) -> Vec<crate::ai::types::ContentBlock> {
+        let images = super::image_attach::find_images(text, &self.footer.cwd);
+        if images.is_empty() {
+            return images;
+        }
+        let accepts = self
+            .models
+            .iter()
+            .find(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .is_some_and(|m| m.supports_images());
+        if !accepts {
+            self.transcript.notice(
+                format!(
+                    "{} does not accept images; sending the message without them.",
+                    self.footer.model_id
+                ),
+                NoticeKind::Warning,
+            );
+            return Vec::new();
+        }
+        images
     }
 
     /// Prompt history from the user messages in the transcript (resumed sessions).
@@ -314,11 +354,24 @@ impl App {
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
+        if let Some(Overlay::Panel(panel)) = &mut self.overlay {
+            match panel.handle_key(&key, &self.keys) {
+                PanelOutcome::Open => {}
+                PanelOutcome::Changed(change) => self.apply_panel_change(change),
+                PanelOutcome::Closed => self.overlay = None,
+                PanelOutcome::Done(change) => {
+                    self.overlay = None;
+                    self.apply_panel_change(change);
+                }
+            }
+            return;
+        }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
-                Overlay::ModelSelector(s)
-                | Overlay::SessionSelector(s, _)
-                | Overlay::LoginSelector(s) => s.handle_key(&key, &self.keys),
+                Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => {
+                    s.handle_key(&key, &self.keys)
+                }
+                Overlay::Panel(_) => return,
             };
             match outcome {
                 SelectorOutcome::Open => {}
@@ -334,13 +387,7 @@ impl App {
                             self.start_login(p.id);
                         }
                     }
-                    Some(Overlay::SessionSelector(_, paths)) => {
-                        if let Some(path) = paths.get(i).cloned() {
-                            self.busy_since = Some(Instant::now());
-                            let _ = self.commands.send(SessionCommand::Resume(path));
-                        }
-                    }
-                    None => {}
+                    Some(Overlay::Panel(_)) | None => {}
                 },
             }
             return;
@@ -480,6 +527,17 @@ impl App {
         if text.is_empty() {
             return;
         }
+        if let Some(path) = &self.history_file
+            && let Err(e) = super::history_file::append(path, &text)
+        {
+            self.transcript.notice(
+                format!(
+                    "Could not save the prompt history to {}: {e}",
+                    path.display()
+                ),
+                NoticeKind::Warning,
+            );
+        }
         if self.run_extension_command(&text) {
             return;
         }
@@ -506,7 +564,8 @@ impl App {
             self.queues.steering.push(user_message(text));
             return;
         }
-        self.send_prompt(text);
+        let images = self.attached_images(&text);
+        self.send_prompt_with(text, images);
     }
 
     /// Remove all queued steering and follow-up messages, returning their text.

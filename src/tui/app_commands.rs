@@ -36,6 +36,9 @@ impl App {
                 self.transcript.notice(text, NoticeKind::Info);
             }
             SlashCommand::Copy => self.copy_last_answer(),
+            SlashCommand::Settings => self.open_settings(),
+            SlashCommand::ScopedModels => self.open_scoped_models(),
+            SlashCommand::Changelog => self.show_changelog(),
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);
@@ -127,44 +130,6 @@ impl App {
             selector.set_query(search);
         }
         self.overlay = Some(Overlay::ModelSelector(selector));
-    }
-
-    /// `/resume` and `--resume`: choose another session of this folder.
-    pub fn open_session_selector(&mut self) {
-        let Some(dir) = &self.session_dir else {
-            self.transcript.notice(
-                "Sessions are not saved (--no-session).",
-                NoticeKind::Warning,
-            );
-            return;
-        };
-        let mut sessions = crate::session::list::list_sessions(dir);
-        sessions.retain(|s| Some(&s.path) != self.session_file.as_ref() && s.message_count > 0);
-        sessions.sort_by_key(|s| std::cmp::Reverse(s.modified));
-        if sessions.is_empty() {
-            self.transcript
-                .notice("No other sessions in this folder.", NoticeKind::Info);
-            return;
-        }
-        let items = sessions
-            .iter()
-            .map(|s| SelectorItem {
-                label: s
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| s.first_message.replace('\n', " ")),
-                detail: format!(
-                    "{} · {} messages",
-                    s.modified.format("%Y-%m-%d %H:%M"),
-                    s.message_count
-                ),
-            })
-            .collect();
-        let paths = sessions.into_iter().map(|s| s.path).collect();
-        self.overlay = Some(Overlay::SessionSelector(
-            Selector::new("Resume session", items, 0),
-            paths,
-        ));
     }
 
     fn session_summary(&self) -> String {

@@ -61,7 +61,7 @@ fn enter_sends_a_prompt_and_enter_while_busy_steers() {
     let (mut a, mut rx) = app();
     type_text(&mut a, "hello");
     key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
-    let Ok(SessionCommand::Prompt { text, signal }) = rx.try_recv() else {
+    let Ok(SessionCommand::Prompt { text, signal, .. }) = rx.try_recv() else {
         panic!("prompt sent")
     };
     assert_eq!(text, "hello");
@@ -287,4 +287,44 @@ fn extension_commands_complete_and_run_and_reload_is_sent() {
     assert!(matches!(rx.try_recv(), Ok(SessionCommand::Reload)));
     a.handle_ui_event(super::session_task::UiEvent::Quit);
     assert!(a.quit);
+}
+
+#[test]
+fn an_image_path_is_attached_when_the_model_accepts_images() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("shot.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )
+    .unwrap();
+    let (mut a, mut rx) = app();
+    a.footer.cwd = dir.path().to_path_buf();
+    let mut model = crate::ai::faux::FauxProvider::new().model();
+    a.footer.model_id = model.id.clone();
+    a.footer.provider = model.provider.clone();
+    a.models = vec![model.clone()];
+    type_text(&mut a, "what is in @shot.png");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::Prompt { text, images, .. }) = rx.try_recv() else {
+        panic!("a prompt")
+    };
+    assert_eq!(text, "what is in @shot.png");
+    assert_eq!(images.len(), 1);
+
+    // A text-only model gets the message without the image, and a notice.
+    model.input = vec!["text".into()];
+    a.models = vec![model];
+    a.busy_since = None;
+    type_text(&mut a, "again @shot.png");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::Prompt { images, .. }) = rx.try_recv() else {
+        panic!("a prompt")
+    };
+    assert!(images.is_empty());
+    let notice = a.transcript.items.iter().any(|i| {
+        matches!(i, super::transcript::Item::Notice { text, .. } if text.contains("does not accept images"))
+    });
+    assert!(notice);
 }

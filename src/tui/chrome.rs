@@ -179,7 +179,15 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
         let pad = max - left_width - width(&right);
         left.push(Span::styled(format!("{}{right}", " ".repeat(pad)), dim));
     }
-    vec![Line::from(Span::styled(location, dim)), Line::from(left)]
+    let mut lines = vec![Line::from(Span::styled(location, dim)), Line::from(left)];
+    if info.provider == crate::ai::demo::DEMO_PROVIDER {
+        let note = "demo: scripted replies, no model • add a key: ANTHROPIC_API_KEY=… or ~/.pi/agent/auth.json (/login later)";
+        lines.push(Line::from(Span::styled(
+            truncate(note, max, "…"),
+            theme.fg("warning"),
+        )));
+    }
+    lines
 }
 
 /// The "Working..." line with a spinner and elapsed time.
@@ -276,5 +284,31 @@ mod tests {
             wide[1]
         );
         assert!(wide[1].ends_with("claude-sonnet-4-5 • medium"));
+    }
+
+    #[test]
+    fn the_demo_model_adds_a_line_on_adding_a_key() {
+        let info = FooterInfo {
+            model_id: "demo".into(),
+            provider: crate::ai::demo::DEMO_PROVIDER.into(),
+            ..FooterInfo::default()
+        };
+        for w in 20..=140 {
+            let lines = footer_lines(&info, &Theme::plain(), w);
+            assert_eq!(lines.len(), 3);
+            assert!(lines.iter().all(|l| l.width() <= w), "{w}");
+        }
+        let wide = plain(&footer_lines(&info, &Theme::plain(), 140));
+        assert!(
+            wide[2].contains("scripted") && wide[2].contains("auth.json"),
+            "{}",
+            wide[2]
+        );
+        let normal = FooterInfo {
+            model_id: "m".into(),
+            provider: "anthropic".into(),
+            ..FooterInfo::default()
+        };
+        assert_eq!(footer_lines(&normal, &Theme::plain(), 80).len(), 2);
     }
 }

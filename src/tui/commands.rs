@@ -10,14 +10,14 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
     ("hotkeys", "Show all keyboard shortcuts", true),
     ("quit", "Quit pi", true),
     ("resume", "Resume a different session", true),
-    ("settings", "Open settings menu", false),
+    ("settings", "Open settings menu", true),
     (
         "scoped-models",
         "Enable/disable models for Ctrl+P cycling",
-        false,
+        true,
     ),
     ("copy", "Copy last agent message to clipboard", true),
-    ("changelog", "Show changelog entries", false),
+    ("changelog", "Show changelog entries", true),
     (
         "reload",
         "Reload keybindings, extensions, skills, prompts, and themes",
@@ -62,6 +62,12 @@ pub enum SlashCommand {
     Logout(String),
     /// `/reload`.
     Reload,
+    /// `/settings`.
+    Settings,
+    /// `/scoped-models`.
+    ScopedModels,
+    /// `/changelog`.
+    Changelog,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -90,6 +96,9 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "login" => SlashCommand::Login(arg),
         "logout" => SlashCommand::Logout(arg),
         "reload" => SlashCommand::Reload,
+        "settings" => SlashCommand::Settings,
+        "scoped-models" => SlashCommand::ScopedModels,
+        "changelog" => SlashCommand::Changelog,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -189,7 +189,11 @@ impl Renderer<'_> {
                 self.push_style(Style::default().add_modifier(Modifier::CROSSED_OUT))
             }
             Tag::Link { dest_url, .. } => {
-                let style = self.theme.fg("mdLink").add_modifier(Modifier::UNDERLINED);
+                let style = self
+                    .theme
+                    .fg("mdLink")
+                    .add_modifier(Modifier::UNDERLINED)
+                    .patch(super::hyperlink::link_style(&dest_url));
                 self.push_style(style);
                 self.link = Some(dest_url.to_string());
             }
@@ -246,8 +250,13 @@ impl Renderer<'_> {
                 if let Some(url) = self.link.take() {
                     let shown: String = self.runs.iter().map(|r| r.0.as_str()).collect();
                     if !shown.ends_with(url.as_str()) {
-                        self.runs
-                            .push((format!(" ({url})"), self.theme.fg("mdLinkUrl")));
+                        let style = self
+                            .theme
+                            .fg("mdLinkUrl")
+                            .patch(super::hyperlink::link_style(&url));
+                        self.runs.push((" (".into(), self.theme.fg("mdLinkUrl")));
+                        self.runs.push((url.clone(), style));
+                        self.runs.push((")".into(), self.theme.fg("mdLinkUrl")));
                     }
                 }
             }

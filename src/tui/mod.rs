@@ -3,20 +3,29 @@
 pub mod ansi;
 pub mod app;
 mod app_commands;
+pub mod app_sessions;
+pub mod app_settings;
 mod background;
 pub mod chrome;
 pub mod commands;
 pub mod editor;
 pub mod file_complete;
 pub mod highlight;
+pub mod history_file;
+pub mod hyperlink;
+pub mod image_attach;
 pub mod input;
 pub mod keybindings;
 pub mod login;
 pub mod markdown;
+pub mod panel;
 pub mod render;
 pub mod runner;
+pub mod scoped_models_panel;
 pub mod selector;
+pub mod session_panel;
 pub mod session_task;
+pub mod settings_panel;
 pub mod terminal;
 pub mod text;
 pub mod theme;
@@ -27,6 +36,8 @@ pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};
 
+#[cfg(test)]
+mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]

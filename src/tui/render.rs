@@ -28,6 +28,27 @@ pub struct RenderOptions {
 pub struct RenderCache {
     options: Option<RenderOptions>,
     entries: Vec<(u64, Vec<Line<'static>>)>,
+    memo: MarkdownMemo,
+}
+
+/// The markdown of the streaming answer's completed lines, reused until a
+/// new line completes (the answer re-renders on every token otherwise).
+#[derive(Default)]
+struct MarkdownMemo {
+    source: String,
+    width: usize,
+    lines: Vec<Line<'static>>,
+}
+
+impl MarkdownMemo {
+    fn render(&mut self, source: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+        if self.width != width || self.source != source {
+            self.lines = render_markdown(source, width, theme);
+            self.source = source.to_string();
+            self.width = width;
+        }
+        self.lines.clone()
+    }
 }
 
 impl RenderCache {
@@ -59,7 +80,7 @@ impl RenderCache {
             match self.entries.get(i) {
                 Some((cached, _)) if *cached == rev => {}
                 _ => {
-                    let lines = render_item(item, options, theme);
+                    let lines = render_item_with(item, options, theme, &mut self.memo);
                     if i < self.entries.len() {
                         self.entries[i] = (rev, lines);
                     } else {
@@ -95,11 +116,21 @@ impl RenderCache {
     /// Forget everything (theme change).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.memo = MarkdownMemo::default();
     }
 }
 
 /// Render one item.
 pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<Line<'static>> {
+    render_item_with(item, options, theme, &mut MarkdownMemo::default())
+}
+
+fn render_item_with(
+    item: &Item,
+    options: &RenderOptions,
+    theme: &Theme,
+    memo: &mut MarkdownMemo,
+) -> Vec<Line<'static>> {
     let width = options.width.max(1);
     let inner = width.saturating_sub(2).max(1);
     let mut lines = vec![Line::default()];
@@ -145,7 +176,12 @@ pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<L
             } else {
                 (text.as_str(), "")
             };
-            for line in render_markdown(settled, inner, theme) {
+            let markdown = if *streaming {
+                memo.render(settled, inner, theme)
+            } else {
+                render_markdown(settled, inner, theme)
+            };
+            for line in markdown {
                 let mut spans = vec![Span::raw(" ")];
                 spans.extend(line.spans);
                 lines.push(Line::from(spans));

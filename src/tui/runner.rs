@@ -52,6 +52,8 @@ pub struct InteractiveOptions {
     pub quiet_startup: bool,
     /// Start-up notices to show in the transcript.
     pub notices: Vec<String>,
+    /// Loaded settings (`/settings` writes changes back).
+    pub settings: crate::config::settings::Settings,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -81,6 +83,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
     app.login.agent_dir = Some(options.agent_dir.clone());
+    app.ui_settings = super::app_settings::UiSettings {
+        settings: options.settings,
+        theme_dirs: theme_dirs.to_vec(),
+        agent_dir: options.agent_dir.clone(),
+    };
     app.quiet_startup = options.quiet_startup;
     if options.open_resume {
         app.open_session_selector();
@@ -88,6 +95,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.models = options.models;
     app.cycle_models = options.cycle_models;
     app.transcript = existing;
+    let history_file = super::history_file::history_path(&options.agent_dir);
+    for entry in super::history_file::load(&history_file) {
+        app.editor.add_history(&entry);
+    }
+    app.history_file = Some(history_file);
     app.fill_history();
     app.apply_snapshot(&initial);
     app.footer.usage = app.transcript.usage.clone();
@@ -311,6 +323,7 @@ mod tests {
             open_resume: false,
             quiet_startup: false,
             notices: Vec::new(),
+            settings: Default::default(),
         }
     }
 

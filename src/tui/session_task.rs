@@ -20,6 +20,8 @@ pub enum SessionCommand {
     Prompt {
         /// Message text.
         text: String,
+        /// Attached images.
+        images: Vec<crate::ai::types::ContentBlock>,
         /// Abort signal for this run.
         signal: CancellationToken,
     },
@@ -31,8 +33,14 @@ pub enum SessionCommand {
     SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
-    /// Continue another session file (`/resume`).
-    Resume(PathBuf),
+    /// Continue another session file (`/resume`), restoring its model (one
+    /// of `models`) and thinking level.
+    Resume {
+        /// The session file.
+        path: PathBuf,
+        /// Models the session's model may be one of.
+        models: Vec<Model>,
+    },
     /// Reload extensions (`/reload`).
     Reload,
     /// Run an extension's command `/name args`.
@@ -89,6 +97,38 @@ pub enum UiEvent {
     Notice(String),
     /// An extension asked pi to quit.
     Quit,
+}
+
+/// Switch to the model and thinking level recorded in a resumed session;
+/// returns a note when its model is not available.
+fn restore_model(
+    agent: &mut AgentSession,
+    context: &crate::session::context::SessionContext,
+    models: &[Model],
+) -> Option<String> {
+    let mut note = None;
+    if let Some((provider, id)) = &context.model {
+        match models
+            .iter()
+            .find(|m| &m.provider == provider && &m.id == id)
+        {
+            Some(model) => agent.config.model = model.clone(),
+            None => {
+                let current = agent.config.model.clone();
+                agent
+                    .session
+                    .append_model_change(&current.provider, &current.id);
+                note = Some(format!(
+                    "The session's model {provider}/{id} is not available; continuing with {}/{}",
+                    agent.config.model.provider, agent.config.model.id
+                ))
+            }
+        }
+    }
+    if let Some(level) = context.thinking() {
+        agent.config.thinking = agent.config.model.clamp_thinking(level);
+    }
+    note
 }
 
 /// Take a snapshot of `agent`.
@@ -163,8 +203,12 @@ pub fn spawn_session(
                 _ = agent.extension_change() => SessionCommand::Reload,
             };
             match command {
-                SessionCommand::Prompt { text, signal } => {
-                    agent.prompt(text, Vec::new(), &signal).await;
+                SessionCommand::Prompt {
+                    text,
+                    images,
+                    signal,
+                } => {
+                    agent.prompt(text, images, &signal).await;
                 }
                 SessionCommand::NewSession => {
                     if agent.new_session().await {
@@ -214,9 +258,13 @@ pub fn spawn_session(
                     super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
                         .await;
                 }
-                SessionCommand::Resume(path) => match agent.resume_session(&path).await {
+                SessionCommand::Resume { path, models } => match agent.resume_session(&path).await {
                     Ok(true) => {
                         let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                        let context = agent.session.build_context();
+                        if let Some(note) = restore_model(&mut agent, &context, &models) {
+                            let _ = ui_tx.send(UiEvent::Failed(note));
+                        }
                     }
                     Ok(false) => {
                         let _ = ui_tx.send(UiEvent::Notice(

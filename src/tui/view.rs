@@ -102,6 +102,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
             y: chunks[3].y + y as u16,
         });
     }
+    super::hyperlink::apply_links(frame.buffer_mut());
 }
 
 /// Queued steering and follow-up messages, above the editor.
@@ -158,9 +159,8 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     };
     let border = app.theme.fg(&token);
     if let Some(overlay) = &app.overlay {
-        let selector = overlay.selector();
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
-        lines.extend(selector.lines(&app.theme, width));
+        lines.extend(overlay.lines(&app.theme, width));
         lines.push(rule(width, app.theme.fg("borderAccent")));
         return (lines, None);
     }

@@ -333,26 +333,34 @@ fn too_narrow_terminal_shows_a_notice() {
 #[test]
 fn session_selector() {
     use super::app::Overlay;
-    use super::selector::{Selector, SelectorItem};
+    use super::session_panel::SessionPanel;
+    use crate::session::list::SessionInfo;
+    use chrono::{TimeZone, Utc};
     let mut a = app();
-    let items = [
-        ("Refactor the footer", "2026-11-20 10:15 · 12 messages"),
-        ("日本語のセッション", "2026-11-19 08:00 · 3 messages"),
-        (
-            "fix flaky test in tools_bash",
-            "2026-11-18 17:42 · 40 messages",
-        ),
+    let sessions = [
+        ("Refactor the footer", (2026, 11, 20, 10, 15), 12),
+        ("日本語のセッション", (2026, 11, 19, 8, 0), 3),
+        ("fix flaky test in tools_bash", (2026, 11, 18, 17, 42), 40),
     ]
     .iter()
-    .map(|(l, d)| SelectorItem {
-        label: l.to_string(),
-        detail: d.to_string(),
+    .map(|(title, (y, mo, d, h, mi), count)| {
+        let at = Utc.with_ymd_and_hms(*y, *mo, *d, *h, *mi, 0).unwrap();
+        SessionInfo {
+            path: PathBuf::from(format!("/sessions/{title}.jsonl")),
+            id: title.to_string(),
+            cwd: "/work/project".into(),
+            name: None,
+            parent_session_path: None,
+            created: at,
+            modified: at,
+            message_count: *count,
+            first_message: title.to_string(),
+            all_messages_text: title.to_string(),
+        }
     })
     .collect();
-    a.overlay = Some(Overlay::SessionSelector(
-        Selector::new("Resume session", items, 0),
-        Vec::new(),
-    ));
+    let panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default());
+    a.overlay = Some(Overlay::Panel(Box::new(panel)));
     insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
     insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));
 }
@@ -422,5 +430,36 @@ fn editor_rules_take_the_thinking_level_colour() {
     assert_eq!(
         Some(buffer[(0, rule_row)].fg),
         a.theme.color("thinkingMedium")
+    );
+}
+
+#[test]
+fn markdown_links_become_osc8_hyperlinks() {
+    let mut a = app();
+    let answer = assistant("Read [the docs](https://example.com/docs) first.");
+    event(
+        &mut a,
+        AgentEvent::MessageStart {
+            message: answer.clone(),
+        },
+    );
+    event(&mut a, AgentEvent::MessageEnd { message: answer });
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| draw(f, &mut a)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let symbols: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+    let opens = symbols
+        .iter()
+        .filter(|s| s.starts_with("\x1b]8;;https://example.com/docs\x1b\\"))
+        .count();
+    let closes = symbols
+        .iter()
+        .filter(|s| s.ends_with("\x1b]8;;\x1b\\"))
+        .count();
+    assert_eq!(opens, 2, "the link text and the shown URL are links");
+    assert_eq!(closes, 2);
+    assert!(
+        symbols.contains(&"\x1b]8;;https://example.com/docs\x1b\\t"),
+        "the link starts at its text"
     );
 }

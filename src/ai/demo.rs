@@ -1,0 +1,379 @@
+//! The built-in offline `demo` provider: scripted replies, no account, no
+//! network. It lets a newcomer try the terminal UI, the tools and extension
+//! tools before adding an API key. Every reply says that it is scripted.
+//!
+//! The script: the first message of a conversation gets a short tour that
+//! calls `ls` on the project, then `read` on its README (or the first file
+//! listed), then explains how to add a real model. Later messages are
+//! answered by keyword: `ls`/`files`, `read <path>`, `tools`, `markdown`,
+//! anything else gets the help text.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde_json::json;
+
+use super::events::MessageBuilder;
+use super::faux::{FauxProvider, faux_message, faux_text, faux_tool_call};
+use super::model::{Model, ModelCost};
+use super::stream::{ApiProvider, ProviderError, StreamRequest};
+use super::types::{AssistantMessage, ContentBlock, Context, Message, ToolResultMessage};
+
+/// Provider (and api) name of the demo model.
+pub const DEMO_PROVIDER: &str = "demo";
+/// Model id of the demo model.
+pub const DEMO_MODEL_ID: &str = "demo";
+
+/// How to add a real model, shown by the demo and the start-up notice.
+pub const ADD_KEY_HELP: &str = "To use a real model, set an API key in the environment \
+(e.g. `export ANTHROPIC_API_KEY=...` or `OPENAI_API_KEY`), or add it to \
+`~/.pi/agent/auth.json` as `{\"anthropic\": {\"type\": \"api_key\", \"key\": \"...\"}}`, \
+then restart pi (`/login` will also do this in a later version).";
+
+/// The scripted demo model (free, text only, no thinking).
+pub fn demo_model() -> Model {
+    Model {
+        id: DEMO_MODEL_ID.into(),
+        name: "Demo (scripted, offline)".into(),
+        api: DEMO_PROVIDER.into(),
+        provider: DEMO_PROVIDER.into(),
+        base_url: "offline:".into(),
+        reasoning: false,
+        thinking_level_map: None,
+        input: vec!["text".into()],
+        cost: ModelCost::default(),
+        context_window: 128_000,
+        max_tokens: 16_384,
+        headers: None,
+        compat: None,
+    }
+}
+
+/// True for the demo model.
+pub fn is_demo(model: &Model) -> bool {
+    model.provider == DEMO_PROVIDER
+}
+
+/// The scripted provider; streams its replies in small chunks like a real model.
+#[derive(Clone)]
+pub struct DemoProvider {
+    inner: FauxProvider,
+}
+
+impl Default for DemoProvider {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DemoProvider {
+    /// A demo provider streaming at a readable pace.
+    pub fn new() -> Self {
+        DemoProvider {
+            inner: FauxProvider::new()
+                .with_api(DEMO_PROVIDER)
+                .with_chunk_chars(6)
+                .with_chunk_delay(Duration::from_millis(8)),
+        }
+    }
+}
+
+#[async_trait]
+impl ApiProvider for DemoProvider {
+    fn api(&self) -> &str {
+        DEMO_PROVIDER
+    }
+
+    async fn stream(
+        &self,
+        req: &StreamRequest,
+        out: &mut MessageBuilder,
+    ) -> Result<(), ProviderError> {
+        let reply = demo_reply(&req.context);
+        self.inner.push_message(reply);
+        self.inner.stream(req, out).await?;
+        self.inner.clear_log();
+        Ok(())
+    }
+}
+
+/// The scripted reply to a conversation.
+pub fn demo_reply(context: &Context) -> AssistantMessage {
+    let mut message = faux_message(match context.messages.last() {
+        Some(Message::ToolResult(result)) => after_tool(context, result),
+        Some(Message::User(user)) => {
+            let first = context
+                .messages
+                .iter()
+                .filter(|m| matches!(m, Message::User(_)))
+                .count()
+                == 1;
+            answer(&user.content.text(), first, context)
+        }
+        _ => vec![faux_text(&help_text())],
+    });
+    message.provider = DEMO_PROVIDER.into();
+    message.api = DEMO_PROVIDER.into();
+    message.model = DEMO_MODEL_ID.into();
+    message
+}
+
+fn has_tool(context: &Context, name: &str) -> bool {
+    context.tools.iter().any(|t| t.name == name)
+}
+
+fn answer(prompt: &str, first: bool, context: &Context) -> Vec<ContentBlock> {
+    let lower = prompt.to_lowercase();
+    let words: Vec<&str> = prompt.split_whitespace().collect();
+    if let Some(i) = words.iter().position(|w| w.eq_ignore_ascii_case("read"))
+        && let Some(path) = words.get(i + 1)
+        && has_tool(context, "read")
+    {
+        let path = path.trim_start_matches('@');
+        return vec![
+            faux_text(&format!("[demo] Scripted: reading `{path}`.")),
+            faux_tool_call("read", json!({ "path": path, "limit": 40 })),
+        ];
+    }
+    if lower.contains("tools") {
+        return vec![faux_text(&tools_text(context))];
+    }
+    if lower.contains("markdown") {
+        return vec![faux_text(MARKDOWN_SAMPLE)];
+    }
+    let wants_listing = first
+        || words
+            .iter()
+            .any(|w| matches!(w.to_lowercase().as_str(), "ls" | "files" | "list"));
+    if wants_listing && let Some(call) = listing_call(context) {
+        return vec![
+            faux_text(
+                "[demo] This is pi's offline **demo** provider: the replies are scripted, \
+                 not written by a model. Let me show you how tools look: first I'll list \
+                 the project folder.",
+            ),
+            call,
+        ];
+    }
+    vec![faux_text(&help_text())]
+}
+
+/// Command the demo runs through `bash` when the `ls` tool is not active.
+const LISTING_COMMAND: &str = "ls -p";
+
+/// A call listing the project: the `ls` tool, else `bash` running `ls -p`.
+fn listing_call(context: &Context) -> Option<ContentBlock> {
+    if has_tool(context, "ls") {
+        Some(faux_tool_call("ls", json!({ "path": "." })))
+    } else if has_tool(context, "bash") {
+        Some(faux_tool_call(
+            "bash",
+            json!({ "command": LISTING_COMMAND }),
+        ))
+    } else {
+        None
+    }
+}
+
+/// True when the last assistant message ran the demo's listing.
+fn listed_last(context: &Context, result: &ToolResultMessage) -> bool {
+    if result.tool_name == "ls" {
+        return true;
+    }
+    context.messages.iter().rev().find_map(|m| match m {
+        Message::Assistant(a) => Some(a.content.iter().any(|b| {
+            matches!(b, ContentBlock::ToolCall(c)
+                if c.name == "bash" && c.arguments["command"] == LISTING_COMMAND)
+        })),
+        _ => None,
+    }) == Some(true)
+}
+
+fn after_tool(context: &Context, result: &ToolResultMessage) -> Vec<ContentBlock> {
+    let output = result
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if result.is_error {
+        return vec![faux_text(&format!(
+            "[demo] The `{}` tool reported an error, shown above in red. {}",
+            result.tool_name,
+            help_text()
+        ))];
+    }
+    if listed_last(context, result) && has_tool(context, "read") {
+        let entries: Vec<&str> = output.lines().map(str::trim).collect();
+        let file = entries
+            .iter()
+            .find(|e| e.eq_ignore_ascii_case("readme.md"))
+            .or_else(|| {
+                entries
+                    .iter()
+                    .find(|e| !e.is_empty() && !e.ends_with('/') && !e.starts_with('['))
+            });
+        if let Some(file) = file {
+            let count = entries.iter().filter(|e| !e.is_empty()).count();
+            let noun = if count == 1 { "entry" } else { "entries" };
+            return vec![
+                faux_text(&format!(
+                    "[demo] The folder has {count} {noun}. Now I'll read the start of `{file}` \
+                     with the `read` tool."
+                )),
+                faux_tool_call("read", json!({ "path": file, "limit": 20 })),
+            ];
+        }
+    }
+    let lines = output.lines().count();
+    vec![faux_text(&format!(
+        "[demo] The `{}` tool returned {lines} lines (Ctrl+O expands tool output).\n\n{}",
+        result.tool_name,
+        help_text()
+    ))]
+}
+
+fn tools_text(context: &Context) -> String {
+    let mut text = String::from("[demo] The tools this conversation offers:\n\n");
+    for tool in &context.tools {
+        let summary = tool.description.lines().next().unwrap_or("");
+        text.push_str(&format!("- `{}`: {summary}\n", tool.name));
+    }
+    text.push_str(
+        "\nTools added by Lua extensions appear here too, and their `/commands` work \
+         in the demo as with any model.",
+    );
+    text
+}
+
+fn help_text() -> String {
+    format!(
+        "[demo] You are using pi's offline demo provider: every reply is scripted, no \
+         model reads your messages. Try:\n\n\
+         - `ls` or `files`: list the project with the `ls` tool\n\
+         - `read <path>`: show a file with the `read` tool\n\
+         - `tools`: list the tools (including extension tools)\n\
+         - `markdown`: a sample of rendered markdown\n\
+         - `!ls`: run a shell command yourself; `/` lists the commands\n\n{ADD_KEY_HELP}"
+    )
+}
+
+const MARKDOWN_SAMPLE: &str = "[demo] A scripted sample of what answers can contain.\n\n\
+## A heading\n\n\
+Some **bold**, some *italic*, `inline code` and a [link](https://example.com).\n\n\
+```rust\nfn main() {\n    println!(\"hello from the demo\");\n}\n```\n\n\
+| Key | Action |\n| --- | --- |\n| Ctrl+O | expand tool output |\n| Ctrl+L | choose a model |\n\n\
+> Quotes look like this.\n";
+
+/// A registry entry for the demo provider.
+pub fn demo_provider() -> Arc<dyn ApiProvider> {
+    Arc::new(DemoProvider::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::types::{ToolSpec, UserMessage};
+
+    fn tool(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            description: format!("{name} things"),
+            parameters: json!({"type": "object"}),
+        }
+    }
+
+    fn context(messages: Vec<Message>) -> Context {
+        Context {
+            system_prompt: None,
+            messages,
+            tools: vec![tool("ls"), tool("read"), tool("greet")],
+        }
+    }
+
+    fn calls(message: &AssistantMessage) -> Vec<(String, serde_json::Value)> {
+        message
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::ToolCall(c) => Some((c.name.clone(), c.arguments.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn tool_result(name: &str, text: &str) -> Message {
+        Message::ToolResult(ToolResultMessage {
+            tool_call_id: "t1".into(),
+            tool_name: name.into(),
+            content: vec![faux_text(text)],
+            details: None,
+            is_error: false,
+            timestamp: 0,
+        })
+    }
+
+    #[test]
+    fn first_message_lists_then_reads_the_readme_then_explains() {
+        let first = demo_reply(&context(vec![Message::User(UserMessage::text("hi"))]));
+        assert_eq!(calls(&first), vec![("ls".into(), json!({"path": "."}))]);
+        let after_ls = demo_reply(&context(vec![
+            Message::User(UserMessage::text("hi")),
+            Message::Assistant(first),
+            tool_result("ls", "src/\nCargo.toml\nREADME.md\n"),
+        ]));
+        assert_eq!(
+            calls(&after_ls),
+            vec![("read".into(), json!({"path": "README.md", "limit": 20}))]
+        );
+        let done = demo_reply(&context(vec![
+            Message::User(UserMessage::text("hi")),
+            tool_result("read", "# Title\ntext"),
+        ]));
+        assert!(calls(&done).is_empty());
+        let text = done.text();
+        assert!(text.contains("scripted"), "{text}");
+        assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
+        assert!(text.contains("auth.json"), "{text}");
+    }
+
+    #[test]
+    fn without_the_ls_tool_the_listing_runs_through_bash() {
+        let mut ctx = context(vec![Message::User(UserMessage::text("hi"))]);
+        ctx.tools = vec![tool("read"), tool("bash")];
+        let first = demo_reply(&ctx);
+        assert_eq!(
+            calls(&first),
+            vec![("bash".into(), json!({"command": "ls -p"}))]
+        );
+        ctx.messages.push(Message::Assistant(first));
+        ctx.messages.push(tool_result("bash", "docs/\nnotes.txt\n"));
+        assert_eq!(
+            calls(&demo_reply(&ctx)),
+            vec![("read".into(), json!({"path": "notes.txt", "limit": 20}))]
+        );
+    }
+
+    #[test]
+    fn later_messages_answer_by_keyword() {
+        let ctx = |text: &str| {
+            context(vec![
+                Message::User(UserMessage::text("hi")),
+                Message::User(UserMessage::text(text)),
+            ])
+        };
+        assert_eq!(
+            calls(&demo_reply(&ctx("please read @src/main.rs"))),
+            vec![("read".into(), json!({"path": "src/main.rs", "limit": 40}))]
+        );
+        let tools = demo_reply(&ctx("which tools?")).text();
+        assert!(tools.contains("`greet`"), "{tools}");
+        let other = demo_reply(&ctx("what is 2+2")).text();
+        assert!(other.contains("scripted"), "{other}");
+        assert!(calls(&demo_reply(&ctx("what is 2+2"))).is_empty());
+    }
+}

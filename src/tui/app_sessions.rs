@@ -1,0 +1,96 @@
+//! The `/resume` session selector: opening it and resuming, renaming or
+//! deleting the sessions picked in it.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::app::{App, Overlay};
+use super::session_panel::SessionPanel;
+use super::session_task::SessionCommand;
+use super::transcript::NoticeKind;
+use crate::session::list::{SessionInfo, list_all_sessions, list_sessions};
+use crate::session::manager::SessionManager;
+
+impl App {
+    /// `/resume` and `--resume`: choose another session to continue.
+    pub fn open_session_selector(&mut self) {
+        let Some(dir) = &self.session_dir else {
+            self.transcript.notice(
+                "Sessions are not saved (--no-session).",
+                NoticeKind::Warning,
+            );
+            return;
+        };
+        let current_file = self.session_file.clone();
+        let others = move |mut sessions: Vec<SessionInfo>| {
+            sessions.retain(|s| Some(&s.path) != current_file.as_ref() && s.message_count > 0);
+            sessions
+        };
+        let current = others(list_sessions(dir));
+        let agent_dir = self.ui_settings.agent_dir.clone();
+        let load_all = Box::new(move || others(list_all_sessions(&agent_dir)));
+        let panel = SessionPanel::new(current, load_all, &self.keys);
+        self.overlay = Some(Overlay::Panel(Box::new(panel)));
+    }
+
+    /// Continue the session in `path` (a session of another folder is not
+    /// opened here: its tools would run in the wrong folder).
+    pub(super) fn resume_session(&mut self, path: PathBuf, cwd: &str) {
+        if !cwd.is_empty() && Path::new(cwd) != self.footer.cwd {
+            let id = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let id = id.rsplit('_').next().unwrap_or(&id).to_string();
+            self.transcript.notice(
+                format!(
+                    "That session belongs to {cwd}. Continue it there with: cd {cwd} && pi --session {id}"
+                ),
+                NoticeKind::Warning,
+            );
+            return;
+        }
+        self.busy_since = Some(Instant::now());
+        let _ = self.commands.send(SessionCommand::Resume {
+            path,
+            models: self.models.clone(),
+        });
+    }
+
+    /// Give the session in `path` a new name (a `session_info` entry).
+    pub(super) fn rename_session(&mut self, path: &Path, name: &str) {
+        let result = SessionManager::open_with(path, None, None).and_then(|mut session| {
+            session.append_session_info(name);
+            session.sync()
+        });
+        match result {
+            Ok(()) => self
+                .transcript
+                .notice(format!("Session renamed: {name}"), NoticeKind::Info),
+            Err(e) => self.transcript.notice(
+                format!("Could not rename {}: {e}", path.display()),
+                NoticeKind::Error,
+            ),
+        }
+    }
+
+    /// Delete the session file `path`.
+    pub(super) fn delete_session(&mut self, path: &Path) {
+        if Some(path) == self.session_file.as_deref() {
+            self.transcript.notice(
+                "Cannot delete the currently active session",
+                NoticeKind::Error,
+            );
+            return;
+        }
+        match std::fs::remove_file(path) {
+            Ok(()) => self
+                .transcript
+                .notice(format!("Deleted {}", path.display()), NoticeKind::Info),
+            Err(e) => self.transcript.notice(
+                format!("Could not delete {}: {e}", path.display()),
+                NoticeKind::Error,
+            ),
+        }
+    }
+}
