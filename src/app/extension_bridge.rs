@@ -25,6 +25,17 @@ pub struct ExtensionBridge {
     synced_entries: usize,
 }
 
+/// What `session_before_compact` handlers decided.
+pub enum BeforeCompact {
+    /// Summarize with the model as usual.
+    Default,
+    /// Do not compact.
+    Cancel,
+    /// Use this compaction (`summary`, optional `firstKeptEntryId`,
+    /// `tokensBefore`, `details`) instead of asking the model.
+    Supplied(Value),
+}
+
 /// What a prompt's `input` handlers decided.
 pub enum InputOutcome {
     /// Go on with this (possibly transformed) text.
@@ -76,6 +87,8 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
         AgentEvent::QueueUpdate { .. } => "queue_update",
         AgentEvent::AutoRetryStart { .. } => "auto_retry_start",
         AgentEvent::AutoRetryEnd { .. } => "auto_retry_end",
+        AgentEvent::CompactionStart { .. } => "compaction_start",
+        AgentEvent::CompactionEnd { .. } => "compaction_end",
     }
 }
 
@@ -283,6 +296,34 @@ impl ExtensionBridge {
         if let Some(e) = out.event.get("isError").and_then(Value::as_bool) {
             *is_error = e;
         }
+    }
+
+    /// `session_before_compact`: an extension may cancel the compaction or
+    /// supply its own `{summary, firstKeptEntryId?, tokensBefore?, details?}`.
+    pub async fn before_compact(&self, payload: Value) -> BeforeCompact {
+        if !self.handle.has_handlers("session_before_compact") {
+            return BeforeCompact::Default;
+        }
+        let out = self.handle.emit("session_before_compact", payload).await;
+        for result in &out.results {
+            if result.get("cancel").and_then(Value::as_bool) == Some(true) {
+                return BeforeCompact::Cancel;
+            }
+            if let Some(c) = result.get("compaction").filter(|c| c.is_object()) {
+                return BeforeCompact::Supplied(c.clone());
+            }
+        }
+        BeforeCompact::Default
+    }
+
+    /// `session_compact`: the appended compaction entry.
+    pub async fn compacted(&self, entry: Value, from_extension: bool) {
+        self.handle
+            .emit(
+                "session_compact",
+                json!({"type": "session_compact", "compactionEntry": entry, "fromExtension": from_extension}),
+            )
+            .await;
     }
 
     /// `session_start` / `session_shutdown` with a reason.

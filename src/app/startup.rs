@@ -195,6 +195,7 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         max_delay_ms: provider_retry.max_retry_delay_ms,
     };
     let mut agent = AgentSession::new(state, config, session, retry);
+    agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
     if let Some(bridge) = bridge {
