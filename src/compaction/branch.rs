@@ -118,7 +118,8 @@ pub async fn generate_branch_summary(
     } else {
         128_000
     };
-    let (messages, file_ops) = prepare_branch_entries(entries, window.saturating_sub(reserve_tokens));
+    let (messages, file_ops) =
+        prepare_branch_entries(entries, window.saturating_sub(reserve_tokens));
     if messages.is_empty() {
         return Ok(BranchSummary {
             summary: "No content to summarize".to_string(),

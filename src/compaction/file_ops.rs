@@ -133,7 +133,9 @@ mod tests {
             ("write", "c.rs"),
             ("bash", "ignored"),
         ]));
-        ops.add_details(Some(&json!({"readFiles": ["old.rs"], "modifiedFiles": ["m.rs"]})));
+        ops.add_details(Some(
+            &json!({"readFiles": ["old.rs"], "modifiedFiles": ["m.rs"]}),
+        ));
         assert_eq!(
             ops.details(),
             json!({"readFiles": ["b.rs", "old.rs"], "modifiedFiles": ["a.rs", "c.rs", "m.rs"]})

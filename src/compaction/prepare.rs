@@ -59,13 +59,11 @@ pub fn entry_message(entry: &SessionEntry) -> Option<Message> {
             from_id: b.from_id.clone(),
             timestamp: iso_to_ms(&b.timestamp).unwrap_or(0),
         })),
-        SessionEntry::Compaction(c) => {
-            Some(Message::CompactionSummary(CompactionSummaryMessage {
-                summary: c.summary.clone(),
-                tokens_before: c.tokens_before,
-                timestamp: iso_to_ms(&c.timestamp).unwrap_or(0),
-            }))
-        }
+        SessionEntry::Compaction(c) => Some(Message::CompactionSummary(CompactionSummaryMessage {
+            summary: c.summary.clone(),
+            tokens_before: c.tokens_before,
+            timestamp: iso_to_ms(&c.timestamp).unwrap_or(0),
+        })),
         _ => None,
     }
 }
@@ -132,7 +130,8 @@ pub fn find_cut_point(
             _ => cut -= 1,
         }
     }
-    let is_user = matches!(entries[cut], SessionEntry::Message(m) if matches!(m.message, Message::User(_)));
+    let is_user =
+        matches!(entries[cut], SessionEntry::Message(m) if matches!(m.message, Message::User(_)));
     let turn_start = if is_user {
         None
     } else {
@@ -154,14 +153,10 @@ pub fn prepare_compaction(
     if matches!(path.last(), Some(SessionEntry::Compaction(_))) {
         return None;
     }
-    let previous = path
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, e)| match e {
-            SessionEntry::Compaction(c) => Some((i, c)),
-            _ => None,
-        });
+    let previous = path.iter().enumerate().rev().find_map(|(i, e)| match e {
+        SessionEntry::Compaction(c) => Some((i, c)),
+        _ => None,
+    });
     let boundary_start = previous
         .map(|(i, c)| {
             path.iter()
@@ -173,7 +168,12 @@ pub fn prepare_compaction(
     let leaf = path.last().map(|e| e.id());
     let tokens_before = estimate_context_tokens(&build_session_context(&owned, leaf).messages);
 
-    let cut = find_cut_point(path, boundary_start, path.len(), settings.keep_recent_tokens);
+    let cut = find_cut_point(
+        path,
+        boundary_start,
+        path.len(),
+        settings.keep_recent_tokens,
+    );
     let first_kept = path.get(cut.first_kept_entry_index)?;
     if first_kept.id().is_empty() {
         return None;

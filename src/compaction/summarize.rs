@@ -144,8 +144,7 @@ pub async fn compact(
             .await
             .map_err(|e| format!("Summarization failed: {e}"))
     };
-    let mut summary = if preparation.is_split_turn && !preparation.turn_prefix_messages.is_empty()
-    {
+    let mut summary = if preparation.is_split_turn && !preparation.turn_prefix_messages.is_empty() {
         let prefix = async {
             let prompt = format!(
                 "<conversation>\n{}\n</conversation>\n\n{TURN_PREFIX_SUMMARIZATION_PROMPT}",

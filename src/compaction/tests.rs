@@ -119,7 +119,11 @@ fn split_turn_summarizes_the_turn_prefix_separately() {
     let prep = prepare_compaction(&path, settings(100)).unwrap();
     assert_eq!(prep.first_kept_entry_id, ids[7]);
     assert!(prep.is_split_turn);
-    let roles: Vec<&str> = prep.messages_to_summarize.iter().map(Message::role).collect();
+    let roles: Vec<&str> = prep
+        .messages_to_summarize
+        .iter()
+        .map(Message::role)
+        .collect();
     assert_eq!(roles, ["user", "assistant"]);
     assert_eq!(prep.turn_prefix_messages.len(), 5);
     let (read, modified) = prep.file_ops.file_lists();
@@ -192,5 +196,8 @@ fn branch_summary_collects_back_to_the_common_ancestor() {
     assert_eq!(got, [b1.as_str(), b2.as_str(), leaf.as_str()]);
     let (messages, ops) = branch::prepare_branch_entries(&entries, 0);
     assert_eq!(messages.len(), 3);
-    assert_eq!(ops.details(), json!({"readFiles": [], "modifiedFiles": ["x.rs"]}));
+    assert_eq!(
+        ops.details(),
+        json!({"readFiles": [], "modifiedFiles": ["x.rs"]})
+    );
 }

@@ -114,7 +114,10 @@ mod tests {
 
     #[test]
     fn estimates_are_chars_over_four_rounded_up() {
-        assert_eq!(estimate_tokens(&Message::User(UserMessage::text("abcde"))), 2);
+        assert_eq!(
+            estimate_tokens(&Message::User(UserMessage::text("abcde"))),
+            2
+        );
         let mut a = AssistantMessage::empty("x", "p", "m");
         a.content = vec![ContentBlock::ToolCall(ToolCall {
             id: "c".into(),

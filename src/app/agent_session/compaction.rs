@@ -70,7 +70,11 @@ impl AgentSession {
         let outcome = self.run_compaction(custom_instructions, signal).await;
         let (result, aborted, error) = match &outcome {
             Ok(r) => (Some(r.to_json()), false, None),
-            Err(e) => (None, signal.is_cancelled() || e == CANCELLED, Some(e.clone())),
+            Err(e) => (
+                None,
+                signal.is_cancelled() || e == CANCELLED,
+                Some(e.clone()),
+            ),
         };
         self.emit(&AgentEvent::CompactionEnd {
             reason: reason.as_str().to_string(),
