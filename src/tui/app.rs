@@ -37,13 +37,44 @@ pub enum Overlay {
     ModelSelector(Selector),
     /// `/resume`: session files in the selector's order.
     SessionSelector(Selector, Vec<PathBuf>),
+    /// `/tree`.
+    Tree(super::tree_selector::TreeSelector),
+    /// `/fork`: user messages, entry ids in the selector's order.
+    ForkSelector(Selector, Vec<String>),
+    /// After picking a `/tree` entry: summarize the branch left? (target id)
+    SummaryChoice(Selector, String),
 }
 
 impl Overlay {
-    /// The list being shown.
-    pub fn selector(&self) -> &Selector {
+    /// The lines drawn in place of the editor.
+    pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
-            Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => s,
+            Overlay::ModelSelector(s)
+            | Overlay::SessionSelector(s, _)
+            | Overlay::ForkSelector(s, _)
+            | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
+            Overlay::Tree(t) => t.lines(theme, width),
+        }
+    }
+}
+
+/// `/tree` settings: `treeFilterMode` and `branchSummary.*`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// The filter the tree opens with.
+    pub filter: super::tree_selector::TreeFilter,
+    /// `branchSummary.skipPrompt`: never ask to summarize.
+    pub skip_summary_prompt: bool,
+    /// `branchSummary.reserveTokens`.
+    pub summary_reserve_tokens: u64,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            filter: super::tree_selector::TreeFilter::Default,
+            skip_summary_prompt: false,
+            summary_reserve_tokens: 16384,
         }
     }
 }
@@ -107,6 +138,8 @@ pub struct App {
     pub session_file: Option<PathBuf>,
     /// The current session id.
     pub session_id: String,
+    /// `/tree` settings.
+    pub tree: TreeOptions,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -146,6 +179,7 @@ impl App {
             session_dir: None,
             session_file: None,
             session_id: String::new(),
+            tree: TreeOptions::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -155,6 +189,11 @@ impl App {
     /// A turn is running.
     pub fn is_busy(&self) -> bool {
         self.busy_since.is_some()
+    }
+
+    /// Esc (`app.interrupt`) cancels `signal` from now until idle.
+    pub(super) fn set_signal(&mut self, signal: CancellationToken) {
+        self.signal = Some(signal);
     }
 
     /// Send a prompt to the conversation.
@@ -226,6 +265,10 @@ impl App {
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
+            UiEvent::Notice(_)
+            | UiEvent::Tree(_)
+            | UiEvent::ForkMessages(_)
+            | UiEvent::EditorText(_) => self.handle_tree_event(event),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {
@@ -289,11 +332,15 @@ impl App {
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
+        if self.handle_tree_key(&key) {
+            return;
+        }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
                 Overlay::ModelSelector(s) | Overlay::SessionSelector(s, _) => {
                     s.handle_key(&key, &self.keys)
                 }
+                _ => return,
             };
             match outcome {
                 SelectorOutcome::Open => {}
@@ -310,7 +357,7 @@ impl App {
                             let _ = self.commands.send(SessionCommand::Resume(path));
                         }
                     }
-                    None => {}
+                    _ => {}
                 },
             }
             return;

@@ -23,14 +23,14 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
         "Reload keybindings, extensions, skills, prompts, and themes",
         false,
     ),
-    ("tree", "Navigate session tree (switch branches)", false),
-    ("fork", "Create a new fork from a previous message", false),
+    ("tree", "Navigate session tree (switch branches)", true),
+    ("fork", "Create a new fork from a previous message", true),
     (
         "clone",
         "Duplicate the current session at the current position",
-        false,
+        true,
     ),
-    ("compact", "Manually compact the session context", false),
+    ("compact", "Manually compact the session context", true),
     ("export", "Export session to HTML file", false),
     ("share", "Share session as a secret GitHub gist", false),
     ("login", "Login with OAuth provider", false),
@@ -56,6 +56,14 @@ pub enum SlashCommand {
     Resume,
     /// `/copy`.
     Copy,
+    /// `/tree`.
+    Tree,
+    /// `/fork`.
+    Fork,
+    /// `/clone`.
+    Clone,
+    /// `/compact [instructions]`.
+    Compact(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -81,6 +89,10 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "quit" | "exit" => SlashCommand::Quit,
         "resume" => SlashCommand::Resume,
         "copy" => SlashCommand::Copy,
+        "tree" => SlashCommand::Tree,
+        "fork" => SlashCommand::Fork,
+        "clone" => SlashCommand::Clone,
+        "compact" => SlashCommand::Compact(arg),
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -2,6 +2,7 @@
 
 pub mod app;
 mod app_commands;
+mod app_tree;
 mod background;
 pub mod chrome;
 pub mod commands;
@@ -15,11 +16,14 @@ pub mod render;
 pub mod runner;
 pub mod selector;
 pub mod session_task;
+pub mod session_tree_task;
 pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod tool_rows;
 pub mod transcript;
+pub mod tree_rows;
+pub mod tree_selector;
 pub mod user_bash;
 pub mod view;
 

@@ -178,6 +178,31 @@ pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<L
                 theme,
             ));
         }
+        Item::Summary { title, text } => {
+            let bg = theme.bg("customMessageBg");
+            lines.push(
+                indent(vec![Span::styled(
+                    title.clone(),
+                    theme.bold("customMessageLabel"),
+                )])
+                .style(bg),
+            );
+            if options.tools_expanded {
+                for line in render_markdown(text, inner, theme) {
+                    let mut spans = vec![Span::raw(" ")];
+                    spans.extend(line.spans);
+                    lines.push(Line::from(spans).style(bg));
+                }
+            } else {
+                lines.push(
+                    indent(vec![Span::styled(
+                        format!("({} to expand)", options.expand_key),
+                        theme.fg("dim"),
+                    )])
+                    .style(bg),
+                );
+            }
+        }
         Item::Notice { text, kind } => {
             let style = match kind {
                 NoticeKind::Info => theme.fg("muted"),

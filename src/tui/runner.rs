@@ -52,6 +52,8 @@ pub struct InteractiveOptions {
     pub quiet_startup: bool,
     /// Start-up notices to show in the transcript.
     pub notices: Vec<String>,
+    /// `/tree` settings.
+    pub tree: super::app::TreeOptions,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -81,6 +83,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
     app.quiet_startup = options.quiet_startup;
+    app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
     }
@@ -308,6 +311,7 @@ mod tests {
             session_dir: None,
             open_resume: false,
             quiet_startup: false,
+            tree: Default::default(),
             notices: Vec::new(),
         }
     }

@@ -34,6 +34,8 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Continue another session file (`/resume`).
     Resume(PathBuf),
+    /// `/tree`, `/fork`, `/clone`, `/compact`.
+    Tree(super::session_tree_task::TreeCommand),
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -73,6 +75,14 @@ pub enum UiEvent {
     Reset(Vec<Message>),
     /// A command failed.
     Failed(String),
+    /// Information for the transcript.
+    Notice(String),
+    /// The session tree for `/tree`.
+    Tree(Box<super::tree_rows::TreeData>),
+    /// User messages of the current path for `/fork`: (entry id, text).
+    ForkMessages(Vec<(String, String)>),
+    /// Put this text into the editor.
+    EditorText(String),
 }
 
 /// Take a snapshot of `agent`.
@@ -139,6 +149,9 @@ pub fn spawn_session(
                     let level = agent.config.model.clamp_thinking(level);
                     agent.config.thinking = level;
                     agent.session.append_thinking_level_change(level);
+                }
+                SessionCommand::Tree(command) => {
+                    super::session_tree_task::run_tree_command(&mut agent, command, &ui_tx).await;
                 }
                 SessionCommand::Bash {
                     command,

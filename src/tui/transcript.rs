@@ -66,6 +66,13 @@ pub enum Item {
     },
     /// A tool call.
     Tool(ToolRow),
+    /// A compaction or branch summary (expandable).
+    Summary {
+        /// Heading, e.g. `Compacted from 12,000 tokens`.
+        title: String,
+        /// The summary (markdown).
+        text: String,
+    },
     /// A status line from pi itself.
     Notice {
         /// Text.
@@ -73,6 +80,14 @@ pub enum Item {
         /// Colour.
         kind: NoticeKind,
     },
+}
+
+/// The transcript item of a compaction summary.
+fn compaction_item(summary: &str, tokens_before: u64) -> Item {
+    Item::Summary {
+        title: format!("Compacted from {tokens_before} tokens"),
+        text: summary.to_string(),
+    }
 }
 
 /// The transcript and the token totals shown in the footer.
@@ -130,6 +145,13 @@ impl Transcript {
                     );
                     t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
                 }
+                Message::CompactionSummary(c) => {
+                    t.push(compaction_item(&c.summary, c.tokens_before))
+                }
+                Message::BranchSummary(b) => t.push(Item::Summary {
+                    title: "Branch summary".into(),
+                    text: b.summary.clone(),
+                }),
                 _ => {}
             }
         }
@@ -169,6 +191,30 @@ impl Transcript {
     /// Fold one agent event into the transcript.
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
+            AgentEvent::CompactionStart { reason } => {
+                let text = match reason.as_str() {
+                    "manual" => "Compacting context…",
+                    "overflow" => "Context overflow: compacting context, then retrying…",
+                    _ => "Context is nearly full: compacting…",
+                };
+                self.notice(text, NoticeKind::Info);
+            }
+            AgentEvent::CompactionEnd {
+                result,
+                aborted,
+                error_message,
+                ..
+            } => match (result, error_message) {
+                (Some(r), _) => self.push(compaction_item(
+                    r["summary"].as_str().unwrap_or_default(),
+                    r["tokensBefore"].as_u64().unwrap_or(0),
+                )),
+                (None, _) if *aborted => self.notice("Compaction cancelled", NoticeKind::Warning),
+                (None, Some(e)) => {
+                    self.notice(format!("Compaction failed: {e}"), NoticeKind::Error)
+                }
+                (None, None) => {}
+            },
             AgentEvent::MessageStart { message } => match message {
                 Message::User(u) => self.push(Item::User {
                     text: u.content.text(),

@@ -158,9 +158,8 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     };
     let border = app.theme.fg(&token);
     if let Some(overlay) = &app.overlay {
-        let selector = overlay.selector();
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
-        lines.extend(selector.lines(&app.theme, width));
+        lines.extend(overlay.lines(&app.theme, width));
         lines.push(rule(width, app.theme.fg("borderAccent")));
         return (lines, None);
     }
