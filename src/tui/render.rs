@@ -188,10 +188,10 @@ pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<L
                 .style(bg),
             );
             if options.tools_expanded {
-                for line in render_markdown(text, inner, theme) {
-                    let mut spans = vec![Span::raw(" ")];
-                    spans.extend(line.spans);
-                    lines.push(Line::from(spans).style(bg));
+                for raw in sanitize(text).split('\n') {
+                    for piece in wrap_line(raw, inner) {
+                        lines.push(indent(vec![Span::raw(piece)]).style(bg));
+                    }
                 }
             } else {
                 lines.push(

@@ -84,6 +84,9 @@ pub struct TreeSelector {
     show_label_time: bool,
     /// The label being typed, when editing one.
     pub label_edit: Option<String>,
+    /// Visible position marked active (the leaf, or the nearest shown
+    /// entry before it).
+    active: Option<usize>,
 }
 
 impl TreeSelector {
@@ -98,6 +101,7 @@ impl TreeSelector {
             selected: 0,
             show_label_time: false,
             label_edit: None,
+            active: None,
         };
         let leaf = s.data.leaf_row;
         s.refresh(leaf);
@@ -157,6 +161,14 @@ impl TreeSelector {
                 row += 1;
             }
         }
+        self.active = self
+            .data
+            .leaf_row
+            .and_then(|leaf| match self.visible.binary_search(&leaf) {
+                Ok(i) => Some(i),
+                Err(0) => None,
+                Err(i) => Some(i - 1),
+            });
         self.selected = match keep {
             Some(k) => match self.visible.binary_search(&k) {
                 Ok(i) => i,
@@ -349,7 +361,7 @@ impl TreeSelector {
                 ""
             };
             let indent = "  ".repeat(r.depth.min(20));
-            let leaf = if Some(row) == self.data.leaf_row {
+            let leaf = if Some(pos) == self.active {
                 " ← active"
             } else {
                 ""
@@ -401,5 +413,140 @@ impl TreeSelector {
             theme.fg("dim"),
         )));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserMessage};
+    use crate::session::SessionManager;
+    use crate::tui::tree_rows::flatten;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    fn answer(text: &str) -> Message {
+        let mut a = AssistantMessage::empty("x", "p", "m");
+        a.content = vec![ContentBlock::text(text)];
+        Message::Assistant(a)
+    }
+
+    /// hello → hi → {approach A → doing A, approach B (leaf)}; label on hi.
+    pub(crate) fn sample() -> SessionManager {
+        let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+        s.append_model_change("anthropic", "claude");
+        s.append_message(Message::User(UserMessage::text("hello")));
+        let hi = s.append_message(answer("hi"));
+        s.append_message(Message::User(UserMessage::text("approach A")));
+        s.append_message(answer("doing A"));
+        s.branch(&hi).unwrap();
+        s.append_message(Message::User(UserMessage::text("approach B")));
+        s.append_label_change(&hi, Some("start")).unwrap();
+        s
+    }
+
+    fn texts(t: &TreeSelector) -> Vec<String> {
+        t.visible_rows()
+            .iter()
+            .map(|&r| t.data.rows[r].text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn flattening_indents_branches_and_marks_the_path() {
+        let data = flatten(&sample());
+        let rows: Vec<(usize, &str, bool)> = data
+            .rows
+            .iter()
+            .map(|r| (r.depth, r.text.as_str(), r.on_path))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (0, "[model: anthropic/claude]", true),
+                (0, "user: hello", true),
+                (0, "assistant: hi", true),
+                (1, "user: approach A", false),
+                (1, "assistant: doing A", false),
+                (1, "user: approach B", true),
+                (1, "[label: start]", true),
+            ]
+        );
+        assert_eq!(data.leaf_row, Some(6));
+        assert_eq!(data.rows[2].label.as_deref(), Some("start"));
+        assert_eq!(data.rows[2].subtree_end, 7);
+        assert_eq!(data.rows[3].subtree_end, 5);
+    }
+
+    #[test]
+    fn filters_search_fold_and_label() {
+        let kb = Keybindings::default();
+        let mut t = TreeSelector::new(flatten(&sample()), TreeFilter::Default);
+        assert_eq!(t.visible_rows().len(), 5, "settings hidden by default");
+        // The leaf (a label entry) is hidden: the nearest row before it is chosen.
+        assert_eq!(
+            t.selected_id()
+                .map(|id| t
+                    .data
+                    .rows
+                    .iter()
+                    .find(|r| r.id == id)
+                    .unwrap()
+                    .text
+                    .clone())
+                .as_deref(),
+            Some("user: approach B")
+        );
+
+        t.handle_key(&key(KeyCode::Char('u'), KeyModifiers::CONTROL), &kb);
+        assert_eq!(t.filter, TreeFilter::UserOnly);
+        assert_eq!(
+            texts(&t),
+            ["user: hello", "user: approach A", "user: approach B"]
+        );
+        t.handle_key(&key(KeyCode::Char('u'), KeyModifiers::CONTROL), &kb);
+        assert_eq!(t.filter, TreeFilter::Default);
+        t.handle_key(&key(KeyCode::Char('l'), KeyModifiers::CONTROL), &kb);
+        assert_eq!(texts(&t), ["assistant: hi"]);
+        t.handle_key(&key(KeyCode::Char('o'), KeyModifiers::CONTROL), &kb);
+        assert_eq!(t.filter, TreeFilter::All);
+        assert_eq!(t.visible_rows().len(), 7);
+        t.handle_key(&key(KeyCode::Char('d'), KeyModifiers::CONTROL), &kb);
+
+        for c in "approach".chars() {
+            t.handle_key(&key(KeyCode::Char(c), KeyModifiers::NONE), &kb);
+        }
+        assert_eq!(texts(&t), ["user: approach A", "user: approach B"]);
+        for _ in 0.."approach".len() {
+            t.handle_key(&key(KeyCode::Backspace, KeyModifiers::NONE), &kb);
+        }
+
+        // Fold the branch point "assistant: hi" and unfold it again.
+        while t.selected_id().is_some_and(|id| {
+            t.data.rows.iter().find(|r| r.id == id).unwrap().text != "assistant: hi"
+        }) {
+            t.handle_key(&key(KeyCode::Up, KeyModifiers::NONE), &kb);
+        }
+        t.handle_key(&key(KeyCode::Left, KeyModifiers::CONTROL), &kb);
+        assert_eq!(texts(&t), ["user: hello", "assistant: hi"]);
+        t.handle_key(&key(KeyCode::Right, KeyModifiers::CONTROL), &kb);
+        assert_eq!(t.visible_rows().len(), 5);
+
+        // Shift+L edits the label; Enter reports it.
+        t.handle_key(&key(KeyCode::Char('L'), KeyModifiers::SHIFT), &kb);
+        assert_eq!(t.label_edit.as_deref(), Some("start"));
+        for _ in 0..5 {
+            t.handle_key(&key(KeyCode::Backspace, KeyModifiers::NONE), &kb);
+        }
+        for c in "ok".chars() {
+            t.handle_key(&key(KeyCode::Char(c), KeyModifiers::NONE), &kb);
+        }
+        let out = t.handle_key(&key(KeyCode::Enter, KeyModifiers::NONE), &kb);
+        let id = t.selected_id().unwrap().to_string();
+        assert_eq!(out, TreeOutcome::Label(id.clone(), "ok".into()));
+        let out = t.handle_key(&key(KeyCode::Enter, KeyModifiers::NONE), &kb);
+        assert_eq!(out, TreeOutcome::Picked(id));
     }
 }
