@@ -316,6 +316,18 @@ impl ExtensionBridge {
         BeforeCompact::Default
     }
 
+    /// `session_before_tree`: the handlers' results (`{cancel}` or
+    /// `{summary: {summary, details}}`), empty without handlers.
+    pub async fn before_tree(&self, payload: Value) -> Vec<Value> {
+        if !self.handle.has_handlers("session_before_tree") {
+            return Vec::new();
+        }
+        self.handle
+            .emit("session_before_tree", payload)
+            .await
+            .results
+    }
+
     /// `session_compact`: the appended compaction entry.
     pub async fn compacted(&self, entry: Value, from_extension: bool) {
         self.handle

@@ -188,31 +188,55 @@ async fn navigate(
         None => Some(target.to_string()),
     };
     let old_leaf = agent.session.leaf_id().map(str::to_string);
-    if summarize && old_leaf.as_deref() != Some(target) {
-        let (entries, _) =
-            collect_entries_for_branch_summary(&agent.session, old_leaf.as_deref(), target);
-        if !entries.is_empty() {
-            let summary = generate_branch_summary(
-                &entries,
-                &agent.config,
-                reserve_tokens,
-                None,
-                false,
-                signal,
-            )
-            .await
-            .map_err(|e| format!("Branch summary failed: {e}"))?;
-            agent
-                .session
-                .branch_with_summary(
-                    new_leaf.as_deref(),
-                    &summary.summary,
-                    Some(summary.details),
-                    None,
-                )
-                .map_err(|e| e.to_string())?;
-            return Ok(editor);
+    let (entries, common) =
+        collect_entries_for_branch_summary(&agent.session, old_leaf.as_deref(), target);
+    let mut supplied = None;
+    if let Some(ext) = agent.extensions() {
+        let payload = serde_json::json!({
+            "type": "session_before_tree",
+            "preparation": {
+                "targetId": target, "oldLeafId": old_leaf, "commonAncestorId": common,
+                "entriesToSummarize": entries, "userWantsSummary": summarize,
+            },
+        });
+        for result in ext.before_tree(payload).await {
+            if result.get("cancel").and_then(serde_json::Value::as_bool) == Some(true) {
+                return Err("Navigation cancelled by an extension.".into());
+            }
+            if let Some(s) = result.get("summary").filter(|s| s.is_object()) {
+                supplied = Some(s.clone());
+            }
         }
+    }
+    if summarize && old_leaf.as_deref() != Some(target) && !entries.is_empty() {
+        let (text, details, from_hook) = match supplied {
+            Some(s) => (
+                s.get("summary")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                s.get("details").filter(|d| !d.is_null()).cloned(),
+                Some(true),
+            ),
+            None => {
+                let summary = generate_branch_summary(
+                    &entries,
+                    &agent.config,
+                    reserve_tokens,
+                    None,
+                    false,
+                    signal,
+                )
+                .await
+                .map_err(|e| format!("Branch summary failed: {e}"))?;
+                (summary.summary, Some(summary.details), None)
+            }
+        };
+        agent
+            .session
+            .branch_with_summary(new_leaf.as_deref(), &text, details, from_hook)
+            .map_err(|e| e.to_string())?;
+        return Ok(editor);
     }
     match new_leaf {
         Some(id) => agent.session.branch(&id).map_err(|e| e.to_string())?,
