@@ -1,7 +1,7 @@
 //! The session tree flattened into display rows for `/tree`: depth-first,
 //! indented only where the conversation branches, each entry on one line.
 
-use crate::ai::types::{ContentBlock, Message};
+use crate::ai::types::{ContentBlock, Message, UserContent};
 use crate::session::entries::SessionEntry;
 use crate::session::manager::SessionManager;
 
@@ -55,14 +55,44 @@ pub struct TreeData {
     pub leaf_row: Option<usize>,
 }
 
+/// The first words of `text` on one line, cut at [`DESCRIPTION_CHARS`]
+/// (only the beginning of a long text is looked at).
 fn one_line(text: &str) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > DESCRIPTION_CHARS {
-        let mut cut: String = flat.chars().take(DESCRIPTION_CHARS).collect();
-        cut.push('…');
-        cut
-    } else {
-        flat
+    let mut out = String::new();
+    let mut chars = 0;
+    for word in text.split_whitespace() {
+        if chars > 0 {
+            out.push(' ');
+            chars += 1;
+        }
+        for c in word.chars() {
+            if chars >= DESCRIPTION_CHARS {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+    }
+    out
+}
+
+/// The first text block of `blocks`.
+fn first_text(blocks: &[ContentBlock]) -> &str {
+    blocks
+        .iter()
+        .find_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// The first text of user or custom content.
+fn content_text(content: &UserContent) -> &str {
+    match content {
+        UserContent::Text(t) => t,
+        UserContent::Blocks(blocks) => first_text(blocks),
     }
 }
 
@@ -71,20 +101,12 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
         SessionEntry::Message(m) => match &m.message {
             Message::User(u) => (
                 RowKind::User,
-                format!("user: {}", one_line(&u.content.text())),
+                format!("user: {}", one_line(content_text(&u.content))),
             ),
             Message::Assistant(a) => {
-                let text: String = a
-                    .content
-                    .iter()
-                    .filter_map(|b| match b {
-                        ContentBlock::Text(t) => Some(t.text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let text = first_text(&a.content);
                 let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
-                let mut line = one_line(&text);
+                let mut line = one_line(text);
                 if !calls.is_empty() {
                     if !line.is_empty() {
                         line.push(' ');
@@ -99,24 +121,14 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
                 }
                 (RowKind::Assistant, format!("assistant: {line}"))
             }
-            Message::ToolResult(r) => {
-                let text: String = r
-                    .content
-                    .iter()
-                    .filter_map(|b| match b {
-                        ContentBlock::Text(t) => Some(t.text.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                (
-                    RowKind::ToolResult,
-                    format!("[{}] {}", r.tool_name, one_line(&text)),
-                )
-            }
+            Message::ToolResult(r) => (
+                RowKind::ToolResult,
+                format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
+            ),
             Message::BashExecution(b) => (RowKind::User, format!("!{}", one_line(&b.command))),
             Message::Custom(c) => (
                 RowKind::Custom,
-                format!("[{}] {}", c.custom_type, one_line(&c.content.text())),
+                format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
             ),
             Message::BranchSummary(s) => (
                 RowKind::Summary,
@@ -137,7 +149,7 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
         ),
         SessionEntry::CustomMessage(c) => (
             RowKind::Custom,
-            format!("[{}] {}", c.custom_type, one_line(&c.content.text())),
+            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
         ),
         SessionEntry::ModelChange(m) => (
             RowKind::Setting,
