@@ -130,8 +130,13 @@ mod tests {
         );
         assert_eq!(parse_command("/quit"), Some(SlashCommand::Quit));
         assert_eq!(
-            parse_command("/tree"),
-            Some(SlashCommand::Unavailable("tree".into()))
+            parse_command("/login"),
+            Some(SlashCommand::Unavailable("login".into()))
+        );
+        assert_eq!(parse_command("/tree"), Some(SlashCommand::Tree));
+        assert_eq!(
+            parse_command("/compact  focus on tests "),
+            Some(SlashCommand::Compact("focus on tests".into()))
         );
         assert_eq!(
             parse_command("/bogus"),
