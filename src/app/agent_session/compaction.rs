@@ -175,7 +175,6 @@ impl AgentSession {
             if !self.compaction.enabled {
                 return;
             }
-            let failed = last.stop_reason == StopReason::Error;
             if self
                 .compact(None, CompactionReason::Overflow, true, signal)
                 .await
@@ -183,10 +182,8 @@ impl AgentSession {
             {
                 return;
             }
-            if failed
-                && let Some(Message::Assistant(a)) = self.state.messages.last()
-                && a.stop_reason == StopReason::Error
-            {
+            // The rejected answer stays in the file but not in the retry.
+            if matches!(self.state.messages.last(), Some(Message::Assistant(_))) {
                 self.state.messages.pop();
             }
             let mut observer = Persisting {
