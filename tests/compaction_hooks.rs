@@ -133,6 +133,7 @@ async fn extensions_supply_or_cancel_compaction_and_cancel_navigation() {
         TreeCommand::Navigate {
             target: first,
             summarize: false,
+            instructions: None,
             reserve_tokens: 16384,
             signal: CancellationToken::new(),
         },

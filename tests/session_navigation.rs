@@ -79,6 +79,7 @@ fn navigate(target: &str, summarize: bool) -> TreeCommand {
     TreeCommand::Navigate {
         target: target.to_string(),
         summarize,
+        instructions: summarize.then(|| "the trade-offs".to_string()),
         reserve_tokens: 16384,
         signal: CancellationToken::new(),
     }
@@ -162,6 +163,10 @@ async fn branch_summary_of_the_abandoned_branch_is_appended_at_the_new_position(
         "<conversation>\n[User]: try approach A\n\n[Assistant]: approach A done\n</conversation>"
     ));
     assert!(prompt.contains("Create a structured summary of this conversation branch"));
+    assert!(
+        prompt.ends_with("\n\nAdditional focus: the trade-offs"),
+        "{prompt}"
+    );
 
     let leaf = agent.session.leaf_entry().unwrap().clone();
     let SessionEntry::BranchSummary(summary) = &leaf else {

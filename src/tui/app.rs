@@ -43,6 +43,8 @@ pub enum Overlay {
     ForkSelector(Selector, Vec<String>),
     /// After picking a `/tree` entry: summarize the branch left? (target id)
     SummaryChoice(Selector, String),
+    /// Typing the focus of a branch summary: (target id, text so far).
+    SummaryFocus(String, String),
 }
 
 impl Overlay {
@@ -54,6 +56,7 @@ impl Overlay {
             | Overlay::ForkSelector(s, _)
             | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
             Overlay::Tree(t) => t.lines(theme, width),
+            Overlay::SummaryFocus(_, text) => super::app_tree::focus_lines(text, theme, width),
         }
     }
 }

@@ -23,6 +23,8 @@ pub enum TreeCommand {
         target: String,
         /// Summarize the abandoned branch with the model.
         summarize: bool,
+        /// Extra focus for that summary.
+        instructions: Option<String>,
         /// `branchSummary.reserveTokens`.
         reserve_tokens: u64,
         /// Aborts the summary.
@@ -88,9 +90,18 @@ pub async fn run_tree_command(
         TreeCommand::Navigate {
             target,
             summarize,
+            instructions,
             reserve_tokens,
             signal,
-        } => match navigate(agent, &target, summarize, reserve_tokens, &signal).await {
+        } => match navigate(
+            agent,
+            &target,
+            summarize.then_some(instructions.as_deref().unwrap_or("")),
+            reserve_tokens,
+            &signal,
+        )
+        .await
+        {
             Ok(editor) => {
                 reset(agent, ui);
                 if let Some(text) = editor {
@@ -169,11 +180,12 @@ pub async fn run_tree_command(
 
 /// Move the leaf for a chosen entry (pi's rules: a user or custom message
 /// moves to its parent and returns its text for the editor; anything else
-/// becomes the leaf), writing a branch summary when asked.
+/// becomes the leaf), writing a branch summary when asked (`summarize` is
+/// its extra focus, empty for none).
 async fn navigate(
     agent: &mut AgentSession,
     target: &str,
-    summarize: bool,
+    summarize: Option<&str>,
     reserve_tokens: u64,
     signal: &CancellationToken,
 ) -> Result<Option<String>, String> {
@@ -196,7 +208,8 @@ async fn navigate(
             "type": "session_before_tree",
             "preparation": {
                 "targetId": target, "oldLeafId": old_leaf, "commonAncestorId": common,
-                "entriesToSummarize": entries, "userWantsSummary": summarize,
+                "entriesToSummarize": entries, "userWantsSummary": summarize.is_some(),
+                "customInstructions": summarize.filter(|s| !s.is_empty()),
             },
         });
         for result in ext.before_tree(payload).await {
@@ -208,7 +221,10 @@ async fn navigate(
             }
         }
     }
-    if summarize && old_leaf.as_deref() != Some(target) && !entries.is_empty() {
+    if let Some(focus) = summarize
+        && old_leaf.as_deref() != Some(target)
+        && !entries.is_empty()
+    {
         let (text, details, from_hook) = match supplied {
             Some(s) => (
                 s.get("summary")
@@ -223,7 +239,7 @@ async fn navigate(
                     &entries,
                     &agent.config,
                     reserve_tokens,
-                    None,
+                    Some(focus).filter(|f| !f.trim().is_empty()),
                     false,
                     signal,
                 )
