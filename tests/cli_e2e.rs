@@ -497,5 +497,12 @@ fn context_overflow_is_reported_as_such_and_not_retried() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("Context overflow"), "{stderr}");
     assert!(stderr.contains("prompt is too long"), "{stderr}");
-    assert_eq!(server.request_count(), 1, "not retried");
+    // One compaction attempt (which overflows too), no retries.
+    assert_eq!(server.request_count(), 2, "not retried");
+    let summary_request = &server.requests()[1];
+    assert!(
+        summary_request.json()["system"]
+            .to_string()
+            .contains("context summarization assistant")
+    );
 }

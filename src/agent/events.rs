@@ -88,6 +88,18 @@ pub enum AgentEvent {
         delay_ms: u64,
         error_message: String,
     },
+    /// A compaction started (`reason`: `manual`, `threshold` or `overflow`).
+    CompactionStart { reason: String },
+    /// A compaction ended: `result` is `{summary, firstKeptEntryId,
+    /// tokensBefore, details}`, or null when it was aborted or failed.
+    CompactionEnd {
+        reason: String,
+        result: Option<Value>,
+        aborted: bool,
+        will_retry: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error_message: Option<String>,
+    },
     /// A retry sequence ended.
     AutoRetryEnd {
         success: bool,

@@ -2,6 +2,8 @@
 //! loop, persists every finished message, retries transient provider errors and
 //! fans events out to subscribers (JSON writer, later the TUI and extensions).
 
+mod compaction;
+
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -18,7 +20,7 @@ use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
 use crate::app::extension_bridge::{ExtensionBridge, InputOutcome};
-use crate::config::settings_keys::RetrySettings;
+use crate::config::settings_keys::{CompactionSettings, RetrySettings};
 use crate::session::manager::SessionManager;
 
 /// Automatic retry of transient provider errors: settings `retry.*` plus the
@@ -47,6 +49,15 @@ impl Default for RetryPolicy {
 /// A subscriber to agent events.
 pub type Listener = Box<dyn FnMut(&AgentEvent) + Send>;
 
+pub use compaction::CompactionReason;
+
+/// pi's compaction defaults: enabled, 16384 reserved, 20000 kept.
+pub const DEFAULT_COMPACTION: CompactionSettings = CompactionSettings {
+    enabled: true,
+    reserve_tokens: 16384,
+    keep_recent_tokens: 20000,
+};
+
 /// One conversation: agent state, its session file and its subscribers.
 pub struct AgentSession {
     /// Prompt, context and tools.
@@ -59,6 +70,8 @@ pub struct AgentSession {
     pub session: SessionManager,
     /// Retry behaviour.
     pub retry: RetryPolicy,
+    /// Compaction settings (`compaction.*`).
+    pub compaction: CompactionSettings,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -78,6 +91,7 @@ impl AgentSession {
             queues: AgentQueues::default(),
             session,
             retry,
+            compaction: DEFAULT_COMPACTION,
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -189,6 +203,7 @@ impl AgentSession {
         )
         .await;
         self.retry_transient_errors(signal).await;
+        self.compact_if_needed(signal).await;
         if let Some(p) = base_prompt {
             self.state.system_prompt = p;
         }

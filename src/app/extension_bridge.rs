@@ -39,6 +39,17 @@ pub struct ExtensionBridge {
     synced_entries: usize,
 }
 
+/// What `session_before_compact` handlers decided.
+pub enum BeforeCompact {
+    /// Summarize with the model as usual.
+    Default,
+    /// Do not compact.
+    Cancel,
+    /// Use this compaction (`summary`, optional `firstKeptEntryId`,
+    /// `tokensBefore`, `details`) instead of asking the model.
+    Supplied(Value),
+}
+
 /// What a prompt's `input` handlers decided.
 pub enum InputOutcome {
     /// Go on with this (possibly transformed) text.
@@ -91,6 +102,8 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
         AgentEvent::QueueUpdate { .. } => "queue_update",
         AgentEvent::AutoRetryStart { .. } => "auto_retry_start",
         AgentEvent::AutoRetryEnd { .. } => "auto_retry_end",
+        AgentEvent::CompactionStart { .. } => "compaction_start",
+        AgentEvent::CompactionEnd { .. } => "compaction_end",
     }
 }
 
@@ -453,4 +466,45 @@ impl ExtensionBridge {
         }
         self.handle.emit(name, payload).await;
     }
+
+    /// `session_before_compact`: an extension may cancel the compaction or
+    /// supply its own `{summary, firstKeptEntryId?, tokensBefore?, details?}`.
+    pub async fn before_compact(&self, payload: Value) -> BeforeCompact {
+        if !self.handle.has_handlers("session_before_compact") {
+            return BeforeCompact::Default;
+        }
+        let out = self.handle.emit("session_before_compact", payload).await;
+        for result in &out.results {
+            if result.get("cancel").and_then(Value::as_bool) == Some(true) {
+                return BeforeCompact::Cancel;
+            }
+            if let Some(c) = result.get("compaction").filter(|c| c.is_object()) {
+                return BeforeCompact::Supplied(c.clone());
+            }
+        }
+        BeforeCompact::Default
+    }
+
+    /// `session_before_tree`: the handlers' results (`{cancel}` or
+    /// `{summary: {summary, details}}`), empty without handlers.
+    pub async fn before_tree(&self, payload: Value) -> Vec<Value> {
+        if !self.handle.has_handlers("session_before_tree") {
+            return Vec::new();
+        }
+        self.handle
+            .emit("session_before_tree", payload)
+            .await
+            .results
+    }
+
+    /// `session_compact`: the appended compaction entry.
+    pub async fn compacted(&self, entry: Value, from_extension: bool) {
+        self.handle
+            .emit(
+                "session_compact",
+                json!({"type": "session_compact", "compactionEntry": entry, "fromExtension": from_extension}),
+            )
+            .await;
+    }
+
 }

@@ -234,6 +234,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         max_delay_ms: provider_retry.max_retry_delay_ms,
     };
     let mut agent = AgentSession::new(state, config, session, retry);
+    agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
     if let Some(mut bridge) = bridge {
@@ -279,6 +280,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            tree: tree_options(&settings),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
             settings,
@@ -520,4 +522,15 @@ fn spawn_interrupt_handler(signal: CancellationToken) {
             }
         }
     });
+}
+
+/// `/tree` settings from `treeFilterMode` and `branchSummary.*`.
+fn tree_options(settings: &crate::config::settings::Settings) -> crate::tui::app::TreeOptions {
+    let summary = settings.branch_summary();
+    crate::tui::app::TreeOptions {
+        filter: crate::tui::tree_selector::TreeFilter::parse(settings.tree_filter_mode())
+            .unwrap_or(crate::tui::tree_selector::TreeFilter::Default),
+        skip_summary_prompt: summary.skip_prompt,
+        summary_reserve_tokens: summary.reserve_tokens,
+    }
 }

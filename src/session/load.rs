@@ -61,15 +61,8 @@ pub fn load_session_file(
     };
     let header: SessionHeader = serde_json::from_str(first).map_err(|_| not_a_session())?;
     if header.version >= CURRENT_SESSION_VERSION {
-        let mut entries = Vec::new();
-        let mut skipped_lines = 0;
-        for line in lines {
-            match SessionEntry::parse_line(line) {
-                Some(entry) if entry.type_name() == "session" => {}
-                Some(entry) => entries.push(entry),
-                None => skipped_lines += 1,
-            }
-        }
+        let lines: Vec<&str> = lines.collect();
+        let (entries, skipped_lines) = parse_entries(&lines);
         return Ok(Some(LoadedSession {
             header,
             entries,
@@ -132,4 +125,50 @@ pub fn render_lines<T: serde::Serialize>(items: &[T]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Lines parsed per thread at least; smaller files are parsed on one.
+const LINES_PER_THREAD: usize = 2000;
+
+/// Parse entry lines (in order), on several threads for large files;
+/// returns the entries and the number of unreadable lines.
+fn parse_entries(lines: &[&str]) -> (Vec<SessionEntry>, usize) {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(lines.len() / LINES_PER_THREAD)
+        .max(1);
+    let parse_chunk = |chunk: &[&str]| {
+        let mut entries = Vec::with_capacity(chunk.len());
+        let mut skipped = 0;
+        for line in chunk {
+            match SessionEntry::parse_line(line) {
+                Some(entry) if entry.type_name() == "session" => {}
+                Some(entry) => entries.push(entry),
+                None => skipped += 1,
+            }
+        }
+        (entries, skipped)
+    };
+    if threads == 1 {
+        return parse_chunk(lines);
+    }
+    let chunk_len = lines.len().div_ceil(threads);
+    let parts: Vec<(Vec<SessionEntry>, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = lines
+            .chunks(chunk_len)
+            .map(|chunk| scope.spawn(move || parse_chunk(chunk)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut entries = Vec::with_capacity(lines.len());
+    let mut skipped = 0;
+    for (part, part_skipped) in parts {
+        entries.extend(part);
+        skipped += part_skipped;
+    }
+    (entries, skipped)
 }

@@ -40,14 +40,48 @@ pub enum Overlay {
     LoginSelector(Selector),
     /// A panel such as `/settings`, `/scoped-models` or `/resume`.
     Panel(Box<dyn Panel>),
+    /// `/tree`.
+    Tree(super::tree_selector::TreeSelector),
+    /// `/fork`: user messages, entry ids in the selector's order.
+    ForkSelector(Selector, Vec<String>),
+    /// After picking a `/tree` entry: summarize the branch left? (target id)
+    SummaryChoice(Selector, String),
+    /// Typing the focus of a branch summary: (target id, text so far).
+    SummaryFocus(String, String),
 }
 
 impl Overlay {
     /// Lines to draw at `width` columns.
     pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
-            Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => s.lines(theme, width),
+            Overlay::ModelSelector(s)
+            | Overlay::LoginSelector(s)
+            | Overlay::ForkSelector(s, _)
+            | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
+            Overlay::Tree(t) => t.lines(theme, width),
+            Overlay::SummaryFocus(_, text) => super::app_tree::focus_lines(text, theme, width),
+        }
+    }
+}
+
+/// `/tree` settings: `treeFilterMode` and `branchSummary.*`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeOptions {
+    /// The filter the tree opens with.
+    pub filter: super::tree_selector::TreeFilter,
+    /// `branchSummary.skipPrompt`: never ask to summarize.
+    pub skip_summary_prompt: bool,
+    /// `branchSummary.reserveTokens`.
+    pub summary_reserve_tokens: u64,
+}
+
+impl Default for TreeOptions {
+    fn default() -> Self {
+        TreeOptions {
+            filter: super::tree_selector::TreeFilter::Default,
+            skip_summary_prompt: false,
+            summary_reserve_tokens: 16384,
         }
     }
 }
@@ -119,6 +153,8 @@ pub struct App {
     pub history_file: Option<PathBuf>,
     /// Settings read and written by `/settings` and `/scoped-models`.
     pub ui_settings: super::app_settings::UiSettings,
+    /// `/tree` settings.
+    pub tree: TreeOptions,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -162,6 +198,7 @@ impl App {
             extension_commands: Vec::new(),
             ui_settings: Default::default(),
             history_file: None,
+            tree: TreeOptions::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -171,6 +208,11 @@ impl App {
     /// A turn is running.
     pub fn is_busy(&self) -> bool {
         self.busy_since.is_some()
+    }
+
+    /// Esc (`app.interrupt`) cancels `signal` from now until idle.
+    pub(super) fn set_signal(&mut self, signal: CancellationToken) {
+        self.signal = Some(signal);
     }
 
     /// Mark a run as started; `signal` aborts it.
@@ -281,8 +323,11 @@ impl App {
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
-            UiEvent::Notice(message) => self.transcript.notice(message, NoticeKind::Info),
             UiEvent::Quit => self.quit = true,
+            UiEvent::Notice(_)
+            | UiEvent::Tree(_)
+            | UiEvent::ForkMessages(_)
+            | UiEvent::EditorText(_) => self.handle_tree_event(event),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {
@@ -366,12 +411,15 @@ impl App {
             }
             return;
         }
+        if self.handle_tree_key(&key) {
+            return;
+        }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
                 Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => {
                     s.handle_key(&key, &self.keys)
                 }
-                Overlay::Panel(_) => return,
+                _ => return,
             };
             match outcome {
                 SelectorOutcome::Open => {}
@@ -387,7 +435,7 @@ impl App {
                             self.start_login(p.id);
                         }
                     }
-                    Some(Overlay::Panel(_)) | None => {}
+                    _ => {}
                 },
             }
             return;

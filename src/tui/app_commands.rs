@@ -6,6 +6,7 @@ use super::app::{App, Overlay};
 use super::commands::SlashCommand;
 use super::selector::{Selector, SelectorItem};
 use super::session_task::SessionCommand;
+use super::session_tree_task::TreeCommand;
 use super::transcript::{Item, NoticeKind};
 
 impl App {
@@ -63,6 +64,18 @@ impl App {
             SlashCommand::Reload => {
                 let _ = self.commands.send(SessionCommand::Reload);
             }
+            SlashCommand::Tree
+            | SlashCommand::Fork
+            | SlashCommand::Clone
+            | SlashCommand::Compact(_)
+                if busy =>
+            {
+                refuse_busy(self)
+            }
+            SlashCommand::Tree => self.request_tree(TreeCommand::Open),
+            SlashCommand::Fork => self.request_tree(TreeCommand::ForkList),
+            SlashCommand::Clone => self.request_tree(TreeCommand::Clone),
+            SlashCommand::Compact(instructions) => self.start_compaction(instructions),
             SlashCommand::Unavailable(name) => self.transcript.notice(
                 format!("/{name} is not available in this version of pi yet."),
                 NoticeKind::Warning,

@@ -23,14 +23,14 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
         "Reload keybindings, extensions, skills, prompts, and themes",
         true,
     ),
-    ("tree", "Navigate session tree (switch branches)", false),
-    ("fork", "Create a new fork from a previous message", false),
+    ("tree", "Navigate session tree (switch branches)", true),
+    ("fork", "Create a new fork from a previous message", true),
     (
         "clone",
         "Duplicate the current session at the current position",
-        false,
+        true,
     ),
-    ("compact", "Manually compact the session context", false),
+    ("compact", "Manually compact the session context", true),
     ("export", "Export session to HTML file", false),
     ("share", "Share session as a secret GitHub gist", false),
     ("login", "Login with OAuth provider", true),
@@ -68,6 +68,14 @@ pub enum SlashCommand {
     ScopedModels,
     /// `/changelog`.
     Changelog,
+    /// `/tree`.
+    Tree,
+    /// `/fork`.
+    Fork,
+    /// `/clone`.
+    Clone,
+    /// `/compact [instructions]`.
+    Compact(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -99,6 +107,10 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "settings" => SlashCommand::Settings,
         "scoped-models" => SlashCommand::ScopedModels,
         "changelog" => SlashCommand::Changelog,
+        "tree" => SlashCommand::Tree,
+        "fork" => SlashCommand::Fork,
+        "clone" => SlashCommand::Clone,
+        "compact" => SlashCommand::Compact(arg),
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
@@ -136,8 +148,13 @@ mod tests {
         );
         assert_eq!(parse_command("/quit"), Some(SlashCommand::Quit));
         assert_eq!(
-            parse_command("/tree"),
-            Some(SlashCommand::Unavailable("tree".into()))
+            parse_command("/login"),
+            Some(SlashCommand::Unavailable("login".into()))
+        );
+        assert_eq!(parse_command("/tree"), Some(SlashCommand::Tree));
+        assert_eq!(
+            parse_command("/compact  focus on tests "),
+            Some(SlashCommand::Compact("focus on tests".into()))
         );
         assert_eq!(
             parse_command("/bogus"),

@@ -214,6 +214,31 @@ fn render_item_with(
                 theme,
             ));
         }
+        Item::Summary { title, text } => {
+            let bg = theme.bg("customMessageBg");
+            lines.push(
+                indent(vec![Span::styled(
+                    title.clone(),
+                    theme.bold("customMessageLabel"),
+                )])
+                .style(bg),
+            );
+            if options.tools_expanded {
+                for raw in sanitize(text).split('\n') {
+                    for piece in wrap_line(raw, inner) {
+                        lines.push(indent(vec![Span::raw(piece)]).style(bg));
+                    }
+                }
+            } else {
+                lines.push(
+                    indent(vec![Span::styled(
+                        format!("({} to expand)", options.expand_key),
+                        theme.fg("dim"),
+                    )])
+                    .style(bg),
+                );
+            }
+        }
         Item::Notice { text, kind } => {
             let style = match kind {
                 NoticeKind::Info => theme.fg("muted"),

@@ -54,6 +54,8 @@ pub struct InteractiveOptions {
     pub notices: Vec<String>,
     /// Loaded settings (`/settings` writes changes back).
     pub settings: crate::config::settings::Settings,
+    /// `/tree` settings.
+    pub tree: super::app::TreeOptions,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -89,6 +91,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         agent_dir: options.agent_dir.clone(),
     };
     app.quiet_startup = options.quiet_startup;
+    app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
     }
@@ -322,6 +325,7 @@ mod tests {
             session_dir: None,
             open_resume: false,
             quiet_startup: false,
+            tree: Default::default(),
             notices: Vec::new(),
             settings: Default::default(),
         }

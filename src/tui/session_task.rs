@@ -52,6 +52,8 @@ pub enum SessionCommand {
         /// Aborts a turn the command starts.
         signal: CancellationToken,
     },
+    /// `/tree`, `/fork`, `/clone`, `/compact`.
+    Tree(super::session_tree_task::TreeCommand),
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -97,6 +99,12 @@ pub enum UiEvent {
     Notice(String),
     /// An extension asked pi to quit.
     Quit,
+    /// The session tree for `/tree`.
+    Tree(Box<super::tree_rows::TreeData>),
+    /// User messages of the current path for `/fork`: (entry id, text).
+    ForkMessages(Vec<(String, String)>),
+    /// Put this text into the editor.
+    EditorText(String),
 }
 
 /// Switch to the model and thinking level recorded in a resumed session;
@@ -249,6 +257,9 @@ pub fn spawn_session(
                 }
                 SessionCommand::SetThinking(level) => {
                     agent.set_thinking_level(level).await;
+                }
+                SessionCommand::Tree(command) => {
+                    super::session_tree_task::run_tree_command(&mut agent, command, &ui_tx).await;
                 }
                 SessionCommand::Bash {
                     command,

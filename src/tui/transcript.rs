@@ -66,6 +66,13 @@ pub enum Item {
     },
     /// A tool call.
     Tool(ToolRow),
+    /// A compaction or branch summary (expandable).
+    Summary {
+        /// Heading, e.g. `Compacted from 12,000 tokens`.
+        title: String,
+        /// The summary (markdown).
+        text: String,
+    },
     /// A status line from pi itself.
     Notice {
         /// Text.
@@ -73,6 +80,17 @@ pub enum Item {
         /// Colour.
         kind: NoticeKind,
     },
+}
+
+/// Messages of a resumed session shown in the transcript at most (about).
+pub const RESTORED_MESSAGES: usize = 600;
+
+/// The transcript item of a compaction summary.
+fn compaction_item(summary: &str, tokens_before: u64) -> Item {
+    Item::Summary {
+        title: format!("Compacted from {tokens_before} tokens"),
+        text: summary.to_string(),
+    }
 }
 
 /// The transcript and the token totals shown in the footer.
@@ -98,9 +116,26 @@ impl Transcript {
     }
 
     /// Rebuild from stored messages (a resumed session).
+    /// Only the last [`RESTORED_MESSAGES`] or so are shown (from a user
+    /// message on); usage still counts every message.
     pub fn from_messages(messages: &[Message]) -> Self {
         let mut t = Transcript::new();
-        for message in messages {
+        let mut start = messages.len().saturating_sub(RESTORED_MESSAGES);
+        while start > 0 && start < messages.len() && !matches!(messages[start], Message::User(_)) {
+            start += 1;
+        }
+        for message in &messages[..start] {
+            if let Message::Assistant(a) = message {
+                t.add_usage(a);
+            }
+        }
+        if start > 0 {
+            t.notice(
+                format!("{start} earlier messages are not shown here (see /tree)."),
+                NoticeKind::Info,
+            );
+        }
+        for message in &messages[start..] {
             match message {
                 Message::User(u) => t.push(Item::User {
                     text: u.content.text(),
@@ -130,6 +165,13 @@ impl Transcript {
                     );
                     t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
                 }
+                Message::CompactionSummary(c) => {
+                    t.push(compaction_item(&c.summary, c.tokens_before))
+                }
+                Message::BranchSummary(b) => t.push(Item::Summary {
+                    title: "Branch summary".into(),
+                    text: b.summary.clone(),
+                }),
                 _ => {}
             }
         }
@@ -169,6 +211,30 @@ impl Transcript {
     /// Fold one agent event into the transcript.
     pub fn apply(&mut self, event: &AgentEvent) {
         match event {
+            AgentEvent::CompactionStart { reason } => {
+                let text = match reason.as_str() {
+                    "manual" => "Compacting context…",
+                    "overflow" => "Context overflow: compacting context, then retrying…",
+                    _ => "Context is nearly full: compacting…",
+                };
+                self.notice(text, NoticeKind::Info);
+            }
+            AgentEvent::CompactionEnd {
+                result,
+                aborted,
+                error_message,
+                ..
+            } => match (result, error_message) {
+                (Some(r), _) => self.push(compaction_item(
+                    r["summary"].as_str().unwrap_or_default(),
+                    r["tokensBefore"].as_u64().unwrap_or(0),
+                )),
+                (None, _) if *aborted => self.notice("Compaction cancelled", NoticeKind::Warning),
+                (None, Some(e)) => {
+                    self.notice(format!("Compaction failed: {e}"), NoticeKind::Error)
+                }
+                (None, None) => {}
+            },
             AgentEvent::MessageStart { message } => match message {
                 Message::User(u) => self.push(Item::User {
                     text: u.content.text(),
@@ -407,5 +473,39 @@ mod tests {
         assert!(row.done && row.is_error);
         assert_eq!(row.output, "boom");
         assert!(row.duration.is_some());
+    }
+}
+
+#[cfg(test)]
+mod restore_tests {
+    use super::*;
+    use crate::ai::types::UserMessage;
+
+    #[test]
+    fn a_long_session_shows_its_recent_messages_and_counts_all_usage() {
+        let mut messages = Vec::new();
+        for i in 0..1000 {
+            messages.push(Message::User(UserMessage::text(format!("q{i}"))));
+            let mut a = AssistantMessage::empty("api", "p", "m");
+            a.content = vec![ContentBlock::text(format!("a{i}"))];
+            a.usage.output = 1;
+            messages.push(Message::Assistant(a));
+        }
+        let t = Transcript::from_messages(&messages);
+        assert_eq!(t.usage.output, 1000);
+        assert_eq!(t.items.len(), RESTORED_MESSAGES + 1);
+        assert_eq!(
+            t.items[0],
+            Item::Notice {
+                text: "1400 earlier messages are not shown here (see /tree).".into(),
+                kind: NoticeKind::Info
+            }
+        );
+        assert_eq!(
+            t.items[1],
+            Item::User {
+                text: "q700".into()
+            }
+        );
     }
 }

@@ -463,3 +463,55 @@ fn markdown_links_become_osc8_hyperlinks() {
         "the link starts at its text"
     );
 }
+
+#[test]
+fn tree_selector() {
+    use super::app::Overlay;
+    use super::tree_rows::flatten;
+    use super::tree_selector::{TreeFilter, TreeSelector};
+    use crate::session::SessionManager;
+    let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+    s.append_message(user("Hello, can you help me refactor the parser?"));
+    let hi = s.append_message(assistant("Of course! Which part first?"));
+    s.append_message(user("Let's try approach A: a hand-written lexer"));
+    s.append_message(assistant("For approach A we start with tokens."));
+    s.branch(&hi).unwrap();
+    s.append_message(user("Actually, approach B: use a parser combinator crate"));
+    s.append_message(assistant("For approach B, nom is a good fit."));
+    s.append_label_change(&hi, Some("checkpoint")).unwrap();
+    let mut a = app();
+    a.overlay = Some(Overlay::Tree(TreeSelector::new(
+        flatten(&s),
+        TreeFilter::Default,
+    )));
+    insta::assert_snapshot!("tree_selector_80x24", screen(&mut a, 80, 24));
+    insta::assert_snapshot!("tree_selector_40x12", screen(&mut a, 40, 12));
+}
+
+#[test]
+fn compaction_summary_in_the_transcript() {
+    let mut a = app();
+    event(
+        &mut a,
+        AgentEvent::CompactionStart {
+            reason: "manual".into(),
+        },
+    );
+    event(
+        &mut a,
+        AgentEvent::CompactionEnd {
+            reason: "manual".into(),
+            result: Some(json!({
+                "summary": "## Goal\nRefactor the parser\n\n<read-files>\nsrc/parser.rs\n</read-files>",
+                "firstKeptEntryId": "abcd1234", "tokensBefore": 48213, "details": {}
+            })),
+            aborted: false,
+            will_retry: false,
+            error_message: None,
+        },
+    );
+    insta::assert_snapshot!("compaction_summary_collapsed", screen(&mut a, 60, 14));
+    a.tools_expanded = true;
+    a.cache.clear();
+    insta::assert_snapshot!("compaction_summary_expanded", screen(&mut a, 60, 14));
+}

@@ -1,0 +1,219 @@
+//! Compaction of an [`AgentSession`]: manual (`/compact`), automatic past
+//! the threshold, and recovery from a context-overflow error (compact, then
+//! retry the turn once). Extensions may cancel or supply the summary.
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{AgentSession, Persisting};
+use crate::agent::agent_loop::continue_agent_loop;
+use crate::agent::events::AgentEvent;
+use crate::ai::errors::is_context_overflow;
+use crate::ai::types::{Message, StopReason};
+use crate::app::extension_bridge::BeforeCompact;
+use crate::compaction::tokens::calculate_context_tokens;
+use crate::compaction::{CompactionPreparation, CompactionResult, compact, prepare_compaction};
+
+/// Why a compaction runs (pi's `reason` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactionReason {
+    /// `/compact` or the RPC `compact` command.
+    Manual,
+    /// The context passed `contextWindow - reserveTokens`.
+    Threshold,
+    /// The provider rejected the request as too long.
+    Overflow,
+}
+
+impl CompactionReason {
+    /// The name used in events.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionReason::Manual => "manual",
+            CompactionReason::Threshold => "threshold",
+            CompactionReason::Overflow => "overflow",
+        }
+    }
+}
+
+fn preparation_json(p: &CompactionPreparation) -> Value {
+    json!({
+        "firstKeptEntryId": p.first_kept_entry_id,
+        "messagesToSummarize": p.messages_to_summarize,
+        "turnPrefixMessages": p.turn_prefix_messages,
+        "isSplitTurn": p.is_split_turn,
+        "tokensBefore": p.tokens_before,
+        "previousSummary": p.previous_summary,
+        "fileOps": {"read": p.file_ops.read, "written": p.file_ops.written, "edited": p.file_ops.edited},
+        "settings": {
+            "enabled": p.settings.enabled,
+            "reserveTokens": p.settings.reserve_tokens,
+            "keepRecentTokens": p.settings.keep_recent_tokens,
+        },
+    })
+}
+
+impl AgentSession {
+    /// Summarize older messages into a `compaction` entry (appended; the
+    /// file is never rewritten) and reload the context from the session.
+    /// On failure the session is unchanged and the error says why.
+    pub async fn compact(
+        &mut self,
+        custom_instructions: Option<&str>,
+        reason: CompactionReason,
+        will_retry: bool,
+        signal: &CancellationToken,
+    ) -> Result<CompactionResult, String> {
+        self.emit(&AgentEvent::CompactionStart {
+            reason: reason.as_str().to_string(),
+        });
+        let outcome = self.run_compaction(custom_instructions, signal).await;
+        let (result, aborted, error) = match &outcome {
+            Ok(r) => (Some(r.to_json()), false, None),
+            Err(e) => (
+                None,
+                signal.is_cancelled() || e == CANCELLED,
+                Some(e.clone()),
+            ),
+        };
+        self.emit(&AgentEvent::CompactionEnd {
+            reason: reason.as_str().to_string(),
+            will_retry: will_retry && result.is_some(),
+            result,
+            aborted,
+            error_message: error.filter(|_| !aborted),
+        });
+        outcome
+    }
+
+    async fn run_compaction(
+        &mut self,
+        custom_instructions: Option<&str>,
+        signal: &CancellationToken,
+    ) -> Result<CompactionResult, String> {
+        self.sync_extensions();
+        let path = self.session.get_branch(None);
+        let preparation = prepare_compaction(&path, self.compaction).ok_or_else(|| {
+            "Nothing to compact: the session is empty or was just compacted".to_string()
+        })?;
+        let mut from_hook = false;
+        let mut result = None;
+        if let Some(ext) = &self.extensions {
+            let payload = json!({
+                "type": "session_before_compact",
+                "preparation": preparation_json(&preparation),
+                "branchEntries": path,
+                "customInstructions": custom_instructions,
+            });
+            match ext.before_compact(payload).await {
+                BeforeCompact::Cancel => return Err(CANCELLED.to_string()),
+                BeforeCompact::Supplied(c) => {
+                    from_hook = true;
+                    result = Some(CompactionResult {
+                        summary: c
+                            .get("summary")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        first_kept_entry_id: c
+                            .get("firstKeptEntryId")
+                            .and_then(Value::as_str)
+                            .unwrap_or(&preparation.first_kept_entry_id)
+                            .to_string(),
+                        tokens_before: c
+                            .get("tokensBefore")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(preparation.tokens_before),
+                        details: c.get("details").filter(|d| !d.is_null()).cloned(),
+                    });
+                }
+                BeforeCompact::Default => {}
+            }
+        }
+        let result = match result {
+            Some(r) => r,
+            None => compact(&preparation, &self.config, custom_instructions, signal).await?,
+        };
+        if signal.is_cancelled() {
+            return Err(CANCELLED.to_string());
+        }
+        let id = self.session.append_compaction(
+            &result.summary,
+            &result.first_kept_entry_id,
+            result.tokens_before,
+            result.details.clone(),
+            from_hook.then_some(true),
+        );
+        if let Err(e) = self.session.sync() {
+            eprintln!("Warning: could not save the session: {e}");
+        }
+        self.state.messages = self.session.build_context().messages;
+        self.sync_extensions();
+        if let Some(ext) = &self.extensions {
+            let entry = self
+                .session
+                .entry(&id)
+                .and_then(|e| serde_json::to_value(e).ok())
+                .unwrap_or(Value::Null);
+            ext.compacted(entry, from_hook).await;
+            ext.apply_session_actions(&mut self.session);
+        }
+        Ok(result)
+    }
+
+    /// After a run: recover from a context overflow (compact, then retry
+    /// the turn once) or compact when the context passed the threshold.
+    pub(super) async fn compact_if_needed(&mut self, signal: &CancellationToken) {
+        if signal.is_cancelled() {
+            return;
+        }
+        let Some(last) = self.state.messages.last().and_then(Message::as_assistant) else {
+            return;
+        };
+        let window = self.config.model.context_window;
+        if is_context_overflow(last, Some(window)) {
+            if !self.compaction.enabled {
+                return;
+            }
+            if self
+                .compact(None, CompactionReason::Overflow, true, signal)
+                .await
+                .is_err()
+            {
+                return;
+            }
+            // The rejected answer stays in the file but not in the retry.
+            if matches!(self.state.messages.last(), Some(Message::Assistant(_))) {
+                self.state.messages.pop();
+            }
+            let mut observer = Persisting {
+                session: &mut self.session,
+                listeners: &mut self.listeners,
+                extensions: self.extensions.as_mut(),
+                queues: &self.queues,
+                signal,
+            };
+            continue_agent_loop(
+                &mut self.state,
+                &self.config,
+                &self.queues,
+                &mut observer,
+                signal,
+            )
+            .await;
+            return;
+        }
+        if matches!(last.stop_reason, StopReason::Error | StopReason::Aborted) {
+            return;
+        }
+        let tokens = calculate_context_tokens(&last.usage);
+        if crate::compaction::should_compact(tokens, window, &self.compaction) {
+            let _ = self
+                .compact(None, CompactionReason::Threshold, false, signal)
+                .await;
+        }
+    }
+}
+
+/// The error of a compaction an extension cancelled.
+const CANCELLED: &str = "Compaction cancelled";

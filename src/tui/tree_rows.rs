@@ -1,0 +1,230 @@
+//! The session tree flattened into display rows for `/tree`: depth-first,
+//! indented only where the conversation branches, each entry on one line.
+
+use crate::ai::types::{ContentBlock, Message, UserContent};
+use crate::session::entries::SessionEntry;
+use crate::session::manager::SessionManager;
+
+/// Longest one-line description kept per row.
+const DESCRIPTION_CHARS: usize = 160;
+
+/// What kind of entry a row shows (for filters and colours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    /// A user message or user shell command.
+    User,
+    /// A model answer.
+    Assistant,
+    /// A tool result.
+    ToolResult,
+    /// A compaction or branch summary.
+    Summary,
+    /// An extension message in the context.
+    Custom,
+    /// Model, thinking, label, name and extension-state entries.
+    Setting,
+}
+
+/// One entry of the tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeRow {
+    /// Entry id.
+    pub id: String,
+    /// Indentation level (grows only below branch points).
+    pub depth: usize,
+    /// One-line description, e.g. `user: Hello`.
+    pub text: String,
+    /// Entry kind.
+    pub kind: RowKind,
+    /// Current label.
+    pub label: Option<String>,
+    /// When the label was set.
+    pub label_time: Option<String>,
+    /// On the path from the root to the current leaf.
+    pub on_path: bool,
+    /// Index of the first row after this entry's descendants.
+    pub subtree_end: usize,
+}
+
+/// The flattened tree and where the leaf is.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TreeData {
+    /// Rows in depth-first order.
+    pub rows: Vec<TreeRow>,
+    /// Row of the current leaf.
+    pub leaf_row: Option<usize>,
+}
+
+/// The first words of `text` on one line, cut at [`DESCRIPTION_CHARS`]
+/// (only the beginning of a long text is looked at).
+fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = 0;
+    for word in text.split_whitespace() {
+        if chars > 0 {
+            out.push(' ');
+            chars += 1;
+        }
+        for c in word.chars() {
+            if chars >= DESCRIPTION_CHARS {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+    }
+    out
+}
+
+/// The first text block of `blocks`.
+fn first_text(blocks: &[ContentBlock]) -> &str {
+    blocks
+        .iter()
+        .find_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// The first text of user or custom content.
+fn content_text(content: &UserContent) -> &str {
+    match content {
+        UserContent::Text(t) => t,
+        UserContent::Blocks(blocks) => first_text(blocks),
+    }
+}
+
+fn describe(entry: &SessionEntry) -> (RowKind, String) {
+    match entry {
+        SessionEntry::Message(m) => match &m.message {
+            Message::User(u) => (
+                RowKind::User,
+                format!("user: {}", one_line(content_text(&u.content))),
+            ),
+            Message::Assistant(a) => {
+                let text = first_text(&a.content);
+                let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
+                let mut line = one_line(text);
+                if !calls.is_empty() {
+                    if !line.is_empty() {
+                        line.push(' ');
+                    }
+                    line.push_str(&format!("[{}]", calls.join(", ")));
+                }
+                if line.is_empty() {
+                    line = match &a.error_message {
+                        Some(e) => format!("(error: {})", one_line(e)),
+                        None => "(no content)".to_string(),
+                    };
+                }
+                (RowKind::Assistant, format!("assistant: {line}"))
+            }
+            Message::ToolResult(r) => (
+                RowKind::ToolResult,
+                format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
+            ),
+            Message::BashExecution(b) => (RowKind::User, format!("!{}", one_line(&b.command))),
+            Message::Custom(c) => (
+                RowKind::Custom,
+                format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+            ),
+            Message::BranchSummary(s) => (
+                RowKind::Summary,
+                format!("branch summary: {}", one_line(&s.summary)),
+            ),
+            Message::CompactionSummary(s) => (
+                RowKind::Summary,
+                format!("compaction: {} tokens", s.tokens_before),
+            ),
+        },
+        SessionEntry::Compaction(c) => (
+            RowKind::Summary,
+            format!("[compaction: {} tokens summarized]", c.tokens_before),
+        ),
+        SessionEntry::BranchSummary(b) => (
+            RowKind::Summary,
+            format!("[branch summary] {}", one_line(&b.summary)),
+        ),
+        SessionEntry::CustomMessage(c) => (
+            RowKind::Custom,
+            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+        ),
+        SessionEntry::ModelChange(m) => (
+            RowKind::Setting,
+            format!("[model: {}/{}]", m.provider, m.model_id),
+        ),
+        SessionEntry::ThinkingLevelChange(t) => (
+            RowKind::Setting,
+            format!("[thinking: {}]", t.thinking_level),
+        ),
+        SessionEntry::Label(l) => (
+            RowKind::Setting,
+            format!("[label: {}]", l.label.as_deref().unwrap_or("(cleared)")),
+        ),
+        SessionEntry::SessionInfo(i) => (
+            RowKind::Setting,
+            format!("[name: {}]", i.name.as_deref().unwrap_or("")),
+        ),
+        SessionEntry::Custom(c) => (RowKind::Setting, format!("[custom: {}]", c.custom_type)),
+        SessionEntry::Unknown(_) => (RowKind::Setting, "[unknown entry]".to_string()),
+    }
+}
+
+/// Flatten `session`'s tree. Children of an entry with several children
+/// are indented one level; a single child continues at the same level.
+pub fn flatten(session: &SessionManager) -> TreeData {
+    let tree = session.get_tree();
+    let on_path: std::collections::HashSet<&str> = session
+        .get_branch(None)
+        .into_iter()
+        .map(SessionEntry::id)
+        .collect();
+    let leaf = session.leaf_id();
+    let mut data = TreeData {
+        rows: Vec::with_capacity(tree.nodes.len()),
+        leaf_row: None,
+    };
+    // (node, depth, is_exit): exits close a subtree to record its end.
+    let mut stack: Vec<(usize, usize, bool)> = Vec::new();
+    let roots_depth = usize::from(tree.roots.len() > 1);
+    for &root in tree.roots.iter().rev() {
+        stack.push((root, roots_depth, false));
+    }
+    let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
+    while let Some((node, depth, exit)) = stack.pop() {
+        if exit {
+            let row = row_of_node[node];
+            data.rows[row].subtree_end = data.rows.len();
+            continue;
+        }
+        let n = &tree.nodes[node];
+        let (kind, text) = describe(n.entry);
+        let id = n.entry.id();
+        if Some(id) == leaf {
+            data.leaf_row = Some(data.rows.len());
+        }
+        row_of_node[node] = data.rows.len();
+        data.rows.push(TreeRow {
+            id: id.to_string(),
+            depth,
+            text,
+            kind,
+            label: n.label.map(str::to_string),
+            label_time: n.label_timestamp.map(str::to_string),
+            on_path: on_path.contains(id),
+            subtree_end: 0,
+        });
+        stack.push((node, depth, true));
+        let child_depth = if n.children.len() > 1 {
+            depth + 1
+        } else {
+            depth
+        };
+        for &child in n.children.iter().rev() {
+            stack.push((child, child_depth, false));
+        }
+    }
+    data
+}
