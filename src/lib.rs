@@ -10,6 +10,7 @@ pub mod ai;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod export;
 pub mod lua;
 pub mod modes;
 pub mod session;

@@ -56,6 +56,11 @@ impl MessageQueue {
         *self.mode.lock().unwrap() = mode;
     }
 
+    /// The current dequeue mode.
+    pub fn mode(&self) -> QueueMode {
+        *self.mode.lock().unwrap()
+    }
+
     /// Add a message at the back.
     pub fn push(&self, m: Message) {
         self.inner.lock().unwrap().push_back(m);

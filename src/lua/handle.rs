@@ -23,6 +23,8 @@ pub struct HostConfig {
     pub cwd: PathBuf,
     /// Instructions a handler may run without yielding before it is stopped.
     pub instruction_budget: u64,
+    /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
+    pub ui: Option<super::ui::SharedExtensionUi>,
 }
 
 impl HostConfig {
@@ -32,6 +34,7 @@ impl HostConfig {
             paths,
             cwd: cwd.into(),
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+            ui: None,
         }
     }
 }

@@ -63,7 +63,7 @@ impl Host {
             self.config.cwd.clone(),
             self.config.instruction_budget,
         )
-        .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
+        .and_then(|vm| install_static(&vm.lua, &vm.host, self.config.ui.clone()).map(|_| vm))
         {
             Ok(vm) => Rc::new(vm),
             Err(e) => {

@@ -16,6 +16,7 @@ pub mod loader;
 pub mod registry;
 pub mod tool;
 pub mod tool_exec;
+pub mod ui;
 pub mod view;
 pub mod vm;
 
@@ -23,4 +24,5 @@ pub use dispatch::Dispatched;
 pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
 pub use registry::{CommandInfo, ToolInfo};
 pub use tool::LuaTool;
+pub use ui::{ExtensionUi, SharedExtensionUi};
 pub use view::{ExtensionAction, SessionView, SharedView};

@@ -145,7 +145,11 @@ pub fn spawn_session(
                     exclude,
                     signal,
                 } => {
-                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
+                    let sink = ui_tx.clone();
+                    let on_event = std::sync::Arc::new(move |event: AgentEvent| {
+                        let _ = sink.send(UiEvent::Agent(Box::new(event)));
+                    });
+                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, on_event)
                         .await;
                 }
                 SessionCommand::Resume(path) => {
