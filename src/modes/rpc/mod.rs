@@ -61,10 +61,11 @@ struct Server {
 /// Serve the protocol until stdin closes. Returns the exit code.
 pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     let live = Arc::new(Mutex::new(Live::default()));
+    live.lock().unwrap().queues = agent.queues.clone();
     let listener_live = live.clone();
     agent.subscribe(Box::new(move |event| {
-        emit(event);
         listener_live.lock().unwrap().observe(event);
+        emit(event);
     }));
     let mut input = io::spawn_stdin_reader(options.ui_replies.clone());
     let mut server = Server {
@@ -154,7 +155,9 @@ impl Server {
     fn answer_now(&mut self, command: &Value) -> bool {
         let id = command.get("id");
         let kind = command["type"].as_str().unwrap_or_default();
-        let streaming = self.busy() == Some(Busy::Prompt);
+        let prompting = self.busy() == Some(Busy::Prompt);
+        let streaming = prompting && self.live.lock().unwrap().running;
+        let mut queued = false;
         let response = match kind {
             "abort" => {
                 self.abort.cancel();
@@ -173,6 +176,7 @@ impl Server {
             "steer" | "follow_up" => match queued_message(command) {
                 Ok(message) => {
                     self.enqueue(kind == "steer", message);
+                    queued = true;
                     success(id, kind, None)
                 }
                 Err(e) => failure(id, kind, e),
@@ -181,6 +185,7 @@ impl Server {
                 Some(behavior @ ("steer" | "followUp")) => match queued_message(command) {
                     Ok(message) => {
                         self.enqueue(behavior == "steer", message);
+                        queued = true;
                         success(id, kind, None)
                     }
                     Err(e) => failure(id, kind, e),
@@ -209,20 +214,23 @@ impl Server {
                     Err(e) => failure(id, kind, e),
                 }
             }
-            "get_state" if self.agent.is_none() => {
+            "get_state" if prompting => {
                 success(id, kind, Some(self.live.lock().unwrap().state(streaming)))
             }
-            "get_messages" if self.agent.is_none() => {
+            "get_messages" if prompting => {
                 let messages = self.live.lock().unwrap().messages.clone();
                 success(id, kind, Some(json!({ "messages": messages })))
             }
-            "get_last_assistant_text" if self.agent.is_none() => {
+            "get_last_assistant_text" if prompting => {
                 let text = state::last_assistant_text(&self.live.lock().unwrap().messages);
                 success(id, kind, Some(json!({ "text": text })))
             }
             _ => return false,
         };
         emit(&response);
+        if queued {
+            emit(&self.live.lock().unwrap().queue_update());
+        }
         true
     }
 
@@ -233,7 +241,6 @@ impl Server {
         } else {
             live.queues.follow_up.push(message);
         }
-        emit(&live.queue_update());
     }
 
     /// Process commands that waited for the session, until one starts a task.
@@ -252,7 +259,11 @@ impl Server {
     fn start_prompt(&mut self, mut agent: AgentSession, text: String, images: Vec<ContentBlock>) {
         self.abort = CancellationToken::new();
         let signal = self.abort.clone();
-        self.live.lock().unwrap().capture(&agent, self.auto_compaction);
+        {
+            let mut live = self.live.lock().unwrap();
+            live.capture(&agent, self.auto_compaction);
+            live.running = true;
+        }
         let task = tokio::spawn(async move {
             agent.prompt(text, images, &signal).await;
             agent

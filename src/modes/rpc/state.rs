@@ -18,6 +18,8 @@ pub struct Live {
     pub messages: Vec<Message>,
     /// A retry delay is running.
     pub retrying: bool,
+    /// A prompt was accepted and its run has not ended yet.
+    pub running: bool,
     state: Value,
 }
 
@@ -33,14 +35,18 @@ impl Live {
     pub fn observe(&mut self, event: &AgentEvent) {
         match event {
             AgentEvent::MessageEnd { message } => self.messages.push(message.clone()),
+            AgentEvent::AgentStart => self.running = true,
             AgentEvent::AutoRetryStart { .. } => {
+                self.running = true;
                 self.retrying = true;
                 if matches!(self.messages.last(), Some(Message::Assistant(_))) {
                     self.messages.pop();
                 }
             }
-            AgentEvent::AutoRetryEnd { .. } | AgentEvent::AgentEnd { .. } => {
-                self.retrying = false
+            AgentEvent::AutoRetryEnd { .. } => self.retrying = false,
+            AgentEvent::AgentEnd { .. } => {
+                self.retrying = false;
+                self.running = false;
             }
             _ => {}
         }
