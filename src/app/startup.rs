@@ -213,6 +213,9 @@ async fn run_inner(args: Args) -> StartupResult<i32> {
         let options = RpcOptions {
             cycle_models: cycle_models(&args, &settings, &available),
             models: available,
+            default_thinking: settings
+                .default_thinking_level()
+                .unwrap_or(ThinkingLevel::Medium),
             ui_replies,
         };
         let code = run_rpc_mode(agent, options).await;

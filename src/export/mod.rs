@@ -53,7 +53,7 @@ pub fn export_session(
     out: Option<&Path>,
     theme_json: Option<&str>,
 ) -> Result<PathBuf, ExportError> {
-    if session.entries().is_empty() {
+    if !session.entries().iter().any(|e| e.as_message().is_some()) {
         return Err(ExportError::Empty);
     }
     let path = out

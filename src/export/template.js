@@ -174,14 +174,20 @@
     var box = document.getElementById("tree");
     box.textContent = "";
     var onPath = {};
-    pathTo(selected).forEach(function (e) { onPath[e.id] = true; });
+    var path = pathTo(selected);
+    path.forEach(function (e) { onPath[e.id] = true; });
+    // Labels are not listed: mark the entry nearest the leaf that is.
+    var marked = null;
+    for (var p = path.length - 1; p >= 0 && !marked; p--) {
+      if (path[p].type !== "label") { marked = path[p].id; }
+    }
     var stack = roots.slice().reverse().map(function (e) { return [e, 0]; });
     while (stack.length) {
       var item = stack.pop();
       var e = item[0], depth = item[1];
       if (e.type !== "label") {
         var role = e.type === "message" && e.message ? e.message.role : e.type;
-        var node = el("div", "node role-" + role + (onPath[e.id] ? " on-path" : "") + (e.id === selected ? " selected" : ""));
+        var node = el("div", "node role-" + role + (onPath[e.id] ? " on-path" : "") + (e.id === marked ? " selected" : ""));
         node.style.paddingLeft = (4 + depth * 12) + "px";
         node.textContent = nodeLabel(e).replace(/\s+/g, " ").slice(0, 80);
         if (labels[e.id]) { node.appendChild(el("span", "label", labels[e.id])); }
@@ -214,6 +220,14 @@
     document.getElementById("search-count").textContent = query ? shown + " of " + total + " match" : "";
   }
 
+  // "#leaf=<entry id>&search=<text>" opens a branch and a search directly.
+  var params = {};
+  location.hash.replace(/^#/, "").split("&").forEach(function (pair) {
+    var at = pair.indexOf("=");
+    if (at > 0) { params[pair.slice(0, at)] = decodeURIComponent(pair.slice(at + 1)); }
+  });
+  if (params.leaf && byId[params.leaf]) { selected = params.leaf; }
+  if (params.search) { document.getElementById("search").value = params.search; }
   var header = document.getElementById("session-header");
   header.appendChild(el("h1", null, document.title));
   var h = data.header || {};

@@ -226,6 +226,7 @@ impl App {
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
+            UiEvent::Info(message) => self.transcript.notice(message, NoticeKind::Info),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {

@@ -36,6 +36,18 @@ impl App {
                 self.transcript.notice(text, NoticeKind::Info);
             }
             SlashCommand::Copy => self.copy_last_answer(),
+            SlashCommand::Export(path) => {
+                let path = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
+                let _ = self
+                    .commands
+                    .send(SessionCommand::Export { path, share: false });
+            }
+            SlashCommand::Share => {
+                let _ = self.commands.send(SessionCommand::Export {
+                    path: None,
+                    share: true,
+                });
+            }
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);

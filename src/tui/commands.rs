@@ -31,8 +31,8 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
         false,
     ),
     ("compact", "Manually compact the session context", false),
-    ("export", "Export session to HTML file", false),
-    ("share", "Share session as a secret GitHub gist", false),
+    ("export", "Export session to HTML file", true),
+    ("share", "Share session as a secret GitHub gist", true),
     ("login", "Login with OAuth provider", false),
     ("logout", "Logout from OAuth provider", false),
 ];
@@ -56,6 +56,10 @@ pub enum SlashCommand {
     Resume,
     /// `/copy`.
     Copy,
+    /// `/export [file]`.
+    Export(String),
+    /// `/share`.
+    Share,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -81,6 +85,8 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "quit" | "exit" => SlashCommand::Quit,
         "resume" => SlashCommand::Resume,
         "copy" => SlashCommand::Copy,
+        "export" => SlashCommand::Export(arg),
+        "share" => SlashCommand::Share,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

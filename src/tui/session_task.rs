@@ -34,6 +34,13 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Continue another session file (`/resume`).
     Resume(PathBuf),
+    /// Write the session as HTML (`/export [file]`, `/share`).
+    Export {
+        /// Output file (default: `pi-session-<file>.html`; `/share`: a temp file).
+        path: Option<PathBuf>,
+        /// Say how to share the file as a gist.
+        share: bool,
+    },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -71,6 +78,8 @@ pub enum UiEvent {
     Idle(Box<SessionSnapshot>),
     /// The session was replaced (`/new`, `/resume`): show these messages.
     Reset(Vec<Message>),
+    /// A command finished with something to tell the user.
+    Info(String),
     /// A command failed.
     Failed(String),
 }
@@ -84,6 +93,26 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
         message_count: agent.state.messages.len(),
         model: agent.config.model.clone(),
         thinking: agent.config.thinking,
+    }
+}
+
+/// Export the session and describe the outcome.
+fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
+    let path = match (path, share) {
+        (Some(path), _) => Some(path),
+        (None, true) => Some(
+            std::env::temp_dir().join(crate::export::default_output_path(&agent.session)),
+        ),
+        (None, false) => None,
+    };
+    match crate::export::export_session(&agent.session, path.as_deref(), None) {
+        Ok(path) if share => UiEvent::Info(format!(
+            "Session written to {}\nTo share it as a secret gist: gh gist create --secret {}",
+            path.display(),
+            path.display()
+        )),
+        Ok(path) => UiEvent::Info(format!("Session exported to: {}", path.display())),
+        Err(e) => UiEvent::Failed(format!("Export failed: {e}")),
     }
 }
 
@@ -151,6 +180,9 @@ pub fn spawn_session(
                     });
                     super::user_bash::run_user_bash(&mut agent, command, exclude, signal, on_event)
                         .await;
+                }
+                SessionCommand::Export { path, share } => {
+                    let _ = ui_tx.send(export_event(&agent, path, share));
                 }
                 SessionCommand::Resume(path) => {
                     let _ = agent.session.sync();

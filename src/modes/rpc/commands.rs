@@ -123,7 +123,7 @@ impl Server {
                     .find(|m| m.provider == provider && m.id == model_id)
                     .cloned()
                     .ok_or_else(|| format!("Model not found: {provider}/{model_id}"))?;
-                set_model(agent, model.clone());
+                set_model(agent, model.clone(), self.options.default_thinking);
                 Ok(Some(json!(model)))
             }
             "cycle_model" => Ok(self.cycle_model(agent)),
@@ -209,7 +209,7 @@ impl Server {
             "" => Err(format!(
                 "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"
             )),
-            other => Err(format!("Unknown command: {other}. Known commands: {COMMANDS}")),
+            other => Err(format!("Unknown command: {other}")),
         }
     }
 
@@ -228,7 +228,7 @@ impl Server {
             .iter()
             .position(|m| m.id == current.id && m.provider == current.provider);
         let next = models[at.map_or(0, |i| (i + 1) % models.len())].clone();
-        set_model(agent, next);
+        set_model(agent, next, self.options.default_thinking);
         Some(json!({
             "model": agent.config.model,
             "thinkingLevel": agent.config.thinking.as_str(),
@@ -252,22 +252,30 @@ fn after_switch(agent: &mut AgentSession) {
     agent.config.session_id = Some(agent.session.session_id().to_string());
 }
 
-fn set_model(agent: &mut AgentSession, model: Model) {
+/// Switch models. Coming from a model without reasoning, the thinking level
+/// starts again from the default; it is then clamped to the new model.
+fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingLevel) {
+    let level = if agent.config.model.reasoning {
+        agent.config.thinking
+    } else {
+        default_thinking
+    };
     agent
         .session
         .append_model_change(&model.provider, &model.id);
-    let thinking = model.clamp_thinking(agent.config.thinking);
     agent.config.model = model;
-    if thinking != agent.config.thinking {
-        agent.config.thinking = thinking;
-        agent.session.append_thinking_level_change(thinking);
-    }
+    set_thinking(agent, level);
 }
 
+/// Set the thinking level (clamped to the model); a change is recorded and
+/// reported with a `thinking_level_changed` event.
 fn set_thinking(agent: &mut AgentSession, level: ThinkingLevel) {
     let level = agent.config.model.clamp_thinking(level);
-    agent.config.thinking = level;
-    agent.session.append_thinking_level_change(level);
+    if level != agent.config.thinking {
+        agent.config.thinking = level;
+        agent.session.append_thinking_level_change(level);
+        emit(&json!({"type": "thinking_level_changed", "level": level.as_str()}));
+    }
 }
 
 fn cycle_thinking(agent: &mut AgentSession) -> Option<Value> {

@@ -93,24 +93,31 @@ pub fn emit<T: Serialize + ?Sized>(value: &T) {
 
 /// A successful response, with `data` when given.
 pub fn success(id: Option<&Value>, command: &str, data: Option<Value>) -> Value {
-    let mut response = json!({"type": "response", "command": command, "success": true});
+    let mut response = with_id(id);
+    response.insert("type".into(), json!("response"));
+    response.insert("command".into(), json!(command));
+    response.insert("success".into(), json!(true));
     if let Some(data) = data {
-        response["data"] = data;
+        response.insert("data".into(), data);
     }
-    with_id(response, id)
+    Value::Object(response)
 }
 
 /// A failed response naming the problem.
 pub fn failure(id: Option<&Value>, command: &str, error: impl Into<String>) -> Value {
-    let response = json!({
-        "type": "response", "command": command, "success": false, "error": error.into(),
-    });
-    with_id(response, id)
+    let mut response = with_id(id);
+    response.insert("type".into(), json!("response"));
+    response.insert("command".into(), json!(command));
+    response.insert("success".into(), json!(false));
+    response.insert("error".into(), json!(error.into()));
+    Value::Object(response)
 }
 
-fn with_id(mut response: Value, id: Option<&Value>) -> Value {
+/// A response object starting with the request's `id` (when it has one).
+fn with_id(id: Option<&Value>) -> serde_json::Map<String, Value> {
+    let mut response = serde_json::Map::new();
     if let Some(id) = id.filter(|id| !id.is_null()) {
-        response["id"] = id.clone();
+        response.insert("id".into(), id.clone());
     }
     response
 }

@@ -23,7 +23,7 @@ pub use io::{Incoming, parse_record, salvage_id};
 pub use ui::{RpcUi, UiReplies};
 
 use crate::agent::events::AgentEvent;
-use crate::ai::model::Model;
+use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message, UserContent, UserMessage, now_ms};
 use crate::app::agent_session::AgentSession;
 use io::{emit, failure, success};
@@ -35,6 +35,9 @@ pub struct RpcOptions {
     pub models: Vec<Model>,
     /// `--models` scope for `cycle_model` (empty: all available).
     pub cycle_models: Vec<Model>,
+    /// Thinking level used when switching away from a model without
+    /// reasoning (settings `defaultThinkingLevel`, else medium).
+    pub default_thinking: ThinkingLevel,
     /// Where stdin delivers `extension_ui_response` records.
     pub ui_replies: UiReplies,
 }
