@@ -183,7 +183,7 @@ impl Server {
             "export_html" => {
                 let out = c["outputPath"].as_str().map(Path::new);
                 let path = crate::export::export_session(&agent.session, out, None)
-                    .map_err(|e| format!("Export failed: {e}"))?;
+                    .map_err(|e| e.to_string())?;
                 Ok(Some(json!({ "path": path })))
             }
             "get_commands" => {
