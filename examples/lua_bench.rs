@@ -72,8 +72,10 @@ async fn main() {
     let mut loads = Vec::new();
     let mut handles = Vec::new();
     for _ in 0..11 {
-        let handle =
-            ExtensionHandle::start(HostConfig::new(paths.clone(), dir.path()), SharedView::new("."));
+        let handle = ExtensionHandle::start(
+            HostConfig::new(paths.clone(), dir.path()),
+            SharedView::new("."),
+        );
         let started = Instant::now();
         let report = handle.load().await;
         loads.push(started.elapsed());
@@ -101,9 +103,18 @@ async fn main() {
         assert!(out.errors.is_empty());
     }
 
-    println!("load {EXTENSIONS} extensions:            median {:?}", median(loads));
-    println!("reload with {EXTENSIONS} extensions:     median {:?}", median(reloads));
-    println!("tool_call through {EXTENSIONS} handlers: median {:?}", median(dispatches));
+    println!(
+        "load {EXTENSIONS} extensions:            median {:?}",
+        median(loads)
+    );
+    println!(
+        "reload with {EXTENSIONS} extensions:     median {:?}",
+        median(reloads)
+    );
+    println!(
+        "tool_call through {EXTENSIONS} handlers: median {:?}",
+        median(dispatches)
+    );
     println!(
         "RSS with one VM of {EXTENSIONS} extensions:  +{:.1} MiB (process before: {:.1} MiB)",
         rss_after.saturating_sub(rss_before) as f64 / 1024.0,

@@ -65,7 +65,8 @@ fn read_request(stream: &mut std::net::TcpStream) {
                 .lines()
                 .find_map(|l| {
                     let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
                 })
                 .unwrap_or(0);
             if data.len() >= end + 4 + length {
@@ -85,7 +86,9 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn next(lines: &Receiver<(Instant, Value)>, pred: impl Fn(&Value) -> bool) -> (Instant, Value) {
     loop {
-        let line = lines.recv_timeout(Duration::from_secs(20)).expect("pi answers");
+        let line = lines
+            .recv_timeout(Duration::from_secs(20))
+            .expect("pi answers");
         if pred(&line.1) {
             return line;
         }
@@ -107,7 +110,13 @@ fn main() {
     )
     .unwrap();
     let mut child = Command::new(&bin)
-        .args(["--mode", "rpc", "--no-session", "--model", "mock/mock-model"])
+        .args([
+            "--mode",
+            "rpc",
+            "--no-session",
+            "--model",
+            "mock/mock-model",
+        ])
         .env("PI_CODING_AGENT_DIR", dir.path())
         .env("PI_OFFLINE", "1")
         .current_dir(dir.path())

@@ -18,7 +18,11 @@ fn fixture() -> PathBuf {
 
 fn chromium() -> &'static str {
     for candidate in ["chromium", "chromium-browser", "google-chrome"] {
-        if Command::new(candidate).arg("--version").output().is_ok_and(|o| o.status.success()) {
+        if Command::new(candidate)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
             return candidate;
         }
     }
@@ -59,10 +63,18 @@ fn rendered_dom(page: &Path, hash: &str) -> String {
 fn export(sandbox: &PiSandbox) -> PathBuf {
     let page = sandbox.project.join("session.html");
     let out = sandbox.run(
-        &["--export", fixture().to_str().unwrap(), page.to_str().unwrap()],
+        &[
+            "--export",
+            fixture().to_str().unwrap(),
+            page.to_str().unwrap(),
+        ],
         None,
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(&page.display().to_string()), "{stdout}");
     page
@@ -83,7 +95,10 @@ fn exported_page_is_self_contained() {
         assert!(!html.contains(remote), "the page loads {remote}");
     }
     assert!(html.contains("default-src 'none'"), "a CSP forbids fetches");
-    assert!(html.contains("--accent: #8abeb7;"), "the theme's colours are inlined");
+    assert!(
+        html.contains("--accent: #8abeb7;"),
+        "the theme's colours are inlined"
+    );
 }
 
 #[test]
@@ -103,15 +118,30 @@ fn chromium_shows_every_message_of_the_current_branch() {
     ] {
         assert!(shown.contains(text), "missing {text:?} in {shown}");
     }
-    assert!(!shown.contains("answered on branch A"), "only the current branch is shown");
-    assert!(shown.contains("<div class=\"del\">-1 hello world</div>"), "diff rendered");
+    assert!(
+        !shown.contains("answered on branch A"),
+        "only the current branch is shown"
+    );
+    assert!(
+        shown.contains("<div class=\"del\">-1 hello world</div>"),
+        "diff rendered"
+    );
     assert!(shown.contains("<div class=\"add\">+1 hello there</div>"));
-    assert!(shown.contains("src=\"data:image/png;base64,iVBORw0KGgo"), "image inline");
+    assert!(
+        shown.contains("src=\"data:image/png;base64,iVBORw0KGgo"),
+        "image inline"
+    );
     assert!(shown.contains("class=\"thinking\""));
-    assert!(shown.contains("class=\"tool ok\""), "the result joined its call");
+    assert!(
+        shown.contains("class=\"tool ok\""),
+        "the result joined its call"
+    );
 
     let tree = &dom[dom.find("id=\"tree\"").unwrap()..dom.find("id=\"main\"").unwrap()];
-    assert!(tree.contains("Branch A: make it louder"), "the other branch is in the tree");
+    assert!(
+        tree.contains("Branch A: make it louder"),
+        "the other branch is in the tree"
+    );
     assert!(tree.contains("loud-version"), "labels are shown");
     assert!(tree.contains("class=\"node role-assistant on-path selected\""));
 }

@@ -53,7 +53,12 @@ fn prompt_with_two_tool_calls_streams_every_event_and_updates_state() {
         .iter()
         .map(|l| l.value["type"].as_str().unwrap().to_string())
         .collect();
-    let first = |k: &str| kinds.iter().position(|x| x == k).unwrap_or_else(|| panic!("no {k}: {kinds:?}"));
+    let first = |k: &str| {
+        kinds
+            .iter()
+            .position(|x| x == k)
+            .unwrap_or_else(|| panic!("no {k}: {kinds:?}"))
+    };
     assert!(first("agent_start") < first("turn_start"));
     assert!(first("turn_start") < first("message_update"));
     assert!(first("message_update") < first("tool_execution_start"));
@@ -65,7 +70,11 @@ fn prompt_with_two_tool_calls_streams_every_event_and_updates_state() {
         .filter(|v| v["type"] == "tool_execution_end")
         .collect();
     assert_eq!(tools.len(), 2);
-    assert!(rpc.seen.iter().all(|l| l.value.get("id").is_none() || l.value["type"] == "response"));
+    assert!(
+        rpc.seen
+            .iter()
+            .all(|l| l.value.get("id").is_none() || l.value["type"] == "response")
+    );
 
     let state = rpc.call(json!({"type": "get_state"}));
     let data = &state["data"];
@@ -83,7 +92,10 @@ fn prompt_with_two_tool_calls_streams_every_event_and_updates_state() {
         .iter()
         .map(|m| m["role"].as_str().unwrap())
         .collect();
-    assert_eq!(roles, ["user", "assistant", "toolResult", "toolResult", "assistant"]);
+    assert_eq!(
+        roles,
+        ["user", "assistant", "toolResult", "toolResult", "assistant"]
+    );
 
     let text = rpc.call(json!({"type": "get_last_assistant_text"}));
     assert_eq!(text["data"]["text"], FINAL_ANSWER);
@@ -103,7 +115,9 @@ fn events_stream_before_the_reply_ends_and_abort_stops_it_mid_stream() {
         .text("Counting: one two")
         .build();
     // The text block is sent, then the connection stays open: no stop event.
-    let cut = partial.rfind("event: content_block_stop").unwrap_or(partial.len());
+    let cut = partial
+        .rfind("event: content_block_stop")
+        .unwrap_or(partial.len());
     server.push(MockReply::sse(partial[..cut].to_string()).hold_open());
     let sandbox = PiSandbox::with_mock(&server, API);
     let mut rpc = start(&sandbox, &[]);
@@ -120,16 +134,28 @@ fn events_stream_before_the_reply_ends_and_abort_stops_it_mid_stream() {
     assert_eq!(state["data"]["isStreaming"], true, "{state}");
     let refused = rpc.call(json!({"type": "prompt", "message": "again"}));
     assert_eq!(refused["success"], false);
-    assert!(refused["error"].as_str().unwrap().contains("streamingBehavior"));
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("streamingBehavior")
+    );
 
     let abort_sent = Instant::now();
-    assert!(update.at < abort_sent, "the delta arrived while the reply was still open");
+    assert!(
+        update.at < abort_sent,
+        "the delta arrived while the reply was still open"
+    );
     let abort = rpc.call(json!({"type": "abort"}));
     assert_eq!(abort["success"], true);
     let end = rpc.wait_for("the aborted message", |v| {
         v["type"] == "message_end" && v["message"]["role"] == "assistant"
     });
-    assert_eq!(end.value["message"]["stopReason"], "aborted", "{}", end.value);
+    assert_eq!(
+        end.value["message"]["stopReason"], "aborted",
+        "{}",
+        end.value
+    );
     rpc.event("agent_end");
     assert!(server.wait_for_disconnects(1, Duration::from_secs(5)));
     let state = rpc.call(json!({"type": "get_state"}));
@@ -139,26 +165,44 @@ fn events_stream_before_the_reply_ends_and_abort_stops_it_mid_stream() {
 #[test]
 fn steering_while_streaming_reaches_the_next_model_call() {
     let server = MockServer::start();
-    let calls = MockReply::anthropic_tool_calls(&[("call_1", "bash", json!({"command": "echo hi"}))]);
+    let calls =
+        MockReply::anthropic_tool_calls(&[("call_1", "bash", json!({"command": "echo hi"}))]);
     let len = calls.body_bytes().len();
-    server.push(calls.split_at(&[len / 3, 2 * len / 3]).delay(Duration::from_millis(300)));
+    server.push(
+        calls
+            .split_at(&[len / 3, 2 * len / 3])
+            .delay(Duration::from_millis(300)),
+    );
     server.push(MockReply::anthropic_text("Steered."));
     let sandbox = PiSandbox::with_mock(&server, API);
     let mut rpc = start(&sandbox, &[]);
 
     rpc.call(json!({"type": "prompt", "message": "start"}));
     rpc.event("agent_start");
-    let steer = rpc.call(json!({"type": "prompt", "message": "also say banana", "streamingBehavior": "steer"}));
+    let steer = rpc.call(
+        json!({"type": "prompt", "message": "also say banana", "streamingBehavior": "steer"}),
+    );
     assert_eq!(steer["success"], true, "{steer}");
-    let queue = rpc.event("queue_update");
+    let queue = rpc
+        .seen
+        .iter()
+        .map(|l| &l.value)
+        .find(|v| v["type"] == "queue_update")
+        .cloned()
+        .expect("queue_update before the response");
     assert_eq!(queue["steering"], json!(["also say banana"]));
     rpc.event("agent_end");
 
     assert_eq!(server.request_count(), 2);
     let second = texts_of_request(&server, 1);
     let tool_at = second.find("tool_result").expect("tool result sent");
-    let steer_at = second.find("also say banana").expect("steering message sent");
-    assert!(tool_at < steer_at, "steering comes after the tool result: {second}");
+    let steer_at = second
+        .find("also say banana")
+        .expect("steering message sent");
+    assert!(
+        tool_at < steer_at,
+        "steering comes after the tool result: {second}"
+    );
     let text = rpc.call(json!({"type": "get_last_assistant_text"}));
     assert_eq!(text["data"]["text"], "Steered.");
 }
@@ -193,7 +237,12 @@ fn models_and_thinking_levels_change_on_request() {
     let cycled = rpc.call(json!({"type": "cycle_thinking_level"}));
     assert_eq!(cycled["data"]["level"], "off");
     let bad = rpc.call(json!({"type": "set_thinking_level", "level": "max"}));
-    assert!(bad["error"].as_str().unwrap().contains("Invalid thinking level \"max\""));
+    assert!(
+        bad["error"]
+            .as_str()
+            .unwrap()
+            .contains("Invalid thinking level \"max\"")
+    );
 
     let cycled = rpc.call(json!({"type": "cycle_model"}));
     assert_eq!(cycled["data"]["model"]["id"], "mock-model");
@@ -215,7 +264,10 @@ fn bash_output_enters_the_next_prompt() {
 
     let bash = rpc.call(json!({"type": "bash", "command": "echo hello-from-rpc"}));
     assert_eq!(bash["success"], true, "{bash}");
-    assert_eq!(bash["data"]["output"].as_str().unwrap().trim(), "hello-from-rpc");
+    assert_eq!(
+        bash["data"]["output"].as_str().unwrap().trim(),
+        "hello-from-rpc"
+    );
     assert_eq!(bash["data"]["exitCode"], 0);
     assert_eq!(bash["data"]["cancelled"], false);
 
@@ -257,7 +309,12 @@ fn bad_lines_get_error_responses_and_the_server_keeps_serving() {
     let parse = rpc.event("response");
     assert_eq!(parse["command"], "parse");
     assert_eq!(parse["success"], false);
-    assert!(parse["error"].as_str().unwrap().starts_with("Failed to parse command"));
+    assert!(
+        parse["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Failed to parse command")
+    );
 
     rpc.send_raw(r#"{"id": "broken-1", "type": "get_st"#);
     let broken = rpc.response("broken-1");
@@ -265,10 +322,18 @@ fn bad_lines_get_error_responses_and_the_server_keeps_serving() {
 
     let unknown = rpc.call(json!({"type": "frobnicate"}));
     assert_eq!(unknown["success"], false);
-    assert!(unknown["error"].as_str().unwrap().starts_with("Unknown command: frobnicate"));
+    assert!(
+        unknown["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unknown command: frobnicate")
+    );
 
     let missing = rpc.call(json!({"type": "set_model"}));
-    assert!(missing["error"].as_str().unwrap().contains("\"provider\""), "{missing}");
+    assert!(
+        missing["error"].as_str().unwrap().contains("\"provider\""),
+        "{missing}"
+    );
 
     rpc.send_raw("{\"id\":\"crlf\",\"type\":\"get_state\"}\r");
     let state = rpc.response("crlf");
@@ -295,7 +360,11 @@ fn session_commands_name_fork_clone_and_export() {
 
     let html = sandbox.project.join("out.html");
     let export = rpc.call(json!({"type": "export_html", "outputPath": html}));
-    assert_eq!(export["data"]["path"], html.display().to_string(), "{export}");
+    assert_eq!(
+        export["data"]["path"],
+        html.display().to_string(),
+        "{export}"
+    );
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("second question") && page.contains("Second answer."));
 
@@ -304,9 +373,15 @@ fn session_commands_name_fork_clone_and_export() {
     assert_eq!(list.len(), 2);
     assert_eq!(list[1]["text"], "second question");
     let fork = rpc.call(json!({"type": "fork", "entryId": list[1]["entryId"]}));
-    assert_eq!(fork["data"], json!({"text": "second question", "cancelled": false}));
+    assert_eq!(
+        fork["data"],
+        json!({"text": "second question", "cancelled": false})
+    );
     let state = rpc.call(json!({"type": "get_state"}));
-    assert_eq!(state["data"]["messageCount"], 2, "history up to the forked message");
+    assert_eq!(
+        state["data"]["messageCount"], 2,
+        "history up to the forked message"
+    );
     assert_ne!(state["data"]["sessionFile"], original.as_str());
 
     let clone = rpc.call(json!({"type": "clone"}));
@@ -328,12 +403,21 @@ fn session_commands_name_fork_clone_and_export() {
 #[test]
 fn extension_confirm_is_answered_through_the_ui_protocol() {
     let server = MockServer::start();
-    server.push(MockReply::anthropic_tool_calls(&[("call_1", "bash", json!({"command": "echo approved"}))]));
+    server.push(MockReply::anthropic_tool_calls(&[(
+        "call_1",
+        "bash",
+        json!({"command": "echo approved"}),
+    )]));
     server.push(MockReply::anthropic_text("Ran it."));
-    server.push(MockReply::anthropic_tool_calls(&[("call_2", "bash", json!({"command": "echo refused"}))]));
+    server.push(MockReply::anthropic_tool_calls(&[(
+        "call_2",
+        "bash",
+        json!({"command": "echo refused"}),
+    )]));
     server.push(MockReply::anthropic_text("Did not run it."));
     let sandbox = PiSandbox::with_mock(&server, API);
-    let ext = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extensions/confirm_bash.lua");
+    let ext =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extensions/confirm_bash.lua");
     let mut rpc = start(&sandbox, &["-e", ext.to_str().unwrap()]);
 
     for (answer, expect_error) in [(true, false), (false, true)] {
@@ -347,7 +431,9 @@ fn extension_confirm_is_answered_through_the_ui_protocol() {
         });
         assert_eq!(ask.value["title"], "Run bash?");
         let id = ask.value["id"].as_str().unwrap().to_string();
-        rpc.send_raw(&json!({"type": "extension_ui_response", "id": id, "confirmed": answer}).to_string());
+        rpc.send_raw(
+            &json!({"type": "extension_ui_response", "id": id, "confirmed": answer}).to_string(),
+        );
         let notify = rpc.wait_for("notify", |v| {
             v["type"] == "extension_ui_request" && v["method"] == "notify"
         });

@@ -100,9 +100,9 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
 fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
     let path = match (path, share) {
         (Some(path), _) => Some(path),
-        (None, true) => Some(
-            std::env::temp_dir().join(crate::export::default_output_path(&agent.session)),
-        ),
+        (None, true) => {
+            Some(std::env::temp_dir().join(crate::export::default_output_path(&agent.session)))
+        }
         (None, false) => None,
     };
     match crate::export::export_session(&agent.session, path.as_deref(), None) {

@@ -150,6 +150,7 @@ impl Server {
                     return Err("Session name cannot be empty".into());
                 }
                 agent.session.append_session_info(name);
+                emit(&json!({"type": "session_info_changed", "name": name}));
                 Ok(None)
             }
             "new_session" => {
@@ -247,7 +248,11 @@ fn record_model(agent: &mut AgentSession) {
         .append_thinking_level_change(agent.config.thinking);
 }
 
+/// Bind the agent to the session it now has: its context, its id, and no
+/// messages left queued for the old one.
 fn after_switch(agent: &mut AgentSession) {
+    agent.queues.steering.drain();
+    agent.queues.follow_up.drain();
     agent.state.messages = agent.session.build_context().messages;
     agent.config.session_id = Some(agent.session.session_id().to_string());
 }
@@ -312,7 +317,9 @@ fn fork_messages(agent: &AgentSession) -> Vec<Value> {
         .get_branch(None)
         .into_iter()
         .filter_map(|entry| match entry.as_message() {
-            Some(Message::User(u)) => Some(json!({"entryId": entry.id(), "text": u.content.text()})),
+            Some(Message::User(u)) => {
+                Some(json!({"entryId": entry.id(), "text": u.content.text()}))
+            }
             _ => None,
         })
         .collect()

@@ -143,7 +143,8 @@ mod tests {
 
     #[test]
     fn records_split_on_lf_only_and_drop_a_trailing_cr() {
-        let Some(Incoming::Command(v)) = parse_record(b"{\"type\":\"x\",\"s\":\"a\xe2\x80\xa8b\"}\r")
+        let Some(Incoming::Command(v)) =
+            parse_record(b"{\"type\":\"x\",\"s\":\"a\xe2\x80\xa8b\"}\r")
         else {
             panic!("not parsed")
         };

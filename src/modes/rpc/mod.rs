@@ -204,19 +204,17 @@ impl Server {
                     "Agent is already processing. Specify streamingBehavior (\"steer\" or \"followUp\") to queue the message.",
                 ),
             },
-            "set_steering_mode" | "set_follow_up_mode" => {
-                match commands::queue_mode(command) {
-                    Ok(mode) => {
-                        let queues = &self.live.lock().unwrap().queues;
-                        match kind {
-                            "set_steering_mode" => queues.steering.set_mode(mode),
-                            _ => queues.follow_up.set_mode(mode),
-                        }
-                        success(id, kind, None)
+            "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
+                Ok(mode) => {
+                    let queues = &self.live.lock().unwrap().queues;
+                    match kind {
+                        "set_steering_mode" => queues.steering.set_mode(mode),
+                        _ => queues.follow_up.set_mode(mode),
                     }
-                    Err(e) => failure(id, kind, e),
+                    success(id, kind, None)
                 }
-            }
+                Err(e) => failure(id, kind, e),
+            },
             "get_state" if prompting => {
                 success(id, kind, Some(self.live.lock().unwrap().state(streaming)))
             }
@@ -230,10 +228,10 @@ impl Server {
             }
             _ => return false,
         };
-        emit(&response);
         if queued {
             emit(&self.live.lock().unwrap().queue_update());
         }
+        emit(&response);
         true
     }
 
@@ -279,13 +277,20 @@ impl Server {
     fn start_bash(&mut self, mut agent: AgentSession, id: Option<Value>, command: String) {
         self.bash_abort = CancellationToken::new();
         let signal = self.bash_abort.clone();
-        self.live.lock().unwrap().capture(&agent, self.auto_compaction);
+        self.live
+            .lock()
+            .unwrap()
+            .capture(&agent, self.auto_compaction);
         let task = tokio::spawn(async move {
             let quiet: Arc<dyn Fn(AgentEvent) + Send + Sync> = Arc::new(|_| {});
             let result =
                 crate::tui::user_bash::run_user_bash(&mut agent, command, false, signal, quiet)
                     .await;
-            emit(&success(id.as_ref(), "bash", Some(state::bash_result(&result))));
+            emit(&success(
+                id.as_ref(),
+                "bash",
+                Some(state::bash_result(&result)),
+            ));
             agent
         });
         self.task = Some((Busy::Bash, task));

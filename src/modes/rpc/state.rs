@@ -119,7 +119,8 @@ pub fn session_stats(agent: &AgentSession) -> Value {
                 read += a.usage.cache_read;
                 write += a.usage.cache_write;
                 cost += a.usage.cost.total;
-                let used = a.usage.input + a.usage.output + a.usage.cache_read + a.usage.cache_write;
+                let used =
+                    a.usage.input + a.usage.output + a.usage.cache_read + a.usage.cache_write;
                 if used > 0 {
                     last_context = Some(used);
                 }

@@ -66,11 +66,7 @@ impl ExtensionUi for RpcUi {
         let timeout = request["timeout"].as_u64();
         let (id, request) = self.request(request);
         let (tx, rx) = channel();
-        self.replies
-            .pending
-            .lock()
-            .unwrap()
-            .insert(id.clone(), tx);
+        self.replies.pending.lock().unwrap().insert(id.clone(), tx);
         emit(&request);
         let answer = match timeout {
             Some(ms) => rx.recv_timeout(Duration::from_millis(ms)).ok(),
