@@ -7,7 +7,6 @@
 //! (`PI_BIN` overrides the binary, default `target/release/pi`).
 
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -159,7 +158,6 @@ fn main() {
         firsts.push(at.saturating_duration_since(sse));
         next(&lines, |v| v["type"] == "agent_end");
     }
-    drop(send);
     drop(stdin);
     let _ = child.wait();
 
