@@ -178,7 +178,8 @@ fn steering_while_streaming_reaches_the_next_model_call() {
     let mut rpc = start(&sandbox, &[]);
 
     rpc.call(json!({"type": "prompt", "message": "start"}));
-    rpc.event("agent_start");
+    // The model is answering (its reply arrives in pieces 300 ms apart).
+    rpc.event("message_update");
     let steer = rpc.call(
         json!({"type": "prompt", "message": "also say banana", "streamingBehavior": "steer"}),
     );

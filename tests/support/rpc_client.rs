@@ -110,8 +110,13 @@ impl RpcClient {
         self.wait_for(kind, |v| v["type"] == kind).value
     }
 
-    /// The response with `id`.
+    /// The response with `id` (ids are unique, so one that already arrived
+    /// while waiting for something else counts).
     pub fn response(&mut self, id: &str) -> Value {
+        let is_it = |v: &Value| v["type"] == "response" && v["id"] == id;
+        if let Some(seen) = self.seen.iter().find(|l| is_it(&l.value)) {
+            return seen.value.clone();
+        }
         self.wait_for(&format!("response {id}"), |v| {
             v["type"] == "response" && v["id"] == id
         })
