@@ -2,7 +2,9 @@
 //! record is one JSON value; output is one JSON object per line, flushed at
 //! once so clients see every event as it happens.
 
+use std::fs::File;
 use std::io::{BufRead, Write};
+use std::sync::{Mutex, OnceLock};
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -80,15 +82,44 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
     rx
 }
 
-/// Write one JSON line to stdout and flush.
+/// The protocol's own copy of stdout, once [`take_over_stdout`] ran.
+static PROTOCOL_OUT: OnceLock<Mutex<File>> = OnceLock::new();
+
+/// Reserve stdout for RPC records: they go to a duplicate of file
+/// descriptor 1, which is then pointed at stderr, so anything else that
+/// prints (an extension's `print`, a library) cannot corrupt the stream.
+pub fn take_over_stdout() {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
+    unsafe {
+        let protocol = libc::dup(1);
+        if protocol < 0 {
+            return;
+        }
+        if libc::dup2(2, 1) < 0 {
+            libc::close(protocol);
+            return;
+        }
+        let _ = PROTOCOL_OUT.set(Mutex::new(File::from_raw_fd(protocol)));
+    }
+}
+
+/// Write one JSON line to the protocol's stdout, unbuffered.
 pub fn emit<T: Serialize + ?Sized>(value: &T) {
     let Ok(mut line) = serde_json::to_vec(value) else {
         return;
     };
     line.push(b'\n');
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(&line);
-    let _ = out.flush();
+    match PROTOCOL_OUT.get() {
+        Some(out) => {
+            let _ = out.lock().unwrap().write_all(&line);
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&line);
+            let _ = out.flush();
+        }
+    }
 }
 
 /// A successful response, with `data` when given.
