@@ -283,12 +283,8 @@ fn bash_output_enters_the_next_prompt() {
 
 #[test]
 fn abort_bash_cancels_a_running_command() {
-    let sandbox = PiSandbox::new();
     let server = MockServer::start();
-    let sandbox = {
-        drop(sandbox);
-        PiSandbox::with_mock(&server, API)
-    };
+    let sandbox = PiSandbox::with_mock(&server, API);
     let mut rpc = start(&sandbox, &[]);
     let started = Instant::now();
     let id = rpc.send(json!({"type": "bash", "command": "sleep 30"}));
