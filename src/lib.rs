@@ -12,6 +12,7 @@ pub mod cli;
 pub mod compaction;
 pub mod config;
 pub mod i18n;
+pub mod export;
 pub mod lua;
 pub mod modes;
 pub mod session;

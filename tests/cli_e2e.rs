@@ -435,6 +435,9 @@ fn version_and_help_exit_zero() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("--list-models"));
     let out = sandbox.run(&["--export", "x.jsonl"], None);
     assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.jsonl"));
+    let out = sandbox.run(&["--skill", "x", "-p", "hi"], None);
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
 }
 

@@ -10,12 +10,16 @@ use serde_json::Value;
 #[serde(rename_all = "camelCase", default)]
 pub struct ModelCost {
     /// Input price.
+    #[serde(serialize_with = "crate::ai::types::js_number")]
     pub input: f64,
     /// Output price.
+    #[serde(serialize_with = "crate::ai::types::js_number")]
     pub output: f64,
     /// Cache-read price.
+    #[serde(serialize_with = "crate::ai::types::js_number")]
     pub cache_read: f64,
     /// Cache-write price.
+    #[serde(serialize_with = "crate::ai::types::js_number")]
     pub cache_write: f64,
 }
 

@@ -135,7 +135,7 @@ impl UserContent {
 }
 
 /// Serialise a float as JavaScript would: integral values without a fraction.
-fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+pub fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     if v.fract() == 0.0 && v.abs() < 9.0e15 {
         s.serialize_i64(*v as i64)
     } else {

@@ -29,8 +29,9 @@ use crate::config::system_prompt::{
     PromptTool, SystemPromptOptions, build_system_prompt, local_date,
 };
 use crate::lua::discovery::{DiscoveryInput, discover_extensions};
-use crate::lua::{ExtensionHandle, HostConfig, SharedView};
+use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
+use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
@@ -58,9 +59,7 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 5] = [
-        (args.export.is_some(), "--export (HTML export)"),
-        (args.mode == Some(OutputMode::Rpc), "--mode rpc"),
+    let later: [(bool, &str); 3] = [
         (
             args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
             "--resume outside the terminal UI",
@@ -92,9 +91,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         println!("{}", list_models(&registry, &auth, search));
         return Ok(0);
     }
+    if let Some(source) = &args.export {
+        return export_session_file(source, args.messages().first().map(String::as_str));
+    }
     reject_unavailable(&args)?;
 
-    let stdin_is_tty = std::io::stdin().is_terminal();
+    let rpc = args.mode == Some(OutputMode::Rpc);
+    // In RPC mode stdin carries the protocol, never a prompt.
+    let stdin_is_tty = rpc || std::io::stdin().is_terminal();
     let output = match args.mode {
         Some(OutputMode::Json) => Some(PrintOutput::Json),
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
@@ -104,7 +108,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
-    if output.is_some() && initial.is_none() && rest.is_empty() {
+    if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
         return Err(
             "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
                 .into(),
@@ -153,7 +157,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let view = SharedView::new(&cwd);
     // The terminal UI shows extension messages in its transcript.
     view.lock().capture_messages = output.is_none();
-    let extensions = start_extensions(&args, &settings, &agent_dir, &cwd, &view).await;
+    let ui_replies = UiReplies::default();
+    let extension_ui = rpc.then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi);
+    let extensions =
+        start_extensions(&args, &settings, &agent_dir, &cwd, &view, extension_ui).await;
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
         ExtensionBridge::new(handle, view, all)
@@ -251,20 +258,25 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         agent.session_event("session_start", "startup").await;
     }
 
+    if rpc {
+        let options = RpcOptions {
+            cycle_models: cycle_models(&args, &settings, &available),
+            models: available,
+            default_thinking: settings
+                .default_thinking_level()
+                .unwrap_or(ThinkingLevel::Medium),
+            ui_replies,
+        };
+        let code = run_rpc_mode(agent, options).await;
+        return Ok(code);
+    }
     let Some(output) = output else {
         let mut prompts: Vec<String> = initial.into_iter().collect();
         prompts.extend(rest);
         let options = InteractiveOptions {
             agent_dir,
             cwd,
-            cycle_models: match model_patterns(&args, &settings) {
-                Some(patterns) => resolve_model_scope(&patterns, &available)
-                    .0
-                    .into_iter()
-                    .map(|s| s.model)
-                    .collect(),
-                None => Vec::new(),
-            },
+            cycle_models: cycle_models(&args, &settings, &available),
             models: available,
             theme: settings.theme().map(str::to_string),
             theme_files: if args.no_themes {
@@ -302,6 +314,30 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     Ok(code)
 }
 
+/// `--models` / `enabledModels` resolved against the available models.
+fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
+    match model_patterns(args, settings) {
+        Some(patterns) => resolve_model_scope(&patterns, available)
+            .0
+            .into_iter()
+            .map(|s| s.model)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
+fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
+    let source = PathBuf::from(source);
+    let session = SessionManager::open(&source)
+        .map_err(|e| format!("cannot read session {}: {e}", source.display()))?;
+    let out = out.map(PathBuf::from);
+    let path = crate::export::export_session(&session, out.as_deref(), None)
+        .map_err(|e| format!("cannot export {}: {e}", source.display()))?;
+    println!("Exported to {}", path.display());
+    Ok(0)
+}
+
 /// Discover and load extensions; `None` when there are none.
 async fn start_extensions(
     args: &Args,
@@ -309,6 +345,7 @@ async fn start_extensions(
     agent_dir: &Path,
     cwd: &Path,
     view: &SharedView,
+    ui: Option<SharedExtensionUi>,
 ) -> Option<ExtensionHandle> {
     let paths = discover_extensions(&DiscoveryInput {
         agent_dir: agent_dir.to_path_buf(),
@@ -326,6 +363,7 @@ async fn start_extensions(
         .iter()
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
+    config.ui = ui;
     let handle = ExtensionHandle::start(config, view.clone());
     handle.load().await;
     Some(handle)

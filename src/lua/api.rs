@@ -216,7 +216,7 @@ mod tests {
             &HostConfig::new(Vec::new(), "."),
         )
         .unwrap();
-        install_static(&vm.lua, &vm.host).unwrap();
+        install_static(&vm.lua, &vm.host, None).unwrap();
         vm.host
             .reg
             .borrow_mut()

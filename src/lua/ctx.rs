@@ -297,10 +297,19 @@ fn headless_ui(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
 }
 
 /// Create the per-VM parts of `ctx` (call once after the VM is built).
-pub fn install_static(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<()> {
+/// With `ui`, `ctx.ui` dialogs go to that front end and `ctx.hasUI` is true.
+pub fn install_static(
+    lua: &Lua,
+    host: &Rc<HostCtx>,
+    ui: Option<super::ui::SharedExtensionUi>,
+) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
-    t.set("ui", headless_ui(lua, host)?)?;
+    t.set("hasUI", ui.is_some())?;
+    match ui {
+        Some(ui) => t.set("ui", super::ui::connected_ui(lua, ui)?)?,
+        None => t.set("ui", headless_ui(lua, host)?)?,
+    }
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;
@@ -367,7 +376,7 @@ pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::
     };
     ctx.set("cwd", cwd)?;
     ctx.set("model", to_lua(lua, &model)?)?;
-    ctx.set("hasUI", false)?;
+    ctx.set("hasUI", statics.get::<bool>("hasUI")?)?;
     ctx.set("sessionManager", statics.get::<Table>("sessionManager")?)?;
     ctx.set("ui", statics.get::<Table>("ui")?)?;
     for key in [

@@ -26,6 +26,8 @@ pub struct HostConfig {
     /// Command-line options pi itself does not know, for `pi.getFlag`:
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
+    /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
+    pub ui: Option<super::ui::SharedExtensionUi>,
 }
 
 impl HostConfig {
@@ -36,6 +38,7 @@ impl HostConfig {
             cwd: cwd.into(),
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             cli_flags: Vec::new(),
+            ui: None,
         }
     }
 }

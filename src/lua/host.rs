@@ -73,7 +73,7 @@ impl Host {
     async fn load(&self) -> LoadReport {
         let mut report = LoadReport::default();
         let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
-            .and_then(|vm| install_static(&vm.lua, &vm.host).map(|_| vm))
+            .and_then(|vm| install_static(&vm.lua, &vm.host, self.config.ui.clone()).map(|_| vm))
         {
             Ok(vm) => Rc::new(vm),
             Err(e) => {

@@ -1,3 +1,5 @@
-//! Run modes: print (`-p`) and JSON event stream (`--mode json`).
+//! Run modes: print (`-p`), JSON event stream (`--mode json`) and RPC
+//! (`--mode rpc`).
 
 pub mod print;
+pub mod rpc;

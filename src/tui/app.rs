@@ -328,6 +328,7 @@ impl App {
             | UiEvent::Tree(_)
             | UiEvent::ForkMessages(_)
             | UiEvent::EditorText(_) => self.handle_tree_event(event),
+            UiEvent::Info(message) => self.transcript.notice(message, NoticeKind::Info),
             UiEvent::Reset(messages) => {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {

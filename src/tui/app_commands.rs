@@ -40,6 +40,18 @@ impl App {
             SlashCommand::Settings => self.open_settings(),
             SlashCommand::ScopedModels => self.open_scoped_models(),
             SlashCommand::Changelog => self.show_changelog(),
+            SlashCommand::Export(path) => {
+                let path = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
+                let _ = self
+                    .commands
+                    .send(SessionCommand::Export { path, share: false });
+            }
+            SlashCommand::Share => {
+                let _ = self.commands.send(SessionCommand::Export {
+                    path: None,
+                    share: true,
+                });
+            }
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);

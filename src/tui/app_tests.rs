@@ -102,21 +102,13 @@ fn toggles_and_scrolling() {
 }
 
 #[test]
-fn slash_completion_and_unavailable_commands() {
+fn slash_completion_and_tree_command() {
     let (mut a, mut rx) = app();
     type_text(&mut a, "/hot");
     assert_eq!(a.completion, Some(0));
     key(&mut a, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(a.editor.text(), "/hotkeys ");
     a.editor.clear();
-    type_text(&mut a, "/login");
-    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
-    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
-    let last = a.transcript.items.last().unwrap();
-    assert!(
-        format!("{last:?}").contains("/login is not available in this version of pi yet."),
-        "{last:?}"
-    );
     type_text(&mut a, "/tree");
     key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
     key(&mut a, KeyCode::Enter, KeyModifiers::NONE);

@@ -31,8 +31,8 @@ pub const COMMANDS: &[(&str, &str, bool)] = &[
         true,
     ),
     ("compact", "Manually compact the session context", true),
-    ("export", "Export session to HTML file", false),
-    ("share", "Share session as a secret GitHub gist", false),
+    ("export", "Export session to HTML file", true),
+    ("share", "Share session as a secret GitHub gist", true),
     ("login", "Login with OAuth provider", true),
     ("logout", "Logout from OAuth provider", true),
 ];
@@ -76,6 +76,10 @@ pub enum SlashCommand {
     Clone,
     /// `/compact [instructions]`.
     Compact(String),
+    /// `/export [file]`.
+    Export(String),
+    /// `/share`.
+    Share,
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -111,6 +115,8 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "fork" => SlashCommand::Fork,
         "clone" => SlashCommand::Clone,
         "compact" => SlashCommand::Compact(arg),
+        "export" => SlashCommand::Export(arg),
+        "share" => SlashCommand::Share,
         other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
@@ -148,8 +154,8 @@ mod tests {
         );
         assert_eq!(parse_command("/quit"), Some(SlashCommand::Quit));
         assert_eq!(
-            parse_command("/login"),
-            Some(SlashCommand::Unavailable("login".into()))
+            parse_command("/login anthropic"),
+            Some(SlashCommand::Login("anthropic".into()))
         );
         assert_eq!(parse_command("/tree"), Some(SlashCommand::Tree));
         assert_eq!(

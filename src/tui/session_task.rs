@@ -54,6 +54,13 @@ pub enum SessionCommand {
     },
     /// `/tree`, `/fork`, `/clone`, `/compact`.
     Tree(super::session_tree_task::TreeCommand),
+    /// Write the session as HTML (`/export [file]`, `/share`).
+    Export {
+        /// Output file (default: `pi-session-<file>.html`; `/share`: a temp file).
+        path: Option<PathBuf>,
+        /// Say how to share the file as a gist.
+        share: bool,
+    },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -93,6 +100,8 @@ pub enum UiEvent {
     Idle(Box<SessionSnapshot>),
     /// The session was replaced (`/new`, `/resume`): show these messages.
     Reset(Vec<Message>),
+    /// A command finished with something to tell the user.
+    Info(String),
     /// A command failed.
     Failed(String),
     /// Something to tell the user.
@@ -171,6 +180,26 @@ fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>
         } else {
             UiEvent::Notice(message)
         });
+    }
+}
+
+/// Export the session and describe the outcome.
+fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
+    let path = match (path, share) {
+        (Some(path), _) => Some(path),
+        (None, true) => {
+            Some(std::env::temp_dir().join(crate::export::default_output_path(&agent.session)))
+        }
+        (None, false) => None,
+    };
+    match crate::export::export_session(&agent.session, path.as_deref(), None) {
+        Ok(path) if share => UiEvent::Info(format!(
+            "Session written to {}\nTo share it as a secret gist: gh gist create --secret {}",
+            path.display(),
+            path.display()
+        )),
+        Ok(path) => UiEvent::Info(format!("Session exported to: {}", path.display())),
+        Err(e) => UiEvent::Failed(format!("Export failed: {e}")),
     }
 }
 
@@ -266,8 +295,15 @@ pub fn spawn_session(
                     exclude,
                     signal,
                 } => {
-                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, &ui_tx)
+                    let sink = ui_tx.clone();
+                    let on_event = std::sync::Arc::new(move |event: AgentEvent| {
+                        let _ = sink.send(UiEvent::Agent(Box::new(event)));
+                    });
+                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, on_event)
                         .await;
+                }
+                SessionCommand::Export { path, share } => {
+                    let _ = ui_tx.send(export_event(&agent, path, share));
                 }
                 SessionCommand::Resume { path, models } => match agent.resume_session(&path).await {
                     Ok(true) => {

@@ -5,10 +5,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::session_task::UiEvent;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::agent::tool::{AgentTool, ToolContext};
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, now_ms};
@@ -26,43 +24,40 @@ pub fn parse_user_bash(text: &str) -> Option<(String, bool)> {
 }
 
 /// Run `command` with the session's bash tool, stream it to the UI as a tool
-/// row, and record it in the conversation and session.
+/// row through `on_event`, and record it in the conversation and session.
 pub async fn run_user_bash(
     agent: &mut AgentSession,
     command: String,
     exclude: bool,
     signal: CancellationToken,
-    ui: &UnboundedSender<UiEvent>,
-) {
+    on_event: Arc<dyn Fn(AgentEvent) + Send + Sync>,
+) -> BashExecutionMessage {
     let bash: Arc<dyn AgentTool> = match agent.state.tools.iter().find(|t| t.name() == "bash") {
         Some(tool) => tool.clone(),
-        None => match builtin_tools(&["bash"], &ToolOptions::default()).pop() {
-            Some(tool) => tool,
-            None => return,
-        },
+        None => builtin_tools(&["bash"], &ToolOptions::default())
+            .pop()
+            .expect("bash is a built-in tool"),
     };
     let id = format!("user-bash-{}", now_ms());
     let args = json!({ "command": command });
-    let send = |event: AgentEvent| {
-        let _ = ui.send(UiEvent::Agent(Box::new(event)));
-    };
+    let send = |event: AgentEvent| on_event(event);
     send(AgentEvent::ToolExecutionStart {
         tool_call_id: id.clone(),
         tool_name: "bash".into(),
         args: args.clone(),
     });
-    let update_ui = ui.clone();
+    let update_sink = on_event.clone();
     let (update_id, update_args) = (id.clone(), args.clone());
     let ctx = ToolContext {
         cwd: agent.config.cwd.clone(),
         signal: signal.clone(),
         on_update: Some(Arc::new(move |partial| {
-            let _ = update_ui.send(UiEvent::Agent(Box::new(AgentEvent::ToolExecutionUpdate {
+            update_sink(AgentEvent::ToolExecutionUpdate {
                 tool_call_id: update_id.clone(),
                 tool_name: "bash".into(),
                 args: update_args.clone(),
                 partial_result: partial.into(),
-            })));
+            });
         })),
     };
     let intercepted = agent.user_bash_override(&command, exclude).await;
@@ -85,7 +80,7 @@ pub async fn run_user_bash(
         },
         is_error,
     });
-    let message = Message::BashExecution(BashExecutionMessage {
+    let execution = BashExecutionMessage {
         command,
         output,
         exit_code,
@@ -100,10 +95,12 @@ pub async fn run_user_bash(
             .map(str::to_string),
         exclude_from_context: exclude.then_some(true),
         timestamp: now_ms(),
-    });
+    };
+    let message = Message::BashExecution(execution.clone());
     agent.state.messages.push(message.clone());
     agent.session.append_message(message);
     let _ = agent.session.sync();
+    execution
 }
 
 fn text_of(blocks: &[ContentBlock]) -> String {

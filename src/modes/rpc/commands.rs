@@ -1,0 +1,357 @@
+//! Commands that need the session itself (it is idle when they run).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::io::{emit, failure, success};
+use super::state::{last_assistant_text, session_stats, state_json};
+use super::{Busy, Server};
+use crate::agent::queue::QueueMode;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::{ContentBlock, ImageContent, Message};
+use crate::app::agent_session::AgentSession;
+use crate::session::manager::SessionManager;
+
+/// Every command of the protocol (for the unknown-command message).
+const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state, get_messages, \
+set_model, cycle_model, get_available_models, set_thinking_level, cycle_thinking_level, \
+set_steering_mode, set_follow_up_mode, compact, set_auto_compaction, set_auto_retry, \
+abort_retry, bash, abort_bash, get_session_stats, export_html, switch_session, fork, clone, \
+get_fork_messages, get_last_assistant_text, set_session_name, get_commands";
+
+type Reply = Result<Option<Value>, String>;
+
+/// The `message` text and `images` of a prompt-like command.
+pub fn message_and_images(command: &Value) -> Result<(String, Vec<ContentBlock>), String> {
+    let text = required_str(command, "message")?.to_string();
+    let images = match command.get("images") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(images) => serde_json::from_value::<Vec<ImageContent>>(images.clone())
+            .map_err(|e| {
+                format!("invalid \"images\": {e}. Each image is {{\"type\": \"image\", \"data\": \"<base64>\", \"mimeType\": \"image/png\"}}")
+            })?
+            .into_iter()
+            .map(ContentBlock::Image)
+            .collect(),
+    };
+    Ok((text, images))
+}
+
+/// The `mode` of `set_steering_mode` / `set_follow_up_mode`.
+pub fn queue_mode(command: &Value) -> Result<QueueMode, String> {
+    let mode = required_str(command, "mode")?;
+    QueueMode::parse(mode)
+        .ok_or_else(|| format!("Invalid mode \"{mode}\": use \"all\" or \"one-at-a-time\""))
+}
+
+fn required_str<'a>(command: &'a Value, field: &str) -> Result<&'a str, String> {
+    command[field].as_str().ok_or_else(|| {
+        format!(
+            "{} needs a string field \"{field}\"",
+            command["type"].as_str().unwrap_or("command")
+        )
+    })
+}
+
+fn required_bool(command: &Value, field: &str) -> Result<bool, String> {
+    command[field].as_bool().ok_or_else(|| {
+        format!(
+            "{} needs a boolean field \"{field}\"",
+            command["type"].as_str().unwrap_or("command")
+        )
+    })
+}
+
+impl Server {
+    /// Handle a command with the session idle and present.
+    pub(super) async fn handle(&mut self, command: Value) {
+        let id = command.get("id").cloned();
+        let kind = command["type"].as_str().unwrap_or_default().to_string();
+        let Some(mut agent) = self.agent.take() else {
+            self.deferred.push_back(command);
+            return;
+        };
+        match kind.as_str() {
+            "prompt" => match message_and_images(&command) {
+                Ok((text, images)) => {
+                    emit(&success(id.as_ref(), &kind, None));
+                    self.start_prompt(agent, text, images);
+                    return;
+                }
+                Err(e) => emit(&failure(id.as_ref(), &kind, e)),
+            },
+            "bash" => match required_str(&command, "command") {
+                Ok(line) => {
+                    let line = line.to_string();
+                    self.start_bash(agent, id, line);
+                    return;
+                }
+                Err(e) => emit(&failure(id.as_ref(), &kind, e)),
+            },
+            _ => {
+                let reply = self.session_command(&mut agent, &kind, &command).await;
+                emit(&match reply {
+                    Ok(data) => success(id.as_ref(), &kind, data),
+                    Err(e) => failure(id.as_ref(), &kind, e),
+                });
+            }
+        }
+        self.agent = Some(agent);
+    }
+
+    async fn session_command(&mut self, agent: &mut AgentSession, kind: &str, c: &Value) -> Reply {
+        match kind {
+            "get_state" => Ok(Some(state_json(
+                agent,
+                self.auto_compaction,
+                self.busy() == Some(Busy::Prompt),
+            ))),
+            "get_messages" => Ok(Some(json!({ "messages": agent.state.messages }))),
+            "get_last_assistant_text" => Ok(Some(
+                json!({ "text": last_assistant_text(&agent.state.messages) }),
+            )),
+            "get_session_stats" => Ok(Some(session_stats(agent))),
+            "get_available_models" => Ok(Some(json!({ "models": self.options.models }))),
+            "set_model" => {
+                let provider = required_str(c, "provider")?;
+                let model_id = required_str(c, "modelId")?;
+                let model = self
+                    .options
+                    .models
+                    .iter()
+                    .find(|m| m.provider == provider && m.id == model_id)
+                    .cloned()
+                    .ok_or_else(|| format!("Model not found: {provider}/{model_id}"))?;
+                set_model(agent, model.clone(), self.options.default_thinking);
+                Ok(Some(json!(model)))
+            }
+            "cycle_model" => Ok(self.cycle_model(agent)),
+            "set_thinking_level" => {
+                let level = required_str(c, "level")?;
+                let level = ThinkingLevel::parse(level).ok_or_else(|| {
+                    format!("Invalid thinking level \"{level}\": use off, minimal, low, medium, high or xhigh")
+                })?;
+                set_thinking(agent, level);
+                Ok(None)
+            }
+            "cycle_thinking_level" => Ok(cycle_thinking(agent)),
+            "set_auto_compaction" => {
+                self.auto_compaction = required_bool(c, "enabled")?;
+                Ok(None)
+            }
+            "set_auto_retry" => {
+                agent.retry.settings.enabled = required_bool(c, "enabled")?;
+                Ok(None)
+            }
+            "set_session_name" => {
+                let name = required_str(c, "name")?.trim();
+                if name.is_empty() {
+                    return Err("Session name cannot be empty".into());
+                }
+                agent.session.append_session_info(name);
+                emit(&json!({"type": "session_info_changed", "name": name}));
+                Ok(None)
+            }
+            "new_session" => {
+                let parent = c["parentSession"].as_str();
+                agent.session.new_session(parent);
+                agent.state.messages.clear();
+                record_model(agent);
+                after_switch(agent);
+                Ok(Some(json!({ "cancelled": false })))
+            }
+            "switch_session" => {
+                let path = PathBuf::from(required_str(c, "sessionPath")?);
+                switch_session(agent, &path)?;
+                Ok(Some(json!({ "cancelled": false })))
+            }
+            "fork" => fork(agent, required_str(c, "entryId")?),
+            "clone" => {
+                let leaf = agent
+                    .session
+                    .leaf_id()
+                    .map(str::to_string)
+                    .ok_or("Nothing to clone: the session has no entries yet")?;
+                agent
+                    .session
+                    .create_branched_session(&leaf)
+                    .map_err(|e| e.to_string())?;
+                after_switch(agent);
+                Ok(Some(json!({ "cancelled": false })))
+            }
+            "get_fork_messages" => Ok(Some(json!({ "messages": fork_messages(agent) }))),
+            "export_html" => {
+                let out = c["outputPath"].as_str().map(Path::new);
+                let path = crate::export::export_session(&agent.session, out, None)
+                    .map_err(|e| e.to_string())?;
+                Ok(Some(json!({ "path": path })))
+            }
+            "get_commands" => {
+                let commands = match agent.extensions() {
+                    Some(ext) => ext.handle.commands().await,
+                    None => Vec::new(),
+                };
+                let commands: Vec<Value> = commands
+                    .into_iter()
+                    .map(|c| {
+                        let mut v = json!({"name": c.name, "source": "extension", "path": c.extension});
+                        if let Some(d) = c.description {
+                            v["description"] = json!(d);
+                        }
+                        v
+                    })
+                    .collect();
+                Ok(Some(json!({ "commands": commands })))
+            }
+            "compact" => Err(
+                "compact is not available in this version of pi yet: context compaction is not implemented".into(),
+            ),
+            "" => Err(format!(
+                "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"
+            )),
+            other => Err(format!("Unknown command: {other}")),
+        }
+    }
+
+    fn cycle_model(&self, agent: &mut AgentSession) -> Option<Value> {
+        let scoped = !self.options.cycle_models.is_empty();
+        let models = if scoped {
+            &self.options.cycle_models
+        } else {
+            &self.options.models
+        };
+        if models.len() < 2 {
+            return None;
+        }
+        let current = &agent.config.model;
+        let at = models
+            .iter()
+            .position(|m| m.id == current.id && m.provider == current.provider);
+        let next = models[at.map_or(0, |i| (i + 1) % models.len())].clone();
+        set_model(agent, next, self.options.default_thinking);
+        Some(json!({
+            "model": agent.config.model,
+            "thinkingLevel": agent.config.thinking.as_str(),
+            "isScoped": scoped,
+        }))
+    }
+}
+
+fn record_model(agent: &mut AgentSession) {
+    let model = agent.config.model.clone();
+    agent
+        .session
+        .append_model_change(&model.provider, &model.id);
+    agent
+        .session
+        .append_thinking_level_change(agent.config.thinking);
+}
+
+/// Bind the agent to the session it now has: its context, its id, and no
+/// messages left queued for the old one.
+fn after_switch(agent: &mut AgentSession) {
+    agent.queues.steering.drain();
+    agent.queues.follow_up.drain();
+    agent.state.messages = agent.session.build_context().messages;
+    agent.config.session_id = Some(agent.session.session_id().to_string());
+}
+
+/// Switch models. Coming from a model without reasoning, the thinking level
+/// starts again from the default; it is then clamped to the new model.
+fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingLevel) {
+    let level = if agent.config.model.reasoning {
+        agent.config.thinking
+    } else {
+        default_thinking
+    };
+    agent
+        .session
+        .append_model_change(&model.provider, &model.id);
+    agent.config.model = model;
+    set_thinking(agent, level);
+}
+
+/// Set the thinking level (clamped to the model); a change is recorded and
+/// reported with a `thinking_level_changed` event.
+fn set_thinking(agent: &mut AgentSession, level: ThinkingLevel) {
+    let level = agent.config.model.clamp_thinking(level);
+    if level != agent.config.thinking {
+        agent.config.thinking = level;
+        agent.session.append_thinking_level_change(level);
+        emit(&json!({"type": "thinking_level_changed", "level": level.as_str()}));
+    }
+}
+
+fn cycle_thinking(agent: &mut AgentSession) -> Option<Value> {
+    let model = &agent.config.model;
+    if !model.reasoning {
+        return None;
+    }
+    let levels: Vec<ThinkingLevel> = ["off", "minimal", "low", "medium", "high", "xhigh"]
+        .iter()
+        .filter_map(|l| ThinkingLevel::parse(l))
+        .filter(|l| model.supports_level(*l))
+        .collect();
+    let at = levels.iter().position(|l| *l == agent.config.thinking);
+    let next = levels[at.map_or(0, |i| (i + 1) % levels.len())];
+    set_thinking(agent, next);
+    Some(json!({ "level": agent.config.thinking.as_str() }))
+}
+
+fn switch_session(agent: &mut AgentSession, path: &Path) -> Result<(), String> {
+    if !path.is_file() {
+        return Err(format!("Session file not found: {}", path.display()));
+    }
+    let _ = agent.session.sync();
+    let dir = agent.session.session_dir().map(PathBuf::from);
+    agent.session = SessionManager::open_with(path, dir.as_deref(), None)
+        .map_err(|e| format!("Could not open {}: {e}", path.display()))?;
+    after_switch(agent);
+    Ok(())
+}
+
+fn fork_messages(agent: &AgentSession) -> Vec<Value> {
+    agent
+        .session
+        .get_branch(None)
+        .into_iter()
+        .filter_map(|entry| match entry.as_message() {
+            Some(Message::User(u)) => {
+                Some(json!({"entryId": entry.id(), "text": u.content.text()}))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn fork(agent: &mut AgentSession, entry_id: &str) -> Reply {
+    let entry = agent
+        .session
+        .entry(entry_id)
+        .ok_or_else(|| format!("Entry not found: {entry_id}"))?;
+    let Some(Message::User(user)) = entry.as_message() else {
+        return Err(format!(
+            "Entry {entry_id} is not a user message; use get_fork_messages to list the ones you can fork from"
+        ));
+    };
+    let text = user.content.text();
+    match entry.parent_id().map(str::to_string) {
+        Some(parent) => {
+            agent
+                .session
+                .create_branched_session(&parent)
+                .map_err(|e| e.to_string())?;
+        }
+        None => {
+            let parent = agent
+                .session
+                .session_file()
+                .map(|p| p.to_string_lossy().into_owned());
+            agent.session.new_session(parent.as_deref());
+            record_model(agent);
+        }
+    }
+    after_switch(agent);
+    Ok(Some(json!({ "text": text, "cancelled": false })))
+}

@@ -1,0 +1,199 @@
+//! RPC framing: records are split on LF only (a trailing CR is dropped), each
+//! record is one JSON value; output is one JSON object per line, flushed at
+//! once so clients see every event as it happens.
+
+use std::fs::File;
+use std::io::{BufRead, Write};
+use std::sync::{Mutex, OnceLock};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+use super::ui::UiReplies;
+
+/// One record read from stdin: a parsed JSON object, or the raw line that
+/// failed to parse together with the parser's message.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A JSON object.
+    Command(Value),
+    /// Not a JSON object.
+    Invalid {
+        /// The line as received.
+        line: String,
+        /// What was wrong with it.
+        error: String,
+    },
+}
+
+/// Parse one record (without its LF).
+pub fn parse_record(mut line: &[u8]) -> Option<Incoming> {
+    if let Some(stripped) = line.strip_suffix(b"\r") {
+        line = stripped;
+    }
+    let text = String::from_utf8_lossy(line);
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(match serde_json::from_str::<Value>(&text) {
+        Ok(value) if value.is_object() => Incoming::Command(value),
+        Ok(_) => Incoming::Invalid {
+            line: text.into_owned(),
+            error: "a command must be a JSON object with a \"type\" field".into(),
+        },
+        Err(e) => Incoming::Invalid {
+            line: text.into_owned(),
+            error: e.to_string(),
+        },
+    })
+}
+
+/// Read stdin on its own thread. `extension_ui_response` records go straight
+/// to the waiting dialog (an extension may be blocking the session); all
+/// other records arrive on the returned channel, which closes at end of input.
+pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
+    let (tx, rx) = unbounded_channel();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let record = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            let Some(incoming) = parse_record(record) else {
+                continue;
+            };
+            if let Incoming::Command(value) = &incoming
+                && value["type"] == "extension_ui_response"
+            {
+                replies.deliver(value);
+                continue;
+            }
+            if tx.send(incoming).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The protocol's own copy of stdout, once [`take_over_stdout`] ran.
+static PROTOCOL_OUT: OnceLock<Mutex<File>> = OnceLock::new();
+
+/// Reserve stdout for RPC records: they go to a duplicate of file
+/// descriptor 1, which is then pointed at stderr, so anything else that
+/// prints (an extension's `print`, a library) cannot corrupt the stream.
+pub fn take_over_stdout() {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
+    unsafe {
+        let protocol = libc::dup(1);
+        if protocol < 0 {
+            return;
+        }
+        if libc::dup2(2, 1) < 0 {
+            libc::close(protocol);
+            return;
+        }
+        let _ = PROTOCOL_OUT.set(Mutex::new(File::from_raw_fd(protocol)));
+    }
+}
+
+/// Write one JSON line to the protocol's stdout, unbuffered.
+pub fn emit<T: Serialize + ?Sized>(value: &T) {
+    let Ok(mut line) = serde_json::to_vec(value) else {
+        return;
+    };
+    line.push(b'\n');
+    match PROTOCOL_OUT.get() {
+        Some(out) => {
+            let _ = out.lock().unwrap().write_all(&line);
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&line);
+            let _ = out.flush();
+        }
+    }
+}
+
+/// A successful response, with `data` when given.
+pub fn success(id: Option<&Value>, command: &str, data: Option<Value>) -> Value {
+    let mut response = with_id(id);
+    response.insert("type".into(), json!("response"));
+    response.insert("command".into(), json!(command));
+    response.insert("success".into(), json!(true));
+    if let Some(data) = data {
+        response.insert("data".into(), data);
+    }
+    Value::Object(response)
+}
+
+/// A failed response naming the problem.
+pub fn failure(id: Option<&Value>, command: &str, error: impl Into<String>) -> Value {
+    let mut response = with_id(id);
+    response.insert("type".into(), json!("response"));
+    response.insert("command".into(), json!(command));
+    response.insert("success".into(), json!(false));
+    response.insert("error".into(), json!(error.into()));
+    Value::Object(response)
+}
+
+/// A response object starting with the request's `id` (when it has one).
+fn with_id(id: Option<&Value>) -> serde_json::Map<String, Value> {
+    let mut response = serde_json::Map::new();
+    if let Some(id) = id.filter(|id| !id.is_null()) {
+        response.insert("id".into(), id.clone());
+    }
+    response
+}
+
+/// The `"id"` of a line that is not valid JSON, when one can be recognised.
+pub fn salvage_id(line: &str) -> Option<Value> {
+    let at = line.find("\"id\"")? + 4;
+    let rest = line[at..].trim_start().strip_prefix(':')?.trim_start();
+    if let Some(body) = rest.strip_prefix('"') {
+        let end = body.find('"')?;
+        return Some(Value::String(body[..end].to_string()));
+    }
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse::<i64>().ok().map(Value::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_split_on_lf_only_and_drop_a_trailing_cr() {
+        let Some(Incoming::Command(v)) =
+            parse_record(b"{\"type\":\"x\",\"s\":\"a\xe2\x80\xa8b\"}\r")
+        else {
+            panic!("not parsed")
+        };
+        assert_eq!(v["s"], "a\u{2028}b");
+        assert!(parse_record(b"  ").is_none());
+        assert!(matches!(
+            parse_record(b"[1]"),
+            Some(Incoming::Invalid { .. })
+        ));
+    }
+
+    #[test]
+    fn salvages_ids_from_broken_lines() {
+        assert_eq!(
+            salvage_id(r#"{"id": "req-7", "type": "get_state""#),
+            Some(json!("req-7"))
+        );
+        assert_eq!(salvage_id(r#"{"id":42,"type"#), Some(json!(42)));
+        assert_eq!(salvage_id("not json"), None);
+    }
+}

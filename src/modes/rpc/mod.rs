@@ -1,0 +1,310 @@
+//! RPC mode (`pi --mode rpc`): commands as JSON lines on stdin, responses and
+//! streamed events as JSON lines on stdout (pi 0.73's protocol).
+//!
+//! The session runs in a task while a prompt streams or a `bash` command
+//! runs, so the command loop keeps reading: `abort`, `steer`, `follow_up`,
+//! `get_state`, `get_messages` and the queue modes are answered at once;
+//! commands that change the session wait until the task hands it back and are
+//! then processed in the order they arrived.
+
+mod commands;
+mod io;
+mod state;
+mod ui;
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+pub use io::{Incoming, parse_record, salvage_id};
+pub use ui::{RpcUi, UiReplies};
+
+use crate::agent::events::AgentEvent;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::{ContentBlock, Message, UserContent, UserMessage, now_ms};
+use crate::app::agent_session::AgentSession;
+use io::{emit, failure, success};
+use state::Live;
+
+/// What RPC mode needs besides the session.
+pub struct RpcOptions {
+    /// Models with credentials (`get_available_models`, `set_model`).
+    pub models: Vec<Model>,
+    /// `--models` scope for `cycle_model` (empty: all available).
+    pub cycle_models: Vec<Model>,
+    /// Thinking level used when switching away from a model without
+    /// reasoning (settings `defaultThinkingLevel`, else medium).
+    pub default_thinking: ThinkingLevel,
+    /// Where stdin delivers `extension_ui_response` records.
+    pub ui_replies: UiReplies,
+}
+
+/// What the session task is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Busy {
+    Prompt,
+    Bash,
+}
+
+/// The RPC server: the session (or the task holding it) and shared handles.
+struct Server {
+    agent: Option<AgentSession>,
+    task: Option<(Busy, JoinHandle<AgentSession>)>,
+    deferred: VecDeque<Value>,
+    live: Arc<Mutex<Live>>,
+    abort: CancellationToken,
+    bash_abort: CancellationToken,
+    options: RpcOptions,
+    auto_compaction: bool,
+}
+
+/// Serve the protocol until stdin closes. Returns the exit code.
+pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
+    io::take_over_stdout();
+    let live = Arc::new(Mutex::new(Live::default()));
+    live.lock().unwrap().queues = agent.queues.clone();
+    let listener_live = live.clone();
+    agent.subscribe(Box::new(move |event| {
+        listener_live.lock().unwrap().observe(event);
+        emit(event);
+    }));
+    let mut input = io::spawn_stdin_reader(options.ui_replies.clone());
+    let mut server = Server {
+        agent: Some(agent),
+        task: None,
+        deferred: VecDeque::new(),
+        live,
+        abort: CancellationToken::new(),
+        bash_abort: CancellationToken::new(),
+        options,
+        auto_compaction: true,
+    };
+    loop {
+        tokio::select! {
+            incoming = input.recv() => match incoming {
+                Some(incoming) => server.receive(incoming).await,
+                None => break,
+            },
+            agent = wait_task(&mut server.task), if server.task.is_some() => {
+                server.task = None;
+                match agent {
+                    Ok(agent) => server.agent = Some(agent),
+                    Err(e) => {
+                        eprintln!("Error: the session task failed: {e}");
+                        return 1;
+                    }
+                }
+                server.run_deferred().await;
+            }
+        }
+    }
+    server.abort.cancel();
+    server.bash_abort.cancel();
+    if let Some((_, task)) = server.task.take() {
+        match task.await {
+            Ok(agent) => server.agent = Some(agent),
+            Err(_) => return 1,
+        }
+    }
+    let Some(mut agent) = server.agent.take() else {
+        return 1;
+    };
+    agent.session_event("session_shutdown", "quit").await;
+    if let Err(e) = agent.session.sync() {
+        eprintln!("Warning: could not save the session: {e}");
+    }
+    0
+}
+
+async fn wait_task(
+    task: &mut Option<(Busy, JoinHandle<AgentSession>)>,
+) -> Result<AgentSession, tokio::task::JoinError> {
+    match task {
+        Some((_, handle)) => handle.await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Server {
+    fn busy(&self) -> Option<Busy> {
+        self.task.as_ref().map(|(busy, _)| *busy)
+    }
+
+    async fn receive(&mut self, incoming: Incoming) {
+        match incoming {
+            Incoming::Invalid { line, error } => {
+                let id = salvage_id(&line);
+                emit(&failure(
+                    id.as_ref(),
+                    "parse",
+                    format!("Failed to parse command: {error}"),
+                ));
+            }
+            Incoming::Command(command) => {
+                if !self.answer_now(&command) {
+                    if self.agent.is_some() {
+                        self.handle(command).await;
+                    } else {
+                        self.deferred.push_back(command);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Commands answered without the session; `false` when it is needed.
+    fn answer_now(&mut self, command: &Value) -> bool {
+        let id = command.get("id");
+        let kind = command["type"].as_str().unwrap_or_default();
+        let prompting = self.busy() == Some(Busy::Prompt);
+        let streaming = prompting && self.live.lock().unwrap().running;
+        let mut queued = false;
+        let response = match kind {
+            "abort" => {
+                self.abort.cancel();
+                success(id, kind, None)
+            }
+            "abort_bash" => {
+                self.bash_abort.cancel();
+                success(id, kind, None)
+            }
+            "abort_retry" => {
+                if self.live.lock().unwrap().retrying {
+                    self.abort.cancel();
+                }
+                success(id, kind, None)
+            }
+            "steer" | "follow_up" => match queued_message(command) {
+                Ok(message) => {
+                    self.enqueue(kind == "steer", message);
+                    queued = true;
+                    success(id, kind, None)
+                }
+                Err(e) => failure(id, kind, e),
+            },
+            "prompt" if streaming => match command["streamingBehavior"].as_str() {
+                Some(behavior @ ("steer" | "followUp")) => match queued_message(command) {
+                    Ok(message) => {
+                        self.enqueue(behavior == "steer", message);
+                        queued = true;
+                        success(id, kind, None)
+                    }
+                    Err(e) => failure(id, kind, e),
+                },
+                Some(other) => failure(
+                    id,
+                    kind,
+                    format!("Unknown streamingBehavior \"{other}\": use \"steer\" or \"followUp\""),
+                ),
+                None => failure(
+                    id,
+                    kind,
+                    "Agent is already processing. Specify streamingBehavior (\"steer\" or \"followUp\") to queue the message.",
+                ),
+            },
+            "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
+                Ok(mode) => {
+                    let queues = &self.live.lock().unwrap().queues;
+                    match kind {
+                        "set_steering_mode" => queues.steering.set_mode(mode),
+                        _ => queues.follow_up.set_mode(mode),
+                    }
+                    success(id, kind, None)
+                }
+                Err(e) => failure(id, kind, e),
+            },
+            "get_state" if prompting => {
+                success(id, kind, Some(self.live.lock().unwrap().state(streaming)))
+            }
+            "get_messages" if prompting => {
+                let messages = self.live.lock().unwrap().messages.clone();
+                success(id, kind, Some(json!({ "messages": messages })))
+            }
+            "get_last_assistant_text" if prompting => {
+                let text = state::last_assistant_text(&self.live.lock().unwrap().messages);
+                success(id, kind, Some(json!({ "text": text })))
+            }
+            _ => return false,
+        };
+        if queued {
+            emit(&self.live.lock().unwrap().queue_update());
+        }
+        emit(&response);
+        true
+    }
+
+    fn enqueue(&self, steer: bool, message: Message) {
+        let live = self.live.lock().unwrap();
+        if steer {
+            live.queues.steering.push(message);
+        } else {
+            live.queues.follow_up.push(message);
+        }
+    }
+
+    /// Process commands that waited for the session, until one starts a task.
+    async fn run_deferred(&mut self) {
+        while self.agent.is_some() {
+            let Some(command) = self.deferred.pop_front() else {
+                return;
+            };
+            if !self.answer_now(&command) {
+                self.handle(command).await;
+            }
+        }
+    }
+
+    /// Start a prompt in the session task.
+    fn start_prompt(&mut self, mut agent: AgentSession, text: String, images: Vec<ContentBlock>) {
+        self.abort = CancellationToken::new();
+        let signal = self.abort.clone();
+        {
+            let mut live = self.live.lock().unwrap();
+            live.capture(&agent, self.auto_compaction);
+            live.running = true;
+        }
+        let task = tokio::spawn(async move {
+            agent.prompt(text, images, &signal).await;
+            agent
+        });
+        self.task = Some((Busy::Prompt, task));
+    }
+
+    /// Run a user `bash` command in the session task; its response is sent
+    /// when it finishes.
+    fn start_bash(&mut self, mut agent: AgentSession, id: Option<Value>, command: String) {
+        self.bash_abort = CancellationToken::new();
+        let signal = self.bash_abort.clone();
+        self.live
+            .lock()
+            .unwrap()
+            .capture(&agent, self.auto_compaction);
+        let task = tokio::spawn(async move {
+            let quiet: Arc<dyn Fn(AgentEvent) + Send + Sync> = Arc::new(|_| {});
+            let result =
+                crate::tui::user_bash::run_user_bash(&mut agent, command, false, signal, quiet)
+                    .await;
+            emit(&success(
+                id.as_ref(),
+                "bash",
+                Some(state::bash_result(&result)),
+            ));
+            agent
+        });
+        self.task = Some((Busy::Bash, task));
+    }
+}
+
+/// The user message of a `prompt`, `steer` or `follow_up` command.
+fn queued_message(command: &Value) -> Result<Message, String> {
+    let (text, images) = commands::message_and_images(command)?;
+    let mut blocks = vec![ContentBlock::text(text)];
+    blocks.extend(images);
+    Ok(Message::User(UserMessage {
+        content: UserContent::Blocks(blocks),
+        timestamp: now_ms(),
+    }))
+}

@@ -1,0 +1,183 @@
+//! The state RPC reports: `get_state`, `get_session_stats`, `bash` results,
+//! and the live mirror answered while the session task runs.
+
+use serde_json::{Value, json};
+
+use crate::agent::agent_loop::AgentQueues;
+use crate::agent::events::AgentEvent;
+use crate::ai::types::{BashExecutionMessage, ContentBlock, Message};
+use crate::app::agent_session::AgentSession;
+
+/// What the command loop knows while the session task runs: the messages
+/// so far (kept current from events), the queues and the last state.
+#[derive(Default)]
+pub struct Live {
+    /// Steering and follow-up queues (shared with the session).
+    pub queues: AgentQueues,
+    /// The conversation, including messages finished during this run.
+    pub messages: Vec<Message>,
+    /// A retry delay is running.
+    pub retrying: bool,
+    /// A prompt was accepted and its run has not ended yet.
+    pub running: bool,
+    state: Value,
+}
+
+impl Live {
+    /// Copy what the loop must know before handing `agent` to a task.
+    pub fn capture(&mut self, agent: &AgentSession, auto_compaction: bool) {
+        self.queues = agent.queues.clone();
+        self.messages = agent.state.messages.clone();
+        self.state = state_json(agent, auto_compaction, false);
+    }
+
+    /// Follow an event of the running task.
+    pub fn observe(&mut self, event: &AgentEvent) {
+        match event {
+            AgentEvent::MessageEnd { message } => self.messages.push(message.clone()),
+            AgentEvent::AgentStart => self.running = true,
+            AgentEvent::AutoRetryStart { .. } => {
+                self.running = true;
+                self.retrying = true;
+                if matches!(self.messages.last(), Some(Message::Assistant(_))) {
+                    self.messages.pop();
+                }
+            }
+            AgentEvent::AutoRetryEnd { .. } => self.retrying = false,
+            AgentEvent::AgentEnd { .. } => {
+                self.retrying = false;
+                self.running = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// `get_state` while the task runs.
+    pub fn state(&self, streaming: bool) -> Value {
+        let mut state = self.state.clone();
+        state["isStreaming"] = json!(streaming);
+        state["messageCount"] = json!(self.messages.len());
+        state["pendingMessageCount"] = json!(pending(&self.queues));
+        state["steeringMode"] = json!(self.queues.steering.mode().as_str());
+        state["followUpMode"] = json!(self.queues.follow_up.mode().as_str());
+        state
+    }
+
+    /// A `queue_update` event with the queued texts.
+    pub fn queue_update(&self) -> AgentEvent {
+        AgentEvent::QueueUpdate {
+            steering: self.queues.steering.texts(),
+            follow_up: self.queues.follow_up.texts(),
+        }
+    }
+}
+
+fn pending(queues: &AgentQueues) -> usize {
+    queues.steering.len() + queues.follow_up.len()
+}
+
+/// `get_state` data for an idle session.
+pub fn state_json(agent: &AgentSession, auto_compaction: bool, streaming: bool) -> Value {
+    let mut state = json!({
+        "model": agent.config.model,
+        "thinkingLevel": agent.config.thinking.as_str(),
+        "isStreaming": streaming,
+        "isCompacting": false,
+        "steeringMode": agent.queues.steering.mode().as_str(),
+        "followUpMode": agent.queues.follow_up.mode().as_str(),
+        "sessionFile": agent.session.session_file(),
+        "sessionId": agent.session.session_id(),
+        "autoCompactionEnabled": auto_compaction,
+        "messageCount": agent.state.messages.len(),
+        "pendingMessageCount": pending(&agent.queues),
+    });
+    if let Some(name) = agent.session.session_name() {
+        state["sessionName"] = json!(name);
+    }
+    state
+}
+
+/// `get_session_stats` data.
+pub fn session_stats(agent: &AgentSession) -> Value {
+    let messages = &agent.state.messages;
+    let (mut user, mut assistant, mut calls, mut results) = (0, 0, 0, 0);
+    let (mut input, mut output, mut read, mut write, mut cost) = (0u64, 0u64, 0u64, 0u64, 0f64);
+    let mut last_context = None;
+    for message in messages {
+        match message {
+            Message::User(_) => user += 1,
+            Message::ToolResult(_) => results += 1,
+            Message::Assistant(a) => {
+                assistant += 1;
+                calls += a
+                    .content
+                    .iter()
+                    .filter(|b| matches!(b, ContentBlock::ToolCall(_)))
+                    .count();
+                input += a.usage.input;
+                output += a.usage.output;
+                read += a.usage.cache_read;
+                write += a.usage.cache_write;
+                cost += a.usage.cost.total;
+                let used =
+                    a.usage.input + a.usage.output + a.usage.cache_read + a.usage.cache_write;
+                if used > 0 {
+                    last_context = Some(used);
+                }
+            }
+            _ => {}
+        }
+    }
+    let window = agent.config.model.context_window;
+    let mut stats = json!({
+        "sessionFile": agent.session.session_file(),
+        "sessionId": agent.session.session_id(),
+        "userMessages": user,
+        "assistantMessages": assistant,
+        "toolCalls": calls,
+        "toolResults": results,
+        "totalMessages": messages.len(),
+        "tokens": {
+            "input": input, "output": output, "cacheRead": read, "cacheWrite": write,
+            "total": input + output + read + write,
+        },
+        "cost": cost,
+    });
+    if window > 0 {
+        stats["contextUsage"] = json!({
+            "tokens": last_context,
+            "contextWindow": window,
+            "percent": last_context.map(|t| t as f64 * 100.0 / window as f64),
+        });
+    }
+    stats
+}
+
+/// The text of the last assistant message (`None` when there is none).
+pub fn last_assistant_text(messages: &[Message]) -> Option<String> {
+    let last = messages.iter().rev().find_map(Message::as_assistant)?;
+    Some(
+        last.content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text(t) => Some(t.text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(""),
+    )
+}
+
+/// A `bash` response's data.
+pub fn bash_result(message: &BashExecutionMessage) -> Value {
+    let mut data = json!({
+        "output": message.output,
+        "exitCode": message.exit_code,
+        "cancelled": message.cancelled,
+        "truncated": message.truncated,
+    });
+    if let Some(path) = &message.full_output_path {
+        data["fullOutputPath"] = json!(path);
+    }
+    data
+}
