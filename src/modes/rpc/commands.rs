@@ -138,6 +138,7 @@ impl Server {
             "cycle_thinking_level" => Ok(cycle_thinking(agent)),
             "set_auto_compaction" => {
                 self.auto_compaction = required_bool(c, "enabled")?;
+                agent.compaction.enabled = self.auto_compaction;
                 Ok(None)
             }
             "set_auto_retry" => {
@@ -204,9 +205,19 @@ impl Server {
                     .collect();
                 Ok(Some(json!({ "commands": commands })))
             }
-            "compact" => Err(
-                "compact is not available in this version of pi yet: context compaction is not implemented".into(),
-            ),
+            "compact" => {
+                let instructions = c["customInstructions"].as_str();
+                let signal = tokio_util::sync::CancellationToken::new();
+                let result = agent
+                    .compact(
+                        instructions,
+                        crate::app::agent_session::CompactionReason::Manual,
+                        false,
+                        &signal,
+                    )
+                    .await?;
+                Ok(Some(result.to_json()))
+            }
             "" => Err(format!(
                 "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"
             )),
