@@ -60,26 +60,26 @@ fn system_prompt_files_project_wins_and_cli_overrides() {
     let cwd = root.path().join("project");
     write(&agent.join("SYSTEM.md"), "global system");
     write(&agent.join("APPEND_SYSTEM.md"), "global append");
-    let sources = load_prompt_sources(None, &[], &agent, &cwd);
+    let sources = load_prompt_sources(None, &[], &agent, Some(&cwd));
     assert_eq!(sources.custom_prompt.as_deref(), Some("global system"));
     assert_eq!(sources.append_prompt.as_deref(), Some("global append"));
 
     write(&cwd.join(".pi/SYSTEM.md"), "project system");
     write(&cwd.join(".pi/APPEND_SYSTEM.md"), "project append");
-    let sources = load_prompt_sources(None, &[], &agent, &cwd);
+    let sources = load_prompt_sources(None, &[], &agent, Some(&cwd));
     assert_eq!(sources.custom_prompt.as_deref(), Some("project system"));
     assert_eq!(sources.append_prompt.as_deref(), Some("project append"));
 
     let file = root.path().join("prompt.txt");
     write(&file, "prompt from file");
     let appends = vec!["literal append".to_string(), file.display().to_string()];
-    let sources = load_prompt_sources(Some("literal system"), &appends, &agent, &cwd);
+    let sources = load_prompt_sources(Some("literal system"), &appends, &agent, Some(&cwd));
     assert_eq!(sources.custom_prompt.as_deref(), Some("literal system"));
     assert_eq!(
         sources.append_prompt.as_deref(),
         Some("literal append\n\nprompt from file")
     );
-    let sources = load_prompt_sources(Some(file.to_str().unwrap()), &[], &agent, &cwd);
+    let sources = load_prompt_sources(Some(file.to_str().unwrap()), &[], &agent, Some(&cwd));
     assert_eq!(sources.custom_prompt.as_deref(), Some("prompt from file"));
 }
 

@@ -218,21 +218,54 @@ fn syntax_error_names_file_and_line_while_other_extensions_work() {
 #[test]
 fn project_extensions_are_discovered_and_no_extensions_skips_them() {
     let server = MockServer::start();
-    server.push(MockReply::openai_text("one"));
-    server.push(MockReply::openai_text("two"));
+    for reply in ["one", "two", "three", "four", "five"] {
+        server.push(MockReply::openai_text(reply));
+    }
     let sandbox = PiSandbox::with_mock(&server, API);
     let dir = sandbox.project.join(".pi/extensions");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(fixture("prompt.lua"), dir.join("prompt.lua")).unwrap();
+    let marker = sandbox.project.join("marker.txt");
+    std::fs::write(
+        dir.join("marker.lua"),
+        format!(
+            "local f = io.open({:?}, 'w') f:write('ran') f:close()\nreturn function(pi) end\n",
+            marker.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+
+    // Untrusted: the project's extension code never runs, and pi says how to approve.
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "hi"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("not trusted") && stderr.contains("--approve"), "{stderr}");
+    assert!(!marker.exists(), "untrusted extension code ran");
+    assert!(!body(&server, 0).contains("EXTENSION-RULE"));
+
+    // --approve trusts the folder for this run.
+    let out = sandbox.run(&["--model", "mock/mock-model", "--approve", "-p", "hi"], None);
+    assert!(out.status.success());
+    assert!(marker.exists());
+    assert!(body(&server, 1).contains("EXTENSION-RULE"));
+    assert!(!sandbox.agent_dir.join("trust.json").exists(), "a flag is not remembered");
+
+    // A recorded decision trusts it without the flag; --no-approve still wins.
+    let mut store = pi::config::trust::TrustStore::load(&sandbox.agent_dir);
+    store.record(&sandbox.project, true).unwrap();
     let out = sandbox.run(&["--model", "mock/mock-model", "-p", "hi"], None);
     assert!(out.status.success());
-    assert!(body(&server, 0).contains("EXTENSION-RULE"));
+    assert!(body(&server, 2).contains("EXTENSION-RULE"));
+    let out = sandbox.run(&["--model", "mock/mock-model", "-na", "-p", "hi"], None);
+    assert!(out.status.success());
+    assert!(!body(&server, 3).contains("EXTENSION-RULE"));
+
     let out = sandbox.run(
         &["--model", "mock/mock-model", "--no-extensions", "-p", "hi"],
         None,
     );
     assert!(out.status.success());
-    assert!(!body(&server, 1).contains("EXTENSION-RULE"));
+    assert!(!body(&server, 4).contains("EXTENSION-RULE"));
 }
 
 #[test]

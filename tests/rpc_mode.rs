@@ -394,7 +394,12 @@ fn session_commands_name_fork_clone_and_export() {
 
     let compact = rpc.call(json!({"type": "compact"}));
     assert_eq!(compact["success"], false);
-    assert!(compact["error"].as_str().unwrap().contains("not available"));
+    assert!(
+        compact["error"]
+            .as_str()
+            .unwrap()
+            .contains("Nothing to compact")
+    );
 }
 
 #[test]

@@ -506,5 +506,4 @@ impl ExtensionBridge {
             )
             .await;
     }
-
 }

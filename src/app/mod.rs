@@ -4,6 +4,7 @@ pub mod agent_session;
 pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
+pub mod project_trust;
 pub mod startup;
 
 pub use startup::run;

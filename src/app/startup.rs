@@ -79,7 +79,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let agent_dir = agent_dir();
-    let (settings, warnings) = Settings::load(&agent_dir, &cwd);
+    let (mut settings, warnings) = Settings::load(&agent_dir, &cwd);
     warn_all(warnings);
     let (registry, warnings) = ModelRegistry::load(&agent_dir);
     warn_all(warnings);
@@ -104,6 +104,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
         _ => None,
     };
+    let trust = super::project_trust::apply_project_trust(
+        &args,
+        &mut settings,
+        &agent_dir,
+        &cwd,
+        output.is_none() && !rpc,
+    );
+    let project = trust.trusted.then_some(cwd.as_path());
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (mut initial, mut rest) =
@@ -159,8 +167,23 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     view.lock().capture_messages = output.is_none();
     let ui_replies = UiReplies::default();
     let extension_ui = rpc.then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi);
-    let extensions =
-        start_extensions(&args, &settings, &agent_dir, &cwd, &view, extension_ui).await;
+    let extensions = start_extensions(
+        &args,
+        &settings,
+        &agent_dir,
+        &cwd,
+        project.is_some(),
+        &view,
+        extension_ui,
+    )
+    .await;
+    if let Some(handle) = &extensions {
+        let payload = serde_json::json!({
+            "type": "project_trust", "cwd": cwd, "trusted": trust.trusted,
+            "source": trust.source.as_str(),
+        });
+        handle.emit("project_trust", payload).await;
+    }
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
         ExtensionBridge::new(handle, view, all)
@@ -188,7 +211,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
-    let system_prompt = system_prompt(&args, &agent_dir, &cwd, &tools);
+    let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools);
 
     let fresh = session.entries().is_empty();
     if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
@@ -292,6 +315,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            project_trusted: trust.trusted,
             tree: tree_options(&settings),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
@@ -344,6 +368,7 @@ async fn start_extensions(
     settings: &Settings,
     agent_dir: &Path,
     cwd: &Path,
+    include_project: bool,
     view: &SharedView,
     ui: Option<SharedExtensionUi>,
 ) -> Option<ExtensionHandle> {
@@ -353,6 +378,7 @@ async fn start_extensions(
         settings_paths: settings.extension_paths(),
         cli_paths: args.extensions.clone(),
         no_extensions: args.no_extensions,
+        include_project,
     });
     if paths.is_empty() {
         return None;
@@ -516,6 +542,7 @@ fn system_prompt(
     args: &Args,
     agent_dir: &Path,
     cwd: &Path,
+    project: Option<&Path>,
     tools: &[Arc<dyn AgentTool>],
 ) -> String {
     let (context_files, warnings) = if args.no_context_files {
@@ -528,7 +555,7 @@ fn system_prompt(
         args.system_prompt.as_deref(),
         &args.append_system_prompt,
         agent_dir,
-        cwd,
+        project,
     );
     warn_all(sources.warnings);
     build_system_prompt(&SystemPromptOptions {

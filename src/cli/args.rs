@@ -82,6 +82,12 @@ pub struct Args {
     /// Disable extension discovery.
     #[arg(long = "no-extensions")]
     pub no_extensions: bool,
+    /// Trust this folder's project resources (`.pi/`) for this run.
+    #[arg(short = 'a', long = "approve", conflicts_with = "no_approve")]
+    pub approve: bool,
+    /// Ignore this folder's project resources (`.pi/`) for this run.
+    #[arg(long = "no-approve")]
+    pub no_approve: bool,
     /// Skill file or directory (repeatable).
     #[arg(long = "skill")]
     pub skills: Vec<String>,
@@ -132,7 +138,8 @@ pub struct Args {
 }
 
 /// pi's multi-letter short aliases, rewritten to long flags before parsing.
-const SHORT_ALIASES: [(&str, &str); 6] = [
+const SHORT_ALIASES: [(&str, &str); 7] = [
+    ("-na", "--no-approve"),
     ("-nt", "--no-tools"),
     ("-nbt", "--no-builtin-tools"),
     ("-ne", "--no-extensions"),

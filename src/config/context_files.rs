@@ -59,24 +59,26 @@ pub fn load_context_files(agent_dir: &Path, cwd: &Path) -> (Vec<ContextFile>, Ve
     (files, warnings)
 }
 
-fn first_existing(candidates: [PathBuf; 2]) -> Option<PathBuf> {
-    candidates.into_iter().find(|p| p.exists())
+/// `<project>/.pi/SYSTEM.md`, else `<agent>/SYSTEM.md`, if either exists. `project` is
+/// `None` when the project folder is not trusted.
+pub fn discover_system_prompt_file(agent_dir: &Path, project: Option<&Path>) -> Option<PathBuf> {
+    discover_prompt_file(agent_dir, project, "SYSTEM.md")
 }
 
-/// `<cwd>/.pi/SYSTEM.md`, else `<agent>/SYSTEM.md`, if either exists.
-pub fn discover_system_prompt_file(agent_dir: &Path, cwd: &Path) -> Option<PathBuf> {
-    first_existing([
-        cwd.join(CONFIG_DIR_NAME).join("SYSTEM.md"),
-        agent_dir.join("SYSTEM.md"),
-    ])
+/// `<project>/.pi/APPEND_SYSTEM.md`, else `<agent>/APPEND_SYSTEM.md`, if either exists.
+pub fn discover_append_system_prompt_file(
+    agent_dir: &Path,
+    project: Option<&Path>,
+) -> Option<PathBuf> {
+    discover_prompt_file(agent_dir, project, "APPEND_SYSTEM.md")
 }
 
-/// `<cwd>/.pi/APPEND_SYSTEM.md`, else `<agent>/APPEND_SYSTEM.md`, if either exists.
-pub fn discover_append_system_prompt_file(agent_dir: &Path, cwd: &Path) -> Option<PathBuf> {
-    first_existing([
-        cwd.join(CONFIG_DIR_NAME).join("APPEND_SYSTEM.md"),
-        agent_dir.join("APPEND_SYSTEM.md"),
-    ])
+fn discover_prompt_file(agent_dir: &Path, project: Option<&Path>, name: &str) -> Option<PathBuf> {
+    project
+        .map(|p| p.join(CONFIG_DIR_NAME).join(name))
+        .into_iter()
+        .chain([agent_dir.join(name)])
+        .find(|p| p.exists())
 }
 
 /// A prompt value: the file's contents when `value` names an existing file,
@@ -113,11 +115,11 @@ pub fn load_prompt_sources(
     cli_system_prompt: Option<&str>,
     cli_append_prompts: &[String],
     agent_dir: &Path,
-    cwd: &Path,
+    project: Option<&Path>,
 ) -> PromptSources {
     let mut sources = PromptSources::default();
     let system_source = cli_system_prompt.map(str::to_string).or_else(|| {
-        discover_system_prompt_file(agent_dir, cwd).map(|p| p.to_string_lossy().into_owned())
+        discover_system_prompt_file(agent_dir, project).map(|p| p.to_string_lossy().into_owned())
     });
     if let Some(source) = system_source.filter(|s| !s.is_empty()) {
         let (text, warning) = resolve_prompt_input(&source, "system prompt");
@@ -125,7 +127,7 @@ pub fn load_prompt_sources(
         sources.custom_prompt = Some(text);
     }
     let append_sources: Vec<String> = if cli_append_prompts.is_empty() {
-        discover_append_system_prompt_file(agent_dir, cwd)
+        discover_append_system_prompt_file(agent_dir, project)
             .map(|p| vec![p.to_string_lossy().into_owned()])
             .unwrap_or_default()
     } else {

@@ -7,6 +7,7 @@ pub mod paths;
 pub mod settings;
 pub mod settings_keys;
 pub mod system_prompt;
+pub mod trust;
 
 pub use config_value::Env;
 pub use context_files::ContextFile;

@@ -84,6 +84,12 @@ impl Settings {
         }
     }
 
+    /// Forget the project file (an untrusted folder): only the global settings apply.
+    pub fn drop_project(&mut self) {
+        self.project = Map::new();
+        self.merged = Value::Object(merge_settings(&self.global, &self.project));
+    }
+
     /// The merged settings as raw JSON (always an object).
     pub fn raw(&self) -> &Value {
         &self.merged

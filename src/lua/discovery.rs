@@ -19,6 +19,8 @@ pub struct DiscoveryInput {
     pub cli_paths: Vec<String>,
     /// `--no-extensions`: skip folders and settings (CLI paths still load).
     pub no_extensions: bool,
+    /// Load `<cwd>/.pi/extensions` (false while the project is not trusted).
+    pub include_project: bool,
 }
 
 /// The extension entry files of a folder: `*.lua` and `*/init.lua`, sorted.
@@ -141,7 +143,9 @@ pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
     let mut all = Vec::new();
     if !input.no_extensions {
         all.extend(extensions_in_dir(&input.agent_dir.join("extensions")));
-        all.extend(extensions_in_dir(&input.cwd.join(".pi").join("extensions")));
+        if input.include_project {
+            all.extend(extensions_in_dir(&input.cwd.join(".pi").join("extensions")));
+        }
         all.extend(settings_entries(input));
     }
     for raw in &input.cli_paths {
@@ -179,6 +183,7 @@ mod tests {
             settings_paths: vec!["more/*.lua".into(), "!**/y.lua".into()],
             cli_paths: vec!["cli.lua".into(), "cli.lua".into()],
             no_extensions: false,
+            include_project: true,
         };
         let found = discover_extensions(&input);
         assert_eq!(
@@ -191,6 +196,12 @@ mod tests {
                 cwd.join("cli.lua"),
             ]
         );
+        let untrusted = discover_extensions(&DiscoveryInput {
+            include_project: false,
+            ..input.clone()
+        });
+        assert!(!untrusted.contains(&cwd.join(".pi/extensions/p.lua")));
+        assert_eq!(untrusted.len(), 4);
         let only_cli = discover_extensions(&DiscoveryInput {
             no_extensions: true,
             ..input

@@ -50,6 +50,8 @@ pub struct InteractiveOptions {
     pub open_resume: bool,
     /// `quietStartup` setting: no header.
     pub quiet_startup: bool,
+    /// Whether this folder's `.pi` resources (themes among them) may load.
+    pub project_trusted: bool,
     /// Start-up notices to show in the transcript.
     pub notices: Vec<String>,
     /// Loaded settings (`/settings` writes changes back).
@@ -67,10 +69,10 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
-    let theme_dirs = [
-        options.agent_dir.join("themes"),
-        options.cwd.join(".pi").join("themes"),
-    ];
+    let mut theme_dirs = vec![options.agent_dir.join("themes")];
+    if options.project_trusted {
+        theme_dirs.push(options.cwd.join(".pi").join("themes"));
+    }
     let dir_refs: Vec<&std::path::Path> = theme_dirs.iter().map(PathBuf::as_path).collect();
     let (theme, theme_warning, theme_file) = choose_theme(&options, &dir_refs);
     let mut theme_watcher = theme_file.map(ThemeWatcher::new);
@@ -325,6 +327,7 @@ mod tests {
             session_dir: None,
             open_resume: false,
             quiet_startup: false,
+            project_trusted: true,
             tree: Default::default(),
             notices: Vec::new(),
             settings: Default::default(),

@@ -305,23 +305,25 @@ pub fn spawn_session(
                 SessionCommand::Export { path, share } => {
                     let _ = ui_tx.send(export_event(&agent, path, share));
                 }
-                SessionCommand::Resume { path, models } => match agent.resume_session(&path).await {
-                    Ok(true) => {
-                        let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
-                        let context = agent.session.build_context();
-                        if let Some(note) = restore_model(&mut agent, &context, &models) {
-                            let _ = ui_tx.send(UiEvent::Failed(note));
+                SessionCommand::Resume { path, models } => {
+                    match agent.resume_session(&path).await {
+                        Ok(true) => {
+                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                            let context = agent.session.build_context();
+                            if let Some(note) = restore_model(&mut agent, &context, &models) {
+                                let _ = ui_tx.send(UiEvent::Failed(note));
+                            }
+                        }
+                        Ok(false) => {
+                            let _ = ui_tx.send(UiEvent::Notice(
+                                "Session switch cancelled by an extension".into(),
+                            ));
+                        }
+                        Err(e) => {
+                            let _ = ui_tx.send(UiEvent::Failed(e));
                         }
                     }
-                    Ok(false) => {
-                        let _ = ui_tx.send(UiEvent::Notice(
-                            "Session switch cancelled by an extension".into(),
-                        ));
-                    }
-                    Err(e) => {
-                        let _ = ui_tx.send(UiEvent::Failed(e));
-                    }
-                },
+                }
             }
             if agent.shutdown_requested() {
                 let _ = ui_tx.send(UiEvent::Quit);

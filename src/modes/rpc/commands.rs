@@ -196,7 +196,8 @@ impl Server {
                 let commands: Vec<Value> = commands
                     .into_iter()
                     .map(|c| {
-                        let mut v = json!({"name": c.name, "source": "extension", "path": c.extension});
+                        let mut v =
+                            json!({"name": c.name, "source": "extension", "path": c.extension});
                         if let Some(d) = c.description {
                             v["description"] = json!(d);
                         }

@@ -1,0 +1,260 @@
+//! Project trust: project-local resources (`.pi/settings.json`, `.pi/extensions`, skills,
+//! prompt templates, themes, `SYSTEM.md`) load only for folders the user trusts. Decisions
+//! live in `<agent>/trust.json`, one per folder; the nearest decision on the path wins.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::json_file::write_pretty_json;
+use super::paths::CONFIG_DIR_NAME;
+
+/// Why a folder is or is not trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustSource {
+    /// The folder has no `.pi` resources: nothing to decide.
+    NoProjectResources,
+    /// `alwaysTrust: true` in the global settings.
+    AlwaysTrust,
+    /// `--approve` or `--no-approve`.
+    Flag,
+    /// A decision recorded in `trust.json` for this folder or a parent.
+    Stored,
+    /// The user answered the prompt just now (and it was recorded).
+    Asked,
+    /// Nobody could be asked (print, JSON or RPC mode): not trusted.
+    NotAsked,
+}
+
+impl TrustSource {
+    /// The name used in the `project_trust` event.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrustSource::NoProjectResources => "none",
+            TrustSource::AlwaysTrust => "alwaysTrust",
+            TrustSource::Flag => "flag",
+            TrustSource::Stored => "stored",
+            TrustSource::Asked => "asked",
+            TrustSource::NotAsked => "default",
+        }
+    }
+}
+
+/// The outcome for one folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustOutcome {
+    /// Whether project resources load.
+    pub trusted: bool,
+    /// What decided it.
+    pub source: TrustSource,
+}
+
+/// `<agent>/trust.json`.
+pub fn trust_path(agent_dir: &Path) -> PathBuf {
+    agent_dir.join("trust.json")
+}
+
+/// Whether `cwd` has project-local resources (`<cwd>/.pi`).
+pub fn has_project_resources(cwd: &Path) -> bool {
+    cwd.join(CONFIG_DIR_NAME).is_dir()
+}
+
+/// The decisions recorded in `trust.json`: canonical folder -> trusted.
+#[derive(Debug, Default)]
+pub struct TrustStore {
+    path: Option<PathBuf>,
+    decisions: BTreeMap<String, Value>,
+}
+
+impl TrustStore {
+    /// Read `<agent>/trust.json`; a missing or malformed file holds no decisions.
+    pub fn load(agent_dir: &Path) -> TrustStore {
+        let path = trust_path(agent_dir);
+        let decisions = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| serde_json::from_str::<BTreeMap<String, Value>>(&text).ok())
+            .unwrap_or_default();
+        TrustStore {
+            path: Some(path),
+            decisions,
+        }
+    }
+
+    /// The decision for `dir` or its nearest parent that has one.
+    pub fn lookup(&self, dir: &Path) -> Option<bool> {
+        let dir = canonical(dir);
+        dir.ancestors().find_map(|d| {
+            self.decisions
+                .get(d.to_string_lossy().as_ref())
+                .and_then(|v| v.get("trusted"))
+                .and_then(Value::as_bool)
+        })
+    }
+
+    /// Record a decision for `dir` and write the file.
+    pub fn record(&mut self, dir: &Path, trusted: bool) -> std::io::Result<()> {
+        let key = canonical(dir).to_string_lossy().into_owned();
+        let decided_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        self.decisions
+            .insert(key, json!({"trusted": trusted, "decidedAt": decided_at}));
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        write_pretty_json(path, &json!(self.decisions))
+    }
+}
+
+fn canonical(dir: &Path) -> PathBuf {
+    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+/// Decide whether `cwd`'s project resources load. In order: no `.pi` folder (nothing to
+/// gate), `alwaysTrust`, `--approve`/`--no-approve`, a recorded decision, then `ask` (the
+/// terminal UI asks once and the answer is recorded); without anyone to ask, not trusted.
+pub fn decide(
+    cwd: &Path,
+    store: &mut TrustStore,
+    approve_flag: Option<bool>,
+    always_trust: bool,
+    ask: Option<&mut dyn FnMut() -> Option<bool>>,
+) -> TrustOutcome {
+    let outcome = |trusted, source| TrustOutcome { trusted, source };
+    if !has_project_resources(cwd) {
+        return outcome(true, TrustSource::NoProjectResources);
+    }
+    if always_trust {
+        return outcome(true, TrustSource::AlwaysTrust);
+    }
+    if let Some(trusted) = approve_flag {
+        return outcome(trusted, TrustSource::Flag);
+    }
+    if let Some(trusted) = store.lookup(cwd) {
+        return outcome(trusted, TrustSource::Stored);
+    }
+    if let Some(ask) = ask
+        && let Some(trusted) = ask()
+    {
+        let _ = store.record(cwd, trusted);
+        return outcome(trusted, TrustSource::Asked);
+    }
+    outcome(false, TrustSource::NotAsked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("agent");
+        let cwd = dir.path().join("work/proj");
+        std::fs::create_dir_all(cwd.join(".pi")).unwrap();
+        (dir, agent, cwd)
+    }
+
+    #[test]
+    fn a_folder_without_project_resources_needs_no_decision() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = TrustStore::load(dir.path());
+        let out = decide(dir.path(), &mut store, None, false, None);
+        assert_eq!(
+            out,
+            TrustOutcome {
+                trusted: true,
+                source: TrustSource::NoProjectResources
+            }
+        );
+    }
+
+    #[test]
+    fn without_anyone_to_ask_a_project_is_not_trusted() {
+        let (_d, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        let out = decide(&cwd, &mut store, None, false, None);
+        assert_eq!(
+            out,
+            TrustOutcome {
+                trusted: false,
+                source: TrustSource::NotAsked
+            }
+        );
+        assert!(!trust_path(&agent).exists(), "nothing recorded");
+    }
+
+    #[test]
+    fn flags_and_always_trust_decide_without_recording() {
+        let (_d, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        assert!(decide(&cwd, &mut store, Some(true), false, None).trusted);
+        assert!(!decide(&cwd, &mut store, Some(false), false, None).trusted);
+        let out = decide(&cwd, &mut store, Some(false), true, None);
+        assert_eq!(out.source, TrustSource::AlwaysTrust);
+        assert!(!trust_path(&agent).exists());
+    }
+
+    #[test]
+    fn the_answer_is_asked_once_and_recorded() {
+        let (_d, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        let mut asked = 0;
+        let mut ask = || {
+            asked += 1;
+            Some(true)
+        };
+        let out = decide(&cwd, &mut store, None, false, Some(&mut ask));
+        assert_eq!(
+            out,
+            TrustOutcome {
+                trusted: true,
+                source: TrustSource::Asked
+            }
+        );
+        let mut store = TrustStore::load(&agent);
+        let mut ask_again = || -> Option<bool> { panic!("asked twice") };
+        let out = decide(&cwd, &mut store, None, false, Some(&mut ask_again));
+        assert_eq!(
+            out,
+            TrustOutcome {
+                trusted: true,
+                source: TrustSource::Stored
+            }
+        );
+        assert_eq!(asked, 1);
+        // The flag still overrides a recorded decision.
+        assert!(!decide(&cwd, &mut store, Some(false), false, None).trusted);
+    }
+
+    #[test]
+    fn the_nearest_decision_on_the_path_wins() {
+        let (dir, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        store.record(&dir.path().join("work"), true).unwrap();
+        assert_eq!(store.lookup(&cwd), Some(true));
+        store.record(&cwd, false).unwrap();
+        assert_eq!(TrustStore::load(&agent).lookup(&cwd), Some(false));
+        assert_eq!(
+            TrustStore::load(&agent).lookup(&dir.path().join("work/other")),
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn a_dismissed_prompt_decides_nothing() {
+        let (_d, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        let mut ask = || None;
+        let out = decide(&cwd, &mut store, None, false, Some(&mut ask));
+        assert_eq!(
+            out,
+            TrustOutcome {
+                trusted: false,
+                source: TrustSource::NotAsked
+            }
+        );
+        assert!(!trust_path(&agent).exists());
+    }
+}
