@@ -239,16 +239,25 @@ fn project_extensions_are_discovered_and_no_extensions_skips_them() {
     let out = sandbox.run(&["--model", "mock/mock-model", "-p", "hi"], None);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("not trusted") && stderr.contains("--approve"), "{stderr}");
+    assert!(
+        stderr.contains("not trusted") && stderr.contains("--approve"),
+        "{stderr}"
+    );
     assert!(!marker.exists(), "untrusted extension code ran");
     assert!(!body(&server, 0).contains("EXTENSION-RULE"));
 
     // --approve trusts the folder for this run.
-    let out = sandbox.run(&["--model", "mock/mock-model", "--approve", "-p", "hi"], None);
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "--approve", "-p", "hi"],
+        None,
+    );
     assert!(out.status.success());
     assert!(marker.exists());
     assert!(body(&server, 1).contains("EXTENSION-RULE"));
-    assert!(!sandbox.agent_dir.join("trust.json").exists(), "a flag is not remembered");
+    assert!(
+        !sandbox.agent_dir.join("trust.json").exists(),
+        "a flag is not remembered"
+    );
 
     // A recorded decision trusts it without the flag; --no-approve still wins.
     let mut store = pi::config::trust::TrustStore::load(&sandbox.agent_dir);

@@ -158,3 +158,41 @@ fn resume_selector_renames_deletes_and_restores_the_sessions_model() {
     let text = std::fs::read_to_string(&files[0]).unwrap();
     assert!(text.contains("\"name\":\"Kept work\""), "{text}");
 }
+
+#[test]
+fn an_untrusted_project_is_asked_about_once_and_the_answer_kept() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let extensions = sandbox.project.join(".pi/extensions");
+    std::fs::create_dir_all(&extensions).unwrap();
+    let marker = sandbox.project.join("marker.txt");
+    std::fs::write(
+        extensions.join("marker.lua"),
+        format!(
+            "local f = io.open({:?}, 'w') f:write('ran') f:close()\nreturn function(pi) end\n",
+            marker.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let trust_file = sandbox.agent_dir.join("trust.json");
+    let pi = Session::start(sandbox, "--model mock/mock-model");
+    pi.tmux.wait_for("the trust question", WAIT, |s| {
+        s.contains("Trust this folder")
+    });
+    assert!(!marker.exists(), "extension code ran before the answer");
+    pi.send("y");
+    pi.tmux.wait_for("the editor and footer", WAIT, |s| {
+        s.contains("mock-model") && s.contains("pi v")
+    });
+    assert!(
+        marker.exists(),
+        "the trusted project's extension did not load"
+    );
+    let recorded = std::fs::read_to_string(&trust_file).unwrap();
+    assert!(recorded.contains("\"trusted\": true"), "{recorded}");
+    pi.quit_and_check_terminal();
+}

@@ -32,7 +32,7 @@ pub fn apply_project_trust(
         .unwrap_or(false);
     let mut store = TrustStore::load(agent_dir);
     let mut ask = || ask_on_terminal(cwd);
-    let can_ask = interactive && std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let can_ask = interactive && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let outcome = decide(
         cwd,
         &mut store,
@@ -57,14 +57,14 @@ pub fn apply_project_trust(
 
 /// Ask once, before the terminal UI starts; `None` when the answer is empty or unreadable.
 fn ask_on_terminal(cwd: &Path) -> Option<bool> {
-    let mut err = std::io::stderr();
+    let mut out = std::io::stdout();
     let _ = write!(
-        err,
+        out,
         "{} has project resources (.pi/: settings, extensions, skills, templates).\n\
          Extensions run code on your machine. Trust this folder and load them? [y/N] ",
         cwd.display()
     );
-    let _ = err.flush();
+    let _ = out.flush();
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line).ok()?;
     match line.trim().to_lowercase().as_str() {
