@@ -161,3 +161,81 @@ async fn model_thinking_bash_switch_and_reload_events() {
     );
     assert!(events.iter().all(|e| e["reason"] == "reload"));
 }
+
+#[tokio::test]
+async fn fork_and_clone_emit_before_fork_shutdown_and_start() {
+    use pi::app::session_switch::{BranchOutcome, BranchPosition};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("events.jsonl");
+    let mut host = HostConfig::new(vec![fixture("recorder.lua")], dir.path());
+    host.cli_flags = vec![("record".into(), Some(log.display().to_string()))];
+    let sessions = dir.path().join("sessions");
+    let (mut agent, faux) =
+        session_with_config(host, SessionManager::create(dir.path(), &sessions)).await;
+    faux.push_message(faux_message(vec![faux_text("an answer")]));
+    let signal = CancellationToken::new();
+    agent
+        .prompt("the question".into(), Vec::new(), &signal)
+        .await;
+    let first_file = agent.session.session_file().unwrap().to_path_buf();
+    let question = agent
+        .session
+        .get_branch(None)
+        .iter()
+        .find(|e| matches!(e.as_message(), Some(pi::ai::types::Message::User(_))))
+        .unwrap()
+        .id()
+        .to_string();
+
+    // Cancelled by an extension: nothing changes.
+    agent
+        .run_extension_command("cancel-switch", "on", &signal)
+        .await
+        .unwrap();
+    std::fs::remove_file(&log).ok();
+    let outcome = agent
+        .branch_session(&question, BranchPosition::Before)
+        .await
+        .unwrap();
+    assert_eq!(outcome, BranchOutcome::Cancelled);
+    assert_eq!(agent.session.session_file(), Some(first_file.as_path()));
+    agent
+        .run_extension_command("cancel-switch", "off", &signal)
+        .await
+        .unwrap();
+    std::fs::remove_file(&log).ok();
+
+    let outcome = agent
+        .branch_session(&question, BranchPosition::Before)
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome,
+        BranchOutcome::Branched {
+            text: Some("the question".into())
+        }
+    );
+    assert_ne!(agent.session.session_file(), Some(first_file.as_path()));
+    assert!(
+        agent.state.messages.is_empty(),
+        "a fork ends before the message"
+    );
+    let events = read_log(&log);
+    assert_eq!(
+        types(&events),
+        vec![
+            "session_before_fork",
+            "session_shutdown",
+            "session_start",
+            "resources_discover"
+        ]
+    );
+    assert_eq!(events[0]["entryId"], question.as_str());
+    assert_eq!(events[0]["position"], "before");
+    assert_eq!(events[1]["reason"], "fork");
+    assert_eq!(events[2]["reason"], "fork");
+    assert_eq!(
+        events[2]["previousSessionFile"],
+        first_file.display().to_string()
+    );
+}

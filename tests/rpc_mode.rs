@@ -387,6 +387,30 @@ fn session_commands_name_fork_clone_and_export() {
     assert_eq!(switched["data"]["cancelled"], false);
     let state = rpc.call(json!({"type": "get_state"}));
     assert_eq!(state["data"]["messageCount"], 4);
+
+    // A manual compaction: the summary comes from the model, the file only grows.
+    server.push(MockReply::anthropic_text(
+        "## Goal\nSummary of the questions.",
+    ));
+    let before = std::fs::read(&original).unwrap();
+    let compact = rpc.call(json!({"type": "compact", "customInstructions": "keep it short"}));
+    assert_eq!(compact["success"], true, "{compact}");
+    assert!(
+        compact["data"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Summary of the questions."),
+        "{compact}"
+    );
+    assert!(compact["data"]["tokensBefore"].as_u64().unwrap() > 0);
+    let summary_request = server.requests().last().unwrap().json().to_string();
+    assert!(
+        summary_request.contains("keep it short"),
+        "{summary_request}"
+    );
+    let after = std::fs::read(&original).unwrap();
+    assert!(after.len() > before.len() && after.starts_with(&before));
+
     let fresh = rpc.call(json!({"type": "new_session"}));
     assert_eq!(fresh["data"]["cancelled"], false);
     let state = rpc.call(json!({"type": "get_state"}));
@@ -394,12 +418,8 @@ fn session_commands_name_fork_clone_and_export() {
 
     let compact = rpc.call(json!({"type": "compact"}));
     assert_eq!(compact["success"], false);
-    assert!(
-        compact["error"]
-            .as_str()
-            .unwrap()
-            .contains("Nothing to compact")
-    );
+    let error = compact["error"].as_str().unwrap();
+    assert!(error.contains("Nothing to compact"), "{error}");
 }
 
 #[test]

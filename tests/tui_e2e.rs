@@ -470,7 +470,14 @@ fn new_and_name_commands() {
         .wait_for("the first answer", Duration::from_secs(20), |s| {
             s.contains("first answer")
         });
-    pi.send("/new");
+    // The answer can show before the turn has ended; /new waits for idle.
+    for _ in 0..40 {
+        pi.send("/new");
+        std::thread::sleep(Duration::from_millis(250));
+        if pi.tmux.screen().contains("New session started") {
+            break;
+        }
+    }
     pi.tmux
         .wait_for("an empty transcript", Duration::from_secs(20), |s| {
             s.contains("New session started") && !s.contains("first answer")

@@ -18,7 +18,7 @@ use crate::lua::{ExtensionAction, LoadReport};
 use crate::session::manager::SessionManager;
 
 /// Work left after applying extension actions while idle.
-enum FollowUp {
+pub(super) enum FollowUp {
     /// Send a user prompt.
     Prompt(String, Vec<ContentBlock>),
     /// Run the agent on the current context.
@@ -106,7 +106,7 @@ impl AgentSession {
         }
     }
 
-    async fn session_event_with(&mut self, name: &str, reason: &str, extra: Value) {
+    pub(super) async fn session_event_with(&mut self, name: &str, reason: &str, extra: Value) {
         self.sync_extensions();
         let cwd = self.config.cwd.clone();
         if let Some(ext) = &mut self.extensions {
@@ -224,6 +224,11 @@ impl AgentSession {
     /// (returns `false`); then `session_shutdown`, the reset and
     /// `session_start{reason="new", previousSessionFile}`.
     pub async fn new_session(&mut self) -> bool {
+        self.new_session_with_parent(None).await
+    }
+
+    /// [`Self::new_session`] with a `parentSession` recorded in the new header.
+    pub async fn new_session_with_parent(&mut self, parent: Option<&str>) -> bool {
         if self
             .session_before("session_before_switch", json!({"reason": "new"}))
             .await
@@ -233,8 +238,8 @@ impl AgentSession {
         let previous = self.session.session_file().map(|p| p.display().to_string());
         self.session_event_with("session_shutdown", "new", json!({}))
             .await;
-        self.session.new_session(None);
-        self.state.messages.clear();
+        self.session.new_session(parent);
+        self.bind_session();
         let model = self.config.model.clone();
         self.session.append_model_change(&model.provider, &model.id);
         self.session
@@ -274,7 +279,7 @@ impl AgentSession {
         )
         .await;
         self.session = session;
-        self.state.messages = self.session.build_context().messages;
+        self.bind_session();
         self.session_event_with(
             "session_start",
             "resume",
@@ -325,7 +330,7 @@ impl AgentSession {
     }
 
     /// Carry out every queued extension action while no run is in progress.
-    async fn apply_idle_actions(&mut self) -> Vec<FollowUp> {
+    pub(super) async fn apply_idle_actions(&mut self) -> Vec<FollowUp> {
         let mut work = Vec::new();
         for _ in 0..10 {
             let Some(ext) = &mut self.extensions else {

@@ -164,6 +164,12 @@ pub fn prepare_compaction(
                 .unwrap_or(i + 1)
         })
         .unwrap_or(0);
+    if !path[boundary_start.min(path.len())..]
+        .iter()
+        .any(|e| entry_message(e).is_some())
+    {
+        return None;
+    }
     let owned: Vec<SessionEntry> = path.iter().map(|e| (*e).clone()).collect();
     let leaf = path.last().map(|e| e.id());
     let tokens_before = estimate_context_tokens(&build_session_context(&owned, leaf).messages);

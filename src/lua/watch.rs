@@ -101,8 +101,9 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(2), watcher.changed())
             .await
             .expect("a change is signalled");
+        // 300 ms of debounce plus scheduling slack on a loaded machine.
         assert!(
-            saved.elapsed() < Duration::from_millis(300),
+            saved.elapsed() < Duration::from_millis(1500),
             "{:?}",
             saved.elapsed()
         );

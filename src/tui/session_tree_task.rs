@@ -2,6 +2,7 @@
 //! moving the leaf (optionally summarizing the branch left behind), writing
 //! forked or cloned session files, and compacting.
 
+use crate::app::session_switch::{BranchOutcome, BranchPosition};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
@@ -125,26 +126,16 @@ pub async fn run_tree_command(
             let _ = ui.send(UiEvent::ForkMessages(messages));
         }
         TreeCommand::Fork(id) => {
-            let Some(entry) = agent.session.entry(&id).cloned() else {
+            if agent.session.entry(&id).is_none() {
                 return failed("That message no longer exists in this session.".into());
-            };
-            let text = user_text(&entry).unwrap_or_default();
-            let _ = agent.session.sync();
-            let result = match entry.parent_id() {
-                Some(parent) => agent.session.create_branched_session(parent).map(|_| ()),
-                None => {
-                    let previous = agent
-                        .session
-                        .session_file()
-                        .map(|p| p.display().to_string());
-                    agent.session.new_session(previous.as_deref());
-                    Ok(())
-                }
-            };
-            match result {
-                Ok(()) => {
+            }
+            match agent.branch_session(&id, BranchPosition::Before).await {
+                Ok(BranchOutcome::Branched { text }) => {
                     reset(agent, ui);
-                    let _ = ui.send(UiEvent::EditorText(text));
+                    let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
+                }
+                Ok(BranchOutcome::Cancelled) => {
+                    let _ = ui.send(UiEvent::Notice("Fork cancelled by an extension".into()));
                 }
                 Err(e) => failed(format!("Could not fork the session: {e}")),
             }
@@ -153,14 +144,18 @@ pub async fn run_tree_command(
             let Some(leaf) = agent.session.leaf_id().map(str::to_string) else {
                 return failed("Nothing to clone yet.".into());
             };
-            let _ = agent.session.sync();
-            match agent.session.create_branched_session(&leaf) {
-                Ok(file) => {
+            match agent.branch_session(&leaf, BranchPosition::At).await {
+                Ok(BranchOutcome::Branched { .. }) => {
                     reset(agent, ui);
-                    let place = file
+                    let place = agent
+                        .session
+                        .session_file()
                         .map(|f| f.display().to_string())
                         .unwrap_or_else(|| "memory".into());
                     let _ = ui.send(UiEvent::Notice(format!("Cloned session to {place}")));
+                }
+                Ok(BranchOutcome::Cancelled) => {
+                    let _ = ui.send(UiEvent::Notice("Clone cancelled by an extension".into()));
                 }
                 Err(e) => failed(format!("Could not clone the session: {e}")),
             }

@@ -1,5 +1,6 @@
 //! Commands that need the session itself (it is idle when they run).
 
+use crate::app::session_switch::{BranchOutcome, BranchPosition};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -11,7 +12,6 @@ use crate::agent::queue::QueueMode;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, ImageContent, Message};
 use crate::app::agent_session::AgentSession;
-use crate::session::manager::SessionManager;
 
 /// Every command of the protocol (for the unknown-command message).
 const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state, get_messages, \
@@ -156,30 +156,42 @@ impl Server {
             }
             "new_session" => {
                 let parent = c["parentSession"].as_str();
-                agent.session.new_session(parent);
-                agent.state.messages.clear();
-                record_model(agent);
-                after_switch(agent);
-                Ok(Some(json!({ "cancelled": false })))
+                let cancelled = !agent.new_session_with_parent(parent).await;
+                Ok(Some(json!({ "cancelled": cancelled })))
             }
             "switch_session" => {
                 let path = PathBuf::from(required_str(c, "sessionPath")?);
-                switch_session(agent, &path)?;
-                Ok(Some(json!({ "cancelled": false })))
+                if !path.is_file() {
+                    return Err(format!("Session file not found: {}", path.display()));
+                }
+                let switched = agent.resume_session(&path).await?;
+                if switched {
+                    agent.bind_session();
+                }
+                Ok(Some(json!({ "cancelled": !switched })))
             }
-            "fork" => fork(agent, required_str(c, "entryId")?),
+            "fork" => {
+                let id = required_str(c, "entryId")?;
+                if agent.session.entry(id).is_none() {
+                    return Err(format!("Entry not found: {id}"));
+                }
+                match agent.branch_session(id, BranchPosition::Before).await? {
+                    BranchOutcome::Branched { text } => Ok(Some(
+                        json!({ "text": text.unwrap_or_default(), "cancelled": false }),
+                    )),
+                    BranchOutcome::Cancelled => Ok(Some(json!({ "cancelled": true }))),
+                }
+            }
             "clone" => {
                 let leaf = agent
                     .session
                     .leaf_id()
                     .map(str::to_string)
                     .ok_or("Nothing to clone: the session has no entries yet")?;
-                agent
-                    .session
-                    .create_branched_session(&leaf)
-                    .map_err(|e| e.to_string())?;
-                after_switch(agent);
-                Ok(Some(json!({ "cancelled": false })))
+                let outcome = agent.branch_session(&leaf, BranchPosition::At).await?;
+                Ok(Some(
+                    json!({ "cancelled": outcome == BranchOutcome::Cancelled }),
+                ))
             }
             "get_fork_messages" => Ok(Some(json!({ "messages": fork_messages(agent) }))),
             "export_html" => {
@@ -250,25 +262,6 @@ impl Server {
     }
 }
 
-fn record_model(agent: &mut AgentSession) {
-    let model = agent.config.model.clone();
-    agent
-        .session
-        .append_model_change(&model.provider, &model.id);
-    agent
-        .session
-        .append_thinking_level_change(agent.config.thinking);
-}
-
-/// Bind the agent to the session it now has: its context, its id, and no
-/// messages left queued for the old one.
-fn after_switch(agent: &mut AgentSession) {
-    agent.queues.steering.drain();
-    agent.queues.follow_up.drain();
-    agent.state.messages = agent.session.build_context().messages;
-    agent.config.session_id = Some(agent.session.session_id().to_string());
-}
-
 /// Switch models. Coming from a model without reasoning, the thinking level
 /// starts again from the default; it is then clamped to the new model.
 fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingLevel) {
@@ -311,18 +304,6 @@ fn cycle_thinking(agent: &mut AgentSession) -> Option<Value> {
     Some(json!({ "level": agent.config.thinking.as_str() }))
 }
 
-fn switch_session(agent: &mut AgentSession, path: &Path) -> Result<(), String> {
-    if !path.is_file() {
-        return Err(format!("Session file not found: {}", path.display()));
-    }
-    let _ = agent.session.sync();
-    let dir = agent.session.session_dir().map(PathBuf::from);
-    agent.session = SessionManager::open_with(path, dir.as_deref(), None)
-        .map_err(|e| format!("Could not open {}: {e}", path.display()))?;
-    after_switch(agent);
-    Ok(())
-}
-
 fn fork_messages(agent: &AgentSession) -> Vec<Value> {
     agent
         .session
@@ -335,35 +316,4 @@ fn fork_messages(agent: &AgentSession) -> Vec<Value> {
             _ => None,
         })
         .collect()
-}
-
-fn fork(agent: &mut AgentSession, entry_id: &str) -> Reply {
-    let entry = agent
-        .session
-        .entry(entry_id)
-        .ok_or_else(|| format!("Entry not found: {entry_id}"))?;
-    let Some(Message::User(user)) = entry.as_message() else {
-        return Err(format!(
-            "Entry {entry_id} is not a user message; use get_fork_messages to list the ones you can fork from"
-        ));
-    };
-    let text = user.content.text();
-    match entry.parent_id().map(str::to_string) {
-        Some(parent) => {
-            agent
-                .session
-                .create_branched_session(&parent)
-                .map_err(|e| e.to_string())?;
-        }
-        None => {
-            let parent = agent
-                .session
-                .session_file()
-                .map(|p| p.to_string_lossy().into_owned());
-            agent.session.new_session(parent.as_deref());
-            record_model(agent);
-        }
-    }
-    after_switch(agent);
-    Ok(Some(json!({ "text": text, "cancelled": false })))
 }
