@@ -238,4 +238,22 @@ async fn fork_and_clone_emit_before_fork_shutdown_and_start() {
         events[2]["previousSessionFile"],
         first_file.display().to_string()
     );
+
+    // The same through a command's ctx.fork, then ctx.compact on the original session.
+    assert!(agent.resume_session(&first_file).await.unwrap());
+    agent
+        .run_extension_command("fork-at", &question, &signal)
+        .await
+        .unwrap();
+    assert_ne!(agent.session.session_file(), Some(first_file.as_path()));
+    assert!(agent.resume_session(&first_file).await.unwrap());
+    faux.push_message(faux_message(vec![faux_text("the summary")]));
+    agent
+        .run_extension_command("compact-now", "keep names", &signal)
+        .await
+        .unwrap();
+    let compacted = agent.session.entries().iter().any(|e| {
+        matches!(e, pi::session::entries::SessionEntry::Compaction(c) if c.summary.contains("the summary"))
+    });
+    assert!(compacted, "ctx.compact appended a compaction");
 }

@@ -263,16 +263,16 @@
 ---@field hasPendingMessages fun(): boolean
 ---@field shutdown fun() quit pi once idle
 ---@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil nil for an empty conversation
----@field compact fun(options?: {onError?: fun(message: string)}) not available yet (reports an error)
+---@field compact fun(options?: {customInstructions?: string}) compact once the current turn is over
 ---@field getSystemPrompt fun(): string
 
 ---@class pi.CommandContext: pi.Context
 ---@field waitForIdle fun()
 ---@field newSession fun(options?: table): {cancelled: boolean}
 ---@field reload fun() reload every extension once the command returns
----@field fork fun(entryId: string, options?: table) not available yet
+---@field fork fun(entryId: string, options?: table): {cancelled: boolean} fork before a user message once the command returns
 ---@field navigateTree fun(targetId: string, options?: table) not available yet
----@field switchSession fun(sessionPath: string, options?: table) not available yet
+---@field switchSession fun(sessionPath: string, options?: table): {cancelled: boolean} switch once the command returns
 
 ---@class pi.Events
 ---@field on fun(channel: string, handler: fun(data: any, reply: fun(value: any)))

@@ -407,6 +407,26 @@ impl AgentSession {
             ExtensionAction::NewSession => {
                 Box::pin(self.new_session()).await;
             }
+            ExtensionAction::Fork(entry_id) => {
+                let position = crate::app::session_switch::BranchPosition::Before;
+                if let Err(e) = Box::pin(self.branch_session(&entry_id, position)).await {
+                    self.report_extension_error(format!("ctx.fork: {e}"));
+                }
+            }
+            ExtensionAction::SwitchSession(path) => {
+                let path = self.config.cwd.join(path);
+                if let Err(e) = Box::pin(self.resume_session(&path)).await {
+                    self.report_extension_error(format!("ctx.switchSession: {e}"));
+                }
+            }
+            ExtensionAction::Compact(instructions) => {
+                let signal = CancellationToken::new();
+                let reason = crate::app::agent_session::CompactionReason::Manual;
+                let run = self.compact(instructions.as_deref(), reason, false, &signal);
+                if let Err(e) = Box::pin(run).await {
+                    self.report_extension_error(format!("ctx.compact: {e}"));
+                }
+            }
             ExtensionAction::Abort
             | ExtensionAction::AppendEntry { .. }
             | ExtensionAction::SetSessionName(_)
@@ -449,5 +469,14 @@ impl AgentSession {
             });
         }
         self.set_model(model, "set").await;
+    }
+}
+
+impl AgentSession {
+    /// Tell the user an extension's request failed (stderr, or the terminal UI's transcript).
+    fn report_extension_error(&self, message: String) {
+        if let Some(ext) = &self.extensions {
+            ext.view.report(message);
+        }
     }
 }

@@ -242,9 +242,27 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         })?,
     )?;
     t.set("reload", action_fn(lua, host, ExtensionAction::Reload)?)?;
-    t.set("fork", not_yet(lua, "fork")?)?;
+    let h = host.clone();
+    t.set(
+        "fork",
+        lua.create_function(move |lua, (entry_id, _): (String, mlua::Value)| {
+            h.view.push_action(ExtensionAction::Fork(entry_id));
+            let r = lua.create_table()?;
+            r.set("cancelled", false)?;
+            Ok(r)
+        })?,
+    )?;
     t.set("navigateTree", not_yet(lua, "navigateTree")?)?;
-    t.set("switchSession", not_yet(lua, "switchSession")?)?;
+    let h = host.clone();
+    t.set(
+        "switchSession",
+        lua.create_function(move |lua, (path, _): (String, mlua::Value)| {
+            h.view.push_action(ExtensionAction::SwitchSession(path));
+            let r = lua.create_table()?;
+            r.set("cancelled", false)?;
+            Ok(r)
+        })?,
+    )?;
     Ok(t)
 }
 
@@ -339,14 +357,14 @@ pub fn install_static(
     )?;
     t.set("abort", action_fn(lua, host, ExtensionAction::Abort)?)?;
     t.set("shutdown", action_fn(lua, host, ExtensionAction::Shutdown)?)?;
+    let h = host.clone();
     t.set(
         "compact",
-        lua.create_function(|_, opts: Option<Table>| {
-            let message = "compaction is not available in this version of pi yet";
-            match opts.and_then(|o| o.get::<Option<Function>>("onError").ok().flatten()) {
-                Some(on_error) => on_error.call::<()>(message),
-                None => Err(mlua::Error::runtime(format!("ctx.compact: {message}"))),
-            }
+        lua.create_function(move |_, opts: Option<Table>| {
+            let instructions =
+                opts.and_then(|o| o.get::<Option<String>>("customInstructions").ok().flatten());
+            h.view.push_action(ExtensionAction::Compact(instructions));
+            Ok(())
         })?,
     )?;
     t.set("command", command_statics(lua, host)?)?;

@@ -67,6 +67,12 @@ pub enum ExtensionAction {
     Reload,
     /// `ctx.newSession()` from a command.
     NewSession,
+    /// `ctx.fork(entryId)` from a command.
+    Fork(String),
+    /// `ctx.switchSession(path)` from a command.
+    SwitchSession(String),
+    /// `ctx.compact{customInstructions}`.
+    Compact(Option<String>),
 }
 
 /// A snapshot of the session for extensions (`ctx`, `pi.get*`).
