@@ -9,9 +9,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use super::chrome::FooterInfo;
-use super::commands::{complete, parse_command};
+use super::commands::parse_command;
 use super::editor::{Editor, EditorOutcome};
-use super::file_complete::{INDEX_LIMIT, index_files, suggest};
 use super::keybindings::Keybindings;
 use super::panel::{Panel, PanelOutcome};
 use super::render::RenderCache;
@@ -27,8 +26,6 @@ use crate::ai::types::{Message, UserMessage, now_ms};
 
 /// Two Ctrl+C presses within this window quit.
 const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
-/// `@` path suggestions offered at once.
-const FILE_SUGGESTIONS: usize = 20;
 /// Lines a mouse wheel notch scrolls.
 const WHEEL_LINES: usize = 3;
 
@@ -358,47 +355,6 @@ impl App {
         self.extension_commands = s.extension_commands.clone();
     }
 
-    /// Completions for the editor: `/` commands for a bare command, project
-    /// paths for an `@` word. Each is (label, description).
-    pub fn completions(&self) -> Vec<(String, String)> {
-        if self.overlay.is_some() {
-            return Vec::new();
-        }
-        let text = self.editor.text();
-        if let Some(rest) = text.strip_prefix('/')
-            && !rest.contains(char::is_whitespace)
-        {
-            let mut list: Vec<(String, String)> = complete(rest)
-                .into_iter()
-                .map(|(name, desc)| (format!("/{name}"), desc.to_string()))
-                .collect();
-            list.extend(
-                self.extension_commands
-                    .iter()
-                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
-                    .map(|(name, desc)| (format!("/{name}"), desc.clone())),
-            );
-            return list;
-        }
-        match (
-            self.editor.word_before_cursor().strip_prefix('@'),
-            &self.file_index,
-        ) {
-            (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
-                .into_iter()
-                .map(|path| (format!("@{path}"), String::new()))
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Index the project's files the first time an `@` word is typed.
-    fn ensure_file_index(&mut self) {
-        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
-            self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
-        }
-    }
-
     fn handle_key(&mut self, key: KeyEvent) {
         if let Some(Overlay::Panel(panel)) = &mut self.overlay {
             match panel.handle_key(&key, &self.keys) {
@@ -538,38 +494,7 @@ impl App {
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
     }
 
-    /// Up/down/tab/enter while the `/` list is open.
-    fn handle_completion_key(&mut self, key: &KeyEvent) -> bool {
-        let options = self.completions();
-        let Some(selected) = self.completion.filter(|_| !options.is_empty()) else {
-            return false;
-        };
-        let n = options.len();
-        let kb = &self.keys;
-        if kb.matches("tui.select.up", key) {
-            self.completion = Some((selected + n - 1) % n);
-        } else if kb.matches("tui.select.down", key) {
-            self.completion = Some((selected + 1) % n);
-        } else if kb.matches("tui.input.tab", key) || kb.matches("tui.input.submit", key) {
-            let label = options[selected.min(n - 1)].0.clone();
-            self.completion = None;
-            if label.starts_with('@') {
-                let suffix = if label.ends_with('/') { "" } else { " " };
-                self.editor
-                    .replace_word_before_cursor(&format!("{label}{suffix}"));
-            } else if kb.matches("tui.input.tab", key) {
-                self.editor.set_text(&format!("{label} "));
-            } else {
-                self.editor.clear();
-                self.submit(label);
-            }
-        } else {
-            return false;
-        }
-        true
-    }
-
-    fn submit(&mut self, text: String) {
+    pub(super) fn submit(&mut self, text: String) {
         if !text.starts_with('/') && self.answer_login(text.trim()) {
             return;
         }

@@ -3,6 +3,7 @@
 pub mod ansi;
 pub mod app;
 mod app_commands;
+mod app_completion;
 pub mod app_sessions;
 pub mod app_settings;
 mod app_tree;
