@@ -21,6 +21,7 @@ use crate::ai::types::{
 };
 use crate::app::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::config::settings_keys::{CompactionSettings, RetrySettings};
+use crate::resources::skills::{Skill, expand_skill_command};
 use crate::session::manager::SessionManager;
 
 /// Automatic retry of transient provider errors: settings `retry.*` plus the
@@ -72,6 +73,8 @@ pub struct AgentSession {
     pub retry: RetryPolicy,
     /// Compaction settings (`compaction.*`).
     pub compaction: CompactionSettings,
+    /// Skills `/skill:name` expands.
+    pub skills: Vec<Skill>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -92,6 +95,7 @@ impl AgentSession {
             session,
             retry,
             compaction: DEFAULT_COMPACTION,
+            skills: Vec::new(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -162,6 +166,7 @@ impl AgentSession {
                 InputOutcome::Continue(t) => t,
                 InputOutcome::Handled => return,
             };
+            let text = expand_skill_command(&text, &self.skills).unwrap_or(text);
             let (system_prompt, messages) = ext
                 .before_agent_start(&text, &self.state.system_prompt)
                 .await;
@@ -171,7 +176,7 @@ impl AgentSession {
             extra.extend(messages);
             text
         } else {
-            text
+            expand_skill_command(&text, &self.skills).unwrap_or(text)
         };
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])

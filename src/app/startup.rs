@@ -25,6 +25,7 @@ use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::context_files::{load_context_files, load_prompt_sources};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
+use crate::config::system_prompt::PromptSkill;
 use crate::config::system_prompt::{
     PromptTool, SystemPromptOptions, build_system_prompt, local_date,
 };
@@ -32,6 +33,7 @@ use crate::lua::discovery::{DiscoveryInput, discover_extensions};
 use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
+use crate::resources::skills::{Skill, SkillSources, load_skills};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
@@ -59,12 +61,11 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 3] = [
+    let later: [(bool, &str); 2] = [
         (
             args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
             "--resume outside the terminal UI",
         ),
-        (!args.skills.is_empty(), "--skill"),
         (!args.prompt_templates.is_empty(), "--prompt-template"),
     ];
     match later.iter().find(|(used, _)| *used) {
@@ -211,7 +212,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
-    let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools);
+    let (skills, warnings) = load_skills(&SkillSources {
+        agent_dir: agent_dir.clone(),
+        home: crate::config::paths::home_dir(),
+        project: project.map(Path::to_path_buf),
+        settings_paths: settings.skill_paths(),
+        cli_paths: args.skills.clone(),
+        no_skills: args.no_skills,
+    });
+    warn_all(warnings);
+    let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     let fresh = session.entries().is_empty();
     if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
@@ -264,6 +274,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         max_delay_ms: provider_retry.max_retry_delay_ms,
     };
     let mut agent = AgentSession::new(state, config, session, retry);
+    agent.skills = skills;
     agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
@@ -544,6 +555,7 @@ fn system_prompt(
     cwd: &Path,
     project: Option<&Path>,
     tools: &[Arc<dyn AgentTool>],
+    skills: &[Skill],
 ) -> String {
     let (context_files, warnings) = if args.no_context_files {
         (Vec::new(), Vec::new())
@@ -570,7 +582,15 @@ fn system_prompt(
             .collect(),
         guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
         context_files,
-        skills: Vec::new(),
+        skills: skills
+            .iter()
+            .filter(|s| !s.disable_model_invocation)
+            .map(|s| PromptSkill {
+                name: s.name.clone(),
+                description: s.description.clone(),
+                path: s.file_path.clone(),
+            })
+            .collect(),
         cwd: cwd.to_path_buf(),
         date: local_date(),
         docs: crate::config::paths::find_docs(),

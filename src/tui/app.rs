@@ -515,7 +515,7 @@ impl App {
         if self.run_extension_command(&text) {
             return;
         }
-        if let Some(command) = parse_command(&text) {
+        if let Some(command) = parse_command(&text).filter(|_| !text.starts_with("/skill:")) {
             self.run_command(command);
             return;
         }

@@ -1,0 +1,379 @@
+//! Skills (the Agent Skills standard): `SKILL.md` files with `name` and `description`
+//! frontmatter, discovered in pi's locations, validated leniently (problems are warnings),
+//! advertised in the system prompt and expanded by `/skill:name args`.
+
+use std::path::{Path, PathBuf};
+
+use super::frontmatter;
+use crate::config::paths::expand_tilde;
+
+const MAX_NAME: usize = 64;
+const MAX_DESCRIPTION: usize = 1024;
+
+/// One loaded skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skill {
+    /// The skill's name (`/skill:<name>`).
+    pub name: String,
+    /// What it is for.
+    pub description: String,
+    /// The skill file.
+    pub file_path: PathBuf,
+    /// The folder its relative references resolve against.
+    pub base_dir: PathBuf,
+    /// `disable-model-invocation: true`: left out of the system prompt.
+    pub disable_model_invocation: bool,
+}
+
+/// Where to look.
+#[derive(Debug, Clone, Default)]
+pub struct SkillSources {
+    /// The agent dir (`~/.pi/agent`).
+    pub agent_dir: PathBuf,
+    /// The user's home (for `~/.agents/skills`).
+    pub home: PathBuf,
+    /// The project folder, when it is trusted.
+    pub project: Option<PathBuf>,
+    /// Settings `skills` entries (files or folders).
+    pub settings_paths: Vec<String>,
+    /// `--skill` paths (loaded even with `--no-skills`).
+    pub cli_paths: Vec<String>,
+    /// `--no-skills`.
+    pub no_skills: bool,
+}
+
+/// Load every skill; problems come back as warnings naming the file.
+pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
+    let mut files: Vec<PathBuf> = Vec::new();
+    if !sources.no_skills {
+        files.extend(skill_files(&sources.agent_dir.join("skills"), true));
+        files.extend(skill_files(&sources.home.join(".agents/skills"), false));
+        if let Some(project) = &sources.project {
+            files.extend(skill_files(&project.join(".pi/skills"), true));
+            for dir in ancestors_to_repo_root(project) {
+                files.extend(skill_files(&dir.join(".agents/skills"), false));
+            }
+        }
+        let base = sources
+            .project
+            .clone()
+            .unwrap_or_else(|| sources.agent_dir.clone());
+        for raw in &sources.settings_paths {
+            files.extend(path_entries(&resolve(&base, raw)));
+        }
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    for raw in &sources.cli_paths {
+        files.extend(path_entries(&resolve(&cwd, raw)));
+    }
+    let mut skills: Vec<Skill> = Vec::new();
+    let mut warnings = Vec::new();
+    let mut seen_files = std::collections::HashSet::new();
+    for file in files {
+        let canonical = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+        if !seen_files.insert(canonical) {
+            continue;
+        }
+        let Some(skill) = load_skill(&file, &mut warnings) else {
+            continue;
+        };
+        if let Some(first) = skills.iter().find(|s| s.name == skill.name) {
+            warnings.push(format!(
+                "Skill \"{}\" in {} is ignored: {} already defines it",
+                skill.name,
+                file.display(),
+                first.file_path.display()
+            ));
+            continue;
+        }
+        skills.push(skill);
+    }
+    (skills, warnings)
+}
+
+fn resolve(base: &Path, raw: &str) -> PathBuf {
+    let path = expand_tilde(raw);
+    if path.is_absolute() {
+        path
+    } else {
+        base.join(path)
+    }
+}
+
+/// A `--skill`/settings entry: a `SKILL.md`/`.md` file, or a folder searched for `SKILL.md`.
+fn path_entries(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        vec![path.to_path_buf()]
+    } else {
+        skill_files(path, true)
+    }
+}
+
+/// `SKILL.md` files below `dir` (recursively; a folder with `SKILL.md` is not searched
+/// further), plus the root `.md` files when `root_md` is set.
+fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            let skill = path.join("SKILL.md");
+            if skill.is_file() {
+                out.push(skill);
+            } else {
+                out.extend(skill_files(&path, false));
+            }
+        } else if root_md && path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// `dir` and its parents up to the git repository root (or the filesystem root).
+fn ancestors_to_repo_root(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in dir.ancestors() {
+        out.push(d.to_path_buf());
+        if d.join(".git").exists() {
+            return out;
+        }
+    }
+    out
+}
+
+fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            warnings.push(format!("Skill {} cannot be read: {e}", file.display()));
+            return None;
+        }
+    };
+    let doc = frontmatter::parse(&text);
+    let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let is_skill_md = file.file_name().is_some_and(|n| n == "SKILL.md");
+    let fallback_name = if is_skill_md {
+        base_dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+    } else {
+        file.file_stem().map(|n| n.to_string_lossy().into_owned())
+    }
+    .unwrap_or_default();
+    let name = doc
+        .fields
+        .get("name")
+        .cloned()
+        .unwrap_or(fallback_name.clone());
+    let description = doc.fields.get("description").cloned().unwrap_or_default();
+    let at = file.display();
+    if description.trim().is_empty() {
+        warnings.push(format!(
+            "Skill {at} has no description and is not loaded: add `description:` to its frontmatter"
+        ));
+        return None;
+    }
+    for problem in name_problems(&name) {
+        warnings.push(format!("Skill {at}: name \"{name}\" {problem}"));
+    }
+    if is_skill_md && name != fallback_name {
+        warnings.push(format!(
+            "Skill {at}: name \"{name}\" does not match its folder \"{fallback_name}\""
+        ));
+    }
+    if description.chars().count() > MAX_DESCRIPTION {
+        warnings.push(format!(
+            "Skill {at}: description is longer than {MAX_DESCRIPTION} characters"
+        ));
+    }
+    Some(Skill {
+        name,
+        description,
+        file_path: file.to_path_buf(),
+        base_dir,
+        disable_model_invocation: doc
+            .fields
+            .get("disable-model-invocation")
+            .is_some_and(|v| v == "true"),
+    })
+}
+
+/// What is wrong with a skill name under the standard's rules (empty when nothing).
+pub fn name_problems(name: &str) -> Vec<&'static str> {
+    let mut problems = Vec::new();
+    if name.is_empty() || name.chars().count() > MAX_NAME {
+        problems.push("must be 1-64 characters");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        problems.push("may only use lowercase letters, digits and hyphens");
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        problems.push("must not start or end with a hyphen");
+    }
+    if name.contains("--") {
+        problems.push("must not contain consecutive hyphens");
+    }
+    problems
+}
+
+/// `/skill:name args` as the message the model gets: the skill's body in a `<skill>` block,
+/// then the arguments. `None` when `text` is not a skill command or names no skill.
+pub fn expand_skill_command(text: &str, skills: &[Skill]) -> Option<String> {
+    let rest = text.strip_prefix("/skill:")?;
+    let (name, args) = match rest.split_once(char::is_whitespace) {
+        Some((name, args)) => (name, args.trim()),
+        None => (rest, ""),
+    };
+    let skill = skills.iter().find(|s| s.name == name)?;
+    let content = std::fs::read_to_string(&skill.file_path).ok()?;
+    let body = frontmatter::parse(&content).body.trim().to_string();
+    let block = format!(
+        "<skill name=\"{}\" location=\"{}\">\nReferences are relative to {}.\n\n{body}\n</skill>",
+        skill.name,
+        skill.file_path.display(),
+        skill.base_dir.display()
+    );
+    Some(if args.is_empty() {
+        block
+    } else {
+        format!("{block}\n\n{args}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn skill(name: &str, description: &str) -> String {
+        format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\nDo the thing.\n")
+    }
+
+    #[test]
+    fn names_follow_the_standard() {
+        assert!(name_problems("pdf-processing").is_empty());
+        assert!(!name_problems("PDF-Processing").is_empty());
+        assert!(!name_problems("-pdf").is_empty());
+        assert!(!name_problems("pdf--processing").is_empty());
+        assert!(!name_problems(&"a".repeat(65)).is_empty());
+    }
+
+    #[test]
+    fn discovery_validation_and_collisions() {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("agent");
+        let project = dir.path().join("proj");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        write(
+            &agent.join("skills/valid/SKILL.md"),
+            &skill("valid", "A valid skill"),
+        );
+        write(
+            &agent.join("skills/nodesc/SKILL.md"),
+            "---\nname: nodesc\n---\nbody",
+        );
+        write(
+            &agent.join("skills/folder/SKILL.md"),
+            &skill("other-name", "Mismatched"),
+        );
+        write(
+            &agent.join("skills/bad/SKILL.md"),
+            &skill("Bad_Name", "Invalid characters"),
+        );
+        write(
+            &agent.join("skills/single.md"),
+            &skill("single", "A root markdown skill"),
+        );
+        write(
+            &project.join(".pi/skills/valid/SKILL.md"),
+            &skill("valid", "A duplicate"),
+        );
+        write(
+            &project.join(".agents/skills/shared/SKILL.md"),
+            &skill("shared", "Shared"),
+        );
+        write(
+            &project.join(".agents/skills/ignored.md"),
+            &skill("ignored", "Root md here is ignored"),
+        );
+        let sources = SkillSources {
+            agent_dir: agent.clone(),
+            home: dir.path().join("home"),
+            project: Some(project.clone()),
+            ..Default::default()
+        };
+        let (skills, warnings) = load_skills(&sources);
+        let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Bad_Name", "other-name", "single", "valid", "shared"]
+        );
+        let all = warnings.join("\n");
+        assert!(
+            all.contains("nodesc") && all.contains("no description"),
+            "{all}"
+        );
+        assert!(
+            all.contains("does not match its folder \"folder\""),
+            "{all}"
+        );
+        assert!(all.contains("\"Bad_Name\" may only use lowercase"), "{all}");
+        assert!(
+            all.contains("\"valid\"") && all.contains("already defines it"),
+            "{all}"
+        );
+        let valid = skills.iter().find(|s| s.name == "valid").unwrap();
+        assert!(
+            valid.file_path.starts_with(&agent),
+            "the first location wins"
+        );
+
+        let untrusted = load_skills(&SkillSources {
+            project: None,
+            ..sources.clone()
+        })
+        .0;
+        assert!(!untrusted.iter().any(|s| s.name == "shared"));
+        let none = load_skills(&SkillSources {
+            no_skills: true,
+            cli_paths: vec![agent.join("skills/valid").display().to_string()],
+            ..sources
+        })
+        .0;
+        assert_eq!(none.len(), 1, "--skill loads even with --no-skills");
+    }
+
+    #[test]
+    fn skill_commands_expand_to_a_skill_block_and_arguments() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pdf/SKILL.md");
+        write(&file, &skill("pdf", "PDFs"));
+        let (skills, _) = load_skills(&SkillSources {
+            cli_paths: vec![file.display().to_string()],
+            no_skills: true,
+            ..Default::default()
+        });
+        let out = expand_skill_command("/skill:pdf extract page 2", &skills).unwrap();
+        assert!(out.starts_with(&format!(
+            "<skill name=\"pdf\" location=\"{}\">",
+            file.display()
+        )));
+        assert!(
+            out.contains("Do the thing.\n</skill>\n\nextract page 2"),
+            "{out}"
+        );
+        assert!(expand_skill_command("/skill:nope", &skills).is_none());
+        assert!(expand_skill_command("hello", &skills).is_none());
+    }
+}
