@@ -80,3 +80,34 @@ fn skills_are_advertised_and_skill_commands_expand() {
     assert!(body.contains("Run ./extract.sh FILE"), "{body}");
     assert!(body.contains("report.pdf page 2"), "{body}");
 }
+
+#[test]
+fn prompt_templates_expand_with_arguments() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("ok"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    write(
+        &sandbox.agent_dir.join("prompts/component.md"),
+        "---\ndescription: Create a component\n---\nCreate a component named $1 with: ${@:2}\n",
+    );
+    let out = sandbox.run(
+        &[
+            "--model",
+            "mock/mock-model",
+            "-p",
+            r#"/component Button "click handler" "disabled state""#,
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body = request(&server, 0).to_string();
+    assert!(
+        body.contains("Create a component named Button with: click handler disabled state"),
+        "{body}"
+    );
+    assert!(!body.contains("/component"), "{body}");
+}

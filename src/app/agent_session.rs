@@ -21,6 +21,7 @@ use crate::ai::types::{
 };
 use crate::app::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::config::settings_keys::{CompactionSettings, RetrySettings};
+use crate::resources::prompt_templates::{PromptTemplate, expand_template_command};
 use crate::resources::skills::{Skill, expand_skill_command};
 use crate::session::manager::SessionManager;
 
@@ -75,12 +76,27 @@ pub struct AgentSession {
     pub compaction: CompactionSettings,
     /// Skills `/skill:name` expands.
     pub skills: Vec<Skill>,
+    /// Prompt templates `/name args` expands.
+    pub templates: Vec<PromptTemplate>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
 }
 
 impl AgentSession {
+    /// Slash commands that skills and prompt templates add: (name, description).
+    pub fn resource_commands(&self) -> Vec<(String, String)> {
+        let templates = self
+            .templates
+            .iter()
+            .map(|t| (t.name.clone(), t.description.clone()));
+        let skills = self
+            .skills
+            .iter()
+            .map(|s| (format!("skill:{}", s.name), s.description.clone()));
+        templates.chain(skills).collect()
+    }
+
     /// Bind a loop configuration and state to a session store.
     pub fn new(
         state: AgentState,
@@ -96,6 +112,7 @@ impl AgentSession {
             retry,
             compaction: DEFAULT_COMPACTION,
             skills: Vec::new(),
+            templates: Vec::new(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -166,7 +183,7 @@ impl AgentSession {
                 InputOutcome::Continue(t) => t,
                 InputOutcome::Handled => return,
             };
-            let text = expand_skill_command(&text, &self.skills).unwrap_or(text);
+            let text = expand_resources(&self.skills, &self.templates, text);
             let (system_prompt, messages) = ext
                 .before_agent_start(&text, &self.state.system_prompt)
                 .await;
@@ -176,7 +193,7 @@ impl AgentSession {
             extra.extend(messages);
             text
         } else {
-            expand_skill_command(&text, &self.skills).unwrap_or(text)
+            expand_resources(&self.skills, &self.templates, text)
         };
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])
@@ -410,4 +427,12 @@ impl AgentObserver for Persisting<'_> {
             ext.tool_result(call, result, is_error).await;
         }
     }
+}
+
+/// `/skill:name args` or `/template args` as the text it stands for (applied after the
+/// `input` event, as pi does); other text unchanged.
+fn expand_resources(skills: &[Skill], templates: &[PromptTemplate], text: String) -> String {
+    expand_skill_command(&text, skills)
+        .or_else(|| expand_template_command(&text, templates))
+        .unwrap_or(text)
 }

@@ -33,6 +33,7 @@ use crate::lua::discovery::{DiscoveryInput, discover_extensions};
 use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
+use crate::resources::prompt_templates::{TemplateSources, load_templates};
 use crate::resources::skills::{Skill, SkillSources, load_skills};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
@@ -61,13 +62,10 @@ pub async fn run(args: Args) -> i32 {
 
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
-    let later: [(bool, &str); 2] = [
-        (
-            args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
-            "--resume outside the terminal UI",
-        ),
-        (!args.prompt_templates.is_empty(), "--prompt-template"),
-    ];
+    let later: [(bool, &str); 1] = [(
+        args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
+        "--resume outside the terminal UI",
+    )];
     match later.iter().find(|(used, _)| *used) {
         Some((_, what)) => Err(format!(
             "{what} is not available in this version of pi yet."
@@ -221,6 +219,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         no_skills: args.no_skills,
     });
     warn_all(warnings);
+    let (templates, warnings) = load_templates(&TemplateSources {
+        agent_dir: agent_dir.clone(),
+        project: project.map(Path::to_path_buf),
+        settings_paths: settings.prompt_paths(),
+        cli_paths: args.prompt_templates.clone(),
+        no_templates: args.no_prompt_templates,
+    });
+    warn_all(warnings);
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     let fresh = session.entries().is_empty();
@@ -275,6 +281,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     };
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.skills = skills;
+    agent.templates = templates;
     agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());

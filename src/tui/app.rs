@@ -146,6 +146,8 @@ pub struct App {
     pub login: super::login::LoginState,
     /// Extension commands as (name, description), for `/` dispatch and completion.
     pub extension_commands: Vec<(String, String)>,
+    /// Commands of skills and prompt templates, sent as prompts: (name, description).
+    pub resource_commands: Vec<(String, String)>,
     /// Where sent messages are remembered across runs (`None`: not kept).
     pub history_file: Option<PathBuf>,
     /// Settings read and written by `/settings` and `/scoped-models`.
@@ -193,6 +195,7 @@ impl App {
             session_id: String::new(),
             login: Default::default(),
             extension_commands: Vec::new(),
+            resource_commands: Vec::new(),
             ui_settings: Default::default(),
             history_file: None,
             tree: TreeOptions::default(),
@@ -353,6 +356,7 @@ impl App {
         self.footer.context_window = s.model.context_window;
         self.footer.thinking = s.thinking.as_str().to_string();
         self.extension_commands = s.extension_commands.clone();
+        self.resource_commands = s.resource_commands.clone();
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
@@ -515,7 +519,11 @@ impl App {
         if self.run_extension_command(&text) {
             return;
         }
-        if let Some(command) = parse_command(&text).filter(|_| !text.starts_with("/skill:")) {
+        let first_word = text.split_whitespace().next().unwrap_or_default();
+        let is_resource = first_word
+            .strip_prefix('/')
+            .is_some_and(|name| self.resource_commands.iter().any(|(n, _)| n == name));
+        if let Some(command) = parse_command(&text).filter(|_| !is_resource) {
             self.run_command(command);
             return;
         }

@@ -27,6 +27,7 @@ impl App {
             list.extend(
                 self.extension_commands
                     .iter()
+                    .chain(&self.resource_commands)
                     .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
                     .map(|(name, desc)| (format!("/{name}"), desc.clone())),
             );

@@ -233,6 +233,7 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
         model,
         thinking: crate::ai::model::ThinkingLevel::Off,
         extension_commands: Vec::new(),
+        resource_commands: Vec::new(),
     })));
     let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
         panic!("queued message sent")

@@ -89,6 +89,8 @@ pub struct SessionSnapshot {
     pub thinking: ThinkingLevel,
     /// Extension commands as (name, description).
     pub extension_commands: Vec<(String, String)>,
+    /// `/skill:name` and prompt template commands: (name, description).
+    pub resource_commands: Vec<(String, String)>,
 }
 
 /// Something the UI should react to.
@@ -157,6 +159,7 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
         message_count: agent.state.messages.len(),
         model: agent.config.model.clone(),
         thinking: agent.config.thinking,
+        resource_commands: agent.resource_commands(),
         extension_commands: agent
             .extensions()
             .map(|e| {

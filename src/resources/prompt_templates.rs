@@ -1,0 +1,261 @@
+//! Prompt templates: `.md` files whose name is a slash command (`review.md` -> `/review`)
+//! and whose text, with `$1`, `$@`, `$ARGUMENTS`, `${@:N}` and `${@:N:L}` filled from the
+//! command's arguments, is sent as the prompt.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::frontmatter;
+use crate::config::paths::expand_tilde;
+
+/// One loaded template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptTemplate {
+    /// The command name (file name without `.md`).
+    pub name: String,
+    /// Shown in `/` completion: frontmatter `description`, else the first non-empty line.
+    pub description: String,
+    /// The text after the frontmatter.
+    pub content: String,
+    /// The file.
+    pub file_path: PathBuf,
+}
+
+/// Where to look.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateSources {
+    /// The agent dir (`~/.pi/agent`).
+    pub agent_dir: PathBuf,
+    /// The project folder, when it is trusted.
+    pub project: Option<PathBuf>,
+    /// Settings `prompts` entries (files or folders).
+    pub settings_paths: Vec<String>,
+    /// `--prompt-template` paths (loaded even with `--no-prompt-templates`).
+    pub cli_paths: Vec<String>,
+    /// `--no-prompt-templates`.
+    pub no_templates: bool,
+}
+
+/// Load every template; the first one found for a name wins (later ones are warned about).
+pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<String>) {
+    let mut files = Vec::new();
+    if !sources.no_templates {
+        files.extend(md_files(&sources.agent_dir.join("prompts")));
+        if let Some(project) = &sources.project {
+            files.extend(md_files(&project.join(".pi/prompts")));
+        }
+        let base = sources
+            .project
+            .clone()
+            .unwrap_or_else(|| sources.agent_dir.clone());
+        for raw in &sources.settings_paths {
+            files.extend(entries(&resolve(&base, raw)));
+        }
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    for raw in &sources.cli_paths {
+        files.extend(entries(&resolve(&cwd, raw)));
+    }
+    let mut templates: Vec<PromptTemplate> = Vec::new();
+    let mut warnings = Vec::new();
+    for file in files {
+        let text = match std::fs::read_to_string(&file) {
+            Ok(text) => text,
+            Err(e) => {
+                warnings.push(format!(
+                    "Prompt template {} cannot be read: {e}",
+                    file.display()
+                ));
+                continue;
+            }
+        };
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some(first) = templates.iter().find(|t| t.name == name) {
+            if first.file_path != file {
+                warnings.push(format!(
+                    "Prompt template /{name} in {} is ignored: {} already defines it",
+                    file.display(),
+                    first.file_path.display()
+                ));
+            }
+            continue;
+        }
+        let doc = frontmatter::parse(&text);
+        let description = doc.fields.get("description").cloned().unwrap_or_else(|| {
+            doc.body
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default()
+                .chars()
+                .take(80)
+                .collect()
+        });
+        templates.push(PromptTemplate {
+            name,
+            description,
+            content: doc.body,
+            file_path: file,
+        });
+    }
+    (templates, warnings)
+}
+
+fn resolve(base: &Path, raw: &str) -> PathBuf {
+    let path = expand_tilde(raw);
+    if path.is_absolute() {
+        path
+    } else {
+        base.join(path)
+    }
+}
+
+fn entries(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        vec![path.to_path_buf()]
+    } else {
+        md_files(path)
+    }
+}
+
+/// The `.md` files directly in `dir` (not recursive), sorted.
+fn md_files(dir: &Path) -> Vec<PathBuf> {
+    crate::i18n::packs::files_with_extension(dir, "md")
+}
+
+/// Split command arguments on spaces and tabs, with `"..."` and `'...'` grouping words.
+pub fn parse_args(text: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut current = String::new();
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => current.push(c),
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == ' ' || c == '\t' => {
+                if !current.is_empty() {
+                    args.push(std::mem::take(&mut current));
+                }
+            }
+            None => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        args.push(current);
+    }
+    args
+}
+
+/// Fill a template's placeholders: positional `$N` first, then `${@:N}` / `${@:N:L}`, then
+/// `$ARGUMENTS` and `$@` (all arguments joined by spaces). Missing arguments are empty.
+pub fn substitute_args(content: &str, args: &[String]) -> String {
+    static POSITIONAL: OnceLock<Regex> = OnceLock::new();
+    static SLICE: OnceLock<Regex> = OnceLock::new();
+    let positional = POSITIONAL.get_or_init(|| Regex::new(r"\$(\d+)").expect("valid regex"));
+    let slice = SLICE.get_or_init(|| Regex::new(r"\$\{@:(\d+)(?::(\d+))?\}").expect("valid regex"));
+    let out = positional.replace_all(content, |c: &regex::Captures| {
+        let n: usize = c[1].parse().unwrap_or(0);
+        n.checked_sub(1)
+            .and_then(|i| args.get(i))
+            .cloned()
+            .unwrap_or_default()
+    });
+    let out = slice.replace_all(&out, |c: &regex::Captures| {
+        let start = c[1].parse::<usize>().unwrap_or(1).saturating_sub(1);
+        let rest = args.get(start..).unwrap_or(&[]);
+        match c.get(2).and_then(|l| l.as_str().parse::<usize>().ok()) {
+            Some(len) => rest.iter().take(len).cloned().collect::<Vec<_>>().join(" "),
+            None => rest.join(" "),
+        }
+    });
+    let all = args.join(" ");
+    out.replace("$ARGUMENTS", &all).replace("$@", &all)
+}
+
+/// `/name args` as the prompt it stands for; `None` when no template has that name.
+pub fn expand_template_command(text: &str, templates: &[PromptTemplate]) -> Option<String> {
+    let rest = text.strip_prefix('/')?;
+    let (name, args) = match rest.split_once(char::is_whitespace) {
+        Some((name, args)) => (name, args),
+        None => (rest, ""),
+    };
+    let template = templates.iter().find(|t| t.name == name)?;
+    Some(substitute_args(&template.content, &parse_args(args)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn arguments_are_split_with_quotes() {
+        assert_eq!(
+            parse_args(r#"Button "onClick handler" 'disabled support'  x"#),
+            args(&["Button", "onClick handler", "disabled support", "x"])
+        );
+        assert!(parse_args("   ").is_empty());
+    }
+
+    #[test]
+    fn placeholders_are_filled_as_pi_does() {
+        let a = args(&["a", "b", "c", "d"]);
+        assert_eq!(substitute_args("$1-$2-$9", &a), "a-b-");
+        assert_eq!(
+            substitute_args("all: $@ / $ARGUMENTS", &a),
+            "all: a b c d / a b c d"
+        );
+        assert_eq!(substitute_args("${@:2}", &a), "b c d");
+        assert_eq!(substitute_args("${@:2:2}", &a), "b c");
+        assert_eq!(substitute_args("${@:0}", &a), "a b c d");
+        assert_eq!(substitute_args("no args: [$1] [$@]", &[]), "no args: [] []");
+    }
+
+    #[test]
+    fn templates_load_from_folders_and_expand() {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("agent");
+        let project = dir.path().join("proj");
+        std::fs::create_dir_all(agent.join("prompts/nested")).unwrap();
+        std::fs::create_dir_all(project.join(".pi/prompts")).unwrap();
+        std::fs::write(
+            agent.join("prompts/component.md"),
+            "---\ndescription: Create a component\n---\nCreate $1 with: $@\n",
+        )
+        .unwrap();
+        std::fs::write(agent.join("prompts/nested/deep.md"), "not discovered").unwrap();
+        std::fs::write(project.join(".pi/prompts/review.md"), "\nReview the diff\n").unwrap();
+        std::fs::write(project.join(".pi/prompts/component.md"), "dup").unwrap();
+        let sources = TemplateSources {
+            agent_dir: agent,
+            project: Some(project),
+            ..Default::default()
+        };
+        let (templates, warnings) = load_templates(&sources);
+        let names: Vec<&str> = templates.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["component", "review"]);
+        assert_eq!(templates[0].description, "Create a component");
+        assert_eq!(templates[1].description, "Review the diff");
+        assert!(warnings[0].contains("/component") && warnings[0].contains("already defines"));
+        assert_eq!(
+            expand_template_command(r#"/component Button "click handler""#, &templates).unwrap(),
+            "Create Button with: Button click handler\n"
+        );
+        assert!(expand_template_command("/nope", &templates).is_none());
+        let untrusted = load_templates(&TemplateSources {
+            project: None,
+            ..sources
+        })
+        .0;
+        assert_eq!(untrusted.len(), 1);
+    }
+}
