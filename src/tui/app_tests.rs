@@ -335,3 +335,25 @@ fn an_image_path_is_attached_when_the_model_accepts_images() {
     });
     assert!(notice);
 }
+
+#[test]
+fn skill_and_template_commands_complete_and_are_sent_as_prompts() {
+    let (mut a, mut rx) = app();
+    a.resource_commands = vec![
+        ("review".into(), "Review the diff".into()),
+        ("skill:pdf".into(), "PDF tools".into()),
+    ];
+    type_text(&mut a, "/rev");
+    assert_eq!(
+        a.completions(),
+        vec![("/review".to_string(), "Review the diff".to_string())]
+    );
+    a.editor.clear();
+    type_text(&mut a, "/skill:pdf page 2");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
+        panic!("sent as a prompt")
+    };
+    assert_eq!(text, "/skill:pdf page 2");
+}
