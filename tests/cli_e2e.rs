@@ -436,9 +436,13 @@ fn version_and_help_exit_zero() {
     let out = sandbox.run(&["--export", "x.jsonl"], None);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("x.jsonl"));
-    let out = sandbox.run(&["--skill", "x", "-p", "hi"], None);
+    let out = sandbox.run(&["--resume", "-p", "hi"], None);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--resume outside the terminal UI"),
+        "{stderr}"
+    );
 }
 
 #[test]
