@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::frontmatter;
-use crate::config::paths::expand_tilde;
 
 /// One loaded template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,12 +50,12 @@ pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<St
             .clone()
             .unwrap_or_else(|| sources.agent_dir.clone());
         for raw in &sources.settings_paths {
-            files.extend(entries(&resolve(&base, raw)));
+            files.extend(super::entry_files(&base, raw, md_files));
         }
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     for raw in &sources.cli_paths {
-        files.extend(entries(&resolve(&cwd, raw)));
+        files.extend(super::entry_files(&cwd, raw, md_files));
     }
     let mut templates: Vec<PromptTemplate> = Vec::new();
     let mut warnings = Vec::new();
@@ -104,23 +103,6 @@ pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<St
         });
     }
     (templates, warnings)
-}
-
-fn resolve(base: &Path, raw: &str) -> PathBuf {
-    let path = expand_tilde(raw);
-    if path.is_absolute() {
-        path
-    } else {
-        base.join(path)
-    }
-}
-
-fn entries(path: &Path) -> Vec<PathBuf> {
-    if path.is_file() {
-        vec![path.to_path_buf()]
-    } else {
-        md_files(path)
-    }
 }
 
 /// The `.md` files directly in `dir` (not recursive), sorted.

@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use super::frontmatter;
-use crate::config::paths::expand_tilde;
 
 const MAX_NAME: usize = 64;
 const MAX_DESCRIPTION: usize = 1024;
@@ -59,12 +58,12 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
             .clone()
             .unwrap_or_else(|| sources.agent_dir.clone());
         for raw in &sources.settings_paths {
-            files.extend(path_entries(&resolve(&base, raw)));
+            files.extend(super::entry_files(&base, raw, |dir| skill_files(dir, true)));
         }
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     for raw in &sources.cli_paths {
-        files.extend(path_entries(&resolve(&cwd, raw)));
+        files.extend(super::entry_files(&cwd, raw, |dir| skill_files(dir, true)));
     }
     let mut skills: Vec<Skill> = Vec::new();
     let mut warnings = Vec::new();
@@ -89,24 +88,6 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
         skills.push(skill);
     }
     (skills, warnings)
-}
-
-fn resolve(base: &Path, raw: &str) -> PathBuf {
-    let path = expand_tilde(raw);
-    if path.is_absolute() {
-        path
-    } else {
-        base.join(path)
-    }
-}
-
-/// A `--skill`/settings entry: a `SKILL.md`/`.md` file, or a folder searched for `SKILL.md`.
-fn path_entries(path: &Path) -> Vec<PathBuf> {
-    if path.is_file() {
-        vec![path.to_path_buf()]
-    } else {
-        skill_files(path, true)
-    }
 }
 
 /// `SKILL.md` files below `dir` (recursively; a folder with `SKILL.md` is not searched
