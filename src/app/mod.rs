@@ -5,6 +5,7 @@ pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
 pub mod project_trust;
+pub mod prompt_setup;
 pub mod session_switch;
 pub mod startup;
 

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use super::prompt_setup::{load_resources, system_prompt};
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
-use crate::agent::tool::{AgentTool, ExecutionMode};
+use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
 use crate::ai::demo::{ADD_KEY_HELP, DEMO_PROVIDER, demo_model, is_demo};
 use crate::ai::model::{Model, ThinkingLevel};
@@ -22,19 +23,12 @@ use crate::app::agent_session::{AgentSession, RetryPolicy};
 use crate::app::extension_bridge::ExtensionBridge;
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
-use crate::config::context_files::{load_context_files, load_prompt_sources};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
-use crate::config::system_prompt::PromptSkill;
-use crate::config::system_prompt::{
-    PromptTool, SystemPromptOptions, build_system_prompt, local_date,
-};
 use crate::lua::discovery::{DiscoveryInput, discover_extensions};
 use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
-use crate::resources::prompt_templates::{TemplateSources, load_templates};
-use crate::resources::skills::{Skill, SkillSources, load_skills};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
@@ -210,23 +204,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
-    let (skills, warnings) = load_skills(&SkillSources {
-        agent_dir: agent_dir.clone(),
-        home: crate::config::paths::home_dir(),
-        project: project.map(Path::to_path_buf),
-        settings_paths: settings.skill_paths(),
-        cli_paths: args.skills.clone(),
-        no_skills: args.no_skills,
-    });
-    warn_all(warnings);
-    let (templates, warnings) = load_templates(&TemplateSources {
-        agent_dir: agent_dir.clone(),
-        project: project.map(Path::to_path_buf),
-        settings_paths: settings.prompt_paths(),
-        cli_paths: args.prompt_templates.clone(),
-        no_templates: args.no_prompt_templates,
-    });
-    warn_all(warnings);
+    let (skills, templates) = load_resources(&args, &settings, &agent_dir, project);
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     let fresh = session.entries().is_empty();
@@ -554,54 +532,6 @@ fn active_tool_names(args: &Args) -> Vec<String> {
         return Vec::new();
     }
     DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect()
-}
-
-fn system_prompt(
-    args: &Args,
-    agent_dir: &Path,
-    cwd: &Path,
-    project: Option<&Path>,
-    tools: &[Arc<dyn AgentTool>],
-    skills: &[Skill],
-) -> String {
-    let (context_files, warnings) = if args.no_context_files {
-        (Vec::new(), Vec::new())
-    } else {
-        load_context_files(agent_dir, cwd)
-    };
-    warn_all(warnings);
-    let sources = load_prompt_sources(
-        args.system_prompt.as_deref(),
-        &args.append_system_prompt,
-        agent_dir,
-        project,
-    );
-    warn_all(sources.warnings);
-    build_system_prompt(&SystemPromptOptions {
-        custom_prompt: sources.custom_prompt,
-        append_prompt: sources.append_prompt,
-        tools: tools
-            .iter()
-            .map(|t| PromptTool {
-                name: t.name().to_string(),
-                snippet: t.prompt_snippet(),
-            })
-            .collect(),
-        guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
-        context_files,
-        skills: skills
-            .iter()
-            .filter(|s| !s.disable_model_invocation)
-            .map(|s| PromptSkill {
-                name: s.name.clone(),
-                description: s.description.clone(),
-                path: s.file_path.clone(),
-            })
-            .collect(),
-        cwd: cwd.to_path_buf(),
-        date: local_date(),
-        docs: crate::config::paths::find_docs(),
-    })
 }
 
 /// Ctrl+C aborts the run (stream and tools); a second Ctrl+C exits at once.

@@ -1,0 +1,97 @@
+//! Start-up's prompt step: load skills and prompt templates, then assemble the system prompt
+//! from the tools, context files, `SYSTEM.md`/`APPEND_SYSTEM.md` and skills.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::agent::tool::AgentTool;
+use crate::cli::args::Args;
+use crate::config::context_files::{load_context_files, load_prompt_sources};
+use crate::config::settings::Settings;
+use crate::config::system_prompt::{
+    PromptSkill, PromptTool, SystemPromptOptions, build_system_prompt, local_date,
+};
+use crate::resources::prompt_templates::{PromptTemplate, TemplateSources, load_templates};
+use crate::resources::skills::{Skill, SkillSources, load_skills};
+
+fn warn_all(warnings: impl IntoIterator<Item = String>) {
+    for warning in warnings {
+        eprintln!("Warning: {warning}");
+    }
+}
+
+/// Skills and prompt templates from pi's locations; `project` is `None` when untrusted.
+pub fn load_resources(
+    args: &Args,
+    settings: &Settings,
+    agent_dir: &Path,
+    project: Option<&Path>,
+) -> (Vec<Skill>, Vec<PromptTemplate>) {
+    let (skills, warnings) = load_skills(&SkillSources {
+        agent_dir: agent_dir.to_path_buf(),
+        home: crate::config::paths::home_dir(),
+        project: project.map(Path::to_path_buf),
+        settings_paths: settings.skill_paths(),
+        cli_paths: args.skills.clone(),
+        no_skills: args.no_skills,
+    });
+    warn_all(warnings);
+    let (templates, warnings) = load_templates(&TemplateSources {
+        agent_dir: agent_dir.to_path_buf(),
+        project: project.map(Path::to_path_buf),
+        settings_paths: settings.prompt_paths(),
+        cli_paths: args.prompt_templates.clone(),
+        no_templates: args.no_prompt_templates,
+    });
+    warn_all(warnings);
+    (skills, templates)
+}
+
+/// The system prompt for this run.
+pub fn system_prompt(
+    args: &Args,
+    agent_dir: &Path,
+    cwd: &Path,
+    project: Option<&Path>,
+    tools: &[Arc<dyn AgentTool>],
+    skills: &[Skill],
+) -> String {
+    let (context_files, warnings) = if args.no_context_files {
+        (Vec::new(), Vec::new())
+    } else {
+        load_context_files(agent_dir, cwd)
+    };
+    warn_all(warnings);
+    let sources = load_prompt_sources(
+        args.system_prompt.as_deref(),
+        &args.append_system_prompt,
+        agent_dir,
+        project,
+    );
+    warn_all(sources.warnings);
+    build_system_prompt(&SystemPromptOptions {
+        custom_prompt: sources.custom_prompt,
+        append_prompt: sources.append_prompt,
+        tools: tools
+            .iter()
+            .map(|t| PromptTool {
+                name: t.name().to_string(),
+                snippet: t.prompt_snippet(),
+            })
+            .collect(),
+        guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
+        context_files,
+        skills: skills
+            .iter()
+            .filter(|s| !s.disable_model_invocation)
+            .map(|s| PromptSkill {
+                name: s.name.clone(),
+                description: s.description.clone(),
+                path: s.file_path.clone(),
+            })
+            .collect(),
+        cwd: cwd.to_path_buf(),
+        date: local_date(),
+        docs: crate::config::paths::find_docs(),
+    })
+}
