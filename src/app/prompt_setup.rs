@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::startup::warn_all;
 use crate::agent::tool::AgentTool;
 use crate::cli::args::Args;
 use crate::config::context_files::{load_context_files, load_prompt_sources};
@@ -13,12 +14,6 @@ use crate::config::system_prompt::{
 };
 use crate::resources::prompt_templates::{PromptTemplate, TemplateSources, load_templates};
 use crate::resources::skills::{Skill, SkillSources, load_skills};
-
-fn warn_all(warnings: impl IntoIterator<Item = String>) {
-    for warning in warnings {
-        eprintln!("Warning: {warning}");
-    }
-}
 
 /// Skills and prompt templates from pi's locations; `project` is `None` when untrusted.
 pub fn load_resources(

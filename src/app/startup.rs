@@ -37,7 +37,8 @@ use crate::tui::{InteractiveOptions, run_interactive};
 /// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
 type StartupResult<T> = Result<T, String>;
 
-fn warn_all(warnings: impl IntoIterator<Item = String>) {
+/// Print each warning on stderr.
+pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
     for w in warnings {
         eprintln!("Warning: {w}");
     }
