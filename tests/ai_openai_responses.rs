@@ -73,7 +73,12 @@ async fn reasoning_text_two_calls_and_cached_usage() {
     server.push(MockReply::sse(sse(&full_stream())).chunked(&[37]));
     let model = responses_model(&server.openai_base_url());
     let (events, msg) = collect(&model, user_context("go"), options()).await;
-    assert_eq!(msg.stop_reason, StopReason::ToolUse, "{:?}", msg.error_message);
+    assert_eq!(
+        msg.stop_reason,
+        StopReason::ToolUse,
+        "{:?}",
+        msg.error_message
+    );
     assert_eq!(msg.response_id.as_deref(), Some("resp_1"));
     let ContentBlock::Thinking(t) = &msg.content[0] else {
         panic!("{:?}", msg.content)
@@ -84,12 +89,18 @@ async fn reasoning_text_two_calls_and_cached_usage() {
     assert_eq!(msg.text(), "Let me look.");
     let calls = msg.tool_calls();
     assert_eq!(calls.len(), 2);
-    assert_eq!((calls[0].id.as_str(), calls[0].name.as_str()), ("call_a|fc_1", "bash"));
+    assert_eq!(
+        (calls[0].id.as_str(), calls[0].name.as_str()),
+        ("call_a|fc_1", "bash")
+    );
     assert_eq!(calls[0].arguments, json!({"command": "ls"}));
     assert_eq!(calls[1].id, "call_b|fc_2");
     assert_eq!(calls[1].arguments, json!({"path": "a.rs"}));
     let u = &msg.usage;
-    assert_eq!((u.input, u.output, u.cache_read, u.total_tokens), (200, 50, 1000, 1250));
+    assert_eq!(
+        (u.input, u.output, u.cache_read, u.total_tokens),
+        (200, 50, 1000, 1250)
+    );
     let expected = (200.0 * 2.0 + 50.0 * 8.0 + 1000.0 * 0.5) / 1e6;
     assert!((u.cost.total - expected).abs() < 1e-12, "{}", u.cost.total);
     let k = kinds(&events);
@@ -103,7 +114,10 @@ async fn reasoning_text_two_calls_and_cached_usage() {
     assert_eq!(req.header("authorization"), Some("Bearer test-key"));
     let body = req.json();
     assert_eq!(body["instructions"], "You are a test.");
-    assert_eq!(body["input"][0]["content"][0], json!({"type": "input_text", "text": "go"}));
+    assert_eq!(
+        body["input"][0]["content"][0],
+        json!({"type": "input_text", "text": "go"})
+    );
     assert_eq!(body["store"], false);
 }
 
@@ -111,8 +125,10 @@ async fn reasoning_text_two_calls_and_cached_usage() {
 async fn response_failed_mid_stream_keeps_partial_text() {
     let server = MockServer::start();
     let mut events = full_stream()[..8].to_vec();
-    events.push(json!({"type": "response.failed", "response": {"id": "resp_1", "status": "failed",
-        "error": {"code": "server_error", "message": "The server had an error"}}}));
+    events.push(
+        json!({"type": "response.failed", "response": {"id": "resp_1", "status": "failed",
+        "error": {"code": "server_error", "message": "The server had an error"}}}),
+    );
     server.push(MockReply::sse(sse(&events)));
     let model = responses_model(&server.openai_base_url());
     let (events, msg) = collect(&model, user_context("go"), options()).await;

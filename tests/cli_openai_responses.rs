@@ -43,8 +43,15 @@ fn print_mode_runs_bash_then_answers_over_openai_responses() {
     let sandbox = PiSandbox::with_mock(&server, "openai-responses");
     let out = sandbox.run(&["--model", "mock/mock-model", "-p", "run echo"], None);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("The command printed responses-ok."), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("The command printed responses-ok."),
+        "{stdout}"
+    );
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[0].path, "/responses");

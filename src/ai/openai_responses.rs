@@ -66,9 +66,7 @@ impl ApiProvider for OpenAiResponses {
                 return Ok(());
             }
         }
-        Err(ProviderError::new(
-            "Stream ended before response.completed",
-        ))
+        Err(ProviderError::new("Stream ended before response.completed"))
     }
 }
 

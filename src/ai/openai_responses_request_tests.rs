@@ -14,7 +14,13 @@ fn model() -> Model {
     .unwrap()
 }
 
-fn turn(api: &str, provider: &str, model_id: &str, thinking: ThinkingContent, id: &str) -> Vec<Message> {
+fn turn(
+    api: &str,
+    provider: &str,
+    model_id: &str,
+    thinking: ThinkingContent,
+    id: &str,
+) -> Vec<Message> {
     let mut a = AssistantMessage::empty(api, provider, model_id);
     a.content = vec![
         ContentBlock::Thinking(thinking),
@@ -54,13 +60,20 @@ fn context(messages: Vec<Message>) -> Context {
 
 #[test]
 fn body_has_instructions_tools_reasoning_and_replayed_items() {
-    let item = json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "ENC"});
+    let item =
+        json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "ENC"});
     let thinking = ThinkingContent {
         thinking: "summary".into(),
         thinking_signature: Some(item.to_string()),
         redacted: None,
     };
-    let messages = turn("openai-responses", "openai", "gpt-x", thinking, "call_1|fc_1");
+    let messages = turn(
+        "openai-responses",
+        "openai",
+        "gpt-x",
+        thinking,
+        "call_1|fc_1",
+    );
     let options = StreamOptions {
         reasoning: Some(ThinkingLevel::High),
         ..Default::default()
@@ -69,7 +82,10 @@ fn body_has_instructions_tools_reasoning_and_replayed_items() {
     assert_eq!(body["instructions"], "sys");
     assert_eq!(body["store"], false);
     assert_eq!(body["stream"], true);
-    assert_eq!(body["reasoning"], json!({"effort": "high", "summary": "auto"}));
+    assert_eq!(
+        body["reasoning"],
+        json!({"effort": "high", "summary": "auto"})
+    );
     assert_eq!(body["include"], json!(["reasoning.encrypted_content"]));
     assert_eq!(
         body["tools"],
@@ -77,7 +93,10 @@ fn body_has_instructions_tools_reasoning_and_replayed_items() {
                 "parameters": {"type": "object"}}])
     );
     let input = body["input"].as_array().unwrap();
-    assert_eq!(input[0], json!({"role": "user", "content": [{"type": "input_text", "text": "go"}]}));
+    assert_eq!(
+        input[0],
+        json!({"role": "user", "content": [{"type": "input_text", "text": "go"}]})
+    );
     assert_eq!(input[1], item);
     assert_eq!(input[2]["type"], "message");
     assert_eq!(input[2]["content"][0]["text"], "running it");
@@ -100,7 +119,13 @@ fn anthropic_thinking_and_tool_ids_hand_off_cleanly() {
         thinking_signature: Some("anthropic-signature".into()),
         redacted: None,
     };
-    let messages = turn("anthropic-messages", "anthropic", "claude", thinking, "toolu_01.A!b");
+    let messages = turn(
+        "anthropic-messages",
+        "anthropic",
+        "claude",
+        thinking,
+        "toolu_01.A!b",
+    );
     let body = build_body(&model(), &context(messages), &StreamOptions::default());
     let input = body["input"].as_array().unwrap();
     assert!(input.iter().all(|i| i["type"] != "reasoning"), "{input:?}");
@@ -109,9 +134,15 @@ fn anthropic_thinking_and_tool_ids_hand_off_cleanly() {
         .filter(|i| i["type"] == "message")
         .map(|i| i["content"][0]["text"].as_str().unwrap())
         .collect();
-    assert!(text.contains(&"let me look"), "foreign thinking kept as text: {text:?}");
+    assert!(
+        text.contains(&"let me look"),
+        "foreign thinking kept as text: {text:?}"
+    );
     let call = input.iter().find(|i| i["type"] == "function_call").unwrap();
-    let output = input.iter().find(|i| i["type"] == "function_call_output").unwrap();
+    let output = input
+        .iter()
+        .find(|i| i["type"] == "function_call_output")
+        .unwrap();
     assert_eq!(call["call_id"], "toolu_01_A_b");
     assert_eq!(output["call_id"], call["call_id"]);
     assert!(body.get("reasoning").is_none());
