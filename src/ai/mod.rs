@@ -15,6 +15,8 @@ pub mod oauth;
 pub mod openai_compat;
 pub mod openai_completions;
 pub mod openai_request;
+pub mod openai_responses;
+pub mod openai_responses_request;
 pub mod partial_json;
 pub mod registry;
 pub mod resolve;

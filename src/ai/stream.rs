@@ -117,6 +117,7 @@ impl ProviderRegistry {
         let mut r = ProviderRegistry::default();
         r.register(Arc::new(super::anthropic::AnthropicMessages));
         r.register(Arc::new(super::openai_completions::OpenAiCompletions));
+        r.register(Arc::new(super::openai_responses::OpenAiResponses));
         r.register(super::demo::demo_provider());
         r
     }

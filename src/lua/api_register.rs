@@ -13,7 +13,11 @@ use super::registry::{CommandInfo, FlagInfo, ShortcutInfo, ToolInfo, ToolReg};
 use super::vm::HostCtx;
 
 /// Wire protocols a registered provider may use.
-pub const PROVIDER_APIS: [&str; 2] = ["anthropic-messages", "openai-completions"];
+pub const PROVIDER_APIS: [&str; 3] = [
+    "anthropic-messages",
+    "openai-completions",
+    "openai-responses",
+];
 
 fn opt_string(t: &Table, key: &str) -> mlua::Result<Option<String>> {
     t.get(key)
