@@ -105,6 +105,15 @@ impl RpcClient {
         }
     }
 
+    /// A line matching `pred` that already arrived (for instance while a command's response
+    /// was awaited), else the next one that does.
+    pub fn seen_or_wait(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Received {
+        if let Some(line) = self.seen.iter().find(|l| pred(&l.value)) {
+            return line.clone();
+        }
+        self.wait_for(what, pred)
+    }
+
     /// The next event of `kind`.
     pub fn event(&mut self, kind: &str) -> Value {
         self.wait_for(kind, |v| v["type"] == kind).value
