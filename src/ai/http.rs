@@ -137,20 +137,54 @@ pub async fn post_sse_with_hooks(
         let text = response.text().await.unwrap_or_default();
         return Err(status_error(status.as_u16(), &headers, &text, provider));
     }
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if content_type.contains("text/html") {
+        let text = response.text().await.unwrap_or_default();
+        return Err(html_error(status.as_u16(), &text));
+    }
     Ok(SseBody {
+        status: status.as_u16(),
         response,
         parser: SseParser::new(),
         queue: VecDeque::new(),
         ended: false,
+        started: false,
     })
+}
+
+/// Longest excerpt of an unexpected HTML body quoted in an error.
+const HTML_EXCERPT_CHARS: usize = 200;
+
+/// The error for an HTML page where an event stream was expected (a proxy,
+/// captive portal or wrong `baseUrl`).
+pub fn html_error(status: u16, body: &str) -> ProviderError {
+    let excerpt: String = body.trim().chars().take(HTML_EXCERPT_CHARS).collect();
+    ProviderError::new(format!(
+        "Expected an event stream but the server returned an HTML page (status {status}); \
+         check the provider's baseUrl and any proxy in between. First bytes: {excerpt}"
+    ))
+}
+
+/// True when a body starts like an HTML document.
+fn looks_like_html(bytes: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).to_ascii_lowercase();
+    let head = head.trim_start();
+    head.starts_with("<!doctype html") || head.starts_with("<html")
 }
 
 /// A streaming response body decoded as SSE events.
 pub struct SseBody {
+    status: u16,
     response: reqwest::Response,
     parser: SseParser,
     queue: VecDeque<SseEvent>,
     ended: bool,
+    started: bool,
 }
 
 impl SseBody {
@@ -165,6 +199,10 @@ impl SseBody {
             }
             match self.response.chunk().await.map_err(network_error)? {
                 Some(bytes) => {
+                    if !self.started && looks_like_html(&bytes) {
+                        return Err(html_error(self.status, &String::from_utf8_lossy(&bytes)));
+                    }
+                    self.started = self.started || !bytes.iter().all(u8::is_ascii_whitespace);
                     let queue = &mut self.queue;
                     self.parser.push_with(&bytes, |ev| queue.push_back(ev));
                 }
