@@ -3,6 +3,7 @@
 pub mod anthropic;
 pub mod anthropic_request;
 pub mod auth;
+pub mod azure_openai_responses;
 pub mod catalog;
 pub mod cost;
 pub mod demo;
@@ -14,6 +15,8 @@ pub mod google_auth;
 pub mod google_request;
 pub mod google_vertex;
 pub mod http;
+pub mod mistral;
+pub mod mistral_request;
 pub mod model;
 pub mod oauth;
 pub mod openai_compat;
