@@ -22,7 +22,11 @@ use support::{MockReply, MockServer};
 const IMAGE: &str = "iVBORw0KGgo=";
 
 fn model(api: &str, provider: &str, id: &str, base_url: &str, vision: bool) -> Model {
-    let input = if vision { json!(["text", "image"]) } else { json!(["text"]) };
+    let input = if vision {
+        json!(["text", "image"])
+    } else {
+        json!(["text"])
+    };
     serde_json::from_value(json!({
         "id": id, "name": id, "api": api, "provider": provider, "baseUrl": base_url,
         "reasoning": true, "input": input, "contextWindow": 200000, "maxTokens": 32000
@@ -30,7 +34,13 @@ fn model(api: &str, provider: &str, id: &str, base_url: &str, vision: bool) -> M
     .unwrap()
 }
 
-fn assistant(api: &str, provider: &str, model: &str, content: Vec<ContentBlock>, stop: StopReason) -> Message {
+fn assistant(
+    api: &str,
+    provider: &str,
+    model: &str,
+    content: Vec<ContentBlock>,
+    stop: StopReason,
+) -> Message {
     let mut a = AssistantMessage::empty(api, provider, model);
     a.content = content;
     a.stop_reason = stop;
@@ -90,8 +100,18 @@ fn session(api: &str, provider: &str, model_id: &str, ids: [&str; 2]) -> Arc<Con
             StopReason::ToolUse,
         ),
         result(ids[0], "bash", vec![ContentBlock::text("a.rs\nshot.png")]),
-        result(ids[1], "read", vec![ContentBlock::image(IMAGE, "image/png")]),
-        assistant(api, provider, model_id, vec![ContentBlock::text("Two files.")], StopReason::Stop),
+        result(
+            ids[1],
+            "read",
+            vec![ContentBlock::image(IMAGE, "image/png")],
+        ),
+        assistant(
+            api,
+            provider,
+            model_id,
+            vec![ContentBlock::text("Two files.")],
+            StopReason::Stop,
+        ),
         Message::User(UserMessage::text("Continue, please.")),
     ];
     Arc::new(Context {
@@ -128,15 +148,27 @@ fn text_of(body: &Value) -> String {
 
 fn assert_no_foreign_signatures(body: &Value) {
     let s = text_of(body);
-    assert!(!s.contains("signature-from-anthropic"), "signature leaked: {s}");
-    assert!(s.contains("The user wants the files listed."), "thinking text kept as text");
+    assert!(
+        !s.contains("signature-from-anthropic"),
+        "signature leaked: {s}"
+    );
+    assert!(
+        s.contains("The user wants the files listed."),
+        "thinking text kept as text"
+    );
 }
 
 #[tokio::test]
 async fn anthropic_session_continues_on_openai_completions() {
     let server = MockServer::start();
     let model = openai_model(&server.openai_base_url(), "gpt-4o");
-    let body = send(&server, MockReply::openai_text("ok"), &model, anthropic_session()).await;
+    let body = send(
+        &server,
+        MockReply::openai_text("ok"),
+        &model,
+        anthropic_session(),
+    )
+    .await;
     assert_no_foreign_signatures(&body);
     let msgs = body["messages"].as_array().unwrap();
     let assistant = msgs.iter().find(|m| m["tool_calls"].is_array()).unwrap();
@@ -152,13 +184,22 @@ async fn anthropic_session_continues_on_openai_completions() {
         .map(|m| m["tool_call_id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, results, "every tool result answers a call");
-    assert!(text_of(&body).contains(IMAGE), "vision model receives the images");
+    assert!(
+        text_of(&body).contains(IMAGE),
+        "vision model receives the images"
+    );
 }
 
 #[tokio::test]
 async fn anthropic_session_continues_on_openai_responses() {
     let server = MockServer::start();
-    let model = model("openai-responses", "openai", "gpt-5", &server.openai_base_url(), true);
+    let model = model(
+        "openai-responses",
+        "openai",
+        "gpt-5",
+        &server.openai_base_url(),
+        true,
+    );
     let reply = MockReply::sse(
         [
             json!({"type": "response.output_item.added", "output_index": 0,
@@ -174,7 +215,10 @@ async fn anthropic_session_continues_on_openai_responses() {
     let body = send(&server, reply, &model, anthropic_session()).await;
     assert_no_foreign_signatures(&body);
     let input = body["input"].as_array().unwrap();
-    assert!(input.iter().all(|i| i["type"] != "reasoning"), "no foreign reasoning items");
+    assert!(
+        input.iter().all(|i| i["type"] != "reasoning"),
+        "no foreign reasoning items"
+    );
     let id_rule = Regex::new("^[A-Za-z0-9_-]{1,64}$").unwrap();
     let calls: Vec<&str> = input
         .iter()
@@ -194,7 +238,13 @@ async fn anthropic_session_continues_on_openai_responses() {
 #[tokio::test]
 async fn anthropic_session_continues_on_google() {
     let server = MockServer::start();
-    let model = model("google-generative-ai", "google", "gemini-2.5-flash", &server.url(), true);
+    let model = model(
+        "google-generative-ai",
+        "google",
+        "gemini-2.5-flash",
+        &server.url(),
+        true,
+    );
     let reply = MockReply::sse(format!(
         "data: {}\n\n",
         json!({"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]})
@@ -203,7 +253,10 @@ async fn anthropic_session_continues_on_google() {
     assert_no_foreign_signatures(&body);
     let contents = body["contents"].as_array().unwrap();
     let s = text_of(&body);
-    assert!(!s.contains("\"thought\":true"), "foreign thinking is not a thought part");
+    assert!(
+        !s.contains("\"thought\":true"),
+        "foreign thinking is not a thought part"
+    );
     assert!(!s.contains("thoughtSignature"));
     let calls: Vec<&str> = contents
         .iter()
@@ -217,18 +270,37 @@ async fn anthropic_session_continues_on_google() {
         .collect();
     assert_eq!(calls, ["bash", "read"]);
     assert_eq!(calls, responses);
-    assert!(contents.iter().all(|c| c["role"] == "user" || c["role"] == "model"));
+    assert!(
+        contents
+            .iter()
+            .all(|c| c["role"] == "user" || c["role"] == "model")
+    );
     assert!(s.contains(IMAGE));
 }
 
 #[tokio::test]
 async fn text_only_target_gets_image_notes_instead_of_images() {
     let server = MockServer::start();
-    let model = model("openai-completions", "openai", "gpt-3.5-turbo", &server.openai_base_url(), false);
-    let body = send(&server, MockReply::openai_text("ok"), &model, anthropic_session()).await;
+    let model = model(
+        "openai-completions",
+        "openai",
+        "gpt-3.5-turbo",
+        &server.openai_base_url(),
+        false,
+    );
+    let body = send(
+        &server,
+        MockReply::openai_text("ok"),
+        &model,
+        anthropic_session(),
+    )
+    .await;
     let s = text_of(&body);
     assert!(!s.contains(IMAGE), "no image data for a text-only model");
-    assert!(s.contains("image omitted: model does not support images"), "{s}");
+    assert!(
+        s.contains("image omitted: model does not support images"),
+        "{s}"
+    );
 }
 
 #[tokio::test]
@@ -238,7 +310,10 @@ async fn responses_session_with_pipe_ids_continues_on_anthropic() {
         "openai-responses",
         "openai",
         "gpt-5",
-        ["call_abc|fc_0123456789abcdef", "call_def|fc_fedcba9876543210"],
+        [
+            "call_abc|fc_0123456789abcdef",
+            "call_def|fc_fedcba9876543210",
+        ],
     );
     let model = anthropic_model(&server.anthropic_base_url(), "claude-sonnet-4-5");
     let body = send(&server, MockReply::anthropic_text("ok"), &model, ctx).await;
@@ -249,7 +324,9 @@ async fn responses_session_with_pipe_ids_continues_on_anthropic() {
         for block in m["content"].as_array().into_iter().flatten() {
             match block["type"].as_str() {
                 Some("tool_use") => uses.push(block["id"].as_str().unwrap().to_string()),
-                Some("tool_result") => results.push(block["tool_use_id"].as_str().unwrap().to_string()),
+                Some("tool_result") => {
+                    results.push(block["tool_use_id"].as_str().unwrap().to_string())
+                }
                 Some("thinking") => panic!("foreign thinking must not be a thinking block"),
                 _ => {}
             }

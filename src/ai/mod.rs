@@ -4,6 +4,7 @@ pub mod anthropic;
 pub mod anthropic_request;
 pub mod auth;
 pub mod azure_openai_responses;
+pub mod bedrock_sign;
 pub mod catalog;
 pub mod cost;
 pub mod demo;
