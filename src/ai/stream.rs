@@ -121,6 +121,7 @@ impl ProviderRegistry {
         r.register(Arc::new(
             super::azure_openai_responses::AzureOpenAiResponses::default(),
         ));
+        r.register(Arc::new(super::bedrock::BedrockConverseStream::default()));
         r.register(Arc::new(super::google::GoogleGenerativeAi));
         r.register(Arc::new(super::mistral::MistralConversations));
         r.register(Arc::new(super::google_vertex::GoogleVertex::default()));
