@@ -17,14 +17,9 @@ use super::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::config::config_value::Env;
 
 /// Azure OpenAI Responses over SSE.
+#[derive(Default)]
 pub struct AzureOpenAiResponses {
     env: Env,
-}
-
-impl Default for AzureOpenAiResponses {
-    fn default() -> Self {
-        AzureOpenAiResponses { env: Env::system() }
-    }
 }
 
 impl AzureOpenAiResponses {

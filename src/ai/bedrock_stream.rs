@@ -96,10 +96,8 @@ impl<'a> ConverseStreamState<'a> {
                 let reason = payload["stopReason"].as_str().unwrap_or_default();
                 self.stop = Some((map_stop_reason(reason), reason.to_string()));
             }
-            "metadata" => {
-                if payload["usage"].is_object() {
-                    out.partial_mut().usage = parse_usage(&payload["usage"], self.model);
-                }
+            "metadata" if payload["usage"].is_object() => {
+                out.partial_mut().usage = parse_usage(&payload["usage"], self.model);
             }
             _ => {}
         }

@@ -18,14 +18,9 @@ use crate::config::config_value::Env;
 const CREDENTIALS_MARKER: &str = "gcp-vertex-credentials";
 
 /// Vertex AI over SSE.
+#[derive(Default)]
 pub struct GoogleVertex {
     env: Env,
-}
-
-impl Default for GoogleVertex {
-    fn default() -> Self {
-        GoogleVertex { env: Env::system() }
-    }
 }
 
 impl GoogleVertex {
