@@ -176,3 +176,36 @@ async fn abort_mid_stream_reports_aborted() {
     assert_eq!(msg.stop_reason, StopReason::Aborted);
     assert!(server.wait_for_disconnects(1, Duration::from_secs(5)));
 }
+
+#[tokio::test]
+async fn azure_sends_deployment_api_version_and_api_key() {
+    use pi::ai::azure_openai_responses::AzureOpenAiResponses;
+    use pi::config::config_value::Env;
+    let server = MockServer::start();
+    server.push(MockReply::sse(sse(&full_stream())));
+    let mut model = responses_model(&format!("{}/openai/v1", server.url()));
+    model.api = "azure-openai-responses".into();
+    model.provider = "azure-openai-responses".into();
+    let mut registry = ProviderRegistry::default();
+    registry.register(std::sync::Arc::new(AzureOpenAiResponses::with_env(
+        Env::from_pairs(&[("AZURE_OPENAI_DEPLOYMENT_NAME_MAP", "gpt-5=team-gpt5")]),
+    )));
+    let msg = registry
+        .stream(model, user_context("go"), options())
+        .result()
+        .await;
+    assert_eq!(
+        msg.stop_reason,
+        StopReason::ToolUse,
+        "{:?}",
+        msg.error_message
+    );
+    assert_eq!(msg.api, "azure-openai-responses");
+    assert_eq!(msg.tool_calls().len(), 2);
+    assert_eq!(msg.usage.cache_read, 1000);
+    let req = server.last_request().unwrap();
+    assert_eq!(req.path, "/openai/v1/responses?api-version=v1");
+    assert_eq!(req.header("api-key"), Some("test-key"));
+    assert_eq!(req.header("authorization"), None);
+    assert_eq!(req.json()["model"], "team-gpt5");
+}

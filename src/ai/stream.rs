@@ -118,7 +118,12 @@ impl ProviderRegistry {
         r.register(Arc::new(super::anthropic::AnthropicMessages));
         r.register(Arc::new(super::openai_completions::OpenAiCompletions));
         r.register(Arc::new(super::openai_responses::OpenAiResponses));
+        r.register(Arc::new(
+            super::azure_openai_responses::AzureOpenAiResponses::default(),
+        ));
+        r.register(Arc::new(super::bedrock::BedrockConverseStream::default()));
         r.register(Arc::new(super::google::GoogleGenerativeAi));
+        r.register(Arc::new(super::mistral::MistralConversations));
         r.register(Arc::new(super::google_vertex::GoogleVertex::default()));
         r.register(super::demo::demo_provider());
         r

@@ -13,10 +13,15 @@ use super::registry::{CommandInfo, FlagInfo, ShortcutInfo, ToolInfo, ToolReg};
 use super::vm::HostCtx;
 
 /// Wire protocols a registered provider may use.
-pub const PROVIDER_APIS: [&str; 3] = [
+pub const PROVIDER_APIS: [&str; 8] = [
     "anthropic-messages",
     "openai-completions",
     "openai-responses",
+    "azure-openai-responses",
+    "google-generative-ai",
+    "google-vertex",
+    "mistral-conversations",
+    "bedrock-converse-stream",
 ];
 
 fn opt_string(t: &Table, key: &str) -> mlua::Result<Option<String>> {

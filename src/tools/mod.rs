@@ -11,6 +11,7 @@ pub mod edit;
 pub mod find;
 pub mod fs_errors;
 pub mod grep;
+pub mod image_resize;
 pub mod listing;
 pub mod ls;
 pub mod mime;

@@ -1,13 +1,12 @@
 //! The `read` tool: text files with offset/limit and continuation notices,
 //! images as attachments.
 //!
-//! Images are sent unchanged: there is no downscaling yet, so very large
-//! images reach the provider at full size.
+//! Images larger than 2000×2000 pixels or 4.5 MB of base64 are scaled down
+//! first (see [`super::image_resize`]), with a note mapping coordinates back.
 
 use std::path::Path;
 
 use async_trait::async_trait;
-use base64::Engine;
 use serde_json::{Value, json};
 
 use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
@@ -15,6 +14,7 @@ use crate::ai::types::ContentBlock;
 
 use super::args::{aborted, check_aborted, js_number, optional_number, required_str};
 use super::fs_errors;
+use super::image_resize::{dimension_note, fit_image};
 use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
 use super::paths::resolve_read_path;
 use super::truncate::{
@@ -119,12 +119,24 @@ async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOut
         .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
 
     if let Some(mime_type) = detect_image_mime_type(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
-        let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let content = match fit_image(&bytes, mime_type) {
+            Some(img) => {
+                let mut note = format!("Read image file [{}]", img.mime_type);
+                if let Some(dims) = dimension_note(&img) {
+                    note.push('\n');
+                    note.push_str(&dims);
+                }
+                vec![
+                    ContentBlock::text(note),
+                    ContentBlock::image(img.data, img.mime_type),
+                ]
+            }
+            None => vec![ContentBlock::text(format!(
+                "Read image file [{mime_type}]\n[Image omitted: could not be resized below the inline image size limit.]"
+            ))],
+        };
         return Ok(ToolOutput {
-            content: vec![
-                ContentBlock::text(format!("Read image file [{mime_type}]")),
-                ContentBlock::image(data, mime_type),
-            ],
+            content,
             details: None,
         });
     }
