@@ -76,7 +76,7 @@ pub fn is_builtin_command(name: &str) -> bool {
     name == "exit"
         || crate::tui::commands::COMMANDS
             .iter()
-            .any(|(n, _, _)| *n == name)
+            .any(|(n, _)| *n == name)
 }
 
 /// Long option names pi itself defines (`help`, `model`, ...).

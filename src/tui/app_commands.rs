@@ -1,5 +1,7 @@
 //! What slash commands and the selectors they open do to the app.
 
+use crate::t;
+
 use crate::ai::model::{Model, ThinkingLevel};
 
 use super::app::{App, Overlay};
@@ -13,18 +15,16 @@ impl App {
     pub(super) fn run_command(&mut self, command: SlashCommand) {
         let busy = self.is_busy();
         let refuse_busy = |app: &mut App| {
-            app.transcript.notice(
-                "Wait for the current turn to finish (esc to interrupt).",
-                NoticeKind::Warning,
-            );
+            app.transcript
+                .notice(t!("pi.tui.busy"), NoticeKind::Warning);
         };
         match command {
             SlashCommand::Quit => self.quit = true,
             SlashCommand::Hotkeys => {
-                let mut text = String::from("Keyboard shortcuts:\n");
+                let mut text = t!("pi.cmd.hotkeys.title") + "\n";
                 for (id, keys, desc) in self.keys.listing() {
                     let keys = if keys.is_empty() {
-                        "(none)".into()
+                        t!("pi.cmd.hotkeys.none")
                     } else {
                         keys
                     };
@@ -58,12 +58,12 @@ impl App {
             }
             SlashCommand::Name(name) if name.is_empty() => {
                 self.transcript
-                    .notice("Usage: /name <name>", NoticeKind::Warning);
+                    .notice(t!("pi.cmd.name.usage"), NoticeKind::Warning);
             }
             SlashCommand::Name(name) => {
                 self.footer.session_name = Some(name.clone());
                 self.transcript
-                    .notice(format!("Session name set: {name}"), NoticeKind::Info);
+                    .notice(t!("pi.cmd.name.set", name = &name), NoticeKind::Info);
                 let _ = self.commands.send(SessionCommand::SetName(name));
             }
             SlashCommand::Resume if busy => refuse_busy(self),
@@ -88,13 +88,12 @@ impl App {
             SlashCommand::Fork => self.request_tree(TreeCommand::ForkList),
             SlashCommand::Clone => self.request_tree(TreeCommand::Clone),
             SlashCommand::Compact(instructions) => self.start_compaction(instructions),
-            SlashCommand::Unavailable(name) => self.transcript.notice(
-                format!("/{name} is not available in this version of pi yet."),
-                NoticeKind::Warning,
-            ),
+            SlashCommand::Unavailable(name) => self
+                .transcript
+                .notice(t!("pi.cmd.unavailable", name = name), NoticeKind::Warning),
             SlashCommand::Unknown(name) => self
                 .transcript
-                .notice(format!("Unknown command: /{name}"), NoticeKind::Error),
+                .notice(t!("pi.cmd.unknown", name = name), NoticeKind::Error),
         }
     }
 
@@ -112,10 +111,8 @@ impl App {
             return false;
         }
         if self.is_busy() {
-            self.transcript.notice(
-                "Wait for the current turn to finish (esc to interrupt).",
-                NoticeKind::Warning,
-            );
+            self.transcript
+                .notice(t!("pi.tui.busy"), NoticeKind::Warning);
             return true;
         }
         self.editor.add_history(text);
@@ -131,10 +128,8 @@ impl App {
 
     pub(super) fn open_model_selector(&mut self, search: &str) {
         if self.models.is_empty() {
-            self.transcript.notice(
-                "No models available. Set an API key (e.g. ANTHROPIC_API_KEY) or add one to auth.json.",
-                NoticeKind::Warning,
-            );
+            self.transcript
+                .notice(t!("pi.cmd.model.none"), NoticeKind::Warning);
             return;
         }
         let items = self
@@ -150,7 +145,7 @@ impl App {
             .iter()
             .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
             .unwrap_or(0);
-        let mut selector = Selector::new("Select model", items, current);
+        let mut selector = Selector::new(t!("pi.cmd.model.title"), items, current);
         if !search.is_empty() {
             selector.set_query(search);
         }
@@ -170,19 +165,21 @@ impl App {
             .session_file
             .as_ref()
             .map(|p| p.display().to_string())
-            .unwrap_or_else(|| "(not saved)".into());
-        format!(
-            "Session info\nName: {}\nFile: {file}\nID: {}\nModel: {}/{}\nMessages: {messages}\n\
-             Tokens: ↑{} ↓{} (cache read {}, cache write {})\nCost: ${:.4}",
-            f.session_name.as_deref().unwrap_or("(unnamed)"),
-            self.session_id,
-            f.provider,
-            f.model_id,
-            u.input,
-            u.output,
-            u.cache_read,
-            u.cache_write,
-            u.cost.total
+            .unwrap_or_else(|| t!("pi.cmd.session.unsaved"));
+        let unnamed = t!("pi.cmd.session.unnamed");
+        t!(
+            "pi.cmd.session.info",
+            name = f.session_name.as_deref().unwrap_or(&unnamed),
+            file = file,
+            id = &self.session_id,
+            provider = &f.provider,
+            model = &f.model_id,
+            messages = messages,
+            input = u.input,
+            output = u.output,
+            cache_read = u.cache_read,
+            cache_write = u.cache_write,
+            cost = format!("{:.4}", u.cost.total),
         )
     }
 
@@ -196,7 +193,7 @@ impl App {
         });
         let Some(text) = last else {
             self.transcript
-                .notice("No agent messages to copy yet.", NoticeKind::Warning);
+                .notice(t!("pi.cmd.copy.empty"), NoticeKind::Warning);
             return;
         };
         let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
@@ -204,7 +201,7 @@ impl App {
         let _ = write!(out, "\x1b]52;c;{encoded}\x07");
         let _ = out.flush();
         self.transcript
-            .notice("Copied last agent message to clipboard", NoticeKind::Info);
+            .notice(t!("pi.cmd.copy.done"), NoticeKind::Info);
     }
 
     /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.
@@ -233,7 +230,11 @@ impl App {
         self.footer.reasoning = model.reasoning;
         self.footer.context_window = model.context_window;
         self.transcript.notice(
-            format!("Model: {}/{}", model.provider, model.id),
+            t!(
+                "pi.tui.model.switched",
+                provider = &model.provider,
+                id = &model.id
+            ),
             NoticeKind::Info,
         );
         let _ = self
@@ -244,7 +245,7 @@ impl App {
     pub(super) fn cycle_thinking(&mut self) {
         if !self.footer.reasoning {
             self.transcript
-                .notice("Current model does not support thinking", NoticeKind::Info);
+                .notice(t!("pi.tui.thinking.unsupported"), NoticeKind::Info);
             return;
         }
         let order = ["off", "minimal", "low", "medium", "high", "xhigh"];

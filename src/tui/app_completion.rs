@@ -22,7 +22,7 @@ impl App {
         {
             let mut list: Vec<(String, String)> = complete(rest)
                 .into_iter()
-                .map(|(name, desc)| (format!("/{name}"), desc.to_string()))
+                .map(|(name, desc)| (format!("/{name}"), desc))
                 .collect();
             list.extend(
                 self.extension_commands

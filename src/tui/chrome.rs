@@ -1,6 +1,8 @@
 //! Screen chrome: the header (logo and key hints), the footer (cwd, branch,
 //! session, tokens, cost, context, model) and the working indicator.
 
+use crate::t;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -31,19 +33,22 @@ pub fn header_lines(
         Span::styled(format!(" v{}", env!("CARGO_PKG_VERSION")), theme.fg("dim")),
     ]);
     let hints = [
-        (kb.keys_text("app.interrupt"), "interrupt"),
+        (kb.keys_text("app.interrupt"), t!("pi.tui.header.interrupt")),
         (
             format!("{}/{}", kb.keys_text("app.clear"), kb.keys_text("app.exit")),
-            "clear/exit",
+            t!("pi.tui.header.clear_exit"),
         ),
-        ("/".to_string(), "commands"),
-        (kb.keys_text("app.tools.expand"), "expand tools"),
+        ("/".to_string(), t!("pi.tui.header.commands")),
+        (
+            kb.keys_text("app.tools.expand"),
+            t!("pi.tui.header.expand_tools"),
+        ),
     ];
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
     for (i, (key, what)) in hints.iter().enumerate() {
         let sep = if i == 0 { "" } else { " · " };
-        let piece = width(sep) + width(key) + 1 + width(what);
+        let piece = width(sep) + width(key) + 1 + width(what.as_str());
         if used + piece > max {
             break;
         }
@@ -155,14 +160,14 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     let left_width = left_width.min(max);
 
     let model = if info.model_id.is_empty() {
-        "no-model".to_string()
+        t!("pi.tui.footer.no_model")
     } else {
         info.model_id.clone()
     };
     let plain_right = if !info.reasoning {
         model
     } else if info.thinking == "off" {
-        format!("{model} • thinking off")
+        t!("pi.tui.footer.thinking_off", model = model)
     } else {
         format!("{model} • {}", info.thinking)
     };
@@ -181,9 +186,9 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     }
     let mut lines = vec![Line::from(Span::styled(location, dim)), Line::from(left)];
     if info.provider == crate::ai::demo::DEMO_PROVIDER {
-        let note = "demo: scripted replies, no model • add a key: ANTHROPIC_API_KEY=… or ~/.pi/agent/auth.json (/login later)";
+        let note = t!("pi.tui.footer.demo");
         lines.push(Line::from(Span::styled(
-            truncate(note, max, "…"),
+            truncate(&note, max, "…"),
             theme.fg("warning"),
         )));
     }
@@ -199,9 +204,10 @@ pub fn working_line(
 ) -> Line<'static> {
     const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
     let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
-    let text = format!(
-        "Working... {}s ({interrupt_key} to interrupt)",
-        elapsed.as_secs()
+    let text = t!(
+        "pi.tui.working",
+        seconds = elapsed.as_secs(),
+        key = interrupt_key
     );
     let text = truncate(&text, max.saturating_sub(3), "…");
     Line::from(vec![

@@ -1,40 +1,29 @@
 //! Slash commands: the list shown by `/` autocomplete and parsing of a
 //! submitted command line.
 
-/// A slash command: name (without `/`), description, available in this build.
-pub const COMMANDS: &[(&str, &str, bool)] = &[
-    ("model", "Select model (opens selector UI)", true),
-    ("new", "Start a new session", true),
-    ("name", "Set session display name", true),
-    ("session", "Show session info and stats", true),
-    ("hotkeys", "Show all keyboard shortcuts", true),
-    ("quit", "Quit pi", true),
-    ("resume", "Resume a different session", true),
-    ("settings", "Open settings menu", true),
-    (
-        "scoped-models",
-        "Enable/disable models for Ctrl+P cycling",
-        true,
-    ),
-    ("copy", "Copy last agent message to clipboard", true),
-    ("changelog", "Show changelog entries", true),
-    (
-        "reload",
-        "Reload keybindings, extensions, skills, prompts, and themes",
-        true,
-    ),
-    ("tree", "Navigate session tree (switch branches)", true),
-    ("fork", "Create a new fork from a previous message", true),
-    (
-        "clone",
-        "Duplicate the current session at the current position",
-        true,
-    ),
-    ("compact", "Manually compact the session context", true),
-    ("export", "Export session to HTML file", true),
-    ("share", "Share session as a secret GitHub gist", true),
-    ("login", "Login with OAuth provider", true),
-    ("logout", "Logout from OAuth provider", true),
+/// A slash command: name (without `/`) and whether it is available in this build. Its
+/// description is `pi.cmd.<name>.description` in the locales (see [`description`]).
+pub const COMMANDS: &[(&str, bool)] = &[
+    ("model", true),
+    ("new", true),
+    ("name", true),
+    ("session", true),
+    ("hotkeys", true),
+    ("quit", true),
+    ("resume", true),
+    ("settings", true),
+    ("scoped-models", true),
+    ("copy", true),
+    ("changelog", true),
+    ("reload", true),
+    ("tree", true),
+    ("fork", true),
+    ("clone", true),
+    ("compact", true),
+    ("export", true),
+    ("share", true),
+    ("login", true),
+    ("logout", true),
 ];
 
 /// A parsed command line.
@@ -117,29 +106,35 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "compact" => SlashCommand::Compact(arg),
         "export" => SlashCommand::Export(arg),
         "share" => SlashCommand::Share,
-        other if COMMANDS.iter().any(|(n, _, _)| *n == other) => {
+        other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
         other => SlashCommand::Unknown(other.to_string()),
     })
 }
 
-/// Commands whose name starts with (or, failing that, contains) `prefix`.
-pub fn complete(prefix: &str) -> Vec<(&'static str, &'static str)> {
+/// The description of built-in command `name`, in the current locale.
+pub fn description(name: &str) -> String {
+    crate::i18n::t(&format!("pi.cmd.{name}.description"), &[])
+}
+
+/// Commands whose name starts with (or, failing that, contains) `prefix`, with their
+/// descriptions translated now.
+pub fn complete(prefix: &str) -> Vec<(&'static str, String)> {
     let prefix = prefix.to_lowercase();
-    let mut starts: Vec<_> = COMMANDS
+    let mut names: Vec<&'static str> = COMMANDS
         .iter()
-        .filter(|(n, _, _)| n.starts_with(&prefix))
-        .map(|(n, d, _)| (*n, *d))
+        .map(|(n, _)| *n)
+        .filter(|n| n.starts_with(&prefix))
         .collect();
-    if starts.is_empty() {
-        starts = COMMANDS
+    if names.is_empty() {
+        names = COMMANDS
             .iter()
-            .filter(|(n, _, _)| n.contains(&prefix))
-            .map(|(n, d, _)| (*n, *d))
+            .map(|(n, _)| *n)
+            .filter(|n| n.contains(&prefix))
             .collect();
     }
-    starts
+    names.into_iter().map(|n| (n, description(n))).collect()
 }
 
 #[cfg(test)]

@@ -7,253 +7,95 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-/// Every action id, its default keys and its description.
-pub const DEFAULT_BINDINGS: &[(&str, &[&str], &str)] = &[
-    ("tui.editor.cursorUp", &["up"], "Move cursor up"),
-    ("tui.editor.cursorDown", &["down"], "Move cursor down"),
-    (
-        "tui.editor.cursorLeft",
-        &["left", "ctrl+b"],
-        "Move cursor left",
-    ),
-    (
-        "tui.editor.cursorRight",
-        &["right", "ctrl+f"],
-        "Move cursor right",
-    ),
+/// Every action id and its default keys; descriptions are `pi.keys.<id>` in the locales.
+pub const DEFAULT_BINDINGS: &[(&str, &[&str])] = &[
+    ("tui.editor.cursorUp", &["up"]),
+    ("tui.editor.cursorDown", &["down"]),
+    ("tui.editor.cursorLeft", &["left", "ctrl+b"]),
+    ("tui.editor.cursorRight", &["right", "ctrl+f"]),
     (
         "tui.editor.cursorWordLeft",
         &["alt+left", "ctrl+left", "alt+b"],
-        "Move cursor word left",
     ),
     (
         "tui.editor.cursorWordRight",
         &["alt+right", "ctrl+right", "alt+f"],
-        "Move cursor word right",
     ),
-    (
-        "tui.editor.cursorLineStart",
-        &["home", "ctrl+a"],
-        "Move to line start",
-    ),
-    (
-        "tui.editor.cursorLineEnd",
-        &["end", "ctrl+e"],
-        "Move to line end",
-    ),
-    (
-        "tui.editor.jumpForward",
-        &["ctrl+]"],
-        "Jump forward to character",
-    ),
-    (
-        "tui.editor.jumpBackward",
-        &["ctrl+alt+]"],
-        "Jump backward to character",
-    ),
-    ("tui.editor.pageUp", &["pageUp"], "Scroll up by page"),
-    ("tui.editor.pageDown", &["pageDown"], "Scroll down by page"),
-    (
-        "tui.editor.deleteCharBackward",
-        &["backspace"],
-        "Delete character backward",
-    ),
-    (
-        "tui.editor.deleteCharForward",
-        &["delete", "ctrl+d"],
-        "Delete character forward",
-    ),
+    ("tui.editor.cursorLineStart", &["home", "ctrl+a"]),
+    ("tui.editor.cursorLineEnd", &["end", "ctrl+e"]),
+    ("tui.editor.jumpForward", &["ctrl+]"]),
+    ("tui.editor.jumpBackward", &["ctrl+alt+]"]),
+    ("tui.editor.pageUp", &["pageUp"]),
+    ("tui.editor.pageDown", &["pageDown"]),
+    ("tui.editor.deleteCharBackward", &["backspace"]),
+    ("tui.editor.deleteCharForward", &["delete", "ctrl+d"]),
     (
         "tui.editor.deleteWordBackward",
         &["ctrl+w", "alt+backspace"],
-        "Delete word backward",
     ),
-    (
-        "tui.editor.deleteWordForward",
-        &["alt+d", "alt+delete"],
-        "Delete word forward",
-    ),
-    (
-        "tui.editor.deleteToLineStart",
-        &["ctrl+u"],
-        "Delete to line start",
-    ),
-    (
-        "tui.editor.deleteToLineEnd",
-        &["ctrl+k"],
-        "Delete to line end",
-    ),
-    ("tui.input.newLine", &["shift+enter"], "Insert new line"),
-    ("tui.input.submit", &["enter"], "Submit input"),
-    ("tui.input.tab", &["tab"], "Tab / autocomplete"),
-    (
-        "tui.editor.yank",
-        &["ctrl+y"],
-        "Paste most recently deleted text",
-    ),
-    (
-        "tui.editor.yankPop",
-        &["alt+y"],
-        "Cycle through deleted text after yank",
-    ),
-    ("tui.editor.undo", &["ctrl+-"], "Undo last edit"),
-    ("tui.input.copy", &["ctrl+c"], "Copy selection"),
-    ("tui.select.up", &["up"], "Move selection up"),
-    ("tui.select.down", &["down"], "Move selection down"),
-    ("tui.select.pageUp", &["pageUp"], "Page up in list"),
-    ("tui.select.pageDown", &["pageDown"], "Page down in list"),
-    ("tui.select.confirm", &["enter"], "Confirm selection"),
-    (
-        "tui.select.cancel",
-        &["escape", "ctrl+c"],
-        "Cancel selection",
-    ),
-    ("app.interrupt", &["escape"], "Cancel / abort"),
-    ("app.clear", &["ctrl+c"], "Clear editor"),
-    ("app.exit", &["ctrl+d"], "Exit (when editor empty)"),
-    ("app.suspend", &["ctrl+z"], "Suspend to background"),
-    (
-        "app.editor.external",
-        &["ctrl+g"],
-        "Open in external editor",
-    ),
-    (
-        "app.clipboard.pasteImage",
-        &["ctrl+v"],
-        "Paste image from clipboard",
-    ),
-    ("app.session.new", &[], "Start a new session (/new)"),
-    (
-        "app.session.tree",
-        &[],
-        "Open session tree navigator (/tree)",
-    ),
-    ("app.session.fork", &[], "Fork current session (/fork)"),
-    (
-        "app.session.resume",
-        &[],
-        "Open session resume picker (/resume)",
-    ),
-    ("app.session.togglePath", &["ctrl+p"], "Toggle path display"),
-    ("app.session.toggleSort", &["ctrl+s"], "Toggle sort mode"),
-    (
-        "app.session.toggleNamedFilter",
-        &["ctrl+n"],
-        "Toggle named-only filter",
-    ),
-    ("app.session.rename", &["ctrl+r"], "Rename session"),
-    ("app.session.delete", &["ctrl+d"], "Delete session"),
-    (
-        "app.session.deleteNoninvasive",
-        &["ctrl+backspace"],
-        "Delete session when query is empty",
-    ),
-    ("app.model.select", &["ctrl+l"], "Open model selector"),
-    ("app.model.cycleForward", &["ctrl+p"], "Cycle to next model"),
-    (
-        "app.model.cycleBackward",
-        &["shift+ctrl+p"],
-        "Cycle to previous model",
-    ),
-    ("app.thinking.cycle", &["shift+tab"], "Cycle thinking level"),
-    (
-        "app.thinking.toggle",
-        &["ctrl+t"],
-        "Collapse or expand thinking blocks",
-    ),
-    (
-        "app.tools.expand",
-        &["ctrl+o"],
-        "Collapse or expand tool output",
-    ),
-    (
-        "app.message.followUp",
-        &["alt+enter"],
-        "Queue follow-up message",
-    ),
-    (
-        "app.message.dequeue",
-        &["alt+up"],
-        "Restore queued messages to editor",
-    ),
-    (
-        "app.tree.foldOrUp",
-        &["ctrl+left", "alt+left"],
-        "Fold branch segment or jump up",
-    ),
-    (
-        "app.tree.unfoldOrDown",
-        &["ctrl+right", "alt+right"],
-        "Unfold branch segment or jump down",
-    ),
-    (
-        "app.tree.editLabel",
-        &["shift+l"],
-        "Edit the label on the selected tree node",
-    ),
-    (
-        "app.tree.toggleLabelTimestamp",
-        &["shift+t"],
-        "Toggle label timestamps in the tree",
-    ),
-    (
-        "app.tree.filter.default",
-        &["ctrl+d"],
-        "Set tree filter to default view",
-    ),
-    (
-        "app.tree.filter.noTools",
-        &["ctrl+t"],
-        "Toggle tree filter that hides tool results",
-    ),
-    (
-        "app.tree.filter.userOnly",
-        &["ctrl+u"],
-        "Toggle tree filter: user messages only",
-    ),
-    (
-        "app.tree.filter.labeledOnly",
-        &["ctrl+l"],
-        "Toggle tree filter: labeled entries only",
-    ),
-    (
-        "app.tree.filter.all",
-        &["ctrl+a"],
-        "Toggle tree filter that shows all entries",
-    ),
-    (
-        "app.tree.filter.cycleForward",
-        &["ctrl+o"],
-        "Cycle tree filter forward",
-    ),
-    (
-        "app.tree.filter.cycleBackward",
-        &["shift+ctrl+o"],
-        "Cycle tree filter backward",
-    ),
-    (
-        "app.models.save",
-        &["ctrl+s"],
-        "Save current model selection to settings",
-    ),
-    ("app.models.enableAll", &["ctrl+a"], "Enable all models"),
-    ("app.models.clearAll", &["ctrl+x"], "Clear all models"),
-    (
-        "app.models.toggleProvider",
-        &["ctrl+p"],
-        "Toggle all models for the current provider",
-    ),
-    (
-        "app.models.reorderUp",
-        &["alt+up"],
-        "Move the selected model up",
-    ),
-    (
-        "app.models.reorderDown",
-        &["alt+down"],
-        "Move the selected model down",
-    ),
+    ("tui.editor.deleteWordForward", &["alt+d", "alt+delete"]),
+    ("tui.editor.deleteToLineStart", &["ctrl+u"]),
+    ("tui.editor.deleteToLineEnd", &["ctrl+k"]),
+    ("tui.input.newLine", &["shift+enter"]),
+    ("tui.input.submit", &["enter"]),
+    ("tui.input.tab", &["tab"]),
+    ("tui.editor.yank", &["ctrl+y"]),
+    ("tui.editor.yankPop", &["alt+y"]),
+    ("tui.editor.undo", &["ctrl+-"]),
+    ("tui.input.copy", &["ctrl+c"]),
+    ("tui.select.up", &["up"]),
+    ("tui.select.down", &["down"]),
+    ("tui.select.pageUp", &["pageUp"]),
+    ("tui.select.pageDown", &["pageDown"]),
+    ("tui.select.confirm", &["enter"]),
+    ("tui.select.cancel", &["escape", "ctrl+c"]),
+    ("app.interrupt", &["escape"]),
+    ("app.clear", &["ctrl+c"]),
+    ("app.exit", &["ctrl+d"]),
+    ("app.suspend", &["ctrl+z"]),
+    ("app.editor.external", &["ctrl+g"]),
+    ("app.clipboard.pasteImage", &["ctrl+v"]),
+    ("app.session.new", &[]),
+    ("app.session.tree", &[]),
+    ("app.session.fork", &[]),
+    ("app.session.resume", &[]),
+    ("app.session.togglePath", &["ctrl+p"]),
+    ("app.session.toggleSort", &["ctrl+s"]),
+    ("app.session.toggleNamedFilter", &["ctrl+n"]),
+    ("app.session.rename", &["ctrl+r"]),
+    ("app.session.delete", &["ctrl+d"]),
+    ("app.session.deleteNoninvasive", &["ctrl+backspace"]),
+    ("app.model.select", &["ctrl+l"]),
+    ("app.model.cycleForward", &["ctrl+p"]),
+    ("app.model.cycleBackward", &["shift+ctrl+p"]),
+    ("app.thinking.cycle", &["shift+tab"]),
+    ("app.thinking.toggle", &["ctrl+t"]),
+    ("app.tools.expand", &["ctrl+o"]),
+    ("app.message.followUp", &["alt+enter"]),
+    ("app.message.dequeue", &["alt+up"]),
+    ("app.tree.foldOrUp", &["ctrl+left", "alt+left"]),
+    ("app.tree.unfoldOrDown", &["ctrl+right", "alt+right"]),
+    ("app.tree.editLabel", &["shift+l"]),
+    ("app.tree.toggleLabelTimestamp", &["shift+t"]),
+    ("app.tree.filter.default", &["ctrl+d"]),
+    ("app.tree.filter.noTools", &["ctrl+t"]),
+    ("app.tree.filter.userOnly", &["ctrl+u"]),
+    ("app.tree.filter.labeledOnly", &["ctrl+l"]),
+    ("app.tree.filter.all", &["ctrl+a"]),
+    ("app.tree.filter.cycleForward", &["ctrl+o"]),
+    ("app.tree.filter.cycleBackward", &["shift+ctrl+o"]),
+    ("app.models.save", &["ctrl+s"]),
+    ("app.models.enableAll", &["ctrl+a"]),
+    ("app.models.clearAll", &["ctrl+x"]),
+    ("app.models.toggleProvider", &["ctrl+p"]),
+    ("app.models.reorderUp", &["alt+up"]),
+    ("app.models.reorderDown", &["alt+down"]),
 ];
+
+/// The description of action `id` in the current locale.
+pub fn description(id: &str) -> String {
+    crate::i18n::t(&format!("pi.keys.{id}"), &[])
+}
 
 /// One key with modifiers, normalised for comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -371,7 +213,7 @@ impl Default for Keybindings {
     fn default() -> Self {
         let bindings = DEFAULT_BINDINGS
             .iter()
-            .map(|(id, keys, _)| {
+            .map(|(id, keys)| {
                 (
                     *id,
                     keys.iter().filter_map(|k| KeyCombo::parse(k)).collect(),
@@ -451,11 +293,12 @@ impl Keybindings {
             .unwrap_or_default()
     }
 
-    /// `(id, keys, description)` for every action, in documentation order.
-    pub fn listing(&self) -> Vec<(&'static str, String, &'static str)> {
+    /// `(id, keys, description)` for every action, in documentation order; descriptions
+    /// are translated now, in the current locale.
+    pub fn listing(&self) -> Vec<(&'static str, String, String)> {
         DEFAULT_BINDINGS
             .iter()
-            .map(|(id, _, desc)| (*id, self.keys_text(id), *desc))
+            .map(|(id, _)| (*id, self.keys_text(id), description(id)))
             .collect()
     }
 }
@@ -470,7 +313,7 @@ mod tests {
 
     #[test]
     fn every_documented_default_parses() {
-        for (id, keys, _) in DEFAULT_BINDINGS {
+        for (id, keys) in DEFAULT_BINDINGS {
             for k in *keys {
                 assert!(KeyCombo::parse(k).is_some(), "{id}: {k}");
             }

@@ -1,6 +1,8 @@
 //! Transcript items to styled lines, cached per item so that streaming into a
 //! long conversation only re-renders what changed.
 
+use crate::t;
+
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
@@ -162,7 +164,10 @@ fn render_item_with(
                         }
                     }
                 } else {
-                    lines.push(indent(vec![Span::styled("Thinking...", thinking_style)]));
+                    lines.push(indent(vec![Span::styled(
+                        t!("pi.tui.thinking"),
+                        thinking_style,
+                    )]));
                 }
                 if !text.trim().is_empty() {
                     lines.push(Line::default());
@@ -192,12 +197,15 @@ fn render_item_with(
                 }
             }
             if let Some(message) = error {
-                for piece in wrap_line(&sanitize(&format!("Error: {message}")), inner) {
+                for piece in wrap_line(
+                    &sanitize(&t!("pi.tui.error.prefixed", error = message)),
+                    inner,
+                ) {
                     lines.push(indent(vec![Span::styled(piece, theme.fg("error"))]));
                 }
             } else if *aborted {
                 lines.push(indent(vec![Span::styled(
-                    "Operation aborted",
+                    t!("pi.tui.aborted"),
                     theme.fg("error"),
                 )]));
             }
@@ -214,14 +222,17 @@ fn render_item_with(
                 theme,
             ));
         }
-        Item::Summary { title, text } => {
+        Item::Summary {
+            tokens_before,
+            text,
+        } => {
+            let title = match tokens_before {
+                Some(tokens) => t!("pi.tui.summary.compaction", count = *tokens),
+                None => t!("pi.tui.summary.branch"),
+            };
             let bg = theme.bg("customMessageBg");
             lines.push(
-                indent(vec![Span::styled(
-                    title.clone(),
-                    theme.bold("customMessageLabel"),
-                )])
-                .style(bg),
+                indent(vec![Span::styled(title, theme.bold("customMessageLabel"))]).style(bg),
             );
             if options.tools_expanded {
                 for raw in sanitize(text).split('\n') {
@@ -232,7 +243,7 @@ fn render_item_with(
             } else {
                 lines.push(
                     indent(vec![Span::styled(
-                        format!("({} to expand)", options.expand_key),
+                        t!("pi.tui.summary.expand", key = &options.expand_key),
                         theme.fg("dim"),
                     )])
                     .style(bg),

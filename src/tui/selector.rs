@@ -1,6 +1,8 @@
 //! A searchable list shown in place of the editor (model selector and the
 //! like): type to filter fuzzily, up/down to move, Enter to pick, Esc to close.
 
+use crate::t;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
@@ -163,14 +165,17 @@ impl Selector {
             out.push(Line::from(spans));
         }
         if self.filtered.is_empty() {
-            out.push(Line::from(Span::styled("  No matches", theme.fg("muted"))));
+            out.push(Line::from(Span::styled(
+                t!("pi.tui.selector.no_matches"),
+                theme.fg("muted"),
+            )));
         }
         out.push(Line::from(Span::styled(
             truncate(
-                &format!(
-                    "({}/{})  enter select · esc cancel",
-                    self.selected + 1,
-                    self.filtered.len()
+                &t!(
+                    "pi.tui.selector.hint",
+                    index = self.selected + 1,
+                    total = self.filtered.len()
                 ),
                 max,
                 "…",

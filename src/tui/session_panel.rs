@@ -2,6 +2,8 @@
 //! folder's sessions and all sessions, `app.session.rename` renames and
 //! `app.session.delete` deletes after a confirmation.
 
+use crate::t;
+
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -52,11 +54,11 @@ impl SessionPanel {
         load_all: Box<dyn Fn() -> Vec<SessionInfo>>,
         kb: &Keybindings,
     ) -> Self {
-        let hints = format!(
-            "{} scope · {} rename · {} delete · enter resume · esc cancel",
-            kb.keys_text("tui.input.tab"),
-            kb.keys_text("app.session.rename"),
-            kb.keys_text("app.session.delete"),
+        let hints = t!(
+            "pi.tui.resume.hint",
+            scope = kb.keys_text("tui.input.tab"),
+            rename = kb.keys_text("app.session.rename"),
+            delete = kb.keys_text("app.session.delete"),
         );
         SessionPanel {
             current,
@@ -240,16 +242,16 @@ impl Panel for SessionPanel {
     fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         let (title, scope) = match self.scope {
             Scope::Current => (
-                "Resume Session (Current Folder)",
-                "◉ Current Folder | ○ All",
+                t!("pi.tui.resume.title_current"),
+                t!("pi.tui.resume.scope_current"),
             ),
-            Scope::All => ("Resume Session (All)", "○ Current Folder | ◉ All"),
+            Scope::All => (t!("pi.tui.resume.title_all"), t!("pi.tui.resume.scope_all")),
         };
-        let room = max.saturating_sub(width(title) + 2);
-        let mut head = vec![Span::styled(title.to_string(), theme.bold("accent"))];
-        if room >= width(scope) + 2 {
+        let room = max.saturating_sub(width(&title) + 2);
+        let mut head = vec![Span::styled(title, theme.bold("accent"))];
+        if room >= width(&scope) + 2 {
             head.push(Span::styled(
-                format!("  {}", truncate(scope, room, "")),
+                format!("  {}", truncate(&scope, room, "")),
                 theme.fg("muted"),
             ));
         }
@@ -269,10 +271,10 @@ impl Panel for SessionPanel {
             let chosen = pos == selected;
             let deleting = matches!(&self.mode, Mode::ConfirmDelete(p) if *p == s.path);
             let marker = if chosen { "→ " } else { "  " };
-            let mut detail = format!(
-                "{} · {} msgs",
-                s.modified.format("%Y-%m-%d %H:%M"),
-                s.message_count
+            let mut detail = t!(
+                "pi.tui.resume.detail",
+                date = s.modified.format("%Y-%m-%d %H:%M").to_string(),
+                count = s.message_count
             );
             if self.scope == Scope::All && !s.cwd.is_empty() {
                 detail = format!(
@@ -304,11 +306,11 @@ impl Panel for SessionPanel {
         }
         if filtered.is_empty() {
             let text = match self.scope {
-                Scope::Current => "  No sessions in this folder (tab: all folders)",
-                Scope::All => "  No sessions found",
+                Scope::Current => t!("pi.tui.resume.empty_current"),
+                Scope::All => t!("pi.tui.resume.empty_all"),
             };
             out.push(Line::from(Span::styled(
-                truncate(text, max, "…"),
+                truncate(&text, max, "…"),
                 theme.fg("muted"),
             )));
         }
@@ -322,15 +324,11 @@ impl Panel for SessionPanel {
                 theme.fg("dim"),
             ),
             Mode::ConfirmDelete(_) => Span::styled(
-                truncate("Delete session? enter confirm · esc cancel", max, "…"),
+                truncate(&t!("pi.tui.resume.confirm_delete"), max, "…"),
                 theme.fg("error"),
             ),
             Mode::Rename(_, name) => Span::styled(
-                truncate(
-                    &format!("Rename to: {name}▏ (enter save · esc cancel)"),
-                    max,
-                    "…",
-                ),
+                truncate(&t!("pi.tui.resume.rename", name = name), max, "…"),
                 theme.fg("accent"),
             ),
         };

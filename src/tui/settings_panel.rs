@@ -2,6 +2,8 @@
 //! Enter, Space or Left/Right. The app writes every change to the global
 //! `settings.json` and applies it at once where it can.
 
+use crate::t;
+
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::text::{Line, Span};
 use serde_json::Value;
@@ -18,12 +20,9 @@ const VISIBLE: usize = 10;
 /// Where an entry is stored in `settings.json` and how its values look.
 #[derive(Debug, Clone, Copy)]
 pub struct SettingDef {
-    /// Entry id (stable, used by the app).
+    /// Entry id (stable, used by the app). Its label and description are
+    /// `pi.settings.<id>.label` and `pi.settings.<id>.description` in the locales.
     pub id: &'static str,
-    /// Label shown in the list.
-    pub label: &'static str,
-    /// One-line explanation shown for the highlighted entry.
-    pub description: &'static str,
     /// `(section, key)`: `section` is `None` for top-level keys.
     pub key: (Option<&'static str>, &'static str),
     /// The values offered, in order; `true`/`false` are stored as booleans
@@ -40,133 +39,113 @@ const BOOL: &[&str] = &["true", "false"];
 pub const SETTINGS: &[SettingDef] = &[
     SettingDef {
         id: "autocompact",
-        label: "Auto-compact",
-        description: "Automatically compact context when it gets too large",
         key: (Some("compaction"), "enabled"),
         values: BOOL,
         default: "true",
     },
     SettingDef {
         id: "steering-mode",
-        label: "Steering mode",
-        description: "Enter while streaming queues steering messages. 'one-at-a-time': deliver one, wait for response. 'all': deliver all at once.",
         key: (None, "steeringMode"),
         values: &["one-at-a-time", "all"],
         default: "one-at-a-time",
     },
     SettingDef {
         id: "follow-up-mode",
-        label: "Follow-up mode",
-        description: "Alt+Enter queues follow-up messages until agent stops. 'one-at-a-time': deliver one, wait for response. 'all': deliver all at once.",
         key: (None, "followUpMode"),
         values: &["one-at-a-time", "all"],
         default: "one-at-a-time",
     },
     SettingDef {
         id: "hide-thinking",
-        label: "Hide thinking",
-        description: "Hide thinking blocks in assistant responses",
         key: (None, "hideThinkingBlock"),
         values: BOOL,
         default: "false",
     },
     SettingDef {
         id: "collapse-changelog",
-        label: "Collapse changelog",
-        description: "Show condensed changelog after updates",
         key: (None, "collapseChangelog"),
         values: BOOL,
         default: "false",
     },
     SettingDef {
         id: "quiet-startup",
-        label: "Quiet startup",
-        description: "Disable verbose printing at startup",
         key: (None, "quietStartup"),
         values: BOOL,
         default: "false",
     },
     SettingDef {
         id: "double-escape-action",
-        label: "Double-escape action",
-        description: "Action when pressing Escape twice with empty editor",
         key: (None, "doubleEscapeAction"),
         values: &["tree", "fork", "none"],
         default: "tree",
     },
     SettingDef {
         id: "tree-filter-mode",
-        label: "Tree filter mode",
-        description: "Default filter when opening /tree",
         key: (None, "treeFilterMode"),
         values: &["default", "no-tools", "user-only", "labeled-only", "all"],
         default: "default",
     },
     SettingDef {
         id: "thinking",
-        label: "Thinking level",
-        description: "Reasoning depth for thinking-capable models",
         key: (None, "defaultThinkingLevel"),
         values: &["off", "minimal", "low", "medium", "high", "xhigh"],
         default: "medium",
     },
     SettingDef {
         id: "theme",
-        label: "Theme",
-        description: "Color theme for the interface",
         key: (None, "theme"),
         values: &["dark", "light"],
         default: "dark",
     },
     SettingDef {
         id: "show-images",
-        label: "Show images",
-        description: "Render images inline in terminal",
         key: (Some("terminal"), "showImages"),
         values: BOOL,
         default: "true",
     },
     SettingDef {
         id: "auto-resize-images",
-        label: "Auto-resize images",
-        description: "Resize large images to 2000x2000 max for better model compatibility",
         key: (Some("images"), "autoResize"),
         values: BOOL,
         default: "true",
     },
     SettingDef {
         id: "block-images",
-        label: "Block images",
-        description: "Prevent images from being sent to LLM providers",
         key: (Some("images"), "blockImages"),
         values: BOOL,
         default: "false",
     },
     SettingDef {
         id: "skill-commands",
-        label: "Skill commands",
-        description: "Register skills as /skill:name commands",
         key: (None, "enableSkillCommands"),
         values: BOOL,
         default: "true",
     },
     SettingDef {
         id: "editor-padding",
-        label: "Editor padding",
-        description: "Horizontal padding for input editor (0-3)",
         key: (None, "editorPaddingX"),
         values: &["0", "1", "2", "3"],
         default: "0",
     },
     SettingDef {
         id: "autocomplete-max-visible",
-        label: "Autocomplete max items",
-        description: "Max visible items in autocomplete dropdown (3-20)",
         key: (None, "autocompleteMaxVisible"),
         values: &["3", "5", "7", "10", "15", "20"],
         default: "5",
     },
 ];
+
+impl SettingDef {
+    /// The label shown in the list, in the current locale.
+    pub fn label(&self) -> String {
+        crate::i18n::t(&format!("pi.settings.{}.label", self.id), &[])
+    }
+
+    /// The one-line explanation shown for the highlighted entry, in the current locale.
+    pub fn description(&self) -> String {
+        crate::i18n::t(&format!("pi.settings.{}.description", self.id), &[])
+    }
+}
 
 /// The definition of entry `id`.
 pub fn setting_def(id: &str) -> Option<&'static SettingDef> {
@@ -304,10 +283,15 @@ impl Panel for SettingsPanel {
 
     fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         let mut out = vec![Line::from(Span::styled(
-            truncate("Settings", max, "…"),
+            truncate(&t!("pi.settings.title"), max, "…"),
             theme.bold("accent"),
         ))];
-        let label_width = SETTINGS.iter().map(|d| width(d.label)).max().unwrap_or(0) + 2;
+        let label_width = SETTINGS
+            .iter()
+            .map(|d| width(&d.label()))
+            .max()
+            .unwrap_or(0)
+            + 2;
         let start = self
             .selected
             .saturating_sub(VISIBLE / 2)
@@ -315,7 +299,11 @@ impl Panel for SettingsPanel {
         for (i, entry) in self.entries.iter().enumerate().skip(start).take(VISIBLE) {
             let chosen = i == self.selected;
             let marker = if chosen { "→ " } else { "  " };
-            let label = format!("{:<label_width$}", entry.def.label);
+            let label = entry.def.label();
+            let label = format!(
+                "{label}{}",
+                " ".repeat(label_width.saturating_sub(width(&label)))
+            );
             let head = truncate(&format!("{marker}{label}"), max, "…");
             let room = max.saturating_sub(width(&head));
             let style = if chosen {
@@ -330,16 +318,12 @@ impl Panel for SettingsPanel {
         }
         if let Some(entry) = self.entries.get(self.selected) {
             out.push(Line::from(Span::styled(
-                truncate(&format!("  {}", entry.def.description), max, "…"),
+                truncate(&format!("  {}", entry.def.description()), max, "…"),
                 theme.fg("muted"),
             )));
         }
         out.push(Line::from(Span::styled(
-            truncate(
-                "enter/space/←→ change · esc close · saved to settings.json",
-                max,
-                "…",
-            ),
+            truncate(&t!("pi.settings.hint"), max, "…"),
             theme.fg("dim"),
         )));
         out

@@ -1,6 +1,8 @@
 //! Built-in renderers for tool rows: a title line describing the call and
 //! the output, collapsed to a preview or expanded in full.
 
+use crate::t;
+
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
@@ -42,12 +44,19 @@ pub fn render_tool(
             body.push(vec![Span::styled(piece, style)]);
         }
     }
-    if let Some(hint) = hint {
-        body.push(vec![
-            Span::styled(hint, theme.fg("muted")),
-            Span::styled(format!(" {expand_key}"), theme.fg("dim")),
-            Span::styled(" to expand)", theme.fg("muted")),
-        ]);
+    if let Some(hidden) = hint {
+        // The key is styled apart from the words around it, wherever the locale puts it.
+        let text = t!("pi.tool.more_lines", count = hidden, key = "\u{0}");
+        let (before, after) = text.split_once('\u{0}').unwrap_or((text.as_str(), ""));
+        let before = before.trim_end();
+        let after = after.trim_start();
+        let mut spans = vec![Span::styled(before.to_string(), theme.fg("muted"))];
+        let gap = if before.is_empty() { "" } else { " " };
+        spans.push(Span::styled(format!("{gap}{expand_key}"), theme.fg("dim")));
+        if !after.is_empty() {
+            spans.push(Span::styled(format!(" {after}"), theme.fg("muted")));
+        }
+        body.push(spans);
     }
     if let Some(status) = status_line(row) {
         body.push(vec![Span::styled(status, theme.fg("muted"))]);
@@ -78,34 +87,38 @@ fn title(row: &ToolRow) -> String {
     match row.name.as_str() {
         "bash" => format!("$ {}", arg(row, "command").unwrap_or("...")),
         "read" => {
-            let mut t = format!("read {}", display_path(row));
+            let mut path = display_path(row);
             let offset = row.args.get("offset").and_then(Value::as_u64);
             let limit = row.args.get("limit").and_then(Value::as_u64);
             if offset.is_some() || limit.is_some() {
                 let start = offset.unwrap_or(1);
                 match limit {
-                    Some(l) => t.push_str(&format!(":{start}-{}", start + l.saturating_sub(1))),
-                    None => t.push_str(&format!(":{start}")),
+                    Some(l) => path.push_str(&format!(":{start}-{}", start + l.saturating_sub(1))),
+                    None => path.push_str(&format!(":{start}")),
                 }
             }
-            t
+            t!("pi.tool.read.title", path = path)
         }
-        "edit" => format!("edit {}", display_path(row)),
+        "edit" => t!("pi.tool.edit.title", path = display_path(row)),
         "write" => {
             let size = arg(row, "content").map(|c| c.lines().count()).unwrap_or(0);
-            format!("write {} ({size} lines)", display_path(row))
+            t!(
+                "pi.tool.write.title",
+                path = display_path(row),
+                count = size
+            )
         }
-        "grep" => format!(
-            "grep /{}/ in {}",
-            arg(row, "pattern").unwrap_or(""),
-            arg(row, "path").unwrap_or(".")
+        "grep" => t!(
+            "pi.tool.grep.title",
+            pattern = arg(row, "pattern").unwrap_or(""),
+            path = arg(row, "path").unwrap_or(".")
         ),
-        "find" => format!(
-            "find {} in {}",
-            arg(row, "pattern").unwrap_or(""),
-            arg(row, "path").unwrap_or(".")
+        "find" => t!(
+            "pi.tool.find.title",
+            pattern = arg(row, "pattern").unwrap_or(""),
+            path = arg(row, "path").unwrap_or(".")
         ),
-        "ls" => format!("ls {}", arg(row, "path").unwrap_or(".")),
+        "ls" => t!("pi.tool.ls.title", path = arg(row, "path").unwrap_or(".")),
         other => format!("{other} {}", compact_json(&row.args)),
     }
 }
@@ -128,8 +141,8 @@ fn preview_rule(name: &str) -> (usize, bool) {
     }
 }
 
-/// The output lines to show and the "more lines" hint when collapsed.
-fn output_lines(row: &ToolRow, expanded: bool, expand_key: &str) -> (Vec<String>, Option<String>) {
+/// The output lines to show and, when collapsed, how many lines are hidden below them.
+fn output_lines(row: &ToolRow, expanded: bool, expand_key: &str) -> (Vec<String>, Option<usize>) {
     let text = if row.name == "edit" && !row.is_error {
         row.details
             .as_ref()
@@ -156,16 +169,15 @@ fn output_lines(row: &ToolRow, expanded: bool, expand_key: &str) -> (Vec<String>
     let hidden = all.len() - limit;
     if tail {
         // A tail preview announces the hidden lines first.
-        let mut lines = vec![format!(
-            "... ({hidden} earlier lines, {expand_key} to expand)"
+        let mut lines = vec![t!(
+            "pi.tool.earlier_lines",
+            count = hidden,
+            key = expand_key
         )];
         lines.extend(all[hidden..].iter().cloned());
         return (lines, None);
     }
-    (
-        all[..limit].to_vec(),
-        Some(format!("... ({hidden} more lines,")),
-    )
+    (all[..limit].to_vec(), Some(hidden))
 }
 
 fn diff_style(row: &ToolRow, line: &str, theme: &Theme) -> Option<Style> {
@@ -184,7 +196,7 @@ fn diff_style(row: &ToolRow, line: &str, theme: &Theme) -> Option<Style> {
 fn status_line(row: &ToolRow) -> Option<String> {
     let secs = row.duration.map(|d| format!("{:.1}s", d.as_secs_f64()));
     if !row.done {
-        return (row.name == "bash").then(|| "running...".to_string());
+        return (row.name == "bash").then(|| t!("pi.tool.bash.running"));
     }
     if row.name != "bash" {
         return None;
@@ -195,9 +207,9 @@ fn status_line(row: &ToolRow) -> Option<String> {
         .and_then(|d| d.get("exitCode"))
         .and_then(Value::as_i64);
     match (exit, secs, row.is_error) {
-        (Some(code), Some(s), _) => Some(format!("exit {code} · {s}")),
-        (None, Some(s), false) => Some(format!("done · {s}")),
-        (None, Some(s), true) => Some(format!("failed · {s}")),
+        (Some(code), Some(s), _) => Some(t!("pi.tool.bash.exit", code = code, duration = s)),
+        (None, Some(s), false) => Some(t!("pi.tool.bash.done", duration = s)),
+        (None, Some(s), true) => Some(t!("pi.tool.bash.failed", duration = s)),
         _ => None,
     }
 }

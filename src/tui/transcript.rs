@@ -1,6 +1,8 @@
 //! The conversation as the screen shows it: a list of items built from agent
 //! events (live) or from stored messages (resumed sessions).
 
+use crate::t;
+
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -68,8 +70,9 @@ pub enum Item {
     Tool(ToolRow),
     /// A compaction or branch summary (expandable).
     Summary {
-        /// Heading, e.g. `Compacted from 12,000 tokens`.
-        title: String,
+        /// Tokens before compaction for a compaction summary; `None` for a branch summary.
+        /// The heading is translated when drawn.
+        tokens_before: Option<u64>,
         /// The summary (markdown).
         text: String,
     },
@@ -88,7 +91,7 @@ pub const RESTORED_MESSAGES: usize = 600;
 /// The transcript item of a compaction summary.
 fn compaction_item(summary: &str, tokens_before: u64) -> Item {
     Item::Summary {
-        title: format!("Compacted from {tokens_before} tokens"),
+        tokens_before: Some(tokens_before),
         text: summary.to_string(),
     }
 }
@@ -131,7 +134,7 @@ impl Transcript {
         }
         if start > 0 {
             t.notice(
-                format!("{start} earlier messages are not shown here (see /tree)."),
+                t!("pi.tui.transcript.earlier_hidden", count = start),
                 NoticeKind::Info,
             );
         }
@@ -169,7 +172,7 @@ impl Transcript {
                     t.push(compaction_item(&c.summary, c.tokens_before))
                 }
                 Message::BranchSummary(b) => t.push(Item::Summary {
-                    title: "Branch summary".into(),
+                    tokens_before: None,
                     text: b.summary.clone(),
                 }),
                 _ => {}
@@ -213,9 +216,9 @@ impl Transcript {
         match event {
             AgentEvent::CompactionStart { reason } => {
                 let text = match reason.as_str() {
-                    "manual" => "Compacting context…",
-                    "overflow" => "Context overflow: compacting context, then retrying…",
-                    _ => "Context is nearly full: compacting…",
+                    "manual" => t!("pi.tui.compaction.manual"),
+                    "overflow" => t!("pi.tui.compaction.overflow"),
+                    _ => t!("pi.tui.compaction.threshold"),
                 };
                 self.notice(text, NoticeKind::Info);
             }
@@ -229,9 +232,11 @@ impl Transcript {
                     r["summary"].as_str().unwrap_or_default(),
                     r["tokensBefore"].as_u64().unwrap_or(0),
                 )),
-                (None, _) if *aborted => self.notice("Compaction cancelled", NoticeKind::Warning),
+                (None, _) if *aborted => {
+                    self.notice(t!("pi.tui.compaction.cancelled"), NoticeKind::Warning)
+                }
                 (None, Some(e)) => {
-                    self.notice(format!("Compaction failed: {e}"), NoticeKind::Error)
+                    self.notice(t!("pi.tui.compaction.failed", error = e), NoticeKind::Error)
                 }
                 (None, None) => {}
             },
@@ -285,9 +290,12 @@ impl Transcript {
                 delay_ms,
                 error_message,
             } => self.notice(
-                format!(
-                    "Retrying ({attempt}/{max_attempts}) in {}s: {error_message}",
-                    delay_ms.div_ceil(1000)
+                t!(
+                    "pi.tui.retrying",
+                    attempt = *attempt,
+                    max = *max_attempts,
+                    seconds = delay_ms.div_ceil(1000),
+                    error = error_message
                 ),
                 NoticeKind::Warning,
             ),
@@ -331,8 +339,11 @@ impl Transcript {
         *streaming = still_streaming;
         if !still_streaming {
             *aborted = a.stop_reason == StopReason::Aborted;
-            *error = (a.stop_reason == StopReason::Error)
-                .then(|| a.error_message.clone().unwrap_or_else(|| "Error".into()));
+            *error = (a.stop_reason == StopReason::Error).then(|| {
+                a.error_message
+                    .clone()
+                    .unwrap_or_else(|| t!("pi.tui.error.generic"))
+            });
         }
         self.touch(index);
     }
@@ -409,7 +420,7 @@ pub fn blocks_text(blocks: &[ContentBlock]) -> String {
         .iter()
         .map(|b| match b {
             ContentBlock::Text(t) => t.text.clone(),
-            ContentBlock::Image(i) => format!("[image {}]", i.mime_type),
+            ContentBlock::Image(i) => t!("pi.tui.transcript.image", mime = &i.mime_type),
             _ => String::new(),
         })
         .collect::<Vec<_>>()

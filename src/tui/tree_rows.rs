@@ -1,6 +1,8 @@
 //! The session tree flattened into display rows for `/tree`: depth-first,
 //! indented only where the conversation branches, each entry on one line.
 
+use crate::t;
+
 use crate::ai::types::{ContentBlock, Message, UserContent};
 use crate::session::entries::SessionEntry;
 use crate::session::manager::SessionManager;
@@ -101,7 +103,10 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
         SessionEntry::Message(m) => match &m.message {
             Message::User(u) => (
                 RowKind::User,
-                format!("user: {}", one_line(content_text(&u.content))),
+                t!(
+                    "pi.tui.tree.user",
+                    text = one_line(content_text(&u.content))
+                ),
             ),
             Message::Assistant(a) => {
                 let text = first_text(&a.content);
@@ -115,11 +120,11 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
                 }
                 if line.is_empty() {
                     line = match &a.error_message {
-                        Some(e) => format!("(error: {})", one_line(e)),
-                        None => "(no content)".to_string(),
+                        Some(e) => t!("pi.tui.tree.error", error = one_line(e)),
+                        None => t!("pi.tui.tree.no_content"),
                     };
                 }
-                (RowKind::Assistant, format!("assistant: {line}"))
+                (RowKind::Assistant, t!("pi.tui.tree.assistant", text = line))
             }
             Message::ToolResult(r) => (
                 RowKind::ToolResult,
@@ -132,20 +137,23 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
             ),
             Message::BranchSummary(s) => (
                 RowKind::Summary,
-                format!("branch summary: {}", one_line(&s.summary)),
+                t!("pi.tui.tree.branch_summary", text = one_line(&s.summary)),
             ),
             Message::CompactionSummary(s) => (
                 RowKind::Summary,
-                format!("compaction: {} tokens", s.tokens_before),
+                t!("pi.tui.tree.compaction", count = s.tokens_before),
             ),
         },
         SessionEntry::Compaction(c) => (
             RowKind::Summary,
-            format!("[compaction: {} tokens summarized]", c.tokens_before),
+            t!("pi.tui.tree.compaction_entry", count = c.tokens_before),
         ),
         SessionEntry::BranchSummary(b) => (
             RowKind::Summary,
-            format!("[branch summary] {}", one_line(&b.summary)),
+            t!(
+                "pi.tui.tree.branch_summary_entry",
+                text = one_line(&b.summary)
+            ),
         ),
         SessionEntry::CustomMessage(c) => (
             RowKind::Custom,
@@ -153,22 +161,32 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
         ),
         SessionEntry::ModelChange(m) => (
             RowKind::Setting,
-            format!("[model: {}/{}]", m.provider, m.model_id),
+            t!(
+                "pi.tui.tree.model",
+                provider = &m.provider,
+                id = &m.model_id
+            ),
         ),
         SessionEntry::ThinkingLevelChange(t) => (
             RowKind::Setting,
-            format!("[thinking: {}]", t.thinking_level),
+            t!("pi.tui.tree.thinking", level = &t.thinking_level),
         ),
         SessionEntry::Label(l) => (
             RowKind::Setting,
-            format!("[label: {}]", l.label.as_deref().unwrap_or("(cleared)")),
+            match l.label.as_deref() {
+                Some(label) => t!("pi.tui.tree.label", label = label),
+                None => t!("pi.tui.tree.label_cleared"),
+            },
         ),
         SessionEntry::SessionInfo(i) => (
             RowKind::Setting,
-            format!("[name: {}]", i.name.as_deref().unwrap_or("")),
+            t!("pi.tui.tree.name", name = i.name.as_deref().unwrap_or("")),
         ),
-        SessionEntry::Custom(c) => (RowKind::Setting, format!("[custom: {}]", c.custom_type)),
-        SessionEntry::Unknown(_) => (RowKind::Setting, "[unknown entry]".to_string()),
+        SessionEntry::Custom(c) => (
+            RowKind::Setting,
+            t!("pi.tui.tree.custom", kind = &c.custom_type),
+        ),
+        SessionEntry::Unknown(_) => (RowKind::Setting, t!("pi.tui.tree.unknown")),
     }
 }
 

@@ -2,6 +2,8 @@
 //! branch points, the current path highlighted, labels, search, folding and
 //! filter modes (keybinding ids `app.tree.*`).
 
+use crate::t;
+
 use std::collections::HashSet;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -324,9 +326,15 @@ impl TreeSelector {
     pub fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         let mut out = vec![
             Line::from(vec![
-                Span::styled("Session tree", theme.bold("accent")),
+                Span::styled(t!("pi.tui.tree.title"), theme.bold("accent")),
                 Span::styled(
-                    format!("  filter: {}", self.filter.name()),
+                    t!(
+                        "pi.tui.tree.filter",
+                        name = crate::i18n::t(
+                            &format!("pi.tui.tree.filter.{}", self.filter.name()),
+                            &[]
+                        )
+                    ),
                     theme.fg("muted"),
                 ),
             ]),
@@ -362,9 +370,9 @@ impl TreeSelector {
             };
             let indent = "  ".repeat(r.depth.min(20));
             let leaf = if Some(pos) == self.active {
-                " ← active"
+                t!("pi.tui.tree.active")
             } else {
-                ""
+                String::new()
             };
             let mut style = match r.kind {
                 RowKind::User => theme.fg("accent"),
@@ -392,20 +400,23 @@ impl TreeSelector {
                 spans.push(Span::styled(format!("{tag} "), theme.fg("success")));
             }
             let used: usize = spans.iter().map(|s| super::text::width(&s.content)).sum();
-            let room = max.saturating_sub(used + super::text::width(leaf));
+            let room = max.saturating_sub(used + super::text::width(&leaf));
             spans.push(Span::styled(truncate(&r.text, room, "…"), style));
             spans.push(Span::styled(leaf, theme.fg("accent")));
             out.push(Line::from(spans));
         }
         if self.visible.is_empty() {
-            out.push(Line::from(Span::styled("  No entries", theme.fg("muted"))));
+            out.push(Line::from(Span::styled(
+                t!("pi.tui.tree.empty"),
+                theme.fg("muted"),
+            )));
         }
         out.push(Line::from(Span::styled(
             truncate(
-                &format!(
-                    "({}/{})  enter select · esc cancel · shift+l label · ctrl+o filter · ctrl+←/→ fold",
-                    (self.selected + 1).min(self.visible.len()),
-                    self.visible.len()
+                &t!(
+                    "pi.tui.tree.hint",
+                    index = (self.selected + 1).min(self.visible.len()),
+                    total = self.visible.len()
                 ),
                 max,
                 "…",

@@ -1,5 +1,7 @@
 //! Drawing the whole screen from the application state.
 
+use crate::t;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
@@ -22,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let area = frame.area();
     if area.width < MIN_WIDTH {
         let notice = Paragraph::new(Line::from(truncate(
-            "Terminal too narrow",
+            &t!("pi.tui.too_narrow"),
             area.width as usize,
             "",
         )));
@@ -111,7 +113,8 @@ fn pending_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let steering = app.queues.steering.texts();
     let follow_up = app.queues.follow_up.texts();
-    for (label, texts) in [("Steering", &steering), ("Follow-up", &follow_up)] {
+    let labels = [t!("pi.tui.queue.steering"), t!("pi.tui.queue.follow_up")];
+    for (label, texts) in labels.iter().zip([&steering, &follow_up]) {
         for text in texts {
             let one_line = sanitize(text).replace('\n', " ");
             out.push(Line::from(Span::styled(
@@ -123,9 +126,9 @@ fn pending_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if !out.is_empty() {
         out.push(Line::from(Span::styled(
             truncate(
-                &format!(
-                    " ↳ {} to edit all queued messages",
-                    app.keys.keys_text("app.message.dequeue")
+                &t!(
+                    "pi.tui.queue.dequeue_hint",
+                    key = app.keys.keys_text("app.message.dequeue")
                 ),
                 width,
                 "…",
