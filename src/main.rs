@@ -2,11 +2,12 @@
 //! otherwise start the runtime and run.
 
 fn main() {
+    pi::app::startup::init_locale();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let args = match pi::cli::args::Args::parse_from_argv(&argv) {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("Error: {message}");
+            eprintln!("{}", pi::t!("pi.cli.error", error = message));
             std::process::exit(1);
         }
     };
@@ -24,7 +25,7 @@ fn main() {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("Error: cannot start the async runtime: {e}");
+            eprintln!("{}", pi::t!("pi.cli.runtime_failed", error = e.to_string()));
             std::process::exit(1);
         }
     };

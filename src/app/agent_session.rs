@@ -2,6 +2,8 @@
 //! loop, persists every finished message, retries transient provider errors and
 //! fans events out to subscribers (JSON writer, later the TUI and extensions).
 
+use crate::t;
+
 mod compaction;
 
 use std::time::Duration;
@@ -379,7 +381,7 @@ impl AgentObserver for Persisting<'_> {
             },
             AgentEvent::TurnEnd { .. } | AgentEvent::AgentEnd { .. } => {
                 if let Err(e) = self.session.sync() {
-                    eprintln!("Warning: could not save the session: {e}");
+                    eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
                 }
             }
             _ => {}

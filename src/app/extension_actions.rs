@@ -3,6 +3,8 @@
 //! and thinking-level changes with their events, extension commands,
 //! reload, and session replacement with `session_before_switch`.
 
+use crate::t;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -151,7 +153,7 @@ impl AgentSession {
         self.sync_extensions();
         self.set_idle(true);
         let Some(ext) = &self.extensions else {
-            return Err(format!("Unknown command: /{name}"));
+            return Err(t!("pi.cmd.unknown", name = name));
         };
         let result = ext.handle.run_command(name, args).await;
         self.refresh_extension_tools().await;
@@ -269,8 +271,13 @@ impl AgentSession {
         }
         let _ = self.session.sync();
         let dir = self.session.session_dir().map(std::path::PathBuf::from);
-        let session = SessionManager::open_with(path, dir.as_deref(), None)
-            .map_err(|e| format!("Could not open {}: {e}", path.display()))?;
+        let session = SessionManager::open_with(path, dir.as_deref(), None).map_err(|e| {
+            t!(
+                "pi.session.open_failed",
+                path = path.display().to_string(),
+                error = e.to_string()
+            )
+        })?;
         let previous = self.session.session_file().map(|p| p.display().to_string());
         self.session_event_with(
             "session_shutdown",

@@ -1,6 +1,8 @@
 //! Start-up's project trust step: decide whether this folder's `.pi` resources load, asking
 //! once in the terminal when pi runs interactively.
 
+use crate::t;
+
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
@@ -44,11 +46,12 @@ pub fn apply_project_trust(
         settings.drop_project();
         if outcome.source == TrustSource::NotAsked {
             eprintln!(
-                "Ignoring {} (this folder is not trusted). Run pi with --approve to load its \
-                 settings, extensions, skills and templates, or trust it in the terminal UI \
-                 (decisions are kept in {}).",
-                cwd.join(".pi").display(),
-                trust_path(agent_dir).display()
+                "{}",
+                t!(
+                    "pi.trust.ignored",
+                    path = cwd.join(".pi").display().to_string(),
+                    file = trust_path(agent_dir).display().to_string()
+                )
             );
         }
     }
@@ -60,9 +63,8 @@ fn ask_on_terminal(cwd: &Path) -> Option<bool> {
     let mut out = std::io::stdout();
     let _ = write!(
         out,
-        "{} has project resources (.pi/: settings, extensions, skills, templates).\n\
-         Extensions run code on your machine. Trust this folder and load them? [y/N] ",
-        cwd.display()
+        "{}",
+        t!("pi.trust.prompt", path = cwd.display().to_string())
     );
     let _ = out.flush();
     let mut line = String::new();

@@ -2,6 +2,8 @@
 //! pi emits around it: `session_before_fork` (may cancel), `session_shutdown`, then
 //! `session_start{reason="fork", previousSessionFile}`.
 
+use crate::t;
+
 use serde_json::json;
 
 use crate::ai::types::Message;
@@ -39,13 +41,11 @@ impl AgentSession {
             .session
             .entry(entry_id)
             .cloned()
-            .ok_or_else(|| format!("Entry not found: {entry_id}"))?;
+            .ok_or_else(|| t!("pi.session.entry_missing", id = entry_id))?;
         let text = match (position, entry.as_message()) {
             (BranchPosition::Before, Some(Message::User(user))) => Some(user.content.text()),
             (BranchPosition::Before, _) => {
-                return Err(format!(
-                    "Entry {entry_id} is not a user message; only user messages can be forked from"
-                ));
+                return Err(t!("pi.session.fork_not_user", id = entry_id));
             }
             (BranchPosition::At, _) => None,
         };
@@ -72,7 +72,7 @@ impl AgentSession {
             Some(leaf) => {
                 self.session
                     .create_branched_session(&leaf)
-                    .map_err(|e| format!("Could not create the new session: {e}"))?;
+                    .map_err(|e| t!("pi.session.create_failed", error = e.to_string()))?;
             }
             None => {
                 self.session.new_session(previous.as_deref());

@@ -1,6 +1,8 @@
 //! Start-up: turn command-line arguments, settings and files into a running
 //! [`AgentSession`] and hand it to the selected mode.
 
+use crate::t;
+
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,7 +13,7 @@ use super::prompt_setup::{load_resources, system_prompt};
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
-use crate::ai::demo::{ADD_KEY_HELP, DEMO_PROVIDER, demo_model, is_demo};
+use crate::ai::demo::{DEMO_PROVIDER, demo_model, is_demo};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::{
@@ -40,7 +42,7 @@ type StartupResult<T> = Result<T, String>;
 /// Print each warning on stderr.
 pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
     for w in warnings {
-        eprintln!("Warning: {w}");
+        eprintln!("{}", t!("pi.cli.warning", message = w));
     }
 }
 
@@ -49,7 +51,7 @@ pub async fn run(args: Args) -> i32 {
     match run_inner(args).await {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("Error: {message}");
+            eprintln!("{}", t!("pi.cli.error", error = message));
             1
         }
     }
@@ -59,19 +61,30 @@ pub async fn run(args: Args) -> i32 {
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
     let later: [(bool, &str); 1] = [(
         args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
-        "--resume outside the terminal UI",
+        "pi.cli.resume_outside_tui",
     )];
     match later.iter().find(|(used, _)| *used) {
-        Some((_, what)) => Err(format!(
-            "{what} is not available in this version of pi yet."
-        )),
+        Some((_, what)) => Err(t!("pi.cli.unavailable", what = crate::i18n::t(what, &[]))),
         None => Ok(()),
     }
 }
 
+/// Pick the locale before anything is shown: `locale` in settings (project over global),
+/// then `PI_LOCALE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, the OS, English; and add the user's
+/// locale packs from `~/.pi/agent/locales/`.
+pub fn init_locale() -> crate::i18n::packs::InitReport {
+    let agent_dir = agent_dir();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (settings, _) = Settings::load(&agent_dir, &cwd);
+    let configured = settings
+        .get("locale")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string);
+    crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")])
+}
+
 async fn run_inner(mut args: Args) -> StartupResult<i32> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let cwd = std::env::current_dir().map_err(|e| t!("pi.cli.no_cwd", error = e.to_string()))?;
     let agent_dir = agent_dir();
     let (mut settings, warnings) = Settings::load(&agent_dir, &cwd);
     warn_all(warnings);
@@ -111,10 +124,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
-        return Err(
-            "no prompt given. Pass a message, @files or pipe text on stdin, e.g. pi -p \"hello\""
-                .into(),
-        );
+        return Err(t!("pi.cli.no_prompt"));
     }
 
     let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
@@ -137,11 +147,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             // provider and says how to add a key.
             Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
                 // Notices are plain text: drop the markdown code quotes.
-                notices.push(format!(
-                    "No API key found: using the offline demo provider. Its replies are \
-                     scripted, not written by a model. {}",
-                    ADD_KEY_HELP.replace('`', "")
-                ));
+                notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
                 (demo_model(), ThinkingLevel::Off)
             }
             Err(message) => return Err(message),
@@ -199,9 +205,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             .map(|f| f.name.clone())
             .collect();
         if let Some(name) = args.claim_extension_flags(&strings, &known) {
-            return Err(format!(
-                "unexpected argument '--{name}' found (no loaded extension registers it)\nRun 'pi --help' for the list of options."
-            ));
+            return Err(t!("pi.cli.unknown_flag", name = name));
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
@@ -271,7 +275,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         {
             match crate::lua::watch::ExtensionWatcher::start(&bridge.handle.paths()) {
                 Ok(w) => bridge.watcher = Some(w),
-                Err(e) => eprintln!("Warning: {e}"),
+                Err(e) => eprintln!("{}", t!("pi.cli.warning", message = e.to_string())),
             }
         }
         agent.set_extensions(bridge);
@@ -330,7 +334,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let code = run_print_mode(&mut agent, run, &signal).await;
     agent.session_event("session_shutdown", "quit").await;
     if let Err(e) = agent.session.sync() {
-        eprintln!("Warning: could not save the session: {e}");
+        eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
     }
     Ok(code)
 }
@@ -350,12 +354,25 @@ fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Mo
 /// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
 fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
     let source = PathBuf::from(source);
-    let session = SessionManager::open(&source)
-        .map_err(|e| format!("cannot read session {}: {e}", source.display()))?;
+    let session = SessionManager::open(&source).map_err(|e| {
+        t!(
+            "pi.cli.session_unreadable",
+            path = source.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
     let out = out.map(PathBuf::from);
-    let path = crate::export::export_session(&session, out.as_deref(), None)
-        .map_err(|e| format!("cannot export {}: {e}", source.display()))?;
-    println!("Exported to {}", path.display());
+    let path = crate::export::export_session(&session, out.as_deref(), None).map_err(|e| {
+        t!(
+            "pi.cli.export_failed",
+            path = source.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
+    println!(
+        "{}",
+        t!("pi.cli.exported", path = path.display().to_string())
+    );
     Ok(0)
 }
 
@@ -414,9 +431,10 @@ fn open_session(
     }
     if let Some(arg) = &args.session {
         return match lookup_session_arg(arg, cwd, Some(session_dir), agent_dir)? {
-            ResolvedSessionArg::Global { path, .. } => Err(format!(
-                "session {arg} belongs to another project ({}). Use --fork {arg} to continue it here.",
-                path.display()
+            ResolvedSessionArg::Global { path, .. } => Err(t!(
+                "pi.cli.session_other_project",
+                id = arg,
+                path = path.display().to_string()
             )),
             found => SessionManager::open_with(found.path(), Some(session_dir), None)
                 .map_err(|e| e.to_string()),
@@ -454,9 +472,7 @@ fn choose_model(
         Some(t) => match ThinkingLevel::parse(t) {
             Some(level) => Some(level),
             None => {
-                eprintln!(
-                    "Warning: invalid thinking level \"{t}\" (use off, minimal, low, medium, high or xhigh); ignored"
-                );
+                eprintln!("{}", t!("pi.cli.bad_thinking", level = t));
                 None
             }
         },
@@ -523,8 +539,12 @@ fn active_tool_names(args: &Args) -> Vec<String> {
             .filter(|n| !BUILTIN_TOOL_NAMES.contains(&n.as_str()))
         {
             eprintln!(
-                "Warning: unknown tool \"{unknown}\" (built-in tools: {})",
-                BUILTIN_TOOL_NAMES.join(", ")
+                "{}",
+                t!(
+                    "pi.cli.unknown_tool",
+                    name = unknown,
+                    tools = BUILTIN_TOOL_NAMES.join(", ")
+                )
             );
         }
         return names;

@@ -1,5 +1,7 @@
 //! Command-line flags, compatible with pi 0.73 (including its multi-letter short aliases).
 
+use crate::t;
+
 use clap::Parser;
 
 /// Output mode selected with `--mode`.
@@ -249,7 +251,7 @@ impl Args {
                 .unwrap_or("")
                 .trim_start_matches("error: ")
                 .to_string();
-            format!("{first}\nRun 'pi --help' for the list of options.")
+            t!("pi.cli.bad_argument", error = first)
         })?;
         if args.print && args.mode.is_none() {
             args.mode = Some(OutputMode::Text);
@@ -276,9 +278,9 @@ impl Args {
     }
 }
 
-/// The `--help` text.
+/// The `--help` text, in the current locale.
 pub fn help_text() -> String {
-    include_str!("help.txt").replace("{version}", crate::VERSION)
+    t!("pi.cli.help", version = crate::VERSION)
 }
 
 #[cfg(test)]

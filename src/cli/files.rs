@@ -1,5 +1,7 @@
 //! `@file` arguments and piped stdin, combined into the first prompt as pi does.
 
+use crate::t;
+
 use std::path::Path;
 
 use base64::Engine;
@@ -23,8 +25,12 @@ pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, Str
         let path = crate::tools::paths::resolve_read_path(arg, cwd);
         let shown = path.display();
         let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("File not found: {shown}"),
-            _ => format!("Could not read file {shown}: {e}"),
+            std::io::ErrorKind::NotFound => t!("pi.cli.file_not_found", path = shown.to_string()),
+            _ => t!(
+                "pi.cli.file_unreadable",
+                path = shown.to_string(),
+                error = e.to_string()
+            ),
         })?;
         if bytes.is_empty() {
             continue;
@@ -36,9 +42,8 @@ pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, Str
                 .push_str(&format!("<file name=\"{shown}\"></file>\n"));
             continue;
         }
-        let text = String::from_utf8(bytes).map_err(|_| {
-            format!("Could not read file {shown}: it is not UTF-8 text or a supported image")
-        })?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| t!("pi.cli.file_not_text", path = shown.to_string()))?;
         out.text
             .push_str(&format!("<file name=\"{shown}\">\n{text}\n</file>\n"));
     }

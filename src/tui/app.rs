@@ -1,6 +1,8 @@
 //! The application state and what keys, pastes, mouse wheels and agent
 //! events do to it. Drawing lives in `view`.
 
+use crate::t;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -252,10 +254,7 @@ impl App {
             .is_some_and(|m| m.supports_images());
         if !accepts {
             self.transcript.notice(
-                format!(
-                    "{} does not accept images; sending the message without them.",
-                    self.footer.model_id
-                ),
+                t!("pi.tui.images.unsupported", model = &self.footer.model_id),
                 NoticeKind::Warning,
             );
             return Vec::new();
@@ -333,7 +332,7 @@ impl App {
                 self.transcript = Transcript::from_messages(&messages);
                 if messages.is_empty() {
                     self.transcript
-                        .notice("New session started", NoticeKind::Info);
+                        .notice(t!("pi.tui.session.new"), NoticeKind::Info);
                 }
                 self.fill_history();
                 self.cache.clear();
@@ -509,9 +508,10 @@ impl App {
             && let Err(e) = super::history_file::append(path, &text)
         {
             self.transcript.notice(
-                format!(
-                    "Could not save the prompt history to {}: {e}",
-                    path.display()
+                t!(
+                    "pi.tui.history.save_failed",
+                    path = path.display().to_string(),
+                    error = e.to_string()
                 ),
                 NoticeKind::Warning,
             );

@@ -1,6 +1,8 @@
 //! The `/resume` session selector: opening it and resuming, renaming or
 //! deleting the sessions picked in it.
 
+use crate::t;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -15,10 +17,8 @@ impl App {
     /// `/resume` and `--resume`: choose another session to continue.
     pub fn open_session_selector(&mut self) {
         let Some(dir) = &self.session_dir else {
-            self.transcript.notice(
-                "Sessions are not saved (--no-session).",
-                NoticeKind::Warning,
-            );
+            self.transcript
+                .notice(t!("pi.tui.session.not_saved"), NoticeKind::Warning);
             return;
         };
         let current_file = self.session_file.clone();
@@ -43,9 +43,7 @@ impl App {
                 .unwrap_or_default();
             let id = id.rsplit('_').next().unwrap_or(&id).to_string();
             self.transcript.notice(
-                format!(
-                    "That session belongs to {cwd}. Continue it there with: cd {cwd} && pi --session {id}"
-                ),
+                t!("pi.tui.session.other_project", cwd = cwd, id = &id),
                 NoticeKind::Warning,
             );
             return;
@@ -66,9 +64,13 @@ impl App {
         match result {
             Ok(()) => self
                 .transcript
-                .notice(format!("Session renamed: {name}"), NoticeKind::Info),
+                .notice(t!("pi.tui.session.renamed", name = name), NoticeKind::Info),
             Err(e) => self.transcript.notice(
-                format!("Could not rename {}: {e}", path.display()),
+                t!(
+                    "pi.tui.session.rename_failed",
+                    path = path.display().to_string(),
+                    error = e.to_string()
+                ),
                 NoticeKind::Error,
             ),
         }
@@ -77,18 +79,21 @@ impl App {
     /// Delete the session file `path`.
     pub(super) fn delete_session(&mut self, path: &Path) {
         if Some(path) == self.session_file.as_deref() {
-            self.transcript.notice(
-                "Cannot delete the currently active session",
-                NoticeKind::Error,
-            );
+            self.transcript
+                .notice(t!("pi.tui.session.delete_active"), NoticeKind::Error);
             return;
         }
         match std::fs::remove_file(path) {
-            Ok(()) => self
-                .transcript
-                .notice(format!("Deleted {}", path.display()), NoticeKind::Info),
+            Ok(()) => self.transcript.notice(
+                t!("pi.tui.session.deleted", path = path.display().to_string()),
+                NoticeKind::Info,
+            ),
             Err(e) => self.transcript.notice(
-                format!("Could not delete {}: {e}", path.display()),
+                t!(
+                    "pi.tui.session.delete_failed",
+                    path = path.display().to_string(),
+                    error = e.to_string()
+                ),
                 NoticeKind::Error,
             ),
         }

@@ -1,6 +1,8 @@
 //! `/settings`, `/scoped-models` and `/changelog`: opening their panels and
 //! applying what the user changes (to the running app and `settings.json`).
 
+use crate::t;
+
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -79,7 +81,7 @@ impl App {
     pub(super) fn open_scoped_models(&mut self) {
         if self.models.is_empty() {
             self.transcript
-                .notice("No models available.", NoticeKind::Warning);
+                .notice(t!("pi.tui.models.none"), NoticeKind::Warning);
             return;
         }
         let enabled = (!self.cycle_models.is_empty())
@@ -91,7 +93,7 @@ impl App {
     /// `/changelog`: the shipped changelog in the transcript.
     pub(super) fn show_changelog(&mut self) {
         self.transcript.notice(
-            format!("What's new\n\n{}", CHANGELOG.trim()),
+            format!("{}\n\n{}", t!("pi.cmd.changelog.title"), CHANGELOG.trim()),
             NoticeKind::Info,
         );
     }
@@ -114,7 +116,7 @@ impl App {
                 match saved {
                     Ok(()) => self
                         .transcript
-                        .notice("Model selection saved to settings", NoticeKind::Info),
+                        .notice(t!("pi.tui.models.saved"), NoticeKind::Info),
                     Err(e) => self.transcript.notice(e, NoticeKind::Error),
                 }
             }

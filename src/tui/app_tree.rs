@@ -2,6 +2,8 @@
 //! the tree and fork selectors, ask whether to summarize the branch left,
 //! and send the choice to the conversation task.
 
+use crate::t;
+
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -109,18 +111,18 @@ impl App {
             return;
         }
         let items = [
-            "No summary",
-            "Summarize the branch being left",
-            "Summarize with a custom focus…",
+            "pi.tui.tree.summary.none",
+            "pi.tui.tree.summary.plain",
+            "pi.tui.tree.summary.custom",
         ]
         .iter()
-        .map(|label| SelectorItem {
-            label: label.to_string(),
+        .map(|key| SelectorItem {
+            label: crate::i18n::t(key, &[]),
             detail: String::new(),
         })
         .collect();
         self.overlay = Some(Overlay::SummaryChoice(
-            Selector::new("Summarize the branch you are leaving?", items, 0),
+            Selector::new(t!("pi.tui.tree.summary.title"), items, 0),
             id,
         ));
     }
@@ -132,7 +134,7 @@ impl App {
         self.set_signal(signal.clone());
         if summary.is_some() {
             self.transcript
-                .notice("Summarizing the branch…", NoticeKind::Info);
+                .notice(t!("pi.tui.tree.summarizing"), NoticeKind::Info);
         }
         self.request_tree(TreeCommand::Navigate {
             target,
@@ -151,7 +153,7 @@ impl App {
             UiEvent::Tree(data) => {
                 if data.rows.is_empty() {
                     self.transcript
-                        .notice("No entries in this session yet.", NoticeKind::Info);
+                        .notice(t!("pi.tui.tree.no_entries"), NoticeKind::Info);
                 } else {
                     self.overlay = Some(Overlay::Tree(TreeSelector::new(*data, self.tree.filter)));
                 }
@@ -159,7 +161,7 @@ impl App {
             UiEvent::ForkMessages(messages) => {
                 if messages.is_empty() {
                     self.transcript
-                        .notice("No messages to fork from.", NoticeKind::Info);
+                        .notice(t!("pi.tui.fork.empty"), NoticeKind::Info);
                     return;
                 }
                 let initial = messages.len() - 1;
@@ -177,7 +179,7 @@ impl App {
                     })
                     .unzip();
                 self.overlay = Some(Overlay::ForkSelector(
-                    Selector::new("Fork from message", items, initial),
+                    Selector::new(t!("pi.tui.fork.title"), items, initial),
                     ids,
                 ));
             }
@@ -190,7 +192,7 @@ impl App {
 pub(super) fn focus_lines(text: &str, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     vec![
         Line::from(Span::styled(
-            "Focus for the branch summary (enter to summarize, esc to cancel)",
+            t!("pi.tui.tree.summary.focus"),
             theme.bold("accent"),
         )),
         Line::from(vec![

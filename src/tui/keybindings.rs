@@ -1,6 +1,8 @@
 //! Keybindings: pi's namespaced action ids with their default keys, user
 //! overrides from `keybindings.json`, and matching of terminal key events.
 
+use crate::t;
+
 use std::path::Path;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -241,16 +243,19 @@ impl Keybindings {
         let mut warnings = Vec::new();
         let root: Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => return (kb, vec![format!("keybindings.json: invalid JSON: {e}")]),
+            Err(e) => {
+                return (
+                    kb,
+                    vec![t!("pi.keys.file.invalid_json", error = e.to_string())],
+                );
+            }
         };
         let Some(map) = root.as_object() else {
-            return (kb, vec!["keybindings.json: expected an object".into()]);
+            return (kb, vec![t!("pi.keys.file.not_object")]);
         };
         for (id, value) in map {
             let Some(slot) = kb.bindings.get_mut(id.as_str()) else {
-                warnings.push(format!(
-                    "keybindings.json: unknown keybinding id \"{id}\" ignored"
-                ));
+                warnings.push(t!("pi.keys.file.unknown_id", id = id));
                 continue;
             };
             let specs: Vec<&str> = match value {
@@ -262,9 +267,7 @@ impl Keybindings {
             for spec in specs {
                 match KeyCombo::parse(spec) {
                     Some(k) => keys.push(k),
-                    None => {
-                        warnings.push(format!("keybindings.json: invalid key \"{spec}\" for {id}"))
-                    }
+                    None => warnings.push(t!("pi.keys.file.invalid_key", key = spec, id = id)),
                 }
             }
             *slot = keys;

@@ -2,6 +2,8 @@
 //! that writes its URL, device code and progress into the transcript and
 //! takes a pasted code (or the GitHub Enterprise domain) from the editor.
 
+use crate::t;
+
 use std::path::PathBuf;
 
 use async_trait::async_trait;
@@ -12,9 +14,7 @@ use super::app::{App, Overlay};
 use super::selector::{Selector, SelectorItem};
 use super::transcript::NoticeKind;
 use crate::ai::auth::AuthStorage;
-use crate::ai::oauth::login::{
-    LoginUi, login, logout, provider_name, save_login, unknown_provider,
-};
+use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_login};
 use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
 use crate::ai::registry::ModelRegistry;
 
@@ -98,10 +98,7 @@ impl LoginUi for TuiLoginUi {
     async fn prompt(&self, message: &str) -> Result<String, String> {
         let mut answers = self.answers.lock().await;
         let _ = self.events.send(LoginEvent::Prompt(message.to_string()));
-        answers
-            .recv()
-            .await
-            .ok_or_else(|| "Login cancelled".to_string())
+        answers.recv().await.ok_or_else(|| t!("pi.login.cancelled"))
     }
 }
 
@@ -110,7 +107,7 @@ impl App {
     pub(super) fn start_login(&mut self, provider: &str) {
         let Some(agent_dir) = self.login.agent_dir.clone() else {
             self.transcript
-                .notice("Logins are not available here.", NoticeKind::Warning);
+                .notice(t!("pi.login.unavailable"), NoticeKind::Warning);
             return;
         };
         if provider.is_empty() {
@@ -118,8 +115,18 @@ impl App {
             return;
         }
         if find_provider(provider).is_none() {
-            self.transcript
-                .notice(unknown_provider(provider), NoticeKind::Error);
+            self.transcript.notice(
+                t!(
+                    "pi.login.unknown_provider",
+                    provider = provider,
+                    providers = PROVIDERS
+                        .iter()
+                        .map(|p| p.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                NoticeKind::Error,
+            );
             return;
         }
         let (events, event_rx) = unbounded_channel();
@@ -139,7 +146,7 @@ impl App {
             let _ = events.send(LoginEvent::Done(result));
         });
         self.transcript.notice(
-            format!("Logging in to {}…", provider_name(provider)),
+            t!("pi.login.starting", provider = provider_name(provider)),
             NoticeKind::Info,
         );
         // Replacing a running flow cancels it.
@@ -160,7 +167,7 @@ impl App {
             })
             .collect();
         self.overlay = Some(Overlay::LoginSelector(Selector::new(
-            "Log in to a subscription",
+            t!("pi.login.title"),
             items,
             0,
         )));
@@ -170,7 +177,7 @@ impl App {
     pub(super) fn run_logout(&mut self, provider: &str) {
         let Some(agent_dir) = self.login.agent_dir.clone() else {
             self.transcript
-                .notice("Logins are not available here.", NoticeKind::Warning);
+                .notice(t!("pi.login.unavailable"), NoticeKind::Warning);
             return;
         };
         if provider.is_empty() {
@@ -181,12 +188,9 @@ impl App {
                 .filter(|p| auth.is_oauth(p))
                 .collect();
             let text = if stored.is_empty() {
-                "No subscription logins are stored.".to_string()
+                t!("pi.logout.none")
             } else {
-                format!(
-                    "Usage: /logout <provider>. Logged in: {}",
-                    stored.join(", ")
-                )
+                t!("pi.logout.usage", providers = stored.join(", "))
             };
             self.transcript.notice(text, NoticeKind::Info);
             return;
@@ -194,13 +198,13 @@ impl App {
         match logout(&agent_dir, provider) {
             Ok(true) => {
                 self.transcript.notice(
-                    format!("Logged out of {}.", provider_name(provider)),
+                    t!("pi.logout.done", provider = provider_name(provider)),
                     NoticeKind::Info,
                 );
                 self.reload_available_models();
             }
             Ok(false) => self.transcript.notice(
-                format!("No credentials are stored for {provider}."),
+                t!("pi.logout.missing", provider = provider),
                 NoticeKind::Warning,
             ),
             Err(e) => self.transcript.notice(e, NoticeKind::Error),
@@ -223,7 +227,11 @@ impl App {
             LoginEvent::Auth { url, instructions } => {
                 open_browser(&url);
                 self.transcript.notice(
-                    format!("Open this page to continue:\n{url}\n{instructions}"),
+                    t!(
+                        "pi.login.open_page",
+                        url = &url,
+                        instructions = &instructions
+                    ),
                     NoticeKind::Info,
                 );
             }
@@ -233,7 +241,7 @@ impl App {
                     flow.awaiting_input = true;
                 }
                 self.transcript.notice(
-                    format!("{question} (type it and press Enter)"),
+                    t!("pi.login.prompt", question = &question),
                     NoticeKind::Info,
                 );
             }
@@ -241,15 +249,13 @@ impl App {
                 self.login.flow = None;
                 match result {
                     Ok(name) => {
-                        self.transcript.notice(
-                            format!("Logged in to {name}. Credentials saved to auth.json."),
-                            NoticeKind::Info,
-                        );
+                        self.transcript
+                            .notice(t!("pi.login.done", provider = &name), NoticeKind::Info);
                         self.reload_available_models();
                     }
                     Err(e) => self
                         .transcript
-                        .notice(format!("Login failed: {e}"), NoticeKind::Error),
+                        .notice(t!("pi.login.failed", error = e), NoticeKind::Error),
                 }
             }
         }

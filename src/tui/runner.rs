@@ -2,6 +2,8 @@
 //! frame timing merged in one `select!`; a frame is drawn only when
 //! something changed, at most every 16 ms.
 
+use crate::t;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -120,7 +122,10 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
 
     if let Err(e) = enter() {
         super::terminal::restore();
-        eprintln!("Error: cannot set up the terminal: {e}");
+        eprintln!(
+            "{}",
+            t!("pi.tui.terminal.setup_failed", error = e.to_string())
+        );
         return 1;
     }
     let guard = TerminalGuard;
@@ -139,7 +144,10 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
             0
         }
         Err(e) => {
-            eprintln!("Error: cannot set up the terminal: {e}");
+            eprintln!(
+                "{}",
+                t!("pi.tui.terminal.setup_failed", error = e.to_string())
+            );
             1
         }
     };
@@ -260,7 +268,7 @@ fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
     }
     if let Err(e) = enter() {
         app.transcript.notice(
-            format!("Cannot restore the terminal: {e}"),
+            t!("pi.tui.terminal.restore_failed", error = e.to_string()),
             NoticeKind::Error,
         );
     }
@@ -272,20 +280,36 @@ fn edit_externally(text: &str) -> Result<String, String> {
         .or_else(|_| std::env::var("EDITOR"))
         .ok()
         .filter(|e| !e.trim().is_empty())
-        .ok_or("No external editor: set $VISUAL or $EDITOR.")?;
+        .ok_or_else(|| t!("pi.tui.editor.none"))?;
     let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
-    std::fs::write(&file, text).map_err(|e| format!("Cannot write {}: {e}", file.display()))?;
+    std::fs::write(&file, text).map_err(|e| {
+        t!(
+            "pi.tui.editor.write_failed",
+            path = file.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{editor} \"$1\""))
         .arg("sh")
         .arg(&file)
         .status()
-        .map_err(|e| format!("Cannot run {editor}: {e}"))?;
+        .map_err(|e| {
+            t!(
+                "pi.tui.editor.run_failed",
+                editor = &editor,
+                error = e.to_string()
+            )
+        })?;
     let edited = std::fs::read_to_string(&file).unwrap_or_default();
     let _ = std::fs::remove_file(&file);
     if !status.success() {
-        return Err(format!("{editor} exited with {status}; message unchanged."));
+        return Err(t!(
+            "pi.tui.editor.exited",
+            editor = &editor,
+            status = status.to_string()
+        ));
     }
     Ok(edited)
 }

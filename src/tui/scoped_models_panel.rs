@@ -2,6 +2,8 @@
 //! apply to this run at once; `app.models.save` (Ctrl+S) writes them to
 //! settings `enabledModels`.
 
+use crate::t;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
@@ -38,15 +40,15 @@ pub fn full_id(model: &Model) -> String {
 impl ScopedModelsPanel {
     /// A panel over `models`; `enabled` are the models cycled now (`None` = all).
     pub fn new(models: &[Model], enabled: Option<Vec<String>>, kb: &Keybindings) -> Self {
-        let hints = format!(
-            "{} toggle · {} all · {} clear · {} provider · {}/{} reorder · {} save",
-            kb.keys_text("tui.select.confirm"),
-            kb.keys_text("app.models.enableAll"),
-            kb.keys_text("app.models.clearAll"),
-            kb.keys_text("app.models.toggleProvider"),
-            kb.keys_text("app.models.reorderUp"),
-            kb.keys_text("app.models.reorderDown"),
-            kb.keys_text("app.models.save"),
+        let hints = t!(
+            "pi.tui.models.hint",
+            toggle = kb.keys_text("tui.select.confirm"),
+            all = kb.keys_text("app.models.enableAll"),
+            clear = kb.keys_text("app.models.clearAll"),
+            provider = kb.keys_text("app.models.toggleProvider"),
+            up = kb.keys_text("app.models.reorderUp"),
+            down = kb.keys_text("app.models.reorderDown"),
+            save = kb.keys_text("app.models.save"),
         );
         let all: Vec<String> = models.iter().map(full_id).collect();
         let enabled = enabled.map(|e| e.into_iter().filter(|id| all.contains(id)).collect());
@@ -222,12 +224,12 @@ impl Panel for ScopedModelsPanel {
     fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         let mut out = vec![
             Line::from(Span::styled(
-                truncate("Model Configuration", max, "…"),
+                truncate(&t!("pi.tui.models.title"), max, "…"),
                 theme.bold("accent"),
             )),
             Line::from(Span::styled(
                 truncate(
-                    &format!("Session-only. {} to save to settings.", self.save_key),
+                    &t!("pi.tui.models.session_only", key = &self.save_key),
                     max,
                     "…",
                 ),
@@ -265,15 +267,23 @@ impl Panel for ScopedModelsPanel {
         }
         if shown.is_empty() {
             out.push(Line::from(Span::styled(
-                "  No matching models",
+                t!("pi.tui.models.empty"),
                 theme.fg("muted"),
             )));
         }
         let count = match &self.enabled {
-            None => "all enabled".to_string(),
-            Some(e) => format!("{}/{} enabled", e.len(), self.all.len()),
+            None => t!("pi.tui.models.all_enabled"),
+            Some(e) => t!(
+                "pi.tui.models.enabled",
+                enabled = e.len(),
+                total = self.all.len()
+            ),
         };
-        let unsaved = if self.unsaved { " (unsaved)" } else { "" };
+        let unsaved = if self.unsaved {
+            t!("pi.tui.models.unsaved")
+        } else {
+            String::new()
+        };
         out.push(Line::from(Span::styled(
             truncate(&format!("{count}{unsaved} · {}", self.hints), max, "…"),
             theme.fg("dim"),

@@ -2,6 +2,8 @@
 //! and hears back through agent events and snapshots, so the keyboard never
 //! waits on the model.
 
+use crate::t;
+
 use std::path::PathBuf;
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -137,9 +139,12 @@ fn restore_model(
                 agent
                     .session
                     .append_model_change(&current.provider, &current.id);
-                note = Some(format!(
-                    "The session's model {provider}/{id} is not available; continuing with {}/{}",
-                    agent.config.model.provider, agent.config.model.id
+                note = Some(t!(
+                    "pi.tui.session.model_unavailable",
+                    provider = provider,
+                    id = id,
+                    current_provider = &agent.config.model.provider,
+                    current_id = &agent.config.model.id
                 ))
             }
         }
@@ -196,13 +201,12 @@ fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiE
         (None, false) => None,
     };
     match crate::export::export_session(&agent.session, path.as_deref(), None) {
-        Ok(path) if share => UiEvent::Info(format!(
-            "Session written to {}\nTo share it as a secret gist: gh gist create --secret {}",
-            path.display(),
-            path.display()
+        Ok(path) if share => UiEvent::Info(t!(
+            "pi.cmd.share.written",
+            path = path.display().to_string()
         )),
-        Ok(path) => UiEvent::Info(format!("Session exported to: {}", path.display())),
-        Err(e) => UiEvent::Failed(format!("Export failed: {e}")),
+        Ok(path) => UiEvent::Info(t!("pi.cmd.export.done", path = path.display().to_string())),
+        Err(e) => UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string())),
     }
 }
 
@@ -254,26 +258,25 @@ pub fn spawn_session(
                     if agent.new_session().await {
                         let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
                     } else {
-                        let _ = ui_tx.send(UiEvent::Notice(
-                            "New session cancelled by an extension".into(),
-                        ));
+                        let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }
                 }
                 SessionCommand::Reload => match agent.reload_extensions().await {
                     // Load errors arrive as captured extension messages.
                     Some(report) => {
-                        let failed = if report.errors.is_empty() {
-                            String::new()
+                        let text = if report.errors.is_empty() {
+                            t!("pi.cmd.reload.done", count = report.loaded.len())
                         } else {
-                            format!(", {} failed", report.errors.len())
+                            t!(
+                                "pi.cmd.reload.done_failed",
+                                count = report.loaded.len(),
+                                failed = report.errors.len()
+                            )
                         };
-                        let _ = ui_tx.send(UiEvent::Notice(format!(
-                            "Reloaded {} extension(s){failed}",
-                            report.loaded.len()
-                        )));
+                        let _ = ui_tx.send(UiEvent::Notice(text));
                     }
                     None => {
-                        let _ = ui_tx.send(UiEvent::Notice("No extensions to reload".into()));
+                        let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
                     }
                 },
                 SessionCommand::ExtensionCommand { name, args, signal } => {
@@ -318,9 +321,8 @@ pub fn spawn_session(
                             }
                         }
                         Ok(false) => {
-                            let _ = ui_tx.send(UiEvent::Notice(
-                                "Session switch cancelled by an extension".into(),
-                            ));
+                            let _ =
+                                ui_tx.send(UiEvent::Notice(t!("pi.tui.session.switch_cancelled")));
                         }
                         Err(e) => {
                             let _ = ui_tx.send(UiEvent::Failed(e));
@@ -338,7 +340,7 @@ pub fn spawn_session(
         }
         agent.session_event("session_shutdown", "quit").await;
         if let Err(e) = agent.session.sync() {
-            eprintln!("Warning: could not save the session: {e}");
+            eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
         }
     });
     (command_tx, ui_rx, task)

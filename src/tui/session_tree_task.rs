@@ -2,6 +2,8 @@
 //! moving the leaf (optionally summarizing the branch left behind), writing
 //! forked or cloned session files, and compacting.
 
+use crate::t;
+
 use crate::app::session_switch::{BranchOutcome, BranchPosition};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
@@ -85,7 +87,7 @@ pub async fn run_tree_command(
         TreeCommand::Label { id, label } => {
             let label = Some(label.as_str()).filter(|l| !l.is_empty());
             if let Err(e) = agent.session.append_label_change(&id, label) {
-                failed(format!("Could not set the label: {e}"));
+                failed(t!("pi.tui.tree.label_failed", error = e.to_string()));
             }
         }
         TreeCommand::Navigate {
@@ -127,7 +129,7 @@ pub async fn run_tree_command(
         }
         TreeCommand::Fork(id) => {
             if agent.session.entry(&id).is_none() {
-                return failed("That message no longer exists in this session.".into());
+                return failed(t!("pi.tui.fork.gone"));
             }
             match agent.branch_session(&id, BranchPosition::Before).await {
                 Ok(BranchOutcome::Branched { text }) => {
@@ -135,14 +137,14 @@ pub async fn run_tree_command(
                     let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
                 }
                 Ok(BranchOutcome::Cancelled) => {
-                    let _ = ui.send(UiEvent::Notice("Fork cancelled by an extension".into()));
+                    let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
                 }
-                Err(e) => failed(format!("Could not fork the session: {e}")),
+                Err(e) => failed(t!("pi.tui.fork.failed", error = e.to_string())),
             }
         }
         TreeCommand::Clone => {
             let Some(leaf) = agent.session.leaf_id().map(str::to_string) else {
-                return failed("Nothing to clone yet.".into());
+                return failed(t!("pi.cmd.clone.empty"));
             };
             match agent.branch_session(&leaf, BranchPosition::At).await {
                 Ok(BranchOutcome::Branched { .. }) => {
@@ -151,13 +153,13 @@ pub async fn run_tree_command(
                         .session
                         .session_file()
                         .map(|f| f.display().to_string())
-                        .unwrap_or_else(|| "memory".into());
-                    let _ = ui.send(UiEvent::Notice(format!("Cloned session to {place}")));
+                        .unwrap_or_else(|| t!("pi.cmd.clone.memory"));
+                    let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.done", place = place)));
                 }
                 Ok(BranchOutcome::Cancelled) => {
-                    let _ = ui.send(UiEvent::Notice("Clone cancelled by an extension".into()));
+                    let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.cancelled")));
                 }
-                Err(e) => failed(format!("Could not clone the session: {e}")),
+                Err(e) => failed(t!("pi.cmd.clone.failed", error = e.to_string())),
             }
         }
         TreeCommand::Compact {
@@ -188,7 +190,7 @@ async fn navigate(
         .session
         .entry(target)
         .cloned()
-        .ok_or_else(|| "That entry no longer exists in this session.".to_string())?;
+        .ok_or_else(|| t!("pi.tui.tree.gone"))?;
     let editor = user_text(&entry);
     let new_leaf = match editor {
         Some(_) => entry.parent_id().map(str::to_string),
@@ -209,7 +211,7 @@ async fn navigate(
         });
         for result in ext.before_tree(payload).await {
             if result.get("cancel").and_then(serde_json::Value::as_bool) == Some(true) {
-                return Err("Navigation cancelled by an extension.".into());
+                return Err(t!("pi.tui.tree.cancelled"));
             }
             if let Some(s) = result.get("summary").filter(|s| s.is_object()) {
                 supplied = Some(s.clone());
@@ -239,7 +241,7 @@ async fn navigate(
                     signal,
                 )
                 .await
-                .map_err(|e| format!("Branch summary failed: {e}"))?;
+                .map_err(|e| t!("pi.tui.tree.summary_failed", error = e.to_string()))?;
                 (summary.summary, Some(summary.details), None)
             }
         };

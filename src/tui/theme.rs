@@ -2,6 +2,8 @@
 //! `colors` (tokens mapped to a var name, `#rrggbb`, a 256-colour index, or
 //! `""` for the terminal default).
 
+use crate::t;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -102,20 +104,26 @@ impl Theme {
 
     /// Parse theme JSON; the error names the offending token.
     pub fn parse(json: &str) -> Result<Theme, String> {
-        let root: Value = serde_json::from_str(json).map_err(|e| format!("invalid JSON: {e}"))?;
+        let root: Value = serde_json::from_str(json)
+            .map_err(|e| t!("pi.theme.invalid_json", error = e.to_string()))?;
         let name = root["name"].as_str().unwrap_or("custom").to_string();
         let empty = serde_json::Map::new();
         let vars = root["vars"].as_object().unwrap_or(&empty);
         let colors = root["colors"]
             .as_object()
-            .ok_or("missing \"colors\" object")?;
+            .ok_or_else(|| t!("pi.theme.missing_colors"))?;
         let mut resolved = HashMap::new();
         for token in REQUIRED_TOKENS {
             let value = colors
                 .get(token)
-                .ok_or_else(|| format!("missing colour token \"{token}\""))?;
-            let color = resolve(value, vars, 0)
-                .ok_or_else(|| format!("invalid value for colour token \"{token}\": {value}"))?;
+                .ok_or_else(|| t!("pi.theme.missing_token", token = token))?;
+            let color = resolve(value, vars, 0).ok_or_else(|| {
+                t!(
+                    "pi.theme.invalid_token",
+                    token = token,
+                    value = value.to_string()
+                )
+            })?;
             resolved.insert(token.to_string(), color);
         }
         Ok(Theme {
@@ -149,16 +157,27 @@ impl Theme {
         }
         (
             Theme::default(),
-            Some(format!("theme \"{name}\" not found; using dark")),
+            Some(t!("pi.theme.not_found", name = name)),
             None,
         )
     }
 
     /// Parse a theme file; the error says which file and token is wrong.
     pub fn from_file(path: &Path) -> Result<Theme, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("theme {}: {e}; using dark", path.display()))?;
-        Theme::parse(&text).map_err(|e| format!("theme {}: {e}; using dark", path.display()))
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            t!(
+                "pi.theme.file_failed",
+                path = path.display().to_string(),
+                error = e.to_string()
+            )
+        })?;
+        Theme::parse(&text).map_err(|e| {
+            t!(
+                "pi.theme.file_failed",
+                path = path.display().to_string(),
+                error = e
+            )
+        })
     }
 
     /// The colour of `token` (`None` = terminal default or unknown token).

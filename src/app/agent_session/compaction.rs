@@ -2,6 +2,8 @@
 //! the threshold, and recovery from a context-overflow error (compact, then
 //! retry the turn once). Extensions may cancel or supply the summary.
 
+use crate::t;
+
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -93,9 +95,8 @@ impl AgentSession {
     ) -> Result<CompactionResult, String> {
         self.sync_extensions();
         let path = self.session.get_branch(None);
-        let preparation = prepare_compaction(&path, self.compaction).ok_or_else(|| {
-            "Nothing to compact: the session is empty or was just compacted".to_string()
-        })?;
+        let preparation = prepare_compaction(&path, self.compaction)
+            .ok_or_else(|| t!("pi.cmd.compact.nothing"))?;
         let mut from_hook = false;
         let mut result = None;
         if let Some(ext) = &self.extensions {
@@ -145,7 +146,7 @@ impl AgentSession {
             from_hook.then_some(true),
         );
         if let Err(e) = self.session.sync() {
-            eprintln!("Warning: could not save the session: {e}");
+            eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
         }
         self.state.messages = self.session.build_context().messages;
         self.sync_extensions();
