@@ -23,7 +23,12 @@ pub use format::{Arg, Args};
 pub use registry::Registry;
 
 /// The locale packs built into the binary: (file name, JSON text).
-pub const BUILTIN_LOCALES: &[(&str, &str)] = &[("en.json", include_str!("../../locales/en.json"))];
+pub const BUILTIN_LOCALES: &[(&str, &str)] = &[
+    ("en.json", include_str!("../../locales/en.json")),
+    ("zh-TW.json", include_str!("../../locales/zh-TW.json")),
+    ("zh-CN.json", include_str!("../../locales/zh-CN.json")),
+    ("ja.json", include_str!("../../locales/ja.json")),
+];
 
 /// Shipped languages, native names, aliases and RTL tags (`locales/languages.json`).
 pub const LANGUAGES_JSON: &str = include_str!("../../locales/languages.json");
