@@ -112,7 +112,13 @@ pub fn check_bundle(bundle: &Bundle, english: Option<&Bundle>) -> Vec<Finding> {
 }
 
 fn is_narrow(key: &str) -> bool {
-    NARROW_KEY_MARKERS.iter().any(|m| key.contains(m))
+    // A marker counts as a whole key segment: `.label` matches `x.label` and `x.label.y`,
+    // not `x.labeledOnly`.
+    let dotted = format!("{key}.");
+    NARROW_KEY_MARKERS.iter().any(|m| {
+        let m = m.trim_end_matches('.');
+        dotted.contains(&format!("{m}."))
+    })
 }
 
 /// Placeholders of every form of a message, merged.

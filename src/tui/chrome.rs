@@ -186,7 +186,7 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     }
     let mut lines = vec![Line::from(Span::styled(location, dim)), Line::from(left)];
     if info.provider == crate::ai::demo::DEMO_PROVIDER {
-        let note = t!("pi.tui.footer.demo");
+        let note = t!("pi.tui.demo_note");
         lines.push(Line::from(Span::styled(
             truncate(&note, max, "…"),
             theme.fg("warning"),

@@ -41,7 +41,7 @@ impl ScopedModelsPanel {
     /// A panel over `models`; `enabled` are the models cycled now (`None` = all).
     pub fn new(models: &[Model], enabled: Option<Vec<String>>, kb: &Keybindings) -> Self {
         let hints = t!(
-            "pi.tui.models.hint",
+            "pi.tui.models.keys",
             toggle = kb.keys_text("tui.select.confirm"),
             all = kb.keys_text("app.models.enableAll"),
             clear = kb.keys_text("app.models.clearAll"),

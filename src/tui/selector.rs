@@ -173,7 +173,7 @@ impl Selector {
         out.push(Line::from(Span::styled(
             truncate(
                 &t!(
-                    "pi.tui.selector.hint",
+                    "pi.tui.selector.keys",
                     index = self.selected + 1,
                     total = self.filtered.len()
                 ),

@@ -55,7 +55,7 @@ impl SessionPanel {
         kb: &Keybindings,
     ) -> Self {
         let hints = t!(
-            "pi.tui.resume.hint",
+            "pi.tui.resume.keys",
             scope = kb.keys_text("tui.input.tab"),
             rename = kb.keys_text("app.session.rename"),
             delete = kb.keys_text("app.session.delete"),

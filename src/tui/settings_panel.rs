@@ -323,7 +323,7 @@ impl Panel for SettingsPanel {
             )));
         }
         out.push(Line::from(Span::styled(
-            truncate(&t!("pi.settings.hint"), max, "…"),
+            truncate(&t!("pi.settings.keys"), max, "…"),
             theme.fg("dim"),
         )));
         out

@@ -414,7 +414,7 @@ impl TreeSelector {
         out.push(Line::from(Span::styled(
             truncate(
                 &t!(
-                    "pi.tui.tree.hint",
+                    "pi.tui.tree.keys",
                     index = (self.selected + 1).min(self.visible.len()),
                     total = self.visible.len()
                 ),
