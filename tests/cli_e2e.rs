@@ -423,6 +423,35 @@ fn invalid_tool_arguments_go_back_to_the_model_which_retries() {
 }
 
 #[test]
+fn unparseable_tool_arguments_reach_the_model_as_a_validation_error() {
+    let server = MockServer::start();
+    let call = json!({"id": "c1", "object": "chat.completion.chunk", "model": "mock-model",
+        "choices": [{"index": 0, "finish_reason": null, "delta": {"tool_calls": [{"index": 0,
+            "id": "c1", "type": "function",
+            "function": {"name": "read", "arguments": "{\"limit\": 3, \"path\": oops"}}]}}]});
+    let finish = json!({"id": "c1", "object": "chat.completion.chunk", "model": "mock-model",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "delta": {}}]});
+    server.push(MockReply::sse(format!(
+        "data: {call}\n\ndata: {finish}\n\ndata: [DONE]\n\n"
+    )));
+    server.push(MockReply::openai_text("understood"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "read it"], None);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "understood\n");
+    let second = &server.requests()[1];
+    let tool = second.json()["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap()
+        .to_string();
+    assert!(tool.contains("Validation failed for tool"), "{tool}");
+    assert!(tool.contains("path"), "{tool}");
+}
+
+#[test]
 fn version_and_help_exit_zero() {
     let sandbox = PiSandbox::new();
     let out = sandbox.run(&["--version"], None);

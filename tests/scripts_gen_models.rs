@@ -34,7 +34,14 @@ fn writes_tool_capable_models_with_inheritance_and_overrides() {
     assert!(stderr.contains("no provider not-in-data"), "{stderr}");
     let catalog: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let providers = catalog["providers"].as_array().unwrap();
-    assert_eq!(providers.len(), 1);
+    assert_eq!(providers.len(), 2);
+    // A provider models.dev does not list keeps the models given in full.
+    assert_eq!(providers[1]["provider"], "listed");
+    assert_eq!(
+        providers[1]["models"],
+        json!([{"id": "only-here", "name": "Only Here", "reasoning": true, "input": ["text"],
+                "cost": [1, 2, 0.1, 0], "contextWindow": 50000, "maxTokens": 64000}])
+    );
     let acme = &providers[0];
     assert_eq!(acme["provider"], "acme-cloud");
     assert_eq!(acme["api"], "openai-completions");

@@ -23,6 +23,7 @@ pub mod mistral;
 pub mod mistral_request;
 pub mod model;
 pub mod oauth;
+pub mod openai_codex_responses;
 pub mod openai_compat;
 pub mod openai_completions;
 pub mod openai_request;

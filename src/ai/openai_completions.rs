@@ -86,6 +86,8 @@ pub struct OpenAiStreamState<'a> {
     calls_by_id: HashMap<String, usize>,
     stop_reason: StopReason,
     error_message: Option<String>,
+    /// A `finish_reason` or the `[DONE]` sentinel arrived.
+    terminated: bool,
 }
 
 impl<'a> OpenAiStreamState<'a> {
@@ -97,6 +99,7 @@ impl<'a> OpenAiStreamState<'a> {
             calls_by_id: HashMap::new(),
             stop_reason: StopReason::Stop,
             error_message: None,
+            terminated: false,
         }
     }
 
@@ -108,6 +111,7 @@ impl<'a> OpenAiStreamState<'a> {
     ) -> Result<bool, ProviderError> {
         let data = sse.data.trim();
         if data == "[DONE]" {
+            self.terminated = true;
             return Ok(false);
         }
         if sse.event.as_deref() == Some("error") {
@@ -128,8 +132,15 @@ impl<'a> OpenAiStreamState<'a> {
         Ok(true)
     }
 
-    /// Finish after the body ended: `done`, or an error for error finish reasons.
+    /// Finish after the body ended: `done`, or an error for error finish
+    /// reasons and for a body cut off before any `finish_reason` or `[DONE]`.
     pub fn finish(self, out: &mut MessageBuilder) -> Result<(), ProviderError> {
+        if !self.terminated {
+            return Err(ProviderError::new(
+                "The response stream ended before a finish_reason or [DONE]; \
+                 the connection was cut off. Partial output was kept; retry the request.",
+            ));
+        }
         if self.stop_reason == StopReason::Error {
             return Err(ProviderError::new(self.error_message.unwrap_or_else(
                 || "Provider returned an error stop reason".to_string(),
@@ -163,6 +174,7 @@ impl<'a> OpenAiStreamState<'a> {
             out.partial_mut().usage = parse_usage(&choice["usage"], self.model);
         }
         if let Some(reason) = choice["finish_reason"].as_str() {
+            self.terminated = true;
             let (stop, error) = map_finish_reason(reason);
             self.stop_reason = stop;
             if error.is_some() {

@@ -119,6 +119,9 @@ impl ProviderRegistry {
         r.register(Arc::new(super::openai_completions::OpenAiCompletions));
         r.register(Arc::new(super::openai_responses::OpenAiResponses));
         r.register(Arc::new(
+            super::openai_codex_responses::OpenAiCodexResponses,
+        ));
+        r.register(Arc::new(
             super::azure_openai_responses::AzureOpenAiResponses::default(),
         ));
         r.register(Arc::new(super::bedrock::BedrockConverseStream::default()));
