@@ -282,6 +282,37 @@ async fn vertex_with_api_key_uses_the_publisher_path() {
 }
 
 #[tokio::test]
+async fn vertex_streams_thoughts_text_two_calls_and_usage() {
+    let server = MockServer::start();
+    server.push(MockReply::sse(sse(&full_stream())));
+    let registry = vertex_registry(&[]);
+    let model = gemini_model("google-vertex", "google-vertex", &server.url());
+    let msg = run_vertex(&registry, model, Some("vertex-key")).await;
+    assert_eq!(
+        msg.stop_reason,
+        StopReason::ToolUse,
+        "{:?}",
+        msg.error_message
+    );
+    assert_eq!(msg.api, "google-vertex");
+    assert!(
+        matches!(&msg.content[0], ContentBlock::Thinking(t) if t.thinking == "Plan: list then read.")
+    );
+    assert_eq!(msg.text(), "Let me look.");
+    assert_eq!(msg.tool_calls().len(), 2);
+    let u = &msg.usage;
+    assert_eq!((u.input, u.output, u.cache_read), (200, 50, 1000));
+    let expected = (200.0 * 1.25 + 50.0 * 10.0 + 1000.0 * 0.31) / 1e6;
+    assert!((u.cost.total - expected).abs() < 1e-12, "{}", u.cost.total);
+    let body = server.last_request().unwrap().json().clone();
+    assert_eq!(
+        body["systemInstruction"]["parts"][0]["text"],
+        "You are a test."
+    );
+    assert_eq!(body["contents"][0]["role"], "user");
+}
+
+#[tokio::test]
 async fn vertex_adc_user_refreshes_once_and_sends_bearer_token() {
     let server = MockServer::start();
     let dir = tempfile::tempdir().unwrap();

@@ -202,7 +202,16 @@ async fn azure_sends_deployment_api_version_and_api_key() {
     );
     assert_eq!(msg.api, "azure-openai-responses");
     assert_eq!(msg.tool_calls().len(), 2);
-    assert_eq!(msg.usage.cache_read, 1000);
+    assert_eq!(msg.text(), "Let me look.");
+    assert!(
+        matches!(&msg.content[0], ContentBlock::Thinking(t) if t.thinking == "Plan: list then read.")
+    );
+    assert_eq!(
+        (msg.usage.input, msg.usage.output, msg.usage.cache_read),
+        (200, 50, 1000)
+    );
+    let expected = (200.0 * 2.0 + 50.0 * 8.0 + 1000.0 * 0.5) / 1e6;
+    assert!((msg.usage.cost.total - expected).abs() < 1e-12);
     let req = server.last_request().unwrap();
     assert_eq!(req.path, "/openai/v1/responses?api-version=v1");
     assert_eq!(req.header("api-key"), Some("test-key"));

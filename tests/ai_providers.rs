@@ -101,6 +101,13 @@ async fn anthropic_thinking_and_parallel_tool_calls() {
         .map(|e| e["toolCall"]["id"].clone())
         .collect();
     assert_eq!(ends, [json!("toolu_1"), json!("toolu_2")]);
+    assert_eq!((msg.usage.input, msg.usage.output), (10, 30));
+    let expected = (10.0 * 3.0 + 30.0 * 15.0) / 1e6;
+    assert!((msg.usage.cost.total - expected).abs() < 1e-12);
+    let k = kinds(&events);
+    for kind in ["thinking_delta", "text_delta", "toolcall_delta", "done"] {
+        assert!(k.iter().any(|t| t == kind), "{kind} missing from {k:?}");
+    }
 }
 
 #[tokio::test]
@@ -150,6 +157,47 @@ async fn openai_text_reasoning_and_usage() {
     let req = server.last_request().unwrap();
     assert_eq!(req.path, "/v1/chat/completions");
     assert_eq!(req.header("authorization"), Some("Bearer test-key"));
+}
+
+#[tokio::test]
+async fn openai_reasoning_text_two_tool_calls_usage_and_cost() {
+    let server = MockServer::start();
+    server.push(MockReply::openai(
+        OpenAiSse::new()
+            .reasoning("List, then read.")
+            .text("Let me look.")
+            .tool_call(0, "call_1", "bash", &json!({"command": "ls"}))
+            .tool_call(1, "call_2", "read", &json!({"path": "a.rs"}))
+            .finish("tool_calls")
+            .usage(1200, 50, 1000),
+    ));
+    let model = openai_model(&server.openai_base_url(), "gpt-test");
+    let (events, msg) = collect(&model, user_context("go"), options()).await;
+    assert_eq!(msg.stop_reason, StopReason::ToolUse);
+    let ContentBlock::Thinking(t) = &msg.content[0] else {
+        panic!("{:?}", msg.content)
+    };
+    assert_eq!(t.thinking, "List, then read.");
+    assert_eq!(msg.text(), "Let me look.");
+    let calls = msg.tool_calls();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0].arguments, json!({"command": "ls"}));
+    assert_eq!(
+        (calls[1].id.as_str(), calls[1].arguments.clone()),
+        ("call_2", json!({"path": "a.rs"}))
+    );
+    assert_eq!(
+        (msg.usage.input, msg.usage.output, msg.usage.cache_read),
+        (200, 50, 1000)
+    );
+    let expected = (200.0 * 2.0 + 50.0 * 8.0 + 1000.0 * 0.5) / 1e6;
+    assert!((msg.usage.cost.total - expected).abs() < 1e-12);
+    let ends = events
+        .iter()
+        .filter(|e| e["type"] == "toolcall_end")
+        .count();
+    assert_eq!(ends, 2);
+    assert_eq!(kinds(&events).last().map(String::as_str), Some("done"));
 }
 
 #[tokio::test]

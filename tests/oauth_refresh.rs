@@ -214,3 +214,29 @@ fn expired_refresh_token_asks_for_login_and_never_uses_the_env_key() {
         "sk-ant-ort01-old"
     );
 }
+
+#[tokio::test]
+async fn rejected_refresh_names_each_provider_and_its_login_command() {
+    let server = MockServer::start();
+    server.set_handler(|_: &CapturedRequest| {
+        MockReply::json(
+            401,
+            json!({"error": "invalid_grant", "error_description": "Refresh token expired"}),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let expired = |refresh: &str| json!({"type": "oauth", "access": "old", "refresh": refresh, "expires": now_ms() - 60_000});
+    let auth = json!({"openai-codex": expired("codex-r"), "github-copilot": expired("gho_x")});
+    std::fs::write(dir.path().join("auth.json"), auth.to_string()).unwrap();
+    let manager = OAuthManager::new(dir.path(), Endpoints::local(&server.url()));
+    for (provider, name) in [
+        ("openai-codex", "ChatGPT Plus/Pro (Codex Subscription)"),
+        ("github-copilot", "GitHub Copilot"),
+    ] {
+        let err = manager.credential(provider).await.unwrap_err();
+        assert!(err.contains(&format!("/login {provider}")), "{err}");
+        assert!(err.contains(name), "{err}");
+    }
+    assert_eq!(server.request_count(), 2, "one refresh attempt each");
+    assert_eq!(stored(dir.path())["openai-codex"]["refresh"], "codex-r");
+}
