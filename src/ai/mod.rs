@@ -19,6 +19,7 @@ pub mod google_auth;
 pub mod google_request;
 pub mod google_vertex;
 pub mod http;
+pub mod local_models;
 pub mod mistral;
 pub mod mistral_request;
 pub mod model;

@@ -137,6 +137,10 @@ impl OpenAiCompat {
             provider == "cloudflare-ai-gateway" || url.contains("gateway.ai.cloudflare.com");
         let is_grok = provider == "xai" || url.contains("api.x.ai");
         let is_deepseek = provider == "deepseek" || url.contains("deepseek.com");
+        // Ollama and LM Studio, by provider or by their default ports.
+        let is_local_server = matches!(provider, "ollama" | "lm-studio")
+            || url.contains(":11434/")
+            || url.contains(":1234/");
         let non_standard = provider == "cerebras"
             || url.contains("cerebras.ai")
             || is_grok
@@ -147,8 +151,10 @@ impl OpenAiCompat {
             || provider == "opencode"
             || url.contains("opencode.ai")
             || is_cf_workers
-            || is_cf_gateway;
-        let use_max_tokens = url.contains("chutes.ai") || is_moonshot || is_cf_gateway;
+            || is_cf_gateway
+            || is_local_server;
+        let use_max_tokens =
+            url.contains("chutes.ai") || is_moonshot || is_cf_gateway || is_local_server;
         let thinking_format = if is_deepseek {
             ThinkingFormat::DeepSeek
         } else if is_zai {
@@ -214,6 +220,19 @@ mod tests {
         let ds = OpenAiCompat::for_model(&model("x", "https://api.deepseek.com", None));
         assert_eq!(ds.thinking_format, ThinkingFormat::DeepSeek);
         assert!(ds.requires_reasoning_content_on_assistant_messages);
+
+        for (provider, url) in [
+            ("ollama", "http://10.0.0.2:8000/v1"),
+            ("custom", "http://localhost:11434/v1"),
+            ("custom", "http://127.0.0.1:1234/v1"),
+        ] {
+            let local = OpenAiCompat::for_model(&model(provider, url, None));
+            assert!(
+                !local.supports_developer_role && !local.supports_store,
+                "{url}"
+            );
+            assert_eq!(local.max_tokens_field, "max_tokens", "{url}");
+        }
 
         let moon =
             OpenAiCompat::for_model(&model("moonshotai", "https://api.moonshot.ai/v1", None));

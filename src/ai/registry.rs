@@ -10,6 +10,7 @@ use indexmap::IndexMap;
 
 use super::auth::AuthStorage;
 use super::catalog;
+use super::local_models;
 use super::model::{Model, ModelCost};
 use crate::config::config_value::{Env, resolve_config_value_or_err};
 use crate::config::paths;
@@ -34,6 +35,10 @@ pub struct ModelRegistry {
     model_headers: HashMap<(String, String), IndexMap<String, String>>,
     models_path: PathBuf,
     error: Option<String>,
+    /// Local servers (provider, base URL, provider compat) to list models from.
+    local_servers: Vec<(String, String, Option<serde_json::Value>)>,
+    /// Models the local servers reported at the last discovery.
+    local_models: Vec<Model>,
 }
 
 impl ModelRegistry {
@@ -52,6 +57,8 @@ impl ModelRegistry {
             model_headers: HashMap::new(),
             models_path: models_path.to_path_buf(),
             error: None,
+            local_servers: Vec::new(),
+            local_models: Vec::new(),
         };
         registry.reload();
         let warnings = registry.error.iter().cloned().collect();
@@ -90,6 +97,45 @@ impl ModelRegistry {
             }
         }
         self.models = models;
+        self.local_servers = local_models::LOCAL_SERVERS
+            .iter()
+            .map(|server| {
+                let p = config.providers.get(server.provider);
+                let url = local_models::base_url(
+                    server,
+                    p.and_then(|p| p.base_url.as_deref()),
+                    &Env::system(),
+                );
+                let compat = p
+                    .and_then(|p| p.compat.clone())
+                    .map(serde_json::Value::Object);
+                (server.provider.to_string(), url, compat)
+            })
+            .collect();
+        self.merge_local_models();
+    }
+
+    /// Ask the local servers (Ollama, LM Studio) on this machine which models
+    /// they serve; they join the model list until the next discovery.
+    pub async fn discover_local_models(&mut self) {
+        let mut found = Vec::new();
+        for (provider, url, compat) in &self.local_servers {
+            for mut model in local_models::discover(provider, url).await {
+                model.compat = compat.clone();
+                found.push(model);
+            }
+        }
+        self.local_models = found;
+        self.merge_local_models();
+    }
+
+    /// Add discovered local models not already defined in `models.json`.
+    fn merge_local_models(&mut self) {
+        for model in &self.local_models {
+            if self.find(&model.provider, &model.id).is_none() {
+                self.models.push(model.clone());
+            }
+        }
     }
 
     fn store_request_config(&mut self, provider: &str, config: &ProviderConfig) {
@@ -217,6 +263,7 @@ impl ModelRegistry {
     /// `auth.json`, environment, or a `models.json` apiKey). Runs no commands.
     pub fn has_configured_auth(&self, model: &Model, auth: &AuthStorage) -> bool {
         auth.has_auth(&model.provider)
+            || local_models::is_local_provider(&model.provider)
             || self
                 .request_configs
                 .get(&model.provider)
@@ -273,6 +320,9 @@ impl ModelRegistry {
             resolve_headers_into(&mut headers, h, env, &what)?;
         }
 
+        // Local servers take no key; OpenAI-compatible clients still send one.
+        let api_key = api_key
+            .or_else(|| local_models::is_local_provider(provider).then(|| provider.to_string()));
         let Some(api_key) = api_key else {
             if auth.is_oauth(provider) {
                 return Err(format!(

@@ -88,8 +88,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let agent_dir = agent_dir();
     let (mut settings, warnings) = Settings::load(&agent_dir, &cwd);
     warn_all(warnings);
-    let (registry, warnings) = ModelRegistry::load(&agent_dir);
+    let (mut registry, warnings) = ModelRegistry::load(&agent_dir);
     warn_all(warnings);
+    if !args.offline && !crate::ai::local_models::offline_env() {
+        registry.discover_local_models().await;
+    }
     let (mut auth, warnings) = AuthStorage::load(&agent_dir);
     warn_all(warnings);
 
