@@ -239,3 +239,53 @@ fn tool_call_ids_keep_call_part_and_openai_limit() {
     let other = model("groq", "http://x", None);
     assert_eq!(normalize_tool_call_id(&other, &"a".repeat(50)).len(), 50);
 }
+
+#[test]
+fn base_url_alone_selects_the_compat_flags() {
+    let c = ctx(vec![Message::User(UserMessage::text("q"))]);
+    let c = Context {
+        system_prompt: Some("sys".into()),
+        ..c
+    };
+    let plain = body(
+        &model("custom", "https://api.openai.com/v1", None),
+        &c,
+        Some(ThinkingLevel::High),
+    );
+    assert_eq!(plain["messages"][0]["role"], json!("developer"));
+    assert_eq!(plain["reasoning_effort"], json!("high"));
+    assert!(plain.get("max_completion_tokens").is_some());
+    assert_eq!(plain["stream_options"], json!({"include_usage": true}));
+
+    let grok = body(
+        &model("custom", "https://api.x.ai/v1", None),
+        &c,
+        Some(ThinkingLevel::High),
+    );
+    assert_eq!(grok["messages"][0]["role"], json!("system"));
+    assert!(grok.get("reasoning_effort").is_none());
+    assert!(grok.get("store").is_none());
+
+    let moonshot = body(
+        &model("custom", "https://api.moonshot.ai/v1", None),
+        &c,
+        None,
+    );
+    assert!(moonshot.get("max_tokens").is_some());
+    assert!(moonshot.get("max_completion_tokens").is_none());
+
+    let deepseek = body(
+        &model("custom", "https://api.deepseek.com", None),
+        &c,
+        Some(ThinkingLevel::High),
+    );
+    assert_eq!(deepseek["thinking"], json!({"type": "enabled"}));
+
+    let ollama = body(
+        &model("custom", "http://localhost:11434/v1", None),
+        &c,
+        None,
+    );
+    assert_eq!(ollama["messages"][0]["role"], json!("system"));
+    assert!(ollama.get("max_tokens").is_some());
+}
