@@ -128,6 +128,7 @@ pub const DEFAULT_MODEL_PER_PROVIDER: &[(&str, &str)] = &[
     ("deepseek", "deepseek-v4-pro"),
     ("google", "gemini-3.1-pro-preview"),
     ("google-vertex", "gemini-3.1-pro-preview"),
+    ("google-gemini-cli", "gemini-2.5-pro"),
     ("github-copilot", "gpt-5.4"),
     ("openrouter", "moonshotai/kimi-k2.6"),
     ("vercel-ai-gateway", "zai/glm-5.1"),

@@ -16,6 +16,7 @@ pub mod events;
 pub mod faux;
 pub mod google;
 pub mod google_auth;
+pub mod google_gemini_cli;
 pub mod google_request;
 pub mod google_vertex;
 pub mod http;

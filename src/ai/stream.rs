@@ -126,6 +126,7 @@ impl ProviderRegistry {
         ));
         r.register(Arc::new(super::bedrock::BedrockConverseStream::default()));
         r.register(Arc::new(super::google::GoogleGenerativeAi));
+        r.register(Arc::new(super::google_gemini_cli::GoogleGeminiCli));
         r.register(Arc::new(super::mistral::MistralConversations));
         r.register(Arc::new(super::google_vertex::GoogleVertex::default()));
         r.register(super::demo::demo_provider());

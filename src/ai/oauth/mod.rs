@@ -1,11 +1,12 @@
-//! Subscription logins (OAuth): Claude Pro/Max, ChatGPT Plus/Pro (Codex) and
-//! GitHub Copilot. Logins store `{type: "oauth", access, refresh, expires, ...}`
+//! Subscription logins (OAuth): Claude Pro/Max, ChatGPT Plus/Pro (Codex),
+//! GitHub Copilot and Google (Gemini CLI / Cloud Code Assist). Logins store `{type: "oauth", access, refresh, expires, ...}`
 //! in `auth.json`; [`manager::OAuthManager`] refreshes expired tokens at most
 //! once across tasks and processes; [`request`] applies them to requests.
 
 pub mod anthropic;
 pub mod callback;
 pub mod copilot;
+pub mod google_gemini_cli;
 pub mod login;
 pub mod manager;
 pub mod openai_codex;
@@ -39,7 +40,7 @@ pub struct OAuthProvider {
 }
 
 /// Providers `/login` offers.
-pub const PROVIDERS: [OAuthProvider; 3] = [
+pub const PROVIDERS: [OAuthProvider; 4] = [
     OAuthProvider {
         id: "anthropic",
         name: "Anthropic (Claude Pro/Max)",
@@ -51,6 +52,10 @@ pub const PROVIDERS: [OAuthProvider; 3] = [
     OAuthProvider {
         id: "openai-codex",
         name: "ChatGPT Plus/Pro (Codex Subscription)",
+    },
+    OAuthProvider {
+        id: "google-gemini-cli",
+        name: "Google Cloud Code Assist (Gemini CLI)",
     },
 ];
 
@@ -120,6 +125,7 @@ pub async fn refresh_credential(
     match provider {
         "anthropic" => anthropic::refresh(endpoints, &credential.refresh).await,
         "openai-codex" => openai_codex::refresh(endpoints, &credential.refresh).await,
+        "google-gemini-cli" => google_gemini_cli::refresh(endpoints, &credential.refresh).await,
         "github-copilot" => {
             let domain = credential
                 .extra

@@ -42,6 +42,7 @@ pub fn resolve_request_auth(
         let (api_key, mut headers) =
             registry.request_auth(model, auth, Some(&credential.access))?;
         let base_url = apply_provider_changes(provider, &credential, &mut headers);
+        let api_key = provider_api_key(provider, &credential).or(api_key);
         return Ok(ResolvedAuth {
             api_key,
             headers,
@@ -53,6 +54,18 @@ pub fn resolve_request_auth(
         api_key,
         headers,
         base_url: None,
+    })
+}
+
+/// The key a provider's protocol expects when it is not the bare access
+/// token: Cloud Code Assist takes `{"token", "projectId"}` as JSON.
+pub fn provider_api_key(provider: &str, credential: &OAuthCredential) -> Option<String> {
+    (provider == "google-gemini-cli").then(|| {
+        serde_json::json!({
+            "token": credential.access,
+            "projectId": credential.extra.get("projectId").cloned().unwrap_or(Value::Null),
+        })
+        .to_string()
     })
 }
 
