@@ -166,8 +166,7 @@ impl ExtDialog {
                 DialogOutcome::Open
             }
             DialogKind::Input { editor, .. } | DialogKind::Editor(editor) => {
-                if let EditorOutcome::Submit(_) = editor.handle_key(key, kb) {
-                    let value = editor.expanded_text();
+                if let EditorOutcome::Submit(value) = editor.handle_key(key, kb) {
                     return self.reply(json!({"value": value}));
                 }
                 DialogOutcome::Open

@@ -51,4 +51,6 @@ mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]
+mod ext_view_tests;
+#[cfg(test)]
 mod view_tests;
