@@ -69,7 +69,9 @@ async fn start(source: &str, ui: Option<SharedExtensionUi>) -> (ExtensionHandle,
 
 async fn run_all(ui: Option<SharedExtensionUi>) -> Value {
     let (handle, _view) = start(ALL_METHODS, ui).await;
-    let out = handle.emit("agent_start", json!({"type": "agent_start"})).await;
+    let out = handle
+        .emit("agent_start", json!({"type": "agent_start"}))
+        .await;
     assert!(out.errors.is_empty(), "{:?}", out.errors);
     out.results[0].clone()
 }
@@ -97,7 +99,10 @@ async fn every_method_reaches_the_front_end_and_answers_come_back() {
     assert_eq!(r["setDark"], true);
     assert_eq!(r["badTheme"], "Theme \"nope\" not found");
     let fg = r["fg"].as_str().unwrap();
-    assert!(fg.starts_with("\x1b[38;") && fg.ends_with("x\x1b[39m"), "{fg:?}");
+    assert!(
+        fg.starts_with("\x1b[38;") && fg.ends_with("x\x1b[39m"),
+        "{fg:?}"
+    );
     assert!(r["bg"].as_str().unwrap().starts_with("\x1b[48;"));
     assert_eq!(r["bold"], "\x1b[1mb\x1b[22m");
     assert_eq!(r["dim"], "\x1b[2md\x1b[22m");
@@ -111,14 +116,26 @@ async fn every_method_reaches_the_front_end_and_answers_come_back() {
     assert_eq!(select["title"], "Pick");
     assert_eq!(select["options"], json!(["a", "b"]));
     let confirm = &ui.calls("confirm")[0];
-    assert_eq!((&confirm["message"], &confirm["timeout"]), (&json!("really"), &json!(5000)));
+    assert_eq!(
+        (&confirm["message"], &confirm["timeout"]),
+        (&json!("really"), &json!(5000))
+    );
     assert_eq!(ui.calls("input")[0]["placeholder"], "type here");
     assert_eq!(ui.calls("editor")[0]["prefill"], "prefill");
     // The dialogs that timed out were closed for the front end.
-    assert!(ui.waiting.lock().unwrap().iter().all(|(_, closed)| closed.is_cancelled()));
+    assert!(
+        ui.waiting
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|(_, closed)| closed.is_cancelled())
+    );
     assert_eq!(ui.calls("notify")[0]["notifyType"], "success");
     let status = ui.calls("setStatus");
-    assert_eq!(status[0], json!({"method": "setStatus", "statusKey": "k", "statusText": "v"}));
+    assert_eq!(
+        status[0],
+        json!({"method": "setStatus", "statusKey": "k", "statusText": "v"})
+    );
     assert!(status[1].get("statusText").is_none());
     let widget = ui.calls("setWidget");
     assert_eq!(widget[0]["widgetPlacement"], "belowEditor");
@@ -127,7 +144,10 @@ async fn every_method_reaches_the_front_end_and_answers_come_back() {
     assert_eq!(ui.calls("setTitle")[0]["title"], "T");
     assert_eq!(ui.calls("pasteToEditor")[0]["text"], "more");
     let working = ui.calls("setWorkingMessage");
-    assert_eq!((&working[0]["message"], &working[1]["message"]), (&json!("thinking hard"), &Value::Null));
+    assert_eq!(
+        (&working[0]["message"], &working[1]["message"]),
+        (&json!("thinking hard"), &Value::Null)
+    );
     let indicator = ui.calls("setWorkingIndicator");
     assert_eq!(indicator[0]["frames"], json!([".", "o"]));
     assert_eq!(indicator[0]["intervalMs"], 100);
@@ -142,7 +162,10 @@ async fn without_a_front_end_dialogs_return_defaults_and_setters_do_nothing() {
     for key in ["select", "input", "editor", "cancelled", "timedOutInput"] {
         assert!(r.get(key).is_none(), "{key} should be nil: {r}");
     }
-    assert_eq!((&r["confirm"], &r["timedOut"]), (&json!(false), &json!(false)));
+    assert_eq!(
+        (&r["confirm"], &r["timedOut"]),
+        (&json!(false), &json!(false))
+    );
     assert_eq!(r["editorText"], "");
     assert_eq!(r["expanded"], false);
     assert_eq!(r["light"], "light");
@@ -166,13 +189,16 @@ end"#;
     let (updates, _rx) = tokio::sync::mpsc::unbounded_channel();
     let h = handle.clone();
     let s = signal.clone();
-    let tool = tokio::spawn(async move { h.execute_tool("ask", "c1", json!({}), s, updates).await });
+    let tool =
+        tokio::spawn(async move { h.execute_tool("ask", "c1", json!({}), s, updates).await });
     let deadline = Instant::now() + Duration::from_secs(30);
     while ui.waiting.lock().unwrap().is_empty() {
         assert!(Instant::now() < deadline, "the dialog never opened");
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    let other = handle.emit("turn_start", json!({"type": "turn_start"})).await;
+    let other = handle
+        .emit("turn_start", json!({"type": "turn_start"}))
+        .await;
     assert_eq!(other.results, vec![json!({"served": true})]);
     signal.cancel();
     let result = tool.await.unwrap().unwrap();
@@ -197,7 +223,9 @@ async fn bad_arguments_are_named() {
 end"#;
     let ui: SharedExtensionUi = FakeUi::new(Vec::new());
     let (handle, _) = start(source, Some(ui)).await;
-    let out = handle.emit("agent_start", json!({"type": "agent_start"})).await;
+    let out = handle
+        .emit("agent_start", json!({"type": "agent_start"}))
+        .await;
     let errors: Vec<String> = serde_json::from_value(out.results[0]["errors"].clone()).unwrap();
     let expect = [
         "line 2 must be a string, got integer",
@@ -228,7 +256,12 @@ end"#;
     assert!(warnings[0].contains("\"ctrl+i\"") && warnings[0].contains("tab"));
     assert!(warnings[1].contains("kitty keyboard protocol"));
     handle.run_shortcut("shift+ctrl+k").await.unwrap();
-    assert!(ui.calls("notify")[0]["message"].as_str().unwrap().starts_with("fired in "));
+    assert!(
+        ui.calls("notify")[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("fired in ")
+    );
     let err = handle.run_shortcut("ctrl+q").await.unwrap_err();
     assert!(err.contains("no extension shortcut"), "{err}");
 }
@@ -237,11 +270,21 @@ end"#;
 async fn a_shortcut_on_something_that_is_not_a_key_fails_to_load() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.lua");
-    std::fs::write(&path, r#"return function(pi)
+    std::fs::write(
+        &path,
+        r#"return function(pi)
   pi.registerShortcut("hyper+q", { handler = function(ctx) end })
-end"#).unwrap();
-    let handle = ExtensionHandle::start(HostConfig::new(vec![path], dir.path()), SharedView::new(dir.path()));
+end"#,
+    )
+    .unwrap();
+    let handle = ExtensionHandle::start(
+        HostConfig::new(vec![path], dir.path()),
+        SharedView::new(dir.path()),
+    );
     let report = handle.load().await;
     let err = &report.errors[0].message;
-    assert!(err.contains("\"hyper+q\": not a key") && err.contains("bad.lua:2"), "{err}");
+    assert!(
+        err.contains("\"hyper+q\": not a key") && err.contains("bad.lua:2"),
+        "{err}"
+    );
 }

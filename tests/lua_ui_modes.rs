@@ -43,7 +43,10 @@ fn assert_headless(r: &Value, stderr: &str) {
     );
     assert!(r["styled"].as_str().unwrap().contains('x'));
     assert!(!stderr.contains("Error"), "{stderr}");
-    assert!(stderr.contains("ctrl+shift+u"), "the shortcut warning is shown: {stderr}");
+    assert!(
+        stderr.contains("ctrl+shift+u"),
+        "the shortcut warning is shown: {stderr}"
+    );
 }
 
 #[test]

@@ -61,14 +61,19 @@ fn permission_gate_asks_before_rm_rf_and_no_blocks_it_with_a_reason_the_model_se
     assert_eq!(server.request_count(), 1, "the tool waits for the answer");
     pi.tmux.key("Down");
     pi.tmux
-        .wait_for("No selected", Duration::from_secs(10), |s| s.contains("→ No"));
+        .wait_for("No selected", Duration::from_secs(10), |s| {
+            s.contains("→ No")
+        });
     pi.tmux.key("Enter");
     let screen = pi
         .tmux
         .wait_for("the final answer", Duration::from_secs(30), |s| {
             s.contains("Understood, I left it alone.") && s.contains("done")
         });
-    assert!(!screen.contains("Dangerous command"), "the dialog closed: {screen}");
+    assert!(
+        !screen.contains("Dangerous command"),
+        "the dialog closed: {screen}"
+    );
     assert!(screen.contains("Blocked: rm -rf ./important"), "{screen}");
     assert!(screen.contains("turn 2 done"), "status slot: {screen}");
     assert!(

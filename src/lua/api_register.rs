@@ -154,7 +154,9 @@ pub fn add_registrations(
                     "registerShortcut \"{shortcut}\": `handler` must be a function"
                 ))
             })?;
-            if let Some(warning) = super::shortcut::check_key(&shortcut).map_err(mlua::Error::runtime)? {
+            if let Some(warning) =
+                super::shortcut::check_key(&shortcut).map_err(mlua::Error::runtime)?
+            {
                 h.view.report(warning);
             }
             let mut reg = h.reg.borrow_mut();

@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn keys_are_checked_at_registration() {
-        assert_eq!(check_key("ctrl+shift+x").unwrap().is_some(), true);
+        assert!(check_key("ctrl+shift+x").unwrap().is_some());
         assert!(check_key("ctrl+i").unwrap().unwrap().contains("tab"));
         assert_eq!(check_key("ctrl+x").unwrap(), None);
         assert_eq!(check_key("alt+p").unwrap(), None);

@@ -154,7 +154,10 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     t.set(
         "getEditorText",
         lua.create_function(move |_, ()| {
-            Ok(u.query("editorText").as_str().unwrap_or_default().to_string())
+            Ok(u.query("editorText")
+                .as_str()
+                .unwrap_or_default()
+                .to_string())
         })?,
     )?;
     let u = ui.clone();

@@ -38,17 +38,25 @@ fn sgr(color: Color, base: u8) -> Option<String> {
     }
 }
 
-fn colored(source: &Source, method: &str, token: &str, text: &str, base: u8) -> mlua::Result<String> {
+fn colored(
+    source: &Source,
+    method: &str,
+    token: &str,
+    text: &str,
+    base: u8,
+) -> mlua::Result<String> {
     if !REQUIRED_TOKENS.contains(&token) {
         return Err(mlua::Error::runtime(format!(
             "theme.{method}: unknown colour token \"{token}\" (see docs/themes.md for the list)"
         )));
     }
     let reset = if base == 38 { 39 } else { 49 };
-    Ok(match source.theme().color(token).and_then(|c| sgr(c, base)) {
-        Some(code) => format!("\x1b[{code}m{text}\x1b[{reset}m"),
-        None => text.to_string(),
-    })
+    Ok(
+        match source.theme().color(token).and_then(|c| sgr(c, base)) {
+            Some(code) => format!("\x1b[{code}m{text}\x1b[{reset}m"),
+            None => text.to_string(),
+        },
+    )
 }
 
 /// A theme table for Lua reading colours from `source`.

@@ -7,10 +7,7 @@ use ratatui::text::{Line, Span};
 /// Apply one SGR parameter list (`1;38;2;1;2;3`) to `style`.
 fn apply_sgr(style: Style, params: &str) -> Style {
     let mut style = style;
-    let nums: Vec<u16> = params
-        .split(';')
-        .map(|p| p.parse().unwrap_or(0))
-        .collect();
+    let nums: Vec<u16> = params.split(';').map(|p| p.parse().unwrap_or(0)).collect();
     let mut i = 0;
     while i < nums.len() {
         let n = nums[i];
@@ -133,7 +130,10 @@ mod tests {
             .map(|s| (s.content.to_string(), s.style))
             .collect();
         assert_eq!(spans[0].0, "a");
-        assert_eq!(spans[1], ("red".into(), Style::default().fg(Color::Rgb(1, 2, 3))));
+        assert_eq!(
+            spans[1],
+            ("red".into(), Style::default().fg(Color::Rgb(1, 2, 3)))
+        );
         assert_eq!(spans[3].0, "bold");
         assert!(spans[3].1.add_modifier.contains(Modifier::BOLD));
         assert_eq!(spans[5].1.fg, Some(Color::Indexed(9)));

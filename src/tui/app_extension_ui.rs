@@ -189,7 +189,10 @@ impl App {
     }
 
     /// Argument completions for `/name args` when they belong to `text`.
-    pub(super) fn extension_argument_completions(&self, text: &str) -> Option<Vec<(String, String)>> {
+    pub(super) fn extension_argument_completions(
+        &self,
+        text: &str,
+    ) -> Option<Vec<(String, String)>> {
         match &self.ext.arg_completions {
             Some((for_text, items)) if for_text == text => Some(items.clone()),
             _ => None,
@@ -199,9 +202,7 @@ impl App {
     /// Ask the extension for argument completions of the `/name args` being typed.
     pub(super) fn request_argument_completions(&mut self) {
         let text = self.editor.text();
-        let Some((name, prefix)) = text
-            .strip_prefix('/')
-            .and_then(|rest| rest.split_once(' '))
+        let Some((name, prefix)) = text.strip_prefix('/').and_then(|rest| rest.split_once(' '))
         else {
             return;
         };

@@ -100,7 +100,10 @@ impl ExtensionChrome {
             "setWorkingMessage" => self.working_message = s("message"),
             "setWorkingIndicator" => {
                 self.indicator = request["frames"].as_array().map(|f| {
-                    let frames = f.iter().filter_map(|v| v.as_str().map(String::from)).collect();
+                    let frames = f
+                        .iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect();
                     (frames, request["intervalMs"].as_u64().unwrap_or(80))
                 });
             }
@@ -139,7 +142,12 @@ impl ExtensionChrome {
     }
 
     /// The working line when an extension customised it.
-    pub fn working_line(&self, elapsed: Duration, theme: &Theme, width: usize) -> Option<Line<'static>> {
+    pub fn working_line(
+        &self,
+        elapsed: Duration,
+        theme: &Theme,
+        width: usize,
+    ) -> Option<Line<'static>> {
         if self.working_message.is_none() && self.indicator.is_none() {
             return None;
         }

@@ -76,7 +76,11 @@ impl ExtDialog {
             "select" => {
                 let options = request["options"]
                     .as_array()
-                    .map(|o| o.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .map(|o| {
+                        o.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 (
                     text("title"),
@@ -151,9 +155,13 @@ impl ExtDialog {
                 confirm,
             } => {
                 let n = options.len();
-                if kb.matches("tui.select.up", key) || key.code == crossterm::event::KeyCode::Char('k') {
+                if kb.matches("tui.select.up", key)
+                    || key.code == crossterm::event::KeyCode::Char('k')
+                {
                     *selected = selected.saturating_sub(1);
-                } else if kb.matches("tui.select.down", key) || key.code == crossterm::event::KeyCode::Char('j') {
+                } else if kb.matches("tui.select.down", key)
+                    || key.code == crossterm::event::KeyCode::Char('j')
+                {
                     *selected = (*selected + 1).min(n.saturating_sub(1));
                 } else if kb.matches("tui.select.confirm", key) && n > 0 {
                     let value = if *confirm {
@@ -190,7 +198,8 @@ impl ExtDialog {
         now: Instant,
     ) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
         let heading = theme.fg("accent").add_modifier(Modifier::BOLD);
-        let mut title_lines: Vec<String> = sanitize(&self.title).lines().map(String::from).collect();
+        let mut title_lines: Vec<String> =
+            sanitize(&self.title).lines().map(String::from).collect();
         if title_lines.is_empty() {
             title_lines.push(String::new());
         }
@@ -200,17 +209,28 @@ impl ExtDialog {
         let mut lines: Vec<Line<'static>> = Vec::new();
         for (i, t) in title_lines.iter().enumerate() {
             let style = if i == 0 { heading } else { theme.fg("text") };
-            lines.push(Line::from(Span::styled(truncate(&format!(" {t}"), width, "…"), style)));
+            lines.push(Line::from(Span::styled(
+                truncate(&format!(" {t}"), width, "…"),
+                style,
+            )));
         }
         lines.push(Line::default());
         let mut cursor = None;
         let hint = match &self.kind {
-            DialogKind::Select { options, selected, .. } => {
+            DialogKind::Select {
+                options, selected, ..
+            } => {
                 for (i, option) in options.iter().enumerate() {
                     let line = if i == *selected {
-                        Span::styled(truncate(&format!(" → {option}"), width, "…"), theme.fg("accent"))
+                        Span::styled(
+                            truncate(&format!(" → {option}"), width, "…"),
+                            theme.fg("accent"),
+                        )
                     } else {
-                        Span::styled(truncate(&format!("   {option}"), width, "…"), theme.fg("text"))
+                        Span::styled(
+                            truncate(&format!("   {option}"), width, "…"),
+                            theme.fg("text"),
+                        )
                     };
                     lines.push(Line::from(line));
                 }
@@ -220,7 +240,10 @@ impl ExtDialog {
                     cancel = kb.keys_text("tui.select.cancel")
                 )
             }
-            DialogKind::Input { editor, placeholder } => {
+            DialogKind::Input {
+                editor,
+                placeholder,
+            } => {
                 let (rows, (cx, cy)) = editor.layout(width.saturating_sub(2));
                 if editor.is_empty() && !placeholder.is_empty() {
                     lines.push(Line::from(Span::styled(
@@ -250,7 +273,10 @@ impl ExtDialog {
             }
         };
         lines.push(Line::default());
-        lines.push(Line::from(Span::styled(truncate(&format!(" {hint}"), width, "…"), theme.fg("dim"))));
+        lines.push(Line::from(Span::styled(
+            truncate(&format!(" {hint}"), width, "…"),
+            theme.fg("dim"),
+        )));
         (lines, cursor)
     }
 }

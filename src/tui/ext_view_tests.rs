@@ -37,15 +37,33 @@ fn key(app: &mut App, code: KeyCode) {
 #[test]
 fn dialog_notification_status_and_widgets_80x24() {
     let mut app = app();
-    fire(&mut app, json!({"method": "notify", "message": "Saved the plan", "notifyType": "success"}));
-    fire(&mut app, json!({"method": "setStatus", "statusKey": "b", "statusText": "● lint ok"}));
-    fire(&mut app, json!({"method": "setStatus", "statusKey": "a", "statusText": "\u{1b}[1mplan mode\u{1b}[22m"}));
-    fire(&mut app, json!({"method": "setWidget", "widgetKey": "todo",
-        "widgetLines": ["☐ write tests", "☑ ship"], "widgetPlacement": "aboveEditor"}));
-    fire(&mut app, json!({"method": "setWidget", "widgetKey": "hint",
-        "widgetLines": ["below the editor"], "widgetPlacement": "belowEditor"}));
-    let _dialog = open(&mut app, json!({"method": "select", "title": "Deploy where?",
-        "options": ["staging", "production"]}));
+    fire(
+        &mut app,
+        json!({"method": "notify", "message": "Saved the plan", "notifyType": "success"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setStatus", "statusKey": "b", "statusText": "● lint ok"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setStatus", "statusKey": "a", "statusText": "\u{1b}[1mplan mode\u{1b}[22m"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setWidget", "widgetKey": "todo",
+        "widgetLines": ["☐ write tests", "☑ ship"], "widgetPlacement": "aboveEditor"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setWidget", "widgetKey": "hint",
+        "widgetLines": ["below the editor"], "widgetPlacement": "belowEditor"}),
+    );
+    let _dialog = open(
+        &mut app,
+        json!({"method": "select", "title": "Deploy where?",
+        "options": ["staging", "production"]}),
+    );
     key(&mut app, KeyCode::Down);
     insta::assert_snapshot!(screen(&mut app, 80, 24));
 }
@@ -53,27 +71,42 @@ fn dialog_notification_status_and_widgets_80x24() {
 #[test]
 fn widgets_and_status_without_a_dialog_40x12() {
     let mut app = app();
-    fire(&mut app, json!({"method": "setStatus", "statusKey": "k", "statusText": "tokens 1.2k"}));
-    fire(&mut app, json!({"method": "setWidget", "widgetKey": "w",
-        "widgetLines": ["a widget line that is far too long for forty columns"]}));
+    fire(
+        &mut app,
+        json!({"method": "setStatus", "statusKey": "k", "statusText": "tokens 1.2k"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setWidget", "widgetKey": "w",
+        "widgetLines": ["a widget line that is far too long for forty columns"]}),
+    );
     insta::assert_snapshot!(screen(&mut app, 40, 12));
     fire(&mut app, json!({"method": "setWidget", "widgetKey": "w"}));
     fire(&mut app, json!({"method": "setStatus", "statusKey": "k"}));
     let text = screen(&mut app, 40, 12);
-    assert!(!text.contains("widget line") && !text.contains("tokens"), "{text}");
+    assert!(
+        !text.contains("widget line") && !text.contains("tokens"),
+        "{text}"
+    );
 }
 
 #[test]
 fn confirm_counts_down_and_answers_with_keys() {
     let mut app = app();
-    let (mut rx, _) = open(&mut app, json!({"method": "confirm", "title": "Run rm -rf build?",
-        "message": "This deletes files", "timeout": 60000}));
+    let (mut rx, _) = open(
+        &mut app,
+        json!({"method": "confirm", "title": "Run rm -rf build?",
+        "message": "This deletes files", "timeout": 60000}),
+    );
     let text = screen(&mut app, 60, 20);
     assert!(
         text.contains("Run rm -rf build? (60s)") || text.contains("Run rm -rf build? (59s)"),
         "{text}"
     );
-    assert!(text.contains("This deletes files") && text.contains("→ Yes"), "{text}");
+    assert!(
+        text.contains("This deletes files") && text.contains("→ Yes"),
+        "{text}"
+    );
     key(&mut app, KeyCode::Down);
     assert!(screen(&mut app, 60, 20).contains("→ No"));
     assert!(rx.try_recv().is_err(), "no answer before Enter");
@@ -86,20 +119,32 @@ fn confirm_counts_down_and_answers_with_keys() {
 #[test]
 fn input_takes_typing_escape_cancels_and_closed_dialogs_go_away() {
     let mut app = app();
-    let (mut first, _) = open(&mut app, json!({"method": "input", "title": "Name?", "placeholder": "your name"}));
-    let (_second, closed) = open(&mut app, json!({"method": "editor", "title": "Notes", "prefill": "x"}));
+    let (mut first, _) = open(
+        &mut app,
+        json!({"method": "input", "title": "Name?", "placeholder": "your name"}),
+    );
+    let (_second, closed) = open(
+        &mut app,
+        json!({"method": "editor", "title": "Notes", "prefill": "x"}),
+    );
     assert!(screen(&mut app, 60, 20).contains("your name"));
     for c in "Ada".chars() {
         key(&mut app, KeyCode::Char(c));
     }
-    assert!(app.editor.is_empty(), "keys go to the dialog, not the editor");
+    assert!(
+        app.editor.is_empty(),
+        "keys go to the dialog, not the editor"
+    );
     key(&mut app, KeyCode::Enter);
     assert_eq!(first.try_recv().unwrap(), json!({"value": "Ada"}));
     // The stacked editor dialog shows next; its extension stops waiting.
     assert!(screen(&mut app, 60, 20).contains("Notes"));
     closed.cancel();
     assert!(!screen(&mut app, 60, 20).contains("Notes"));
-    let (mut third, _) = open(&mut app, json!({"method": "select", "title": "Pick", "options": ["a"]}));
+    let (mut third, _) = open(
+        &mut app,
+        json!({"method": "select", "title": "Pick", "options": ["a"]}),
+    );
     key(&mut app, KeyCode::Esc);
     assert_eq!(third.try_recv().unwrap(), json!({"cancelled": true}));
 }
@@ -107,8 +152,11 @@ fn input_takes_typing_escape_cancels_and_closed_dialogs_go_away() {
 #[test]
 fn themed_widget_text_keeps_its_colours() {
     let mut app = app();
-    fire(&mut app, json!({"method": "setWidget", "widgetKey": "w",
-        "widgetLines": ["\u{1b}[38;2;255;0;0mred\u{1b}[39m plain"]}));
+    fire(
+        &mut app,
+        json!({"method": "setWidget", "widgetKey": "w",
+        "widgetLines": ["\u{1b}[38;2;255;0;0mred\u{1b}[39m plain"]}),
+    );
     let mut terminal = Terminal::new(TestBackend::new(40, 12)).unwrap();
     terminal.draw(|f| draw(f, &mut app)).unwrap();
     let buffer = terminal.backend().buffer().clone();
@@ -123,16 +171,28 @@ fn themed_widget_text_keeps_its_colours() {
 #[test]
 fn editor_text_tools_and_theme_follow_requests() {
     let mut app = app();
-    fire(&mut app, json!({"method": "set_editor_text", "text": "hello"}));
-    fire(&mut app, json!({"method": "pasteToEditor", "text": " world"}));
+    fire(
+        &mut app,
+        json!({"method": "set_editor_text", "text": "hello"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "pasteToEditor", "text": " world"}),
+    );
     assert_eq!(app.editor.text(), "hello world");
-    fire(&mut app, json!({"method": "setToolsExpanded", "expanded": true}));
+    fire(
+        &mut app,
+        json!({"method": "setToolsExpanded", "expanded": true}),
+    );
     assert!(app.tools_expanded);
     fire(&mut app, json!({"method": "setTheme", "name": "light"}));
     assert_eq!(app.theme.name, "light");
     fire(&mut app, json!({"method": "setTitle", "title": "pi: busy"}));
     assert_eq!(app.ext.title.as_deref(), Some("pi: busy"));
-    fire(&mut app, json!({"method": "setWorkingMessage", "message": "Reading the docs"}));
+    fire(
+        &mut app,
+        json!({"method": "setWorkingMessage", "message": "Reading the docs"}),
+    );
     app.busy_since = Some(std::time::Instant::now());
     assert!(screen(&mut app, 60, 20).contains("Reading the docs"));
 }
@@ -153,11 +213,19 @@ fn shortcut_conflicts_with_built_in_keys_are_reported() {
     ]);
     let text = screen(&mut app, 200, 24);
     assert!(
-        text.contains("Extension shortcut 'ctrl+c' from a.lua conflicts with built-in shortcut. Skipping."),
+        text.contains(
+            "Extension shortcut 'ctrl+c' from a.lua conflicts with built-in shortcut. Skipping."
+        ),
         "{text}"
     );
-    assert!(text.contains("'ctrl+s' is built-in shortcut for app.session.toggleSort"), "{text}");
-    assert!(text.contains("registered by both a.lua and b.lua. Using b.lua."), "{text}");
+    assert!(
+        text.contains("'ctrl+s' is built-in shortcut for app.session.toggleSort"),
+        "{text}"
+    );
+    assert!(
+        text.contains("registered by both a.lua and b.lua. Using b.lua."),
+        "{text}"
+    );
     let keys: Vec<&str> = app.ext.shortcuts.iter().map(|(_, k)| k.as_str()).collect();
     assert_eq!(keys, vec!["ctrl+s", "ctrl+shift+x"]);
 }
@@ -174,7 +242,10 @@ fn argument_completions_show_for_the_text_they_were_asked_for() {
         items: vec![("/deploy staging".into(), "the test cluster".into())],
     });
     let text = screen(&mut app, 60, 20);
-    assert!(text.contains("→ /deploy staging") && text.contains("the test cluster"), "{text}");
+    assert!(
+        text.contains("→ /deploy staging") && text.contains("the test cluster"),
+        "{text}"
+    );
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.editor.text(), "/deploy staging ");
     // Answers for text no longer in the editor are ignored.

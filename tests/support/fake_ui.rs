@@ -60,8 +60,12 @@ impl ExtensionUi for FakeUi {
 
     fn fire(&self, request: Value) {
         match request["method"].as_str() {
-            Some("set_editor_text") => *self.editor.lock().unwrap() = request["text"].as_str().unwrap().into(),
-            Some("setToolsExpanded") => *self.expanded.lock().unwrap() = request["expanded"] == true,
+            Some("set_editor_text") => {
+                *self.editor.lock().unwrap() = request["text"].as_str().unwrap().into()
+            }
+            Some("setToolsExpanded") => {
+                *self.expanded.lock().unwrap() = request["expanded"] == true
+            }
             _ => {}
         }
         self.log.lock().unwrap().push(request);

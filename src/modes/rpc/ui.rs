@@ -42,7 +42,13 @@ impl UiReplies {
 }
 
 /// Methods of pi's extension UI sub-protocol that are sent without waiting.
-const FIRE_METHODS: [&str; 5] = ["notify", "setStatus", "setWidget", "setTitle", "set_editor_text"];
+const FIRE_METHODS: [&str; 5] = [
+    "notify",
+    "setStatus",
+    "setWidget",
+    "setTitle",
+    "set_editor_text",
+];
 
 /// `ctx.ui` over stdin/stdout.
 pub struct RpcUi {
@@ -102,8 +108,18 @@ mod tests {
         let replies = UiReplies::default();
         let ui = RpcUi::new(replies.clone());
         let closed = CancellationToken::new();
-        let rx = ui.dialog(json!({"method": "confirm", "title": "Sure?"}), closed.clone());
-        let id = replies.pending.lock().unwrap().keys().next().cloned().unwrap();
+        let rx = ui.dialog(
+            json!({"method": "confirm", "title": "Sure?"}),
+            closed.clone(),
+        );
+        let id = replies
+            .pending
+            .lock()
+            .unwrap()
+            .keys()
+            .next()
+            .cloned()
+            .unwrap();
         replies.deliver(&json!({"type": "extension_ui_response", "id": "other"}));
         replies.deliver(&json!({"type": "extension_ui_response", "id": id, "confirmed": true}));
         assert_eq!(rx.await.unwrap()["confirmed"], true);
