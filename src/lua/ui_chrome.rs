@@ -110,6 +110,8 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
                 let mut request = json!({"method": "setWidget", "widgetKey": key,
                     "widgetPlacement": placement(opts)?});
                 match lines {
+                    // Component factories need a front end with components.
+                    LuaValue::Function(_) => return Ok(()),
                     LuaValue::Nil => {}
                     LuaValue::Table(lines) => {
                         request["widgetLines"] = json!(widget_lines(&key, &lines)?);

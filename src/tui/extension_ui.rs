@@ -49,6 +49,10 @@ pub struct Mirror {
     pub theme: Theme,
     /// Folders holding user themes (`<name>.json`).
     pub theme_dirs: Vec<PathBuf>,
+    /// The event loop runs and can answer dialogs. Before that (handlers
+    /// of the start-up `session_start`), dialogs answer with their defaults
+    /// at once instead of waiting for a screen that does not exist yet.
+    pub ready: bool,
 }
 
 /// The UI end of the channel.
@@ -96,6 +100,9 @@ pub fn find_theme(name: &str, dirs: &[PathBuf]) -> Option<Theme> {
 impl ExtensionUi for TuiExtensionUi {
     fn dialog(&self, request: Value, closed: CancellationToken) -> oneshot::Receiver<Value> {
         let (answer, rx) = oneshot::channel();
+        if !self.mirror.lock().unwrap().ready {
+            return rx;
+        }
         let _ = self.tx.send(UiRequest::Dialog {
             request,
             closed,
@@ -177,6 +184,12 @@ mod tests {
     #[tokio::test]
     async fn dialogs_and_setters_reach_the_inbox_and_reads_see_writes() {
         let (ui, mut inbox) = channel();
+        assert!(
+            ui.dialog(json!({"method": "confirm"}), CancellationToken::new())
+                .await
+                .is_err()
+        );
+        inbox.mirror.lock().unwrap().ready = true;
         ui.fire(json!({"method": "set_editor_text", "text": "draft"}));
         ui.fire(json!({"method": "setToolsExpanded", "expanded": true}));
         assert_eq!(ui.query("editorText"), json!("draft"));

@@ -154,6 +154,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
             if let Some(prompt) = options.initial_prompt {
                 app.send_prompt(prompt);
             }
+            if let Some(inbox) = &extension_ui {
+                inbox.mirror.lock().unwrap().ready = true;
+            }
             let mut channels = Channels {
                 ui_events: &mut ui_events,
                 theme_watcher: &mut theme_watcher,
