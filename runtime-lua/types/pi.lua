@@ -281,6 +281,7 @@
 ---@field theme pi.Theme the current theme
 ---@field setFooter fun(...) no-op without a UI
 ---@field setHeader fun(...) no-op without a UI
+---@field setEditorComponent fun(...) no-op without a UI
 ---@field custom fun(...) nil without a UI
 
 ---@class pi.Context
