@@ -233,21 +233,55 @@
 ---@field getAll fun(): pi.Model[]
 ---@field getAvailable fun(): pi.Model[]
 
+---@class pi.DialogOptions
+---@field timeout? integer milliseconds; the title counts down and the default is returned when it runs out
+---@field signal? pi.Signal a tool's abort signal; the dialog closes with the default when it fires
+
+---@class pi.WidgetOptions
+---@field placement? "aboveEditor"|"belowEditor" default "aboveEditor"
+
+---@class pi.WorkingIndicator
+---@field frames? string[] spinner frames (an empty list hides the spinner)
+---@field intervalMs? integer milliseconds per frame (default 80)
+
+---@class pi.Theme
+---@field name string
+---@field fg fun(token: string, text: string): string text in a theme colour (ANSI); unknown tokens are an error
+---@field bg fun(token: string, text: string): string text on a theme background colour
+---@field bold fun(text: string): string
+---@field dim fun(text: string): string
+---@field italic fun(text: string): string
+---@field underline fun(text: string): string
+---@field inverse fun(text: string): string
+---@field strikethrough fun(text: string): string
+
+---@class pi.SetThemeResult
+---@field success boolean
+---@field error? string why the theme was refused
+
 ---@class pi.UI
----@field notify fun(message: string, level?: "info"|"warning"|"error")
----@field confirm fun(title: string, message: string): boolean false without a UI
----@field select fun(title: string, options: string[]): string|nil nil without a UI
----@field input fun(title: string, placeholder?: string): string|nil nil without a UI
----@field editor fun(title: string, text?: string): string|nil nil without a UI
----@field setStatus fun(key: string, text: string|nil)
----@field setWidget fun(key: string, lines: string[]|nil)
----@field setTitle fun(title: string)
----@field setEditorText fun(text: string)
----@field getEditorText fun(): string
+---@field notify fun(message: string, level?: "info"|"success"|"warning"|"error") shown in the transcript
+---@field confirm fun(title: string, message: string, opts?: pi.DialogOptions): boolean yields; false on cancel, timeout or without a UI
+---@field select fun(title: string, options: string[], opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
+---@field input fun(title: string, placeholder?: string, opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
+---@field editor fun(title: string, text?: string, opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
+---@field setStatus fun(key: string, text: string|nil) footer status slot (nil clears it)
+---@field setWidget fun(key: string, lines: string[]|nil, opts?: pi.WidgetOptions) text lines above or below the editor (nil removes them)
+---@field setTitle fun(title: string) terminal window title
+---@field setEditorText fun(text: string) replace the editor's text
+---@field pasteToEditor fun(text: string) paste at the cursor
+---@field getEditorText fun(): string "" without a UI
+---@field setWorkingMessage fun(text?: string) replaces "Working..." (nil restores it)
+---@field setWorkingIndicator fun(opts?: pi.WorkingIndicator) custom spinner (no argument restores it)
+---@field setToolsExpanded fun(expanded: boolean)
+---@field getToolsExpanded fun(): boolean false without a UI
+---@field setTheme fun(theme: string|table): pi.SetThemeResult a theme name or a theme table (see docs/themes.md)
+---@field getTheme fun(name: string): pi.Theme|nil
+---@field getAllThemes fun(): {name: string, path?: string}[]
+---@field theme pi.Theme the current theme
 ---@field setFooter fun(...) no-op without a UI
 ---@field setHeader fun(...) no-op without a UI
----@field setWorkingMessage fun(text: string|nil) no-op without a UI
----@field setTheme fun(name: string) no-op without a UI
+---@field setEditorComponent fun(...) no-op without a UI
 ---@field custom fun(...) nil without a UI
 
 ---@class pi.Context

@@ -169,7 +169,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     // The terminal UI shows extension messages in its transcript.
     view.lock().capture_messages = output.is_none();
     let ui_replies = UiReplies::default();
-    let extension_ui = rpc.then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi);
+    let (tui_ui, tui_inbox) = match output.is_none() && !rpc {
+        true => {
+            let (ui, inbox) = crate::tui::extension_ui::channel();
+            (Some(ui), Some(inbox))
+        }
+        false => (None, None),
+    };
+    let extension_ui = rpc
+        .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
+        .or(tui_ui);
     let extensions = start_extensions(
         &args,
         &settings,
@@ -324,6 +333,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
             settings,
+            extension_ui: tui_inbox,
         };
         return Ok(run_interactive(agent, options).await);
     };

@@ -154,6 +154,11 @@ pub fn add_registrations(
                     "registerShortcut \"{shortcut}\": `handler` must be a function"
                 ))
             })?;
+            if let Some(warning) =
+                super::shortcut::check_key(&shortcut).map_err(mlua::Error::runtime)?
+            {
+                h.view.report(warning);
+            }
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
             let info = ShortcutInfo {

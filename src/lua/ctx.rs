@@ -1,5 +1,5 @@
 //! The `ctx` table handed to handlers, tools and commands: `cwd`, `model`,
-//! `hasUI`, `sessionManager.*` and `ui.*` (no-ops without an interactive UI).
+//! `hasUI`, `sessionManager.*` and `ui.*` (headless without a front end).
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -266,54 +266,6 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// `ctx.ui` without interactive widgets: dialogs return their defaults,
-/// setters do nothing (pi's `hasUI = false` behaviour); `notify` reaches the
-/// terminal UI's transcript when one runs.
-fn headless_ui(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    let nothing = lua.create_function(|_, _: mlua::MultiValue| Ok(()))?;
-    // The terminal UI shows notifications in its transcript; elsewhere
-    // they are dropped, as in pi without a UI.
-    let h = host.clone();
-    t.set(
-        "notify",
-        lua.create_function(move |_, (message, level): (String, Option<String>)| {
-            if h.view.lock().capture_messages {
-                let text = match level.as_deref() {
-                    Some("error") => format!("Error: {message}"),
-                    _ => message,
-                };
-                h.view.report(text);
-            }
-            Ok(())
-        })?,
-    )?;
-    for name in [
-        "setStatus",
-        "setWidget",
-        "setFooter",
-        "setHeader",
-        "setTitle",
-        "setEditorText",
-        "setWorkingMessage",
-        "setTheme",
-    ] {
-        t.set(name, nothing.clone())?;
-    }
-    t.set(
-        "confirm",
-        lua.create_function(|_, _: mlua::MultiValue| Ok(false))?,
-    )?;
-    for name in ["select", "input", "editor", "custom"] {
-        t.set(name, nothing.clone())?;
-    }
-    t.set(
-        "getEditorText",
-        lua.create_function(|_, _: mlua::MultiValue| Ok(""))?,
-    )?;
-    Ok(t)
-}
-
 /// Create the per-VM parts of `ctx` (call once after the VM is built).
 /// With `ui`, `ctx.ui` dialogs go to that front end and `ctx.hasUI` is true.
 pub fn install_static(
@@ -324,10 +276,12 @@ pub fn install_static(
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
     t.set("hasUI", ui.is_some())?;
-    match ui {
-        Some(ui) => t.set("ui", super::ui::connected_ui(lua, ui)?)?,
-        None => t.set("ui", headless_ui(lua, host)?)?,
-    }
+    let ui = ui.unwrap_or_else(|| {
+        std::sync::Arc::new(super::ui::NoUi {
+            view: host.view.clone(),
+        })
+    });
+    t.set("ui", super::ui::connected_ui(lua, host, ui)?)?;
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;

@@ -185,6 +185,20 @@ impl ExtensionHandle {
             .unwrap_or_else(|_| Err("the extension host has stopped".into()))
     }
 
+    /// Run the handler of the extension shortcut for key `shortcut`.
+    pub async fn run_shortcut(&self, shortcut: &str) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        let request = Request::Shortcut {
+            shortcut: shortcut.to_string(),
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
     /// Argument completions of the extension command `name` for `prefix`.
     pub async fn complete_command(&self, name: &str, prefix: &str) -> Vec<Value> {
         self.ask(|reply| Request::Complete {

@@ -42,6 +42,10 @@ pub(crate) enum Request {
         args: String,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    Shortcut {
+        shortcut: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     Complete {
         name: String,
         prefix: String,
@@ -172,6 +176,13 @@ async fn serve(host: Rc<Host>, request: Request) {
         Request::RunCommand { name, args, reply } => {
             let result = match host.current() {
                 Some(vm) => run_command(&vm, &name, args).await,
+                None => Err("extensions are not loaded".to_string()),
+            };
+            let _ = reply.send(result);
+        }
+        Request::Shortcut { shortcut, reply } => {
+            let result = match host.current() {
+                Some(vm) => super::shortcut::run_shortcut(&vm, &shortcut).await,
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);

@@ -1,20 +1,49 @@
-//! The seam behind `ctx.ui` for front ends that can show dialogs (RPC mode's
-//! extension UI sub-protocol). Without one, `ctx.ui` stays headless.
+//! The seam behind `ctx.ui`: a front end that shows extension dialogs and
+//! chrome (the terminal UI, RPC mode's extension UI sub-protocol). Without
+//! one, `ctx.ui` is headless: dialogs return their defaults and setters do
+//! nothing.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
-/// A front end that shows extension dialogs and notifications. Requests are
-/// pi's `extension_ui_request` objects without `type` and `id`
+use super::vm::HostCtx;
+use crate::tui::theme::Theme;
+
+/// A front end that shows extension dialogs and chrome. Requests are pi's
+/// `extension_ui_request` objects without `type` and `id`
 /// (`{"method": "confirm", "title": ..., "message": ..., "timeout": ...}`).
 pub trait ExtensionUi: Send + Sync {
-    /// Show a dialog and wait for the answer: the client's response object
-    /// (`value`, `confirmed` or `cancelled`), or `None` when it timed out or
-    /// the front end went away. Called on the extension thread.
-    fn dialog(&self, request: Value) -> Option<Value>;
-    /// Fire-and-forget: notify, setStatus, setWidget, setTitle, set_editor_text.
+    /// Show a dialog. The answer (`value`, `confirmed` or `cancelled`)
+    /// arrives on the receiver; a dropped sender means "no answer". `closed`
+    /// fires when the extension stops waiting (timeout, abort signal), so the
+    /// front end can take the dialog down.
+    fn dialog(&self, request: Value, closed: CancellationToken) -> oneshot::Receiver<Value>;
+    /// Fire-and-forget: notify, setStatus, setWidget, setTitle, ...
     fn fire(&self, request: Value);
+    /// Read front-end state: `editorText` (string), `toolsExpanded` (bool).
+    /// `Null` when the front end does not know it.
+    fn query(&self, _what: &str) -> Value {
+        Value::Null
+    }
+    /// The theme named `name`, or the current one for `None`.
+    fn theme(&self, name: Option<&str>) -> Option<Theme> {
+        match name {
+            None | Some("dark") => Some(Theme::default()),
+            Some("light") => Some(Theme::light()),
+            Some(_) => None,
+        }
+    }
+    /// Every theme the front end can switch to, as `{name, path}`.
+    fn themes(&self) -> Vec<Value> {
+        vec![
+            serde_json::json!({"name": "dark"}),
+            serde_json::json!({"name": "light"}),
+        ]
+    }
 }
 
 impl std::fmt::Debug for dyn ExtensionUi {
@@ -26,144 +55,42 @@ impl std::fmt::Debug for dyn ExtensionUi {
 /// A shared front end.
 pub type SharedExtensionUi = Arc<dyn ExtensionUi>;
 
-/// `ctx.ui` backed by `ui`: dialogs block the extension until answered.
-pub fn connected_ui(lua: &mlua::Lua, ui: SharedExtensionUi) -> mlua::Result<mlua::Table> {
-    use mlua::{Table, Value as LuaValue};
-    use serde_json::json;
+/// No front end (print and json mode): every dialog answers at once with
+/// nothing, setters are dropped; `notify` reaches the session view when it
+/// captures messages.
+pub struct NoUi {
+    /// Where captured notifications go.
+    pub view: super::view::SharedView,
+}
 
-    let t = lua.create_table()?;
-    let timeout = |opts: &Option<Table>| {
-        opts.as_ref()
-            .and_then(|o| o.get::<Option<u64>>("timeout").ok().flatten())
-    };
-    let with_timeout = |mut request: Value, ms: Option<u64>| {
-        if let Some(ms) = ms {
-            request["timeout"] = json!(ms);
-        }
-        request
-    };
-    let value_of = |answer: Option<Value>| -> Option<String> {
-        let answer = answer?;
-        if answer["cancelled"] == true {
-            return None;
-        }
-        answer["value"].as_str().map(str::to_string)
-    };
-
-    let u = ui.clone();
-    t.set(
-        "select",
-        lua.create_function(
-            move |_, (title, options, opts): (String, Vec<String>, Option<Table>)| {
-                let request = json!({"method": "select", "title": title, "options": options});
-                Ok(value_of(u.dialog(with_timeout(request, timeout(&opts)))))
-            },
-        )?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "confirm",
-        lua.create_function(
-            move |_, (title, message, opts): (String, Option<String>, Option<Table>)| {
-                let request = json!({"method": "confirm", "title": title, "message": message.unwrap_or_default()});
-                let answer = u.dialog(with_timeout(request, timeout(&opts)));
-                Ok(answer.is_some_and(|a| a["confirmed"] == true))
-            },
-        )?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "input",
-        lua.create_function(
-            move |_, (title, placeholder, opts): (String, Option<String>, Option<Table>)| {
-                let mut request = json!({"method": "input", "title": title});
-                if let Some(p) = placeholder {
-                    request["placeholder"] = json!(p);
-                }
-                Ok(value_of(u.dialog(with_timeout(request, timeout(&opts)))))
-            },
-        )?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "editor",
-        lua.create_function(move |_, (title, prefill): (String, Option<String>)| {
-            let mut request = json!({"method": "editor", "title": title});
-            if let Some(p) = prefill {
-                request["prefill"] = json!(p);
-            }
-            Ok(value_of(u.dialog(request)))
-        })?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "notify",
-        lua.create_function(move |_, (message, kind): (String, Option<String>)| {
-            u.fire(json!({"method": "notify", "message": message,
-                "notifyType": kind.unwrap_or_else(|| "info".into())}));
-            Ok(())
-        })?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "setStatus",
-        lua.create_function(move |_, (key, text): (String, Option<String>)| {
-            let mut request = json!({"method": "setStatus", "statusKey": key});
-            if let Some(text) = text {
-                request["statusText"] = json!(text);
-            }
-            u.fire(request);
-            Ok(())
-        })?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "setWidget",
-        lua.create_function(
-            move |_, (key, lines, opts): (String, LuaValue, Option<Table>)| {
-                let mut request = json!({"method": "setWidget", "widgetKey": key});
-                if let LuaValue::Table(lines) = lines {
-                    let lines: Vec<String> = lines.sequence_values::<String>().flatten().collect();
-                    request["widgetLines"] = json!(lines);
-                }
-                let placement = opts
-                    .and_then(|o| o.get::<Option<String>>("placement").ok().flatten())
-                    .unwrap_or_else(|| "aboveEditor".into());
-                request["widgetPlacement"] = json!(placement);
-                u.fire(request);
-                Ok(())
-            },
-        )?,
-    )?;
-    let u = ui.clone();
-    t.set(
-        "setTitle",
-        lua.create_function(move |_, title: String| {
-            u.fire(json!({"method": "setTitle", "title": title}));
-            Ok(())
-        })?,
-    )?;
-    let u = ui;
-    t.set(
-        "setEditorText",
-        lua.create_function(move |_, text: String| {
-            u.fire(json!({"method": "set_editor_text", "text": text}));
-            Ok(())
-        })?,
-    )?;
-    let nothing = lua.create_function(|_, _: mlua::MultiValue| Ok(()))?;
-    for name in [
-        "setFooter",
-        "setHeader",
-        "setWorkingMessage",
-        "setTheme",
-        "custom",
-    ] {
-        t.set(name, nothing.clone())?;
+impl ExtensionUi for NoUi {
+    fn dialog(&self, _request: Value, _closed: CancellationToken) -> oneshot::Receiver<Value> {
+        oneshot::channel().1
     }
-    t.set(
-        "getEditorText",
-        lua.create_function(|_, _: mlua::MultiValue| Ok(""))?,
-    )?;
+
+    fn fire(&self, request: Value) {
+        if request["method"] != "notify" || !self.view.lock().capture_messages {
+            return;
+        }
+        let message = request["message"].as_str().unwrap_or_default();
+        let text = match request["notifyType"].as_str() {
+            Some("error") => format!("Error: {message}"),
+            _ => message.to_string(),
+        };
+        self.view.report(text);
+    }
+}
+
+/// `ctx.ui` backed by `ui`: dialogs yield the calling coroutine until
+/// answered, so the host keeps serving other events meanwhile.
+pub fn connected_ui(
+    lua: &mlua::Lua,
+    host: &Rc<HostCtx>,
+    ui: SharedExtensionUi,
+) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table()?;
+    super::ui_dialogs::install(lua, &t, host, &ui)?;
+    super::ui_chrome::install(lua, &t, &ui)?;
+    super::ui_theme::install(lua, &t, &ui)?;
     Ok(t)
 }

@@ -156,6 +156,8 @@ pub struct App {
     pub ui_settings: super::app_settings::UiSettings,
     /// `/tree` settings.
     pub tree: TreeOptions,
+    /// Dialogs, status slots, widgets and shortcuts from extensions.
+    pub ext: super::ext_chrome::ExtensionChrome,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -201,6 +203,7 @@ impl App {
             ui_settings: Default::default(),
             history_file: None,
             tree: TreeOptions::default(),
+            ext: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -283,7 +286,7 @@ impl App {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
             Event::Paste(text) => {
-                if self.overlay.is_none() {
+                if !self.paste_into_dialog(&text) && self.overlay.is_none() {
                     self.editor.paste(&text);
                 }
             }
@@ -359,6 +362,9 @@ impl App {
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
+        if self.handle_dialog_key(&key) {
+            return;
+        }
         if let Some(Overlay::Panel(panel)) = &mut self.overlay {
             match panel.handle_key(&key, &self.keys) {
                 PanelOutcome::Open => {}
@@ -398,6 +404,9 @@ impl App {
                     _ => {}
                 },
             }
+            return;
+        }
+        if self.run_extension_shortcut(&key) {
             return;
         }
         let kb = &self.keys;
@@ -494,6 +503,7 @@ impl App {
             self.submit(text);
         }
         self.ensure_file_index();
+        self.request_argument_completions();
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
     }
 

@@ -17,6 +17,9 @@ impl App {
             return Vec::new();
         }
         let text = self.editor.text();
+        if let Some(items) = self.extension_argument_completions(&text) {
+            return items;
+        }
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {

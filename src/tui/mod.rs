@@ -1,9 +1,11 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
 pub mod ansi;
+pub mod ansi_line;
 pub mod app;
 mod app_commands;
 mod app_completion;
+mod app_extension_ui;
 pub mod app_sessions;
 pub mod app_settings;
 mod app_tree;
@@ -11,6 +13,9 @@ mod background;
 pub mod chrome;
 pub mod commands;
 pub mod editor;
+pub mod ext_chrome;
+pub mod ext_dialog;
+pub mod extension_ui;
 pub mod file_complete;
 pub mod highlight;
 pub mod history_file;
@@ -45,5 +50,7 @@ pub use runner::{InteractiveOptions, run_interactive};
 mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;
+#[cfg(test)]
+mod ext_view_tests;
 #[cfg(test)]
 mod view_tests;

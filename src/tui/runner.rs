@@ -60,6 +60,8 @@ pub struct InteractiveOptions {
     pub settings: crate::config::settings::Settings,
     /// `/tree` settings.
     pub tree: super::app::TreeOptions,
+    /// Where extensions' `ctx.ui` requests arrive (`None`: no extensions).
+    pub extension_ui: Option<super::extension_ui::ExtensionUiInbox>,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -68,6 +70,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
+    let extension_handle = agent.extensions().map(|b| b.handle.clone());
+    let initial_shortcuts = agent
+        .extensions()
+        .map(|b| b.registrations.shortcuts.clone())
+        .unwrap_or_default();
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
@@ -95,6 +102,13 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         agent_dir: options.agent_dir.clone(),
     };
     app.quiet_startup = options.quiet_startup;
+    let mut extension_ui = options.extension_ui;
+    if let Some(inbox) = &extension_ui {
+        inbox.mirror.lock().unwrap().theme_dirs = theme_dirs.to_vec();
+        app.ext.sender = Some(inbox.sender.clone());
+        app.ext.handle = extension_handle;
+        app.set_extension_shortcuts(&initial_shortcuts);
+    }
     app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
@@ -140,7 +154,15 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
             if let Some(prompt) = options.initial_prompt {
                 app.send_prompt(prompt);
             }
-            event_loop(&mut app, &mut terminal, &mut ui_events, &mut theme_watcher).await;
+            if let Some(inbox) = &extension_ui {
+                inbox.mirror.lock().unwrap().ready = true;
+            }
+            let mut channels = Channels {
+                ui_events: &mut ui_events,
+                theme_watcher: &mut theme_watcher,
+                extension_ui: &mut extension_ui,
+            };
+            event_loop(&mut app, &mut terminal, &mut channels).await;
             0
         }
         Err(e) => {
@@ -191,12 +213,43 @@ fn choose_theme(
     }
 }
 
+/// What the event loop listens to besides the terminal.
+struct Channels<'a> {
+    ui_events: &'a mut tokio::sync::mpsc::UnboundedReceiver<super::session_task::UiEvent>,
+    theme_watcher: &'a mut Option<ThemeWatcher>,
+    extension_ui: &'a mut Option<super::extension_ui::ExtensionUiInbox>,
+}
+
+async fn next_extension_request(
+    inbox: &mut Option<super::extension_ui::ExtensionUiInbox>,
+) -> Option<super::extension_ui::UiRequest> {
+    match inbox {
+        Some(inbox) => inbox.requests.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// After a command or turn, pick up shortcuts a reload may have changed.
+fn refresh_shortcuts(app: &App) {
+    let (Some(handle), Some(sender)) = (app.ext.handle.clone(), app.ext.sender.clone()) else {
+        return;
+    };
+    tokio::spawn(async move {
+        let list = handle.registrations().await.shortcuts;
+        let _ = sender.send(super::extension_ui::UiRequest::Shortcuts(list));
+    });
+}
+
 async fn event_loop(
     app: &mut App,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    ui_events: &mut tokio::sync::mpsc::UnboundedReceiver<super::session_task::UiEvent>,
-    theme_watcher: &mut Option<ThemeWatcher>,
+    channels: &mut Channels<'_>,
 ) {
+    let Channels {
+        ui_events,
+        theme_watcher,
+        extension_ui,
+    } = channels;
     let mut theme_check = tokio::time::interval(THEME_CHECK);
     theme_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     use tokio::signal::unix::{SignalKind, signal};
@@ -213,7 +266,16 @@ async fn event_loop(
                 Some(event) => app.handle_terminal_event(event),
                 None => break,
             },
-            Some(event) = ui_events.recv() => app.handle_ui_event(event),
+            Some(event) = ui_events.recv() => {
+                let idle = matches!(event, super::session_task::UiEvent::Idle(_));
+                app.handle_ui_event(event);
+                if idle {
+                    refresh_shortcuts(app);
+                }
+            }
+            Some(request) = next_extension_request(extension_ui) => {
+                app.handle_extension_request(request);
+            }
             event = super::login::next_event(&mut app.login) => app.handle_login_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
                 if draw_synchronized(terminal, app).is_err() {
@@ -222,7 +284,7 @@ async fn event_loop(
                 app.dirty = false;
                 last_frame = Instant::now();
             }
-            _ = spinner.tick(), if app.is_busy() => app.dirty = true,
+            _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
             _ = theme_check.tick(), if theme_watcher.is_some() => {
                 if let Some(result) = theme_watcher.as_mut().and_then(ThemeWatcher::poll) {
                     match result {
@@ -240,6 +302,14 @@ async fn event_loop(
         }
         if app.quit {
             break;
+        }
+        if let Some(inbox) = extension_ui.as_ref()
+            && app.dirty
+        {
+            app.sync_extension_mirror(&inbox.mirror);
+        }
+        if let Some(title) = app.ext.title.take() {
+            let _ = crossterm::execute!(std::io::stdout(), crossterm::terminal::SetTitle(title));
         }
         if let Some(request) = app.terminal_request.take() {
             input.pause();
@@ -355,6 +425,7 @@ mod tests {
             tree: Default::default(),
             notices: Vec::new(),
             settings: Default::default(),
+            extension_ui: None,
         }
     }
 

@@ -9,6 +9,7 @@ use ratatui::widgets::Paragraph;
 
 use super::app::App;
 use super::chrome::{footer_lines, header_lines, rule, working_line};
+use super::ext_chrome::Placement;
 use super::render::RenderOptions;
 use super::text::{sanitize, truncate};
 
@@ -39,21 +40,36 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     }
     let width = area.width as usize;
     let theme = app.theme.clone();
+    app.ext.prune();
+    let above = app.ext.widget_lines(Placement::AboveEditor, width);
+    let below = app.ext.widget_lines(Placement::BelowEditor, width);
 
     let pending = pending_lines(app, width);
     let working: Vec<Line<'static>> = match app.busy_since {
-        Some(since) => vec![working_line(
-            since.elapsed(),
-            &app.keys.keys_text("app.interrupt"),
-            &theme,
-            width,
-        )],
+        Some(since) => vec![
+            app.ext
+                .working_line(since.elapsed(), &theme, width)
+                .unwrap_or_else(|| {
+                    working_line(
+                        since.elapsed(),
+                        &app.keys.keys_text("app.interrupt"),
+                        &theme,
+                        width,
+                    )
+                }),
+        ],
         None => Vec::new(),
     };
     let (input_lines, cursor) = input_lines(app, width);
-    let footer = footer_lines(&app.footer, &theme, width);
+    let mut footer = footer_lines(&app.footer, &theme, width);
+    footer.extend(app.ext.status_line(&theme, width));
 
-    let fixed = pending.len() + working.len() + input_lines.len() + footer.len();
+    let fixed = pending.len()
+        + working.len()
+        + above.len()
+        + input_lines.len()
+        + below.len()
+        + footer.len();
     let available = (area.height as usize).saturating_sub(fixed).max(1);
 
     let options = RenderOptions {
@@ -87,7 +103,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         Constraint::Length(visible as u16),
         Constraint::Length(pending.len() as u16),
         Constraint::Length(working.len() as u16),
+        Constraint::Length(above.len() as u16),
         Constraint::Length(input_lines.len() as u16),
+        Constraint::Length(below.len() as u16),
         Constraint::Length(footer.len() as u16),
         Constraint::Min(0),
     ])
@@ -96,12 +114,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
 
     frame.render_widget(Paragraph::new(pending), chunks[1]);
     frame.render_widget(Paragraph::new(working), chunks[2]);
-    frame.render_widget(Paragraph::new(input_lines), chunks[3]);
-    frame.render_widget(Paragraph::new(footer), chunks[4]);
+    frame.render_widget(Paragraph::new(above), chunks[3]);
+    frame.render_widget(Paragraph::new(input_lines), chunks[4]);
+    frame.render_widget(Paragraph::new(below), chunks[5]);
+    frame.render_widget(Paragraph::new(footer), chunks[6]);
     if let Some((x, y)) = cursor {
         frame.set_cursor_position(Position {
-            x: chunks[3].x + x as u16,
-            y: chunks[3].y + y as u16,
+            x: chunks[4].x + x as u16,
+            y: chunks[4].y + y as u16,
         });
     }
     super::hyperlink::apply_links(frame.buffer_mut());
@@ -161,6 +181,13 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         format!("thinking{capitalised}")
     };
     let border = app.theme.fg(&token);
+    if let Some(dialog) = app.ext.dialogs.front() {
+        let (body, cursor) = dialog.lines(&app.theme, &app.keys, width, std::time::Instant::now());
+        let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
+        lines.extend(body);
+        lines.push(rule(width, app.theme.fg("borderAccent")));
+        return (lines, cursor.map(|(x, y)| (x, y + 1)));
+    }
     if let Some(overlay) = &app.overlay {
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
         lines.extend(overlay.lines(&app.theme, width));

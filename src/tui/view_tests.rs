@@ -17,7 +17,7 @@ use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
 
-fn app() -> App {
+pub(super) fn app() -> App {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     std::mem::forget(rx);
     let footer = FooterInfo {
@@ -38,7 +38,7 @@ fn app() -> App {
     )
 }
 
-fn screen(app: &mut App, width: u16, height: u16) -> String {
+pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|f| draw(f, app)).unwrap();
     let buffer = terminal.backend().buffer().clone();

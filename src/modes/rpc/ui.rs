@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
 use super::io::emit;
 use crate::lua::ExtensionUi;
@@ -17,7 +17,13 @@ use crate::lua::ExtensionUi;
 /// Dialogs waiting for an answer, by request id.
 #[derive(Clone, Default)]
 pub struct UiReplies {
-    pending: Arc<Mutex<HashMap<String, Sender<Value>>>>,
+    pending: Arc<Mutex<HashMap<String, Waiter>>>,
+}
+
+/// A dialog's answer slot and the token that fires when it stops waiting.
+struct Waiter {
+    answer: oneshot::Sender<Value>,
+    closed: CancellationToken,
 }
 
 impl UiReplies {
@@ -27,11 +33,22 @@ impl UiReplies {
         let Some(id) = response["id"].as_str() else {
             return;
         };
-        if let Some(waiter) = self.pending.lock().unwrap().remove(id) {
-            let _ = waiter.send(response.clone());
+        let mut pending = self.pending.lock().unwrap();
+        pending.retain(|_, w| !w.closed.is_cancelled());
+        if let Some(waiter) = pending.remove(id) {
+            let _ = waiter.answer.send(response.clone());
         }
     }
 }
+
+/// Methods of pi's extension UI sub-protocol that are sent without waiting.
+const FIRE_METHODS: [&str; 5] = [
+    "notify",
+    "setStatus",
+    "setWidget",
+    "setTitle",
+    "set_editor_text",
+];
 
 /// `ctx.ui` over stdin/stdout.
 pub struct RpcUi {
@@ -62,22 +79,23 @@ impl RpcUi {
 }
 
 impl ExtensionUi for RpcUi {
-    fn dialog(&self, request: Value) -> Option<Value> {
-        let timeout = request["timeout"].as_u64();
+    fn dialog(&self, request: Value, closed: CancellationToken) -> oneshot::Receiver<Value> {
         let (id, request) = self.request(request);
-        let (tx, rx) = channel();
-        self.replies.pending.lock().unwrap().insert(id.clone(), tx);
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut pending = self.replies.pending.lock().unwrap();
+            pending.retain(|_, w| !w.closed.is_cancelled());
+            pending.insert(id, Waiter { answer: tx, closed });
+        }
         emit(&request);
-        let answer = match timeout {
-            Some(ms) => rx.recv_timeout(Duration::from_millis(ms)).ok(),
-            None => rx.recv().ok(),
-        };
-        self.replies.pending.lock().unwrap().remove(&id);
-        answer
+        rx
     }
 
     fn fire(&self, request: Value) {
-        emit(&self.request(request).1);
+        let method = request["method"].as_str().unwrap_or_default();
+        if FIRE_METHODS.contains(&method) {
+            emit(&self.request(request).1);
+        }
     }
 }
 
@@ -85,29 +103,31 @@ impl ExtensionUi for RpcUi {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_dialog_gets_the_answer_with_its_id_and_times_out_otherwise() {
+    #[tokio::test]
+    async fn a_dialog_gets_the_answer_with_its_id_and_expired_ones_are_dropped() {
         let replies = UiReplies::default();
         let ui = RpcUi::new(replies.clone());
-        let answering = replies.clone();
-        let t = std::thread::spawn(move || {
-            loop {
-                let id = answering.pending.lock().unwrap().keys().next().cloned();
-                if let Some(id) = id {
-                    answering.deliver(&json!({"type": "extension_ui_response", "id": "other"}));
-                    answering.deliver(
-                        &json!({"type": "extension_ui_response", "id": id, "confirmed": true}),
-                    );
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        });
-        let answer = ui.dialog(json!({"method": "confirm", "title": "Sure?"}));
-        t.join().unwrap();
-        assert_eq!(answer.unwrap()["confirmed"], true);
-        let none = ui.dialog(json!({"method": "confirm", "title": "t", "timeout": 5}));
-        assert!(none.is_none());
+        let closed = CancellationToken::new();
+        let rx = ui.dialog(
+            json!({"method": "confirm", "title": "Sure?"}),
+            closed.clone(),
+        );
+        let id = replies
+            .pending
+            .lock()
+            .unwrap()
+            .keys()
+            .next()
+            .cloned()
+            .unwrap();
+        replies.deliver(&json!({"type": "extension_ui_response", "id": "other"}));
+        replies.deliver(&json!({"type": "extension_ui_response", "id": id, "confirmed": true}));
+        assert_eq!(rx.await.unwrap()["confirmed"], true);
+
+        let closed = CancellationToken::new();
+        let _rx = ui.dialog(json!({"method": "confirm", "title": "t"}), closed.clone());
+        closed.cancel();
+        replies.deliver(&json!({"type": "extension_ui_response", "id": "late"}));
         assert!(replies.pending.lock().unwrap().is_empty());
     }
 }
