@@ -324,10 +324,12 @@ pub fn install_static(
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
     t.set("hasUI", ui.is_some())?;
-    match ui {
-        Some(ui) => t.set("ui", super::ui::connected_ui(lua, ui)?)?,
-        None => t.set("ui", headless_ui(lua, host)?)?,
-    }
+    let ui_table = match ui {
+        Some(ui) => super::ui::connected_ui(lua, ui)?,
+        None => headless_ui(lua, host)?,
+    };
+    super::components::install(lua, host, &ui_table)?;
+    t.set("ui", ui_table)?;
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;
