@@ -156,6 +156,8 @@ pub struct App {
     pub ui_settings: super::app_settings::UiSettings,
     /// `/tree` settings.
     pub tree: TreeOptions,
+    /// Lines published by Lua components, when extensions run.
+    pub surfaces: Option<crate::lua::surfaces::SurfaceStore>,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -201,6 +203,7 @@ impl App {
             ui_settings: Default::default(),
             history_file: None,
             tree: TreeOptions::default(),
+            surfaces: None,
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -359,6 +362,14 @@ impl App {
     }
 
     fn handle_key(&mut self, key: KeyEvent) {
+        if super::lua_surfaces::forward_key(self, &key) {
+            return;
+        }
+        self.handle_builtin_key(key);
+    }
+
+    /// Handle a key without offering it to Lua components first.
+    pub(super) fn handle_builtin_key(&mut self, key: KeyEvent) {
         if let Some(Overlay::Panel(panel)) = &mut self.overlay {
             match panel.handle_key(&key, &self.keys) {
                 PanelOutcome::Open => {}

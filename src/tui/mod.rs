@@ -19,6 +19,7 @@ pub mod image_attach;
 pub mod input;
 pub mod keybindings;
 pub mod login;
+pub mod lua_surfaces;
 pub mod markdown;
 pub mod panel;
 pub mod render;

@@ -68,6 +68,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
+    let surfaces = agent
+        .extensions()
+        .map(|e| e.view.lock().surfaces.clone());
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
@@ -95,6 +98,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         agent_dir: options.agent_dir.clone(),
     };
     app.quiet_startup = options.quiet_startup;
+    if let Some(store) = &surfaces {
+        let (cols, rows) = crossterm::terminal::size().unwrap_or((80, 24));
+        store.attach(cols, rows);
+    }
+    app.surfaces = surfaces;
     app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
@@ -223,6 +231,10 @@ async fn event_loop(
                 last_frame = Instant::now();
             }
             _ = spinner.tick(), if app.is_busy() => app.dirty = true,
+            _ = lua_published(app.surfaces.clone()) => {
+                super::lua_surfaces::apply_editor_keys(app);
+                app.dirty = true;
+            }
             _ = theme_check.tick(), if theme_watcher.is_some() => {
                 if let Some(result) = theme_watcher.as_mut().and_then(ThemeWatcher::poll) {
                     match result {
@@ -248,6 +260,14 @@ async fn event_loop(
             let _ = terminal.clear();
             app.dirty = true;
         }
+    }
+}
+
+/// Resolves when Lua components publish new lines (never without them).
+async fn lua_published(store: Option<crate::lua::surfaces::SurfaceStore>) {
+    match store {
+        Some(store) => store.ui_wakeup().await,
+        None => std::future::pending().await,
     }
 }
 

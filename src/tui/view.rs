@@ -40,7 +40,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let width = area.width as usize;
     let theme = app.theme.clone();
 
-    let pending = pending_lines(app, width);
+    let lua = super::lua_surfaces::LuaChrome::take(app.surfaces.as_ref(), area);
+    let mut pending = pending_lines(app, width);
+    pending.extend(lua.above.iter().cloned());
     let working: Vec<Line<'static>> = match app.busy_since {
         Some(since) => vec![working_line(
             since.elapsed(),
@@ -50,8 +52,15 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         )],
         None => Vec::new(),
     };
-    let (input_lines, cursor) = input_lines(app, width);
-    let footer = footer_lines(&app.footer, &theme, width);
+    let (mut input_lines, cursor) = match &lua.inline {
+        Some(lines) => (lines.clone(), None),
+        None => input_lines(app, width),
+    };
+    input_lines.extend(lua.below.iter().cloned());
+    let footer = match &lua.footer {
+        Some(lines) => lines.clone(),
+        None => footer_lines(&app.footer, &theme, width),
+    };
 
     let fixed = pending.len() + working.len() + input_lines.len() + footer.len();
     let available = (area.height as usize).saturating_sub(fixed).max(1);
@@ -62,7 +71,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
     };
-    let header = header_lines(&app.keys, &theme, width, app.quiet_startup);
+    let header = match &lua.header {
+        Some(lines) => lines.clone(),
+        None => header_lines(&app.keys, &theme, width, app.quiet_startup),
+    };
     let header_len = header.len();
     let body_total = app.cache.update(&app.transcript, &options, &theme);
     let total = header_len + body_total;
@@ -104,6 +116,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
             y: chunks[3].y + y as u16,
         });
     }
+    lua.draw_overlays(frame);
     super::hyperlink::apply_links(frame.buffer_mut());
 }
 

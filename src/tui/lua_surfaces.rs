@@ -1,0 +1,220 @@
+//! Drawing what Lua components published (footer, header, widgets, a
+//! custom in place of the editor, overlays) and routing keys to focused
+//! components. Nothing here calls Lua: the extension thread renders and
+//! publishes, this side reads the latest lines.
+
+use ansi_to_tui::IntoText;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Clear, Paragraph};
+
+use super::app::App;
+use super::keybindings::KeyCombo;
+use crate::lua::components::EDITOR_ID;
+use crate::lua::surfaces::{OverlayOptions, Placement, SurfaceStore};
+
+/// Published component lines, copied out for one frame.
+#[derive(Default)]
+pub struct LuaChrome {
+    /// Replaces the header.
+    pub header: Option<Vec<Line<'static>>>,
+    /// Replaces the footer.
+    pub footer: Option<Vec<Line<'static>>>,
+    /// Widgets above the editor.
+    pub above: Vec<Line<'static>>,
+    /// Widgets below the editor, plus the editor component's lines.
+    pub below: Vec<Line<'static>>,
+    /// A custom shown in place of the editor.
+    pub inline: Option<Vec<Line<'static>>>,
+    /// Overlays, bottom first.
+    pub overlays: Vec<(OverlayOptions, Vec<Line<'static>>)>,
+}
+
+/// ANSI-styled text lines as ratatui lines.
+pub fn ansi_lines(lines: &[String]) -> Vec<Line<'static>> {
+    lines
+        .iter()
+        .map(|l| {
+            l.as_bytes()
+                .into_text()
+                .ok()
+                .and_then(|t| t.lines.into_iter().next())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+impl LuaChrome {
+    /// Copy what `store` holds, telling it the terminal size first.
+    pub fn take(store: Option<&SurfaceStore>, area: Rect) -> LuaChrome {
+        let Some(store) = store else {
+            return LuaChrome::default();
+        };
+        store.resize(area.width, area.height);
+        let s = store.lock();
+        let mut chrome = LuaChrome {
+            header: s.header.as_deref().map(ansi_lines),
+            footer: s.footer.as_deref().map(ansi_lines),
+            inline: s.inline().map(|c| ansi_lines(&c.lines)),
+            ..LuaChrome::default()
+        };
+        for (placement, lines) in s.widgets.values() {
+            let target = match placement {
+                Placement::AboveEditor => &mut chrome.above,
+                Placement::BelowEditor => &mut chrome.below,
+            };
+            target.extend(ansi_lines(lines));
+        }
+        if let Some(lines) = &s.editor {
+            let mut editor = ansi_lines(lines);
+            editor.append(&mut chrome.below);
+            chrome.below = editor;
+        }
+        chrome.overlays = s
+            .overlays()
+            .map(|(o, lines)| (o.clone(), ansi_lines(lines)))
+            .collect();
+        chrome
+    }
+
+    /// Draw the overlays over everything else.
+    pub fn draw_overlays(&self, frame: &mut Frame<'_>) {
+        let area = frame.area();
+        for (options, lines) in &self.overlays {
+            let rect = overlay_rect(options, lines.len(), area);
+            frame.render_widget(Clear, rect);
+            frame.render_widget(Paragraph::new(lines.clone()), rect);
+        }
+    }
+}
+
+/// Where an overlay of `rows` lines goes in `area`.
+pub fn overlay_rect(o: &OverlayOptions, rows: usize, area: Rect) -> Rect {
+    let width = o.content_width(area.width);
+    let room = area.height.saturating_sub(o.margin * 2).max(1);
+    let max = o.max_height.map(|m| m.resolve(area.height)).unwrap_or(room);
+    let height = (rows as u16).min(max).min(room);
+    let (left, right) = (o.margin, area.width.saturating_sub(o.margin + width));
+    let (top, bottom) = (o.margin, area.height.saturating_sub(o.margin + height));
+    let x = match o.anchor.as_str() {
+        a if a.ends_with("left") => left,
+        a if a.ends_with("right") => right,
+        _ => (area.width.saturating_sub(width)) / 2,
+    };
+    let y = match o.anchor.as_str() {
+        a if a.starts_with("top") => top,
+        a if a.starts_with("bottom") => bottom,
+        _ => (area.height.saturating_sub(height)) / 2,
+    };
+    let shift = |v: u16, by: i32, max: u16| (v as i32 + by).clamp(0, max as i32) as u16;
+    Rect {
+        x: area.x + shift(x, o.offset_x, area.width.saturating_sub(width)),
+        y: area.y + shift(y, o.offset_y, area.height.saturating_sub(height)),
+        width,
+        height,
+    }
+}
+
+/// The key id components receive: a typed character as itself (`"a"`,
+/// `"A"`, `" "`), anything else `ctrl+x` style (`"up"`, `"escape"`).
+pub fn key_id(event: &KeyEvent) -> String {
+    if let KeyCode::Char(c) = event.code
+        && !event
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return c.to_string();
+    }
+    KeyCombo::from_event(event).display().to_lowercase()
+}
+
+/// The key event a key id stands for (keys handed back to the editor).
+pub fn key_event(id: &str) -> Option<KeyEvent> {
+    let mut chars = id.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        let modifiers = if c.is_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        return Some(KeyEvent::new(KeyCode::Char(c), modifiers));
+    }
+    KeyCombo::parse(id).map(|k| KeyEvent::new(k.code, k.modifiers))
+}
+
+/// Send `key` to the focused Lua component, or to the editor component
+/// when one is installed and no built-in panel is open. `true` when sent.
+pub fn forward_key(app: &App, key: &KeyEvent) -> bool {
+    let Some(store) = &app.surfaces else {
+        return false;
+    };
+    let target = {
+        let s = store.lock();
+        match s.focused() {
+            Some(id) => Some(id),
+            None if s.editor.is_some() && app.overlay.is_none() => Some(EDITOR_ID),
+            None => None,
+        }
+    };
+    match target {
+        Some(id) => {
+            store.send_key(id, key_id(key));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Apply keys the editor component handed back to the built-in editor.
+pub fn apply_editor_keys(app: &mut App) {
+    let Some(store) = app.surfaces.clone() else {
+        return;
+    };
+    let keys: Vec<String> = store.lock().editor_keys.drain(..).collect();
+    for id in keys {
+        if let Some(event) = key_event(&id) {
+            app.handle_builtin_key(event);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_ids_round_trip() {
+        for id in ["a", "A", "up", "escape", "ctrl+x", "enter", " "] {
+            let event = key_event(id).unwrap();
+            assert_eq!(key_id(&event), id);
+        }
+    }
+
+    #[test]
+    fn overlays_anchor_and_offset() {
+        let area = Rect::new(0, 0, 100, 40);
+        let o = OverlayOptions {
+            width: Some(crate::lua::surfaces::Size::Cells(20)),
+            ..OverlayOptions::default()
+        };
+        assert_eq!(overlay_rect(&o, 10, area), Rect::new(40, 15, 20, 10));
+        let o = OverlayOptions {
+            anchor: "bottom-right".into(),
+            offset_x: -2,
+            ..o
+        };
+        assert_eq!(overlay_rect(&o, 10, area), Rect::new(77, 29, 20, 10));
+    }
+
+    #[test]
+    fn ansi_colours_become_styles() {
+        let lines = ansi_lines(&["\x1b[31mred\x1b[39m plain".to_string()]);
+        assert_eq!(lines[0].to_string(), "red plain");
+        assert_eq!(
+            lines[0].spans[0].style.fg,
+            Some(ratatui::style::Color::Red)
+        );
+    }
+}
