@@ -36,13 +36,15 @@ fn slot_setter(lua: &Lua, slot: Slot) -> mlua::Result<Function> {
 pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
     ui.set(
         "custom",
-        lua.create_async_function(|lua, (factory, opts): (Function, Option<Table>)| async move {
-            let c = components(&lua)?;
-            if !c.attached() {
-                return Ok(LuaValue::Nil);
-            }
-            c.custom(&lua, factory, opts).await
-        })?,
+        lua.create_async_function(
+            |lua, (factory, opts): (Function, Option<Table>)| async move {
+                let c = components(&lua)?;
+                if !c.attached() {
+                    return Ok(LuaValue::Nil);
+                }
+                c.custom(&lua, factory, opts).await
+            },
+        )?,
     )?;
     ui.set("setFooter", slot_setter(lua, Slot::Footer)?)?;
     ui.set("setHeader", slot_setter(lua, Slot::Header)?)?;

@@ -25,7 +25,7 @@ pub struct Rendered {
 /// A one-line red box naming `extension` and the problem.
 pub fn error_box(extension: &str, message: &str, width: usize) -> String {
     let first = message.lines().next().unwrap_or("");
-    let text = format!("⚠ extension {extension}: {first}");
+    let text = format!("⚠ {extension}: {first}");
     format!(
         "\x1b[31m{}\x1b[39m",
         truncate_to_width(&text, width.max(1), "…")
@@ -48,7 +48,7 @@ pub fn render_component(component: &Table, width: usize, extension: &str) -> Ren
         return Rendered {
             overran: true,
             ..fail(format!(
-                "render took {} ms (budget {} ms); it is no longer drawn",
+                "render took {} ms > {} ms budget; no longer drawn",
                 elapsed.as_millis(),
                 RENDER_BUDGET.as_millis()
             ))
@@ -58,7 +58,7 @@ pub fn render_component(component: &Table, width: usize, extension: &str) -> Ren
         Ok(LuaValue::Table(t)) => t,
         Ok(other) => {
             return fail(format!(
-                "render({width}) returned {}; return a table of strings",
+                "render returned {}, not a table of strings",
                 other.type_name()
             ));
         }
@@ -70,9 +70,9 @@ pub fn render_component(component: &Table, width: usize, extension: &str) -> Ren
             Ok(LuaValue::String(s)) => s.to_string_lossy(),
             Ok(other) => {
                 return fail(format!(
-                    "render({width}) returned a {} at lines[{}]; every line must be a string",
-                    other.type_name(),
-                    index + 1
+                    "lines[{}] is not a string (got {})",
+                    index + 1,
+                    other.type_name()
                 ));
             }
             Err(e) => return fail(format!("render failed: {e}")),

@@ -129,8 +129,7 @@ impl Components {
                 )));
             }
         };
-        if !matches!(slot, Slot::Editor) && component.get::<Option<Function>>("render")?.is_none()
-        {
+        if !matches!(slot, Slot::Editor) && component.get::<Option<Function>>("render")?.is_none() {
             return Err(mlua::Error::runtime(
                 "the component has no render(width) function; return { render = function(width) return {lines} end }",
             ));
@@ -235,7 +234,13 @@ impl Components {
                 Slot::Custom(Some(o)) => o.content_width(cols),
                 _ => cols,
             } as usize;
-            if slot == Slot::Editor && component.get::<Option<Function>>("render").ok().flatten().is_none() {
+            if slot == Slot::Editor
+                && component
+                    .get::<Option<Function>>("render")
+                    .ok()
+                    .flatten()
+                    .is_none()
+            {
                 self.store.lock().editor = Some(Vec::new());
                 continue;
             }

@@ -72,7 +72,11 @@ fn helpers(lua: &Lua) -> mlua::Result<Table> {
     t.set(
         "sliceByColumn",
         lua.create_function(|_, (s, start, len): (String, usize, Option<usize>)| {
-            Ok(slice_by_column(&s, start, start + len.unwrap_or(usize::MAX / 2)))
+            Ok(slice_by_column(
+                &s,
+                start,
+                start + len.unwrap_or(usize::MAX / 2),
+            ))
         })?,
     )?;
     t.set(

@@ -212,9 +212,6 @@ mod tests {
     fn ansi_colours_become_styles() {
         let lines = ansi_lines(&["\x1b[31mred\x1b[39m plain".to_string()]);
         assert_eq!(lines[0].to_string(), "red plain");
-        assert_eq!(
-            lines[0].spans[0].style.fg,
-            Some(ratatui::style::Color::Red)
-        );
+        assert_eq!(lines[0].spans[0].style.fg, Some(ratatui::style::Color::Red));
     }
 }

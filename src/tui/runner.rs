@@ -68,9 +68,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
-    let surfaces = agent
-        .extensions()
-        .map(|e| e.view.lock().surfaces.clone());
+    let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
