@@ -47,6 +47,9 @@ pub struct Components {
     host: Rc<HostCtx>,
     mounted: RefCell<Vec<Mounted>>,
     next_id: Cell<u64>,
+    tools: RefCell<super::tool_render::ToolContexts>,
+    weak: RefCell<Option<mlua::WeakLua>>,
+    last_jobs: RefCell<std::collections::HashMap<String, super::tool_render::ToolRenderJob>>,
 }
 
 /// The id the editor component's keys carry.
@@ -210,6 +213,7 @@ impl Components {
         for (id, key) in keys {
             self.deliver_key(id, key);
         }
+        self.render_transcript(cols as usize);
         let dirty: Vec<(u64, Slot, Table, String, bool)> = self
             .mounted
             .borrow_mut()
@@ -262,6 +266,77 @@ impl Components {
             self.publish(id, &slot, lines);
         }
         self.store.published();
+    }
+
+    /// Render queued tool rows and custom messages.
+    fn render_transcript(&self, width: usize) {
+        let (tool_jobs, message_jobs) = {
+            let mut s = self.store.lock();
+            let t: Vec<_> = s.tool_jobs.drain(..).collect();
+            let m: Vec<_> = s.message_jobs.drain(..).collect();
+            (t, m)
+        };
+        if tool_jobs.is_empty() && message_jobs.is_empty() {
+            return;
+        }
+        let Some(lua) = self.weak_lua() else {
+            return;
+        };
+        let theme: LuaValue = super::ui_lib::module(&lua)
+            .and_then(|m| m.get("defaultTheme"))
+            .unwrap_or(LuaValue::Nil);
+        for job in tool_jobs {
+            let self_shell = self
+                .store
+                .lock()
+                .tool_renderers
+                .get(&job.name)
+                .copied()
+                .unwrap_or(false);
+            self.host.budget.reset();
+            let lines = self
+                .tools
+                .borrow_mut()
+                .render(&lua, &job, width, &theme, self_shell);
+            self.last_jobs
+                .borrow_mut()
+                .insert(job.call_id.clone(), job.clone());
+            match lines {
+                Ok(lines) => self.store.lock().tool_lines.push((job.call_id, lines)),
+                Err(e) => self
+                    .host
+                    .view
+                    .report(format!("Extension error: tool renderer of {}: {e}", job.name)),
+            }
+        }
+        for job in message_jobs {
+            let custom_type = job.message["customType"].as_str().unwrap_or_default();
+            let renderer = self
+                .host
+                .reg
+                .borrow()
+                .renderers
+                .get(custom_type)
+                .map(|(_, f)| f.clone());
+            self.host.budget.reset();
+            let lines = renderer.and_then(|f| {
+                super::tool_render::render_message(&lua, &f, &job, width.saturating_sub(2), &theme)
+            });
+            self.store.lock().message_lines.push((job.key, lines));
+        }
+        self.store.published();
+    }
+
+    /// `context.invalidate()` of a tool renderer: render that row again.
+    pub fn invalidate_tool(&self, call_id: &str) {
+        if let Some(job) = self.last_jobs.borrow().get(call_id) {
+            self.store.lock().tool_jobs.push_back(job.clone());
+            self.store.wake_host();
+        }
+    }
+
+    fn weak_lua(&self) -> Option<Lua> {
+        self.weak.borrow().as_ref().and_then(|w| w.try_upgrade())
     }
 
     fn publish(&self, id: u64, slot: &Slot, lines: Vec<String>) {
@@ -384,6 +459,9 @@ pub fn install(lua: &Lua, host: &Rc<HostCtx>, ui: &Table) -> mlua::Result<()> {
         host: host.clone(),
         mounted: RefCell::new(Vec::new()),
         next_id: Cell::new(0),
+        tools: RefCell::default(),
+        weak: RefCell::new(Some(lua.weak())),
+        last_jobs: RefCell::default(),
     });
     lua.set_app_data(components);
     lua.set_app_data(host.clone());

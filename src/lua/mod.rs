@@ -25,6 +25,7 @@ pub mod surfaces;
 pub mod timers;
 pub mod tool;
 pub mod tool_exec;
+pub mod tool_render;
 pub mod ui;
 pub mod ui_lib;
 pub mod view;

@@ -115,8 +115,20 @@ pub struct Surfaces {
     pub keys: VecDeque<(u64, String)>,
     /// Keys the editor component handed back to the built-in editor.
     pub editor_keys: VecDeque<String>,
-    /// Component ids whose next render was asked for.
+    /// Everything renders again (new size).
     pub redraw_all: bool,
+    /// Tools with Lua renderers, and whether they draw their own shell.
+    pub tool_renderers: std::collections::HashMap<String, bool>,
+    /// Custom message types with Lua renderers.
+    pub message_renderers: std::collections::HashSet<String>,
+    /// Tool rows waiting to be rendered by Lua.
+    pub tool_jobs: VecDeque<super::tool_render::ToolRenderJob>,
+    /// Rendered tool rows not yet picked up by the UI.
+    pub tool_lines: Vec<(String, super::tool_render::ToolLines)>,
+    /// Custom messages waiting to be rendered by Lua.
+    pub message_jobs: VecDeque<super::tool_render::MessageRenderJob>,
+    /// Rendered messages (key, lines or `None` for built-in) not yet picked up.
+    pub message_lines: Vec<(String, Option<Vec<String>>)>,
 }
 
 impl Surfaces {
@@ -200,6 +212,8 @@ impl SurfaceStore {
         s.header = None;
         s.editor = None;
         s.keys.clear();
+        s.tool_renderers.clear();
+        s.message_renderers.clear();
         drop(s);
         self.published();
     }

@@ -158,6 +158,8 @@ pub struct App {
     pub tree: TreeOptions,
     /// Lines published by Lua components, when extensions run.
     pub surfaces: Option<crate::lua::surfaces::SurfaceStore>,
+    /// What each Lua-rendered tool row looked like when last sent to Lua.
+    pub lua_sent: std::collections::HashMap<String, u64>,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -204,6 +206,7 @@ impl App {
             history_file: None,
             tree: TreeOptions::default(),
             surfaces: None,
+            lua_sent: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,

@@ -15,6 +15,17 @@ use super::keybindings::KeyCombo;
 use crate::lua::components::EDITOR_ID;
 use crate::lua::surfaces::{OverlayOptions, Placement, SurfaceStore};
 
+/// Lines a tool's Lua renderers drew; `None` slots use the built-in row.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CustomToolLines {
+    /// Replaces the title (`renderCall`).
+    pub call: Option<Vec<Line<'static>>>,
+    /// Replaces the output (`renderResult`).
+    pub result: Option<Vec<Line<'static>>>,
+    /// Drawn without the tool background and padding.
+    pub self_shell: bool,
+}
+
 /// Published component lines, copied out for one frame.
 #[derive(Default)]
 pub struct LuaChrome {
@@ -167,12 +178,78 @@ pub fn forward_key(app: &App, key: &KeyEvent) -> bool {
     }
 }
 
-/// Apply keys the editor component handed back to the built-in editor.
-pub fn apply_editor_keys(app: &mut App) {
+/// Ask the extension thread to draw tool rows that have Lua renderers and
+/// changed since they were last sent.
+pub fn queue_renders(app: &mut App) {
     let Some(store) = app.surfaces.clone() else {
         return;
     };
-    let keys: Vec<String> = store.lock().editor_keys.drain(..).collect();
+    let renderers: Vec<String> = {
+        let s = store.lock();
+        if s.tool_renderers.is_empty() {
+            return;
+        }
+        s.tool_renderers.keys().cloned().collect()
+    };
+    let mut jobs = Vec::new();
+    for item in &app.transcript.items {
+        let super::transcript::Item::Tool(row) = item else {
+            continue;
+        };
+        if !renderers.contains(&row.name) {
+            continue;
+        }
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (row.args.to_string(), &row.output, row.done, row.is_error).hash(&mut h);
+        app.tools_expanded.hash(&mut h);
+        let signature = h.finish();
+        if app.lua_sent.get(&row.id) == Some(&signature) {
+            continue;
+        }
+        app.lua_sent.insert(row.id.clone(), signature);
+        let result = (row.done || !row.output.is_empty()).then(|| {
+            serde_json::json!({
+                "content": [{"type": "text", "text": row.output}],
+                "details": row.details,
+                "isError": row.is_error,
+            })
+        });
+        jobs.push(crate::lua::tool_render::ToolRenderJob {
+            call_id: row.id.clone(),
+            name: row.name.clone(),
+            args: row.args.clone(),
+            result,
+            expanded: app.tools_expanded,
+            partial: !row.done,
+        });
+    }
+    if !jobs.is_empty() {
+        store.lock().tool_jobs.extend(jobs);
+        store.wake_host();
+    }
+}
+
+/// Take what the extension thread published for the transcript and the
+/// editor: rendered tool rows, and keys handed back to the built-in editor.
+pub fn apply_published(app: &mut App) {
+    let Some(store) = app.surfaces.clone() else {
+        return;
+    };
+    let (tools, keys) = {
+        let mut s = store.lock();
+        let tools: Vec<_> = s.tool_lines.drain(..).collect();
+        let keys: Vec<String> = s.editor_keys.drain(..).collect();
+        (tools, keys)
+    };
+    for (id, lines) in tools {
+        let custom = CustomToolLines {
+            call: lines.call.as_deref().map(ansi_lines),
+            result: lines.result.as_deref().map(ansi_lines),
+            self_shell: lines.self_shell,
+        };
+        app.transcript.set_tool_custom(&id, custom);
+    }
     for id in keys {
         if let Some(event) = key_event(&id) {
             app.handle_builtin_key(event);

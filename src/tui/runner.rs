@@ -230,7 +230,7 @@ async fn event_loop(
             }
             _ = spinner.tick(), if app.is_busy() => app.dirty = true,
             _ = lua_published(app.surfaces.clone()) => {
-                super::lua_surfaces::apply_editor_keys(app);
+                super::lua_surfaces::apply_published(app);
                 app.dirty = true;
             }
             _ = theme_check.tick(), if theme_watcher.is_some() => {
@@ -248,6 +248,7 @@ async fn event_loop(
             _ = recv_signal(&mut sigterm) => break,
             _ = recv_signal(&mut sighup) => break,
         }
+        super::lua_surfaces::queue_renders(app);
         if app.quit {
             break;
         }

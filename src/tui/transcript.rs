@@ -43,6 +43,8 @@ pub struct ToolRow {
     pub duration: Option<Duration>,
     /// When it started (live runs only).
     pub started: Option<Instant>,
+    /// Lines drawn by the tool's Lua renderers.
+    pub custom: Option<super::lua_surfaces::CustomToolLines>,
 }
 
 /// One block of the transcript.
@@ -380,6 +382,7 @@ impl Transcript {
             done: false,
             duration: None,
             started: live.then(Instant::now),
+            custom: None,
         }));
     }
 
@@ -390,6 +393,15 @@ impl Transcript {
             row.is_error = is_error;
             row.done = true;
             row.duration = row.started.map(|s| s.elapsed());
+            let index = self.tools[id];
+            self.touch(index);
+        }
+    }
+
+    /// Show lines a Lua renderer drew for tool call `id`.
+    pub fn set_tool_custom(&mut self, id: &str, custom: super::lua_surfaces::CustomToolLines) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+            row.custom = Some(custom);
             let index = self.tools[id];
             self.touch(index);
         }
