@@ -184,15 +184,37 @@ pub fn queue_renders(app: &mut App) {
     let Some(store) = app.surfaces.clone() else {
         return;
     };
-    let renderers: Vec<String> = {
+    let (renderers, message_types): (Vec<String>, Vec<String>) = {
         let s = store.lock();
-        if s.tool_renderers.is_empty() {
+        if s.tool_renderers.is_empty() && s.message_renderers.is_empty() {
             return;
         }
-        s.tool_renderers.keys().cloned().collect()
+        (
+            s.tool_renderers.keys().cloned().collect(),
+            s.message_renderers.iter().cloned().collect(),
+        )
     };
     let mut jobs = Vec::new();
-    for item in &app.transcript.items {
+    let mut message_jobs = Vec::new();
+    for (index, item) in app.transcript.items.iter().enumerate() {
+        if let super::transcript::Item::Custom {
+            custom_type,
+            message,
+            ..
+        } = item
+        {
+            let key = format!("message-{index}");
+            let signature = u64::from(app.tools_expanded) + 1;
+            if message_types.contains(custom_type) && app.lua_sent.get(&key) != Some(&signature) {
+                app.lua_sent.insert(key.clone(), signature);
+                message_jobs.push(crate::lua::tool_render::MessageRenderJob {
+                    key,
+                    message: message.clone(),
+                    expanded: app.tools_expanded,
+                });
+            }
+            continue;
+        }
         let super::transcript::Item::Tool(row) = item else {
             continue;
         };
@@ -224,8 +246,11 @@ pub fn queue_renders(app: &mut App) {
             partial: !row.done,
         });
     }
-    if !jobs.is_empty() {
-        store.lock().tool_jobs.extend(jobs);
+    if !jobs.is_empty() || !message_jobs.is_empty() {
+        let mut s = store.lock();
+        s.tool_jobs.extend(jobs);
+        s.message_jobs.extend(message_jobs);
+        drop(s);
         store.wake_host();
     }
 }
@@ -236,12 +261,19 @@ pub fn apply_published(app: &mut App) {
     let Some(store) = app.surfaces.clone() else {
         return;
     };
-    let (tools, keys) = {
+    let (tools, messages, keys) = {
         let mut s = store.lock();
         let tools: Vec<_> = s.tool_lines.drain(..).collect();
+        let messages: Vec<_> = s.message_lines.drain(..).collect();
         let keys: Vec<String> = s.editor_keys.drain(..).collect();
-        (tools, keys)
+        (tools, messages, keys)
     };
+    for (key, lines) in messages {
+        let index = key.trim_start_matches("message-").parse::<usize>();
+        if let (Ok(index), Some(lines)) = (index, lines) {
+            app.transcript.set_custom_lines(index, ansi_lines(&lines));
+        }
+    }
     for (id, lines) in tools {
         let custom = CustomToolLines {
             call: lines.call.as_deref().map(ansi_lines),

@@ -78,6 +78,17 @@ pub enum Item {
         /// The summary (markdown).
         text: String,
     },
+    /// A message an extension sent with `display = true`.
+    Custom {
+        /// Its `customType`.
+        custom_type: String,
+        /// Text content.
+        text: String,
+        /// The whole message as JSON (for Lua renderers).
+        message: Value,
+        /// Lines its `registerMessageRenderer` function drew.
+        lines: Option<Vec<ratatui::text::Line<'static>>>,
+    },
     /// A status line from pi itself.
     Notice {
         /// Text.
@@ -173,11 +184,11 @@ impl Transcript {
                 Message::CompactionSummary(c) => {
                     t.push(compaction_item(&c.summary, c.tokens_before))
                 }
+                Message::Custom(c) => t.push_custom(c),
                 Message::BranchSummary(b) => t.push(Item::Summary {
                     tokens_before: None,
                     text: b.summary.clone(),
                 }),
-                _ => {}
             }
         }
         t
@@ -242,6 +253,9 @@ impl Transcript {
                 }
                 (None, None) => {}
             },
+            AgentEvent::MessageEnd {
+                message: Message::Custom(c),
+            } => self.push_custom(c),
             AgentEvent::MessageStart { message } => match message {
                 Message::User(u) => self.push(Item::User {
                     text: u.content.text(),
@@ -394,6 +408,25 @@ impl Transcript {
             row.done = true;
             row.duration = row.started.map(|s| s.elapsed());
             let index = self.tools[id];
+            self.touch(index);
+        }
+    }
+
+    fn push_custom(&mut self, c: &crate::ai::types::CustomMessage) {
+        if c.display {
+            self.push(Item::Custom {
+                custom_type: c.custom_type.clone(),
+                text: c.content.text(),
+                message: serde_json::to_value(c).unwrap_or_default(),
+                lines: None,
+            });
+        }
+    }
+
+    /// Show lines a Lua message renderer drew for item `index`.
+    pub fn set_custom_lines(&mut self, index: usize, new: Vec<ratatui::text::Line<'static>>) {
+        if let Some(Item::Custom { lines, .. }) = self.items.get_mut(index) {
+            *lines = Some(new);
             self.touch(index);
         }
     }
