@@ -303,10 +303,10 @@ impl Components {
                 .insert(job.call_id.clone(), job.clone());
             match lines {
                 Ok(lines) => self.store.lock().tool_lines.push((job.call_id, lines)),
-                Err(e) => self
-                    .host
-                    .view
-                    .report(format!("Extension error: tool renderer of {}: {e}", job.name)),
+                Err(e) => self.host.view.report(format!(
+                    "Extension error: tool renderer of {}: {e}",
+                    job.name
+                )),
             }
         }
         for job in message_jobs {
