@@ -47,4 +47,6 @@ mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]
+mod lua_surfaces_tests;
+#[cfg(test)]
 mod view_tests;
