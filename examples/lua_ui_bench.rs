@@ -35,7 +35,7 @@ fn app(store: Option<SurfaceStore>) -> App {
         app.transcript
             .notice(format!("line {i} of the transcript"), NoticeKind::Info);
     }
-    app.surfaces = store;
+    app.lua.surfaces = store;
     app
 }
 
@@ -81,7 +81,10 @@ async fn main() {
     .unwrap();
     let (handle, store, _dir) = host(&footer).await;
     handle
-        .emit("session_start", serde_json::json!({"type": "session_start"}))
+        .emit(
+            "session_start",
+            serde_json::json!({"type": "session_start"}),
+        )
         .await;
     while store.lock().footer.is_none() {
         tokio::time::sleep(Duration::from_millis(1)).await;

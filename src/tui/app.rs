@@ -156,10 +156,8 @@ pub struct App {
     pub ui_settings: super::app_settings::UiSettings,
     /// `/tree` settings.
     pub tree: TreeOptions,
-    /// Lines published by Lua components, when extensions run.
-    pub surfaces: Option<crate::lua::surfaces::SurfaceStore>,
-    /// What each Lua-rendered tool row looked like when last sent to Lua.
-    pub lua_sent: std::collections::HashMap<String, u64>,
+    /// Lua components' published lines and render requests.
+    pub lua: super::lua_surfaces::LuaUi,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -205,8 +203,7 @@ impl App {
             ui_settings: Default::default(),
             history_file: None,
             tree: TreeOptions::default(),
-            surfaces: None,
-            lua_sent: Default::default(),
+            lua: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,

@@ -15,6 +15,15 @@ use super::keybindings::KeyCombo;
 use crate::lua::components::EDITOR_ID;
 use crate::lua::surfaces::{OverlayOptions, Placement, SurfaceStore};
 
+/// The app's link to Lua components.
+#[derive(Default)]
+pub struct LuaUi {
+    /// Lines published by Lua components, when extensions run.
+    pub surfaces: Option<SurfaceStore>,
+    /// What each Lua-rendered row looked like when last sent to Lua.
+    pub sent: std::collections::HashMap<String, u64>,
+}
+
 /// Lines a tool's Lua renderers drew; `None` slots use the built-in row.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CustomToolLines {
@@ -158,7 +167,7 @@ pub fn key_event(id: &str) -> Option<KeyEvent> {
 /// Send `key` to the focused Lua component, or to the editor component
 /// when one is installed and no built-in panel is open. `true` when sent.
 pub fn forward_key(app: &App, key: &KeyEvent) -> bool {
-    let Some(store) = &app.surfaces else {
+    let Some(store) = &app.lua.surfaces else {
         return false;
     };
     let target = {
@@ -181,7 +190,7 @@ pub fn forward_key(app: &App, key: &KeyEvent) -> bool {
 /// Ask the extension thread to draw tool rows that have Lua renderers and
 /// changed since they were last sent.
 pub fn queue_renders(app: &mut App) {
-    let Some(store) = app.surfaces.clone() else {
+    let Some(store) = app.lua.surfaces.clone() else {
         return;
     };
     let (renderers, message_types): (Vec<String>, Vec<String>) = {
@@ -205,8 +214,8 @@ pub fn queue_renders(app: &mut App) {
         {
             let key = format!("message-{index}");
             let signature = u64::from(app.tools_expanded) + 1;
-            if message_types.contains(custom_type) && app.lua_sent.get(&key) != Some(&signature) {
-                app.lua_sent.insert(key.clone(), signature);
+            if message_types.contains(custom_type) && app.lua.sent.get(&key) != Some(&signature) {
+                app.lua.sent.insert(key.clone(), signature);
                 message_jobs.push(crate::lua::tool_render::MessageRenderJob {
                     key,
                     message: message.clone(),
@@ -226,10 +235,10 @@ pub fn queue_renders(app: &mut App) {
         (row.args.to_string(), &row.output, row.done, row.is_error).hash(&mut h);
         app.tools_expanded.hash(&mut h);
         let signature = h.finish();
-        if app.lua_sent.get(&row.id) == Some(&signature) {
+        if app.lua.sent.get(&row.id) == Some(&signature) {
             continue;
         }
-        app.lua_sent.insert(row.id.clone(), signature);
+        app.lua.sent.insert(row.id.clone(), signature);
         let result = (row.done || !row.output.is_empty()).then(|| {
             serde_json::json!({
                 "content": [{"type": "text", "text": row.output}],
@@ -258,7 +267,7 @@ pub fn queue_renders(app: &mut App) {
 /// Take what the extension thread published for the transcript and the
 /// editor: rendered tool rows, and keys handed back to the built-in editor.
 pub fn apply_published(app: &mut App) {
-    let Some(store) = app.surfaces.clone() else {
+    let Some(store) = app.lua.surfaces.clone() else {
         return;
     };
     let (tools, messages, keys) = {

@@ -33,7 +33,7 @@ fn app(store: &SurfaceStore) -> App {
         },
     );
     app.quiet_startup = true;
-    app.surfaces = Some(store.clone());
+    app.lua.surfaces = Some(store.clone());
     app
 }
 
@@ -204,4 +204,89 @@ end"#,
     assert!(median <= Duration::from_millis(16), "{times:?}");
     let slow = store.lock().widgets["slow"].1.clone();
     assert!(slow[0].contains("budget"), "{slow:?}");
+}
+
+/// Tool rows and custom messages: the app queues them, the extension
+/// thread renders them with the todo and message-renderer examples, and
+/// the next frame shows the Lua lines (built-in parts where a slot is
+/// missing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
+    use super::session_task::UiEvent;
+    use crate::agent::events::{AgentEvent, ToolResultPayload};
+    use crate::ai::types::{ContentBlock, CustomMessage, Message, UserContent};
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("extensions/examples");
+    let view = crate::lua::SharedView::new(".");
+    view.lock().capture_messages = true;
+    let store = view.lock().surfaces.clone();
+    let handle = crate::lua::ExtensionHandle::start(
+        crate::lua::HostConfig::new(
+            vec![
+                examples.join("todo.lua"),
+                examples.join("message-renderer.lua"),
+            ],
+            ".",
+        ),
+        view,
+    );
+    assert!(handle.load().await.errors.is_empty());
+    store.attach(60, 20);
+    let mut app = app(&store);
+    let agent = |e: AgentEvent| UiEvent::Agent(Box::new(e));
+    app.handle_ui_event(agent(AgentEvent::ToolExecutionStart {
+        tool_call_id: "t1".into(),
+        tool_name: "todo".into(),
+        args: serde_json::json!({"action": "add", "text": "ship"}),
+    }));
+    app.handle_ui_event(agent(AgentEvent::ToolExecutionEnd {
+        tool_call_id: "t1".into(),
+        tool_name: "todo".into(),
+        result: ToolResultPayload {
+            content: vec![ContentBlock::text("Added #1")],
+            details: Some(serde_json::json!({"todos": [{"id": 1, "text": "ship"}]})),
+        },
+        is_error: false,
+    }));
+    app.handle_ui_event(agent(AgentEvent::MessageEnd {
+        message: Message::Custom(CustomMessage {
+            custom_type: "status-report".into(),
+            content: UserContent::Text("all green".into()),
+            display: true,
+            details: Some(serde_json::json!({"level": "info"})),
+            timestamp: 0,
+        }),
+    }));
+    let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
+    let before = screen(&mut terminal, &mut app);
+    assert!(
+        before.iter().any(|r| r.contains("[status-report]")),
+        "{before:#?}"
+    );
+    super::lua_surfaces::queue_renders(&mut app);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let rows = loop {
+        super::lua_surfaces::apply_published(&mut app);
+        let rows = screen(&mut terminal, &mut app);
+        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
+        {
+            break rows;
+        }
+        assert!(Instant::now() < deadline, "{rows:#?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert!(
+        rows.iter().any(|r| r.contains("todo add ship")),
+        "{rows:#?}"
+    );
+    assert!(
+        !rows.iter().any(|r| r.contains("Added #1")),
+        "built-in output replaced"
+    );
+    assert!(
+        !rows.iter().any(|r| r.contains("[status-report]")),
+        "{rows:#?}"
+    );
+    // Unchanged rows are not sent again.
+    super::lua_surfaces::queue_renders(&mut app);
+    assert!(store.lock().tool_jobs.is_empty());
 }

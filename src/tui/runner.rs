@@ -100,7 +100,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         let (cols, rows) = crossterm::terminal::size().unwrap_or((80, 24));
         store.attach(cols, rows);
     }
-    app.surfaces = surfaces;
+    app.lua.surfaces = surfaces;
     app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
@@ -229,7 +229,7 @@ async fn event_loop(
                 last_frame = Instant::now();
             }
             _ = spinner.tick(), if app.is_busy() => app.dirty = true,
-            _ = lua_published(app.surfaces.clone()) => {
+            _ = lua_published(app.lua.surfaces.clone()) => {
                 super::lua_surfaces::apply_published(app);
                 app.dirty = true;
             }

@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let width = area.width as usize;
     let theme = app.theme.clone();
 
-    let lua = super::lua_surfaces::LuaChrome::take(app.surfaces.as_ref(), area);
+    let lua = super::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
     let mut pending = pending_lines(app, width);
     pending.extend(lua.above.iter().cloned());
     let working: Vec<Line<'static>> = match app.busy_since {
