@@ -375,3 +375,35 @@ end
         ]
     );
 }
+
+#[tokio::test]
+async fn timers_fire_on_the_extension_thread_and_stop_when_cleared() {
+    let ext = load(
+        r#"
+return function(pi)
+  pi.registerCommand("timers", { handler = function(_, ctx)
+    local n = 0
+    local id
+    id = pi.setInterval(function()
+      n = n + 1
+      if n == 3 then pi.clearInterval(id) end
+      ctx.ui.setWidget("interval", { "n=" .. n })
+    end, 5)
+    pi.setTimeout(function() ctx.ui.setWidget("timeout", { "fired" }) end, 20)
+    local cancelled = pi.setTimeout(function() ctx.ui.setWidget("cancelled", { "oops" }) end, 10)
+    pi.clearTimeout(cancelled)
+  end })
+end
+"#,
+    )
+    .await;
+    ext.handle.run_command("timers", "").await.unwrap();
+    until(&ext.store, "timeout", |s| widget(s, "timeout")).await;
+    until(&ext.store, "three ticks", |s| {
+        widget(s, "interval").filter(|w| w[0] == "n=3")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(widget(&ext.store.lock(), "interval").unwrap(), vec!["n=3"]);
+    assert!(widget(&ext.store.lock(), "cancelled").is_none());
+}
