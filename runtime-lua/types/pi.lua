@@ -135,6 +135,9 @@
 ---@field executionMode? "sequential"|"parallel"
 ---@field prepareArguments? fun(args: table): table reshape raw arguments before validation
 ---@field execute fun(toolCallId: string, params: table, signal: pi.Signal, onUpdate: fun(partial: pi.ToolResult), ctx: pi.Context): pi.ToolResult fail with error(...)
+---@field renderCall? fun(args: table, theme: pi.Theme, context: pi.ToolRenderContext): pi.Component|nil nil: built-in title
+---@field renderResult? fun(result: pi.ToolResult, options: {expanded: boolean, isPartial: boolean}, theme: pi.Theme, context: pi.ToolRenderContext): pi.Component|nil nil: built-in output
+---@field renderShell? "default"|"self" "self": no tool background or padding
 
 ---@class pi.CommandOptions
 ---@field description? string
@@ -266,7 +269,7 @@
 ---@field input fun(title: string, placeholder?: string, opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
 ---@field editor fun(title: string, text?: string, opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
 ---@field setStatus fun(key: string, text: string|nil) footer status slot (nil clears it)
----@field setWidget fun(key: string, lines: string[]|nil, opts?: pi.WidgetOptions) text lines above or below the editor (nil removes them)
+---@field setWidget fun(key: string, content: string[]|fun(tui: pi.Tui, theme: pi.Theme): pi.Component|nil, options?: pi.WidgetOptions)
 ---@field setTitle fun(title: string) terminal window title
 ---@field setEditorText fun(text: string) replace the editor's text
 ---@field pasteToEditor fun(text: string) paste at the cursor
@@ -279,10 +282,10 @@
 ---@field getTheme fun(name: string): pi.Theme|nil
 ---@field getAllThemes fun(): {name: string, path?: string}[]
 ---@field theme pi.Theme the current theme
----@field setFooter fun(...) no-op without a UI
----@field setHeader fun(...) no-op without a UI
----@field setEditorComponent fun(...) no-op without a UI
----@field custom fun(...) nil without a UI
+---@field setFooter fun(factory: (fun(tui: pi.Tui, theme: pi.Theme): pi.Component)|nil) no-op without a UI
+---@field setHeader fun(factory: (fun(tui: pi.Tui, theme: pi.Theme): pi.Component)|nil) no-op without a UI
+---@field setEditorComponent fun(factory: (fun(tui: pi.Tui, theme: pi.Theme, keybindings: pi.Keybindings): pi.Component)|nil) handleInput returns true (used), false/nil (editor gets the key) or key ids for the editor
+---@field custom fun(factory: pi.ComponentFactory, options?: pi.CustomOptions): any waits for done(value); nil without a UI
 
 ---@class pi.Context
 ---@field cwd string
@@ -336,7 +339,12 @@
 ---@field registerShortcut fun(shortcut: string, options: pi.ShortcutOptions)
 ---@field registerFlag fun(name: string, options?: pi.FlagOptions)
 ---@field getFlag fun(name: string): boolean|string|nil
----@field registerMessageRenderer fun(customType: string, renderer: function)
+---@field registerMessageRenderer fun(customType: string, renderer: fun(message: pi.CustomMessage, options: {expanded: boolean}, theme: pi.Theme): pi.Component|nil)
+---@field ui pi.UiModule same table as require("pi.ui")
+---@field setInterval fun(fn: fun(), ms: integer): integer runs on the extension thread
+---@field setTimeout fun(fn: fun(), ms: integer): integer
+---@field clearInterval fun(id: integer)
+---@field clearTimeout fun(id: integer)
 ---@field registerProvider fun(name: string, config: pi.ProviderConfig)
 ---@field unregisterProvider fun(name: string)
 ---@field sendMessage fun(message: pi.CustomMessage, options?: pi.SendOptions)

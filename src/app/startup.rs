@@ -290,6 +290,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 Err(e) => eprintln!("{}", t!("pi.cli.warning", message = e.to_string())),
             }
         }
+        if output.is_none() && !rpc {
+            // The terminal UI draws Lua components: they may mount from session_start on.
+            let (cols, rows) = crossterm::terminal::size().unwrap_or((80, 24));
+            bridge.view.lock().surfaces.clone().attach(cols, rows);
+        }
         agent.set_extensions(bridge);
         agent.session_event("session_start", "startup").await;
     }

@@ -58,6 +58,8 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     add_async(lua, host, &pi)?;
     add_session(lua, host, &pi)?;
     add_truncation(lua, &pi)?;
+    super::timers::add_timers(lua, &pi)?;
+    pi.set("ui", super::ui_lib::module(lua)?)?;
     pi.set("events", events_table(lua, host, ext)?)?;
     pi.set("json", json_table(lua)?)?;
     let name = host.reg.borrow().extensions[ext].name.clone();

@@ -106,6 +106,8 @@ pub fn add_registrations(
                 ))
             })?;
             let prepare = def.get::<Option<Function>>("prepareArguments")?;
+            let store = h.view.lock().surfaces.clone();
+            super::tool_render::register(lua, &store, &info.name, &def)?;
             h.reg.borrow_mut().tools.insert(
                 info.name.clone(),
                 ToolReg {
@@ -178,7 +180,9 @@ pub fn add_registrations(
             h.reg
                 .borrow_mut()
                 .renderers
-                .insert(custom_type, (ext, renderer));
+                .insert(custom_type.clone(), (ext, renderer));
+            let store = h.view.lock().surfaces.clone();
+            store.lock().message_renderers.insert(custom_type);
             Ok(())
         })?,
     )?;

@@ -275,13 +275,20 @@ pub fn install_static(
 ) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
-    t.set("hasUI", ui.is_some())?;
+    let has_ui = ui.is_some();
+    t.set("hasUI", has_ui)?;
     let ui = ui.unwrap_or_else(|| {
         std::sync::Arc::new(super::ui::NoUi {
             view: host.view.clone(),
         })
     });
-    t.set("ui", super::ui::connected_ui(lua, host, ui)?)?;
+    let ui_table = super::ui::connected_ui(lua, host, ui)?;
+    super::components::install(lua, host, &ui_table)?;
+    if has_ui {
+        // Components drawn in a real terminal use its theme, not the plain ANSI fallback.
+        super::ui_lib::module(lua)?.set("defaultTheme", ui_table.get::<LuaValue>("theme")?)?;
+    }
+    t.set("ui", ui_table)?;
     let h = host.clone();
     let get_system_prompt: Function =
         lua.create_function(move |_, ()| Ok(h.view.lock().system_prompt.clone()))?;

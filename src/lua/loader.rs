@@ -57,6 +57,9 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
         if let Some(v) = cache.get::<Option<LuaValue>>(name.as_str())? {
             return Ok(v);
         }
+        if let Some(m) = super::ui_lib::builtin_module(lua, &name)? {
+            return Ok(m);
+        }
         if STD_MODULES.contains(&name.as_str()) {
             return lua.globals().get::<LuaValue>(name.as_str());
         }

@@ -119,6 +119,8 @@ pub struct SessionView {
     pub capture_messages: bool,
     /// Errors, warnings and log lines waiting to be shown.
     pub messages: Vec<String>,
+    /// Lines published by Lua components for the terminal UI.
+    pub surfaces: super::surfaces::SurfaceStore,
 }
 
 /// The view shared between the session and the extension host.

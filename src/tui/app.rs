@@ -158,6 +158,8 @@ pub struct App {
     pub tree: TreeOptions,
     /// Dialogs, status slots, widgets and shortcuts from extensions.
     pub ext: super::ext_chrome::ExtensionChrome,
+    /// Lua components' published lines and render requests.
+    pub lua: super::lua_surfaces::LuaUi,
     last_ctrl_c: Option<Instant>,
     signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -204,6 +206,7 @@ impl App {
             history_file: None,
             tree: TreeOptions::default(),
             ext: Default::default(),
+            lua: Default::default(),
             last_ctrl_c: None,
             signal: None,
             commands,
@@ -365,6 +368,14 @@ impl App {
         if self.handle_dialog_key(&key) {
             return;
         }
+        if super::lua_surfaces::forward_key(self, &key) {
+            return;
+        }
+        self.handle_builtin_key(key);
+    }
+
+    /// Handle a key without offering it to Lua components first.
+    pub(super) fn handle_builtin_key(&mut self, key: KeyEvent) {
         if let Some(Overlay::Panel(panel)) = &mut self.overlay {
             match panel.handle_key(&key, &self.keys) {
                 PanelOutcome::Open => {}

@@ -24,6 +24,7 @@ pub mod image_attach;
 pub mod input;
 pub mod keybindings;
 pub mod login;
+pub mod lua_surfaces;
 pub mod markdown;
 pub mod panel;
 pub mod render;
@@ -52,5 +53,7 @@ mod app_settings_tests;
 mod app_tests;
 #[cfg(test)]
 mod ext_view_tests;
+#[cfg(test)]
+mod lua_surfaces_tests;
 #[cfg(test)]
 mod view_tests;

@@ -137,6 +137,38 @@ fn render_item_with(
     let inner = width.saturating_sub(2).max(1);
     let mut lines = vec![Line::default()];
     match item {
+        Item::Custom {
+            custom_type,
+            text,
+            lines: custom,
+            ..
+        } => match custom {
+            Some(custom) => lines.extend(custom.iter().map(|l| {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(l.spans.clone());
+                Line::from(spans)
+            })),
+            None => {
+                let bg = theme.bg("customMessageBg");
+                lines.push(Line::default().style(bg));
+                lines.push(
+                    indent(vec![Span::styled(
+                        format!("[{custom_type}]"),
+                        theme.fg("customMessageLabel"),
+                    )])
+                    .style(bg),
+                );
+                for raw in sanitize(text).split('\n') {
+                    for piece in wrap_line(raw, inner) {
+                        lines.push(
+                            indent(vec![Span::styled(piece, theme.fg("customMessageText"))])
+                                .style(bg),
+                        );
+                    }
+                }
+                lines.push(Line::default().style(bg));
+            }
+        },
         Item::User { text } => {
             let bg = theme.bg("userMessageBg");
             let fg = theme.fg("userMessageText");

@@ -75,6 +75,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         .extensions()
         .map(|b| b.registrations.shortcuts.clone())
         .unwrap_or_default();
+    let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
@@ -109,6 +110,11 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         app.ext.handle = extension_handle;
         app.set_extension_shortcuts(&initial_shortcuts);
     }
+    if let Some(store) = &surfaces {
+        let (cols, rows) = crossterm::terminal::size().unwrap_or((80, 24));
+        store.attach(cols, rows);
+    }
+    app.lua.surfaces = surfaces;
     app.tree = options.tree;
     if options.open_resume {
         app.open_session_selector();
@@ -285,6 +291,10 @@ async fn event_loop(
                 last_frame = Instant::now();
             }
             _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
+            _ = lua_published(app.lua.surfaces.clone()) => {
+                super::lua_surfaces::apply_published(app);
+                app.dirty = true;
+            }
             _ = theme_check.tick(), if theme_watcher.is_some() => {
                 if let Some(result) = theme_watcher.as_mut().and_then(ThemeWatcher::poll) {
                     match result {
@@ -300,6 +310,7 @@ async fn event_loop(
             _ = recv_signal(&mut sigterm) => break,
             _ = recv_signal(&mut sighup) => break,
         }
+        super::lua_surfaces::queue_renders(app);
         if app.quit {
             break;
         }
@@ -318,6 +329,14 @@ async fn event_loop(
             let _ = terminal.clear();
             app.dirty = true;
         }
+    }
+}
+
+/// Resolves when Lua components publish new lines (never without them).
+async fn lua_published(store: Option<crate::lua::surfaces::SurfaceStore>) {
+    match store {
+        Some(store) => store.ui_wakeup().await,
+        None => std::future::pending().await,
     }
 }
 

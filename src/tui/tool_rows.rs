@@ -29,8 +29,21 @@ pub fn render_tool(
     let bg = theme.bg(bg_token);
     let inner = width.saturating_sub(2).max(1);
     let mut body: Vec<Vec<Span<'static>>> = Vec::new();
-    for piece in wrap_line(&sanitize(&title(row)), inner) {
-        body.push(vec![Span::styled(piece, theme.bold("toolTitle"))]);
+    let custom = row.custom.as_ref();
+    match custom.and_then(|c| c.call.as_ref()) {
+        Some(lines) => body.extend(lines.iter().map(|l| l.spans.clone())),
+        None => {
+            for piece in wrap_line(&sanitize(&title(row)), inner) {
+                body.push(vec![Span::styled(piece, theme.bold("toolTitle"))]);
+            }
+        }
+    }
+    if let Some(lines) = custom.and_then(|c| c.result.as_ref()) {
+        body.extend(lines.iter().map(|l| l.spans.clone()));
+        if custom.is_some_and(|c| c.self_shell) {
+            return body.into_iter().map(Line::from).collect();
+        }
+        return framed(body, bg);
     }
     let output_style = if row.is_error {
         theme.fg("error")
@@ -61,6 +74,14 @@ pub fn render_tool(
     if let Some(status) = status_line(row) {
         body.push(vec![Span::styled(status, theme.fg("muted"))]);
     }
+    if custom.is_some_and(|c| c.self_shell) {
+        return body.into_iter().map(Line::from).collect();
+    }
+    framed(body, bg)
+}
+
+/// Rows on the tool background with one column of padding.
+fn framed(body: Vec<Vec<Span<'static>>>, bg: Style) -> Vec<Line<'static>> {
     let mut lines = vec![Line::default().style(bg)];
     for spans in body {
         let mut all = vec![Span::raw(" ")];
@@ -230,6 +251,7 @@ mod tests {
             done: true,
             duration: None,
             started: None,
+            custom: None,
         }
     }
 

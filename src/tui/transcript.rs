@@ -43,6 +43,8 @@ pub struct ToolRow {
     pub duration: Option<Duration>,
     /// When it started (live runs only).
     pub started: Option<Instant>,
+    /// Lines drawn by the tool's Lua renderers.
+    pub custom: Option<super::lua_surfaces::CustomToolLines>,
 }
 
 /// One block of the transcript.
@@ -75,6 +77,17 @@ pub enum Item {
         tokens_before: Option<u64>,
         /// The summary (markdown).
         text: String,
+    },
+    /// A message an extension sent with `display = true`.
+    Custom {
+        /// Its `customType`.
+        custom_type: String,
+        /// Text content.
+        text: String,
+        /// The whole message as JSON (for Lua renderers).
+        message: Value,
+        /// Lines its `registerMessageRenderer` function drew.
+        lines: Option<Vec<ratatui::text::Line<'static>>>,
     },
     /// A status line from pi itself.
     Notice {
@@ -171,11 +184,11 @@ impl Transcript {
                 Message::CompactionSummary(c) => {
                     t.push(compaction_item(&c.summary, c.tokens_before))
                 }
+                Message::Custom(c) => t.push_custom(c),
                 Message::BranchSummary(b) => t.push(Item::Summary {
                     tokens_before: None,
                     text: b.summary.clone(),
                 }),
-                _ => {}
             }
         }
         t
@@ -240,6 +253,9 @@ impl Transcript {
                 }
                 (None, None) => {}
             },
+            AgentEvent::MessageEnd {
+                message: Message::Custom(c),
+            } => self.push_custom(c),
             AgentEvent::MessageStart { message } => match message {
                 Message::User(u) => self.push(Item::User {
                     text: u.content.text(),
@@ -380,6 +396,7 @@ impl Transcript {
             done: false,
             duration: None,
             started: live.then(Instant::now),
+            custom: None,
         }));
     }
 
@@ -390,6 +407,34 @@ impl Transcript {
             row.is_error = is_error;
             row.done = true;
             row.duration = row.started.map(|s| s.elapsed());
+            let index = self.tools[id];
+            self.touch(index);
+        }
+    }
+
+    fn push_custom(&mut self, c: &crate::ai::types::CustomMessage) {
+        if c.display {
+            self.push(Item::Custom {
+                custom_type: c.custom_type.clone(),
+                text: c.content.text(),
+                message: serde_json::to_value(c).unwrap_or_default(),
+                lines: None,
+            });
+        }
+    }
+
+    /// Show lines a Lua message renderer drew for item `index`.
+    pub fn set_custom_lines(&mut self, index: usize, new: Vec<ratatui::text::Line<'static>>) {
+        if let Some(Item::Custom { lines, .. }) = self.items.get_mut(index) {
+            *lines = Some(new);
+            self.touch(index);
+        }
+    }
+
+    /// Show lines a Lua renderer drew for tool call `id`.
+    pub fn set_tool_custom(&mut self, id: &str, custom: super::lua_surfaces::CustomToolLines) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+            row.custom = Some(custom);
             let index = self.tools[id];
             self.touch(index);
         }

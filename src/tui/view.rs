@@ -41,8 +41,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let width = area.width as usize;
     let theme = app.theme.clone();
     app.ext.prune();
-    let above = app.ext.widget_lines(Placement::AboveEditor, width);
-    let below = app.ext.widget_lines(Placement::BelowEditor, width);
+    let lua = super::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
+    let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
+    above.extend(lua.above.iter().cloned());
+    let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
+    below.extend(lua.below.iter().cloned());
 
     let pending = pending_lines(app, width);
     let working: Vec<Line<'static>> = match app.busy_since {
@@ -60,9 +63,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         ],
         None => Vec::new(),
     };
-    let (input_lines, cursor) = input_lines(app, width);
-    let mut footer = footer_lines(&app.footer, &theme, width);
-    footer.extend(app.ext.status_line(&theme, width));
+    let (input_lines, cursor) = match &lua.inline {
+        Some(lines) => (lines.clone(), None),
+        None => input_lines(app, width),
+    };
+    let footer = match &lua.footer {
+        Some(lines) => lines.clone(),
+        None => {
+            let mut lines = footer_lines(&app.footer, &theme, width);
+            lines.extend(app.ext.status_line(&theme, width));
+            lines
+        }
+    };
 
     let fixed = pending.len()
         + working.len()
@@ -78,7 +90,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
     };
-    let header = header_lines(&app.keys, &theme, width, app.quiet_startup);
+    let header = match &lua.header {
+        Some(lines) => lines.clone(),
+        None => header_lines(&app.keys, &theme, width, app.quiet_startup),
+    };
     let header_len = header.len();
     let body_total = app.cache.update(&app.transcript, &options, &theme);
     let total = header_len + body_total;
@@ -124,6 +139,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
             y: chunks[4].y + y as u16,
         });
     }
+    lua.draw_overlays(frame);
     super::hyperlink::apply_links(frame.buffer_mut());
 }
 

@@ -1,0 +1,88 @@
+//! One render of a Lua component, checked: the lines must be strings no
+//! wider than the width, and the call must finish within the budget.
+//! Anything else becomes a one-line error box naming the extension.
+
+use std::time::{Duration, Instant};
+
+use mlua::{Function, Table, Value as LuaValue};
+
+use crate::tui::ansi::{truncate_to_width, visible_width};
+
+/// The longest a component's `render` may take.
+pub const RENDER_BUDGET: Duration = Duration::from_millis(50);
+
+/// What one render produced.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// Lines to show (the error box on failure).
+    pub lines: Vec<String>,
+    /// The call took longer than [`RENDER_BUDGET`].
+    pub overran: bool,
+    /// Some line was wider than the width and was cut.
+    pub too_wide: bool,
+}
+
+/// A one-line red box naming `extension` and the problem.
+pub fn error_box(extension: &str, message: &str, width: usize) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let text = format!("⚠ {extension}: {first}");
+    format!(
+        "\x1b[31m{}\x1b[39m",
+        truncate_to_width(&text, width.max(1), "…")
+    )
+}
+
+/// Call `component.render(width)` and check what it returned.
+pub fn render_component(component: &Table, width: usize, extension: &str) -> Rendered {
+    let started = Instant::now();
+    let result = component
+        .get::<Function>("render")
+        .and_then(|f| f.call::<LuaValue>(width));
+    let elapsed = started.elapsed();
+    let fail = |message: String| Rendered {
+        lines: vec![error_box(extension, &message, width)],
+        overran: false,
+        too_wide: false,
+    };
+    if elapsed > RENDER_BUDGET {
+        return Rendered {
+            overran: true,
+            ..fail(format!(
+                "render took {} ms > {} ms budget; no longer drawn",
+                elapsed.as_millis(),
+                RENDER_BUDGET.as_millis()
+            ))
+        };
+    }
+    let table = match result {
+        Ok(LuaValue::Table(t)) => t,
+        Ok(other) => {
+            return fail(format!(
+                "render returned {}, not a table of strings",
+                other.type_name()
+            ));
+        }
+        Err(e) => return fail(format!("render failed: {e}")),
+    };
+    let mut out = Rendered::default();
+    for (index, value) in table.sequence_values::<LuaValue>().enumerate() {
+        let line = match value {
+            Ok(LuaValue::String(s)) => s.to_string_lossy(),
+            Ok(other) => {
+                return fail(format!(
+                    "lines[{}] is not a string (got {})",
+                    index + 1,
+                    other.type_name()
+                ));
+            }
+            Err(e) => return fail(format!("render failed: {e}")),
+        };
+        if visible_width(&line) > width {
+            out.too_wide = true;
+            out.lines.push(truncate_to_width(&line, width, ""));
+        } else {
+            out.lines.push(line);
+        }
+    }
+    out
+}
