@@ -233,7 +233,7 @@ end"#;
         "`timeout` must be a positive number",
         "level must be one of info, success, warning, error",
         "unknown colour token \"nope\"",
-        "placement must be \"aboveEditor\" or \"belowEditor\"",
+        "placement \"left\" is unknown; use \"aboveEditor\" or \"belowEditor\"",
     ];
     for (e, want) in errors.iter().zip(expect) {
         assert!(e.contains(want), "{e:?} should mention {want:?}");
