@@ -79,6 +79,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 /// Load the extension at `path` as number `ext`: run the file, then await its
 /// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
+    super::api_i18n::forget_bundles(path);
     let ext = {
         let mut reg = vm.host.reg.borrow_mut();
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
@@ -87,6 +88,7 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
     let result = run_factory(vm, ext, path, state).await;
     if result.is_err() {
         remove_registrations(vm, ext);
+        super::api_i18n::forget_bundles(path);
     }
     result.map_err(|e| e.to_string())
 }

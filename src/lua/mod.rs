@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod api_helpers;
+pub mod api_i18n;
 pub mod api_register;
 pub mod api_session;
 pub mod budget;
@@ -17,6 +18,7 @@ pub mod exec;
 pub mod handle;
 mod host;
 pub mod loader;
+pub mod messages;
 pub mod registry;
 pub mod tool;
 pub mod tool_exec;
