@@ -239,6 +239,7 @@ mod tests {
             ("json", "pi.Json"),
             ("log", "pi.Log"),
             ("fs", "pi.Fs"),
+            ("i18n", "pi.I18nApi"),
         ] {
             let t: Table = pi.get(name).unwrap();
             assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");
