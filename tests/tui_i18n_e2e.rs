@@ -83,8 +83,12 @@ const ALLOWED: &[&str] = &[
     "cmd",
     "option",
     "return",
-    // Arguments and contents this test itself sends.
+    // Lua code quoted in extension errors; the test extension's name and tool arguments.
+    "function",
+    "number",
+    "integer",
     "echo",
+    "ship",
 ];
 
 /// Words of Latin script on `screen` that are not allowed. Commands (`/model`), paths and
@@ -167,6 +171,7 @@ return function(pi)
     handler = function(_, ctx)
       ctx.ui.notify("Checkpoint saved", "info")
       ctx.ui.notify("Permission denied", "error")
+      pi.log.warn("3 files changed")
     end,
   })
 end
@@ -211,15 +216,17 @@ fn a_working_day_in_zh_tw_shows_no_english() {
     let extensions = sandbox.agent_dir.join("extensions");
     std::fs::create_dir_all(&extensions).unwrap();
     std::fs::write(extensions.join("ship.lua"), SHIP_EXTENSION).unwrap();
+    std::fs::write(extensions.join("broken.lua"), "return 42").unwrap();
     let hacks = sandbox.agent_dir.join("core-hacks");
     std::fs::create_dir_all(&hacks).unwrap();
     std::fs::write(hacks.join("ship.lua"), SHIP_HACK).unwrap();
     let pi = Session::start(sandbox, "--model mock/mock-model");
 
-    let screen = pi
-        .tmux
-        .wait_for("start-up and footer", WAIT, |s| s.contains("mock-model"));
-    assert_chinese(&screen, "start-up");
+    let screen = pi.tmux.wait_for("start-up and footer", WAIT, |s| {
+        s.contains("mock-model") && s.contains("broken.lua")
+    });
+    assert!(screen.contains("擴充功能錯誤：無法載入"), "{screen}");
+    assert_chinese(&screen, "start-up with an extension load error");
 
     pi.send("請整理檔案");
     let screen = pi
@@ -276,6 +283,7 @@ fn a_working_day_in_zh_tw_shows_no_english() {
         .tmux
         .wait_for("extension notifications", WAIT, |s| s.contains("權限遭拒"));
     assert!(screen.contains("已建立檢查點"), "{screen}");
+    assert!(screen.contains("[ship] 警告: 已變更 3 個檔案"), "{screen}");
     assert_chinese(&screen, "extension notifications");
 
     server.push(MockReply::openai_error(400, "配額不足"));
