@@ -4,13 +4,14 @@
 //! wider than the terminal. Double-width characters count as two columns. Lines are
 //! measured before the terminal clips them, so an overflow cannot hide.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use pi::agent::agent_loop::AgentQueues;
 use pi::agent::events::{AgentEvent, ToolResultPayload};
 use pi::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
+use pi::session::SessionManager;
 use pi::tui::app::App;
 use pi::tui::chrome::{FooterInfo, footer_lines, header_lines, working_line};
 use pi::tui::keybindings::Keybindings;
@@ -216,6 +217,24 @@ fn no_zh_tw_line_is_wider_than_the_terminal() {
     pi::i18n::set_locale("zh-TW");
     assert_eq!(pi::i18n::t("pi.settings.title", &[]), "設定");
     let sessions = tempfile::tempdir().unwrap();
+    for (first, name) in [
+        (
+            "把整個專案的錯誤訊息改成繁體中文，並且確認每個畫面在窄終端機裡都不會超出寬度",
+            None,
+        ),
+        (
+            "整理測試",
+            Some("一個很長很長的工作階段名稱，用來測試續用清單的截斷"),
+        ),
+    ] {
+        let mut session = SessionManager::create(Path::new("/srv/專案"), sessions.path());
+        session.append_message(user(first));
+        session.append_message(assistant("好的"));
+        if let Some(name) = name {
+            session.append_session_info(name);
+        }
+        session.sync().unwrap();
+    }
     let mut a = app(sessions.path().to_path_buf());
     fill(&mut a);
     command(&mut a, "/hotkeys");
@@ -246,7 +265,12 @@ fn no_zh_tw_line_is_wider_than_the_terminal() {
                 .overlay
                 .as_ref()
                 .unwrap_or_else(|| panic!("{open} opened nothing"));
-            assert_fits(&overlay.lines(&a.theme, width), width, what);
+            let lines = overlay.lines(&a.theme, width);
+            assert_fits(&lines, width, what);
+            if open == "/resume" {
+                let text: String = lines.iter().map(line_text).collect();
+                assert!(text.contains("整理") || text.contains("把整個"), "{text}");
+            }
         }
         a.overlay = None;
         for (w, h) in [(width as u16, 12u16), (width as u16, 30)] {
