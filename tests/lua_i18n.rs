@@ -132,7 +132,7 @@ async fn malformed_bundles_are_rejected_with_reasons_and_bundle_rejected_fires()
 #[tokio::test]
 async fn broken_locale_files_are_reported_with_file_and_line_and_the_rest_still_loads() {
     let _locale = zh_tw().await;
-    let (h, view, report) = host(vec![fixture("i18n_badfile")]).await;
+    let (h, view, report) = host(vec![fixture("i18n_bad.lua"), fixture("i18n_badfile")]).await;
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let reported = view.take_messages();
     let all = reported.join("\n");
@@ -146,6 +146,16 @@ async fn broken_locale_files_are_reported_with_file_and_line_and_the_rest_still_
         shown,
         vec!["ext.i18n_badfile.ok"],
         "no bundle, the key itself"
+    );
+    let shown = run(&h, &view, "bad-report", "").await;
+    let files: Vec<&String> = shown
+        .iter()
+        .filter(|s| s.starts_with("rejected=i18n_badfile|"))
+        .collect();
+    assert_eq!(files.len(), 2, "bundleRejected fires per file: {shown:?}");
+    assert!(
+        files.iter().any(|s| s.contains("zh-TW.json:5:")),
+        "{files:?}"
     );
 }
 

@@ -50,7 +50,7 @@ pub fn add_i18n(vm: &Vm, ext: usize, pi: &Table) -> mlua::Result<()> {
         lua.set_named_registry_value(LISTENERS, lua.create_table()?)?;
         lua.set_named_registry_value(SEEN_LOCALE, i18n::current_locale())?;
     }
-    load_locale_dir(&vm.host, ext);
+    load_locale_dir(lua, &vm.host, ext);
     pi.set("i18n", api_table(lua, &vm.host, ext)?)
 }
 
@@ -100,7 +100,7 @@ fn ext_identity(host: &HostCtx, ext: usize) -> (String, std::path::PathBuf) {
 
 /// Load `<folder>/locales/*.json` of a folder extension; a file may leave out
 /// `namespace` (`ext.<name>`) and `locale` (the file name). Rejected files are reported.
-fn load_locale_dir(host: &HostCtx, ext: usize) {
+fn load_locale_dir(lua: &Lua, host: &HostCtx, ext: usize) {
     let (name, path) = ext_identity(host, ext);
     if !super::discovery::is_folder_entry(&path) {
         return;
@@ -131,7 +131,7 @@ fn load_locale_dir(host: &HostCtx, ext: usize) {
             register_json(&name, &path, &value, &label)
         });
         if let Err(reasons) = result {
-            for reason in reasons {
+            for reason in &reasons {
                 host.view.report(format!(
                     "Extension error: {}",
                     t!(
@@ -140,6 +140,17 @@ fn load_locale_dir(host: &HostCtx, ext: usize) {
                         reason = reason
                     )
                 ));
+            }
+            let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+            let payload = json!({
+                "namespace": default_namespace(&name),
+                "locale": stem,
+                "extension": name,
+                "file": label,
+                "reasons": reasons,
+            });
+            if let Ok(data) = to_lua(lua, &payload) {
+                emit_bus(lua, host, BUNDLE_REJECTED, data);
             }
         }
     }
