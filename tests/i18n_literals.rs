@@ -38,16 +38,6 @@ const SKIPPED_MACROS: &[&str] = &[
 /// (file suffix, exact literal, why it is not translated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "tui/session_task.rs",
-        "Extension error",
-        "prefix the extension host writes; used to classify its messages, never shown",
-    ),
-    (
-        "tui/session_task.rs",
-        "Error",
-        "prefix the extension host writes; used to classify its messages, never shown",
-    ),
-    (
         "tui/editor.rs",
         "[paste #{id} +{} lines]",
         "paste marker, parsed back when the message is sent",
@@ -84,18 +74,18 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     (
         "app/extension_actions.rs",
-        "Extension error: setModel: unknown model {provider}/{id}",
-        "extension diagnostics are classified by their English prefix (session_task)",
+        "Extension error: {}",
+        "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
     (
         "app/extension_bridge.rs",
-        "Extension error: setLabel(\"{entry_id}\"): {e}",
-        "extension diagnostics are classified by their English prefix (session_task)",
+        "Extension error: {}",
+        "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
     (
         "app/extension_events.rs",
-        "Extension error: context handler returned messages pi cannot read ({e}); the original messages are sent",
-        "extension diagnostics are classified by their English prefix (session_task)",
+        "Extension error: {}",
+        "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
 ];
 

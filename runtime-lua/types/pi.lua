@@ -368,6 +368,7 @@
 ---@field json pi.Json
 ---@field log pi.Log
 ---@field fs pi.Fs
+---@field i18n pi.I18nApi translations: see docs/extensions.md, "Localising an extension"
 ---@field state table JSON-able data kept across /reload
 
 ---An extension file returns its factory:
@@ -376,3 +377,43 @@
 ---return function(pi) ... end
 ---```
 ---@alias pi.Factory fun(pi: pi.API)
+
+---A message: text with `{name}` placeholders, `{value, description}`, or plural forms
+---chosen by `params.count` (`{value = {one = "...", other = "..."}}`).
+---@alias pi.I18nMessage string|{value: string|table<string, string>, description?: string}
+
+---A locale bundle (BundleV1). Extensions use the namespace `ext.<name>`.
+---@class pi.I18nBundle
+---@field version 1
+---@field namespace string e.g. "ext.todo"
+---@field locale string BCP-47 tag, e.g. "zh-TW"
+---@field messages table<string, pi.I18nMessage>
+
+---Values for placeholders; `count` also selects the plural form.
+---@alias pi.I18nParams table<string, string|number|boolean>
+
+---The translation API: `pi.i18n`, and what `pi-i18n/requestApi` replies with.
+---@class pi.I18nApi
+---@field getLocale fun(): string the current locale, e.g. "zh-TW"
+---@field setLocale fun(locale: string) switch the whole UI; errors on a malformed tag
+---@field t fun(key: string, params?: pi.I18nParams): string the key itself when unknown
+---@field registerBundle fun(bundle: pi.I18nBundle): boolean, string[]|nil ok, or false and the reasons
+---@field onLocaleChanged fun(listener: fun(locale: string)): fun() returns an unsubscribe function
+
+---What `pi-core/i18n/requestApi` passes as the second reply argument.
+---@class pi.I18nCapabilities
+---@field name "pi-i18n"
+---@field provider "pi-core"
+---@field apiVersion integer
+---@field bundleVersion integer
+---@field locale string
+---@field fallbackLocale string
+---@field locales string[] locales with at least one bundle
+---@field features string[]
+---@field direction "ltr"
+
+---Translate `key` (`ext.<name>.<message>`) in the current locale.
+---@param key string
+---@param params? pi.I18nParams
+---@return string
+function t(key, params) end

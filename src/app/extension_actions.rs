@@ -453,7 +453,8 @@ impl AgentSession {
         });
         let Some(model) = found.and_then(|m| model_from(m, &providers)) else {
             ext.view.report(format!(
-                "Extension error: setModel: unknown model {provider}/{id}"
+                "Extension error: {}",
+                t!("pi.ext.unknown_model", provider = provider, id = id)
             ));
             return;
         };

@@ -2,6 +2,7 @@
 //! step with the session, turns agent hooks into extension events and carries
 //! out what extensions asked for.
 
+use crate::t;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -224,8 +225,14 @@ impl ExtensionBridge {
                 }
                 ExtensionAction::SetLabel { entry_id, label } => {
                     if let Err(e) = session.append_label_change(&entry_id, label.as_deref()) {
-                        self.view
-                            .report(format!("Extension error: setLabel(\"{entry_id}\"): {e}"));
+                        self.view.report(format!(
+                            "Extension error: {}",
+                            t!(
+                                "pi.ext.set_label_failed",
+                                id = entry_id.as_str(),
+                                error = e.to_string()
+                            )
+                        ));
                     }
                 }
                 other => rest.push(other),

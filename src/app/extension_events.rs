@@ -2,6 +2,7 @@
 //! request hooks, model and thinking-level changes, `user_bash`,
 //! `resources_discover` and the cancellable `session_before_*` events.
 
+use crate::t;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -96,7 +97,8 @@ impl ExtensionBridge {
         {
             Some(Ok(replaced)) => *messages = replaced,
             Some(Err(e)) => self.view.report(format!(
-                "Extension error: context handler returned messages pi cannot read ({e}); the original messages are sent"
+                "Extension error: {}",
+                t!("pi.ext.context_unreadable", error = e.to_string())
             )),
             None => {}
         }

@@ -71,7 +71,7 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
 
 /// Pick the locale before anything is shown: `locale` in settings (project over global),
 /// then `PI_LOCALE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, the OS, English; and add the user's
-/// locale packs from `~/.pi/agent/locales/`.
+/// locale packs from `~/.pi/agent/locales/` and the core hacks from `~/.pi/agent/core-hacks/`.
 pub fn init_locale() -> crate::i18n::packs::InitReport {
     let agent_dir = agent_dir();
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -80,7 +80,9 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
         .get("locale")
         .and_then(serde_json::Value::as_str)
         .map(str::to_string);
-    crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")])
+    let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
+    crate::i18n::core_hacks::reload(&agent_dir);
+    report
 }
 
 async fn run_inner(mut args: Args) -> StartupResult<i32> {

@@ -1,6 +1,7 @@
 //! The `pi` table each extension's factory receives: `pi.on`, the
 //! `pi.events` bus, and the parts built in the `api_*` modules.
 
+use crate::t;
 use std::rc::Rc;
 
 use mlua::{Function, Lua, Table, Value as LuaValue};
@@ -65,6 +66,7 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     let name = host.reg.borrow().extensions[ext].name.clone();
     pi.set("log", log_table(lua, name, host)?)?;
     pi.set("fs", fs_table(lua, host)?)?;
+    super::api_i18n::add_i18n(vm, ext, &pi)?;
     let state_table = match to_lua(lua, state)? {
         LuaValue::Table(t) => t,
         _ => lua.create_table()?,
@@ -118,6 +120,8 @@ fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table
         "emit",
         lua.create_function(
             move |lua, (channel, data, on_reply): (String, LuaValue, Option<Function>)| {
+                let core =
+                    super::api_i18n::core_bus(lua, &h, ext, &channel, &data, on_reply.as_ref())?;
                 let handlers: Vec<(usize, Function)> = h
                     .reg
                     .borrow()
@@ -134,11 +138,17 @@ fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table
                     if let Err(e) = func.call::<()>((data.clone(), reply.clone())) {
                         let name = h.reg.borrow().extensions[*from].path.display().to_string();
                         h.view.report(format!(
-                            "Extension error: {name}: pi.events \"{channel}\" handler failed: {e}"
+                            "Extension error: {}",
+                            t!(
+                                "pi.ext.bus_handler_failed",
+                                name = name,
+                                channel = channel.as_str(),
+                                error = e.to_string()
+                            )
                         ));
                     }
                 }
-                Ok(handlers.len())
+                Ok(handlers.len() + usize::from(core))
             },
         )?,
     )?;
@@ -231,6 +241,7 @@ mod tests {
             ("json", "pi.Json"),
             ("log", "pi.Log"),
             ("fs", "pi.Fs"),
+            ("i18n", "pi.I18nApi"),
         ] {
             let t: Table = pi.get(name).unwrap();
             assert_eq!(missing(&keys(&t), class), Vec::<String>::new(), "{name}");

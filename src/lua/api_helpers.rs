@@ -50,8 +50,10 @@ pub fn log_table(lua: &Lua, name: String, host: &Rc<HostCtx>) -> mlua::Result<Ta
                     .iter()
                     .map(|p| p.to_string().unwrap_or_else(|_| format!("{p:?}")))
                     .collect();
-                h.view
-                    .report(format!("[{name}] {level}: {}", text.join(" ")));
+                let label = crate::i18n::t(&format!("pi.ext.log.{level}"), &[]);
+                let text = text.join(" ");
+                let text = crate::i18n::core_hacks::display(&text);
+                h.view.report(format!("[{name}] {label}: {text}"));
                 Ok(())
             })?,
         )?;

@@ -2,6 +2,7 @@
 //! providers. Registrations live in the VM's [`Registry`](super::registry::Registry)
 //! and vanish with it on reload.
 
+use crate::t;
 use std::rc::Rc;
 
 use clap::CommandFactory;
@@ -133,8 +134,12 @@ pub fn add_registrations(
             let extension = reg.extensions[ext].path.clone();
             if is_builtin_command(&name) {
                 h.view.report(format!(
-                    "Warning: extension {} registers /{name}, which is a built-in command; the built-in /{name} is kept",
-                    extension.display()
+                    "Warning: {}",
+                    t!(
+                        "pi.ext.builtin_command_kept",
+                        path = extension.display().to_string(),
+                        name = name.as_str()
+                    )
                 ));
                 return Ok(());
             }

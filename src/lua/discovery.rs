@@ -23,7 +23,25 @@ pub struct DiscoveryInput {
     pub include_project: bool,
 }
 
-/// The extension entry files of a folder: `*.lua` and `*/init.lua`, sorted.
+/// File names that make a folder an extension: its entry file.
+pub const FOLDER_ENTRIES: [&str; 2] = ["init.lua", "index.lua"];
+
+/// Whether `path` is the entry file of a folder extension (`<folder>/init.lua` or
+/// `<folder>/index.lua`).
+pub fn is_folder_entry(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|f| FOLDER_ENTRIES.iter().any(|e| f == *e))
+}
+
+/// The entry file of the folder extension `dir`, if it has one.
+fn folder_entry(dir: &Path) -> Option<PathBuf> {
+    FOLDER_ENTRIES
+        .iter()
+        .map(|e| dir.join(e))
+        .find(|p| p.is_file())
+}
+
+/// The extension entry files of a folder: `*.lua`, `*/init.lua` and `*/index.lua`, sorted.
 pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -33,8 +51,7 @@ pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter_map(|p| {
             if p.is_dir() {
-                let init = p.join("init.lua");
-                init.is_file().then_some(init)
+                folder_entry(&p)
             } else {
                 (p.extension().is_some_and(|e| e == "lua")).then_some(p)
             }
@@ -60,9 +77,8 @@ fn resolve(base: &Path, raw: &str) -> PathBuf {
 /// every extension inside it).
 fn entries_for_path(path: &Path) -> Vec<PathBuf> {
     if path.is_dir() {
-        let init = path.join("init.lua");
-        if init.is_file() {
-            return vec![init];
+        if let Some(entry) = folder_entry(path) {
+            return vec![entry];
         }
         return extensions_in_dir(path);
     }

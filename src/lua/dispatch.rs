@@ -4,6 +4,7 @@
 //! chains `systemPrompt`, `input` may transform or handle, `context` may
 //! replace messages, `session_before_*` may cancel.
 
+use crate::t;
 use mlua::{Function, Table, Value as LuaValue};
 use serde_json::Value;
 
@@ -239,9 +240,11 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
 fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut Vec<String>) {
     let mut reg = vm.host.reg.borrow_mut();
     let name = reg.extensions[ext].path.display().to_string();
-    let message = format!(
-        "{name}: {event_name} handler failed: {}",
-        super::tool_exec::error_text(e)
+    let message = t!(
+        "pi.ext.handler_failed",
+        name = name,
+        event = event_name,
+        error = super::tool_exec::error_text(e)
     );
     if reg.reported.insert((ext, event_name.to_string())) {
         vm.host.view.report(format!("Extension error: {message}"));

@@ -1,6 +1,7 @@
 //! The extension host: one OS thread with a current-thread runtime and a
 //! `LocalSet` owning the Lua VM, driven by requests from [`ExtensionHandle`].
 
+use crate::t;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -99,8 +100,12 @@ impl Host {
                 Ok(()) => report.loaded.push(path.clone()),
                 Err(message) => {
                     self.view.report(format!(
-                        "Error: failed to load extension {}: {message}",
-                        path.display()
+                        "Extension error: {}",
+                        t!(
+                            "pi.ext.load_failed",
+                            path = path.display().to_string(),
+                            error = message.as_str()
+                        )
                     ));
                     report.errors.push(LoadError {
                         path: path.clone(),
@@ -109,6 +114,7 @@ impl Host {
                 }
             }
         }
+        super::api_i18n::watch_locale(&vm);
         *self.vm.borrow_mut() = Some(vm);
         report
     }

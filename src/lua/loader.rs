@@ -1,6 +1,7 @@
 //! Loading one extension: its own environment, a `require` confined to its
 //! folder, the factory call, and `file:line` errors.
 
+use crate::t;
 use std::path::{Component, Path, PathBuf};
 
 use mlua::{Function, Lua, Table, Value as LuaValue};
@@ -17,9 +18,10 @@ const STD_MODULES: [&str; 7] = ["string", "table", "math", "utf8", "os", "io", "
 /// under `dir`. `Err` when the name or a link leads outside `dir`.
 fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
     let outside = || {
-        format!(
-            "require(\"{name}\"): only modules inside the extension folder {} can be loaded",
-            dir.display()
+        t!(
+            "pi.ext.require_outside",
+            name = name,
+            dir = dir.display().to_string()
         )
     };
     if name.starts_with('/') || name.contains("..") {
@@ -42,8 +44,13 @@ fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
 }
 
 fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
-    let source = std::fs::read(path)
-        .map_err(|e| mlua::Error::runtime(format!("cannot read {}: {e}", path.display())))?;
+    let source = std::fs::read(path).map_err(|e| {
+        mlua::Error::runtime(t!(
+            "pi.ext.cannot_read",
+            path = path.display().to_string(),
+            error = e.to_string()
+        ))
+    })?;
     lua.load(source)
         .set_name(format!("@{}", path.display()))
         .set_environment(env.clone())
@@ -64,9 +71,10 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
             return lua.globals().get::<LuaValue>(name.as_str());
         }
         let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
-            return Err(mlua::Error::runtime(format!(
-                "module '{name}' not found in the extension folder {}",
-                dir.display()
+            return Err(mlua::Error::runtime(t!(
+                "pi.ext.module_not_found",
+                name = name.as_str(),
+                dir = dir.display().to_string()
             )));
         };
         let chunk = load_file(lua, &path, &env)?;
@@ -82,6 +90,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 /// Load the extension at `path` as number `ext`: run the file, then await its
 /// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
+    super::api_i18n::forget_bundles(path);
     let ext = {
         let mut reg = vm.host.reg.borrow_mut();
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
@@ -90,8 +99,12 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
     let result = run_factory(vm, ext, path, state).await;
     if result.is_err() {
         remove_registrations(vm, ext);
+        super::api_i18n::forget_bundles(path);
     }
-    result.map_err(|e| e.to_string())
+    result.map_err(|e| match e {
+        mlua::Error::RuntimeError(message) => message,
+        other => other.to_string(),
+    })
 }
 
 async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::Result<()> {
@@ -107,10 +120,9 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
     let factory = match chunk.call_async::<LuaValue>(()).await? {
         LuaValue::Function(f) => f,
         other => {
-            return Err(mlua::Error::runtime(format!(
-                "{}: the file must return function(pi) ... end (it returned {})",
-                path.display(),
-                other.type_name()
+            return Err(mlua::Error::runtime(t!(
+                "pi.ext.bad_factory",
+                kind = other.type_name()
             )));
         }
     };

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod api_helpers;
+pub mod api_i18n;
 pub mod api_register;
 pub mod api_session;
 pub mod budget;
@@ -20,6 +21,7 @@ pub mod exec;
 pub mod handle;
 mod host;
 pub mod loader;
+pub mod messages;
 pub mod registry;
 pub mod shortcut;
 pub mod surfaces;
@@ -30,8 +32,8 @@ pub mod tool_render;
 pub mod ui;
 pub mod ui_chrome;
 pub mod ui_dialogs;
-pub mod ui_theme;
 pub mod ui_lib;
+pub mod ui_theme;
 pub mod view;
 pub mod vm;
 pub mod watch;

@@ -14,14 +14,14 @@ use serde_json::Value;
 pub struct ExtensionInfo {
     /// Entry file.
     pub path: PathBuf,
-    /// Short display name (file stem, or folder name for `init.lua`).
+    /// Short display name (file stem, or folder name for `init.lua` / `index.lua`).
     pub name: String,
 }
 
 impl ExtensionInfo {
     /// Describe the extension at `path`.
     pub fn new(path: PathBuf) -> Self {
-        let name = if path.file_name().is_some_and(|f| f == "init.lua") {
+        let name = if super::discovery::is_folder_entry(&path) {
             path.parent().and_then(|p| p.file_name())
         } else {
             path.file_stem()

@@ -1,6 +1,7 @@
 //! Running a Lua tool's `execute(toolCallId, params, signal, onUpdate, ctx)`
 //! on the host thread.
 
+use crate::t;
 use mlua::Value as LuaValue;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -67,8 +68,8 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
         Ok(v) => v,
         Err(e) => {
             vm.host.view.report(format!(
-                "Extension error: {name} prepareArguments failed: {}",
-                error_text(&e)
+                "Extension error: {}",
+                t!("pi.ext.prepare_failed", name = name, error = error_text(&e))
             ));
             args
         }

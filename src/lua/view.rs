@@ -154,7 +154,7 @@ impl SharedView {
             view.messages.push(message);
         } else {
             drop(view);
-            eprintln!("{message}");
+            eprintln!("{}", super::messages::localize(&message).1);
         }
     }
 

@@ -1,6 +1,7 @@
 //! Print and JSON modes: send the prompts, then print the answer (text) or
 //! stream every event as one JSON line (json).
 
+use crate::t;
 use std::io::Write;
 
 use tokio_util::sync::CancellationToken;
@@ -65,11 +66,15 @@ pub async fn run_print_mode(
             let mut msg = last
                 .error_message
                 .clone()
-                .unwrap_or_else(|| format!("Request {}", last.stop_reason.as_str()));
+                .unwrap_or_else(|| match last.stop_reason {
+                    StopReason::Aborted => t!("pi.print.request_aborted"),
+                    _ => t!("pi.print.request_error"),
+                });
             if is_context_overflow(last, Some(session.config.model.context_window)) {
-                msg = format!(
-                    "Context overflow: the conversation no longer fits the model's context window ({} tokens).\n{msg}",
-                    session.config.model.context_window
+                msg = t!(
+                    "pi.print.context_overflow",
+                    window = session.config.model.context_window,
+                    error = msg
                 );
             }
             eprintln!("{msg}");

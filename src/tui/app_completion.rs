@@ -5,6 +5,7 @@ use crossterm::event::KeyEvent;
 use super::app::App;
 use super::commands::complete;
 use super::file_complete::{INDEX_LIMIT, index_files, suggest};
+use crate::i18n::core_hacks::display;
 
 /// `@` path suggestions offered at once.
 const FILE_SUGGESTIONS: usize = 20;
@@ -30,7 +31,12 @@ impl App {
             list.extend(
                 self.extension_commands
                     .iter()
-                    .chain(&self.resource_commands)
+                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
+                    .map(|(name, desc)| (format!("/{name}"), display(desc).into_owned())),
+            );
+            list.extend(
+                self.resource_commands
+                    .iter()
                     .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
                     .map(|(name, desc)| (format!("/{name}"), desc.clone())),
             );

@@ -169,7 +169,10 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     } else if info.thinking == "off" {
         t!("pi.tui.footer.thinking_off", model = model)
     } else {
-        format!("{model} • {}", info.thinking)
+        format!(
+            "{model} • {}",
+            super::settings_panel::value_label(&info.thinking)
+        )
     };
     let mut right = plain_right.clone();
     if info.several_providers && !info.provider.is_empty() {

@@ -120,7 +120,10 @@ impl ExtensionChrome {
             .filter(|(p, _)| *p == placement)
             .flat_map(|(_, lines)| lines.iter())
             .flat_map(|l| l.split('\n'))
-            .map(|l| ansi_line(&truncate_to_width(l, width, "…"), Default::default()))
+            .map(|l| {
+                let shown = crate::i18n::core_hacks::display(l);
+                ansi_line(&truncate_to_width(&shown, width, "…"), Default::default())
+            })
             .collect()
     }
 
@@ -132,7 +135,7 @@ impl ExtensionChrome {
         let joined = self
             .statuses
             .values()
-            .map(|t| t.replace(['\n', '\r'], " "))
+            .map(|t| crate::i18n::core_hacks::display(t).replace(['\n', '\r'], " "))
             .collect::<Vec<_>>()
             .join("  ");
         Some(ansi_line(

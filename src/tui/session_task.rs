@@ -178,15 +178,27 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
     }
 }
 
+/// Load the core hacks again, then the extensions; broken hacks are reported.
+async fn reload_with_hacks(
+    agent: &mut AgentSession,
+    ui: &UnboundedSender<UiEvent>,
+) -> Option<crate::lua::LoadReport> {
+    let broken = crate::i18n::core_hacks::reload(&crate::config::paths::agent_dir());
+    if broken > 0 {
+        let _ = ui.send(UiEvent::Failed(t!("pi.hacks.broken", count = broken)));
+    }
+    agent.reload_extensions().await
+}
+
 /// Show what the extension host reported (errors, warnings, `pi.log`
 /// lines) in the transcript instead of on the terminal under the UI.
 fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>) {
+    use crate::lua::messages::{MessageKind, localize};
     for message in view.take_messages() {
-        let error = message.starts_with("Error") || message.starts_with("Extension error");
-        let _ = ui.send(if error {
-            UiEvent::Failed(message)
-        } else {
-            UiEvent::Notice(message)
+        let (kind, text) = localize(&message);
+        let _ = ui.send(match kind {
+            MessageKind::Error => UiEvent::Failed(text),
+            MessageKind::Warning | MessageKind::Info => UiEvent::Notice(text),
         });
     }
 }
@@ -261,7 +273,7 @@ pub fn spawn_session(
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }
                 }
-                SessionCommand::Reload => match agent.reload_extensions().await {
+                SessionCommand::Reload => match reload_with_hacks(&mut agent, &ui_tx).await {
                     // Load errors arrive as captured extension messages.
                     Some(report) => {
                         let text = if report.errors.is_empty() {

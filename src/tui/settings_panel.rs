@@ -147,7 +147,16 @@ impl SettingDef {
     }
 }
 
-/// The definition of entry `id`.
+/// A setting value as shown: its `pi.settings.value.<value>` text when the locales have
+/// one (`true`, `one-at-a-time`, thinking levels, built-in themes), else the value itself
+/// (numbers, theme names).
+pub fn value_label(value: &str) -> String {
+    let key = format!("pi.settings.value.{value}");
+    let text = crate::i18n::t(&key, &[]);
+    if text == key { value.to_string() } else { text }
+}
+
+/// The definition of the setting `id`.
 pub fn setting_def(id: &str) -> Option<&'static SettingDef> {
     SETTINGS.iter().find(|d| d.id == id)
 }
@@ -313,7 +322,10 @@ impl Panel for SettingsPanel {
             };
             out.push(Line::from(vec![
                 Span::styled(head, style),
-                Span::styled(truncate(&entry.value, room, "…"), theme.fg("accent")),
+                Span::styled(
+                    truncate(&value_label(&entry.value), room, "…"),
+                    theme.fg("accent"),
+                ),
             ]));
         }
         if let Some(entry) = self.entries.get(self.selected) {

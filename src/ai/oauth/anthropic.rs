@@ -1,6 +1,7 @@
 //! Claude Pro/Max login: authorization code with PKCE, a callback on
 //! `localhost:53692/callback` or a pasted code, JSON token requests.
 
+use crate::t;
 use serde_json::{Map, json};
 
 use super::login::{LoginUi, start_callback, wait_for_code};
@@ -53,10 +54,10 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
     let redirect = redirect_uri(port);
     ui.show_auth(
         &authorize_url(endpoints, &pkce, &state, &redirect),
-        "Complete login in your browser. If the browser is on another machine, paste the final redirect URL here.",
+        &t!("pi.oauth.anthropic_instructions"),
     );
     let code = wait_for_code(server, &state, ui).await?;
-    ui.progress("Exchanging authorization code for tokens...");
+    ui.progress(&t!("pi.oauth.exchanging_code"));
     exchange_code(endpoints, &code, &state, &pkce.verifier, &redirect).await
 }
 

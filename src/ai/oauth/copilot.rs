@@ -2,6 +2,7 @@
 //! Enterprise Server domain), then the exchange of the GitHub token for a
 //! short-lived Copilot token. The GitHub token is stored as `refresh`.
 
+use crate::t;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -87,12 +88,12 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
     let device = start_device_flow(endpoints, &domain).await?;
     ui.show_auth(
         &device.verification_uri,
-        &format!("Enter code: {}", device.user_code),
+        &t!("pi.oauth.enter_code", code = device.user_code.as_str()),
     );
     let github_token = poll_for_github_token(endpoints, &domain, &device).await?;
-    ui.progress("Exchanging the GitHub token for a Copilot token...");
+    ui.progress(&t!("pi.oauth.copilot_exchange"));
     let credential = copilot_token(endpoints, &github_token, enterprise.as_deref()).await?;
-    ui.progress("Enabling models...");
+    ui.progress(&t!("pi.oauth.enabling_models"));
     enable_models(endpoints, &credential.access, enterprise.as_deref()).await;
     Ok(credential)
 }
@@ -221,9 +222,9 @@ pub async fn poll_for_github_token(
         }
     }
     Err(if slowed {
-        "GitHub device authorization timed out after slow_down answers; this often means the system clock is off (WSL or a VM): sync it and try again".to_string()
+        t!("pi.oauth.device_timeout_clock")
     } else {
-        "GitHub device authorization timed out; run /login github-copilot again".to_string()
+        t!("pi.oauth.device_timeout")
     })
 }
 

@@ -1,6 +1,7 @@
 //! Running a login: the user-facing callbacks a flow needs, the race between
 //! the browser callback and a pasted code, and storing or deleting the result.
 
+use crate::t;
 use std::path::Path;
 
 use async_trait::async_trait;
@@ -53,17 +54,18 @@ pub async fn wait_for_code(
     state: &str,
     ui: &dyn LoginUi,
 ) -> Result<String, String> {
-    const ASK: &str = "Paste the authorization code or full redirect URL:";
+    let ask = t!("pi.oauth.paste_code");
+    let ask = ask.as_str();
     let Some(mut server) = server else {
-        let pasted = ui.prompt(ASK).await?;
+        let pasted = ui.prompt(ask).await?;
         return code_from_pasted(&pasted, state);
     };
     tokio::select! {
         code = server.wait_for_code() => match code {
             Some(code) => Ok(code),
-            None => code_from_pasted(&ui.prompt(ASK).await?, state),
+            None => code_from_pasted(&ui.prompt(ask).await?, state),
         },
-        pasted = ui.prompt(ASK) => code_from_pasted(&pasted?, state),
+        pasted = ui.prompt(ask) => code_from_pasted(&pasted?, state),
     }
 }
 
@@ -81,8 +83,10 @@ pub async fn start_callback(
     match CallbackServer::start(port, path, state, provider_name).await {
         Ok(server) => Some(server),
         Err(e) => {
-            ui.progress(&format!(
-                "Could not listen on 127.0.0.1:{port} for the browser callback ({e}); paste the redirect URL instead."
+            ui.progress(&t!(
+                "pi.oauth.no_callback",
+                port = port,
+                error = e.to_string()
             ));
             None
         }

@@ -4,6 +4,7 @@
 //! the lock re-reads `auth.json` and refreshes only if the token is still
 //! expired. A failed refresh is an error asking for `/login <provider>`.
 
+use crate::t;
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -159,9 +160,11 @@ fn is_valid(credential: &OAuthCredential) -> bool {
 }
 
 fn refresh_failed(provider: &str, problem: &str) -> String {
-    format!(
-        "Could not refresh the {} login: {problem}. Re-login with /login {provider}",
-        provider_name(provider)
+    t!(
+        "pi.oauth.refresh_failed",
+        name = provider_name(provider),
+        problem = problem,
+        provider = provider
     )
 }
 

@@ -2,6 +2,7 @@
 //! on `localhost:1455/auth/callback` or a pasted code, form-encoded token
 //! requests; the ChatGPT account id comes from the access token's claims.
 
+use crate::t;
 use base64::Engine;
 use base64::engine::general_purpose::{URL_SAFE, URL_SAFE_NO_PAD};
 use serde_json::{Map, Value};
@@ -60,10 +61,10 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
     let redirect = redirect_uri(port);
     ui.show_auth(
         &authorize_url(endpoints, &pkce, &state, &redirect),
-        "A browser window should open. Complete login to finish, or paste the final redirect URL here.",
+        &t!("pi.oauth.browser_instructions"),
     );
     let code = wait_for_code(server, &state, ui).await?;
-    ui.progress("Exchanging authorization code for tokens...");
+    ui.progress(&t!("pi.oauth.exchanging_code"));
     exchange_code(endpoints, &code, &pkce.verifier, &redirect).await
 }
 

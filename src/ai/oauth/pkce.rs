@@ -1,6 +1,7 @@
 //! PKCE (RFC 7636, S256), OAuth `state` values, and parsing what a user pastes
 //! after authorizing in a browser.
 
+use crate::t;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
@@ -104,14 +105,9 @@ pub fn code_from_pasted(input: &str, expected_state: &str) -> Result<String, Str
     if let Some(state) = &pasted.state
         && state != expected_state
     {
-        return Err(
-            "OAuth state mismatch: the pasted URL belongs to another login attempt; start /login again"
-                .to_string(),
-        );
+        return Err(t!("pi.oauth.state_mismatch"));
     }
-    pasted
-        .code
-        .ok_or_else(|| "No authorization code in the pasted text".to_string())
+    pasted.code.ok_or_else(|| t!("pi.oauth.no_code"))
 }
 
 #[cfg(test)]
