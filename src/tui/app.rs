@@ -6,17 +6,17 @@ use crate::t;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, KeyEventKind, MouseEventKind};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use super::chrome::FooterInfo;
 use super::commands::parse_command;
-use super::editor::{Editor, EditorOutcome};
+use super::editor::Editor;
 use super::keybindings::Keybindings;
-use super::panel::{Panel, PanelOutcome};
+use super::panel::Panel;
 use super::render::RenderCache;
-use super::selector::{Selector, SelectorOutcome};
+use super::selector::Selector;
 use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
 use super::theme::Theme;
 use super::transcript::{NoticeKind, Transcript};
@@ -27,7 +27,7 @@ use crate::ai::model::Model;
 use crate::ai::types::{Message, UserMessage, now_ms};
 
 /// Two Ctrl+C presses within this window quit.
-const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
+pub(super) const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
 /// Lines a mouse wheel notch scrolls.
 const WHEEL_LINES: usize = 3;
 
@@ -160,8 +160,8 @@ pub struct App {
     pub ext: super::ext_chrome::ExtensionChrome,
     /// Lua components' published lines and render requests.
     pub lua: super::lua_surfaces::LuaUi,
-    last_ctrl_c: Option<Instant>,
-    signal: Option<CancellationToken>,
+    pub(super) last_ctrl_c: Option<Instant>,
+    pub(super) signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
 }
 
@@ -364,160 +364,6 @@ impl App {
         self.resource_commands = s.resource_commands.clone();
     }
 
-    fn handle_key(&mut self, key: KeyEvent) {
-        if self.handle_dialog_key(&key) {
-            return;
-        }
-        if super::lua_surfaces::forward_key(self, &key) {
-            return;
-        }
-        self.handle_builtin_key(key);
-    }
-
-    /// Handle a key without offering it to Lua components first.
-    pub(super) fn handle_builtin_key(&mut self, key: KeyEvent) {
-        if let Some(Overlay::Panel(panel)) = &mut self.overlay {
-            match panel.handle_key(&key, &self.keys) {
-                PanelOutcome::Open => {}
-                PanelOutcome::Changed(change) => self.apply_panel_change(change),
-                PanelOutcome::Closed => self.overlay = None,
-                PanelOutcome::Done(change) => {
-                    self.overlay = None;
-                    self.apply_panel_change(change);
-                }
-            }
-            return;
-        }
-        if self.handle_tree_key(&key) {
-            return;
-        }
-        if let Some(overlay) = &mut self.overlay {
-            let outcome = match overlay {
-                Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => {
-                    s.handle_key(&key, &self.keys)
-                }
-                _ => return,
-            };
-            match outcome {
-                SelectorOutcome::Open => {}
-                SelectorOutcome::Cancelled => self.overlay = None,
-                SelectorOutcome::Picked(i) => match self.overlay.take() {
-                    Some(Overlay::ModelSelector(_)) => {
-                        if let Some(model) = self.models.get(i).cloned() {
-                            self.switch_model(model);
-                        }
-                    }
-                    Some(Overlay::LoginSelector(_)) => {
-                        if let Some(p) = crate::ai::oauth::PROVIDERS.get(i) {
-                            self.start_login(p.id);
-                        }
-                    }
-                    _ => {}
-                },
-            }
-            return;
-        }
-        if self.run_extension_shortcut(&key) {
-            return;
-        }
-        let kb = &self.keys;
-        if kb.matches("app.clear", &key) {
-            let now = Instant::now();
-            if self
-                .last_ctrl_c
-                .is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C)
-            {
-                self.quit = true;
-            }
-            self.last_ctrl_c = Some(now);
-            self.editor.clear();
-            self.completion = None;
-            return;
-        }
-        if kb.matches("app.exit", &key) && self.editor.is_empty() {
-            self.quit = true;
-            return;
-        }
-        if kb.matches("app.interrupt", &key) {
-            if self.completion.is_some() {
-                self.completion = None;
-            } else if let Some(signal) = &self.signal {
-                signal.cancel();
-                let restored = self.take_queued();
-                if !restored.is_empty() {
-                    let mut text = restored.join("\n\n");
-                    if !self.editor.is_empty() {
-                        text = format!("{text}\n\n{}", self.editor.text());
-                    }
-                    self.editor.set_text(&text);
-                }
-            }
-            return;
-        }
-        if kb.matches("app.editor.external", &key) {
-            self.terminal_request = Some(TerminalRequest::ExternalEditor);
-            return;
-        }
-        if kb.matches("app.suspend", &key) {
-            self.terminal_request = Some(TerminalRequest::Suspend);
-            return;
-        }
-        if kb.matches("app.tools.expand", &key) {
-            self.tools_expanded = !self.tools_expanded;
-            return;
-        }
-        if kb.matches("app.thinking.toggle", &key) {
-            self.thinking_expanded = !self.thinking_expanded;
-            return;
-        }
-        if kb.matches("app.model.select", &key) {
-            self.open_model_selector("");
-            return;
-        }
-        if kb.matches("app.thinking.cycle", &key) {
-            self.cycle_thinking();
-            return;
-        }
-        if kb.matches("tui.editor.pageUp", &key) {
-            self.scroll = self.scroll.saturating_add(self.page.max(1));
-            return;
-        }
-        if kb.matches("tui.editor.pageDown", &key) {
-            self.scroll = self.scroll.saturating_sub(self.page.max(1));
-            return;
-        }
-        if kb.matches("app.message.dequeue", &key) {
-            self.dequeue();
-            return;
-        }
-        if self.is_busy() && kb.matches("app.message.followUp", &key) {
-            let text = self.editor.expanded_text();
-            if !text.is_empty() {
-                self.queues.follow_up.push(user_message(text));
-                self.editor.clear();
-            }
-            return;
-        }
-        if kb.matches("app.model.cycleForward", &key) {
-            self.cycle_model(1);
-            return;
-        }
-        if kb.matches("app.model.cycleBackward", &key) {
-            self.cycle_model(-1);
-            return;
-        }
-        if self.handle_completion_key(&key) {
-            return;
-        }
-        if let EditorOutcome::Submit(text) = self.editor.handle_key(&key, &self.keys) {
-            self.completion = None;
-            self.submit(text);
-        }
-        self.ensure_file_index();
-        self.request_argument_completions();
-        self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
-    }
-
     pub(super) fn submit(&mut self, text: String) {
         if !text.starts_with('/') && self.answer_login(text.trim()) {
             return;
@@ -572,7 +418,7 @@ impl App {
     }
 
     /// Remove all queued steering and follow-up messages, returning their text.
-    fn take_queued(&mut self) -> Vec<String> {
+    pub(super) fn take_queued(&mut self) -> Vec<String> {
         let steering = self.queues.steering.drain();
         let follow_up = self.queues.follow_up.drain();
         steering
@@ -582,7 +428,7 @@ impl App {
             .collect()
     }
 
-    fn dequeue(&mut self) {
+    pub(super) fn dequeue(&mut self) {
         let mut texts = self.take_queued();
         if texts.is_empty() {
             return;
@@ -594,7 +440,7 @@ impl App {
     }
 }
 
-fn user_message(text: String) -> Message {
+pub(super) fn user_message(text: String) -> Message {
     Message::User(UserMessage {
         content: crate::ai::types::UserContent::Text(text),
         timestamp: now_ms(),

@@ -6,6 +6,7 @@ pub mod app;
 mod app_commands;
 mod app_completion;
 mod app_extension_ui;
+mod app_keys;
 pub mod app_sessions;
 pub mod app_settings;
 mod app_tree;
