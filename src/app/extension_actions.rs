@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::agent_loop::RequestAuth;
+use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message};
 use crate::app::agent_session::AgentSession;
@@ -393,6 +394,13 @@ impl AgentSession {
                         c.details.clone(),
                     );
                 }
+                // Shown at once (and to listeners) even though no turn runs.
+                self.emit(&AgentEvent::MessageStart {
+                    message: message.clone(),
+                });
+                self.emit(&AgentEvent::MessageEnd {
+                    message: message.clone(),
+                });
                 self.state.messages.push(message);
                 if trigger_turn {
                     work.push(FollowUp::Continue);

@@ -466,11 +466,15 @@ pub fn install(lua: &Lua, host: &Rc<HostCtx>, ui: &Table) -> mlua::Result<()> {
     lua.set_app_data(components);
     lua.set_app_data(host.clone());
     let weak = lua.weak();
+    let epoch = store.lock().reloads;
     if tokio::runtime::Handle::try_current().is_ok() {
         tokio::task::spawn_local(async move {
             loop {
                 store.host_wakeup().await;
-                let Some(lua) = weak.try_upgrade() else {
+                let current = store.lock().reloads == epoch;
+                let Some(lua) = weak.try_upgrade().filter(|_| current) else {
+                    // Reloaded: pass the wake-up on to the new components.
+                    store.wake_host();
                     break;
                 };
                 let Ok(c) = Components::get(&lua) else {

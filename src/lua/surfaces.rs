@@ -129,6 +129,8 @@ pub struct Surfaces {
     pub message_jobs: VecDeque<super::tool_render::MessageRenderJob>,
     /// Rendered messages (key, lines or `None` for built-in) not yet picked up.
     pub message_lines: Vec<(String, Option<Vec<String>>)>,
+    /// Counts reloads: renderers may have changed, so rows render again.
+    pub reloads: u64,
 }
 
 impl Surfaces {
@@ -214,6 +216,7 @@ impl SurfaceStore {
         s.keys.clear();
         s.tool_renderers.clear();
         s.message_renderers.clear();
+        s.reloads += 1;
         drop(s);
         self.published();
     }

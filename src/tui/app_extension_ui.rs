@@ -75,7 +75,9 @@ impl App {
                     Some("warning") => NoticeKind::Warning,
                     _ => NoticeKind::Info,
                 };
-                self.transcript.notice(text("message"), kind);
+                let message = text("message");
+                let shown = crate::i18n::core_hacks::display(&message).into_owned();
+                self.transcript.notice(shown, kind);
             }
             "set_editor_text" => self.editor.set_text(&text("text")),
             "pasteToEditor" => self.editor.paste(&text("text")),

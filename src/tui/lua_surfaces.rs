@@ -22,6 +22,8 @@ pub struct LuaUi {
     pub surfaces: Option<SurfaceStore>,
     /// What each Lua-rendered row looked like when last sent to Lua.
     pub sent: std::collections::HashMap<String, u64>,
+    /// The store's reload count when rows were last sent.
+    pub reloads: u64,
 }
 
 /// Lines a tool's Lua renderers drew; `None` slots use the built-in row.
@@ -195,6 +197,12 @@ pub fn queue_renders(app: &mut App) {
     };
     let (renderers, message_types): (Vec<String>, Vec<String>) = {
         let s = store.lock();
+        if s.reloads != app.lua.reloads {
+            // Extensions reloaded: drop lines drawn by the old renderers.
+            app.lua.reloads = s.reloads;
+            app.lua.sent.clear();
+            app.transcript.clear_lua_lines();
+        }
         if s.tool_renderers.is_empty() && s.message_renderers.is_empty() {
             return;
         }

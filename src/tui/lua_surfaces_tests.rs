@@ -289,4 +289,25 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     // Unchanged rows are not sent again.
     super::lua_surfaces::queue_renders(&mut app);
     assert!(store.lock().tool_jobs.is_empty());
+
+    // A reload drops the old renderers' lines and renders every row again.
+    handle.reload().await;
+    super::lua_surfaces::queue_renders(&mut app);
+    let rows = screen(&mut terminal, &mut app);
+    assert!(rows.iter().any(|r| r.contains("Added #1")), "{rows:#?}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        super::lua_surfaces::apply_published(&mut app);
+        let rows = screen(&mut terminal, &mut app);
+        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not drawn again after reload: {rows:#?}"
+        );
+        super::lua_surfaces::queue_renders(&mut app);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }

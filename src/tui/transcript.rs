@@ -431,6 +431,21 @@ impl Transcript {
         }
     }
 
+    /// Forget every line Lua renderers drew; rows show the built-in rendering
+    /// until a renderer draws them again.
+    pub fn clear_lua_lines(&mut self) {
+        for index in 0..self.items.len() {
+            let changed = match &mut self.items[index] {
+                Item::Custom { lines, .. } => lines.take().is_some(),
+                Item::Tool(row) => row.custom.take().is_some(),
+                _ => false,
+            };
+            if changed {
+                self.touch(index);
+            }
+        }
+    }
+
     /// Show lines a Lua renderer drew for tool call `id`.
     pub fn set_tool_custom(&mut self, id: &str, custom: super::lua_surfaces::CustomToolLines) {
         if let Some(Item::Tool(row)) = self.tool_mut(id) {
