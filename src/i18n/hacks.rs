@@ -30,7 +30,10 @@ use regex::Regex;
 const MAX_STEPS: u32 = 200;
 
 /// Hacks shipped in the binary: (file name, Lua source).
-pub const BUILTIN_HACKS: &[(&str, &str)] = &[];
+pub const BUILTIN_HACKS: &[(&str, &str)] = &[(
+    "zh-TW-common-extension-text.lua",
+    include_str!("../../runtime-lua/core-hacks/zh-TW-common-extension-text.lua"),
+)];
 
 /// The state `/lang hacks` and doctor report for a hack.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +48,27 @@ pub enum HackState {
     Unsafe(String),
     /// Turned off by the user.
     Disabled,
+}
+
+impl HackState {
+    /// The state's name in reports: `matched`, `notFound`, `failed`, `unsafe`, `disabled`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            HackState::Matched => "matched",
+            HackState::NotFound => "notFound",
+            HackState::Failed(_) => "failed",
+            HackState::Unsafe(_) => "unsafe",
+            HackState::Disabled => "disabled",
+        }
+    }
+
+    /// Why a hack is failed or unsafe.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            HackState::Failed(reason) | HackState::Unsafe(reason) => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 struct PatternRule {
@@ -376,13 +400,23 @@ mod tests {
     }
 
     #[test]
+    fn shipped_hacks_load_cleanly() {
+        let hacks = HackSet::load(&[]);
+        assert_eq!(hacks.hacks().len(), BUILTIN_HACKS.len());
+        for hack in hacks.hacks() {
+            assert_eq!(hack.state(), HackState::NotFound, "{}", hack.id);
+        }
+    }
+
+    #[test]
     fn loads_lua_files_from_folders() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.lua"), TODO).unwrap();
         std::fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
         let hacks = HackSet::load(&[dir.path().to_path_buf(), dir.path().join("missing")]);
-        assert_eq!(hacks.hacks().len(), 1);
-        assert_eq!(hacks.hacks()[0].id, "todo-ext");
-        assert!(hacks.hacks()[0].origin.ends_with("a.lua"));
+        assert_eq!(hacks.hacks().len(), BUILTIN_HACKS.len() + 1);
+        let last = hacks.hacks().last().unwrap();
+        assert_eq!(last.id, "todo-ext");
+        assert!(last.origin.ends_with("a.lua"));
     }
 }
