@@ -7,11 +7,15 @@ pub mod core_hacks;
 pub mod doctor;
 pub mod format;
 pub mod hacks;
+pub mod lang_command;
 pub mod languages;
 pub mod locale;
 pub mod packs;
 pub mod plural;
+pub mod probe;
 pub mod registry;
+pub mod score;
+pub mod score_lua;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -58,9 +62,13 @@ pub fn t(key: &str, args: &Args<'_>) -> String {
     if PROBE_ON.load(Ordering::Relaxed) {
         lock(&PROBED_KEYS).insert(key.to_string());
     }
-    CATALOG.load().translate(key, args, |name| {
+    let out = CATALOG.load().translate(key, args, |name| {
         lock(&UNFILLED).insert(format!("{key}:{name}"));
-    })
+    });
+    if PROBE_ON.load(Ordering::Relaxed) {
+        probe::record_output(&out);
+    }
+    out
 }
 
 /// `t!("pi.key")` or `t!("pi.key", name = value, count = n)`.
