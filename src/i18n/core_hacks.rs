@@ -119,7 +119,10 @@ mod tests {
         std::fs::write(hacks.join("bad.lua"), "return {").unwrap();
         assert_eq!(reload(dir.path()), 1);
         let ids: Vec<String> = report().into_iter().map(|r| r.id).collect();
-        assert!(ids.contains(&"zh-TW.common-extension-text".to_string()), "{ids:?}");
+        assert!(
+            ids.contains(&"zh-TW.common-extension-text".to_string()),
+            "{ids:?}"
+        );
         assert!(ids.contains(&"mine".to_string()), "{ids:?}");
 
         let en = crate::i18n::builtin_registry("en");

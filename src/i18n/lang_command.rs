@@ -98,9 +98,7 @@ pub fn switched_message(tag: &str) -> String {
 /// Whether pi ships a catalog for `tag` or its base language.
 pub fn is_shipped(tag: &str) -> bool {
     let base = tag.split('-').next().unwrap_or(tag);
-    super::with_registry(|r| {
-        r.bundle("pi", tag).is_some() || r.bundle("pi", base).is_some()
-    })
+    super::with_registry(|r| r.bundle("pi", tag).is_some() || r.bundle("pi", base).is_some())
 }
 
 /// The doctor's report and score for the live catalog.
@@ -148,7 +146,11 @@ fn doctor_text(reports: &[BundleReport], score: &Score) -> String {
             if n > SHOWN_PER_KIND {
                 out.push(format!(
                     "    {}",
-                    t!("pi.lang.doctor.more", count = n - SHOWN_PER_KIND, kind = kind)
+                    t!(
+                        "pi.lang.doctor.more",
+                        count = n - SHOWN_PER_KIND,
+                        kind = kind
+                    )
                 ));
             }
         }
@@ -219,10 +221,9 @@ fn finding_line(finding: &Finding) -> (&'static str, String) {
                 found = found.join(", ")
             ),
         ),
-        Finding::Untranslated { key } => (
-            "untranslated",
-            t!("pi.lang.doctor.untranslated", key = key),
-        ),
+        Finding::Untranslated { key } => {
+            ("untranslated", t!("pi.lang.doctor.untranslated", key = key))
+        }
         Finding::TooWide { key, width } => (
             "wide",
             t!(
@@ -264,7 +265,11 @@ pub fn debug() -> String {
     bundles.sort();
     let mut out = vec![
         t!("pi.lang.debug.locale", locale = display_name(&locale)),
-        t!("pi.lang.debug.fallback", fallback = &fallback, chain = chain),
+        t!(
+            "pi.lang.debug.fallback",
+            fallback = &fallback,
+            chain = chain
+        ),
         t!("pi.lang.debug.source", source = source),
     ];
     if !is_shipped(&locale) {
@@ -374,7 +379,11 @@ pub fn probe(action: Option<ProbeAction>) -> String {
     if keys.len() > 40 {
         out.push(format!(
             "  {}",
-            t!("pi.lang.doctor.more", count = keys.len() - 40, kind = "keys")
+            t!(
+                "pi.lang.doctor.more",
+                count = keys.len() - 40,
+                kind = "keys"
+            )
         ));
     }
     if !unlocalised.is_empty() {
@@ -422,7 +431,10 @@ mod tests {
             LangCommand::Hacks(Some(("zh-TW.x".into(), Some(false))))
         );
         assert_eq!(parse("hacks"), LangCommand::Hacks(None));
-        assert_eq!(parse("not a tag!"), LangCommand::Invalid("not a tag!".into()));
+        assert_eq!(
+            parse("not a tag!"),
+            LangCommand::Invalid("not a tag!".into())
+        );
     }
 
     #[test]

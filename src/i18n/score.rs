@@ -203,7 +203,10 @@ fn catalog_parity(reports: &[BundleReport]) -> Outcome {
         .map(|r| r.locale.clone())
         .collect();
     let share = 1.0 - broken.len() as f64 / shipped.len().max(1) as f64;
-    (share, format!("{}/{}", shipped.len() - broken.len(), shipped.len()))
+    (
+        share,
+        format!("{}/{}", shipped.len() - broken.len(), shipped.len()),
+    )
 }
 
 fn is_shipped(locale: &str) -> bool {

@@ -35,7 +35,11 @@ impl LangPanel {
             .map(|(i, l)| SelectorItem {
                 label: format!(
                     "{} {}",
-                    if Some(i) == current_at { CURRENT_MARK } else { " " },
+                    if Some(i) == current_at {
+                        CURRENT_MARK
+                    } else {
+                        " "
+                    },
                     l.name
                 ),
                 detail: l.tag.clone(),
