@@ -155,6 +155,12 @@ fn doctor_text(reports: &[BundleReport], score: &Score) -> String {
             }
         }
     }
+    let rejected = super::packs::last_init()
+        .map(|r| r.errors)
+        .unwrap_or_default();
+    for error in rejected {
+        out.push(t!("pi.lang.debug.rejected", error = error));
+    }
     for placeholder in super::unfilled_placeholders() {
         out.push(t!("pi.lang.doctor.unfilled", key = placeholder));
     }
