@@ -209,4 +209,29 @@ mod tests {
         assert_eq!(names, vec!["new", "name"]);
         assert_eq!(complete("odel")[0].0, "model");
     }
+
+    #[test]
+    fn locale_aliases_resolve_only_in_their_locale() {
+        let _catalog = crate::i18n::scoped::scoped_catalog("zh-TW");
+        assert_eq!(
+            parse_command("/模型"),
+            Some(SlashCommand::Model(String::new()))
+        );
+        assert_eq!(
+            parse_command("/模型 sonnet"),
+            Some(SlashCommand::Model("sonnet".into()))
+        );
+        assert_eq!(parse_command("/續"), Some(SlashCommand::Resume));
+        let offered = complete("模");
+        assert_eq!(offered.len(), 1, "{offered:?}");
+        assert_eq!(offered[0].0, "模型");
+        assert!(offered[0].1.contains("/model"), "{offered:?}");
+        crate::i18n::set_locale("en");
+        assert_eq!(resolve_alias("模型"), None);
+        assert!(matches!(
+            parse_command("/模型"),
+            Some(SlashCommand::Unknown(_))
+        ));
+        assert!(complete("模").is_empty());
+    }
 }

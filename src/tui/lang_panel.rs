@@ -68,3 +68,52 @@ impl Panel for LangPanel {
         self.selector.lines(theme, width)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyModifiers};
+
+    fn press(panel: &mut LangPanel, code: KeyCode) -> PanelOutcome {
+        panel.handle_key(
+            &KeyEvent::new(code, KeyModifiers::NONE),
+            &Keybindings::default(),
+        )
+    }
+
+    fn text(panel: &LangPanel) -> String {
+        panel
+            .lines(&Theme::plain(), 60)
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn marks_the_current_language_by_its_native_name() {
+        let panel = LangPanel::new("zh-TW");
+        let shown = text(&panel);
+        assert!(shown.contains("● 繁體中文"), "{shown}");
+        assert!(shown.contains("  English"), "{shown}");
+        // A regional variant marks its base language.
+        assert!(text(&LangPanel::new("en-GB")).contains("● English"));
+    }
+
+    #[test]
+    fn enter_picks_the_highlighted_tag_and_escape_closes() {
+        let mut panel = LangPanel::new("en");
+        press(&mut panel, KeyCode::Down);
+        match press(&mut panel, KeyCode::Enter) {
+            PanelOutcome::Done(PanelChange::Locale(tag)) => {
+                assert_eq!(tag, languages()[1].tag)
+            }
+            _ => panic!("a locale was picked"),
+        }
+        let mut panel = LangPanel::new("en");
+        assert!(matches!(
+            press(&mut panel, KeyCode::Esc),
+            PanelOutcome::Closed
+        ));
+    }
+}

@@ -44,6 +44,8 @@ pub mod view;
 pub use runner::{InteractiveOptions, run_interactive};
 
 #[cfg(test)]
+mod app_lang_tests;
+#[cfg(test)]
 mod app_settings_tests;
 #[cfg(test)]
 mod app_tests;

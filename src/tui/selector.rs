@@ -230,4 +230,14 @@ mod tests {
         assert_eq!(fuzzy_score("gpt", "claude"), None);
         assert!(fuzzy_score("cs45", "claude-sonnet-4-5").is_some());
     }
+
+    #[test]
+    fn an_open_keyed_selector_follows_a_locale_switch() {
+        let _catalog = crate::i18n::scoped::scoped_catalog("zh-TW");
+        let s = Selector::keyed("pi.cmd.model.title", items(), 0);
+        let title = |s: &Selector| s.lines(&Theme::plain(), 60)[0].to_string();
+        assert_eq!(title(&s), "選擇模型");
+        crate::i18n::set_locale("en");
+        assert_eq!(title(&s), "Select model");
+    }
 }
