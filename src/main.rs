@@ -4,6 +4,11 @@
 fn main() {
     pi::app::startup::init_locale();
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if pi::cli::lang::is_lang_command(&argv) {
+        let (text, code) = pi::cli::lang::run(&argv[1..]);
+        println!("{text}");
+        std::process::exit(code);
+    }
     let args = match pi::cli::args::Args::parse_from_argv(&argv) {
         Ok(args) => args,
         Err(message) => {

@@ -71,3 +71,61 @@ fn chinese_renders_through_the_registry_and_falls_back_to_english_per_key() {
         "write b (1 line)"
     );
 }
+
+/// Every literal `pi.` key passed to `t!()` in `src/` exists in the English catalog.
+#[test]
+fn every_key_the_code_renders_exists_in_english() {
+    let en = BUILTIN_LOCALES
+        .iter()
+        .find(|(name, _)| *name == "en.json")
+        .map(|(name, text)| parse_bundle_text(text, name).unwrap())
+        .unwrap();
+    let re = regex::Regex::new(r#"t!\(\s*"pi\.([A-Za-z0-9_.\-]+)""#).unwrap();
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    let mut stack = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text: String = std::fs::read_to_string(&path)
+                    .unwrap()
+                    .lines()
+                    .filter(|line| !line.trim_start().starts_with("//"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                for capture in re.captures_iter(&text) {
+                    seen += 1;
+                    if !en.messages.contains_key(&capture[1]) {
+                        missing.push(format!("{}: pi.{}", path.display(), &capture[1]));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 200, "the scan found only {seen} keys");
+    assert!(
+        missing.is_empty(),
+        "keys missing from en.json:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn zh_tw_declares_its_command_aliases_in_data() {
+    let zh = BUILTIN_LOCALES
+        .iter()
+        .find(|(name, _)| *name == "zh-TW.json")
+        .map(|(name, text)| parse_bundle_text(text, name).unwrap())
+        .unwrap();
+    assert!(
+        zh.aliases
+            .contains(&("模型".to_string(), "model".to_string()))
+    );
+    assert!(
+        zh.aliases
+            .contains(&("續".to_string(), "resume".to_string()))
+    );
+}

@@ -7,11 +7,17 @@ pub mod core_hacks;
 pub mod doctor;
 pub mod format;
 pub mod hacks;
+pub mod lang_command;
 pub mod languages;
 pub mod locale;
 pub mod packs;
 pub mod plural;
+pub mod probe;
 pub mod registry;
+#[cfg(test)]
+pub(crate) mod scoped;
+pub mod score;
+pub mod score_lua;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -58,9 +64,15 @@ pub fn t(key: &str, args: &Args<'_>) -> String {
     if PROBE_ON.load(Ordering::Relaxed) {
         lock(&PROBED_KEYS).insert(key.to_string());
     }
-    CATALOG.load().translate(key, args, |name| {
-        lock(&UNFILLED).insert(format!("{key}:{name}"));
-    })
+    let out = with_registry(|registry| {
+        registry.translate(key, args, |name| {
+            lock(&UNFILLED).insert(format!("{key}:{name}"));
+        })
+    });
+    if PROBE_ON.load(Ordering::Relaxed) {
+        probe::record_output(&out);
+    }
+    out
 }
 
 /// `t!("pi.key")` or `t!("pi.key", name = value, count = n)`.
@@ -76,7 +88,7 @@ macro_rules! t {
 
 /// The current locale (normalised tag).
 pub fn current_locale() -> String {
-    CATALOG.load().locale().to_string()
+    with_registry(|registry| registry.locale().to_string())
 }
 
 /// Switch the current locale; everything translated afterwards uses it.
@@ -86,6 +98,11 @@ pub fn set_locale(locale: &str) {
 
 /// Change the registry (add bundles, switch locale) and tell renderers to redraw.
 pub fn update(change: impl Fn(&mut Registry)) {
+    #[cfg(test)]
+    if scoped::update(&change) {
+        GENERATION.fetch_add(1, Ordering::Relaxed);
+        return;
+    }
     CATALOG.rcu(|current| {
         let mut next = clone_registry(current);
         change(&mut next);
@@ -96,6 +113,10 @@ pub fn update(change: impl Fn(&mut Registry)) {
 
 /// Read the registry (for doctor, debug, listings).
 pub fn with_registry<R>(read: impl FnOnce(&Registry) -> R) -> R {
+    #[cfg(test)]
+    if let Some(registry) = scoped::current() {
+        return read(&registry);
+    }
     read(&CATALOG.load())
 }
 

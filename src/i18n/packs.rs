@@ -2,6 +2,7 @@
 //! `~/.pi/agent/locales/`, an extension's `locales/`), and start-up initialisation.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::bundle::{Bundle, parse_bundle_text};
 use super::locale::{LocaleSource, detect_from_environment};
@@ -58,7 +59,7 @@ pub fn init(settings_locale: Option<&str>, user_dirs: &[PathBuf]) -> InitReport 
     let mut errors = Vec::new();
     let mut bundles = Vec::new();
     for dir in user_dirs {
-        let (mut found, mut rejected) = load_bundle_dir(dir, "user:");
+        let (mut found, mut rejected) = load_bundle_dir(dir, USER_ORIGIN);
         bundles.append(&mut found);
         errors.append(&mut rejected);
     }
@@ -68,12 +69,70 @@ pub fn init(settings_locale: Option<&str>, user_dirs: &[PathBuf]) -> InitReport 
             registry.insert(merge_over_existing(registry, bundle));
         }
     });
-    InitReport {
+    let report = InitReport {
         locale,
         source,
         errors,
-    }
+    };
+    *lock_last() = Some(report.clone());
+    report
 }
+
+static LAST_INIT: Mutex<Option<InitReport>> = Mutex::new(None);
+
+fn lock_last() -> std::sync::MutexGuard<'static, Option<InitReport>> {
+    LAST_INIT.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What start-up decided (with the errors of the latest reload), if [`init`] ran.
+pub fn last_init() -> Option<InitReport> {
+    lock_last().clone()
+}
+
+/// Read the user's locale packs again (`/reload`). A file that is now broken keeps the
+/// catalog it had before (its errors are returned, and shown by `/lang debug`); files that
+/// parse replace their earlier version; deleted files are dropped. Extension bundles stay.
+pub fn reload(user_dirs: &[PathBuf]) -> Vec<String> {
+    let mut fresh = Vec::new();
+    let mut errors = Vec::new();
+    let mut broken = Vec::new();
+    for dir in user_dirs {
+        for file in files_with_extension(dir, "json") {
+            let label = format!("{USER_ORIGIN}{}", file.display());
+            let parsed = std::fs::read_to_string(&file)
+                .map_err(|e| vec![format!("{label}: cannot read: {e}")])
+                .and_then(|text| parse_bundle_text(&text, &label));
+            match parsed {
+                Ok(bundle) => fresh.push(bundle),
+                Err(mut reasons) => {
+                    errors.append(&mut reasons);
+                    broken.push(label);
+                }
+            }
+        }
+    }
+    super::update(|registry| {
+        let mut next = super::builtin_registry(registry.locale());
+        for bundle in registry.bundles() {
+            let user = bundle.origin.starts_with(USER_ORIGIN);
+            let builtin = bundle.origin.starts_with("builtin:");
+            if (!user && !builtin) || broken.contains(&bundle.origin) {
+                next.insert(bundle.clone());
+            }
+        }
+        for bundle in &fresh {
+            next.insert(merge_over_existing(&next, bundle));
+        }
+        *registry = next;
+    });
+    if let Some(report) = lock_last().as_mut() {
+        report.errors = errors.clone();
+    }
+    errors
+}
+
+/// Origin prefix of bundles read from the user's locale folder.
+const USER_ORIGIN: &str = "user:";
 
 /// A user bundle for a namespace and locale pi already ships overrides single keys only:
 /// keys it lacks keep the shipped text.

@@ -74,8 +74,10 @@ impl App {
             SlashCommand::Logout(provider) => self.run_logout(&provider),
             SlashCommand::Reload if busy => refuse_busy(self),
             SlashCommand::Reload => {
+                self.reload_locales();
                 let _ = self.commands.send(SessionCommand::Reload);
             }
+            SlashCommand::Lang(args) => self.run_lang(&args),
             SlashCommand::Tree
             | SlashCommand::Fork
             | SlashCommand::Clone
@@ -145,7 +147,7 @@ impl App {
             .iter()
             .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
             .unwrap_or(0);
-        let mut selector = Selector::new(t!("pi.cmd.model.title"), items, current);
+        let mut selector = Selector::keyed("pi.cmd.model.title", items, current);
         if !search.is_empty() {
             selector.set_query(search);
         }

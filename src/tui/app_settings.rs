@@ -123,6 +123,7 @@ impl App {
             PanelChange::ResumeSession { path, cwd } => self.resume_session(path, &cwd),
             PanelChange::RenameSession(path, name) => self.rename_session(&path, &name),
             PanelChange::DeleteSession(path) => self.delete_session(&path),
+            PanelChange::Locale(tag) => self.switch_locale(&tag),
         }
     }
 

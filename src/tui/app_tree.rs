@@ -122,7 +122,7 @@ impl App {
         })
         .collect();
         self.overlay = Some(Overlay::SummaryChoice(
-            Selector::new(t!("pi.tui.tree.summary.title"), items, 0),
+            Selector::keyed("pi.tui.tree.summary.title", items, 0),
             id,
         ));
     }
@@ -179,7 +179,7 @@ impl App {
                     })
                     .unzip();
                 self.overlay = Some(Overlay::ForkSelector(
-                    Selector::new(t!("pi.tui.fork.title"), items, initial),
+                    Selector::keyed("pi.tui.fork.title", items, initial),
                     ids,
                 ));
             }

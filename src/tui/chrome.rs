@@ -195,6 +195,14 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
             theme.fg("warning"),
         )));
     }
+    let locale = crate::i18n::current_locale();
+    if crate::i18n::languages::is_rtl(&locale) {
+        let note = t!("pi.tui.footer.rtl_unsupported", tag = locale);
+        lines.push(Line::from(Span::styled(
+            truncate(&note, max, "…"),
+            theme.fg("warning"),
+        )));
+    }
     lines
 }
 

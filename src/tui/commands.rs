@@ -24,6 +24,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("share", true),
     ("login", true),
     ("logout", true),
+    ("lang", true),
 ];
 
 /// A parsed command line.
@@ -69,6 +70,8 @@ pub enum SlashCommand {
     Export(String),
     /// `/share`.
     Share,
+    /// `/lang [tag|alias|subcommand]`.
+    Lang(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -85,6 +88,8 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
     if name.is_empty() || name.contains('/') {
         return None;
     }
+    let alias = resolve_alias(name);
+    let name = alias.as_deref().unwrap_or(name);
     Some(match name {
         "model" => SlashCommand::Model(arg),
         "new" => SlashCommand::New,
@@ -106,6 +111,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "compact" => SlashCommand::Compact(arg),
         "export" => SlashCommand::Export(arg),
         "share" => SlashCommand::Share,
+        "lang" => SlashCommand::Lang(arg),
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
@@ -118,9 +124,24 @@ pub fn description(name: &str) -> String {
     crate::i18n::t(&format!("pi.cmd.{name}.description"), &[])
 }
 
+/// The command a localised alias of the current locale stands for (`模型` -> `model`).
+/// Aliases are declared by locale packs (`"aliases"`), never in code.
+pub fn resolve_alias(name: &str) -> Option<String> {
+    crate::i18n::with_registry(|r| {
+        r.aliases()
+            .into_iter()
+            .find(|(alias, command)| alias == name && is_builtin(command))
+            .map(|(_, command)| command)
+    })
+}
+
+fn is_builtin(name: &str) -> bool {
+    COMMANDS.iter().any(|(n, _)| *n == name)
+}
+
 /// Commands whose name starts with (or, failing that, contains) `prefix`, with their
-/// descriptions translated now.
-pub fn complete(prefix: &str) -> Vec<(&'static str, String)> {
+/// descriptions translated now; then the current locale's aliases starting with `prefix`.
+pub fn complete(prefix: &str) -> Vec<(String, String)> {
     let prefix = prefix.to_lowercase();
     let mut names: Vec<&'static str> = COMMANDS
         .iter()
@@ -134,7 +155,24 @@ pub fn complete(prefix: &str) -> Vec<(&'static str, String)> {
             .filter(|n| n.contains(&prefix))
             .collect();
     }
-    names.into_iter().map(|n| (n, description(n))).collect()
+    let mut out: Vec<(String, String)> = names
+        .into_iter()
+        .map(|n| (n.to_string(), description(n)))
+        .collect();
+    let aliases = crate::i18n::with_registry(|r| r.aliases());
+    for (alias, command) in aliases {
+        if alias.starts_with(&prefix) && is_builtin(&command) {
+            let desc = crate::i18n::t(
+                "pi.cmd.alias",
+                &[
+                    ("command", command.as_str().into()),
+                    ("description", description(&command).into()),
+                ],
+            );
+            out.push((alias, desc));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -167,8 +205,33 @@ mod tests {
 
     #[test]
     fn completion_prefers_prefixes() {
-        let names: Vec<_> = complete("n").iter().map(|c| c.0).collect();
+        let names: Vec<_> = complete("n").into_iter().map(|c| c.0).collect();
         assert_eq!(names, vec!["new", "name"]);
         assert_eq!(complete("odel")[0].0, "model");
+    }
+
+    #[test]
+    fn locale_aliases_resolve_only_in_their_locale() {
+        let _catalog = crate::i18n::scoped::scoped_catalog("zh-TW");
+        assert_eq!(
+            parse_command("/模型"),
+            Some(SlashCommand::Model(String::new()))
+        );
+        assert_eq!(
+            parse_command("/模型 sonnet"),
+            Some(SlashCommand::Model("sonnet".into()))
+        );
+        assert_eq!(parse_command("/續"), Some(SlashCommand::Resume));
+        let offered = complete("模");
+        assert_eq!(offered.len(), 1, "{offered:?}");
+        assert_eq!(offered[0].0, "模型");
+        assert!(offered[0].1.contains("/model"), "{offered:?}");
+        crate::i18n::set_locale("en");
+        assert_eq!(resolve_alias("模型"), None);
+        assert!(matches!(
+            parse_command("/模型"),
+            Some(SlashCommand::Unknown(_))
+        ));
+        assert!(complete("模").is_empty());
     }
 }

@@ -166,8 +166,8 @@ impl App {
                 detail: format!("[{}]", p.id),
             })
             .collect();
-        self.overlay = Some(Overlay::LoginSelector(Selector::new(
-            t!("pi.login.title"),
+        self.overlay = Some(Overlay::LoginSelector(Selector::keyed(
+            "pi.login.title",
             items,
             0,
         )));

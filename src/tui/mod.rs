@@ -7,6 +7,7 @@ mod app_commands;
 mod app_completion;
 mod app_extension_ui;
 mod app_keys;
+mod app_lang;
 pub mod app_sessions;
 pub mod app_settings;
 mod app_tree;
@@ -24,6 +25,7 @@ pub mod hyperlink;
 pub mod image_attach;
 pub mod input;
 pub mod keybindings;
+pub mod lang_panel;
 pub mod login;
 pub mod lua_surfaces;
 pub mod markdown;
@@ -48,6 +50,8 @@ pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};
 
+#[cfg(test)]
+mod app_lang_tests;
 #[cfg(test)]
 mod app_settings_tests;
 #[cfg(test)]

@@ -35,6 +35,8 @@ pub enum PanelChange {
     RenameSession(PathBuf, String),
     /// Delete this session file.
     DeleteSession(PathBuf),
+    /// Switch to this locale tag (`/lang` picker).
+    Locale(String),
 }
 
 /// What a key did to a panel.

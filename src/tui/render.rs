@@ -29,6 +29,8 @@ pub struct RenderOptions {
 #[derive(Default)]
 pub struct RenderCache {
     options: Option<RenderOptions>,
+    /// The i18n generation the entries were rendered at; a locale switch re-renders all.
+    generation: u64,
     entries: Vec<(u64, Vec<Line<'static>>)>,
     memo: MarkdownMemo,
 }
@@ -72,9 +74,11 @@ impl RenderCache {
         options: &RenderOptions,
         theme: &Theme,
     ) -> usize {
-        if self.options.as_ref() != Some(options) {
+        let generation = crate::i18n::generation();
+        if self.options.as_ref() != Some(options) || self.generation != generation {
             self.entries.clear();
             self.options = Some(options.clone());
+            self.generation = generation;
         }
         self.entries.truncate(transcript.items.len());
         for (i, item) in transcript.items.iter().enumerate() {

@@ -38,6 +38,9 @@ pub enum SelectorOutcome {
 pub struct Selector {
     /// Title line.
     pub title: String,
+    /// When set, the title is this message key, translated at draw time (so an open
+    /// selector follows a locale switch).
+    title_key: Option<&'static str>,
     /// Search text.
     pub query: String,
     items: Vec<SelectorItem>,
@@ -64,12 +67,20 @@ impl Selector {
     pub fn new(title: impl Into<String>, items: Vec<SelectorItem>, initial: usize) -> Self {
         let mut s = Selector {
             title: title.into(),
+            title_key: None,
             query: String::new(),
             filtered: (0..items.len()).collect(),
             items,
             selected: 0,
         };
         s.selected = initial.min(s.filtered.len().saturating_sub(1));
+        s
+    }
+
+    /// A selector whose title is the message `key`, re-translated on every draw.
+    pub fn keyed(key: &'static str, items: Vec<SelectorItem>, initial: usize) -> Self {
+        let mut s = Self::new(crate::i18n::t(key, &[]), items, initial);
+        s.title_key = Some(key);
         s
     }
 
@@ -132,7 +143,14 @@ impl Selector {
     pub fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
         let mut out = vec![
             Line::from(Span::styled(
-                truncate(&self.title, max, "…"),
+                truncate(
+                    &self
+                        .title_key
+                        .map(|k| crate::i18n::t(k, &[]))
+                        .unwrap_or_else(|| self.title.clone()),
+                    max,
+                    "…",
+                ),
                 theme.bold("accent"),
             )),
             Line::from(vec![
@@ -211,5 +229,15 @@ mod tests {
         assert_eq!(out, SelectorOutcome::Picked(2));
         assert_eq!(fuzzy_score("gpt", "claude"), None);
         assert!(fuzzy_score("cs45", "claude-sonnet-4-5").is_some());
+    }
+
+    #[test]
+    fn an_open_keyed_selector_follows_a_locale_switch() {
+        let _catalog = crate::i18n::scoped::scoped_catalog("zh-TW");
+        let s = Selector::keyed("pi.cmd.model.title", items(), 0);
+        let title = |s: &Selector| s.lines(&Theme::plain(), 60)[0].to_string();
+        assert_eq!(title(&s), "選擇模型");
+        crate::i18n::set_locale("en");
+        assert_eq!(title(&s), "Select model");
     }
 }

@@ -210,10 +210,9 @@ impl Transcript {
 
     /// Append a notice.
     pub fn notice(&mut self, text: impl Into<String>, kind: NoticeKind) {
-        self.push(Item::Notice {
-            text: text.into(),
-            kind,
-        });
+        let text = text.into();
+        crate::i18n::probe::observe(&text);
+        self.push(Item::Notice { text, kind });
     }
 
     /// Remove everything (a new session).

@@ -238,6 +238,7 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
             let room = width.saturating_sub(super::text::width(&head) + 1);
             let mut spans = vec![Span::styled(head, label_style)];
             if room > 3 && !desc.is_empty() {
+                crate::i18n::probe::observe(desc);
                 spans.push(Span::styled(
                     format!(" {}", truncate(desc, room, "…")),
                     app.theme.fg("muted"),
