@@ -224,3 +224,43 @@ end"#,
         ]
     );
 }
+
+#[tokio::test]
+async fn a_message_sent_while_idle_is_shown_at_once_without_a_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "note.lua",
+        r#"return function(pi)
+  pi.registerCommand("note", { handler = function(args, ctx)
+    pi.sendMessage({ customType = "note", content = "idle " .. args, display = true })
+  end })
+end"#,
+    );
+    let (mut agent, faux) = lua_agent::session_with(vec![ext], dir.path()).await;
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    agent.subscribe(Box::new(move |e: &pi::agent::events::AgentEvent| {
+        sink.lock().unwrap().push(serde_json::to_value(e).unwrap());
+    }));
+    agent
+        .run_extension_command("note", "hello", &CancellationToken::new())
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    let kinds: Vec<&str> = seen.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert_eq!(kinds, ["message_start", "message_end"], "{seen:?}");
+    assert_eq!(seen[1]["message"]["customType"], "note");
+    assert_eq!(seen[1]["message"]["content"], "idle hello");
+    assert!(faux.requests().is_empty(), "no turn runs");
+    assert_eq!(custom_message_count(&agent), 1);
+}
+
+fn custom_message_count(agent: &pi::app::agent_session::AgentSession) -> usize {
+    agent
+        .state
+        .messages
+        .iter()
+        .filter(|m| matches!(m, Message::Custom(_)))
+        .count()
+}
