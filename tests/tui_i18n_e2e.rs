@@ -1,8 +1,8 @@
 //! End to end in Traditional Chinese: the real `pi` binary in tmux with `PI_LOCALE=zh-TW`
 //! against the mock LLM server. Every screen a user meets in a working day (start-up,
 //! footer, a streamed answer with bash, read, edit and write rows, the `/` menu,
-//! `/model`, `/settings`, `/resume`, `/hotkeys`, `/session`, extension notifications and
-//! a provider error) may contain Latin-script words only from an allow-list of proper
+//! `/model`, `/settings`, `/resume`, `/hotkeys`, `/session`, a confirm dialog, extension
+//! notifications and a provider error) may contain Latin-script words only from an allow-list of proper
 //! nouns, commands, key names, paths, model names and the test's own tool arguments.
 
 #[path = "support/pi_cli.rs"]
@@ -174,6 +174,14 @@ return function(pi)
       pi.log.warn("3 files changed")
     end,
   })
+  pi.registerCommand("prune", {
+    description = "Delete stale branches",
+    handler = function(_, ctx)
+      if not ctx.ui.confirm("刪除舊分支？", "將刪除 3 個分支") then
+        ctx.ui.notify("已保留分支", "info")
+      end
+    end,
+  })
 end
 "#;
 
@@ -181,7 +189,10 @@ const SHIP_HACK: &str = r#"
 return {
   id = "ship-extension",
   locales = { "zh-TW" },
-  exact = { ["Ship the current change"] = "發布目前的變更" },
+  exact = {
+    ["Ship the current change"] = "發布目前的變更",
+    ["Delete stale branches"] = "刪除舊分支",
+  },
 }
 "#;
 
@@ -285,6 +296,16 @@ fn a_working_day_in_zh_tw_shows_no_english() {
     assert!(screen.contains("已建立檢查點"), "{screen}");
     assert!(screen.contains("[ship] 警告: 已變更 3 個檔案"), "{screen}");
     assert_chinese(&screen, "extension notifications");
+
+    pi.send("/prune");
+    let screen = pi
+        .tmux
+        .wait_for("a confirm dialog", WAIT, |s| s.contains("將刪除 3 個分支"));
+    assert!(screen.contains("是") && screen.contains("否"), "{screen}");
+    assert_chinese(&screen, "confirm dialog");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the dialog answer", WAIT, |s| s.contains("已保留分支"));
 
     server.push(MockReply::openai_error(400, "配額不足"));
     pi.send("再試一次");
