@@ -255,3 +255,22 @@ fn argument_completions_show_for_the_text_they_were_asked_for() {
     });
     assert!(!screen(&mut app, 60, 20).contains("xyz"));
 }
+
+#[test]
+fn the_working_line_gives_way_to_a_dialog_with_its_own_keys() {
+    let mut app = app();
+    app.set_busy(CancellationToken::new());
+    let working = "Working...";
+    assert!(screen(&mut app, 60, 20).contains(working));
+    let (_rx, _) = open(
+        &mut app,
+        json!({"method": "confirm", "title": "Delete it?", "message": "Really"}),
+    );
+    let text = screen(&mut app, 60, 20);
+    assert!(
+        text.contains("Delete it?") && !text.contains(working),
+        "{text}"
+    );
+    key(&mut app, KeyCode::Esc);
+    assert!(screen(&mut app, 60, 20).contains(working));
+}

@@ -52,6 +52,8 @@ pub struct LuaChrome {
     pub inline: Option<Vec<Line<'static>>>,
     /// Overlays, bottom first.
     pub overlays: Vec<(OverlayOptions, Vec<Line<'static>>)>,
+    /// A custom component has the keyboard.
+    pub focused: bool,
 }
 
 /// ANSI-styled text lines as ratatui lines.
@@ -80,6 +82,7 @@ impl LuaChrome {
             header: s.header.as_deref().map(ansi_lines),
             footer: s.footer.as_deref().map(ansi_lines),
             inline: s.inline().map(|c| ansi_lines(&c.lines)),
+            focused: s.focused().is_some(),
             ..LuaChrome::default()
         };
         for (placement, lines) in s.widgets.values() {

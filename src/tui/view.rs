@@ -48,7 +48,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     below.extend(lua.below.iter().cloned());
 
     let pending = pending_lines(app, width);
+    // While an extension's dialog or component has the keyboard, its own hints apply.
+    let extension_focused = lua.focused || !app.ext.dialogs.is_empty();
     let working: Vec<Line<'static>> = match app.busy_since {
+        Some(_) if extension_focused => Vec::new(),
         Some(since) => vec![
             app.ext
                 .working_line(since.elapsed(), &theme, width)
