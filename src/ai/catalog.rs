@@ -129,6 +129,7 @@ pub const DEFAULT_MODEL_PER_PROVIDER: &[(&str, &str)] = &[
     ("google", "gemini-3.1-pro-preview"),
     ("google-vertex", "gemini-3.1-pro-preview"),
     ("google-gemini-cli", "gemini-2.5-pro"),
+    ("google-antigravity", "gemini-3.1-pro-high"),
     ("github-copilot", "gpt-5.4"),
     ("openrouter", "moonshotai/kimi-k2.6"),
     ("vercel-ai-gateway", "zai/glm-5.1"),

@@ -3,7 +3,14 @@
 //! `<base>/v1internal:streamGenerateContent?alt=sse` with the Gemini request
 //! wrapped as `{project, model, request, userAgent, requestId}`; every
 //! streamed chunk wraps a Gemini response as `{"response": ...}`. The key is
-//! the JSON `{"token", "projectId"}` the login provides.
+//! the JSON `{"token", "projectId"}` the login provides. The same protocol
+//! serves `google-antigravity` (`/login google-antigravity`) with
+//! Antigravity's endpoint, User-Agent and request markers. A stream that
+//! ends without content or error is asked for again (twice at most).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use serde_json::{Value, json};
@@ -11,18 +18,39 @@ use serde_json::{Value, json};
 use super::events::MessageBuilder;
 use super::google::GeminiStreamState;
 use super::google_request::build_body;
-use super::http::{header_map, post_sse_with_hooks};
+use super::http::{SseBody, header_map, post_sse_with_hooks};
+use super::model::Model;
+use super::oauth::google_antigravity::{SANDBOX_URL, request_headers};
 use super::oauth::google_gemini_cli::{CODE_ASSIST_URL, code_assist_headers};
 use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
+use super::stream::{ApiProvider, ProviderError, RequestHooks, StreamRequest};
+
+/// Provider id of Antigravity logins.
+pub const ANTIGRAVITY: &str = "google-antigravity";
+/// Further requests after a stream that ended with nothing in it.
+const EMPTY_STREAM_RETRIES: u32 = 2;
+/// Pause before the first of those; doubled for each one after.
+const EMPTY_STREAM_DELAY: Duration = Duration::from_millis(500);
+/// Beta flag Claude thinking models need behind Cloud Code Assist.
+const CLAUDE_THINKING_BETA: &str = "interleaved-thinking-2025-05-14";
+/// System text Antigravity requests start with.
+const ANTIGRAVITY_SYSTEM: &str = "You are Antigravity, a powerful agentic AI coding assistant \
+designed by the Google Deepmind team working on Advanced Agentic Coding.You are pair programming \
+with a USER to solve their coding task. The task may require creating a new codebase, modifying or \
+debugging an existing codebase, or simply answering a question.**Absolute paths only****Proactiveness**";
 
 /// Cloud Code Assist over SSE.
 #[derive(Default)]
 pub struct GoogleGeminiCli;
 
-/// Access token and project from the key; an error asking for `/login`.
-pub fn parse_key(key: Option<&str>) -> Result<(String, String), ProviderError> {
-    let login = "run /login google-gemini-cli to sign in with your Google account";
+/// Access token and project from the key; an error asking for `/login <provider>`.
+pub fn parse_key(key: Option<&str>, provider: &str) -> Result<(String, String), ProviderError> {
+    let provider = if provider == ANTIGRAVITY {
+        ANTIGRAVITY
+    } else {
+        "google-gemini-cli"
+    };
+    let login = format!("run /login {provider} to sign in with your Google account");
     let key = key.filter(|k| !k.is_empty()).ok_or_else(|| {
         ProviderError::new(format!("Google Cloud Code Assist needs a login: {login}."))
     })?;
@@ -52,6 +80,65 @@ fn unwrap_chunk(event: SseEvent) -> SseEvent {
     }
 }
 
+/// The Cloud Code Assist request around the Gemini request `request`.
+fn wrap_request(model: &Model, project: &str, mut request: Value) -> Value {
+    let antigravity = model.provider == ANTIGRAVITY;
+    if model.id.starts_with("claude-") {
+        // Claude behind Code Assist takes the older `parameters` schema field.
+        for tool in request["tools"].as_array_mut().into_iter().flatten() {
+            for decl in tool["functionDeclarations"].as_array_mut().into_iter().flatten() {
+                if let Some(schema) = decl.as_object_mut().and_then(|d| d.remove("parametersJsonSchema")) {
+                    decl["parameters"] = schema;
+                }
+            }
+        }
+    }
+    if !antigravity {
+        let request_id = format!("pi-{}", uuid::Uuid::new_v4().simple());
+        return json!({
+            "project": project, "model": model.id, "request": request,
+            "userAgent": "pi-coding-agent", "requestId": request_id,
+        });
+    }
+    let mut parts = vec![
+        json!({"text": ANTIGRAVITY_SYSTEM}),
+        json!({"text": format!("Please ignore following [ignore]{ANTIGRAVITY_SYSTEM}[/ignore]")}),
+    ];
+    parts.extend(request["systemInstruction"]["parts"].as_array().into_iter().flatten().cloned());
+    request["systemInstruction"] = json!({"role": "user", "parts": parts});
+    let request_id = format!("agent-{}", uuid::Uuid::new_v4().simple());
+    json!({
+        "project": project, "model": model.id, "request": request, "requestType": "agent",
+        "userAgent": "antigravity", "requestId": request_id,
+    })
+}
+
+/// The login's headers: Gemini CLI's, or Antigravity's User-Agent.
+fn login_headers(model: &Model, token: &str) -> Vec<(&'static str, String)> {
+    if model.provider != ANTIGRAVITY {
+        return code_assist_headers(token);
+    }
+    let mut headers = request_headers(token);
+    if model.id.starts_with("claude-") && model.reasoning {
+        headers.push(("anthropic-beta", CLAUDE_THINKING_BETA.into()));
+    }
+    headers
+}
+
+/// Hooks that see every response but not the body again (it was already
+/// replaced once before the first request).
+struct ResponsesOnly(Arc<dyn RequestHooks>);
+
+#[async_trait]
+impl RequestHooks for ResponsesOnly {
+    async fn before_request(&self, payload: Value) -> Value {
+        payload
+    }
+    async fn after_response(&self, status: u16, headers: BTreeMap<String, String>) {
+        self.0.after_response(status, headers).await;
+    }
+}
+
 #[async_trait]
 impl ApiProvider for GoogleGeminiCli {
     fn api(&self) -> &str {
@@ -64,17 +151,13 @@ impl ApiProvider for GoogleGeminiCli {
         out: &mut MessageBuilder,
     ) -> Result<(), ProviderError> {
         let model = &req.model;
-        let (token, project) = parse_key(req.options.api_key.as_deref())?;
-        let request_id = format!("pi-{}", uuid::Uuid::new_v4().simple());
+        let (token, project) = parse_key(req.options.api_key.as_deref(), &model.provider)?;
         let mut request = build_body(model, &req.context, &req.options);
         if let Some(session) = &req.options.session_id {
             request["sessionId"] = json!(session);
         }
-        let body = json!({
-            "project": project, "model": model.id, "request": request,
-            "userAgent": "pi-coding-agent", "requestId": request_id,
-        });
-        let auth = code_assist_headers(&token);
+        let mut body = wrap_request(model, &project, request);
+        let auth = login_headers(model, &token);
         let mut ordered: Vec<(&str, &str)> = auth.iter().map(|(k, v)| (*k, v.as_str())).collect();
         ordered.push(("accept", "text/event-stream"));
         ordered.extend(
@@ -92,6 +175,7 @@ impl ApiProvider for GoogleGeminiCli {
         );
         let headers = header_map(ordered)?;
         let base = match model.base_url.trim() {
+            "" if model.provider == ANTIGRAVITY => SANDBOX_URL,
             "" => CODE_ASSIST_URL,
             b => b,
         };
@@ -99,21 +183,45 @@ impl ApiProvider for GoogleGeminiCli {
             "{}/v1internal:streamGenerateContent?alt=sse",
             base.trim_end_matches('/')
         );
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
+        let hooks: Option<Arc<dyn RequestHooks>> = match &req.options.hooks {
+            Some(h) => {
+                body = h.before_request(body).await;
+                Some(Arc::new(ResponsesOnly(h.clone())))
+            }
+            None => None,
+        };
+        let open = || post_sse_with_hooks(&url, headers.clone(), &body, &model.provider, hooks.as_ref());
+        let mut sse = open().await?;
         out.start();
-        let mut state = GeminiStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            state.handle(&unwrap_chunk(event), out)?;
+        for retry in 1..=EMPTY_STREAM_RETRIES + 1 {
+            if let Some(state) = read_stream(model, &mut sse, out).await? {
+                return state.finish(out);
+            }
+            if retry > EMPTY_STREAM_RETRIES {
+                break;
+            }
+            out.partial_mut().usage = Default::default();
+            out.partial_mut().response_id = None;
+            tokio::time::sleep(EMPTY_STREAM_DELAY * 2u32.pow(retry - 1)).await;
+            sse = open().await?;
         }
-        state.finish(out)
+        Err(ProviderError::new(
+            "Cloud Code Assist API returned an empty response",
+        ))
     }
+}
+
+/// Read one streamed reply; `None` when it held no content.
+async fn read_stream<'a>(
+    model: &'a Model,
+    sse: &mut SseBody,
+    out: &mut MessageBuilder,
+) -> Result<Option<GeminiStreamState<'a>>, ProviderError> {
+    let mut state = GeminiStreamState::new(model);
+    while let Some(event) = sse.next_event().await? {
+        state.handle(&unwrap_chunk(event), out)?;
+    }
+    Ok((!out.partial().content.is_empty()).then_some(state))
 }
 
 #[cfg(test)]
@@ -122,11 +230,14 @@ mod tests {
 
     #[test]
     fn keys_must_be_a_login() {
-        let (t, p) = parse_key(Some(r#"{"token":"ya29","projectId":"proj-1"}"#)).unwrap();
+        let key = Some(r#"{"token":"ya29","projectId":"proj-1"}"#);
+        let (t, p) = parse_key(key, "google-gemini-cli").unwrap();
         assert_eq!((t.as_str(), p.as_str()), ("ya29", "proj-1"));
         for bad in [None, Some("AIza-plain-key"), Some(r#"{"token":"x"}"#)] {
-            let e = parse_key(bad).unwrap_err().message;
+            let e = parse_key(bad, "google-gemini-cli").unwrap_err().message;
             assert!(e.contains("/login google-gemini-cli"), "{e}");
+            let e = parse_key(bad, ANTIGRAVITY).unwrap_err().message;
+            assert!(e.contains("/login google-antigravity"), "{e}");
         }
     }
 

@@ -8,32 +8,31 @@
 
 use std::time::Duration;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::login::{LoginUi, start_callback, wait_for_code};
-use super::pkce::{Pkce, random_state};
-use super::{Body, Endpoints, expiry_from_now, required_number, required_str, send};
+use super::google::{GoogleApp, project_id};
+use super::login::LoginUi;
+use super::{Body, Endpoints, send};
 use crate::ai::auth::OAuthCredential;
 
-/// Authorization page.
-pub const AUTHORIZE_URL: &str = "https://accounts.google.com/o/oauth2/v2/auth";
-/// Token endpoint.
-pub const TOKEN_URL: &str = "https://oauth2.googleapis.com/token";
+pub use super::google::{AUTHORIZE_URL, TOKEN_URL};
+
 /// The Cloud Code Assist API.
 pub const CODE_ASSIST_URL: &str = "https://cloudcode-pa.googleapis.com";
-/// Local callback port.
-pub const CALLBACK_PORT: u16 = 8085;
-/// Local callback path.
-pub const CALLBACK_PATH: &str = "/oauth2callback";
-/// Scopes requested.
-pub const SCOPE: &str = "https://www.googleapis.com/auth/cloud-platform \
-https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/userinfo.profile";
-/// Gemini CLI's installed-application client (public; base64 keeps secret
-/// scanners quiet).
-const CLIENT_ID_B64: &str = "NjgxMjU1ODA5Mzk1LW9vOGZ0Mm9wcmRybnA5ZTNhcWY2YXYzaG1kaWIxMzVqLmFwcHMuZ29vZ2xldXNlcmNvbnRlbnQuY29t";
-const CLIENT_SECRET_B64: &str = "R09DU1BYLTR1SGdNUG0tMW83U2stZ2VWNkN1NWNsWEZzeGw=";
+/// Gemini CLI's installed application.
+pub const APP: GoogleApp = GoogleApp {
+    provider: "google-gemini-cli",
+    name: "Google",
+    client_id_b64: "NjgxMjU1ODA5Mzk1LW9vOGZ0Mm9wcmRybnA5ZTNhcWY2YXYzaG1kaWIxMzVqLmFwcHMuZ29vZ2xldXNlcmNvbnRlbnQuY29t",
+    client_secret_b64: "R09DU1BYLTR1SGdNUG0tMW83U2stZ2VWNkN1NWNsWEZzeGw=",
+    callback_port: 8085,
+    callback_path: "/oauth2callback",
+    scopes: &[
+        "https://www.googleapis.com/auth/cloud-platform",
+        "https://www.googleapis.com/auth/userinfo.email",
+        "https://www.googleapis.com/auth/userinfo.profile",
+    ],
+};
 /// Tier that Google provisions a project for by itself.
 const FREE_TIER: &str = "free-tier";
 /// Tier assumed when the account lists none as default.
@@ -42,42 +41,12 @@ const LEGACY_TIER: &str = "legacy-tier";
 const POLL_INTERVAL: Duration = Duration::from_secs(5);
 /// Polls before giving up on provisioning.
 const MAX_POLLS: u32 = 24;
-const NAME: &str = "Google";
 const PROJECT_HELP: &str = "Set GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) to your Google \
 Cloud project and run /login google-gemini-cli again; see https://goo.gle/gemini-cli-auth-docs#workspace-gca";
 
-fn decoded(b64: &str) -> String {
-    String::from_utf8(STANDARD.decode(b64).unwrap_or_default()).unwrap_or_default()
-}
-
 /// The OAuth client id.
 pub fn client_id() -> String {
-    decoded(CLIENT_ID_B64)
-}
-
-fn client_secret() -> String {
-    decoded(CLIENT_SECRET_B64)
-}
-
-/// The redirect URI for a callback port.
-pub fn redirect_uri(port: u16) -> String {
-    format!("http://localhost:{port}{CALLBACK_PATH}")
-}
-
-/// The authorization page URL (offline access, consent prompt for a refresh token).
-pub fn authorize_url(endpoints: &Endpoints, pkce: &Pkce, state: &str, redirect: &str) -> String {
-    let mut url = url::Url::parse(&endpoints.url(AUTHORIZE_URL)).expect("valid authorize URL");
-    url.query_pairs_mut()
-        .append_pair("client_id", &client_id())
-        .append_pair("response_type", "code")
-        .append_pair("redirect_uri", redirect)
-        .append_pair("scope", SCOPE)
-        .append_pair("code_challenge", &pkce.challenge)
-        .append_pair("code_challenge_method", "S256")
-        .append_pair("state", state)
-        .append_pair("access_type", "offline")
-        .append_pair("prompt", "consent");
-    url.into()
+    APP.client_id()
 }
 
 /// The project the user named in `GOOGLE_CLOUD_PROJECT`/`GOOGLE_CLOUD_PROJECT_ID`.
@@ -88,31 +57,9 @@ pub fn env_project() -> Option<String> {
         .filter(|p| !p.trim().is_empty())
 }
 
-/// Log in: show the authorization URL, wait for the code, exchange it, and
-/// find (or provision) the Code Assist project.
+/// Log in: sign in with Google, then find (or provision) the Code Assist project.
 pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
-    let pkce = Pkce::generate()?;
-    let state = random_state()?;
-    let server = start_callback(endpoints, CALLBACK_PORT, CALLBACK_PATH, &state, NAME, ui).await;
-    let port = server
-        .as_ref()
-        .map_or(endpoints.callback_port(CALLBACK_PORT), |s| s.port());
-    let redirect = redirect_uri(port);
-    ui.show_auth(
-        &authorize_url(endpoints, &pkce, &state, &redirect),
-        "Complete the sign-in in your browser, or paste the final redirect URL here.",
-    );
-    let code = wait_for_code(server, &state, ui).await?;
-    ui.progress("Exchanging authorization code for tokens...");
-    let form = [
-        ("client_id", client_id()),
-        ("client_secret", client_secret()),
-        ("code", code),
-        ("grant_type", "authorization_code".into()),
-        ("redirect_uri", redirect),
-        ("code_verifier", pkce.verifier.clone()),
-    ];
-    let mut credential = token_request(endpoints, &form, None, "Google token exchange").await?;
+    let mut credential = APP.sign_in(endpoints, ui).await?;
     let project = discover_project(endpoints, &credential.access, env_project(), ui).await?;
     credential.extra.insert("projectId".into(), project.into());
     Ok(credential)
@@ -123,45 +70,7 @@ pub async fn refresh(
     endpoints: &Endpoints,
     refresh_token: &str,
 ) -> Result<OAuthCredential, String> {
-    let form = [
-        ("client_id", client_id()),
-        ("client_secret", client_secret()),
-        ("refresh_token", refresh_token.to_string()),
-        ("grant_type", "refresh_token".into()),
-    ];
-    token_request(
-        endpoints,
-        &form,
-        Some(refresh_token),
-        "Google token refresh",
-    )
-    .await
-}
-
-async fn token_request(
-    endpoints: &Endpoints,
-    form: &[(&str, String)],
-    previous_refresh: Option<&str>,
-    what: &str,
-) -> Result<OAuthCredential, String> {
-    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let url = endpoints.url(TOKEN_URL);
-    let answer = send(reqwest::Method::POST, &url, &[], Body::Form(&pairs), what).await?;
-    let refresh = match (answer["refresh_token"].as_str(), previous_refresh) {
-        (Some(r), _) if !r.is_empty() => r.to_string(),
-        (_, Some(previous)) => previous.to_string(),
-        _ => {
-            return Err(format!(
-                "{what}: Google sent no refresh token; run /login google-gemini-cli again"
-            ));
-        }
-    };
-    Ok(OAuthCredential {
-        access: required_str(&answer, "access_token", what)?,
-        refresh,
-        expires: expiry_from_now(required_number(&answer, "expires_in", what)?),
-        extra: Map::new(),
-    })
+    APP.refresh(endpoints, refresh_token).await
 }
 
 /// Headers of Code Assist requests.
@@ -177,22 +86,14 @@ pub fn code_assist_headers(access_token: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn client_metadata(project: Option<&str>) -> Value {
+/// The `Client-Metadata` Code Assist expects, naming `project` when given.
+pub(crate) fn client_metadata(project: Option<&str>) -> Value {
     let mut m = json!({"ideType": "IDE_UNSPECIFIED", "platform": "PLATFORM_UNSPECIFIED",
                        "pluginType": "GEMINI"});
     if let Some(p) = project {
         m["duetProject"] = json!(p);
     }
     m
-}
-
-/// A project id in either of the shapes the API uses (`"id"` or `{"id"}`).
-fn project_id(value: &Value) -> Option<String> {
-    value
-        .as_str()
-        .or_else(|| value["id"].as_str())
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
 }
 
 /// Find the user's Code Assist project, provisioning one for new free-tier
@@ -293,13 +194,16 @@ mod tests {
     #[test]
     fn client_is_the_public_gemini_cli_application() {
         assert!(client_id().ends_with(".apps.googleusercontent.com"));
-        assert!(client_secret().starts_with("GOCSPX-"));
-    }
-
-    #[test]
-    fn project_ids_in_both_shapes() {
-        assert_eq!(project_id(&json!("p-1")).as_deref(), Some("p-1"));
-        assert_eq!(project_id(&json!({"id": "p-2"})).as_deref(), Some("p-2"));
-        assert_eq!(project_id(&json!({})), None);
+        assert!(
+            String::from_utf8(
+                base64::Engine::decode(
+                    &base64::engine::general_purpose::STANDARD,
+                    APP.client_secret_b64
+                )
+                .unwrap()
+            )
+            .unwrap()
+            .starts_with("GOCSPX-")
+        );
     }
 }

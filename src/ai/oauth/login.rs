@@ -8,7 +8,9 @@ use async_trait::async_trait;
 
 use super::callback::CallbackServer;
 use super::pkce::code_from_pasted;
-use super::{Endpoints, anthropic, copilot, find_provider, google_gemini_cli, openai_codex};
+use super::{
+    Endpoints, anthropic, copilot, find_provider, google_antigravity, google_gemini_cli, openai_codex,
+};
 use crate::ai::auth::{AuthStorage, Credential, OAuthCredential};
 
 /// What a login flow shows to and asks of the user.
@@ -33,6 +35,7 @@ pub async fn login(
         "openai-codex" => openai_codex::login(endpoints, ui).await,
         "github-copilot" => copilot::login(endpoints, ui).await,
         "google-gemini-cli" => google_gemini_cli::login(endpoints, ui).await,
+        "google-antigravity" => google_antigravity::login(endpoints, ui).await,
         other => Err(unknown_provider(other)),
     }
 }

@@ -1,11 +1,13 @@
 //! Subscription logins (OAuth): Claude Pro/Max, ChatGPT Plus/Pro (Codex),
-//! GitHub Copilot and Google (Gemini CLI / Cloud Code Assist). Logins store `{type: "oauth", access, refresh, expires, ...}`
+//! GitHub Copilot and Google (Gemini CLI and Antigravity, via Cloud Code Assist). Logins store `{type: "oauth", access, refresh, expires, ...}`
 //! in `auth.json`; [`manager::OAuthManager`] refreshes expired tokens at most
 //! once across tasks and processes; [`request`] applies them to requests.
 
 pub mod anthropic;
 pub mod callback;
 pub mod copilot;
+pub mod google;
+pub mod google_antigravity;
 pub mod google_gemini_cli;
 pub mod login;
 pub mod manager;
@@ -40,7 +42,7 @@ pub struct OAuthProvider {
 }
 
 /// Providers `/login` offers.
-pub const PROVIDERS: [OAuthProvider; 4] = [
+pub const PROVIDERS: [OAuthProvider; 5] = [
     OAuthProvider {
         id: "anthropic",
         name: "Anthropic (Claude Pro/Max)",
@@ -56,6 +58,10 @@ pub const PROVIDERS: [OAuthProvider; 4] = [
     OAuthProvider {
         id: "google-gemini-cli",
         name: "Google Cloud Code Assist (Gemini CLI)",
+    },
+    OAuthProvider {
+        id: "google-antigravity",
+        name: "Antigravity (Gemini 3, Claude, GPT-OSS)",
     },
 ];
 
@@ -126,6 +132,7 @@ pub async fn refresh_credential(
         "anthropic" => anthropic::refresh(endpoints, &credential.refresh).await,
         "openai-codex" => openai_codex::refresh(endpoints, &credential.refresh).await,
         "google-gemini-cli" => google_gemini_cli::refresh(endpoints, &credential.refresh).await,
+        "google-antigravity" => google_antigravity::refresh(endpoints, &credential.refresh).await,
         "github-copilot" => {
             let domain = credential
                 .extra

@@ -60,7 +60,7 @@ pub fn resolve_request_auth(
 /// The key a provider's protocol expects when it is not the bare access
 /// token: Cloud Code Assist takes `{"token", "projectId"}` as JSON.
 pub fn provider_api_key(provider: &str, credential: &OAuthCredential) -> Option<String> {
-    (provider == "google-gemini-cli").then(|| {
+    matches!(provider, "google-gemini-cli" | "google-antigravity").then(|| {
         serde_json::json!({
             "token": credential.access,
             "projectId": credential.extra.get("projectId").cloned().unwrap_or(Value::Null),
