@@ -86,22 +86,35 @@ async fn user_email(endpoints: &Endpoints, access_token: &str) -> Option<String>
     let auth = format!("Bearer {access_token}");
     let url = endpoints.url(USERINFO_URL);
     let headers = [("authorization", auth.as_str())];
-    let info = send(reqwest::Method::GET, &url, &headers, Body::None, "User info")
-        .await
-        .ok()?;
+    let info = send(
+        reqwest::Method::GET,
+        &url,
+        &headers,
+        Body::None,
+        "User info",
+    )
+    .await
+    .ok()?;
     info["email"].as_str().map(str::to_string)
 }
 
 /// The account's Code Assist project: production first, then the sandbox,
 /// else [`DEFAULT_PROJECT`]. Failures only move on to the next place.
-pub async fn discover_project(endpoints: &Endpoints, access_token: &str, ui: &dyn LoginUi) -> String {
+pub async fn discover_project(
+    endpoints: &Endpoints,
+    access_token: &str,
+    ui: &dyn LoginUi,
+) -> String {
     let auth = format!("Bearer {access_token}");
     let metadata = client_metadata(None);
     let metadata_header = metadata.to_string();
     let headers = [
         ("authorization", auth.as_str()),
         ("user-agent", "google-api-nodejs-client/9.15.1"),
-        ("x-goog-api-client", "google-cloud-sdk vscode_cloudshelleditor/0.1"),
+        (
+            "x-goog-api-client",
+            "google-cloud-sdk vscode_cloudshelleditor/0.1",
+        ),
         ("client-metadata", metadata_header.as_str()),
     ];
     let body: Value = json!({ "metadata": metadata });
@@ -109,7 +122,14 @@ pub async fn discover_project(endpoints: &Endpoints, access_token: &str, ui: &dy
     for base in [CODE_ASSIST_URL, SANDBOX_URL] {
         let url = endpoints.url(&format!("{base}/v1internal:loadCodeAssist"));
         let what = "Cloud Code Assist project lookup";
-        if let Ok(loaded) = send(reqwest::Method::POST, &url, &headers, Body::Json(&body), what).await
+        if let Ok(loaded) = send(
+            reqwest::Method::POST,
+            &url,
+            &headers,
+            Body::Json(&body),
+            what,
+        )
+        .await
             && let Some(project) = project_id(&loaded["cloudaicompanionProject"])
         {
             return project;

@@ -9,7 +9,8 @@ use async_trait::async_trait;
 use super::callback::CallbackServer;
 use super::pkce::code_from_pasted;
 use super::{
-    Endpoints, anthropic, copilot, find_provider, google_antigravity, google_gemini_cli, openai_codex,
+    Endpoints, anthropic, copilot, find_provider, google_antigravity, google_gemini_cli,
+    openai_codex,
 };
 use crate::ai::auth::{AuthStorage, Credential, OAuthCredential};
 
