@@ -11,6 +11,7 @@ pub mod lang_command;
 pub mod languages;
 pub mod locale;
 pub mod packs;
+pub mod watch;
 pub mod plural;
 pub mod probe;
 pub mod registry;
