@@ -11,7 +11,6 @@ pub mod lang_command;
 pub mod languages;
 pub mod locale;
 pub mod packs;
-pub mod watch;
 pub mod plural;
 pub mod probe;
 pub mod registry;
@@ -19,6 +18,7 @@ pub mod registry;
 pub(crate) mod scoped;
 pub mod score;
 pub mod score_lua;
+pub mod watch;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

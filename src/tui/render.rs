@@ -162,7 +162,7 @@ fn render_item_with(
                     )])
                     .style(bg),
                 );
-                for raw in sanitize(&text).split('\n') {
+                for raw in sanitize(text).split('\n') {
                     for piece in wrap_line(raw, inner) {
                         lines.push(
                             indent(vec![Span::styled(piece, theme.fg("customMessageText"))])
