@@ -18,6 +18,7 @@ pub mod registry;
 pub(crate) mod scoped;
 pub mod score;
 pub mod score_lua;
+pub mod watch;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -65,12 +65,17 @@ pub fn reset() {
     lock(&UNLOCALISED).clear();
 }
 
+/// The probe is process-wide: tests that switch it take turns through this lock.
+#[cfg(test)]
+pub(crate) static TEST_TURN: Mutex<()> = Mutex::new(());
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn text_outside_t_is_recorded_only_while_probing() {
+        let _turn = TEST_TURN.lock().unwrap_or_else(|p| p.into_inner());
         crate::i18n::set_probe(false);
         reset();
         observe("Deploy finished");

@@ -75,9 +75,7 @@ impl App {
                     Some("warning") => NoticeKind::Warning,
                     _ => NoticeKind::Info,
                 };
-                let message = text("message");
-                let shown = crate::i18n::core_hacks::display(&message).into_owned();
-                self.transcript.notice(shown, kind);
+                self.transcript.extension_notice(text("message"), kind);
             }
             "set_editor_text" => self.editor.set_text(&text("text")),
             "pasteToEditor" => self.editor.paste(&text("text")),

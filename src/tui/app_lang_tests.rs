@@ -228,3 +228,145 @@ fn bad_words_are_an_error_and_subcommands_report() {
     assert!(last_notice(&f.app).0.contains("core hack"));
     assert_eq!(f.saved_locale(), Value::Null, "nothing was switched");
 }
+
+fn notify(app: &mut App, message: &str) {
+    app.handle_extension_request(super::extension_ui::UiRequest::Fire(
+        json!({"method": "notify", "message": message, "notifyType": "info"}),
+    ));
+}
+
+#[test]
+fn setup_chooses_from_the_environment_not_settings_and_saves_it() {
+    let _catalog = scoped_catalog("en");
+    let mut f = fixture();
+    let (from_env, _) = crate::i18n::locale::detect_from_environment(None);
+    let wanted = crate::i18n::languages::resolve_language(&from_env).unwrap_or(from_env);
+    let other = if wanted == "ja" { "zh-CN" } else { "ja" };
+    run(&mut f.app, &format!("/lang {other}"));
+    assert_eq!(f.saved_locale(), json!(other));
+    let source = crate::i18n::lang_command::setup_choice().1;
+    let expected = crate::i18n::t("pi.lang.setup.detected", &[("source", source.into())]);
+    run(&mut f.app, "/lang setup");
+    assert_eq!(crate::i18n::current_locale(), wanted);
+    assert_eq!(f.saved_locale(), json!(wanted.clone()));
+    let detected = f
+        .app
+        .transcript
+        .items
+        .iter()
+        .any(|item| matches!(item, Item::Notice { text, .. } if *text == expected));
+    assert!(detected, "the detection source is reported");
+}
+
+#[test]
+fn probe_reports_rendered_keys_and_text_that_bypassed_t() {
+    let _turn = crate::i18n::probe::TEST_TURN
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let _catalog = scoped_catalog("en");
+    let mut f = fixture();
+    run(&mut f.app, "/lang probe reset");
+    run(&mut f.app, "/lang probe on");
+    bash_row(&mut f.app);
+    notify(&mut f.app, "Deployment finished on staging");
+    screen(&mut f.app, 80, 30);
+    run(&mut f.app, "/lang probe");
+    let (report, _) = last_notice(&f.app);
+    run(&mut f.app, "/lang probe off");
+    assert!(report.contains("pi.tui.header.interrupt"), "{report}");
+    assert!(report.contains("pi.lang.probe.on"), "{report}");
+    let unlocalised = report
+        .split(&crate::i18n::t("pi.lang.probe.unlocalised", &[]))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        unlocalised.contains("Deployment finished on staging"),
+        "{report}"
+    );
+    assert!(
+        !unlocalised.contains("Language"),
+        "text from t() is not reported: {unlocalised}"
+    );
+}
+
+#[test]
+fn turning_a_core_hack_off_restores_text_already_on_screen() {
+    let _catalog = scoped_catalog("zh-TW");
+    let mut f = fixture();
+    let hacks = f.app.ui_settings.agent_dir.join("core-hacks");
+    std::fs::create_dir_all(&hacks).unwrap();
+    std::fs::write(
+        hacks.join("deploy.lua"),
+        r#"return { id = "test.deploy-text", locales = { "zh-TW" },
+                    exact = { ["Deploy complete"] = "部署完成" } }"#,
+    )
+    .unwrap();
+    crate::i18n::core_hacks::reload(&f.app.ui_settings.agent_dir);
+    notify(&mut f.app, "Deploy complete");
+    let shown = screen(&mut f.app, 80, 30);
+    assert!(shown.contains("部署完成"), "{shown}");
+    run(&mut f.app, "/lang hacks test.deploy-text off");
+    let shown = screen(&mut f.app, 80, 30);
+    assert!(shown.contains("Deploy complete"), "{shown}");
+    assert!(!shown.contains("部署完成"), "{shown}");
+    run(&mut f.app, "/lang hacks test.deploy-text on");
+    assert!(screen(&mut f.app, 80, 30).contains("部署完成"));
+    run(&mut f.app, "/lang en");
+    let shown = screen(&mut f.app, 80, 30);
+    assert!(shown.contains("Deploy complete"), "{shown}");
+}
+
+#[test]
+fn unknown_tags_are_accepted_fall_back_per_key_and_debug_says_so() {
+    let _catalog = scoped_catalog("en");
+    let mut f = fixture();
+    run(&mut f.app, "/lang fr-CA");
+    assert_eq!(crate::i18n::current_locale(), "fr-CA");
+    assert_eq!(f.saved_locale(), json!("fr-CA"));
+    let partial = crate::i18n::t("pi.lang.partial", &[("tag", "fr-CA".into())]);
+    assert!(last_notice(&f.app).0.contains(&partial));
+    assert!(screen(&mut f.app, 80, 30).contains("interrupt"));
+    run(&mut f.app, "/lang debug");
+    let (debug, _) = last_notice(&f.app);
+    assert!(debug.contains("fr-CA → fr → en"), "{debug}");
+    assert!(debug.contains(&partial), "{debug}");
+}
+
+#[test]
+fn a_locale_file_broken_while_running_keeps_the_old_text_on_reload() {
+    let _catalog = scoped_catalog("en");
+    let mut f = fixture();
+    let dir = f.app.ui_settings.agent_dir.join("locales");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("demo.json");
+    std::fs::write(
+        &file,
+        r#"{"version":1,"namespace":"ext.demo","locale":"en","messages":{"hi":"Hello v1"}}"#,
+    )
+    .unwrap();
+    run(&mut f.app, "/reload");
+    assert_eq!(crate::i18n::t("ext.demo.hi", &[]), "Hello v1");
+    std::fs::write(&file, "{\n  \"version\": 1,\n  \"messages\": {,\n}").unwrap();
+    run(&mut f.app, "/reload");
+    assert_eq!(crate::i18n::t("ext.demo.hi", &[]), "Hello v1");
+    let (error, kind) = last_notice(&f.app);
+    assert_eq!(kind, NoticeKind::Error);
+    assert!(error.contains("demo.json:3:"), "file and line: {error}");
+}
+
+#[test]
+fn an_unfilled_placeholder_shows_as_written_and_the_doctor_reports_it() {
+    let _catalog = scoped_catalog("en");
+    let mut f = fixture();
+    let bundle = crate::i18n::parse_bundle_value(
+        &json!({"version":1,"namespace":"ext.greeter","locale":"en",
+                "messages":{"hello":"Hello {person}!"}}),
+        "ext:greeter:",
+    )
+    .unwrap();
+    crate::i18n::update(|registry| registry.insert(bundle.clone()));
+    assert_eq!(crate::i18n::t("ext.greeter.hello", &[]), "Hello {person}!");
+    run(&mut f.app, "/lang doctor");
+    let (report, _) = last_notice(&f.app);
+    assert!(report.contains("ext.greeter.hello:person"), "{report}");
+}

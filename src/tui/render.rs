@@ -286,13 +286,17 @@ fn render_item_with(
                 );
             }
         }
-        Item::Notice { text, kind } => {
+        Item::Notice { text, kind } | Item::ExtensionNotice { text, kind } => {
+            let text = match item {
+                Item::ExtensionNotice { .. } => crate::i18n::core_hacks::display(text),
+                _ => std::borrow::Cow::Borrowed(text.as_str()),
+            };
             let style = match kind {
                 NoticeKind::Info => theme.fg("muted"),
                 NoticeKind::Warning => theme.fg("warning"),
                 NoticeKind::Error => theme.fg("error"),
             };
-            for raw in sanitize(text).split('\n') {
+            for raw in sanitize(&text).split('\n') {
                 for piece in wrap_line(raw, inner) {
                     lines.push(indent(vec![Span::styled(piece, style)]));
                 }

@@ -258,6 +258,10 @@ async fn event_loop(
     } = channels;
     let mut theme_check = tokio::time::interval(THEME_CHECK);
     theme_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut locale_check = tokio::time::interval(THEME_CHECK);
+    locale_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut locale_watcher =
+        crate::i18n::watch::LocaleDirWatcher::new(app.ui_settings.agent_dir.join("locales"));
     use tokio::signal::unix::{SignalKind, signal};
     let mut input = Input::start();
     let mut sigterm = signal(SignalKind::terminate()).ok();
@@ -304,6 +308,13 @@ async fn event_loop(
                         }
                         Err(message) => app.transcript.notice(message, NoticeKind::Warning),
                     }
+                    app.dirty = true;
+                }
+            }
+            _ = locale_check.tick() => {
+                if locale_watcher.poll() {
+                    app.reload_locales();
+                    app.cache.clear();
                     app.dirty = true;
                 }
             }

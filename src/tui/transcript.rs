@@ -96,6 +96,14 @@ pub enum Item {
         /// Colour.
         kind: NoticeKind,
     },
+    /// A notification from an extension: the extension's own text, re-worded by core
+    /// hacks each time it is drawn (so turning a hack off shows the original again).
+    ExtensionNotice {
+        /// The extension's text, unchanged.
+        text: String,
+        /// Colour.
+        kind: NoticeKind,
+    },
 }
 
 /// Messages of a resumed session shown in the transcript at most (about).
@@ -213,6 +221,13 @@ impl Transcript {
         let text = text.into();
         crate::i18n::probe::observe(&text);
         self.push(Item::Notice { text, kind });
+    }
+
+    /// Append an extension's notification (kept as sent; core hacks apply when drawn).
+    pub fn extension_notice(&mut self, text: impl Into<String>, kind: NoticeKind) {
+        let text = text.into();
+        crate::i18n::probe::observe(&crate::i18n::core_hacks::display(&text));
+        self.push(Item::ExtensionNotice { text, kind });
     }
 
     /// Remove everything (a new session).
