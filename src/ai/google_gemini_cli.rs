@@ -7,8 +7,11 @@
 //! serves `google-antigravity` (`/login google-antigravity`) with
 //! Antigravity's endpoint, User-Agent and request markers. A stream that
 //! ends without content or error is asked for again (twice at most).
+//! Antigravity without a `baseUrl` tries its endpoints in turn while they
+//! answer 403 or 404.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,7 +23,7 @@ use super::google::GeminiStreamState;
 use super::google_request::build_body;
 use super::http::{SseBody, header_map, post_sse_with_hooks};
 use super::model::Model;
-use super::oauth::google_antigravity::{SANDBOX_URL, request_headers};
+use super::oauth::google_antigravity::{AUTOPUSH_URL, SANDBOX_URL, request_headers};
 use super::oauth::google_gemini_cli::{CODE_ASSIST_URL, code_assist_headers};
 use super::sse::SseEvent;
 use super::stream::{ApiProvider, ProviderError, RequestHooks, StreamRequest};
@@ -38,6 +41,9 @@ const ANTIGRAVITY_SYSTEM: &str = "You are Antigravity, a powerful agentic AI cod
 designed by the Google Deepmind team working on Advanced Agentic Coding.You are pair programming \
 with a USER to solve their coding task. The task may require creating a new codebase, modifying or \
 debugging an existing codebase, or simply answering a question.**Absolute paths only****Proactiveness**";
+
+/// Antigravity's Code Assist endpoints in the order they are tried.
+const ANTIGRAVITY_ENDPOINTS: [&str; 3] = [SANDBOX_URL, AUTOPUSH_URL, CODE_ASSIST_URL];
 
 /// Cloud Code Assist over SSE.
 #[derive(Default)]
@@ -187,15 +193,11 @@ impl ApiProvider for GoogleGeminiCli {
                 .map(|(k, v)| (k.as_str(), v.as_str())),
         );
         let headers = header_map(ordered)?;
-        let base = match model.base_url.trim() {
-            "" if model.provider == ANTIGRAVITY => SANDBOX_URL,
-            "" => CODE_ASSIST_URL,
-            b => b,
+        let bases: Vec<&str> = match model.base_url.trim() {
+            "" if model.provider == ANTIGRAVITY => ANTIGRAVITY_ENDPOINTS.to_vec(),
+            "" => vec![CODE_ASSIST_URL],
+            b => vec![b],
         };
-        let url = format!(
-            "{}/v1internal:streamGenerateContent?alt=sse",
-            base.trim_end_matches('/')
-        );
         let hooks: Option<Arc<dyn RequestHooks>> = match &req.options.hooks {
             Some(h) => {
                 body = h.before_request(body).await;
@@ -203,16 +205,15 @@ impl ApiProvider for GoogleGeminiCli {
             }
             None => None,
         };
-        let open = || {
-            post_sse_with_hooks(
-                &url,
-                headers.clone(),
-                &body,
-                &model.provider,
-                hooks.as_ref(),
-            )
+        let open = |base: &str| {
+            let url = format!(
+                "{}/v1internal:streamGenerateContent?alt=sse",
+                base.trim_end_matches('/')
+            );
+            let (headers, body, hooks) = (headers.clone(), &body, hooks.as_ref());
+            async move { post_sse_with_hooks(&url, headers, body, &model.provider, hooks).await }
         };
-        let mut sse = open().await?;
+        let (base, mut sse) = open_first(&bases, open).await?;
         out.start();
         for retry in 1..=EMPTY_STREAM_RETRIES + 1 {
             if let Some(state) = read_stream(model, &mut sse, out).await? {
@@ -224,7 +225,7 @@ impl ApiProvider for GoogleGeminiCli {
             out.partial_mut().usage = Default::default();
             out.partial_mut().response_id = None;
             tokio::time::sleep(EMPTY_STREAM_DELAY * 2u32.pow(retry - 1)).await;
-            sse = open().await?;
+            sse = open(base).await?;
         }
         Err(ProviderError::new(
             "Cloud Code Assist API returned an empty response",
@@ -232,6 +233,32 @@ impl ApiProvider for GoogleGeminiCli {
     }
 }
 
+/// The first endpoint of `bases` that accepts the request, with its stream;
+/// an endpoint answering 403 or 404 hands over to the next one, and the last
+/// one's error is returned.
+async fn open_first<'b, T, F, Fut>(
+    bases: &[&'b str],
+    open: F,
+) -> Result<(&'b str, T), ProviderError>
+where
+    F: Fn(&'b str) -> Fut,
+    Fut: Future<Output = Result<T, ProviderError>>,
+{
+    let mut last = ProviderError::new("no Cloud Code Assist endpoint to try");
+    for (i, base) in bases.iter().enumerate() {
+        match open(base).await {
+            Ok(stream) => return Ok((base, stream)),
+            Err(e) if i + 1 < bases.len() && refused(&e) => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// True for a 403 or 404 answer, after which another endpoint may serve.
+fn refused(error: &ProviderError) -> bool {
+    matches!(error.message.split_whitespace().next(), Some("403" | "404"))
+}
 /// Read one streamed reply; `None` when it held no content.
 async fn read_stream<'a>(
     model: &'a Model,
@@ -269,5 +296,35 @@ mod tests {
             data: r#"{"response":{"candidates":[]},"traceId":"t"}"#.into(),
         });
         assert_eq!(e.data, r#"{"candidates":[]}"#);
+    }
+
+    fn answer(base: &str) -> Result<&str, ProviderError> {
+        match base {
+            "a" => Err(ProviderError::new("403 forbidden")),
+            "b" => Err(ProviderError::new("404 not found")),
+            "bad" => Err(ProviderError::new("429 slow down")),
+            ok => Ok(ok),
+        }
+    }
+
+    #[tokio::test]
+    async fn refusing_endpoints_hand_over_to_the_next() {
+        let tried = std::sync::Mutex::new(Vec::new());
+        let open = |b: &'static str| {
+            tried.lock().unwrap().push(b);
+            async move { answer(b) }
+        };
+        let (base, got) = open_first(&["a", "b", "c"], open).await.unwrap();
+        assert_eq!((base, got), ("c", "c"));
+        assert_eq!(*tried.lock().unwrap(), ["a", "b", "c"]);
+    }
+
+    #[tokio::test]
+    async fn other_errors_and_the_last_refusal_are_returned() {
+        let open = |b: &'static str| async move { answer(b) };
+        let e = open_first(&["bad", "c"], open).await.unwrap_err();
+        assert!(e.message.starts_with("429"), "{}", e.message);
+        let e = open_first(&["a", "b"], open).await.unwrap_err();
+        assert!(e.message.starts_with("404"), "{}", e.message);
     }
 }

@@ -31,6 +31,8 @@ pub const APP: GoogleApp = GoogleApp {
 };
 /// The sandbox Code Assist endpoint Antigravity streams from.
 pub const SANDBOX_URL: &str = "https://daily-cloudcode-pa.sandbox.googleapis.com";
+/// The second sandbox endpoint, tried when the first refuses a request.
+pub const AUTOPUSH_URL: &str = "https://autopush-cloudcode-pa.sandbox.googleapis.com";
 /// Where the account's email is read.
 pub const USERINFO_URL: &str = "https://www.googleapis.com/oauth2/v1/userinfo?alt=json";
 /// Project used when the account has none of its own.
