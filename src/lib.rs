@@ -15,6 +15,7 @@ pub mod export;
 pub mod i18n;
 pub mod lua;
 pub mod modes;
+pub mod packages;
 pub mod resources;
 pub mod session;
 pub mod tools;

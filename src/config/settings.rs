@@ -192,6 +192,23 @@ impl Settings {
     }
 }
 
+/// Re-read the settings file at `path`, apply `change` and write it back (2-space JSON).
+/// A missing file starts empty; a malformed one is left alone and reported.
+pub fn update_settings_file(
+    path: &Path,
+    change: impl FnOnce(&mut Map<String, Value>),
+) -> Result<(), String> {
+    let mut current = read_object_for_update(path, "settings", parse_settings_text)?;
+    change(&mut current);
+    write_pretty_json(path, &Value::Object(current))
+        .map_err(|e| format!("Could not write {}: {e}", path.display()))
+}
+
+/// Read the settings file at `path` as an object (missing → empty, malformed → error).
+pub fn read_settings_file(path: &Path) -> Result<Map<String, Value>, String> {
+    read_object_for_update(path, "settings", parse_settings_text)
+}
+
 /// Combine global and project settings the way pi does.
 pub fn merge_settings(base: &Map<String, Value>, over: &Map<String, Value>) -> Map<String, Value> {
     let mut result = base.clone();

@@ -75,7 +75,7 @@ fn resolve(base: &Path, raw: &str) -> PathBuf {
 
 /// Entry files for one explicit path: a file, or a folder (its `init.lua`, or
 /// every extension inside it).
-fn entries_for_path(path: &Path) -> Vec<PathBuf> {
+pub fn entries_for_path(path: &Path) -> Vec<PathBuf> {
     if path.is_dir() {
         if let Some(entry) = folder_entry(path) {
             return vec![entry];

@@ -106,7 +106,7 @@ pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<St
 }
 
 /// The `.md` files directly in `dir` (not recursive), sorted.
-fn md_files(dir: &Path) -> Vec<PathBuf> {
+pub fn md_files(dir: &Path) -> Vec<PathBuf> {
     crate::i18n::packs::files_with_extension(dir, "md")
 }
 

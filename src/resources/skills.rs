@@ -92,7 +92,7 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
 
 /// `SKILL.md` files below `dir` (recursively; a folder with `SKILL.md` is not searched
 /// further), plus the root `.md` files when `root_md` is set.
-fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
+pub fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;

@@ -1,0 +1,8 @@
+//! pi packages: bundles of extensions, skills, prompt templates and themes installed from
+//! npm, git or a local path and listed in settings `packages`.
+
+pub mod commands;
+pub mod entries;
+pub mod manager;
+pub mod resolve;
+pub mod source;
