@@ -9,6 +9,9 @@ fn main() {
         println!("{text}");
         std::process::exit(code);
     }
+    if pi::cli::packages::is_package_command(&argv) {
+        std::process::exit(pi::cli::packages::run(&argv));
+    }
     let args = match pi::cli::args::Args::parse_from_argv(&argv) {
         Ok(args) => args,
         Err(message) => {

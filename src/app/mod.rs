@@ -6,6 +6,7 @@ pub mod extension_bridge;
 pub mod extension_events;
 pub mod project_trust;
 pub mod prompt_setup;
+pub mod resource_setup;
 pub mod session_switch;
 pub mod startup;
 

@@ -12,21 +12,28 @@ use crate::config::settings::Settings;
 use crate::config::system_prompt::{
     PromptSkill, PromptTool, SystemPromptOptions, build_system_prompt, local_date,
 };
+use crate::packages::ops::PackageResources;
 use crate::resources::prompt_templates::{PromptTemplate, TemplateSources, load_templates};
 use crate::resources::skills::{Skill, SkillSources, load_skills};
 
-/// Skills and prompt templates from pi's locations; `project` is `None` when untrusted.
+/// Skills and prompt templates from pi's locations and packages; `project` is `None` when
+/// untrusted.
 pub fn load_resources(
     args: &Args,
     settings: &Settings,
     agent_dir: &Path,
     project: Option<&Path>,
+    packaged: &PackageResources,
 ) -> (Vec<Skill>, Vec<PromptTemplate>) {
+    let with_packaged = |files: &[std::path::PathBuf], own: Vec<String>| -> Vec<String> {
+        let files = files.iter().map(|p| p.to_string_lossy().into_owned());
+        files.chain(own).collect()
+    };
     let (skills, warnings) = load_skills(&SkillSources {
         agent_dir: agent_dir.to_path_buf(),
         home: crate::config::paths::home_dir(),
         project: project.map(Path::to_path_buf),
-        settings_paths: settings.skill_paths(),
+        settings_paths: with_packaged(&packaged.skills, settings.skill_paths()),
         cli_paths: args.skills.clone(),
         no_skills: args.no_skills,
     });
@@ -34,7 +41,7 @@ pub fn load_resources(
     let (templates, warnings) = load_templates(&TemplateSources {
         agent_dir: agent_dir.to_path_buf(),
         project: project.map(Path::to_path_buf),
-        settings_paths: settings.prompt_paths(),
+        settings_paths: with_packaged(&packaged.prompts, settings.prompt_paths()),
         cli_paths: args.prompt_templates.clone(),
         no_templates: args.no_prompt_templates,
     });

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::prompt_setup::{load_resources, system_prompt};
+use super::resource_setup::{prepare_packages, start_extensions};
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
@@ -27,8 +28,7 @@ use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
-use crate::lua::discovery::{DiscoveryInput, discover_extensions};
-use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
+use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
@@ -181,12 +181,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let extension_ui = rpc
         .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
         .or(tui_ui);
+    let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
+    warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
         &args,
         &settings,
-        &agent_dir,
-        &cwd,
+        (&agent_dir, &cwd),
         project.is_some(),
+        &packaged.extensions,
         &view,
         extension_ui,
     )
@@ -223,7 +225,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
-    let (skills, templates) = load_resources(&args, &settings, &agent_dir, project);
+    let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
     let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     let fresh = session.entries().is_empty();
@@ -330,6 +332,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                     .cloned()
                     .chain(settings.theme_paths())
                     .map(PathBuf::from)
+                    .chain(packaged.themes.iter().cloned())
                     .collect()
             },
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
@@ -394,39 +397,6 @@ fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
         t!("pi.cli.exported", path = path.display().to_string())
     );
     Ok(0)
-}
-
-/// Discover and load extensions; `None` when there are none.
-async fn start_extensions(
-    args: &Args,
-    settings: &Settings,
-    agent_dir: &Path,
-    cwd: &Path,
-    include_project: bool,
-    view: &SharedView,
-    ui: Option<SharedExtensionUi>,
-) -> Option<ExtensionHandle> {
-    let paths = discover_extensions(&DiscoveryInput {
-        agent_dir: agent_dir.to_path_buf(),
-        cwd: cwd.to_path_buf(),
-        settings_paths: settings.extension_paths(),
-        cli_paths: args.extensions.clone(),
-        no_extensions: args.no_extensions,
-        include_project,
-    });
-    if paths.is_empty() {
-        return None;
-    }
-    let mut config = HostConfig::new(paths, cwd);
-    config.cli_flags = args
-        .unknown_flags
-        .iter()
-        .map(|f| (f.name.clone(), f.value.clone()))
-        .collect();
-    config.ui = ui;
-    let handle = ExtensionHandle::start(config, view.clone());
-    handle.load().await;
-    Some(handle)
 }
 
 fn read_stdin() -> Option<String> {

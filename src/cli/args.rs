@@ -280,7 +280,11 @@ impl Args {
 
 /// The `--help` text, in the current locale.
 pub fn help_text() -> String {
-    t!("pi.cli.help", version = crate::VERSION)
+    format!(
+        "{}\n{}",
+        t!("pi.cli.help", version = crate::VERSION),
+        t!("pi.cli.help_commands")
+    )
 }
 
 #[cfg(test)]

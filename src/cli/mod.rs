@@ -3,3 +3,4 @@
 pub mod args;
 pub mod files;
 pub mod lang;
+pub mod packages;

@@ -4,5 +4,6 @@
 pub mod commands;
 pub mod entries;
 pub mod manager;
+pub mod ops;
 pub mod resolve;
 pub mod source;

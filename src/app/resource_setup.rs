@@ -1,0 +1,128 @@
+//! Start-up's resource step: resolve settings `packages` (installing missing ones unless
+//! offline), install `-e npm:`/`-e git:` sources into a temporary folder for this run, and
+//! start the extensions found locally and in packages.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::args::Args;
+use crate::config::settings::Settings;
+use crate::lua::discovery::{DiscoveryInput, discover_extensions};
+use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
+use crate::packages::entries::{PackageEntry, Scope};
+use crate::packages::manager::PackageManager;
+use crate::packages::ops::{PackageResources, configured_packages, npm_command, resolve_packages};
+use crate::packages::source::PackageSource;
+use crate::t;
+
+/// Resolve every configured package and every `-e` package source. `-e` package sources in
+/// `args.extensions` are replaced by the extension files of their temporary install.
+/// Project packages count only when `trusted`.
+pub fn prepare_packages(
+    args: &mut Args,
+    settings: &Settings,
+    agent_dir: &Path,
+    cwd: &Path,
+    trusted: bool,
+) -> PackageResources {
+    let offline = args.offline || crate::ai::local_models::offline_env();
+    let npm = settings.raw().as_object().and_then(npm_command);
+    let manager = PackageManager::new(agent_dir, cwd, npm);
+    let project = trusted.then(|| settings.project());
+    let (packages, warnings) = configured_packages(settings.global(), project, agent_dir, cwd);
+    let progress = |source: &str| eprintln!("{}", t!("pi.pkg.installing", source = source));
+    let mut resources = resolve_packages(&manager, &packages, offline, &progress);
+    resources.warnings.extend(warnings);
+    let mut cli_paths = Vec::new();
+    for raw in std::mem::take(&mut args.extensions) {
+        let source = match PackageSource::parse(&raw) {
+            Ok(source @ (PackageSource::Npm { .. } | PackageSource::Git(_))) => source,
+            _ => {
+                cli_paths.push(raw);
+                continue;
+            }
+        };
+        let Some(root) = temporary_install(&manager, &source, &raw, offline, &mut resources) else {
+            continue;
+        };
+        let mut run_only = PackageResources::default();
+        run_only.add_package(&root, &PackageEntry::plain(&raw));
+        cli_paths.extend(
+            run_only
+                .extensions
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned()),
+        );
+        resources.skills.extend(run_only.skills);
+        resources.prompts.extend(run_only.prompts);
+        resources.themes.extend(run_only.themes);
+    }
+    args.extensions = cli_paths;
+    resources
+}
+
+/// The temporary install of a `-e` source (reused when already there).
+fn temporary_install(
+    manager: &PackageManager,
+    source: &PackageSource,
+    raw: &str,
+    offline: bool,
+    resources: &mut PackageResources,
+) -> Option<PathBuf> {
+    let path = manager.installed_path(source, Scope::Temporary).ok()?;
+    if path.exists() {
+        return Some(path);
+    }
+    if offline {
+        resources
+            .warnings
+            .push(t!("pi.pkg.offline_missing", source = raw));
+        return None;
+    }
+    eprintln!("{}", t!("pi.pkg.installing", source = raw));
+    match manager.install(source, Scope::Temporary) {
+        Ok(path) => Some(path),
+        Err(e) => {
+            resources
+                .warnings
+                .push(t!("pi.pkg.install_failed", source = raw, error = e));
+            None
+        }
+    }
+}
+
+/// Discover and load extensions (local ones and `packaged`); `None` when there are none.
+pub async fn start_extensions(
+    args: &Args,
+    settings: &Settings,
+    (agent_dir, cwd): (&Path, &Path),
+    include_project: bool,
+    packaged: &[PathBuf],
+    view: &SharedView,
+    ui: Option<SharedExtensionUi>,
+) -> Option<ExtensionHandle> {
+    let paths = discover_extensions(&DiscoveryInput {
+        agent_dir: agent_dir.to_path_buf(),
+        cwd: cwd.to_path_buf(),
+        settings_paths: packaged
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .chain(settings.extension_paths())
+            .collect(),
+        cli_paths: args.extensions.clone(),
+        no_extensions: args.no_extensions,
+        include_project,
+    });
+    if paths.is_empty() {
+        return None;
+    }
+    let mut config = HostConfig::new(paths, cwd);
+    config.cli_flags = args
+        .unknown_flags
+        .iter()
+        .map(|f| (f.name.clone(), f.value.clone()))
+        .collect();
+    config.ui = ui;
+    let handle = ExtensionHandle::start(config, view.clone());
+    handle.load().await;
+    Some(handle)
+}

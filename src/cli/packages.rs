@@ -1,0 +1,290 @@
+//! `pi install`, `pi remove`/`pi uninstall`, `pi update` and `pi list`: package commands,
+//! recognised before the normal command line is parsed.
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use crate::config::paths::agent_dir;
+use crate::config::settings::read_settings_file;
+use crate::packages::entries::{Scope, ScopedPackage};
+use crate::packages::manager::PackageManager;
+use crate::packages::ops::{
+    add_to_settings, npm_command, remove_from_settings, scope_packages, settings_source,
+};
+use crate::packages::source::PackageSource;
+use crate::t;
+
+const COMMANDS: [&str; 5] = ["install", "remove", "uninstall", "update", "list"];
+
+/// Whether the command line starts with a package command.
+pub fn is_package_command(argv: &[String]) -> bool {
+    argv.first().is_some_and(|w| COMMANDS.contains(&w.as_str()))
+}
+
+/// A parsed package command line.
+#[derive(Debug, PartialEq, Eq)]
+struct Parsed {
+    command: String,
+    source: Option<String>,
+    local: bool,
+    help: bool,
+}
+
+fn usage(command: &str) -> String {
+    match command {
+        "install" => t!("pi.pkg.usage_install"),
+        "remove" | "uninstall" => t!("pi.pkg.usage_remove", command = command),
+        "update" => t!("pi.pkg.usage_update"),
+        _ => t!("pi.pkg.usage_list"),
+    }
+}
+
+fn parse(argv: &[String]) -> Result<Parsed, String> {
+    let command = argv[0].clone();
+    let mut parsed = Parsed {
+        command: command.clone(),
+        source: None,
+        local: false,
+        help: false,
+    };
+    let takes_local = matches!(command.as_str(), "install" | "remove" | "uninstall");
+    let takes_source = command != "list";
+    for word in &argv[1..] {
+        match word.as_str() {
+            "-h" | "--help" => parsed.help = true,
+            "-l" | "--local" if takes_local => parsed.local = true,
+            // pi's own `update` flag for packages only: this build updates only packages.
+            "--extensions" if command == "update" => {}
+            w if w.starts_with('-') && w.len() > 1 => {
+                return Err(t!("pi.pkg.unknown_option", option = w, command = &command));
+            }
+            w if takes_source && parsed.source.is_none() => parsed.source = Some(w.to_string()),
+            w => return Err(t!("pi.pkg.extra_argument", arg = w, command = &command)),
+        }
+    }
+    if !parsed.help && takes_local && parsed.source.is_none() {
+        return Err(format!(
+            "{}\n\n{}",
+            t!("pi.pkg.missing_source", command = &command),
+            usage(&command)
+        ));
+    }
+    Ok(parsed)
+}
+
+/// Run a package command (`argv[0]` is the command word); returns the exit code.
+pub fn run(argv: &[String]) -> i32 {
+    let parsed = match parse(argv) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            eprintln!("{}", t!("pi.cli.error", error = message));
+            return 1;
+        }
+    };
+    if parsed.help {
+        println!("{}", usage(&parsed.command));
+        return 0;
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let agent = agent_dir();
+    let result = match parsed.command.as_str() {
+        "install" => install(&agent, &cwd, &parsed),
+        "remove" | "uninstall" => remove(&agent, &cwd, &parsed),
+        "update" => update(&agent, &cwd, parsed.source.as_deref()),
+        _ => list(&agent, &cwd),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("{}", t!("pi.cli.error", error = message));
+            1
+        }
+    }
+}
+
+fn scope_of(parsed: &Parsed) -> Scope {
+    if parsed.local {
+        Scope::Project
+    } else {
+        Scope::Global
+    }
+}
+
+/// The manager for `scope`: global operations use the global `npmCommand`, project ones
+/// the project's when it sets one.
+fn manager(agent: &Path, cwd: &Path, scope: Scope) -> PackageManager {
+    let read = |s: Scope| {
+        s.settings_file(agent, cwd)
+            .and_then(|f| read_settings_file(&f).ok())
+            .and_then(|m| npm_command(&m))
+    };
+    let command = match scope {
+        Scope::Project => read(Scope::Project).or_else(|| read(Scope::Global)),
+        _ => read(Scope::Global),
+    };
+    PackageManager::new(agent, cwd, command)
+}
+
+fn dim(text: &str) -> String {
+    if std::io::stdout().is_terminal() {
+        format!("\x1b[2m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
+    let raw = parsed.source.as_deref().unwrap_or_default();
+    let scope = scope_of(parsed);
+    let stored = settings_source(raw, scope, cwd)?;
+    let source = PackageSource::parse(&stored)?;
+    if !matches!(source, PackageSource::Local(_)) {
+        println!("{}", dim(&t!("pi.pkg.installing", source = raw)));
+    }
+    manager(agent, cwd, scope)
+        .install(&source, scope)
+        .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e))?;
+    add_to_settings(agent, cwd, scope, &stored)?;
+    println!("{}", t!("pi.pkg.installed", source = raw));
+    Ok(())
+}
+
+fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
+    let raw = parsed.source.as_deref().unwrap_or_default();
+    let scope = scope_of(parsed);
+    let stored = settings_source(raw, scope, cwd)?;
+    let identity = PackageSource::parse(&stored)?.identity(&scope.base_dir(agent, cwd));
+    let removed = remove_from_settings(agent, cwd, scope, &identity)?;
+    if removed.is_empty() {
+        return Err(match scope {
+            Scope::Project => t!("pi.pkg.no_match_project", source = raw),
+            _ => t!("pi.pkg.no_match_global", source = raw),
+        });
+    }
+    let manager = manager(agent, cwd, scope);
+    for package in &removed {
+        manager
+            .uninstall(&package.source, scope)
+            .map_err(|e| t!("pi.pkg.remove_failed", source = raw, error = e))?;
+    }
+    println!("{}", t!("pi.pkg.removed", source = raw));
+    Ok(())
+}
+
+fn update(agent: &Path, cwd: &Path, only: Option<&str>) -> Result<(), String> {
+    if crate::ai::local_models::offline_env() {
+        println!("{}", t!("pi.pkg.offline"));
+        return Ok(());
+    }
+    let mut matched = false;
+    let mut failures = Vec::new();
+    for scope in [Scope::Global, Scope::Project] {
+        let base = scope.base_dir(agent, cwd);
+        let wanted = match only {
+            Some(raw) => {
+                Some(PackageSource::parse(&settings_source(raw, scope, cwd)?)?.identity(&base))
+            }
+            None => None,
+        };
+        let manager = manager(agent, cwd, scope);
+        for package in scope_packages(agent, cwd, scope)? {
+            if wanted.as_ref().is_some_and(|w| *w != package.identity()) {
+                continue;
+            }
+            matched = true;
+            update_one(&manager, &package, &mut failures);
+        }
+    }
+    if let Some(raw) = only
+        && !matched
+    {
+        return Err(t!("pi.pkg.no_match_any", source = raw));
+    }
+    match failures.is_empty() {
+        true => Ok(()),
+        false => Err(failures.join("\n")),
+    }
+}
+
+fn update_one(manager: &PackageManager, package: &ScopedPackage, failures: &mut Vec<String>) {
+    let source = &package.entry.source;
+    if package.source.is_pinned() {
+        println!("{}", dim(&t!("pi.pkg.pinned", source = source)));
+        return;
+    }
+    if matches!(package.source, PackageSource::Local(_)) {
+        return;
+    }
+    println!("{}", dim(&t!("pi.pkg.updating", source = source)));
+    match manager.update(&package.source, package.scope) {
+        Ok(_) => println!("{}", t!("pi.pkg.updated", source = source)),
+        Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
+    }
+}
+
+fn list(agent: &Path, cwd: &Path) -> Result<(), String> {
+    let sections = [
+        (Scope::Global, t!("pi.pkg.user_packages")),
+        (Scope::Project, t!("pi.pkg.project_packages")),
+    ];
+    let mut any = false;
+    for (scope, header) in sections {
+        let packages = scope_packages(agent, cwd, scope)?;
+        if packages.is_empty() {
+            continue;
+        }
+        if any {
+            println!();
+        }
+        any = true;
+        println!("{header}");
+        let manager = manager(agent, cwd, scope);
+        for package in packages {
+            let mut line = format!("  {}", package.entry.source);
+            if package.entry.filtered {
+                line.push(' ');
+                line.push_str(&t!("pi.pkg.filtered"));
+            }
+            println!("{line}");
+            let where_ = match manager.installed_path(&package.source, scope) {
+                Ok(path) if path.exists() => path.display().to_string(),
+                _ => t!("pi.pkg.not_installed"),
+            };
+            println!("    {}", dim(&where_));
+        }
+    }
+    if !any {
+        println!("{}", t!("pi.pkg.none"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn recognises_only_package_words_first() {
+        assert!(is_package_command(&words("install npm:x")));
+        assert!(is_package_command(&words("uninstall x")));
+        assert!(!is_package_command(&words("-p list")));
+        assert!(!is_package_command(&[]));
+    }
+
+    #[test]
+    fn parses_sources_flags_and_rejects_bad_words() {
+        let p = parse(&words("install ./pkg -l")).unwrap();
+        assert_eq!(p.source.as_deref(), Some("./pkg"));
+        assert!(p.local);
+        assert!(parse(&words("update -l")).is_err());
+        assert!(parse(&words("list -x")).is_err());
+        assert!(parse(&words("list extra")).is_err());
+        assert!(parse(&words("remove")).is_err());
+        assert!(parse(&words("remove --help")).unwrap().help);
+        assert_eq!(parse(&words("update")).unwrap().source, None);
+    }
+}

@@ -1,0 +1,239 @@
+//! Package operations on settings files (add, remove, read by scope) and the resolution of
+//! every configured package into resource files at start-up.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::entries::{PackageEntry, ResourceKind, Scope, ScopedPackage, dedupe, entries_of};
+use super::manager::PackageManager;
+use super::resolve::package_resources;
+use super::source::{PackageSource, normalize};
+use crate::config::settings::{read_settings_file, update_settings_file};
+
+/// `npmCommand` of a settings object, when it is a non-empty string array.
+pub fn npm_command(settings: &Map<String, Value>) -> Option<Vec<String>> {
+    let list: Vec<String> = settings
+        .get("npmCommand")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    (!list.is_empty()).then_some(list)
+}
+
+/// The source to store in `scope`'s settings for what the user typed: local paths typed
+/// relative to `cwd` become absolute (global) or relative to `.pi` (project, when inside it).
+pub fn settings_source(raw: &str, scope: Scope, cwd: &Path) -> Result<String, String> {
+    let PackageSource::Local(path) = PackageSource::parse(raw)? else {
+        return Ok(raw.to_string());
+    };
+    let absolute = super::source::resolve_local(&path, cwd);
+    if scope == Scope::Project
+        && let Ok(inside) = absolute.strip_prefix(cwd)
+    {
+        let rel = Path::new("..").join(inside);
+        return Ok(rel.to_string_lossy().into_owned());
+    }
+    Ok(absolute.to_string_lossy().into_owned())
+}
+
+/// The packages configured in one settings file.
+pub fn scope_packages(
+    agent_dir: &Path,
+    cwd: &Path,
+    scope: Scope,
+) -> Result<Vec<ScopedPackage>, String> {
+    let Some(file) = scope.settings_file(agent_dir, cwd) else {
+        return Ok(Vec::new());
+    };
+    let settings = read_settings_file(&file)?;
+    Ok(entries_of(&settings, scope, &scope.base_dir(agent_dir, cwd)).0)
+}
+
+/// Add `source` to `scope`'s `packages` (an entry with the same identity gets the new
+/// source, keeping its filters). Returns whether an entry was already there.
+pub fn add_to_settings(
+    agent_dir: &Path,
+    cwd: &Path,
+    scope: Scope,
+    source: &str,
+) -> Result<bool, String> {
+    let file = scope
+        .settings_file(agent_dir, cwd)
+        .ok_or("temporary packages are not saved")?;
+    let base = scope.base_dir(agent_dir, cwd);
+    let identity = PackageSource::parse(source)?.identity(&base);
+    let mut replaced = false;
+    update_settings_file(&file, |settings| {
+        let list = settings
+            .entry("packages")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !list.is_array() {
+            *list = Value::Array(Vec::new());
+        }
+        let Value::Array(items) = list else { return };
+        for item in items.iter_mut() {
+            if entry_identity(item, &base).as_deref() == Some(identity.as_str()) {
+                replaced = true;
+                match item {
+                    Value::Object(map) => {
+                        map.insert("source".into(), Value::String(source.into()));
+                    }
+                    other => *other = Value::String(source.into()),
+                }
+            }
+        }
+        if !replaced {
+            items.push(Value::String(source.into()));
+        }
+    })?;
+    Ok(replaced)
+}
+
+/// Remove every entry with `identity` from `scope`'s `packages`; returns the removed
+/// packages (empty when nothing matched, and then the file is left untouched).
+pub fn remove_from_settings(
+    agent_dir: &Path,
+    cwd: &Path,
+    scope: Scope,
+    identity: &str,
+) -> Result<Vec<ScopedPackage>, String> {
+    let matching: Vec<ScopedPackage> = scope_packages(agent_dir, cwd, scope)?
+        .into_iter()
+        .filter(|p| p.identity() == identity)
+        .collect();
+    if matching.is_empty() {
+        return Ok(matching);
+    }
+    let file = scope
+        .settings_file(agent_dir, cwd)
+        .ok_or("temporary packages are not saved")?;
+    let base = scope.base_dir(agent_dir, cwd);
+    update_settings_file(&file, |settings| {
+        if let Some(Value::Array(items)) = settings.get_mut("packages") {
+            items.retain(|item| entry_identity(item, &base).as_deref() != Some(identity));
+        }
+    })?;
+    Ok(matching)
+}
+
+fn entry_identity(item: &Value, base: &Path) -> Option<String> {
+    let entry = PackageEntry::from_value(item).ok()?;
+    Some(PackageSource::parse(&entry.source).ok()?.identity(base))
+}
+
+/// Resource files of every kind from packages, in load order.
+#[derive(Debug, Clone, Default)]
+pub struct PackageResources {
+    /// Extension entry files.
+    pub extensions: Vec<PathBuf>,
+    /// Skill files.
+    pub skills: Vec<PathBuf>,
+    /// Prompt template files.
+    pub prompts: Vec<PathBuf>,
+    /// Theme files.
+    pub themes: Vec<PathBuf>,
+    /// Problems (a package that could not be installed, a bad entry).
+    pub warnings: Vec<String>,
+}
+
+impl PackageResources {
+    /// Add the resources of the package installed at `root`.
+    pub fn add_package(&mut self, root: &Path, entry: &PackageEntry) {
+        for kind in ResourceKind::ALL {
+            let files = package_resources(root, kind, entry.filter(kind));
+            let target = match kind {
+                ResourceKind::Extensions => &mut self.extensions,
+                ResourceKind::Skills => &mut self.skills,
+                ResourceKind::Prompts => &mut self.prompts,
+                ResourceKind::Themes => &mut self.themes,
+            };
+            for file in files {
+                let file = normalize(&file);
+                if !target.contains(&file) {
+                    target.push(file);
+                }
+            }
+        }
+    }
+}
+
+/// The packages of both settings objects, project first, deduplicated by identity.
+/// `project` is `None` when the project is not trusted.
+pub fn configured_packages(
+    global: &Map<String, Value>,
+    project: Option<&Map<String, Value>>,
+    agent_dir: &Path,
+    cwd: &Path,
+) -> (Vec<ScopedPackage>, Vec<String>) {
+    let (global, mut warnings) = entries_of(
+        global,
+        Scope::Global,
+        &Scope::Global.base_dir(agent_dir, cwd),
+    );
+    let project = match project {
+        Some(map) => {
+            let (list, more) = entries_of(
+                map,
+                Scope::Project,
+                &Scope::Project.base_dir(agent_dir, cwd),
+            );
+            warnings.extend(more);
+            list
+        }
+        None => Vec::new(),
+    };
+    (dedupe(project, global), warnings)
+}
+
+/// Resolve packages into resource files, installing missing ones unless `offline`.
+/// `progress` is told about each install before it starts.
+pub fn resolve_packages(
+    manager: &PackageManager,
+    packages: &[ScopedPackage],
+    offline: bool,
+    progress: &dyn Fn(&str),
+) -> PackageResources {
+    let mut out = PackageResources::default();
+    for package in packages {
+        let path = match manager.installed_path(&package.source, package.scope) {
+            Ok(path) => path,
+            Err(e) => {
+                out.warnings
+                    .push(format!("package {}: {e}", package.entry.source));
+                continue;
+            }
+        };
+        let local = matches!(package.source, PackageSource::Local(_));
+        if !path.exists() && !local {
+            if offline {
+                out.warnings.push(format!(
+                    "package {} is not installed and pi is offline; run `pi install {}` when online",
+                    package.entry.source, package.entry.source
+                ));
+                continue;
+            }
+            progress(&package.entry.source);
+            if let Err(e) = manager.install(&package.source, package.scope) {
+                out.warnings.push(format!(
+                    "could not install package {}: {e}",
+                    package.entry.source
+                ));
+                continue;
+            }
+        }
+        if !path.exists() {
+            out.warnings.push(format!(
+                "package {}: {} does not exist; fix the path in settings or run `pi remove {}`",
+                package.entry.source,
+                path.display(),
+                package.entry.source
+            ));
+            continue;
+        }
+        out.add_package(&path, &package.entry);
+    }
+    out
+}
