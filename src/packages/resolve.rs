@@ -199,9 +199,11 @@ fn select(
     } else {
         let mut out = Vec::new();
         for pattern in includes {
-            let from_disk = (!is_glob(pattern))
-                .then(|| in_path(&exact(root, pattern), kind))
-                .unwrap_or_default();
+            let from_disk = if is_glob(pattern) {
+                Vec::new()
+            } else {
+                in_path(&exact(root, pattern), kind)
+            };
             if from_disk.is_empty() {
                 out.extend(
                     available
