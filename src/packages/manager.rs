@@ -17,6 +17,8 @@ pub struct PackageManager {
     /// The project folder.
     pub cwd: PathBuf,
     npm: Npm,
+    /// `npm root -g`, asked once.
+    global_root: std::sync::OnceLock<Result<String, String>>,
 }
 
 impl PackageManager {
@@ -26,6 +28,7 @@ impl PackageManager {
             agent_dir: agent_dir.to_path_buf(),
             cwd: cwd.to_path_buf(),
             npm: Npm::new(npm_command),
+            global_root: std::sync::OnceLock::new(),
         }
     }
 
@@ -35,7 +38,10 @@ impl PackageManager {
         match (source, scope) {
             (PackageSource::Local(raw), _) => Ok(resolve_local(raw, &base)),
             (PackageSource::Npm { name, .. }, Scope::Global) => {
-                let root = self.npm.global_root()?;
+                let root = self
+                    .global_root
+                    .get_or_init(|| self.npm.global_root())
+                    .clone()?;
                 Ok(PathBuf::from(root).join(name))
             }
             (PackageSource::Npm { name, .. }, Scope::Project) => {
