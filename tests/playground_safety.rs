@@ -322,6 +322,8 @@ async fn damage_control_guards_secret_read_only_and_no_delete_paths() {
         ("mv README.md OLD.md", "README.md must not be deleted"),
         ("git rm Dockerfile", "Dockerfile must not be deleted"),
         ("rm -f .git/index", "(.git/)"),
+        ("rm /etc/hosts", "/etc/hosts is read-only (/etc/)"),
+        ("mv notes.txt ~/.bashrc", "is read-only (~/.bashrc)"),
     ];
     for (command, why) in bash_refused {
         let result = bash(&handle, command).await;
@@ -332,6 +334,8 @@ async fn damage_control_guards_secret_read_only_and_no_delete_paths() {
         "cp README.md docs/",
         "echo hi > notes.txt",
         "mv a.txt b.txt",
+        "rm -f dist/app.js node_modules/.package-lock.json",
+        "rm Cargo.lock && cargo build",
     ] {
         assert_eq!(bash(&handle, command).await, Value::Null, "{command}");
     }
@@ -544,6 +548,32 @@ async fn system_select_offers_every_agent_in_a_dialog_and_shows_the_choice() {
         handle.complete_command("system", "bu").await,
         vec![json!("builder")]
     );
+
+    // After /reload the agent is still on, and "default" restores the tools
+    // that were active before the first switch.
+    assert!(handle.reload().await.errors.is_empty());
+    let event = json!({"type": "before_agent_start", "prompt": "hi", "systemPrompt": "base"});
+    let out = handle.emit("before_agent_start", event).await;
+    assert_eq!(
+        out.event["systemPrompt"],
+        "base\n\n# Agent: reviewer\n\nYou review code. Be terse."
+    );
+    view.take_actions();
+    handle.run_command("system", "default").await.unwrap();
+    assert!(
+        view.take_actions()
+            .contains(&ExtensionAction::SetActiveTools(vec![
+                "read".into(),
+                "bash".into()
+            ]))
+    );
+    let out = handle
+        .emit(
+            "before_agent_start",
+            json!({"type": "before_agent_start", "systemPrompt": "base"}),
+        )
+        .await;
+    assert_eq!(out.event["systemPrompt"], "base");
 }
 
 #[tokio::test]

@@ -214,10 +214,9 @@ end
 
 local DELETE_VERBS = { rm = true, rmdir = true, unlink = true, shred = true }
 local WRITE_ALL_VERBS = {
-  rm = true, rmdir = true, unlink = true, shred = true, mv = true, truncate = true, touch = true,
-  chmod = true, chown = true, chgrp = true, tee = true, mkdir = true, ln = true,
+  truncate = true, touch = true, chmod = true, chown = true, chgrp = true, tee = true, mkdir = true, ln = true,
 }
-local WRITE_LAST_VERBS = { cp = true, install = true, rsync = true, scp = true }
+local WRITE_LAST_VERBS = { cp = true, mv = true, install = true, rsync = true, scp = true }
 local PREFIXES = { sudo = true, doas = true, env = true, command = true, nohup = true, time = true, nice = true, exec = true, xargs = true }
 
 -- Words of one simple command, quotes dropped.
@@ -404,6 +403,12 @@ return function(pi)
       local rule = check_path(path, "noDeletePaths")
       if rule then
         return block(event, ctx, path .. " must not be deleted or moved (" .. rule .. ")")
+      end
+      -- Removing a whole generated folder (node_modules/, dist/) is fine;
+      -- removing system files (absolute read-only rules) is not.
+      rule = check_path(path, "readOnlyPaths")
+      if rule and rule:find("^[/~]") then
+        return block(event, ctx, path .. " is read-only (" .. rule .. ")")
       end
     end
     for _, path in ipairs(writes) do
