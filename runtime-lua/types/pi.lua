@@ -331,6 +331,7 @@
 ---@field write fun(path: string, content: string) creates parent folders
 ---@field exists fun(path: string): boolean
 ---@field glob fun(pattern: string): string[] relative paths, .gitignore respected
+---@field list fun(path: string): {name: string, isDir: boolean}[]|nil, string|nil entries sorted by name, or nil and why
 
 ---@class pi.API
 ---@field on fun(event: pi.EventName, handler: pi.Handler)

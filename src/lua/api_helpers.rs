@@ -66,8 +66,8 @@ fn resolve(host: &HostCtx, path: &str) -> PathBuf {
     if p.is_absolute() { p } else { host.cwd.join(p) }
 }
 
-/// `pi.fs.read/write/exists/glob`: awaited file access; `read` returns
-/// `nil, message` when the file cannot be read.
+/// `pi.fs.read/write/exists/glob/list`: awaited file access; `read` and
+/// `list` return `nil, message` when the path cannot be read.
 pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     let h = host.clone();
@@ -113,6 +113,31 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     )?;
     let h = host.clone();
     t.set(
+        "list",
+        lua.create_async_function(move |lua, path: String| {
+            let full = resolve(&h, &path);
+            let h = h.clone();
+            async move {
+                let listed = list_dir(&full).await;
+                h.budget.reset();
+                match listed {
+                    Ok(entries) => {
+                        let out = lua.create_table()?;
+                        for (name, is_dir) in entries {
+                            let e = lua.create_table()?;
+                            e.set("name", name)?;
+                            e.set("isDir", is_dir)?;
+                            out.push(e)?;
+                        }
+                        Ok((LuaValue::Table(out), None))
+                    }
+                    Err(e) => Ok((LuaValue::Nil, Some(format!("{path}: {e}")))),
+                }
+            }
+        })?,
+    )?;
+    let h = host.clone();
+    t.set(
         "glob",
         lua.create_async_function(move |_, pattern: String| {
             let cwd = h.cwd.clone();
@@ -144,6 +169,21 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         })?,
     )?;
     Ok(t)
+}
+
+/// Names in `dir` sorted, each with whether it is a directory (links are
+/// followed).
+async fn list_dir(dir: &std::path::Path) -> std::io::Result<Vec<(String, bool)>> {
+    let mut read = tokio::fs::read_dir(dir).await?;
+    let mut out = Vec::new();
+    while let Some(entry) = read.next_entry().await? {
+        let is_dir = tokio::fs::metadata(entry.path())
+            .await
+            .is_ok_and(|m| m.is_dir());
+        out.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
+    }
+    out.sort();
+    Ok(out)
 }
 
 fn limits(opts: Option<Table>) -> mlua::Result<TruncationLimits> {
