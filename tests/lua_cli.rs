@@ -350,3 +350,53 @@ fn a_failing_handler_is_reported_once_and_the_tool_still_runs() {
     assert_eq!(results[0]["content"][0]["text"], "first\n");
     assert_eq!(results[1]["content"][0]["text"], "second\n");
 }
+
+#[test]
+fn a_prompt_naming_an_extension_command_runs_the_command() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("relayed"));
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let ext = sandbox.project.join("relay.lua");
+    std::fs::write(
+        &ext,
+        r#"return function(pi)
+  pi.registerCommand("relay", {
+    description = "Send the arguments on, upper-cased",
+    handler = function(args, ctx) pi.sendUserMessage("RELAYED " .. string.upper(args)) end,
+  })
+  pi.registerCommand("broken", {
+    handler = function(args, ctx) error("the command failed on purpose") end,
+  })
+end"#,
+    )
+    .unwrap();
+    let ext = ext.display().to_string();
+    let args = [
+        "--model",
+        "mock/mock-model",
+        "-e",
+        &ext,
+        "-p",
+        "/relay hello there",
+    ];
+    let out = sandbox.run(&args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(server.request_count(), 1);
+    let sent = body(&server, 0);
+    assert!(sent.contains("RELAYED HELLO THERE"), "{sent}");
+    assert!(
+        !sent.contains("/relay"),
+        "the command text never reaches the model: {sent}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "relayed\n");
+
+    let args = ["--model", "mock/mock-model", "-e", &ext, "-p", "/broken"];
+    let out = sandbox.run(&args, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the command failed on purpose"), "{stderr}");
+    assert_eq!(server.request_count(), 1, "a failed command sends nothing");
+}

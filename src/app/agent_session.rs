@@ -164,6 +164,12 @@ impl AgentSession {
         if self.shutdown_requested {
             return;
         }
+        if let Some((name, args)) = self.extension_command_in(&text).await {
+            if let Err(e) = self.run_extension_command(&name, &args, signal).await {
+                self.report_extension_error(e);
+            }
+            return;
+        }
         self.set_idle(false);
         self.prompt_once(text, images, signal).await;
         self.run_follow_ups(signal).await;

@@ -489,8 +489,24 @@ impl AgentSession {
 }
 
 impl AgentSession {
+    /// `(name, args)` when `text` is `/name args` and an extension registered
+    /// `name`; prompts sent that way run the command instead of reaching the model.
+    pub(super) async fn extension_command_in(&mut self, text: &str) -> Option<(String, String)> {
+        let rest = text.trim().strip_prefix('/')?;
+        let (name, args) = match rest.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (rest, ""),
+        };
+        let ext = self.extensions.as_ref()?;
+        let known = ext.handle.commands().await;
+        known
+            .iter()
+            .any(|c| c.name == name)
+            .then(|| (name.to_string(), args.to_string()))
+    }
+
     /// Tell the user an extension's request failed (stderr, or the terminal UI's transcript).
-    fn report_extension_error(&self, message: String) {
+    pub(super) fn report_extension_error(&self, message: String) {
         if let Some(ext) = &self.extensions {
             ext.view.report(message);
         }
