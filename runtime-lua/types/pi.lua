@@ -248,7 +248,7 @@
 ---@field intervalMs? integer milliseconds per frame (default 80)
 
 ---@class pi.Theme
----@field name string
+---@field name string for ctx.ui.theme, the theme in use right now
 ---@field fg fun(token: string, text: string): string text in a theme colour (ANSI); unknown tokens are an error
 ---@field bg fun(token: string, text: string): string text on a theme background colour
 ---@field bold fun(text: string): string

@@ -32,17 +32,15 @@ pub trait ExtensionUi: Send + Sync {
     /// The theme named `name`, or the current one for `None`.
     fn theme(&self, name: Option<&str>) -> Option<Theme> {
         match name {
-            None | Some("dark") => Some(Theme::default()),
-            Some("light") => Some(Theme::light()),
-            Some(_) => None,
+            None => Some(Theme::default()),
+            Some(name) => Theme::builtin(name),
         }
     }
     /// Every theme the front end can switch to, as `{name, path}`.
     fn themes(&self) -> Vec<Value> {
-        vec![
-            serde_json::json!({"name": "dark"}),
-            serde_json::json!({"name": "light"}),
-        ]
+        crate::tui::theme::builtin_theme_names()
+            .map(|name| serde_json::json!({ "name": name }))
+            .collect()
     }
 }
 

@@ -62,7 +62,21 @@ fn colored(
 /// A theme table for Lua reading colours from `source`.
 fn theme_table(lua: &Lua, source: Source) -> mlua::Result<Table> {
     let t = lua.create_table()?;
-    t.set("name", source.theme().name)?;
+    match &source {
+        Source::Fixed(theme) => t.set("name", theme.name.clone())?,
+        // The current theme changes under the table: read its name on access.
+        Source::Current(_) => {
+            let s = source.clone();
+            let meta = lua.create_table()?;
+            meta.set(
+                "__index",
+                lua.create_function(move |_, (_, key): (Table, String)| {
+                    Ok((key == "name").then(|| s.theme().name))
+                })?,
+            )?;
+            t.set_metatable(Some(meta))?;
+        }
+    }
     let s = source.clone();
     t.set(
         "fg",

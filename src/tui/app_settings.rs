@@ -35,7 +35,9 @@ pub struct UiSettings {
 impl UiSettings {
     /// Theme names offered by `/settings`: built-in, then user themes.
     pub fn theme_names(&self) -> Vec<String> {
-        let mut names = vec!["dark".to_string(), "light".to_string()];
+        let mut names: Vec<String> = super::theme::builtin_theme_names()
+            .map(String::from)
+            .collect();
         for dir in &self.theme_dirs {
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;

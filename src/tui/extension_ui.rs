@@ -156,7 +156,9 @@ impl ExtensionUi for TuiExtensionUi {
 
     fn themes(&self) -> Vec<Value> {
         let dirs = self.mirror.lock().unwrap().theme_dirs.clone();
-        let mut out = vec![json!({"name": "dark"}), json!({"name": "light"})];
+        let mut out: Vec<Value> = super::theme::builtin_theme_names()
+            .map(|name| json!({ "name": name }))
+            .collect();
         for dir in dirs {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -168,7 +170,11 @@ impl ExtensionUi for TuiExtensionUi {
                 .collect();
             files.sort();
             for path in files {
-                if let Some(name) = path.file_stem().and_then(|s| s.to_str()) {
+                let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
+                    continue;
+                };
+                // A built-in of the same name wins, as in `find_theme`.
+                if !out.iter().any(|t| t["name"] == name) {
                     out.push(json!({"name": name, "path": path}));
                 }
             }

@@ -16,6 +16,22 @@ pub const DARK_JSON: &str = include_str!("../../themes/dark.json");
 /// The built-in light theme.
 pub const LIGHT_JSON: &str = include_str!("../../themes/light.json");
 
+/// Every built-in theme as (name, JSON), in the order pickers list them.
+pub const BUILTIN_THEMES: [(&str, &str); 7] = [
+    ("dark", DARK_JSON),
+    ("light", LIGHT_JSON),
+    ("ember", include_str!("../../themes/ember.json")),
+    ("glacier", include_str!("../../themes/glacier.json")),
+    ("moss", include_str!("../../themes/moss.json")),
+    ("nightshade", include_str!("../../themes/nightshade.json")),
+    ("paper", include_str!("../../themes/paper.json")),
+];
+
+/// Names of the built-in themes, in listing order.
+pub fn builtin_theme_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_THEMES.iter().map(|(name, _)| *name)
+}
+
 /// Colour tokens every theme must define.
 pub const REQUIRED_TOKENS: [&str; 51] = [
     "accent",
@@ -91,6 +107,14 @@ impl Theme {
         Theme::parse(LIGHT_JSON).expect("built-in light theme is valid")
     }
 
+    /// The built-in theme called `name`, if there is one.
+    pub fn builtin(name: &str) -> Option<Theme> {
+        BUILTIN_THEMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, json)| Theme::parse(json).expect("built-in themes are valid"))
+    }
+
     /// A theme with no colours at all (used by snapshot tests and `NO_COLOR`).
     pub fn plain() -> Self {
         Theme {
@@ -141,10 +165,8 @@ impl Theme {
 
     /// [`Theme::load`], also returning the file a user theme came from.
     pub fn locate(name: &str, dirs: &[&Path]) -> (Theme, Option<String>, Option<PathBuf>) {
-        match name {
-            "dark" => return (Theme::default(), None, None),
-            "light" => return (Theme::light(), None, None),
-            _ => {}
+        if let Some(theme) = Theme::builtin(name) {
+            return (theme, None, None);
         }
         for dir in dirs {
             let path = dir.join(format!("{name}.json"));
@@ -276,6 +298,18 @@ mod tests {
         assert_eq!(dark.color("error"), Some(Color::Rgb(0xcc, 0x66, 0x66)));
         assert_eq!(dark.color("text"), None);
         assert_eq!(Theme::light().name, "light");
+    }
+
+    #[test]
+    fn every_built_in_theme_parses_under_its_own_name() {
+        for (name, json) in BUILTIN_THEMES {
+            let theme = Theme::parse(json).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(theme.name, name);
+            assert!(theme.color("accent").is_some(), "{name} has an accent");
+        }
+        let (ember, warning, path) = Theme::locate("ember", &[]);
+        assert_eq!((ember.name.as_str(), warning, path), ("ember", None, None));
+        assert_eq!(builtin_theme_names().count(), 7);
     }
 
     #[test]

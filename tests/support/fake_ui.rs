@@ -1,12 +1,13 @@
 //! A scripted `ctx.ui` front end: records every request, answers dialogs
 //! from a queue (an empty queue leaves them waiting) and mirrors the editor
-//! text and tool expansion like a real front end.
+//! text, tool expansion and the current built-in theme like a real front end.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use pi::lua::ExtensionUi;
+use pi::tui::theme::Theme;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -22,6 +23,7 @@ pub struct FakeUi {
     pub waiting: Mutex<Vec<(oneshot::Sender<Value>, CancellationToken)>>,
     editor: Mutex<String>,
     expanded: Mutex<bool>,
+    theme: Mutex<Option<String>>,
 }
 
 impl FakeUi {
@@ -63,12 +65,25 @@ impl ExtensionUi for FakeUi {
             Some("set_editor_text") => {
                 *self.editor.lock().unwrap() = request["text"].as_str().unwrap().into()
             }
+            Some("setTheme") => {
+                *self.theme.lock().unwrap() = request["name"].as_str().map(String::from)
+            }
             Some("setToolsExpanded") => {
                 *self.expanded.lock().unwrap() = request["expanded"] == true
             }
             _ => {}
         }
         self.log.lock().unwrap().push(request);
+    }
+
+    fn theme(&self, name: Option<&str>) -> Option<Theme> {
+        match name
+            .map(String::from)
+            .or_else(|| self.theme.lock().unwrap().clone())
+        {
+            Some(name) => Theme::builtin(&name),
+            None => Some(Theme::default()),
+        }
     }
 
     fn query(&self, what: &str) -> Value {

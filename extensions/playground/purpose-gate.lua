@@ -1,0 +1,84 @@
+-- Purpose gate: nothing reaches the model until you have said what the session is for.
+-- Your first message opens a "purpose" question; cancel it and the message is held
+-- back (it stays in the editor). The purpose goes into the system prompt of every
+-- turn, shows in a widget above the editor and is kept in the session, so /resume
+-- remembers it. /purpose changes it.
+-- Run: pi -e extensions/playground/purpose-gate.lua
+return function(pi)
+  local ui = require("pi.ui")
+  require("lib.defaults").apply(pi, "purpose-gate")
+  local ENTRY = "purpose-gate"
+  local purpose
+
+  local function show(ctx)
+    ctx.ui.setWidget("purpose", function(_, theme)
+      return {
+        render = function(width)
+          local line
+          if purpose then
+            line = theme.fg("accent", "◎ PURPOSE  ") .. theme.fg("success", purpose)
+          else
+            line = theme.fg("warning", "◎ PURPOSE  ") .. theme.fg("dim", "not set: your first message asks for it")
+          end
+          return { ui.truncateToWidth(line, width) }
+        end,
+      }
+    end, { placement = "aboveEditor" })
+  end
+
+  -- The latest purpose entry on the branch wins.
+  local function rebuild(ctx)
+    purpose = nil
+    for _, entry in ipairs(ctx.sessionManager.getBranch()) do
+      if entry.type == "custom" and entry.customType == ENTRY and type(entry.data) == "table" then
+        purpose = entry.data.purpose
+      end
+    end
+    show(ctx)
+  end
+
+  local function ask(ctx)
+    local answer = ctx.ui.input("What is this session for?", "e.g. fix the flaky login test")
+    answer = answer and answer:gsub("^%s+", ""):gsub("%s+$", "")
+    if not answer or answer == "" then return false end
+    purpose = answer
+    pi.appendEntry(ENTRY, { purpose = purpose })
+    show(ctx)
+    ctx.ui.notify("Purpose set: " .. purpose, "success")
+    return true
+  end
+
+  pi.on("session_start", function(_, ctx) rebuild(ctx) end)
+  pi.on("session_tree", function(_, ctx) rebuild(ctx) end)
+
+  pi.on("input", function(event, ctx)
+    if purpose or not ctx.hasUI or event.source == "extension" then return nil end
+    if ask(ctx) then return { action = "continue" } end
+    ctx.ui.setEditorText(event.text or "")
+    ctx.ui.notify("State the purpose of this session first; your message is back in the editor.", "warning")
+    return { action = "handled" }
+  end)
+
+  pi.on("before_agent_start", function(event)
+    if not purpose then return nil end
+    return {
+      systemPrompt = (event.systemPrompt or "") .. "\n\n## Session purpose\n" .. purpose
+        .. "\nKeep every step in service of this purpose. If a request drifts away from it, say so before acting.",
+    }
+  end)
+
+  pi.registerCommand("purpose", {
+    description = "Show or change the purpose of this session",
+    handler = function(args, ctx)
+      local text = (args or ""):gsub("^%s+", ""):gsub("%s+$", "")
+      if text ~= "" then
+        purpose = text
+        pi.appendEntry(ENTRY, { purpose = purpose })
+        show(ctx)
+        ctx.ui.notify("Purpose set: " .. purpose, "success")
+      elseif not ask(ctx) then
+        ctx.ui.notify(purpose and ("Purpose: " .. purpose) or "No purpose set yet", "info")
+      end
+    end,
+  })
+end
