@@ -66,7 +66,22 @@ fn resolve(host: &HostCtx, path: &str) -> PathBuf {
     if p.is_absolute() { p } else { host.cwd.join(p) }
 }
 
-/// `pi.fs.read/write/exists/glob`: awaited file access; `read` returns
+/// Names in folder `dir`, sorted; sub-folders end with `/`.
+async fn list_dir(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
+    let mut entries = tokio::fs::read_dir(dir).await?;
+    let mut names = Vec::new();
+    while let Some(entry) = entries.next_entry().await? {
+        let mut name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().await.is_ok_and(|t| t.is_dir()) {
+            name.push('/');
+        }
+        names.push(name);
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// `pi.fs.read/write/exists/list/glob`: awaited file access; `read` returns
 /// `nil, message` when the file cannot be read.
 pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -109,6 +124,22 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         lua.create_async_function(move |_, path: String| {
             let full = resolve(&h, &path);
             async move { Ok(tokio::fs::try_exists(full).await.unwrap_or(false)) }
+        })?,
+    )?;
+    let h = host.clone();
+    t.set(
+        "list",
+        lua.create_async_function(move |lua, path: String| {
+            let full = resolve(&h, &path);
+            let h = h.clone();
+            async move {
+                let listed = list_dir(&full).await;
+                h.budget.reset();
+                match listed {
+                    Ok(names) => Ok((LuaValue::Table(lua.create_sequence_from(names)?), None)),
+                    Err(e) => Ok((LuaValue::Nil, Some(format!("{path}: {e}")))),
+                }
+            }
         })?,
     )?;
     let h = host.clone();
