@@ -1,11 +1,11 @@
 //! `pi.spawn` in the extension host, and the multi-agent playground extensions
 //! (`extensions/playground/`) driving real pi sub-agents against the mock LLM.
 
-mod support;
 #[path = "support/pi_cli.rs"]
 mod pi_cli;
 #[path = "support/rpc_client.rs"]
 mod rpc_client;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -122,7 +122,10 @@ async fn kill_ends_a_running_program_and_wait_reports_it() {
     assert_eq!(r["killed"], true);
     assert_eq!(r["code"], Value::Null);
     assert_eq!(r["running"], false);
-    assert!(started.elapsed() < Duration::from_secs(25), "the sleep was not cut short");
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "the sleep was not cut short"
+    );
 }
 
 #[tokio::test]
@@ -184,9 +187,15 @@ fn system(req: &CapturedRequest) -> String {
 }
 
 fn tool_names(req: &CapturedRequest) -> Vec<String> {
-    req.json.as_ref().and_then(|j| j["tools"].as_array()).map_or(Vec::new(), |tools| {
-        tools.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
-    })
+    req.json
+        .as_ref()
+        .and_then(|j| j["tools"].as_array())
+        .map_or(Vec::new(), |tools| {
+            tools
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect()
+        })
 }
 
 /// The text of the last user message of a request.
@@ -215,7 +224,14 @@ fn main_agent(req: &CapturedRequest, tool: &str, args: Value) -> MockReply {
 
 fn run_print(sandbox: &PiSandbox, ext: &str, prompt: &str) -> String {
     let out = sandbox.run(
-        &["-p", "--model", "mock/mock-model", "-e", &playground(ext), prompt],
+        &[
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &playground(ext),
+            prompt,
+        ],
         None,
     );
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -248,7 +264,12 @@ fn agent_team_dispatches_to_a_specialist_subprocess_and_returns_its_answer() {
         }
     });
     let sandbox = PiSandbox::with_mock(&server, API);
-    specialist(&sandbox.project, ".pi/agents/builder.md", "builder", "read,ls");
+    specialist(
+        &sandbox.project,
+        ".pi/agents/builder.md",
+        "builder",
+        "read,ls",
+    );
     specialist(&sandbox.project, ".pi/agents/scout.md", "scout", "read");
     write(
         &sandbox.project,
@@ -261,9 +282,16 @@ fn agent_team_dispatches_to_a_specialist_subprocess_and_returns_its_answer() {
     let requests = server.requests();
     let first = &requests[0];
     assert_eq!(tool_names(first), vec!["dispatch_agent"]);
-    assert!(system(first).contains("Active team: core"), "{}", system(first));
+    assert!(
+        system(first).contains("Active team: core"),
+        "{}",
+        system(first)
+    );
     assert!(system(first).contains("Dispatch as: `builder`"));
-    assert!(!system(first).contains("`scout`"), "only the active team is listed");
+    assert!(
+        !system(first).contains("`scout`"),
+        "only the active team is listed"
+    );
 
     let child = requests
         .iter()
@@ -300,7 +328,12 @@ fn agent_chain_feeds_each_step_the_previous_answer_and_the_original_request() {
     });
     let sandbox = PiSandbox::with_mock(&server, API);
     specialist(&sandbox.project, ".pi/agents/planner.md", "planner", "read");
-    specialist(&sandbox.project, ".pi/agents/builder.md", "builder", "read,write");
+    specialist(
+        &sandbox.project,
+        ".pi/agents/builder.md",
+        "builder",
+        "read,write",
+    );
     write(
         &sandbox.project,
         ".pi/agents/chains.lua",
@@ -314,7 +347,10 @@ fn agent_chain_feeds_each_step_the_previous_answer_and_the_original_request() {
 
     let requests = server.requests();
     assert!(tool_names(&requests[0]).contains(&"run_chain".to_string()));
-    assert!(tool_names(&requests[0]).contains(&"read".to_string()), "the main agent keeps its tools");
+    assert!(
+        tool_names(&requests[0]).contains(&"read".to_string()),
+        "the main agent keeps its tools"
+    );
     let step = |who: &str| {
         requests
             .iter()
@@ -341,7 +377,9 @@ fn pi_pi_asks_every_expert_at_once_and_returns_all_answers() {
         let sys = system(req);
         for name in ["alpha", "beta"] {
             if sys.contains(&format!("You are the {name} specialist")) {
-                seen.lock().unwrap().push((name.to_string(), Instant::now()));
+                seen.lock()
+                    .unwrap()
+                    .push((name.to_string(), Instant::now()));
                 // A slow answer: about 4 s, so a second expert started only after
                 // the first finished would arrive far later.
                 let text = format!("{} ANSWER {}", name.to_uppercase(), "·".repeat(60));
@@ -350,10 +388,19 @@ fn pi_pi_asks_every_expert_at_once_and_returns_all_answers() {
                     .delay(Duration::from_millis(250));
             }
         }
-        main_agent(req, "query_experts", json!({"question": "How do widgets work?"}))
+        main_agent(
+            req,
+            "query_experts",
+            json!({"question": "How do widgets work?"}),
+        )
     });
     let sandbox = PiSandbox::with_mock(&server, API);
-    specialist(&sandbox.project, ".pi/agents/pi-pi/alpha.md", "alpha", "read");
+    specialist(
+        &sandbox.project,
+        ".pi/agents/pi-pi/alpha.md",
+        "alpha",
+        "read",
+    );
     specialist(&sandbox.project, ".pi/agents/pi-pi/beta.md", "beta", "read");
     write(
         &sandbox.project,
@@ -374,13 +421,22 @@ fn pi_pi_asks_every_expert_at_once_and_returns_all_answers() {
         assert_eq!(last_user_text(child), "How do widgets work?");
     }
     let last = body(&final_main_request(&server));
-    assert!(last.contains("[✓] Alpha") && last.contains("ALPHA ANSWER"), "{last}");
-    assert!(last.contains("[✓] Beta") && last.contains("BETA ANSWER"), "{last}");
+    assert!(
+        last.contains("[✓] Alpha") && last.contains("ALPHA ANSWER"),
+        "{last}"
+    );
+    assert!(
+        last.contains("[✓] Beta") && last.contains("BETA ANSWER"),
+        "{last}"
+    );
 
     let arrivals = arrivals.lock().unwrap();
     assert_eq!(arrivals.len(), 2, "{arrivals:?}");
     let gap = arrivals[1].1.duration_since(arrivals[0].1);
-    assert!(gap < Duration::from_secs(3), "experts ran one after another ({gap:?} apart)");
+    assert!(
+        gap < Duration::from_secs(3),
+        "experts ran one after another ({gap:?} apart)"
+    );
 }
 
 /// Widget lines of `setWidget` requests for `key`, as one string.
@@ -389,7 +445,12 @@ fn widget_text(v: &Value, key: &str) -> Option<String> {
         .then(|| {
             v["widgetLines"]
                 .as_array()
-                .map(|l| l.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n"))
+                .map(|l| {
+                    l.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
                 .unwrap_or_default()
         })
 }
@@ -411,7 +472,8 @@ fn subagent_widget_shows_a_running_subagent_then_delivers_its_result() {
     });
     let sandbox = PiSandbox::with_mock(&server, API);
     let ext = playground("subagent-widget.lua");
-    let mut rpc = RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
+    let mut rpc =
+        RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
 
     rpc.call(json!({"type": "prompt", "message": "/sub count the files"}));
     let running = rpc.wait_for("a running subagent widget", |v| {
@@ -447,7 +509,10 @@ fn subagent_widget_shows_a_running_subagent_then_delivers_its_result() {
         .into_iter()
         .find(|r| last_user_text(r) == "and the folders?")
         .unwrap();
-    assert!(body(&continued).contains("count the files"), "the sub-agent's history is kept");
+    assert!(
+        body(&continued).contains("count the files"),
+        "the sub-agent's history is kept"
+    );
     assert!(body(&continued).contains("There are 3 files."));
 
     rpc.call(json!({"type": "prompt", "message": "/subrm 1"}));

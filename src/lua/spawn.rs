@@ -275,7 +275,8 @@ async fn call_back(weak: &WeakLua, id: u64, name: &str, args: impl IntoLuaMulti)
     }
 }
 
-/// One line from `reader` into `buf` (without its line end); `false` at EOF.
+/// Read on into `buf` up to a line end; `false` at end of input (`buf` may
+/// still hold a last line without a line end read by a cancelled call).
 async fn next_line<R: AsyncRead + Unpin>(reader: &mut BufReader<R>, buf: &mut Vec<u8>) -> bool {
     matches!(reader.read_until(b'\n', buf).await, Ok(n) if n > 0)
 }
@@ -309,9 +310,10 @@ async fn drive(
         tokio::select! {
             more = async { next_line(out.as_mut().unwrap(), &mut out_buf).await }, if out.is_some() => {
                 if !more {
-                    collect(&mut outcome.stdout, &out_buf);
                     out = None;
-                    continue;
+                    if out_buf.is_empty() {
+                        continue;
+                    }
                 }
                 collect(&mut outcome.stdout, &out_buf);
                 let line = line_text(&out_buf);
@@ -320,9 +322,10 @@ async fn drive(
             }
             more = async { next_line(err.as_mut().unwrap(), &mut err_buf).await }, if err.is_some() => {
                 if !more {
-                    collect(&mut outcome.stderr, &err_buf);
                     err = None;
-                    continue;
+                    if err_buf.is_empty() {
+                        continue;
+                    }
                 }
                 collect(&mut outcome.stderr, &err_buf);
                 let line = line_text(&err_buf);

@@ -238,7 +238,9 @@ impl App {
     fn run_extension_actions(&mut self) {
         let signal = CancellationToken::new();
         self.set_busy(signal.clone());
-        let _ = self.commands.send(SessionCommand::ExtensionActions { signal });
+        let _ = self
+            .commands
+            .send(SessionCommand::ExtensionActions { signal });
     }
 
     /// Send a prompt to the conversation.
