@@ -520,3 +520,35 @@ fn subagent_widget_shows_a_running_subagent_then_delivers_its_result() {
         widget_text(v, "subagent-1").is_some() && v.get("widgetLines").is_none()
     });
 }
+
+#[test]
+fn background_subagents_are_stopped_when_pi_quits() {
+    let server = MockServer::start();
+    server.set_handler(|req| {
+        if body(req).contains("wait forever") {
+            // The answer never comes: only the sub-agent's exit closes this.
+            MockReply::sse(": waiting\n\n").hold_open()
+        } else {
+            MockReply::anthropic_text("ok")
+        }
+    });
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let ext = playground("subagent-widget.lua");
+    let mut rpc =
+        RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
+    rpc.call(json!({"type": "prompt", "message": "/sub wait forever"}));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while server.request_count() == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the sub-agent never called the model"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(server.client_disconnects(), 0);
+    assert_eq!(rpc.finish(), 0);
+    assert!(
+        server.wait_for_disconnects(1, Duration::from_secs(20)),
+        "the sub-agent outlived pi"
+    );
+}
