@@ -515,6 +515,8 @@ fn subagent_widget_shows_a_running_subagent_then_delivers_its_result() {
     );
     assert!(body(&continued).contains("There are 3 files."));
 
+    // Its answer starts another turn of the main agent; commands wait for it.
+    rpc.event("agent_end");
     rpc.call(json!({"type": "prompt", "message": "/subrm 1"}));
     rpc.wait_for("the widget removed", |v| {
         widget_text(v, "subagent-1").is_some() && v.get("widgetLines").is_none()

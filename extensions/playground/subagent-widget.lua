@@ -70,8 +70,9 @@ return function(pi)
       thinking = pi.getThinkingLevel(),
       session = sub.session,
     }, prompt, function(run)
+      if subs[sub.id] ~= sub then return end -- removed with /subrm
       draw(sub)
-      if run.status ~= "running" and subs[sub.id] == sub then deliver(sub) end
+      if run.status ~= "running" then deliver(sub) end
     end)
     draw(sub)
     tick()
