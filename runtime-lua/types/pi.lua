@@ -182,6 +182,27 @@
 ---@field code integer|nil
 ---@field killed boolean
 
+---@class pi.SpawnOptions
+---@field cwd? string relative to the working directory
+---@field env? table<string, string|false> added to pi's environment; false removes a variable
+---@field stdin? string written to the program, then its input is closed (default: no input)
+---@field signal? pi.Signal kills the program when it fires
+---@field onStdout? fun(line: string) each output line, without its line end
+---@field onStderr? fun(line: string) each error-output line
+---@field onExit? fun(code: integer|nil, killed: boolean) after the last line; code is nil when killed
+
+---@class pi.SpawnResult
+---@field code integer|nil nil when killed
+---@field stdout string up to 4 MB
+---@field stderr string up to 4 MB
+---@field killed boolean
+
+---@class pi.Process
+---@field pid integer|nil
+---@field kill fun() end the program and its process group (no-op once it ended)
+---@field running fun(): boolean
+---@field wait fun(): pi.SpawnResult yields until the program ended
+
 ---@class pi.TruncationOptions
 ---@field maxLines? integer default 2000
 ---@field maxBytes? integer default 51200
@@ -362,6 +383,8 @@
 ---@field setThinkingLevel fun(level: pi.ThinkingLevel)
 ---@field getCommands fun(): pi.CommandInfo[]
 ---@field exec fun(command: string, args?: string[], options?: pi.ExecOptions): pi.ExecResult
+---@field spawn fun(command: string, args?: string[], options?: pi.SpawnOptions): pi.Process start a program in the background; killed on /reload and quit
+---@field execPath string path of the running pi program (for sub-agents)
 ---@field sleep fun(ms: integer)
 ---@field truncateHead fun(text: string, options?: pi.TruncationOptions): pi.TruncationResult
 ---@field truncateTail fun(text: string, options?: pi.TruncationOptions): pi.TruncationResult

@@ -89,6 +89,29 @@ impl AgentSession {
         }
     }
 
+    /// Signalled when an extension queues an action (for example
+    /// `pi.sendMessage` from a timer or a background process); `None` without
+    /// extensions. An idle front end answers with
+    /// [`AgentSession::run_extension_actions`].
+    pub fn extension_actions_queued(&self) -> Option<std::sync::Arc<tokio::sync::Notify>> {
+        self.extensions.as_ref().map(|e| e.view.actions_queued())
+    }
+
+    /// Whether extension actions wait to be carried out.
+    pub fn extension_actions_pending(&self) -> bool {
+        self.extensions
+            .as_ref()
+            .is_some_and(|e| !e.view.lock().actions.is_empty())
+    }
+
+    /// Carry out queued extension actions while idle, running the turns they
+    /// ask for (`triggerTurn`, user messages).
+    pub async fn run_extension_actions(&mut self, signal: &CancellationToken) {
+        self.sync_extensions();
+        self.set_idle(true);
+        self.apply_idle_actions_then_run(signal).await;
+    }
+
     /// Whether an extension called `ctx.shutdown()`.
     pub fn shutdown_requested(&self) -> bool {
         self.shutdown_requested
@@ -141,6 +164,19 @@ impl AgentSession {
         ext.resources_discover(&cwd, "reload").await;
         self.sync_extensions();
         Some(report)
+    }
+
+    /// `(name, args)` when `text` is `/name args` and an extension registered
+    /// the command `name`.
+    pub async fn extension_command_in(&mut self, text: &str) -> Option<(String, String)> {
+        let rest = text.trim().strip_prefix('/')?;
+        let (name, args) = match rest.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (rest, ""),
+        };
+        let ext = self.extensions.as_ref()?;
+        let known = ext.handle.commands().await.iter().any(|c| c.name == name);
+        known.then(|| (name.to_string(), args.to_string()))
     }
 
     /// Run the extension command `/name args`, then what it asked for
@@ -489,22 +525,6 @@ impl AgentSession {
 }
 
 impl AgentSession {
-    /// `(name, args)` when `text` is `/name args` and an extension registered
-    /// `name`; prompts sent that way run the command instead of reaching the model.
-    pub(super) async fn extension_command_in(&mut self, text: &str) -> Option<(String, String)> {
-        let rest = text.trim().strip_prefix('/')?;
-        let (name, args) = match rest.split_once(char::is_whitespace) {
-            Some((n, a)) => (n, a.trim()),
-            None => (rest, ""),
-        };
-        let ext = self.extensions.as_ref()?;
-        let known = ext.handle.commands().await;
-        known
-            .iter()
-            .any(|c| c.name == name)
-            .then(|| (name.to_string(), args.to_string()))
-    }
-
     /// Tell the user an extension's request failed (stderr, or the terminal UI's transcript).
     pub(super) fn report_extension_error(&self, message: String) {
         if let Some(ext) = &self.extensions {

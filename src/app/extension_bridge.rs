@@ -472,6 +472,9 @@ impl ExtensionBridge {
             p.extend(e);
         }
         self.handle.emit(name, payload).await;
+        if name == "session_shutdown" && reason == "quit" {
+            self.handle.stop_processes().await;
+        }
     }
 
     /// `session_before_compact`: an extension may cancel the compaction or

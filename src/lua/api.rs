@@ -167,6 +167,16 @@ fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
     )?;
     let h = host.clone();
     pi.set(
+        "spawn",
+        lua.create_function(
+            move |lua, (cmd, args, opts): (String, Option<Vec<String>>, Option<Table>)| {
+                super::spawn::spawn(lua, &h, cmd, args, opts)
+            },
+        )?,
+    )?;
+    pi.set("execPath", super::spawn::exec_path())?;
+    let h = host.clone();
+    pi.set(
         "sleep",
         lua.create_async_function(move |_, ms: u64| exec::sleep(h.clone(), ms))?,
     )

@@ -113,6 +113,11 @@ impl ExtensionHandle {
         self.ask(Request::Reload).await
     }
 
+    /// Kill every process extensions started with `pi.spawn` (pi is quitting).
+    pub async fn stop_processes(&self) {
+        self.ask(Request::StopProcesses).await
+    }
+
     /// Whether some extension handles `event`.
     pub fn has_handlers(&self, event: &str) -> bool {
         self.subscribed

@@ -52,6 +52,7 @@ pub(crate) enum Request {
         prefix: String,
         reply: oneshot::Sender<Vec<Value>>,
     },
+    StopProcesses(oneshot::Sender<()>),
     ExecuteTool {
         name: String,
         call_id: String,
@@ -134,6 +135,7 @@ impl Host {
         if let Some(vm) = self.current() {
             let payload = serde_json::json!({"type": "session_shutdown", "reason": "reload"});
             dispatch(&vm, "session_shutdown", payload).await;
+            vm.host.procs.kill_all();
             self.save_state(&vm);
         }
         *self.vm.borrow_mut() = None;
@@ -204,6 +206,12 @@ async fn serve(host: Rc<Host>, request: Request) {
             };
             let _ = reply.send(list);
         }
+        Request::StopProcesses(reply) => {
+            if let Some(vm) = host.current() {
+                vm.host.procs.kill_all();
+            }
+            let _ = reply.send(());
+        }
         Request::ExecuteTool {
             name,
             call_id,
@@ -256,6 +264,9 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
                             tokio::task::spawn_local(serve(host.clone(), r));
                         }
                     }
+                }
+                if let Some(vm) = host.current() {
+                    vm.host.procs.kill_all();
                 }
                 *host.vm.borrow_mut() = None;
             });

@@ -24,6 +24,7 @@ pub mod loader;
 pub mod messages;
 pub mod registry;
 pub mod shortcut;
+pub mod spawn;
 pub mod surfaces;
 pub mod timers;
 pub mod tool;

@@ -121,6 +121,9 @@ pub struct SessionView {
     pub messages: Vec<String>,
     /// Lines published by Lua components for the terminal UI.
     pub surfaces: super::surfaces::SurfaceStore,
+    /// Signalled whenever an action is queued, so an idle session can carry
+    /// out what a timer or a background process asked for.
+    pub actions_queued: Arc<tokio::sync::Notify>,
 }
 
 /// The view shared between the session and the extension host.
@@ -143,7 +146,17 @@ impl SharedView {
 
     /// Queue an action for the session.
     pub fn push_action(&self, action: ExtensionAction) {
-        self.lock().actions.push(action);
+        let queued = {
+            let mut view = self.lock();
+            view.actions.push(action);
+            view.actions_queued.clone()
+        };
+        queued.notify_one();
+    }
+
+    /// What [`SharedView::push_action`] signals.
+    pub fn actions_queued(&self) -> Arc<tokio::sync::Notify> {
+        self.lock().actions_queued.clone()
     }
 
     /// Report an error, warning or log line from the extension host: on

@@ -35,6 +35,8 @@ pub struct HostCtx {
     pub cwd: PathBuf,
     /// Unknown command-line options, for `pi.getFlag`.
     pub cli_flags: Vec<(String, Option<String>)>,
+    /// Processes started with `pi.spawn` that are still running.
+    pub procs: super::spawn::Processes,
 }
 
 impl HostCtx {
@@ -74,6 +76,7 @@ impl Vm {
             subscribed,
             cwd: config.cwd.clone(),
             cli_flags: config.cli_flags.clone(),
+            procs: super::spawn::Processes::default(),
         });
         Ok(Vm { lua, host })
     }

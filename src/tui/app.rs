@@ -163,6 +163,8 @@ pub struct App {
     pub(super) last_ctrl_c: Option<Instant>,
     pub(super) signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
+    /// Extensions queued work while a command ran; carried out once idle.
+    pub(super) actions_waiting: bool,
 }
 
 impl App {
@@ -210,6 +212,7 @@ impl App {
             last_ctrl_c: None,
             signal: None,
             commands,
+            actions_waiting: false,
         }
     }
 
@@ -228,6 +231,16 @@ impl App {
         self.signal = Some(signal);
         self.busy_since = Some(Instant::now());
         self.scroll = 0;
+    }
+
+    /// Let the conversation carry out what extensions queued while idle
+    /// (a message with `triggerTurn` starts a turn that Escape can abort).
+    fn run_extension_actions(&mut self) {
+        let signal = CancellationToken::new();
+        self.set_busy(signal.clone());
+        let _ = self
+            .commands
+            .send(SessionCommand::ExtensionActions { signal });
     }
 
     /// Send a prompt to the conversation.
@@ -325,6 +338,15 @@ impl App {
                 let queued = self.take_queued();
                 if !queued.is_empty() {
                     self.send_prompt(queued.join("\n\n"));
+                } else if std::mem::take(&mut self.actions_waiting) {
+                    self.run_extension_actions();
+                }
+            }
+            UiEvent::ExtensionActionsQueued => {
+                if self.is_busy() {
+                    self.actions_waiting = true;
+                } else {
+                    self.run_extension_actions();
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),

@@ -243,6 +243,44 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
 }
 
 #[test]
+fn extension_work_queued_while_idle_runs_at_once_or_after_the_current_command() {
+    use super::session_task::{SessionSnapshot, UiEvent};
+    let (mut a, mut rx) = app();
+    a.handle_ui_event(UiEvent::ExtensionActionsQueued);
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(SessionCommand::ExtensionActions { .. })
+    ));
+    assert!(a.is_busy(), "the turn it may start can be aborted");
+
+    // While that runs, more work waits for the idle state.
+    a.handle_ui_event(UiEvent::ExtensionActionsQueued);
+    assert!(rx.try_recv().is_err());
+    let model: crate::ai::model::Model = serde_json::from_value(serde_json::json!({
+        "id": "m", "name": "m", "api": "openai-completions", "provider": "p",
+        "baseUrl": "http://127.0.0.1", "reasoning": false, "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+        "contextWindow": 1000, "maxTokens": 100
+    }))
+    .unwrap();
+    a.handle_ui_event(UiEvent::Idle(Box::new(SessionSnapshot {
+        name: None,
+        file: None,
+        id: "s".into(),
+        message_count: 0,
+        model,
+        thinking: crate::ai::model::ThinkingLevel::Off,
+        extension_commands: Vec::new(),
+        resource_commands: Vec::new(),
+    })));
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(SessionCommand::ExtensionActions { .. })
+    ));
+    assert!(rx.try_recv().is_err());
+}
+
+#[test]
 fn ctrl_p_cycles_through_the_scoped_models() {
     let model = |id: &str| -> crate::ai::model::Model {
         serde_json::from_value(serde_json::json!({

@@ -45,6 +45,11 @@ pub enum SessionCommand {
     },
     /// Reload extensions (`/reload`).
     Reload,
+    /// Carry out what extensions queued while pi was idle.
+    ExtensionActions {
+        /// Aborts a turn the actions start.
+        signal: CancellationToken,
+    },
     /// Run an extension's command `/name args`.
     ExtensionCommand {
         /// Command name (without `/`).
@@ -118,6 +123,8 @@ pub enum UiEvent {
     ForkMessages(Vec<(String, String)>),
     /// Put this text into the editor.
     EditorText(String),
+    /// An extension queued work (a message, a turn) while nothing ran.
+    ExtensionActionsQueued,
 }
 
 /// Switch to the model and thinking level recorded in a resumed session;
@@ -247,9 +254,21 @@ pub fn spawn_session(
             forward_messages(view, &listener_tx);
         }
     }));
+    let queued = agent.extension_actions_queued();
     let task = tokio::spawn(async move {
         loop {
             let command = tokio::select! {
+                _ = async {
+                    match &queued {
+                        Some(notify) => notify.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if agent.extension_actions_pending() {
+                        let _ = ui_tx.send(UiEvent::ExtensionActionsQueued);
+                    }
+                    continue;
+                }
                 command = command_rx.recv() => match command {
                     Some(c) => c,
                     None => break,
@@ -291,6 +310,9 @@ pub fn spawn_session(
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
                     }
                 },
+                SessionCommand::ExtensionActions { signal } => {
+                    agent.run_extension_actions(&signal).await;
+                }
                 SessionCommand::ExtensionCommand { name, args, signal } => {
                     if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
                         let _ = ui_tx.send(UiEvent::Failed(e));

@@ -71,6 +71,7 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
         listener_live.lock().unwrap().observe(event);
         emit(event);
     }));
+    let queued = agent.extension_actions_queued();
     let mut input = io::spawn_stdin_reader(options.ui_replies.clone());
     let mut server = Server {
         agent: Some(agent),
@@ -88,6 +89,13 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
                 Some(incoming) => server.receive(incoming).await,
                 None => break,
             },
+            _ = wait_queued(&queued), if server.task.is_none() && server.agent.is_some() => {
+                if server.agent.as_ref().is_some_and(AgentSession::extension_actions_pending)
+                    && let Some(agent) = server.agent.take()
+                {
+                    server.start_run(agent, None);
+                }
+            }
             agent = wait_task(&mut server.task), if server.task.is_some() => {
                 server.task = None;
                 match agent {
@@ -117,6 +125,14 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
         eprintln!("Warning: could not save the session: {e}");
     }
     0
+}
+
+/// Until an extension queues an action (never without extensions).
+async fn wait_queued(queued: &Option<Arc<tokio::sync::Notify>>) {
+    match queued {
+        Some(notify) => notify.notified().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn wait_task(
@@ -258,7 +274,12 @@ impl Server {
     }
 
     /// Start a prompt in the session task.
-    fn start_prompt(&mut self, mut agent: AgentSession, text: String, images: Vec<ContentBlock>) {
+    fn start_prompt(&mut self, agent: AgentSession, text: String, images: Vec<ContentBlock>) {
+        self.start_run(agent, Some((text, images)));
+    }
+
+    /// Run a prompt, or (`None`) the actions extensions queued while idle.
+    fn start_run(&mut self, mut agent: AgentSession, prompt: Option<(String, Vec<ContentBlock>)>) {
         self.abort = CancellationToken::new();
         let signal = self.abort.clone();
         {
@@ -267,7 +288,19 @@ impl Server {
             live.running = true;
         }
         let task = tokio::spawn(async move {
-            agent.prompt(text, images, &signal).await;
+            let Some((text, images)) = prompt else {
+                agent.run_extension_actions(&signal).await;
+                return agent;
+            };
+            // `/name args` of an extension command runs the command instead.
+            match agent.extension_command_in(&text).await {
+                Some((name, args)) => {
+                    if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
+                        emit(&json!({"type": "extension_error", "error": e}));
+                    }
+                }
+                None => agent.prompt(text, images, &signal).await,
+            }
             agent
         });
         self.task = Some((Busy::Prompt, task));
