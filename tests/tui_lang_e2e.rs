@@ -64,11 +64,16 @@ fn lang_switches_what_is_on_screen_and_the_model_alias_opens_the_selector() {
     assert!(!screen.contains("interrupt"), "{screen}");
 
     pi.tmux.type_text("/模型");
+    // A key sent right after Escape would arrive as Alt+key: let Escape land alone.
     pi.tmux.key("Escape");
+    std::thread::sleep(std::time::Duration::from_millis(300));
     pi.tmux.key("Enter");
     pi.tmux.wait_for("the model selector", WAIT, |s| {
         s.contains("選擇模型") && s.contains("mock-model")
     });
     pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the selector closed", WAIT, |s| !s.contains("選擇模型"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
     pi.quit_and_check_terminal();
 }

@@ -202,7 +202,16 @@ impl Session {
     /// Ctrl+D, then the terminal settings must equal those before pi ran.
     pub fn quit_and_check_terminal(&self) {
         self.tmux.key("C-d");
-        let after = wait_for_file(&self.after, Duration::from_secs(20));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let after = loop {
+            match std::fs::read_to_string(&self.after) {
+                Ok(text) if !text.is_empty() => break text,
+                _ if Instant::now() >= deadline => {
+                    panic!("pi did not exit on Ctrl+D; screen:\n{}", self.tmux.screen())
+                }
+                _ => std::thread::sleep(Duration::from_millis(50)),
+            }
+        };
         let before = std::fs::read_to_string(&self.before).unwrap();
         assert_eq!(before, after, "stty -a differs after pi exited");
     }
