@@ -175,3 +175,85 @@ fn forking_an_old_session_leaves_the_source_alone() {
     let v3 = SessionManager::open(&stage(dir.path(), "v3.jsonl").0).unwrap();
     assert_eq!(context_json(&fork), context_json(&v3));
 }
+
+/// A v1 session in the shape early pi versions wrote: usage without
+/// `totalTokens`, an aborted assistant message with no content, a model
+/// change, a tool round trip.
+const EARLY_V1: &str = r##"{"type":"session","id":"early-1","timestamp":"2025-11-20T10:00:00.000Z","cwd":"/tmp/early","provider":"anthropic","modelId":"claude-sonnet-4-5","thinkingLevel":"off"}
+{"type":"message","timestamp":"2025-11-20T10:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"/mode"}],"timestamp":1763632801000}}
+{"type":"message","timestamp":"2025-11-20T10:00:02.000Z","message":{"role":"assistant","content":[],"api":"openai-responses","provider":"openai","model":"gpt-5.1-codex","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"aborted","timestamp":1763632802000,"errorMessage":"Request was aborted"}}
+{"type":"model_change","timestamp":"2025-11-20T10:00:03.000Z","provider":"anthropic","modelId":"claude-sonnet-4-5"}
+{"type":"message","timestamp":"2025-11-20T10:00:04.000Z","message":{"role":"user","content":[{"type":"text","text":"read the theme docs"}],"timestamp":1763632804000}}
+{"type":"message","timestamp":"2025-11-20T10:00:05.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"toolCall","id":"toolu_1","name":"read","arguments":{"path":"docs/theme.md"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":3,"output":80,"cacheRead":0,"cacheWrite":4000,"cost":{"input":0.000009,"output":0.0012,"cacheRead":0,"cacheWrite":0.015,"total":0.016209}},"stopReason":"toolUse","timestamp":1763632805000}}
+{"type":"message","timestamp":"2025-11-20T10:00:06.000Z","message":{"role":"toolResult","toolCallId":"toolu_1","toolName":"read","content":[{"type":"text","text":"# Themes"}],"isError":false,"timestamp":1763632806000}}
+{"type":"message","timestamp":"2025-11-20T10:00:07.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done."}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":10,"output":2,"cacheRead":4000,"cacheWrite":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"stop","timestamp":1763632807000}}
+"##;
+
+#[test]
+fn early_sessions_without_total_tokens_keep_every_assistant_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("early.jsonl");
+    fs::write(&path, EARLY_V1).unwrap();
+    let session = SessionManager::open(&path).unwrap();
+    assert!(
+        session.unreadable_lines().is_empty(),
+        "{:?}",
+        session.unreadable_lines()
+    );
+    assert_eq!(session.load_warning(), None);
+    let messages = session.build_context().messages;
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| match m {
+            pi::ai::types::Message::User(_) => "user",
+            pi::ai::types::Message::Assistant(_) => "assistant",
+            pi::ai::types::Message::ToolResult(_) => "toolResult",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            "user",
+            "assistant",
+            "user",
+            "assistant",
+            "toolResult",
+            "assistant"
+        ]
+    );
+    let pi::ai::types::Message::Assistant(last) = &messages[5] else {
+        unreachable!()
+    };
+    // A missing total is the sum of the counts, as pi computes it.
+    assert_eq!(last.usage.total_tokens, 10 + 2 + 4000);
+}
+
+#[test]
+fn an_unreadable_line_is_kept_in_the_file_and_reported_with_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.jsonl");
+    let text = concat!(
+        r#"{"type":"session","version":3,"id":"m","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/tmp"}"#,
+        "\n",
+        r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"hi","timestamp":1}}"#,
+        "\n",
+        r#"{"type":"message","id":"a2","parentId":"a1","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"assistant","content":"not a list"}}"#,
+        "\n",
+        "{\"type\":\"message\",\"id\":\"a3\",\"par\n",
+    );
+    fs::write(&path, text).unwrap();
+    let session = SessionManager::open(&path).unwrap();
+    assert_eq!(session.unreadable_lines(), &[3, 4]);
+    let warning = session.load_warning().unwrap();
+    assert!(warning.contains("mixed.jsonl"), "{warning}");
+    assert!(
+        warning.contains("2 lines") && warning.contains("line 3"),
+        "{warning}"
+    );
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        text,
+        "the file is untouched"
+    );
+}

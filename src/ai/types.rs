@@ -145,7 +145,7 @@ pub fn js_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error>
 
 /// Cost in dollars, per usage category.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct UsageCost {
     /// Input cost.
     #[serde(serialize_with = "js_number")]
@@ -164,9 +164,11 @@ pub struct UsageCost {
     pub total: f64,
 }
 
-/// Token usage of one assistant message.
+/// Token usage of one assistant message. Reading is lenient, as sessions
+/// written by older versions omit fields: a missing count is 0 and a missing
+/// `totalTokens` is the sum of the four counts.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "StoredUsage")]
 pub struct Usage {
     /// Non-cached input tokens.
     pub input: u64,
@@ -180,6 +182,60 @@ pub struct Usage {
     pub total_tokens: u64,
     /// Dollar cost.
     pub cost: UsageCost,
+}
+
+/// [`Usage`] as stored, every field optional.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct StoredUsage {
+    #[serde(deserialize_with = "lenient_count")]
+    input: u64,
+    #[serde(deserialize_with = "lenient_count")]
+    output: u64,
+    #[serde(deserialize_with = "lenient_count")]
+    cache_read: u64,
+    #[serde(deserialize_with = "lenient_count")]
+    cache_write: u64,
+    #[serde(deserialize_with = "lenient_total")]
+    total_tokens: Option<u64>,
+    cost: UsageCost,
+}
+
+impl From<StoredUsage> for Usage {
+    fn from(stored: StoredUsage) -> Self {
+        let sum = stored.input + stored.output + stored.cache_read + stored.cache_write;
+        Usage {
+            input: stored.input,
+            output: stored.output,
+            cache_read: stored.cache_read,
+            cache_write: stored.cache_write,
+            total_tokens: stored.total_tokens.unwrap_or(sum),
+            cost: stored.cost,
+        }
+    }
+}
+
+/// A token count written as any JSON number (or null); negatives and
+/// non-numbers read as 0.
+fn lenient_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    Ok(lenient_total(d)?.unwrap_or(0))
+}
+
+/// Like [`lenient_count`], but `None` when the value is not a number.
+fn lenient_total<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let value = Value::deserialize(d)?;
+    Ok(value
+        .as_u64()
+        .or_else(|| value.as_f64().filter(|n| *n >= 0.0).map(|n| n as u64)))
+}
+
+/// Unix milliseconds written as any JSON number; anything else reads as 0.
+fn lenient_millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    let value = Value::deserialize(d)?;
+    Ok(value
+        .as_i64()
+        .or_else(|| value.as_f64().map(|n| n as i64))
+        .unwrap_or(0))
 }
 
 /// Why an assistant message ended.
@@ -219,6 +275,7 @@ pub struct UserMessage {
     /// Text or blocks.
     pub content: UserContent,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 
@@ -239,10 +296,13 @@ pub struct AssistantMessage {
     /// Text, thinking and tool-call blocks in stream order.
     pub content: Vec<ContentBlock>,
     /// Wire API used (`anthropic-messages`, ...).
+    #[serde(default)]
     pub api: String,
     /// Provider name.
+    #[serde(default)]
     pub provider: String,
     /// Model id requested.
+    #[serde(default)]
     pub model: String,
     /// Model id reported by the provider, when different.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -251,13 +311,16 @@ pub struct AssistantMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_id: Option<String>,
     /// Token usage and cost.
+    #[serde(default)]
     pub usage: Usage,
     /// Why the message ended.
+    #[serde(default)]
     pub stop_reason: StopReason,
     /// Error text when `stop_reason` is `error` or `aborted`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
     /// Delay the server asked for before a retry (`retry-after`); never serialised.
     #[serde(skip)]
@@ -317,8 +380,10 @@ pub struct ToolResultMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
     /// True when the tool failed.
+    #[serde(default)]
     pub is_error: bool,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 
@@ -334,8 +399,10 @@ pub struct BashExecutionMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i32>,
     /// True when the user cancelled.
+    #[serde(default)]
     pub cancelled: bool,
     /// True when the output was truncated.
+    #[serde(default)]
     pub truncated: bool,
     /// Where the full output was saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -344,6 +411,7 @@ pub struct BashExecutionMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclude_from_context: Option<bool>,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 
@@ -356,11 +424,13 @@ pub struct CustomMessage {
     /// Text or blocks.
     pub content: UserContent,
     /// Whether the UI shows it.
+    #[serde(default)]
     pub display: bool,
     /// Extension metadata, not sent to the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 
@@ -373,6 +443,7 @@ pub struct BranchSummaryMessage {
     /// Entry the branch was left from.
     pub from_id: String,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 
@@ -383,8 +454,10 @@ pub struct CompactionSummaryMessage {
     /// The summary text.
     pub summary: String,
     /// Context size before compaction.
+    #[serde(default, deserialize_with = "lenient_count")]
     pub tokens_before: u64,
     /// Unix milliseconds.
+    #[serde(default, deserialize_with = "lenient_millis")]
     pub timestamp: i64,
 }
 

@@ -42,6 +42,9 @@ pub fn apply_project_trust(
         always_trust,
         can_ask.then_some(&mut ask as &mut dyn FnMut() -> Option<bool>),
     );
+    if let Some(problem) = store.unreadable() {
+        eprintln!("{}", t!("pi.trust.unreadable", error = problem));
+    }
     if !outcome.trusted {
         settings.drop_project();
         if outcome.source == TrustSource::NotAsked {

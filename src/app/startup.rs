@@ -144,7 +144,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
-    let mut notices = Vec::new();
+    let load_warning = session.load_warning();
+    let mut notices: Vec<String> = load_warning.iter().cloned().collect();
     let (model, thinking) =
         match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
             Ok(chosen) => chosen,
@@ -347,6 +348,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         };
         return Ok(run_interactive(agent, options).await);
     };
+    warn_all(load_warning);
     let signal = CancellationToken::new();
     spawn_interrupt_handler(signal.clone());
     let run = PrintRun {

@@ -91,14 +91,15 @@ pub fn to_pretty_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_string())
 }
 
-/// Create the parent directory (if needed) and write `value` as pretty JSON.
+/// Create the parent directory (if needed) and replace the file with `value`
+/// as pretty JSON, atomically (the previous file stays whole on failure).
 pub fn write_pretty_json(path: &Path, value: &Value) -> std::io::Result<()> {
     if let Some(dir) = path.parent()
         && !dir.as_os_str().is_empty()
     {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(path, to_pretty_json(value))
+    super::atomic_file::write_atomically(path, to_pretty_json(value).as_bytes())
 }
 
 /// Re-read a JSON object file just before changing it, so edits made by other

@@ -1,5 +1,6 @@
 //! Configuration: paths, settings, context files and the system prompt.
 
+pub mod atomic_file;
 pub mod config_value;
 pub mod context_files;
 pub mod json_file;

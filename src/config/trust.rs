@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::json_file::write_pretty_json;
+use super::json_file::{describe_json_error, write_pretty_json};
 use super::paths::CONFIG_DIR_NAME;
 
 /// Why a folder is or is not trusted.
@@ -65,20 +65,32 @@ pub fn has_project_resources(cwd: &Path) -> bool {
 pub struct TrustStore {
     path: Option<PathBuf>,
     decisions: BTreeMap<String, Value>,
+    /// Why the file could not be read, when it exists but is unreadable or
+    /// malformed; such a file is never written over.
+    unreadable: Option<String>,
 }
 
 impl TrustStore {
-    /// Read `<agent>/trust.json`; a missing or malformed file holds no decisions.
+    /// Read `<agent>/trust.json`. A missing file holds no decisions; a
+    /// malformed one holds none either, and is left untouched (see
+    /// [`TrustStore::unreadable`]).
     pub fn load(agent_dir: &Path) -> TrustStore {
         let path = trust_path(agent_dir);
-        let decisions = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| serde_json::from_str::<BTreeMap<String, Value>>(&text).ok())
-            .unwrap_or_default();
+        let (decisions, unreadable) = match read_decisions(&path) {
+            Ok(decisions) => (decisions, None),
+            Err(problem) => (BTreeMap::new(), Some(problem)),
+        };
         TrustStore {
             path: Some(path),
             decisions,
+            unreadable,
         }
+    }
+
+    /// Why `trust.json` could not be read, when it exists but does not parse;
+    /// decisions are then kept for this run only.
+    pub fn unreadable(&self) -> Option<&str> {
+        self.unreadable.as_deref()
     }
 
     /// The decision for `dir` or its nearest parent that has one.
@@ -92,20 +104,44 @@ impl TrustStore {
         })
     }
 
-    /// Record a decision for `dir` and write the file.
-    pub fn record(&mut self, dir: &Path, trusted: bool) -> std::io::Result<()> {
+    /// Record a decision for `dir` and write the file, keeping decisions
+    /// other processes wrote since it was loaded. A file that does not parse
+    /// is never written over: the decision then holds for this run only and
+    /// the error says why.
+    pub fn record(&mut self, dir: &Path, trusted: bool) -> Result<(), String> {
         let key = canonical(dir).to_string_lossy().into_owned();
         let decided_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-        self.decisions
-            .insert(key, json!({"trusted": trusted, "decidedAt": decided_at}));
+        let decision = json!({"trusted": trusted, "decidedAt": decided_at});
+        self.decisions.insert(key.clone(), decision.clone());
         let Some(path) = &self.path else {
             return Ok(());
         };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        write_pretty_json(path, &json!(self.decisions))
+        let mut on_disk = match read_decisions(path) {
+            Ok(on_disk) => on_disk,
+            Err(problem) => {
+                self.unreadable = Some(problem.clone());
+                return Err(problem);
+            }
+        };
+        on_disk.insert(key, decision);
+        write_pretty_json(path, &json!(on_disk)).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.decisions = on_disk;
+        Ok(())
     }
+}
+
+/// The decisions in `path`; empty when the file does not exist, an error
+/// naming the file when it cannot be read or is not a JSON object.
+fn read_decisions(path: &Path) -> Result<BTreeMap<String, Value>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    if text.trim().is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    serde_json::from_str(&text).map_err(|e| describe_json_error(path, &e))
 }
 
 fn canonical(dir: &Path) -> PathBuf {
@@ -138,6 +174,8 @@ pub fn decide(
     if let Some(ask) = ask
         && let Some(trusted) = ask()
     {
+        // An unwritable file keeps the answer for this run; the caller
+        // reports `store.unreadable()`.
         let _ = store.record(cwd, trusted);
         return outcome(trusted, TrustSource::Asked);
     }
@@ -256,5 +294,36 @@ mod tests {
             }
         );
         assert!(!trust_path(&agent).exists());
+    }
+
+    #[test]
+    fn a_malformed_trust_file_is_never_written_over() {
+        let (_d, agent, cwd) = project();
+        std::fs::create_dir_all(&agent).unwrap();
+        let original = "{\n  \"/some/folder\": {\"trusted\": false},\n}\n";
+        std::fs::write(trust_path(&agent), original).unwrap();
+        let mut store = TrustStore::load(&agent);
+        let problem = store.unreadable().expect("the trailing comma is reported");
+        assert!(problem.contains("trust.json"), "{problem}");
+        let mut ask = || Some(true);
+        let out = decide(&cwd, &mut store, None, false, Some(&mut ask));
+        assert!(out.trusted, "the answer holds for this run");
+        assert_eq!(
+            std::fs::read_to_string(trust_path(&agent)).unwrap(),
+            original,
+            "byte for byte unchanged"
+        );
+    }
+
+    #[test]
+    fn recording_keeps_decisions_written_by_another_process() {
+        let (dir, agent, cwd) = project();
+        let mut store = TrustStore::load(&agent);
+        let other = dir.path().join("elsewhere");
+        TrustStore::load(&agent).record(&other, false).unwrap();
+        store.record(&cwd, true).unwrap();
+        let reloaded = TrustStore::load(&agent);
+        assert_eq!(reloaded.lookup(&cwd), Some(true));
+        assert_eq!(reloaded.lookup(&other), Some(false));
     }
 }

@@ -308,6 +308,23 @@ impl SessionEntry {
         }
     }
 
+    /// True for an entry of a known type whose shape could not be read (it
+    /// is kept as [`SessionEntry::Unknown`] so that nothing is lost).
+    pub fn is_unreadable(&self) -> bool {
+        const KNOWN: [&str; 9] = [
+            "message",
+            "thinking_level_change",
+            "model_change",
+            "compaction",
+            "branch_summary",
+            "custom",
+            "custom_message",
+            "label",
+            "session_info",
+        ];
+        matches!(self, SessionEntry::Unknown(_)) && KNOWN.contains(&self.type_name())
+    }
+
     /// The fields every entry shares; `None` for an unknown entry.
     fn base(&self) -> Option<EntryBase<'_>> {
         macro_rules! base {

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
 use super::error::SessionError;
-use super::migrate::{migrate_to_current, write_atomically};
+use super::migrate::migrate_to_current;
+use crate::config::atomic_file::write_atomically;
 
 /// A session file's content after loading.
 #[derive(Debug, Clone)]
@@ -19,6 +20,10 @@ pub struct LoadedSession {
     pub entries: Vec<SessionEntry>,
     /// Non-blank lines that were not valid JSON objects and were skipped.
     pub skipped_lines: usize,
+    /// 1-based line numbers of the lines that could not be read: not JSON,
+    /// or an entry of a known type whose shape is not understood. They stay
+    /// in the file untouched.
+    pub unreadable_lines: Vec<usize>,
     /// The version the file was migrated from, if it was old.
     pub migrated_from: Option<u64>,
 }
@@ -52,8 +57,12 @@ pub fn load_session_file(
     // A crash can tear a multi-byte character at the end; that line is
     // skipped anyway, so lossy decoding is safe.
     let text = String::from_utf8_lossy(&bytes);
-    let mut lines = text.split('\n').filter(|line| !line.trim().is_empty());
-    let Some(first) = lines.next() else {
+    let mut lines = text
+        .split('\n')
+        .enumerate()
+        .map(|(index, line)| (index + 1, line))
+        .filter(|(_, line)| !line.trim().is_empty());
+    let Some((_, first)) = lines.next() else {
         return Ok(None);
     };
     let not_a_session = || SessionError::NotASessionFile {
@@ -61,23 +70,30 @@ pub fn load_session_file(
     };
     let header: SessionHeader = serde_json::from_str(first).map_err(|_| not_a_session())?;
     if header.version >= CURRENT_SESSION_VERSION {
-        let lines: Vec<&str> = lines.collect();
-        let (entries, skipped_lines) = parse_entries(&lines);
+        let lines: Vec<(usize, &str)> = lines.collect();
+        let (entries, unreadable_lines) = parse_entries(&lines);
+        let kept_unreadable = entries.iter().filter(|e| e.is_unreadable()).count();
         return Ok(Some(LoadedSession {
             header,
             entries,
-            skipped_lines,
+            skipped_lines: unreadable_lines.len() - kept_unreadable,
+            unreadable_lines,
             migrated_from: None,
         }));
     }
     let mut raw = vec![serde_json::from_str::<Value>(first).map_err(|_| not_a_session())?];
-    let mut skipped_lines = 0;
-    for line in lines {
+    let mut raw_lines = vec![0];
+    let mut unreadable_lines = Vec::new();
+    for (number, line) in lines {
         match serde_json::from_str::<Value>(line) {
-            Ok(value @ Value::Object(_)) => raw.push(value),
-            _ => skipped_lines += 1,
+            Ok(value @ Value::Object(_)) => {
+                raw.push(value);
+                raw_lines.push(number);
+            }
+            _ => unreadable_lines.push(number),
         }
     }
+    let skipped_lines = unreadable_lines.len();
     let migrated_from = migrate_to_current(&mut raw);
     if migrated_from.is_some() && migration == MigrationWrite::Rewrite {
         write_atomically(path, render_lines(&raw).as_bytes()).map_err(|source| {
@@ -90,14 +106,23 @@ pub fn load_session_file(
     let mut raw = raw.into_iter();
     let header_value = raw.next().unwrap_or(Value::Null);
     let header = serde_json::from_value(header_value).map_err(|_| not_a_session())?;
-    let entries = raw
-        .filter(|value| value.get("type").and_then(Value::as_str) != Some("session"))
-        .map(SessionEntry::from_value)
-        .collect();
+    let mut entries = Vec::with_capacity(raw.len());
+    for (value, number) in raw.zip(raw_lines.into_iter().skip(1)) {
+        if value.get("type").and_then(Value::as_str) == Some("session") {
+            continue;
+        }
+        let entry = SessionEntry::from_value(value);
+        if entry.is_unreadable() {
+            unreadable_lines.push(number);
+        }
+        entries.push(entry);
+    }
+    unreadable_lines.sort_unstable();
     Ok(Some(LoadedSession {
         header,
         entries,
         skipped_lines,
+        unreadable_lines,
         migrated_from,
     }))
 }
@@ -130,31 +155,37 @@ pub fn render_lines<T: serde::Serialize>(items: &[T]) -> String {
 /// Lines parsed per thread at least; smaller files are parsed on one.
 const LINES_PER_THREAD: usize = 2000;
 
-/// Parse entry lines (in order), on several threads for large files;
-/// returns the entries and the number of unreadable lines.
-fn parse_entries(lines: &[&str]) -> (Vec<SessionEntry>, usize) {
+/// Parse numbered entry lines (in order), on several threads for large
+/// files; returns the entries and the numbers of the lines that could not be
+/// read (those that are JSON objects are kept as unknown entries).
+fn parse_entries(lines: &[(usize, &str)]) -> (Vec<SessionEntry>, Vec<usize>) {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(lines.len() / LINES_PER_THREAD)
         .max(1);
-    let parse_chunk = |chunk: &[&str]| {
+    let parse_chunk = |chunk: &[(usize, &str)]| {
         let mut entries = Vec::with_capacity(chunk.len());
-        let mut skipped = 0;
-        for line in chunk {
+        let mut unreadable = Vec::new();
+        for (number, line) in chunk {
             match SessionEntry::parse_line(line) {
                 Some(entry) if entry.type_name() == "session" => {}
-                Some(entry) => entries.push(entry),
-                None => skipped += 1,
+                Some(entry) => {
+                    if entry.is_unreadable() {
+                        unreadable.push(*number);
+                    }
+                    entries.push(entry);
+                }
+                None => unreadable.push(*number),
             }
         }
-        (entries, skipped)
+        (entries, unreadable)
     };
     if threads == 1 {
         return parse_chunk(lines);
     }
     let chunk_len = lines.len().div_ceil(threads);
-    let parts: Vec<(Vec<SessionEntry>, usize)> = std::thread::scope(|scope| {
+    let parts: Vec<(Vec<SessionEntry>, Vec<usize>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(chunk_len)
             .map(|chunk| scope.spawn(move || parse_chunk(chunk)))
@@ -165,10 +196,10 @@ fn parse_entries(lines: &[&str]) -> (Vec<SessionEntry>, usize) {
             .collect()
     });
     let mut entries = Vec::with_capacity(lines.len());
-    let mut skipped = 0;
-    for (part, part_skipped) in parts {
+    let mut unreadable = Vec::new();
+    for (part, part_unreadable) in parts {
         entries.extend(part);
-        skipped += part_skipped;
+        unreadable.extend(part_unreadable);
     }
-    (entries, skipped)
+    (entries, unreadable)
 }

@@ -14,9 +14,9 @@ use super::layout::session_file_name;
 use super::load::{
     LoadedSession, MigrationWrite, load_session_file, looks_like_session_file, render_lines,
 };
-use super::migrate::write_atomically;
 use super::tree::SessionTree;
 use super::writer::LineAppender;
+use crate::config::atomic_file::write_atomically;
 
 /// A label currently set on an entry.
 #[derive(Debug, Clone)]
@@ -47,6 +47,8 @@ pub struct SessionManager {
     pub(super) appender: Option<LineAppender>,
     pub(super) write_error: Option<io::Error>,
     pub(super) skipped_lines: usize,
+    /// Lines of the file that could not be read (kept in the file as they are).
+    pub(super) unreadable_lines: Vec<usize>,
 }
 
 impl SessionManager {
@@ -161,6 +163,7 @@ impl SessionManager {
             appender: None,
             write_error: None,
             skipped_lines: 0,
+            unreadable_lines: Vec::new(),
         }
     }
 
@@ -188,6 +191,7 @@ impl SessionManager {
             appender: None,
             write_error: None,
             skipped_lines: loaded.skipped_lines,
+            unreadable_lines: loaded.unreadable_lines,
         };
         manager.rebuild_index();
         manager
@@ -325,6 +329,25 @@ impl SessionManager {
     /// Malformed lines skipped when the session was loaded.
     pub fn skipped_lines(&self) -> usize {
         self.skipped_lines
+    }
+
+    /// 1-based numbers of the lines of the loaded file that could not be read;
+    /// they are kept in the file as they are.
+    pub fn unreadable_lines(&self) -> &[usize] {
+        &self.unreadable_lines
+    }
+
+    /// A warning naming the file and its first unreadable line, when some
+    /// lines of the loaded file could not be read.
+    pub fn load_warning(&self) -> Option<String> {
+        let first = *self.unreadable_lines.first()?;
+        let path = self.session_file.as_ref()?;
+        Some(crate::t!(
+            "pi.session.unreadable_lines",
+            count = self.unreadable_lines.len(),
+            line = first,
+            path = path.display().to_string()
+        ))
     }
 
     // ----- persistence -----------------------------------------------------

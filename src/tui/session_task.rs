@@ -353,6 +353,9 @@ pub fn spawn_session(
                             if let Some(note) = restore_model(&mut agent, &context, &models) {
                                 let _ = ui_tx.send(UiEvent::Failed(note));
                             }
+                            if let Some(warning) = agent.session.load_warning() {
+                                let _ = ui_tx.send(UiEvent::Failed(warning));
+                            }
                         }
                         Ok(false) => {
                             let _ =
