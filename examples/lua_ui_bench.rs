@@ -13,9 +13,9 @@ use pi::lua::surfaces::SurfaceStore;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::tui::app::App;
 use pi::tui::chrome::FooterInfo;
-use pi::tui::keybindings::Keybindings;
-use pi::tui::theme::Theme;
 use pi::tui::transcript::NoticeKind;
+use pi::ui_kit::keybindings::Keybindings;
+use pi::ui_kit::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

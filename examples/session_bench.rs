@@ -13,10 +13,10 @@ use pi::ai::types::{
 };
 use pi::session::SessionManager;
 use pi::tui::render::{RenderCache, RenderOptions};
-use pi::tui::theme::Theme;
 use pi::tui::transcript::Transcript;
 use pi::tui::tree_rows::flatten;
 use pi::tui::tree_selector::{TreeFilter, TreeSelector};
+use pi::ui_kit::theme::Theme;
 
 const BRANCHED_ENTRIES: usize = 25_000;
 const BRANCHED_BYTES: usize = 50 * 1024 * 1024;

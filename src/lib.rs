@@ -11,15 +11,18 @@ pub mod app;
 pub mod cli;
 pub mod compaction;
 pub mod config;
+pub mod core;
 pub mod export;
 pub mod i18n;
 pub mod lua;
 pub mod modes;
 pub mod packages;
+pub mod protocol;
 pub mod resources;
 pub mod session;
 pub mod tools;
 pub mod tui;
+pub mod ui_kit;
 
 /// The version printed by `pi --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

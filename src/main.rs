@@ -4,13 +4,13 @@
 fn main() {
     pi::app::startup::init_locale();
     let argv: Vec<String> = std::env::args().skip(1).collect();
-    if pi::cli::lang::is_lang_command(&argv) {
-        let (text, code) = pi::cli::lang::run(&argv[1..]);
+    if pi::app::lang_command::is_lang_command(&argv) {
+        let (text, code) = pi::app::lang_command::run(&argv[1..]);
         println!("{text}");
         std::process::exit(code);
     }
-    if pi::cli::packages::is_package_command(&argv) {
-        std::process::exit(pi::cli::packages::run(&argv));
+    if pi::app::package_commands::is_package_command(&argv) {
+        std::process::exit(pi::app::package_commands::run(&argv));
     }
     let args = match pi::cli::args::Args::parse_from_argv(&argv) {
         Ok(args) => args,

@@ -256,7 +256,7 @@ end"#,
     assert_eq!(custom_message_count(&agent), 1);
 }
 
-fn custom_message_count(agent: &pi::app::agent_session::AgentSession) -> usize {
+fn custom_message_count(agent: &pi::core::agent_session::AgentSession) -> usize {
     agent
         .state
         .messages

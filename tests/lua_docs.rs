@@ -175,7 +175,7 @@ async fn plan_mode_flag_and_command_toggle_tools_and_prompt() {
         &["read", "bash", "edit", "write"],
     )
     .await;
-    let names = |agent: &pi::app::agent_session::AgentSession| -> Vec<String> {
+    let names = |agent: &pi::core::agent_session::AgentSession| -> Vec<String> {
         agent
             .state
             .tools

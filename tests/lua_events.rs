@@ -164,7 +164,7 @@ async fn model_thinking_bash_switch_and_reload_events() {
 
 #[tokio::test]
 async fn fork_and_clone_emit_before_fork_shutdown_and_start() {
-    use pi::app::session_switch::{BranchOutcome, BranchPosition};
+    use pi::core::session_switch::{BranchOutcome, BranchPosition};
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("events.jsonl");
     let mut host = HostConfig::new(vec![fixture("recorder.lua")], dir.path());

@@ -14,10 +14,10 @@ use pi::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMe
 use pi::session::SessionManager;
 use pi::tui::app::App;
 use pi::tui::chrome::{FooterInfo, footer_lines, header_lines, working_line};
-use pi::tui::keybindings::Keybindings;
 use pi::tui::render::{RenderOptions, render_item};
 use pi::tui::session_task::UiEvent;
-use pi::tui::theme::Theme;
+use pi::ui_kit::keybindings::Keybindings;
+use pi::ui_kit::theme::Theme;
 use ratatui::text::Line;
 use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;

@@ -5,35 +5,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use crate::ai::types::Message;
-
-/// How many queued messages one poll takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum QueueMode {
-    /// One message per poll (pi's default).
-    #[default]
-    OneAtATime,
-    /// The whole queue at once.
-    All,
-}
-
-impl QueueMode {
-    /// Parse a settings value (`one-at-a-time` or `all`).
-    pub fn parse(s: &str) -> Option<QueueMode> {
-        match s {
-            "one-at-a-time" => Some(QueueMode::OneAtATime),
-            "all" => Some(QueueMode::All),
-            _ => None,
-        }
-    }
-
-    /// The settings spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            QueueMode::All => "all",
-            QueueMode::OneAtATime => "one-at-a-time",
-        }
-    }
-}
+pub use crate::protocol::QueueMode;
 
 /// A thread-safe message queue with a dequeue mode.
 #[derive(Clone, Default)]

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use crate::protocol::ThinkingLevel;
+
 /// Price per million tokens.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -135,64 +137,6 @@ impl Model {
             .copied()
             .find(|l| self.supports_level(*l))
             .unwrap_or(ThinkingLevel::Off)
-    }
-}
-
-/// Reasoning effort requested from the model.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum ThinkingLevel {
-    /// No thinking.
-    Off,
-    /// Minimal.
-    Minimal,
-    /// Low.
-    Low,
-    /// Medium (pi's default).
-    #[default]
-    Medium,
-    /// High.
-    High,
-    /// Extra high (few models).
-    Xhigh,
-}
-
-impl ThinkingLevel {
-    /// Every level, in increasing order.
-    pub const ALL: [ThinkingLevel; 6] = [
-        ThinkingLevel::Off,
-        ThinkingLevel::Minimal,
-        ThinkingLevel::Low,
-        ThinkingLevel::Medium,
-        ThinkingLevel::High,
-        ThinkingLevel::Xhigh,
-    ];
-
-    /// The name as written in settings and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ThinkingLevel::Off => "off",
-            ThinkingLevel::Minimal => "minimal",
-            ThinkingLevel::Low => "low",
-            ThinkingLevel::Medium => "medium",
-            ThinkingLevel::High => "high",
-            ThinkingLevel::Xhigh => "xhigh",
-        }
-    }
-
-    /// Parse a level name (case-insensitive).
-    pub fn parse(s: &str) -> Option<ThinkingLevel> {
-        ThinkingLevel::ALL
-            .into_iter()
-            .find(|l| l.as_str().eq_ignore_ascii_case(s.trim()))
-    }
-}
-
-impl std::fmt::Display for ThinkingLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -1,13 +1,11 @@
-//! The application layer: a conversation bound to its session, and start-up wiring.
+//! Start-up: turn the command line, settings and files into a running mode, and the
+//! `pi install`/`pi lang` sub-commands.
 
-pub mod agent_session;
-pub mod extension_actions;
-pub mod extension_bridge;
-pub mod extension_events;
+pub mod lang_command;
+pub mod package_commands;
 pub mod project_trust;
 pub mod prompt_setup;
 pub mod resource_setup;
-pub mod session_switch;
 pub mod startup;
 
 pub use startup::run;

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::startup::warn_all;
 use crate::agent::tool::AgentTool;
+use crate::app::startup::warn_all;
 use crate::cli::args::Args;
 use crate::config::context_files::{load_context_files, load_prompt_sources};
 use crate::config::settings::Settings;

@@ -9,8 +9,6 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::prompt_setup::{load_resources, system_prompt};
-use super::resource_setup::{prepare_packages, start_extensions};
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
@@ -22,12 +20,14 @@ use crate::ai::resolve::{
     select_initial_model,
 };
 use crate::ai::stream::ProviderRegistry;
-use crate::app::agent_session::{AgentSession, RetryPolicy};
-use crate::app::extension_bridge::ExtensionBridge;
+use crate::app::prompt_setup::{load_resources, system_prompt};
+use crate::app::resource_setup::{prepare_packages, start_extensions};
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
+use crate::core::agent_session::{AgentSession, RetryPolicy};
+use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
@@ -116,7 +116,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
         _ => None,
     };
-    let trust = super::project_trust::apply_project_trust(
+    let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
         &agent_dir,

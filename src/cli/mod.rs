@@ -1,6 +1,4 @@
-//! Command-line arguments and `@file` processing.
+//! The command line: flags (compatible with pi 0.73) and `@file` arguments.
 
 pub mod args;
 pub mod files;
-pub mod lang;
-pub mod packages;

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::paths::expand_tilde;
 use super::settings::Settings;
-use crate::ai::model::ThinkingLevel;
+use crate::protocol::ThinkingLevel;
 
-pub use crate::agent::queue::QueueMode;
+pub use crate::protocol::QueueMode;
 
 /// Agent-level retry on transient errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -59,7 +59,10 @@ pub fn export_session(
     let path = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| default_output_path(session));
-    let html = render_html(session, theme_json.unwrap_or(crate::tui::theme::DARK_JSON));
+    let html = render_html(
+        session,
+        theme_json.unwrap_or(crate::ui_kit::theme::DARK_JSON),
+    );
     std::fs::write(&path, html).map_err(|e| ExportError::Io(path.clone(), e))?;
     Ok(path)
 }
@@ -193,7 +196,7 @@ mod tests {
 
     #[test]
     fn theme_colours_become_css_variables() {
-        let css = theme_css(crate::tui::theme::DARK_JSON);
+        let css = theme_css(crate::ui_kit::theme::DARK_JSON);
         assert!(css.contains("--accent: #8abeb7;"), "{css}");
         assert!(css.contains("--toolDiffAdded: #b5bd68;"));
         assert!(css.contains("--pageBg: #18181e;"));

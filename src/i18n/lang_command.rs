@@ -101,15 +101,15 @@ pub fn is_shipped(tag: &str) -> bool {
     super::with_registry(|r| r.bundle("pi", tag).is_some() || r.bundle("pi", base).is_some())
 }
 
-/// The doctor's report and score for the live catalog.
-pub fn doctor() -> (String, Score) {
+/// A probe of the extension side of i18n: points earned and a note.
+pub type ExtensionProbe = fn() -> (f64, String);
+
+/// The doctor's report and score for the live catalog; the two probes check the Lua API
+/// and the event-bus handshake (they live with the extension host).
+pub fn doctor(extension_api: ExtensionProbe, handshake: ExtensionProbe) -> (String, Score) {
     let (reports, score) = super::with_registry(|registry| {
         let reports = check_registry(registry);
-        let score = compute(
-            registry,
-            super::score_lua::extension_api,
-            super::score_lua::handshake,
-        );
+        let score = compute(registry, extension_api, handshake);
         (reports, score)
     });
     (doctor_text(&reports, &score), score)

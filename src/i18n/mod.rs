@@ -17,7 +17,6 @@ pub mod registry;
 #[cfg(test)]
 pub(crate) mod scoped;
 pub mod score;
-pub mod score_lua;
 pub mod watch;
 
 use std::collections::BTreeSet;

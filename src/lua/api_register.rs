@@ -72,14 +72,6 @@ fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result
     })
 }
 
-/// Whether `/name` is one of pi's own commands.
-pub fn is_builtin_command(name: &str) -> bool {
-    name == "exit"
-        || crate::tui::commands::COMMANDS
-            .iter()
-            .any(|(n, _)| *n == name)
-}
-
 /// Long option names pi itself defines (`help`, `model`, ...).
 pub fn builtin_flag_names() -> Vec<String> {
     crate::cli::args::Args::command()
@@ -132,7 +124,7 @@ pub fn add_registrations(
             })?;
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
-            if is_builtin_command(&name) {
+            if crate::protocol::commands::is_builtin_command(&name) {
                 h.view.report(format!(
                     "Warning: {}",
                     t!(

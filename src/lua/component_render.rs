@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use mlua::{Function, Table, Value as LuaValue};
 
-use crate::tui::ansi::{truncate_to_width, visible_width};
+use crate::ui_kit::ansi::{truncate_to_width, visible_width};
 
 /// The longest a component's `render` may take.
 pub const RENDER_BUDGET: Duration = Duration::from_millis(50);

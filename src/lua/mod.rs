@@ -20,6 +20,7 @@ pub mod dispatch;
 pub mod exec;
 pub mod handle;
 mod host;
+pub mod i18n_score;
 pub mod loader;
 pub mod messages;
 pub mod registry;

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use super::ctx::make_ctx;
 use super::tool_exec::error_text;
 use super::vm::Vm;
-use crate::tui::keybindings::KeyCombo;
+use crate::ui_kit::keybindings::KeyCombo;
 
 /// Check a shortcut spec: `Err` when it is not a key at all, `Ok(Some)` with
 /// a warning when terminals cannot tell it from another key.

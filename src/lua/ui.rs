@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::vm::HostCtx;
-use crate::tui::theme::Theme;
+use crate::ui_kit::theme::Theme;
 
 /// A front end that shows extension dialogs and chrome. Requests are pi's
 /// `extension_ui_request` objects without `type` and `id`
@@ -38,7 +38,7 @@ pub trait ExtensionUi: Send + Sync {
     }
     /// Every theme the front end can switch to, as `{name, path}`.
     fn themes(&self) -> Vec<Value> {
-        crate::tui::theme::builtin_theme_names()
+        crate::ui_kit::theme::builtin_theme_names()
             .map(|name| serde_json::json!({ "name": name }))
             .collect()
     }

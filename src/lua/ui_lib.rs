@@ -4,8 +4,8 @@
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use crate::tui::ansi::{slice_by_column, truncate_to_width, visible_width, wrap_text_with_ansi};
-use crate::tui::keybindings::{DEFAULT_BINDINGS, KeyCombo};
+use crate::ui_kit::ansi::{slice_by_column, truncate_to_width, visible_width, wrap_text_with_ansi};
+use crate::ui_kit::keybindings::{DEFAULT_BINDINGS, KeyCombo};
 
 /// The components, written in Lua on top of the helpers.
 const COMPONENTS: &str = include_str!("../../runtime-lua/ui/components.lua");

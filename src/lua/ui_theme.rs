@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::convert::{to_json, to_lua};
 use super::ui::SharedExtensionUi;
-use crate::tui::theme::{REQUIRED_TOKENS, Theme};
+use crate::ui_kit::theme::{REQUIRED_TOKENS, Theme};
 
 /// Where a theme table reads its colours: the live theme or a fixed one.
 #[derive(Clone)]

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{ContentBlock, Message, StopReason};
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 
 /// What a print run outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

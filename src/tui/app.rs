@@ -10,21 +10,21 @@ use crossterm::event::{Event, KeyEventKind, MouseEventKind};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::chrome::FooterInfo;
-use super::commands::parse_command;
-use super::editor::Editor;
-use super::keybindings::Keybindings;
-use super::panel::Panel;
-use super::render::RenderCache;
-use super::selector::Selector;
-use super::session_task::{SessionCommand, SessionSnapshot, UiEvent};
-use super::theme::Theme;
-use super::transcript::{NoticeKind, Transcript};
-use super::user_bash::parse_user_bash;
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::AgentEvent;
 use crate::ai::model::Model;
 use crate::ai::types::{Message, UserMessage, now_ms};
+use crate::core::user_bash::parse_user_bash;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::commands::parse_command;
+use crate::tui::editor::Editor;
+use crate::tui::panel::Panel;
+use crate::tui::render::RenderCache;
+use crate::tui::selector::Selector;
+use crate::tui::session_task::{SessionCommand, SessionSnapshot, UiEvent};
+use crate::tui::transcript::{NoticeKind, Transcript};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 /// Two Ctrl+C presses within this window quit.
 pub(super) const DOUBLE_CTRL_C: Duration = Duration::from_millis(500);
@@ -40,7 +40,7 @@ pub enum Overlay {
     /// A panel such as `/settings`, `/scoped-models` or `/resume`.
     Panel(Box<dyn Panel>),
     /// `/tree`.
-    Tree(super::tree_selector::TreeSelector),
+    Tree(crate::tui::tree_selector::TreeSelector),
     /// `/fork`: user messages, entry ids in the selector's order.
     ForkSelector(Selector, Vec<String>),
     /// After picking a `/tree` entry: summarize the branch left? (target id)
@@ -59,7 +59,7 @@ impl Overlay {
             | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
             Overlay::Tree(t) => t.lines(theme, width),
-            Overlay::SummaryFocus(_, text) => super::app_tree::focus_lines(text, theme, width),
+            Overlay::SummaryFocus(_, text) => crate::tui::app_tree::focus_lines(text, theme, width),
         }
     }
 }
@@ -68,7 +68,7 @@ impl Overlay {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TreeOptions {
     /// The filter the tree opens with.
-    pub filter: super::tree_selector::TreeFilter,
+    pub filter: crate::tui::tree_selector::TreeFilter,
     /// `branchSummary.skipPrompt`: never ask to summarize.
     pub skip_summary_prompt: bool,
     /// `branchSummary.reserveTokens`.
@@ -78,7 +78,7 @@ pub struct TreeOptions {
 impl Default for TreeOptions {
     fn default() -> Self {
         TreeOptions {
-            filter: super::tree_selector::TreeFilter::Default,
+            filter: crate::tui::tree_selector::TreeFilter::Default,
             skip_summary_prompt: false,
             summary_reserve_tokens: 16384,
         }
@@ -145,7 +145,7 @@ pub struct App {
     /// The current session id.
     pub session_id: String,
     /// `/login` state.
-    pub login: super::login::LoginState,
+    pub login: crate::tui::login::LoginState,
     /// Extension commands as (name, description), for `/` dispatch and completion.
     pub extension_commands: Vec<(String, String)>,
     /// Commands of skills and prompt templates, sent as prompts: (name, description).
@@ -153,13 +153,13 @@ pub struct App {
     /// Where sent messages are remembered across runs (`None`: not kept).
     pub history_file: Option<PathBuf>,
     /// Settings read and written by `/settings` and `/scoped-models`.
-    pub ui_settings: super::app_settings::UiSettings,
+    pub ui_settings: crate::tui::app_settings::UiSettings,
     /// `/tree` settings.
     pub tree: TreeOptions,
     /// Dialogs, status slots, widgets and shortcuts from extensions.
-    pub ext: super::ext_chrome::ExtensionChrome,
+    pub ext: crate::tui::ext_chrome::ExtensionChrome,
     /// Lua components' published lines and render requests.
-    pub lua: super::lua_surfaces::LuaUi,
+    pub lua: crate::tui::lua_surfaces::LuaUi,
     pub(super) last_ctrl_c: Option<Instant>,
     pub(super) signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
@@ -262,7 +262,7 @@ impl App {
     /// Images named in `text` when the current model accepts them (a
     /// notice otherwise).
     fn attached_images(&mut self, text: &str) -> Vec<crate::ai::types::ContentBlock> {
-        let images = super::image_attach::find_images(text, &self.footer.cwd);
+        let images = crate::tui::image_attach::find_images(text, &self.footer.cwd);
         if images.is_empty() {
             return images;
         }
@@ -284,7 +284,7 @@ impl App {
     /// Prompt history from the user messages in the transcript (resumed sessions).
     pub fn fill_history(&mut self) {
         for item in &self.transcript.items {
-            if let super::transcript::Item::User { text } = item {
+            if let crate::tui::transcript::Item::User { text } = item {
                 self.editor.add_history(text);
             }
         }
@@ -394,7 +394,7 @@ impl App {
             return;
         }
         if let Some(path) = &self.history_file
-            && let Err(e) = super::history_file::append(path, &text)
+            && let Err(e) = crate::tui::history_file::append(path, &text)
         {
             self.transcript.notice(
                 t!(

@@ -4,12 +4,12 @@ use crate::t;
 
 use crate::ai::model::{Model, ThinkingLevel};
 
-use super::app::{App, Overlay};
-use super::commands::SlashCommand;
-use super::selector::{Selector, SelectorItem};
-use super::session_task::SessionCommand;
-use super::session_tree_task::TreeCommand;
-use super::transcript::{Item, NoticeKind};
+use crate::tui::app::{App, Overlay};
+use crate::tui::commands::SlashCommand;
+use crate::tui::selector::{Selector, SelectorItem};
+use crate::tui::session_task::SessionCommand;
+use crate::tui::session_tree_task::TreeCommand;
+use crate::tui::transcript::{Item, NoticeKind};
 
 impl App {
     pub(super) fn run_command(&mut self, command: SlashCommand) {

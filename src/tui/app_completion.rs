@@ -2,10 +2,10 @@
 
 use crossterm::event::KeyEvent;
 
-use super::app::App;
-use super::commands::complete;
-use super::file_complete::{INDEX_LIMIT, index_files, suggest};
 use crate::i18n::core_hacks::display;
+use crate::tui::app::App;
+use crate::tui::commands::complete;
+use crate::tui::file_complete::{INDEX_LIMIT, index_files, suggest};
 
 /// `@` path suggestions offered at once.
 const FILE_SUGGESTIONS: usize = 20;

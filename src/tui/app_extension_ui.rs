@@ -8,13 +8,13 @@ use std::sync::Mutex;
 use crossterm::event::KeyEvent;
 use serde_json::{Value, json};
 
-use super::app::App;
-use super::ext_dialog::{DialogOutcome, ExtDialog};
-use super::extension_ui::{Mirror, UiRequest, find_theme};
-use super::keybindings::KeyCombo;
-use super::theme::Theme;
-use super::transcript::NoticeKind;
 use crate::lua::ShortcutInfo;
+use crate::tui::app::App;
+use crate::tui::ext_dialog::{DialogOutcome, ExtDialog};
+use crate::tui::extension_ui::{Mirror, UiRequest, find_theme};
+use crate::tui::transcript::NoticeKind;
+use crate::ui_kit::keybindings::KeyCombo;
+use crate::ui_kit::theme::Theme;
 
 /// Built-in actions an extension shortcut may not take over.
 const RESERVED: [&str; 17] = [

@@ -5,17 +5,17 @@ use std::time::Instant;
 
 use crossterm::event::KeyEvent;
 
-use super::app::{App, DOUBLE_CTRL_C, Overlay, TerminalRequest, user_message};
-use super::editor::EditorOutcome;
-use super::panel::PanelOutcome;
-use super::selector::SelectorOutcome;
+use crate::tui::app::{App, DOUBLE_CTRL_C, Overlay, TerminalRequest, user_message};
+use crate::tui::editor::EditorOutcome;
+use crate::tui::panel::PanelOutcome;
+use crate::tui::selector::SelectorOutcome;
 
 impl App {
     pub(super) fn handle_key(&mut self, key: KeyEvent) {
         if self.handle_dialog_key(&key) {
             return;
         }
-        if super::lua_surfaces::forward_key(self, &key) {
+        if crate::tui::lua_surfaces::forward_key(self, &key) {
             return;
         }
         self.handle_builtin_key(key);

@@ -3,11 +3,11 @@
 
 use crate::t;
 
-use super::app::{App, Overlay};
-use super::lang_panel::LangPanel;
-use super::transcript::NoticeKind;
 use crate::i18n::lang_command::{self, LangCommand};
 use crate::i18n::languages::is_rtl;
+use crate::tui::app::{App, Overlay};
+use crate::tui::lang_panel::LangPanel;
+use crate::tui::transcript::NoticeKind;
 
 impl App {
     /// Run `/lang <args>`.
@@ -21,7 +21,7 @@ impl App {
             LangCommand::Set(tag) => return self.switch_locale(&tag),
             LangCommand::Invalid(text) => (t!("pi.lang.invalid", text = text), NoticeKind::Error),
             LangCommand::Doctor => {
-                let (text, score) = lang_command::doctor();
+                let (text, score) = crate::lua::i18n_score::doctor();
                 let kind = if score.passes() {
                     NoticeKind::Info
                 } else {

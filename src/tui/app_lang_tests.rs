@@ -9,19 +9,19 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
-use super::app::{App, Overlay};
-use super::app_settings::UiSettings;
-use super::chrome::FooterInfo;
-use super::keybindings::Keybindings;
-use super::session_task::UiEvent;
-use super::theme::Theme;
-use super::transcript::{Item, NoticeKind};
-use super::view::draw;
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::ai::types::ContentBlock;
 use crate::config::settings::Settings;
 use crate::i18n::scoped::scoped_catalog;
+use crate::tui::app::{App, Overlay};
+use crate::tui::app_settings::UiSettings;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::session_task::UiEvent;
+use crate::tui::transcript::{Item, NoticeKind};
+use crate::tui::view::draw;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 struct Fixture {
     app: App,
@@ -97,7 +97,7 @@ fn screen(app: &mut App, width: u16, height: u16) -> String {
                 skip -= 1;
                 continue;
             }
-            skip = super::text::width(symbol).saturating_sub(1);
+            skip = crate::ui_kit::text::width(symbol).saturating_sub(1);
             out.push_str(symbol);
         }
         out.push('\n');
@@ -230,7 +230,7 @@ fn bad_words_are_an_error_and_subcommands_report() {
 }
 
 fn notify(app: &mut App, message: &str) {
-    app.handle_extension_request(super::extension_ui::UiRequest::Fire(
+    app.handle_extension_request(crate::tui::extension_ui::UiRequest::Fire(
         json!({"method": "notify", "message": message, "notifyType": "info"}),
     ));
 }

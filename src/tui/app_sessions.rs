@@ -6,12 +6,12 @@ use crate::t;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::app::{App, Overlay};
-use super::session_panel::SessionPanel;
-use super::session_task::SessionCommand;
-use super::transcript::NoticeKind;
 use crate::session::list::{SessionInfo, list_all_sessions, list_sessions};
 use crate::session::manager::SessionManager;
+use crate::tui::app::{App, Overlay};
+use crate::tui::session_panel::SessionPanel;
+use crate::tui::session_task::SessionCommand;
+use crate::tui::transcript::NoticeKind;
 
 impl App {
     /// `/resume` and `--resume`: choose another session to continue.

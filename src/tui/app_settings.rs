@@ -7,16 +7,16 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::app::{App, Overlay};
-use super::panel::PanelChange;
-use super::scoped_models_panel::{ScopedModelsPanel, full_id};
-use super::session_task::SessionCommand;
-use super::settings_panel::{SettingsPanel, setting_def, stored_value};
-use super::theme::Theme;
-use super::transcript::NoticeKind;
 use crate::agent::queue::QueueMode;
 use crate::ai::model::ThinkingLevel;
 use crate::config::settings::Settings;
+use crate::tui::app::{App, Overlay};
+use crate::tui::panel::PanelChange;
+use crate::tui::scoped_models_panel::{ScopedModelsPanel, full_id};
+use crate::tui::session_task::SessionCommand;
+use crate::tui::settings_panel::{SettingsPanel, setting_def, stored_value};
+use crate::tui::transcript::NoticeKind;
+use crate::ui_kit::theme::Theme;
 
 /// The changelog shipped with this build.
 pub const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
@@ -35,7 +35,7 @@ pub struct UiSettings {
 impl UiSettings {
     /// Theme names offered by `/settings`: built-in, then user themes.
     pub fn theme_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = super::theme::builtin_theme_names()
+        let mut names: Vec<String> = crate::ui_kit::theme::builtin_theme_names()
             .map(String::from)
             .collect();
         for dir in &self.theme_dirs {

@@ -5,17 +5,17 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::app::{App, Overlay};
-use super::app_settings::UiSettings;
-use super::chrome::FooterInfo;
-use super::keybindings::Keybindings;
-use super::session_task::SessionCommand;
-use super::theme::Theme;
-use super::transcript::Item;
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::queue::QueueMode;
 use crate::ai::faux::FauxProvider;
 use crate::config::settings::Settings;
+use crate::tui::app::{App, Overlay};
+use crate::tui::app_settings::UiSettings;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::session_task::SessionCommand;
+use crate::tui::transcript::Item;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 struct Fixture {
     app: App,

@@ -3,12 +3,12 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::app::App;
-use super::chrome::FooterInfo;
-use super::keybindings::Keybindings;
-use super::session_task::SessionCommand;
-use super::theme::Theme;
 use crate::agent::agent_loop::AgentQueues;
+use crate::tui::app::App;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::session_task::SessionCommand;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 fn app() -> (App, UnboundedReceiver<SessionCommand>) {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -116,8 +116,8 @@ fn slash_completion_and_tree_command() {
     assert!(
         matches!(
             sent,
-            Some(super::session_task::SessionCommand::Tree(
-                super::session_tree_task::TreeCommand::Open
+            Some(crate::tui::session_task::SessionCommand::Tree(
+                crate::tui::session_tree_task::TreeCommand::Open
             ))
         ),
         "{sent:?}"
@@ -160,8 +160,8 @@ fn at_completes_project_paths() {
 
 #[test]
 fn a_resumed_session_fills_the_prompt_history() {
-    use super::session_task::UiEvent;
     use crate::ai::types::{Message, UserContent, UserMessage};
+    use crate::tui::session_task::UiEvent;
     let (mut a, _rx) = app();
     let user = |t: &str| {
         Message::User(UserMessage {
@@ -210,7 +210,7 @@ fn keybinding_overrides_apply_to_app_actions() {
 
 #[test]
 fn messages_queued_during_a_command_are_sent_when_idle() {
-    use super::session_task::{SessionSnapshot, UiEvent};
+    use crate::tui::session_task::{SessionSnapshot, UiEvent};
     let (mut a, mut rx) = app();
     type_text(&mut a, "!sleep 1");
     key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
@@ -244,7 +244,7 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
 
 #[test]
 fn extension_work_queued_while_idle_runs_at_once_or_after_the_current_command() {
-    use super::session_task::{SessionSnapshot, UiEvent};
+    use crate::tui::session_task::{SessionSnapshot, UiEvent};
     let (mut a, mut rx) = app();
     a.handle_ui_event(UiEvent::ExtensionActionsQueued);
     assert!(matches!(
@@ -324,13 +324,13 @@ fn extension_commands_complete_and_run_and_reload_is_sent() {
     };
     assert_eq!((name.as_str(), args.as_str()), ("deploy", "prod now"));
     assert!(a.is_busy());
-    a.handle_ui_event(super::session_task::UiEvent::Notice("done".into()));
+    a.handle_ui_event(crate::tui::session_task::UiEvent::Notice("done".into()));
     a.busy_since = None;
     type_text(&mut a, "/reload");
     key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
     key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
     assert!(matches!(rx.try_recv(), Ok(SessionCommand::Reload)));
-    a.handle_ui_event(super::session_task::UiEvent::Quit);
+    a.handle_ui_event(crate::tui::session_task::UiEvent::Quit);
     assert!(a.quit);
 }
 
@@ -369,7 +369,7 @@ fn an_image_path_is_attached_when_the_model_accepts_images() {
     };
     assert!(images.is_empty());
     let notice = a.transcript.items.iter().any(|i| {
-        matches!(i, super::transcript::Item::Notice { text, .. } if text.contains("does not accept images"))
+        matches!(i, crate::tui::transcript::Item::Notice { text, .. } if text.contains("does not accept images"))
     });
     assert!(notice);
 }

@@ -10,14 +10,14 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 use tokio_util::sync::CancellationToken;
 
-use super::app::{App, Overlay};
-use super::selector::{Selector, SelectorItem, SelectorOutcome};
-use super::session_task::{SessionCommand, UiEvent};
-use super::session_tree_task::TreeCommand;
-use super::text::truncate;
-use super::theme::Theme;
-use super::transcript::NoticeKind;
-use super::tree_selector::{TreeOutcome, TreeSelector};
+use crate::tui::app::{App, Overlay};
+use crate::tui::selector::{Selector, SelectorItem, SelectorOutcome};
+use crate::tui::session_task::{SessionCommand, UiEvent};
+use crate::tui::session_tree_task::TreeCommand;
+use crate::tui::transcript::NoticeKind;
+use crate::tui::tree_selector::{TreeOutcome, TreeSelector};
+use crate::ui_kit::text::truncate;
+use crate::ui_kit::theme::Theme;
 
 impl App {
     /// Send a tree request; the UI is busy until the task answers.
@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use crate::agent::agent_loop::AgentQueues;
     use crate::tui::chrome::FooterInfo;
-    use crate::tui::keybindings::Keybindings;
+    use crate::ui_kit::keybindings::Keybindings;
 
     #[test]
     fn picking_an_entry_asks_for_a_summary_and_sends_the_focus() {

@@ -9,10 +9,10 @@ use std::time::Duration;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::keybindings::Keybindings;
-use super::text::{tilde_path, truncate, width};
-use super::theme::Theme;
 use crate::ai::types::Usage;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::{tilde_path, truncate, width};
+use crate::ui_kit::theme::Theme;
 
 /// The application name in the header.
 pub const APP_NAME: &str = "pi";
@@ -108,7 +108,7 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     if let Some(name) = &info.session_name {
         location = format!("{location} • {name}");
     }
-    let location = truncate(&super::text::sanitize(&location), max, "...");
+    let location = truncate(&crate::ui_kit::text::sanitize(&location), max, "...");
 
     let u = &info.usage;
     let mut stats = Vec::new();
@@ -171,7 +171,7 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     } else {
         format!(
             "{model} • {}",
-            super::settings_panel::value_label(&info.thinking)
+            crate::tui::settings_panel::value_label(&info.thinking)
         )
     };
     let mut right = plain_right.clone();
@@ -262,7 +262,7 @@ pub fn git_branch(dir: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text::plain_lines as plain;
+    use crate::ui_kit::text::plain_lines as plain;
 
     #[test]
     fn token_formatting_matches_the_footer_style() {

@@ -1,31 +1,7 @@
 //! Slash commands: the list shown by `/` autocomplete and parsing of a
 //! submitted command line.
 
-/// A slash command: name (without `/`) and whether it is available in this build. Its
-/// description is `pi.cmd.<name>.description` in the locales (see [`description`]).
-pub const COMMANDS: &[(&str, bool)] = &[
-    ("model", true),
-    ("new", true),
-    ("name", true),
-    ("session", true),
-    ("hotkeys", true),
-    ("quit", true),
-    ("resume", true),
-    ("settings", true),
-    ("scoped-models", true),
-    ("copy", true),
-    ("changelog", true),
-    ("reload", true),
-    ("tree", true),
-    ("fork", true),
-    ("clone", true),
-    ("compact", true),
-    ("export", true),
-    ("share", true),
-    ("login", true),
-    ("logout", true),
-    ("lang", true),
-];
+pub use crate::protocol::commands::COMMANDS;
 
 /// A parsed command line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::keybindings::Keybindings;
-use super::text::width;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::width;
 
 /// Pastes longer than this many lines are collapsed to a marker.
 const PASTE_MAX_LINES: usize = 10;

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use indexmap::IndexMap;
 use ratatui::text::{Line, Span};
 
-use super::ansi::truncate_to_width;
-use super::ansi_line::ansi_line;
-use super::ext_dialog::ExtDialog;
-use super::extension_ui::UiRequest;
-use super::keybindings::KeyCombo;
-use super::theme::Theme;
+use crate::tui::ext_dialog::ExtDialog;
+use crate::tui::extension_ui::UiRequest;
+use crate::ui_kit::ansi::truncate_to_width;
+use crate::ui_kit::ansi_line::ansi_line;
+use crate::ui_kit::keybindings::KeyCombo;
+use crate::ui_kit::theme::Theme;
 
 /// Where a widget sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

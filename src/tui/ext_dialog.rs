@@ -14,10 +14,10 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::editor::{Editor, EditorOutcome};
-use super::keybindings::Keybindings;
-use super::text::{sanitize, truncate};
-use super::theme::Theme;
+use crate::tui::editor::{Editor, EditorOutcome};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::{sanitize, truncate};
+use crate::ui_kit::theme::Theme;
 
 /// What kind of answer a dialog collects.
 #[derive(Debug)]

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::app::App;
-use super::extension_ui::UiRequest;
-use super::view::draw;
-use super::view_tests::{app, screen};
+use crate::tui::app::App;
+use crate::tui::extension_ui::UiRequest;
+use crate::tui::view::draw;
+use crate::tui::view_tests::{app, screen};
 
 fn open(app: &mut App, request: Value) -> (oneshot::Receiver<Value>, CancellationToken) {
     let (answer, rx) = oneshot::channel();

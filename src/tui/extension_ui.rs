@@ -10,8 +10,8 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use super::theme::Theme;
 use crate::lua::{ExtensionUi, SharedExtensionUi};
+use crate::ui_kit::theme::Theme;
 
 /// A request from the extension thread (or a task of the UI) to the event loop.
 #[derive(Debug)]
@@ -156,7 +156,7 @@ impl ExtensionUi for TuiExtensionUi {
 
     fn themes(&self) -> Vec<Value> {
         let dirs = self.mirror.lock().unwrap().theme_dirs.clone();
-        let mut out: Vec<Value> = super::theme::builtin_theme_names()
+        let mut out: Vec<Value> = crate::ui_kit::theme::builtin_theme_names()
             .map(|name| json!({ "name": name }))
             .collect();
         for dir in dirs {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::selector::fuzzy_score;
+use crate::tui::selector::fuzzy_score;
 
 /// At most this many paths are indexed.
 pub const INDEX_LIMIT: usize = 20_000;

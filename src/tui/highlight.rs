@@ -13,8 +13,8 @@ use syntect::highlighting::{
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
-use super::text::width;
-use super::theme::Theme;
+use crate::ui_kit::text::width;
+use crate::ui_kit::theme::Theme;
 
 /// Scope selectors and the theme token that colours them (later wins).
 const SCOPES: [(&str, &str); 9] = [

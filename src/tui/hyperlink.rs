@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::style::{Color, Style};
 
-use super::text::width;
+use crate::ui_kit::text::width;
 
 /// Links seen this run; a link's number is its index.
 fn links() -> &'static Mutex<Vec<String>> {

@@ -4,11 +4,11 @@
 use crossterm::event::KeyEvent;
 use ratatui::text::Line;
 
-use super::keybindings::Keybindings;
-use super::panel::{Panel, PanelChange, PanelOutcome};
-use super::selector::{Selector, SelectorItem, SelectorOutcome};
-use super::theme::Theme;
 use crate::i18n::languages::languages;
+use crate::tui::panel::{Panel, PanelChange, PanelOutcome};
+use crate::tui::selector::{Selector, SelectorItem, SelectorOutcome};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 /// Marks the language in use.
 const CURRENT_MARK: &str = "●";

@@ -10,13 +10,13 @@ use async_trait::async_trait;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use super::app::{App, Overlay};
-use super::selector::{Selector, SelectorItem};
-use super::transcript::NoticeKind;
 use crate::ai::auth::AuthStorage;
 use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_login};
 use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
 use crate::ai::registry::ModelRegistry;
+use crate::tui::app::{App, Overlay};
+use crate::tui::selector::{Selector, SelectorItem};
+use crate::tui::transcript::NoticeKind;
 
 /// What a running login tells the UI.
 #[derive(Debug, Clone, PartialEq, Eq)]

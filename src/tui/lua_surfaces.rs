@@ -10,10 +10,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::app::App;
-use super::keybindings::KeyCombo;
 use crate::lua::components::EDITOR_ID;
 use crate::lua::surfaces::{OverlayOptions, Placement, SurfaceStore};
+use crate::tui::app::App;
+use crate::ui_kit::keybindings::KeyCombo;
 
 /// The app's link to Lua components.
 #[derive(Default)]
@@ -217,7 +217,7 @@ pub fn queue_renders(app: &mut App) {
     let mut jobs = Vec::new();
     let mut message_jobs = Vec::new();
     for (index, item) in app.transcript.items.iter().enumerate() {
-        if let super::transcript::Item::Custom {
+        if let crate::tui::transcript::Item::Custom {
             custom_type,
             message,
             ..
@@ -235,7 +235,7 @@ pub fn queue_renders(app: &mut App) {
             }
             continue;
         }
-        let super::transcript::Item::Tool(row) = item else {
+        let crate::tui::transcript::Item::Tool(row) = item else {
             continue;
         };
         if !renderers.contains(&row.name) {

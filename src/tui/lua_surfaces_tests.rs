@@ -9,14 +9,14 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::app::App;
-use super::chrome::FooterInfo;
-use super::keybindings::Keybindings;
-use super::theme::Theme;
-use super::transcript::NoticeKind;
-use super::view::draw;
 use crate::agent::agent_loop::AgentQueues;
 use crate::lua::surfaces::{CustomSurface, OverlayOptions, Placement, Size, SurfaceStore};
+use crate::tui::app::App;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::transcript::NoticeKind;
+use crate::tui::view::draw;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 fn app(store: &SurfaceStore) -> App {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -212,9 +212,9 @@ end"#,
 /// missing).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
-    use super::session_task::UiEvent;
     use crate::agent::events::{AgentEvent, ToolResultPayload};
     use crate::ai::types::{ContentBlock, CustomMessage, Message, UserContent};
+    use crate::tui::session_task::UiEvent;
     let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("extensions/examples");
     let view = crate::lua::SharedView::new(".");
     view.lock().capture_messages = true;
@@ -262,10 +262,10 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
         before.iter().any(|r| r.contains("[status-report]")),
         "{before:#?}"
     );
-    super::lua_surfaces::queue_renders(&mut app);
+    crate::tui::lua_surfaces::queue_renders(&mut app);
     let deadline = Instant::now() + Duration::from_secs(20);
     let rows = loop {
-        super::lua_surfaces::apply_published(&mut app);
+        crate::tui::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
         if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
         {
@@ -287,17 +287,17 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
         "{rows:#?}"
     );
     // Unchanged rows are not sent again.
-    super::lua_surfaces::queue_renders(&mut app);
+    crate::tui::lua_surfaces::queue_renders(&mut app);
     assert!(store.lock().tool_jobs.is_empty());
 
     // A reload drops the old renderers' lines and renders every row again.
     handle.reload().await;
-    super::lua_surfaces::queue_renders(&mut app);
+    crate::tui::lua_surfaces::queue_renders(&mut app);
     let rows = screen(&mut terminal, &mut app);
     assert!(rows.iter().any(|r| r.contains("Added #1")), "{rows:#?}");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        super::lua_surfaces::apply_published(&mut app);
+        crate::tui::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
         if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
         {
@@ -307,7 +307,7 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
             Instant::now() < deadline,
             "not drawn again after reload: {rows:#?}"
         );
-        super::lua_surfaces::queue_renders(&mut app);
+        crate::tui::lua_surfaces::queue_renders(&mut app);
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }

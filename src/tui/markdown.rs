@@ -5,8 +5,8 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::text::{sanitize, width, wrap_line};
-use super::theme::Theme;
+use crate::ui_kit::text::{sanitize, width, wrap_line};
+use crate::ui_kit::theme::Theme;
 
 /// A styled run of text.
 type Run = (String, Style);
@@ -193,7 +193,7 @@ impl Renderer<'_> {
                     .theme
                     .fg("mdLink")
                     .add_modifier(Modifier::UNDERLINED)
-                    .patch(super::hyperlink::link_style(&dest_url));
+                    .patch(crate::tui::hyperlink::link_style(&dest_url));
                 self.push_style(style);
                 self.link = Some(dest_url.to_string());
             }
@@ -253,7 +253,7 @@ impl Renderer<'_> {
                         let style = self
                             .theme
                             .fg("mdLinkUrl")
-                            .patch(super::hyperlink::link_style(&url));
+                            .patch(crate::tui::hyperlink::link_style(&url));
                         self.runs.push((" (".into(), self.theme.fg("mdLinkUrl")));
                         self.runs.push((url.clone(), style));
                         self.runs.push((")".into(), self.theme.fg("mdLinkUrl")));
@@ -271,10 +271,10 @@ impl Renderer<'_> {
             .push(Line::from(Span::styled(format!("```{lang}"), border)));
         let inner = self.width.saturating_sub(2).max(1);
         let code = code.trim_end_matches('\n');
-        match super::highlight::highlight(code, lang, self.theme) {
+        match crate::tui::highlight::highlight(code, lang, self.theme) {
             Some(highlighted) => {
                 for runs in highlighted {
-                    for row in super::highlight::hard_wrap(&runs, inner) {
+                    for row in crate::tui::highlight::hard_wrap(&runs, inner) {
                         let mut spans = vec![Span::raw("  ")];
                         spans.extend(row.into_iter().map(|(t, s)| Span::styled(t, s)));
                         self.lines.push(Line::from(spans));
@@ -331,7 +331,7 @@ impl Renderer<'_> {
             let mut spans = vec![Span::styled("│", border)];
             for (i, w) in widths.iter().enumerate() {
                 let cell = row.get(i).map(String::as_str).unwrap_or("");
-                let cut = super::text::truncate(cell, *w, "…");
+                let cut = crate::ui_kit::text::truncate(cell, *w, "…");
                 let pad = w.saturating_sub(width(&cut));
                 let style = if r == 0 {
                     Style::default().add_modifier(Modifier::BOLD)
@@ -447,7 +447,7 @@ fn words(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text::plain_lines as plain;
+    use crate::ui_kit::text::plain_lines as plain;
 
     #[test]
     fn renders_blocks_and_lists() {

@@ -1,7 +1,5 @@
 //! The interactive terminal UI (`pi` with no arguments), on ratatui + crossterm.
 
-pub mod ansi;
-pub mod ansi_line;
 pub mod app;
 mod app_commands;
 mod app_completion;
@@ -24,7 +22,6 @@ pub mod history_file;
 pub mod hyperlink;
 pub mod image_attach;
 pub mod input;
-pub mod keybindings;
 pub mod lang_panel;
 pub mod login;
 pub mod lua_surfaces;
@@ -39,13 +36,10 @@ pub mod session_task;
 pub mod session_tree_task;
 pub mod settings_panel;
 pub mod terminal;
-pub mod text;
-pub mod theme;
 pub mod tool_rows;
 pub mod transcript;
 pub mod tree_rows;
 pub mod tree_selector;
-pub mod user_bash;
 pub mod view;
 
 pub use runner::{InteractiveOptions, run_interactive};

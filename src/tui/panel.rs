@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use crossterm::event::KeyEvent;
 use ratatui::text::Line;
 
-use super::keybindings::Keybindings;
-use super::theme::Theme;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 /// A change made in a panel, applied by the app.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,11 +6,11 @@ use crate::t;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::markdown::render_markdown;
-use super::text::{sanitize, wrap_line};
-use super::theme::Theme;
-use super::tool_rows::render_tool;
-use super::transcript::{Item, NoticeKind, Transcript};
+use crate::tui::markdown::render_markdown;
+use crate::tui::tool_rows::render_tool;
+use crate::tui::transcript::{Item, NoticeKind, Transcript};
+use crate::ui_kit::text::{sanitize, wrap_line};
+use crate::ui_kit::theme::Theme;
 
 /// Display switches that change how items render.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -314,7 +314,7 @@ fn indent(mut spans: Vec<Span<'static>>) -> Line<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text::plain_lines as plain;
+    use crate::ui_kit::text::plain_lines as plain;
 
     fn options(width: usize) -> RenderOptions {
         RenderOptions {

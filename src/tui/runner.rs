@@ -11,16 +11,16 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::time::Instant;
 
-use super::app::{App, TerminalRequest};
-use super::chrome::{FooterInfo, git_branch};
-use super::input::Input;
-use super::keybindings::Keybindings;
-use super::session_task::{snapshot, spawn_session};
-use super::terminal::{TerminalGuard, enter};
-use super::theme::{Theme, ThemeWatcher};
-use super::transcript::{NoticeKind, Transcript};
 use crate::ai::model::Model;
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
+use crate::tui::app::{App, TerminalRequest};
+use crate::tui::chrome::{FooterInfo, git_branch};
+use crate::tui::input::Input;
+use crate::tui::session_task::{snapshot, spawn_session};
+use crate::tui::terminal::{TerminalGuard, enter};
+use crate::tui::transcript::{NoticeKind, Transcript};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::{Theme, ThemeWatcher};
 
 /// Minimum time between frames (~60 fps).
 const FRAME: Duration = Duration::from_millis(16);
@@ -59,14 +59,14 @@ pub struct InteractiveOptions {
     /// Loaded settings (`/settings` writes changes back).
     pub settings: crate::config::settings::Settings,
     /// `/tree` settings.
-    pub tree: super::app::TreeOptions,
+    pub tree: crate::tui::app::TreeOptions,
     /// Where extensions' `ctx.ui` requests arrive (`None`: no extensions).
-    pub extension_ui: Option<super::extension_ui::ExtensionUiInbox>,
+    pub extension_ui: Option<crate::tui::extension_ui::ExtensionUiInbox>,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
 pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
-    super::highlight::preload();
+    crate::tui::highlight::preload();
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
@@ -97,7 +97,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
     app.login.agent_dir = Some(options.agent_dir.clone());
-    app.ui_settings = super::app_settings::UiSettings {
+    app.ui_settings = crate::tui::app_settings::UiSettings {
         settings: options.settings,
         theme_dirs: theme_dirs.to_vec(),
         agent_dir: options.agent_dir.clone(),
@@ -122,8 +122,8 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.models = options.models;
     app.cycle_models = options.cycle_models;
     app.transcript = existing;
-    let history_file = super::history_file::history_path(&options.agent_dir);
-    for entry in super::history_file::load(&history_file) {
+    let history_file = crate::tui::history_file::history_path(&options.agent_dir);
+    for entry in crate::tui::history_file::load(&history_file) {
         app.editor.add_history(&entry);
     }
     app.history_file = Some(history_file);
@@ -141,7 +141,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     }
 
     if let Err(e) = enter() {
-        super::terminal::restore();
+        crate::tui::terminal::restore();
         eprintln!(
             "{}",
             t!("pi.tui.terminal.setup_failed", error = e.to_string())
@@ -151,7 +151,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let guard = TerminalGuard;
     if options.theme.is_none()
         && options.theme_files.is_empty()
-        && super::background::query_light_background() == Some(true)
+        && crate::tui::background::query_light_background() == Some(true)
     {
         app.theme = Theme::light();
     }
@@ -221,14 +221,14 @@ fn choose_theme(
 
 /// What the event loop listens to besides the terminal.
 struct Channels<'a> {
-    ui_events: &'a mut tokio::sync::mpsc::UnboundedReceiver<super::session_task::UiEvent>,
+    ui_events: &'a mut tokio::sync::mpsc::UnboundedReceiver<crate::tui::session_task::UiEvent>,
     theme_watcher: &'a mut Option<ThemeWatcher>,
-    extension_ui: &'a mut Option<super::extension_ui::ExtensionUiInbox>,
+    extension_ui: &'a mut Option<crate::tui::extension_ui::ExtensionUiInbox>,
 }
 
 async fn next_extension_request(
-    inbox: &mut Option<super::extension_ui::ExtensionUiInbox>,
-) -> Option<super::extension_ui::UiRequest> {
+    inbox: &mut Option<crate::tui::extension_ui::ExtensionUiInbox>,
+) -> Option<crate::tui::extension_ui::UiRequest> {
     match inbox {
         Some(inbox) => inbox.requests.recv().await,
         None => std::future::pending().await,
@@ -242,7 +242,7 @@ fn refresh_shortcuts(app: &App) {
     };
     tokio::spawn(async move {
         let list = handle.registrations().await.shortcuts;
-        let _ = sender.send(super::extension_ui::UiRequest::Shortcuts(list));
+        let _ = sender.send(crate::tui::extension_ui::UiRequest::Shortcuts(list));
     });
 }
 
@@ -277,7 +277,7 @@ async fn event_loop(
                 None => break,
             },
             Some(event) = ui_events.recv() => {
-                let idle = matches!(event, super::session_task::UiEvent::Idle(_));
+                let idle = matches!(event, crate::tui::session_task::UiEvent::Idle(_));
                 app.handle_ui_event(event);
                 if idle {
                     refresh_shortcuts(app);
@@ -286,7 +286,7 @@ async fn event_loop(
             Some(request) = next_extension_request(extension_ui) => {
                 app.handle_extension_request(request);
             }
-            event = super::login::next_event(&mut app.login) => app.handle_login_event(event),
+            event = crate::tui::login::next_event(&mut app.login) => app.handle_login_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
                 if draw_synchronized(terminal, app).is_err() {
                     break;
@@ -296,7 +296,7 @@ async fn event_loop(
             }
             _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
             _ = lua_published(app.lua.surfaces.clone()) => {
-                super::lua_surfaces::apply_published(app);
+                crate::tui::lua_surfaces::apply_published(app);
                 app.dirty = true;
             }
             _ = theme_check.tick(), if theme_watcher.is_some() => {
@@ -321,7 +321,7 @@ async fn event_loop(
             _ = recv_signal(&mut sigterm) => break,
             _ = recv_signal(&mut sighup) => break,
         }
-        super::lua_surfaces::queue_renders(app);
+        crate::tui::lua_surfaces::queue_renders(app);
         if app.quit {
             break;
         }
@@ -353,7 +353,7 @@ async fn lua_published(store: Option<crate::lua::surfaces::SurfaceStore>) {
 
 /// Leave the UI, run the external editor or suspend, then come back.
 fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
-    super::terminal::restore();
+    crate::tui::terminal::restore();
     match request {
         TerminalRequest::ExternalEditor => match edit_externally(&app.editor.text()) {
             Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
@@ -422,7 +422,7 @@ fn draw_synchronized(
 ) -> std::io::Result<()> {
     use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
     crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    terminal.draw(|frame| super::view::draw(frame, app))?;
+    terminal.draw(|frame| crate::tui::view::draw(frame, app))?;
     crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)
 }
 
@@ -463,7 +463,7 @@ mod tests {
     fn theme_flag_files_and_directories_are_used() {
         let dir = tempfile::tempdir().unwrap();
         let mut v: serde_json::Value =
-            serde_json::from_str(super::super::theme::DARK_JSON).unwrap();
+            serde_json::from_str(crate::ui_kit::theme::DARK_JSON).unwrap();
         v["colors"]["error"] = serde_json::json!("#010203");
         let file = dir.path().join("mine.json");
         std::fs::write(&file, v.to_string()).unwrap();

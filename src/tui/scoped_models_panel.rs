@@ -7,12 +7,12 @@ use crate::t;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
-use super::keybindings::Keybindings;
-use super::panel::{Panel, PanelChange, PanelOutcome};
-use super::selector::fuzzy_score;
-use super::text::{truncate, width};
-use super::theme::Theme;
 use crate::ai::model::Model;
+use crate::tui::panel::{Panel, PanelChange, PanelOutcome};
+use crate::tui::selector::fuzzy_score;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::{truncate, width};
+use crate::ui_kit::theme::Theme;
 
 /// Rows of models shown at once.
 const VISIBLE: usize = 8;

@@ -6,9 +6,9 @@ use crate::t;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
-use super::keybindings::Keybindings;
-use super::text::truncate;
-use super::theme::Theme;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::truncate;
+use crate::ui_kit::theme::Theme;
 
 /// Rows of items shown at once.
 const VISIBLE: usize = 8;
@@ -169,7 +169,7 @@ impl Selector {
                 ratatui::style::Style::default()
             };
             let label = truncate(&item.label, max.saturating_sub(2), "…");
-            let room = max.saturating_sub(2 + super::text::width(&label) + 1);
+            let room = max.saturating_sub(2 + crate::ui_kit::text::width(&label) + 1);
             let mut spans = vec![
                 Span::styled(marker, theme.fg("accent")),
                 Span::styled(label, label_style),

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
-use super::keybindings::Keybindings;
-use super::panel::{Panel, PanelChange, PanelOutcome};
-use super::selector::fuzzy_score;
-use super::text::{sanitize, truncate, width};
-use super::theme::Theme;
 use crate::session::list::SessionInfo;
+use crate::tui::panel::{Panel, PanelChange, PanelOutcome};
+use crate::tui::selector::fuzzy_score;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::{sanitize, truncate, width};
+use crate::ui_kit::theme::Theme;
 
 /// Rows of sessions shown at once.
 const VISIBLE: usize = 8;
@@ -279,7 +279,7 @@ impl Panel for SessionPanel {
             if self.scope == Scope::All && !s.cwd.is_empty() {
                 detail = format!(
                     "{} · {detail}",
-                    super::text::tilde_path(std::path::Path::new(&s.cwd))
+                    crate::ui_kit::text::tilde_path(std::path::Path::new(&s.cwd))
                 );
             }
             let label = truncate(

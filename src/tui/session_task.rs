@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::Message;
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -60,7 +60,7 @@ pub enum SessionCommand {
         signal: CancellationToken,
     },
     /// `/tree`, `/fork`, `/clone`, `/compact`.
-    Tree(super::session_tree_task::TreeCommand),
+    Tree(crate::tui::session_tree_task::TreeCommand),
     /// Write the session as HTML (`/export [file]`, `/share`).
     Export {
         /// Output file (default: `pi-session-<file>.html`; `/share`: a temp file).
@@ -118,7 +118,7 @@ pub enum UiEvent {
     /// An extension asked pi to quit.
     Quit,
     /// The session tree for `/tree`.
-    Tree(Box<super::tree_rows::TreeData>),
+    Tree(Box<crate::tui::tree_rows::TreeData>),
     /// User messages of the current path for `/fork`: (entry id, text).
     ForkMessages(Vec<(String, String)>),
     /// Put this text into the editor.
@@ -328,7 +328,8 @@ pub fn spawn_session(
                     agent.set_thinking_level(level).await;
                 }
                 SessionCommand::Tree(command) => {
-                    super::session_tree_task::run_tree_command(&mut agent, command, &ui_tx).await;
+                    crate::tui::session_tree_task::run_tree_command(&mut agent, command, &ui_tx)
+                        .await;
                 }
                 SessionCommand::Bash {
                     command,
@@ -339,8 +340,10 @@ pub fn spawn_session(
                     let on_event = std::sync::Arc::new(move |event: AgentEvent| {
                         let _ = sink.send(UiEvent::Agent(Box::new(event)));
                     });
-                    super::user_bash::run_user_bash(&mut agent, command, exclude, signal, on_event)
-                        .await;
+                    crate::core::user_bash::run_user_bash(
+                        &mut agent, command, exclude, signal, on_event,
+                    )
+                    .await;
                 }
                 SessionCommand::Export { path, share } => {
                     let _ = ui_tx.send(export_event(&agent, path, share));

@@ -4,16 +4,16 @@
 
 use crate::t;
 
-use crate::app::session_switch::{BranchOutcome, BranchPosition};
+use crate::core::session_switch::{BranchOutcome, BranchPosition};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use super::session_task::UiEvent;
-use super::tree_rows::flatten;
 use crate::ai::types::Message;
-use crate::app::agent_session::{AgentSession, CompactionReason};
 use crate::compaction::{collect_entries_for_branch_summary, generate_branch_summary};
+use crate::core::agent_session::{AgentSession, CompactionReason};
 use crate::session::entries::SessionEntry;
+use crate::tui::session_task::UiEvent;
+use crate::tui::tree_rows::flatten;
 
 /// A tree, fork, clone or compaction request from the UI.
 #[derive(Debug)]

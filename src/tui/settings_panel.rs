@@ -8,11 +8,11 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use super::keybindings::Keybindings;
-use super::panel::{Panel, PanelChange, PanelOutcome};
-use super::text::{truncate, width};
-use super::theme::Theme;
 use crate::config::settings::Settings;
+use crate::tui::panel::{Panel, PanelChange, PanelOutcome};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::{truncate, width};
+use crate::ui_kit::theme::Theme;
 
 /// Rows of entries shown at once.
 const VISIBLE: usize = 10;

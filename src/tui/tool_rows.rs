@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use super::text::{sanitize, wrap_line};
-use super::theme::Theme;
-use super::transcript::ToolRow;
+use crate::tui::transcript::ToolRow;
+use crate::ui_kit::text::{sanitize, wrap_line};
+use crate::ui_kit::theme::Theme;
 
 /// Render one tool row at `width` columns.
 pub fn render_tool(
@@ -100,7 +100,7 @@ fn display_path(row: &ToolRow) -> String {
     let path = arg(row, "path")
         .or_else(|| arg(row, "file_path"))
         .unwrap_or("...");
-    super::text::tilde_path(std::path::Path::new(path))
+    crate::ui_kit::text::tilde_path(std::path::Path::new(path))
 }
 
 /// The one-line description of the call.
@@ -146,7 +146,7 @@ fn title(row: &ToolRow) -> String {
 
 fn compact_json(v: &Value) -> String {
     let s = v.to_string();
-    super::text::truncate(&s, 200, "…")
+    crate::ui_kit::text::truncate(&s, 200, "…")
 }
 
 /// How many output lines a collapsed row shows, and from which end.

@@ -44,7 +44,7 @@ pub struct ToolRow {
     /// When it started (live runs only).
     pub started: Option<Instant>,
     /// Lines drawn by the tool's Lua renderers.
-    pub custom: Option<super::lua_surfaces::CustomToolLines>,
+    pub custom: Option<crate::tui::lua_surfaces::CustomToolLines>,
 }
 
 /// One block of the transcript.
@@ -461,7 +461,7 @@ impl Transcript {
     }
 
     /// Show lines a Lua renderer drew for tool call `id`.
-    pub fn set_tool_custom(&mut self, id: &str, custom: super::lua_surfaces::CustomToolLines) {
+    pub fn set_tool_custom(&mut self, id: &str, custom: crate::tui::lua_surfaces::CustomToolLines) {
         if let Some(Item::Tool(row)) = self.tool_mut(id) {
             row.custom = Some(custom);
             let index = self.tools[id];

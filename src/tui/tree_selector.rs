@@ -10,10 +10,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::keybindings::Keybindings;
-use super::text::truncate;
-use super::theme::Theme;
-use super::tree_rows::{RowKind, TreeData};
+use crate::tui::tree_rows::{RowKind, TreeData};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::text::truncate;
+use crate::ui_kit::theme::Theme;
 
 /// Rows of the tree shown at once.
 pub const TREE_VISIBLE: usize = 14;
@@ -399,8 +399,11 @@ impl TreeSelector {
                 }
                 spans.push(Span::styled(format!("{tag} "), theme.fg("success")));
             }
-            let used: usize = spans.iter().map(|s| super::text::width(&s.content)).sum();
-            let room = max.saturating_sub(used + super::text::width(&leaf));
+            let used: usize = spans
+                .iter()
+                .map(|s| crate::ui_kit::text::width(&s.content))
+                .sum();
+            let room = max.saturating_sub(used + crate::ui_kit::text::width(&leaf));
             spans.push(Span::styled(truncate(&r.text, room, "…"), style));
             spans.push(Span::styled(leaf, theme.fg("accent")));
             out.push(Line::from(spans));

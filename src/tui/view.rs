@@ -7,11 +7,11 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::app::App;
-use super::chrome::{footer_lines, header_lines, rule, working_line};
-use super::ext_chrome::Placement;
-use super::render::RenderOptions;
-use super::text::{sanitize, truncate};
+use crate::tui::app::App;
+use crate::tui::chrome::{footer_lines, header_lines, rule, working_line};
+use crate::tui::ext_chrome::Placement;
+use crate::tui::render::RenderOptions;
+use crate::ui_kit::text::{sanitize, truncate};
 
 /// Narrower than this, only a notice is drawn.
 pub const MIN_WIDTH: u16 = 20;
@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let width = area.width as usize;
     let theme = app.theme.clone();
     app.ext.prune();
-    let lua = super::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
+    let lua = crate::tui::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
     let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
     above.extend(lua.above.iter().cloned());
     let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
@@ -143,7 +143,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         });
     }
     lua.draw_overlays(frame);
-    super::hyperlink::apply_links(frame.buffer_mut());
+    crate::tui::hyperlink::apply_links(frame.buffer_mut());
 }
 
 /// Queued steering and follow-up messages, above the editor.
@@ -238,7 +238,7 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
                 ratatui::style::Style::default()
             };
             let head = truncate(&format!("{marker}{label:<15}"), width, "…");
-            let room = width.saturating_sub(super::text::width(&head) + 1);
+            let room = width.saturating_sub(crate::ui_kit::text::width(&head) + 1);
             let mut spans = vec![Span::styled(head, label_style)];
             if room > 3 && !desc.is_empty() {
                 crate::i18n::probe::observe(desc);

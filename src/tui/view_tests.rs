@@ -7,15 +7,15 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
-use super::app::App;
-use super::chrome::FooterInfo;
-use super::keybindings::Keybindings;
-use super::session_task::UiEvent;
-use super::theme::Theme;
-use super::view::draw;
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
+use crate::tui::app::App;
+use crate::tui::chrome::FooterInfo;
+use crate::tui::session_task::UiEvent;
+use crate::tui::view::draw;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
 
 pub(super) fn app() -> App {
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -52,7 +52,7 @@ pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
                 skip -= 1;
                 continue;
             }
-            skip = super::text::width(symbol).saturating_sub(1);
+            skip = crate::ui_kit::text::width(symbol).saturating_sub(1);
             row.push_str(symbol);
         }
         out.push_str(row.trim_end());
@@ -113,7 +113,7 @@ fn streamed_answer_with_code_block_and_table() {
         message: partial.clone(),
     });
     // Back to streaming: the partial line must not be parsed as markdown yet.
-    if let Some(super::transcript::Item::Assistant { streaming, .. }) =
+    if let Some(crate::tui::transcript::Item::Assistant { streaming, .. }) =
         a.transcript.items.last_mut()
     {
         *streaming = true;
@@ -160,7 +160,7 @@ fn tool(
         },
     );
     // Durations are wall-clock; keep snapshots stable.
-    if let Some(super::transcript::Item::Tool(row)) = a.transcript.items.last_mut() {
+    if let Some(crate::tui::transcript::Item::Tool(row)) = a.transcript.items.last_mut() {
         row.duration = Some(std::time::Duration::from_millis(1200));
     }
     a.transcript.item_revisions.iter_mut().for_each(|r| *r += 1);
@@ -332,9 +332,9 @@ fn too_narrow_terminal_shows_a_notice() {
 
 #[test]
 fn session_selector() {
-    use super::app::Overlay;
-    use super::session_panel::SessionPanel;
     use crate::session::list::SessionInfo;
+    use crate::tui::app::Overlay;
+    use crate::tui::session_panel::SessionPanel;
     use chrono::{TimeZone, Utc};
     let mut a = app();
     let sessions = [
@@ -466,10 +466,10 @@ fn markdown_links_become_osc8_hyperlinks() {
 
 #[test]
 fn tree_selector() {
-    use super::app::Overlay;
-    use super::tree_rows::flatten;
-    use super::tree_selector::{TreeFilter, TreeSelector};
     use crate::session::SessionManager;
+    use crate::tui::app::Overlay;
+    use crate::tui::tree_rows::flatten;
+    use crate::tui::tree_selector::{TreeFilter, TreeSelector};
     let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
     s.append_message(user("Hello, can you help me refactor the parser?"));
     let hi = s.append_message(assistant("Of course! Which part first?"));

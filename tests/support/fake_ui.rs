@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use pi::lua::ExtensionUi;
-use pi::tui::theme::Theme;
+use pi::ui_kit::theme::Theme;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;

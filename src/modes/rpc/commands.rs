@@ -1,6 +1,6 @@
 //! Commands that need the session itself (it is idle when they run).
 
-use crate::app::session_switch::{BranchOutcome, BranchPosition};
+use crate::core::session_switch::{BranchOutcome, BranchPosition};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -11,7 +11,7 @@ use super::{Busy, Server};
 use crate::agent::queue::QueueMode;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, ImageContent, Message};
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 
 /// Every command of the protocol (for the unknown-command message).
 const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state, get_messages, \
@@ -224,7 +224,7 @@ impl Server {
                 let result = agent
                     .compact(
                         instructions,
-                        crate::app::agent_session::CompactionReason::Manual,
+                        crate::core::agent_session::CompactionReason::Manual,
                         false,
                         &signal,
                     )

@@ -25,7 +25,7 @@ pub use ui::{RpcUi, UiReplies};
 use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message, UserContent, UserMessage, now_ms};
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 use io::{emit, failure, success};
 use state::Live;
 
@@ -318,7 +318,7 @@ impl Server {
         let task = tokio::spawn(async move {
             let quiet: Arc<dyn Fn(AgentEvent) + Send + Sync> = Arc::new(|_| {});
             let result =
-                crate::tui::user_bash::run_user_bash(&mut agent, command, false, signal, quiet)
+                crate::core::user_bash::run_user_bash(&mut agent, command, false, signal, quiet)
                     .await;
             emit(&success(
                 id.as_ref(),

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::AgentEvent;
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message};
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 
 /// What the command loop knows while the session task runs: the messages
 /// so far (kept current from events), the queues and the last state.

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::agent::tool::{AgentTool, ToolContext};
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, now_ms};
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 use crate::tools::{ToolOptions, builtin_tools};
 
 /// Split `!cmd` / `!!cmd` into (command, excluded from context).

@@ -44,7 +44,7 @@ const HANDSHAKE_POINTS: f64 = 3.0;
 /// `pi.i18n` as an extension sees it: (share passed, detail).
 pub fn extension_api() -> (f64, String) {
     let outcome = run(PI_I18N_CHECK, PI_I18N_POINTS);
-    super::update(|registry| {
+    crate::i18n::update(|registry| {
         let origins: Vec<String> = registry
             .bundles()
             .filter(|b| b.namespace == CHECK_NAMESPACE)
@@ -75,7 +75,7 @@ fn run(code: &str, points: f64) -> (f64, String) {
         vm.lua.globals().set("pi", pi)?;
         vm.lua
             .globals()
-            .set("EXPECTED", super::t("pi.lang.title", &[]))?;
+            .set("EXPECTED", crate::i18n::t("pi.lang.title", &[]))?;
         let (passed, reason): (f64, String) = vm.lua.load(code).set_name("=doctor").eval()?;
         Ok((passed / points, reason))
     });
@@ -96,4 +96,10 @@ fn run(code: &str, points: f64) -> (f64, String) {
 
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or_default().to_string()
+}
+
+/// `/lang doctor` and `pi lang doctor`: the catalog report with the extension probes run
+/// against a real VM.
+pub fn doctor() -> (String, crate::i18n::score::Score) {
+    crate::i18n::lang_command::doctor(extension_api, handshake)
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::stream::RequestHooks;
 use crate::ai::types::Message;
-use crate::app::extension_bridge::ExtensionBridge;
+use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::ExtensionHandle;
 
 /// Paths extensions contributed in `resources_discover`.

@@ -38,7 +38,7 @@ pub fn run(argv: &[String]) -> (String, i32) {
         Ok(LangArgs {
             command: LangCli::Doctor,
         }) => {
-            let (text, score) = lang_command::doctor();
+            let (text, score) = crate::lua::i18n_score::doctor();
             (text, if score.passes() { 0 } else { 1 })
         }
         Ok(LangArgs {

@@ -7,7 +7,7 @@ use crate::t;
 use serde_json::json;
 
 use crate::ai::types::Message;
-use crate::app::agent_session::AgentSession;
+use crate::core::agent_session::AgentSession;
 
 /// Where the new session ends relative to the chosen entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

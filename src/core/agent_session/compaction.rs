@@ -7,14 +7,14 @@ use crate::t;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{AgentSession, Persisting};
 use crate::agent::agent_loop::continue_agent_loop;
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{Message, StopReason};
-use crate::app::extension_bridge::BeforeCompact;
 use crate::compaction::tokens::calculate_context_tokens;
 use crate::compaction::{CompactionPreparation, CompactionResult, compact, prepare_compaction};
+use crate::core::agent_session::{AgentSession, Persisting};
+use crate::core::extension_bridge::BeforeCompact;
 
 /// Why a compaction runs (pi's `reason` field).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

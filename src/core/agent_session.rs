@@ -21,8 +21,8 @@ use crate::ai::types::ToolCall;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
-use crate::app::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::config::settings_keys::{CompactionSettings, RetrySettings};
+use crate::core::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::resources::prompt_templates::{PromptTemplate, expand_template_command};
 use crate::resources::skills::{Skill, expand_skill_command};
 use crate::session::manager::SessionManager;

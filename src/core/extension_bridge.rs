@@ -14,7 +14,7 @@ use crate::agent::events::AgentEvent;
 use crate::agent::tool::{AgentTool, ToolOutput};
 use crate::ai::model::Model;
 use crate::ai::types::{ContentBlock, CustomMessage, Message, ToolCall, UserContent, now_ms};
-use crate::app::extension_events::DiscoveredResources;
+use crate::core::extension_events::DiscoveredResources;
 use crate::lua::{ExtensionAction, ExtensionHandle, Registrations, SharedView};
 use crate::session::manager::SessionManager;
 

@@ -15,8 +15,8 @@ use crate::agent::agent_loop::RequestAuth;
 use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message};
-use crate::app::agent_session::AgentSession;
-use crate::app::extension_bridge::{custom_message, user_content};
+use crate::core::agent_session::AgentSession;
+use crate::core::extension_bridge::{custom_message, user_content};
 use crate::lua::{ExtensionAction, LoadReport};
 use crate::session::manager::SessionManager;
 
@@ -459,7 +459,7 @@ impl AgentSession {
                 Box::pin(self.new_session()).await;
             }
             ExtensionAction::Fork(entry_id) => {
-                let position = crate::app::session_switch::BranchPosition::Before;
+                let position = crate::core::session_switch::BranchPosition::Before;
                 if let Err(e) = Box::pin(self.branch_session(&entry_id, position)).await {
                     self.report_extension_error(format!("ctx.fork: {e}"));
                 }
@@ -472,7 +472,7 @@ impl AgentSession {
             }
             ExtensionAction::Compact(instructions) => {
                 let signal = CancellationToken::new();
-                let reason = crate::app::agent_session::CompactionReason::Manual;
+                let reason = crate::core::agent_session::CompactionReason::Manual;
                 let run = self.compact(instructions.as_deref(), reason, false, &signal);
                 if let Err(e) = Box::pin(run).await {
                     self.report_extension_error(format!("ctx.compact: {e}"));

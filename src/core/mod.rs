@@ -1,0 +1,13 @@
+//! The conversation core: an [`AgentSession`] binds one conversation to its session file
+//! and drives the agent loop, compaction, session switching and branching, the user's
+//! own shell commands, and the bridge to the Lua extension host. Every front end (the
+//! terminal UI, print, JSON and RPC modes) drives it the same way.
+
+pub mod agent_session;
+pub mod extension_actions;
+pub mod extension_bridge;
+pub mod extension_events;
+pub mod session_switch;
+pub mod user_bash;
+
+pub use agent_session::AgentSession;

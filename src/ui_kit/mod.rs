@@ -1,0 +1,9 @@
+//! What every surface that draws text shares: themes, ANSI-styled text, display width
+//! and truncation, and key names with their bindings. Used by the terminal UI, by Lua
+//! components and by the HTML export.
+
+pub mod ansi;
+pub mod ansi_line;
+pub mod keybindings;
+pub mod text;
+pub mod theme;
