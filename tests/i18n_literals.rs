@@ -9,7 +9,14 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 
 /// Folders and files scanned.
-const ROOTS: &[&str] = &["src/tui", "src/app", "src/cli", "src/main.rs"];
+const ROOTS: &[&str] = &[
+    "src/tui",
+    "src/app",
+    "src/core",
+    "src/ui_kit",
+    "src/cli",
+    "src/main.rs",
+];
 
 /// Files that are test-only (whole file).
 const TEST_FILES: &[&str] = &["_tests.rs"];
