@@ -1,12 +1,12 @@
 //! A local mock LLM server for benchmarks and manual comparison runs.
 //!
-//! Serves the standard scripted conversation (see `tests/support/scenario.rs`)
+//! Serves the standard scripted conversation (see `tests/it/support/scenario.rs`)
 //! over both the Anthropic Messages and OpenAI Chat Completions wire formats on
 //! 127.0.0.1. Prints the port on the first line of stdout, then runs until killed.
 //!
 //! Usage: `cargo run --release --example mock_llm [sequential|parallel]`
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use support::mock_server::MockServer;

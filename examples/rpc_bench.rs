@@ -6,7 +6,7 @@
 //! Run with `cargo build --release && cargo run --release --example rpc_bench`
 //! (`PI_BIN` overrides the binary, default `target/release/pi`).
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};

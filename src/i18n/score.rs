@@ -122,21 +122,21 @@ pub fn compute(registry: &Registry, extensions: ExternalCheck, handshake: Extern
                 Category::Coverage,
                 10.0,
                 catalog_parity(&reports),
-                "tests/i18n_parity.rs::every_shipped_locale_matches_english_keys_and_placeholders",
+                "tests/it/i18n_parity.rs::every_shipped_locale_matches_english_keys_and_placeholders",
             ),
             item(
                 "surfaces",
                 Category::Coverage,
                 10.0,
                 surfaces_translated(&reports, registry),
-                "tests/i18n_literals.rs::no_english_literal_reaches_the_screen_outside_t",
+                "tests/it/i18n_literals.rs::no_english_literal_reaches_the_screen_outside_t",
             ),
             item(
                 "extensions",
                 Category::Coverage,
                 20.0,
                 extensions(),
-                "tests/lua_i18n.rs::pi_i18n_extension_renders_zh_tw_and_hears_locale_changes",
+                "tests/locale/lua_i18n.rs::pi_i18n_extension_renders_zh_tw_and_hears_locale_changes",
             ),
             item(
                 "fallback",
@@ -171,7 +171,7 @@ pub fn compute(registry: &Registry, extensions: ExternalCheck, handshake: Extern
                 Category::Ecosystem,
                 10.0,
                 handshake(),
-                "tests/lua_i18n.rs::handshake_extension_renders_zh_tw_from_its_locale_files",
+                "tests/locale/lua_i18n.rs::handshake_extension_renders_zh_tw_from_its_locale_files",
             ),
             item(
                 "speed",

@@ -1,0 +1,200 @@
+//! End to end in tmux: `/settings`, `/scoped-models`, `/changelog` and the
+//! prompt history kept across runs. Skipped when tmux is not installed.
+
+use crate::support::pi_cli;
+use crate::support;
+use crate::support::tui_harness;
+
+use std::time::Duration;
+
+use pi_cli::PiSandbox;
+use serde_json::Value;
+use support::{MockReply, MockServer};
+
+use tui_harness::*;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn settings_file(sandbox: &PiSandbox) -> Value {
+    let text = std::fs::read_to_string(sandbox.agent_dir.join("settings.json")).unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+#[test]
+fn settings_panel_writes_settings_json_and_hides_the_header() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let pi = Session::launch(&server, |_| {});
+    pi.send("/settings");
+    pi.tmux.wait_for("the settings list", WAIT, |s| {
+        s.contains("Settings") && s.contains("Quiet startup") && s.contains("Auto-compact")
+    });
+    // Quiet startup is the sixth entry.
+    for _ in 0..5 {
+        pi.tmux.key("Down");
+    }
+    pi.tmux.wait_for("quiet startup highlighted", WAIT, |s| {
+        s.contains("Disable verbose printing at startup")
+    });
+    pi.tmux.key("Enter");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the header gone", WAIT, |s| !s.contains("pi v"));
+    let deadline = std::time::Instant::now() + WAIT;
+    while settings_file(&pi.sandbox)["quietStartup"] != Value::Bool(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "settings.json: {}",
+            settings_file(&pi.sandbox)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    pi.quit_and_check_terminal();
+}
+
+#[test]
+fn changelog_and_prompt_history_across_runs() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("first answer"));
+    let pi = Session::launch(&server, |_| {});
+    pi.send("/changelog");
+    // The newest entry sits at the bottom, next to the editor.
+    let changelog = include_str!("../../CHANGELOG.md").replace('`', "");
+    let last_word = changelog.split_whitespace().last().unwrap().to_string();
+    pi.tmux.wait_for("the changelog", WAIT, |s| {
+        s.replace('`', "").contains(&last_word)
+    });
+    pi.send("a prompt to remember");
+    pi.tmux
+        .wait_for("the answer", WAIT, |s| s.contains("first answer"));
+    pi.quit_and_check_terminal();
+
+    let Session { sandbox, tmux, .. } = pi;
+    drop(tmux);
+    let pi = Session::start(sandbox, "--model mock/mock-model");
+    pi.tmux
+        .wait_for("the new run", WAIT, |s| s.contains("mock-model"));
+    pi.tmux.key("Up");
+    pi.tmux.wait_for("the remembered prompt", WAIT, |s| {
+        s.contains("a prompt to remember")
+    });
+    pi.tmux.key("C-c");
+    pi.quit_and_check_terminal();
+}
+
+fn two_model_sandbox(server: &MockServer, sandbox: &mut PiSandbox) {
+    let base = server.openai_base_url();
+    sandbox.write_agent_file(
+        "models.json",
+        &serde_json::json!({"providers": {"mock": {
+            "baseUrl": base, "api": "openai-completions", "apiKey": "test-key",
+            "models": [
+                {"id": "mock-model", "contextWindow": 100000, "maxTokens": 4096},
+                {"id": "other-model", "contextWindow": 50000, "maxTokens": 4096}
+            ]
+        }}})
+        .to_string(),
+    );
+}
+
+#[test]
+fn resume_selector_renames_deletes_and_restores_the_sessions_model() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("kept answer"));
+    server.push(MockReply::openai_text("doomed answer"));
+    let pi = Session::launch(&server, |sandbox| {
+        two_model_sandbox(&server, sandbox);
+        for (prompt, model) in [
+            ("the session to keep", "mock/other-model"),
+            ("the session to delete", "mock/mock-model"),
+        ] {
+            let out = sandbox.run(&["--model", model, "-p", prompt], None);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    assert_eq!(pi.sandbox.session_files().len(), 2);
+    pi.send("/resume");
+    pi.tmux.wait_for("the selector", WAIT, |s| {
+        s.contains("Resume Session (Current Folder)")
+            && s.contains("→ the session to delete")
+            && s.contains("the session to keep")
+    });
+    pi.tmux.key("C-d");
+    pi.tmux
+        .wait_for("the confirmation", WAIT, |s| s.contains("Delete session?"));
+    pi.tmux.key("Enter");
+    pi.tmux.wait_for("the deleted session gone", WAIT, |s| {
+        !s.contains("the session to delete") && s.contains("→ the session to keep")
+    });
+    pi.tmux.key("C-r");
+    pi.tmux.type_text("Kept work");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the new name", WAIT, |s| s.contains("→ Kept work"));
+    pi.tmux.key("Tab");
+    pi.tmux
+        .wait_for("all folders", WAIT, |s| s.contains("Resume Session (All)"));
+    pi.tmux.key("Enter");
+    pi.tmux.wait_for("the resumed session", WAIT, |s| {
+        s.contains("kept answer") && s.contains("other-model") && s.contains("Kept work")
+    });
+    pi.quit_and_check_terminal();
+    let files = pi.sandbox.session_files();
+    assert_eq!(files.len(), 1, "one session deleted: {files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("\"name\":\"Kept work\""), "{text}");
+}
+
+#[test]
+fn an_untrusted_project_is_asked_about_once_and_the_answer_kept() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let extensions = sandbox.project.join(".pi/extensions");
+    std::fs::create_dir_all(&extensions).unwrap();
+    let marker = sandbox.project.join("marker.txt");
+    std::fs::write(
+        extensions.join("marker.lua"),
+        format!(
+            "local f = io.open({:?}, 'w') f:write('ran') f:close()\nreturn function(pi) end\n",
+            marker.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let trust_file = sandbox.agent_dir.join("trust.json");
+    let pi = Session::start(sandbox, "--model mock/mock-model");
+    pi.tmux.wait_for("the trust question", WAIT, |s| {
+        s.contains("Trust this folder")
+    });
+    assert!(!marker.exists(), "extension code ran before the answer");
+    pi.send("y");
+    pi.tmux.wait_for("the editor and footer", WAIT, |s| {
+        s.contains("mock-model") && s.contains("pi v")
+    });
+    assert!(
+        marker.exists(),
+        "the trusted project's extension did not load"
+    );
+    let recorded = std::fs::read_to_string(&trust_file).unwrap();
+    assert!(recorded.contains("\"trusted\": true"), "{recorded}");
+    pi.quit_and_check_terminal();
+}
