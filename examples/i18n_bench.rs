@@ -4,6 +4,8 @@
 //!
 //! Run with `cargo run --release --example i18n_bench`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -4,6 +4,8 @@
 //!
 //! Run with `cargo run --release --example lua_bench`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

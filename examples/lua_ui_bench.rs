@@ -5,6 +5,8 @@
 //!
 //! Run with `cargo run --release --example lua_ui_bench`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -6,6 +6,8 @@
 //!
 //! Usage: `cargo run --release --example mock_llm [sequential|parallel]`
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 

@@ -6,6 +6,8 @@
 //! Run with `cargo build --release && cargo run --release --example rpc_bench`
 //! (`PI_BIN` overrides the binary, default `target/release/pi`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../tests/it/support/mod.rs"]
 mod support;
 

@@ -5,6 +5,8 @@
 //!
 //! Run with `cargo run --release --example session_bench`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::Instant;
 
 use pi::ai::types::{

@@ -3,6 +3,8 @@
 //! Run with `cargo run --release --example sse_bench`; prints MiB/s for a
 //! few chunk sizes (network reads are typically 1-16 KiB).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -20,6 +20,7 @@ pub mod packages;
 pub mod protocol;
 pub mod resources;
 pub mod session;
+pub mod sync;
 pub mod tools;
 pub mod tui;
 pub mod ui_kit;

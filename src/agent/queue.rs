@@ -1,6 +1,7 @@
 //! Steering and follow-up queues, shared between the running loop and whoever
 //! types while it runs (the TUI, RPC clients).
 
+use crate::sync::LockExt;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -25,23 +26,23 @@ impl MessageQueue {
 
     /// Change the dequeue mode.
     pub fn set_mode(&self, mode: QueueMode) {
-        *self.mode.lock().unwrap() = mode;
+        *self.mode.locked() = mode;
     }
 
     /// The current dequeue mode.
     pub fn mode(&self) -> QueueMode {
-        *self.mode.lock().unwrap()
+        *self.mode.locked()
     }
 
     /// Add a message at the back.
     pub fn push(&self, m: Message) {
-        self.inner.lock().unwrap().push_back(m);
+        self.inner.locked().push_back(m);
     }
 
     /// Take messages according to the mode.
     pub fn poll(&self) -> Vec<Message> {
-        let mut q = self.inner.lock().unwrap();
-        match *self.mode.lock().unwrap() {
+        let mut q = self.inner.locked();
+        match *self.mode.locked() {
             QueueMode::All => q.drain(..).collect(),
             QueueMode::OneAtATime => q.pop_front().into_iter().collect(),
         }
@@ -49,12 +50,12 @@ impl MessageQueue {
 
     /// Take everything (used on abort to restore queued text).
     pub fn drain(&self) -> Vec<Message> {
-        self.inner.lock().unwrap().drain(..).collect()
+        self.inner.locked().drain(..).collect()
     }
 
     /// Number of queued messages.
     pub fn len(&self) -> usize {
-        self.inner.lock().unwrap().len()
+        self.inner.locked().len()
     }
 
     /// True when nothing is queued.
@@ -65,8 +66,7 @@ impl MessageQueue {
     /// The text of each queued message.
     pub fn texts(&self) -> Vec<String> {
         self.inner
-            .lock()
-            .unwrap()
+            .locked()
             .iter()
             .map(|m| match m {
                 Message::User(u) => u.content.text(),

@@ -8,6 +8,10 @@ use regex::{Regex, RegexSet};
 use super::types::{AssistantMessage, StopReason};
 
 /// Error texts that mean the prompt did not fit the model's context window.
+#[expect(
+    clippy::expect_used,
+    reason = "a constant pattern, compiled by the unit tests"
+)]
 static OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSet::new([
         r"(?i)prompt is too long",                     // Anthropic tokens
@@ -35,6 +39,10 @@ static OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
 });
 
 /// Error texts that look like overflow but are throttling.
+#[expect(
+    clippy::expect_used,
+    reason = "a constant pattern, compiled by the unit tests"
+)]
 static NON_OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSet::new([
         r"(?i)^(Throttling error|Service unavailable):",
@@ -45,6 +53,10 @@ static NON_OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
 });
 
 /// Transient failures worth retrying: overload, rate limits, 5xx, network trouble.
+#[expect(
+    clippy::expect_used,
+    reason = "a constant pattern, compiled by the unit tests"
+)]
 static RETRYABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay",

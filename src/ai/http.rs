@@ -17,6 +17,10 @@ use super::stream::{ProviderError, StreamOptions};
 /// Longest error body quoted in a message.
 const MAX_ERROR_BODY_CHARS: usize = 2000;
 
+#[expect(
+    clippy::expect_used,
+    reason = "only a broken TLS backend fails here, and pi cannot talk to any provider without one"
+)]
 static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();

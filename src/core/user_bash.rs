@@ -11,7 +11,8 @@ use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::agent::tool::{AgentTool, ToolContext};
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, now_ms};
 use crate::core::agent_session::AgentSession;
-use crate::tools::{ToolOptions, builtin_tools};
+use crate::tools::ToolOptions;
+use crate::tools::bash::BashTool;
 
 /// Split `!cmd` / `!!cmd` into (command, excluded from context).
 pub fn parse_user_bash(text: &str) -> Option<(String, bool)> {
@@ -34,9 +35,7 @@ pub async fn run_user_bash(
 ) -> BashExecutionMessage {
     let bash: Arc<dyn AgentTool> = match agent.state.tools.iter().find(|t| t.name() == "bash") {
         Some(tool) => tool.clone(),
-        None => builtin_tools(&["bash"], &ToolOptions::default())
-            .pop()
-            .expect("bash is a built-in tool"),
+        None => Arc::new(BashTool::new(&ToolOptions::default())),
     };
     let id = format!("user-bash-{}", now_ms());
     let args = json!({ "command": command });

@@ -62,6 +62,10 @@ pub struct Bundle {
     pub origin: String,
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "the data is embedded at build time and a unit test parses it"
+)]
 fn schema_validator() -> &'static jsonschema::Validator {
     static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
     VALIDATOR.get_or_init(|| {

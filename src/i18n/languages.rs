@@ -26,6 +26,10 @@ struct LanguagesFile {
     rtl: Vec<String>,
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "the data is embedded at build time and a unit test parses it"
+)]
 fn file() -> &'static LanguagesFile {
     static FILE: OnceLock<LanguagesFile> = OnceLock::new();
     FILE.get_or_init(|| {

@@ -230,6 +230,10 @@ async fn serve(host: Rc<Host>, request: Request) {
 }
 
 /// Start the host thread; it ends when every handle is dropped.
+#[expect(
+    clippy::expect_used,
+    reason = "without a thread for the extension host pi cannot run extensions at all"
+)]
 pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
     let subscribed = Subscribed::default();

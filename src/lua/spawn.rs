@@ -277,8 +277,15 @@ async fn call_back(weak: &WeakLua, id: u64, name: &str, args: impl IntoLuaMulti)
 
 /// Read on into `buf` up to a line end; `false` at end of input (`buf` may
 /// still hold a last line without a line end read by a cancelled call).
-async fn next_line<R: AsyncRead + Unpin>(reader: &mut BufReader<R>, buf: &mut Vec<u8>) -> bool {
-    matches!(reader.read_until(b'\n', buf).await, Ok(n) if n > 0)
+/// Read one line into `buf`; false at the end of the stream (or when there is none).
+async fn next_line<R: AsyncRead + Unpin>(
+    reader: Option<&mut BufReader<R>>,
+    buf: &mut Vec<u8>,
+) -> bool {
+    match reader {
+        Some(reader) => matches!(reader.read_until(b'\n', buf).await, Ok(n) if n > 0),
+        None => false,
+    }
 }
 
 fn line_text(buf: &[u8]) -> String {
@@ -308,7 +315,7 @@ async fn drive(
     let mut outcome = Outcome::default();
     while out.is_some() || err.is_some() {
         tokio::select! {
-            more = async { next_line(out.as_mut().unwrap(), &mut out_buf).await }, if out.is_some() => {
+            more = async { next_line(out.as_mut(), &mut out_buf).await }, if out.is_some() => {
                 if !more {
                     out = None;
                     if out_buf.is_empty() {
@@ -320,7 +327,7 @@ async fn drive(
                 out_buf.clear();
                 call_back(&weak, id, "onStdout", line).await;
             }
-            more = async { next_line(err.as_mut().unwrap(), &mut err_buf).await }, if err.is_some() => {
+            more = async { next_line(err.as_mut(), &mut err_buf).await }, if err.is_some() => {
                 if !more {
                     err = None;
                     if err_buf.is_empty() {

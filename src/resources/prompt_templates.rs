@@ -136,6 +136,10 @@ pub fn parse_args(text: &str) -> Vec<String> {
 
 /// Fill a template's placeholders: positional `$N` first, then `${@:N}` / `${@:N:L}`, then
 /// `$ARGUMENTS` and `$@` (all arguments joined by spaces). Missing arguments are empty.
+#[expect(
+    clippy::expect_used,
+    reason = "a constant pattern, compiled by the unit tests"
+)]
 pub fn substitute_args(content: &str, args: &[String]) -> String {
     static POSITIONAL: OnceLock<Regex> = OnceLock::new();
     static SLICE: OnceLock<Regex> = OnceLock::new();

@@ -445,6 +445,10 @@ impl SessionEntry {
     }
 
     /// The entry as one JSON line (no trailing newline).
+    #[expect(
+        clippy::expect_used,
+        reason = "these types serialise to JSON without fail (string keys only)"
+    )]
     pub fn to_json_line(&self) -> String {
         serde_json::to_string(self).expect("session entries always serialise")
     }

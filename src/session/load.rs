@@ -143,6 +143,10 @@ pub fn looks_like_session_file(path: &Path) -> bool {
 }
 
 /// JSON lines, each followed by a newline.
+#[expect(
+    clippy::expect_used,
+    reason = "these types serialise to JSON without fail (string keys only)"
+)]
 pub fn render_lines<T: serde::Serialize>(items: &[T]) -> String {
     let mut out = String::new();
     for item in items {

@@ -28,15 +28,17 @@ impl LineAppender {
     /// Append one line (a newline is added). On failure the line may be
     /// partly written; the next append then starts on a fresh line.
     pub fn append_line(&mut self, line: &str) -> io::Result<()> {
-        self.open()?;
+        let separator = {
+            self.open()?;
+            self.needs_separator
+        };
         let mut buffer = Vec::with_capacity(line.len() + 2);
-        if self.needs_separator {
+        if separator {
             buffer.push(b'\n');
         }
         buffer.extend_from_slice(line.as_bytes());
         buffer.push(b'\n');
-        let file = self.file.as_mut().expect("opened above");
-        match file.write_all(&buffer) {
+        match self.open()?.write_all(&buffer) {
             Ok(()) => {
                 self.needs_separator = false;
                 Ok(())
@@ -58,17 +60,19 @@ impl LineAppender {
 
     /// Open the file for appending. It must exist: a session file that
     /// vanished is not silently recreated without its header.
-    fn open(&mut self) -> io::Result<()> {
-        if self.file.is_some() {
-            return Ok(());
+    /// The open file, opening it (and checking its last byte) the first time.
+    fn open(&mut self) -> io::Result<&mut File> {
+        if self.file.is_none() {
+            let mut file = OpenOptions::new()
+                .append(true)
+                .read(true)
+                .open(&self.path)?;
+            self.needs_separator = !ends_with_newline(&mut file)?;
+            self.file = Some(file);
         }
-        let mut file = OpenOptions::new()
-            .append(true)
-            .read(true)
-            .open(&self.path)?;
-        self.needs_separator = !ends_with_newline(&mut file)?;
-        self.file = Some(file);
-        Ok(())
+        self.file
+            .as_mut()
+            .ok_or_else(|| io::Error::other("session file not open"))
     }
 }
 

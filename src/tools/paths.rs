@@ -75,6 +75,10 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     out
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "a constant pattern, compiled by the unit tests"
+)]
 static AM_PM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i) (AM|PM)\.").expect("valid AM/PM pattern"));
 

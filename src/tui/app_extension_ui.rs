@@ -1,6 +1,7 @@
 //! The terminal UI's side of `ctx.ui`: handling extension requests, dialog
 //! keys, extension shortcuts and command argument completions.
 
+use crate::sync::LockExt;
 use crate::t;
 
 use std::sync::Mutex;
@@ -230,7 +231,7 @@ impl App {
 
     /// Copy what extensions read synchronously into `mirror`.
     pub fn sync_extension_mirror(&self, mirror: &Mutex<Mirror>) {
-        let mut m = mirror.lock().unwrap();
+        let mut m = mirror.locked();
         m.editor_text = self.editor.text();
         m.tools_expanded = self.tools_expanded;
         m.theme = self.theme.clone();

@@ -2,6 +2,7 @@
 //! chrome changes over a channel to the event loop, and reads the editor
 //! text, tool expansion and theme from a mirror the loop keeps current.
 
+use crate::sync::LockExt;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -100,7 +101,7 @@ pub fn find_theme(name: &str, dirs: &[PathBuf]) -> Option<Theme> {
 impl ExtensionUi for TuiExtensionUi {
     fn dialog(&self, request: Value, closed: CancellationToken) -> oneshot::Receiver<Value> {
         let (answer, rx) = oneshot::channel();
-        if !self.mirror.lock().unwrap().ready {
+        if !self.mirror.locked().ready {
             return rx;
         }
         let _ = self.tx.send(UiRequest::Dialog {
@@ -114,7 +115,7 @@ impl ExtensionUi for TuiExtensionUi {
     fn fire(&self, request: Value) {
         {
             // Later reads in the same handler see the change at once.
-            let mut m = self.mirror.lock().unwrap();
+            let mut m = self.mirror.locked();
             match request["method"].as_str() {
                 Some("set_editor_text") => {
                     m.editor_text = request["text"].as_str().unwrap_or_default().into();
@@ -138,7 +139,7 @@ impl ExtensionUi for TuiExtensionUi {
     }
 
     fn query(&self, what: &str) -> Value {
-        let m = self.mirror.lock().unwrap();
+        let m = self.mirror.locked();
         match what {
             "editorText" => json!(m.editor_text),
             "toolsExpanded" => json!(m.tools_expanded),
@@ -147,7 +148,7 @@ impl ExtensionUi for TuiExtensionUi {
     }
 
     fn theme(&self, name: Option<&str>) -> Option<Theme> {
-        let m = self.mirror.lock().unwrap();
+        let m = self.mirror.locked();
         match name {
             None => Some(m.theme.clone()),
             Some(name) => find_theme(name, &m.theme_dirs),
@@ -155,7 +156,7 @@ impl ExtensionUi for TuiExtensionUi {
     }
 
     fn themes(&self) -> Vec<Value> {
-        let dirs = self.mirror.lock().unwrap().theme_dirs.clone();
+        let dirs = self.mirror.locked().theme_dirs.clone();
         let mut out: Vec<Value> = crate::ui_kit::theme::builtin_theme_names()
             .map(|name| json!({ "name": name }))
             .collect();

@@ -142,10 +142,10 @@ pub fn hard_wrap(runs: &[(String, Style)], max: usize) -> Vec<Vec<(String, Style
         for c in text.chars() {
             let w = width(c.encode_utf8(&mut [0; 4]));
             if used + w > max && used > 0 {
-                if !piece.is_empty() {
-                    rows.last_mut()
-                        .unwrap()
-                        .push((std::mem::take(&mut piece), *style));
+                if !piece.is_empty()
+                    && let Some(row) = rows.last_mut()
+                {
+                    row.push((std::mem::take(&mut piece), *style));
                 }
                 rows.push(Vec::new());
                 used = 0;
@@ -153,8 +153,8 @@ pub fn hard_wrap(runs: &[(String, Style)], max: usize) -> Vec<Vec<(String, Style
             piece.push(c);
             used += w;
         }
-        if !piece.is_empty() {
-            rows.last_mut().unwrap().push((piece, *style));
+        if let (false, Some(row)) = (piece.is_empty(), rows.last_mut()) {
+            row.push((piece, *style));
         }
     }
     rows

@@ -1,6 +1,7 @@
 //! Terminal input read on a dedicated thread, which can be paused so that an
 //! external editor or the shell (after Ctrl+Z) gets every keystroke.
 
+use crate::sync::LockExt;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -40,17 +41,17 @@ impl Input {
     /// Stop reading and wait until the thread no longer touches the terminal.
     pub fn pause(&self) {
         let (lock, wake) = &*self.control;
-        let mut c = lock.lock().unwrap();
+        let mut c = lock.locked();
         c.paused = true;
         while !c.parked && !c.stopped {
-            c = wake.wait(c).unwrap();
+            c = crate::sync::wait(wake, c);
         }
     }
 
     /// Read again after [`Input::pause`].
     pub fn resume(&self) {
         let (lock, wake) = &*self.control;
-        lock.lock().unwrap().paused = false;
+        lock.locked().paused = false;
         wake.notify_all();
     }
 }
@@ -58,7 +59,7 @@ impl Input {
 impl Drop for Input {
     fn drop(&mut self) {
         let (lock, wake) = &*self.control;
-        lock.lock().unwrap().stopped = true;
+        lock.locked().stopped = true;
         wake.notify_all();
     }
 }
@@ -67,11 +68,11 @@ fn read_loop(tx: UnboundedSender<Event>, control: Arc<(Mutex<Control>, Condvar)>
     let (lock, wake) = &*control;
     loop {
         {
-            let mut c = lock.lock().unwrap();
+            let mut c = lock.locked();
             while c.paused && !c.stopped {
                 c.parked = true;
                 wake.notify_all();
-                c = wake.wait(c).unwrap();
+                c = crate::sync::wait(wake, c);
             }
             c.parked = false;
             if c.stopped {

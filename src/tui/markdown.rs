@@ -95,8 +95,8 @@ impl Renderer<'_> {
                     return;
                 }
                 Event::End(TagEnd::Table) => {
-                    let table = self.table.take().unwrap();
-                    self.render_table(table.rows);
+                    let rows = self.table.take().map(|t| t.rows).unwrap_or_default();
+                    self.render_table(rows);
                     self.lines.push(Line::default());
                     return;
                 }
@@ -315,12 +315,14 @@ impl Renderer<'_> {
         }
         // Shrink the widest columns until the table fits.
         while widths.iter().sum::<usize>() + chrome > self.width {
-            let (i, w) = widths
+            let Some((i, w)) = widths
                 .iter()
                 .enumerate()
                 .max_by_key(|(_, w)| **w)
                 .map(|(i, w)| (i, *w))
-                .unwrap();
+            else {
+                break;
+            };
             if w <= 1 {
                 break;
             }
@@ -407,7 +409,9 @@ fn wrap_runs(runs: &[Run], max: usize, first_indent: usize, rest_indent: usize) 
             let count = pieces.len();
             for (i, piece) in pieces.into_iter().enumerate() {
                 used += width(&piece);
-                rows.last_mut().unwrap().push((piece, *style));
+                if let Some(row) = rows.last_mut() {
+                    row.push((piece, *style));
+                }
                 if i + 1 < count {
                     rows.push(Vec::new());
                     used = 0;

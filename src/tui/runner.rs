@@ -2,6 +2,7 @@
 //! frame timing merged in one `select!`; a frame is drawn only when
 //! something changed, at most every 16 ms.
 
+use crate::sync::LockExt;
 use crate::t;
 
 use std::path::PathBuf;
@@ -105,7 +106,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.quiet_startup = options.quiet_startup;
     let mut extension_ui = options.extension_ui;
     if let Some(inbox) = &extension_ui {
-        inbox.mirror.lock().unwrap().theme_dirs = theme_dirs.to_vec();
+        inbox.mirror.locked().theme_dirs = theme_dirs.to_vec();
         app.ext.sender = Some(inbox.sender.clone());
         app.ext.handle = extension_handle;
         app.set_extension_shortcuts(&initial_shortcuts);
@@ -161,7 +162,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
                 app.send_prompt(prompt);
             }
             if let Some(inbox) = &extension_ui {
-                inbox.mirror.lock().unwrap().ready = true;
+                inbox.mirror.locked().ready = true;
             }
             let mut channels = Channels {
                 ui_events: &mut ui_events,

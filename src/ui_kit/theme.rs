@@ -96,6 +96,10 @@ pub struct Theme {
 }
 
 impl Default for Theme {
+    #[expect(
+        clippy::expect_used,
+        reason = "the data is embedded at build time and a unit test parses it"
+    )]
     fn default() -> Self {
         Theme::parse(DARK_JSON).expect("built-in dark theme is valid")
     }
@@ -103,11 +107,19 @@ impl Default for Theme {
 
 impl Theme {
     /// The built-in light theme.
+    #[expect(
+        clippy::expect_used,
+        reason = "the data is embedded at build time and a unit test parses it"
+    )]
     pub fn light() -> Self {
         Theme::parse(LIGHT_JSON).expect("built-in light theme is valid")
     }
 
     /// The built-in theme called `name`, if there is one.
+    #[expect(
+        clippy::expect_used,
+        reason = "the data is embedded at build time and a unit test parses it"
+    )]
     pub fn builtin(name: &str) -> Option<Theme> {
         BUILTIN_THEMES
             .iter()

@@ -2,8 +2,8 @@
 //! built-in provider, overridden per model in `models.json`; both change
 //! the request `pi` sends.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::PiSandbox;
 use serde_json::{Value, json};

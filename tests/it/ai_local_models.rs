@@ -1,8 +1,8 @@
 //! Ollama and LM Studio: no API key, models listed from the running local
 //! server (mock servers on 127.0.0.1), requests shaped for local servers.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::PiSandbox;
 use serde_json::json;

@@ -3,8 +3,8 @@
 //! body, a full reply ending in `response.done`, a token without an account
 //! id, and `pi` using a stored Codex login end to end.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::sync::Arc;
 

@@ -14,8 +14,12 @@ fn root() -> PathBuf {
 /// each line of the block between `<!-- floors -->` and `<!-- /floors -->`.
 fn documented_floors() -> Vec<String> {
     let text = fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
-    let start = text.find("<!-- floors -->").expect("a <!-- floors --> marker");
-    let end = text.find("<!-- /floors -->").expect("a <!-- /floors --> marker");
+    let start = text
+        .find("<!-- floors -->")
+        .expect("a <!-- floors --> marker");
+    let end = text
+        .find("<!-- /floors -->")
+        .expect("a <!-- /floors --> marker");
     text[start..end]
         .lines()
         .filter_map(|line| line.split_whitespace().next())
@@ -82,7 +86,10 @@ fn named_modules(code: &str) -> Vec<String> {
             let inner = &group[..group.find('}').unwrap_or(group.len())];
             names.extend(inner.split(',').filter_map(|item| {
                 let item = item.trim();
-                item.split("::").next().filter(|_| item.contains("::")).map(str::to_string)
+                item.split("::")
+                    .next()
+                    .filter(|_| item.contains("::"))
+                    .map(str::to_string)
             }));
         } else {
             let ident: String = rest

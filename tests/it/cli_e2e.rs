@@ -2,8 +2,8 @@
 //! compared with what the reference pi 0.73.1 produced for the same
 //! conversation (tests/fixtures/reference, see scripts/reference_fixtures.py).
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::{PiSandbox, json_lines, normalise, reference_fixture};
 use serde_json::{Value, json};

@@ -1,8 +1,8 @@
 //! End to end: the real `pi` binary talking `openai-responses` to a mock
 //! server through a models.json custom provider.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::PiSandbox;
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! Session selection from the command line: `--session`, `--fork`, `--session-dir`.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::{PiSandbox, json_lines};
 use support::{MockReply, MockServer};

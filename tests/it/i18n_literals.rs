@@ -65,32 +65,32 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "paste marker, parsed back when the message is sent",
     ),
     (
-        "tui/user_bash.rs",
+        "core/user_bash.rs",
         "exited with code ",
         "parses the bash tool's own output",
     ),
     (
-        "app/agent_session/compaction.rs",
+        "core/agent_session/compaction.rs",
         "Compaction cancelled",
         "error value of the compaction event, also read by RPC clients; the TUI shows its own text",
     ),
     (
-        "app/agent_session.rs",
+        "core/agent_session.rs",
         "Retry cancelled",
         "error value of the retry event, also read by RPC clients",
     ),
     (
-        "app/extension_actions.rs",
+        "core/extension_actions.rs",
         "Extension error: {}",
         "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
     (
-        "app/extension_bridge.rs",
+        "core/extension_bridge.rs",
         "Extension error: {}",
         "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
     (
-        "app/extension_events.rs",
+        "core/extension_events.rs",
         "Extension error: {}",
         "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),

@@ -1,8 +1,8 @@
 //! End to end: the real `pi` binary with `-e` Lua extensions against a mock
 //! LLM server on 127.0.0.1 (fixtures in tests/fixtures/extensions).
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::path::PathBuf;
 use std::process::Output;

@@ -1,8 +1,8 @@
 //! Print and json mode run extensions that use `ctx.ui` without error:
 //! dialogs return their defaults and setters do nothing.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 //! discovery with its fallbacks, Antigravity's headers and request markers,
 //! refresh and logout; plus the retry of Code Assist streams that end empty.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -3,8 +3,8 @@
 //! project discovery and provisioning, then streaming through
 //! `v1internal:streamGenerateContent` with a stored, refreshed login.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

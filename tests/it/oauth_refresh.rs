@@ -2,8 +2,8 @@
 //! for concurrent requests in one process and across two `pi` processes,
 //! and a failed refresh asks for `/login` instead of using an env key.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,8 +2,8 @@
 //! binary. Git sources are local bare repositories cloned through `file://` URLs; npm goes
 //! through the `npmCommand` setting (see `fake_npm`). Nothing reaches the network.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

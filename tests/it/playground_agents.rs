@@ -1,9 +1,9 @@
 //! `pi.spawn` in the extension host, and the multi-agent playground extensions
 //! (`extensions/playground/`) driving real pi sub-agents against the mock LLM.
 
+use crate::support;
 use crate::support::pi_cli;
 use crate::support::rpc_client;
-use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -3,10 +3,10 @@
 //! against a mock LLM server and in the terminal UI), and in
 //! playground_safety/agents.rs system-select and cross-agent.
 
+use crate::support;
 use crate::support::fake_ui;
 use crate::support::lua_agent;
 use crate::support::pi_cli;
-use crate::support;
 use crate::support::tui_harness;
 
 mod agents;

@@ -1,8 +1,8 @@
 //! End to end: skills discovered from the agent dir, `--skill` and a trusted project are
 //! listed in the system prompt the model receives, and `/skill:name args` sends the skill.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 
 use pi_cli::PiSandbox;
 use serde_json::Value;

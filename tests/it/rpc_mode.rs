@@ -3,9 +3,9 @@
 //! while a reply streams, state queries, model changes, user bash, session
 //! commands, the extension UI sub-protocol and bad input.
 
+use crate::support;
 use crate::support::pi_cli;
 use crate::support::rpc_client;
-use crate::support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -3,9 +3,9 @@
 //! scripts/reference_fixtures.py) and must answer every command with the same
 //! response and the same events, once ids, paths and timestamps are blanked.
 
+use crate::support;
 use crate::support::pi_cli;
 use crate::support::rpc_client;
-use crate::support;
 
 use pi_cli::{PiSandbox, reference_fixture};
 use rpc_client::RpcClient;

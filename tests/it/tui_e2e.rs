@@ -1,8 +1,8 @@
 //! End to end: the real `pi` binary in interactive mode inside tmux, against
 //! the mock LLM server. Skipped (with a message) when tmux is not installed.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::path::{Path, PathBuf};

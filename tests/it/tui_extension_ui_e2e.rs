@@ -2,8 +2,8 @@
 //! The permission-gate example asks before `rm -rf`; "No" blocks the tool and
 //! the model sees the reason. The status-line example fills a footer slot.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::path::PathBuf;

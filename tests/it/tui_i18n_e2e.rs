@@ -5,8 +5,8 @@
 //! notifications and a provider error) may contain Latin-script words only from an allow-list of proper
 //! nouns, commands, key names, paths, model names and the test's own tool arguments.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::time::Duration;

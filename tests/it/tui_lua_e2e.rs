@@ -1,8 +1,8 @@
 //! End to end: Lua UI examples in the real `pi` binary inside tmux, against
 //! the mock LLM server. Skipped (with a message) when tmux is not installed.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! End to end in tmux: `/settings`, `/scoped-models`, `/changelog` and the
 //! prompt history kept across runs. Skipped when tmux is not installed.
 
-use crate::support::pi_cli;
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::time::Duration;

@@ -181,6 +181,10 @@ fn brief(json: &Value) -> String {
 
 /// The client for token requests. It keeps no idle connections, so it works
 /// from any runtime (refreshes may run on a short-lived one).
+#[expect(
+    clippy::expect_used,
+    reason = "only a broken TLS backend fails here, and pi cannot talk to any provider without one"
+)]
 static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
     let _ = super::http::client();
     reqwest::Client::builder()

@@ -2,6 +2,7 @@
 //! record is one JSON value; output is one JSON object per line, flushed at
 //! once so clients see every event as it happens.
 
+use crate::sync::LockExt;
 use std::fs::File;
 use std::io::{BufRead, Write};
 use std::sync::{Mutex, OnceLock};
@@ -112,7 +113,7 @@ pub fn emit<T: Serialize + ?Sized>(value: &T) {
     line.push(b'\n');
     match PROTOCOL_OUT.get() {
         Some(out) => {
-            let _ = out.lock().unwrap().write_all(&line);
+            let _ = out.locked().write_all(&line);
         }
         None => {
             let mut out = std::io::stdout().lock();

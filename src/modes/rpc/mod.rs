@@ -12,6 +12,7 @@ mod io;
 mod state;
 mod ui;
 
+use crate::sync::LockExt;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -65,10 +66,10 @@ struct Server {
 pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     io::take_over_stdout();
     let live = Arc::new(Mutex::new(Live::default()));
-    live.lock().unwrap().queues = agent.queues.clone();
+    live.locked().queues = agent.queues.clone();
     let listener_live = live.clone();
     agent.subscribe(Box::new(move |event| {
-        listener_live.lock().unwrap().observe(event);
+        listener_live.locked().observe(event);
         emit(event);
     }));
     let queued = agent.extension_actions_queued();
@@ -176,7 +177,7 @@ impl Server {
         let id = command.get("id");
         let kind = command["type"].as_str().unwrap_or_default();
         let prompting = self.busy() == Some(Busy::Prompt);
-        let streaming = prompting && self.live.lock().unwrap().running;
+        let streaming = prompting && self.live.locked().running;
         let mut queued = false;
         let response = match kind {
             "abort" => {
@@ -188,7 +189,7 @@ impl Server {
                 success(id, kind, None)
             }
             "abort_retry" => {
-                if self.live.lock().unwrap().retrying {
+                if self.live.locked().retrying {
                     self.abort.cancel();
                 }
                 success(id, kind, None)
@@ -223,7 +224,7 @@ impl Server {
             },
             "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
                 Ok(mode) => {
-                    let queues = &self.live.lock().unwrap().queues;
+                    let queues = &self.live.locked().queues;
                     match kind {
                         "set_steering_mode" => queues.steering.set_mode(mode),
                         _ => queues.follow_up.set_mode(mode),
@@ -233,27 +234,27 @@ impl Server {
                 Err(e) => failure(id, kind, e),
             },
             "get_state" if prompting => {
-                success(id, kind, Some(self.live.lock().unwrap().state(streaming)))
+                success(id, kind, Some(self.live.locked().state(streaming)))
             }
             "get_messages" if prompting => {
-                let messages = self.live.lock().unwrap().messages.clone();
+                let messages = self.live.locked().messages.clone();
                 success(id, kind, Some(json!({ "messages": messages })))
             }
             "get_last_assistant_text" if prompting => {
-                let text = state::last_assistant_text(&self.live.lock().unwrap().messages);
+                let text = state::last_assistant_text(&self.live.locked().messages);
                 success(id, kind, Some(json!({ "text": text })))
             }
             _ => return false,
         };
         if queued {
-            emit(&self.live.lock().unwrap().queue_update());
+            emit(&self.live.locked().queue_update());
         }
         emit(&response);
         true
     }
 
     fn enqueue(&self, steer: bool, message: Message) {
-        let live = self.live.lock().unwrap();
+        let live = self.live.locked();
         if steer {
             live.queues.steering.push(message);
         } else {
@@ -283,7 +284,7 @@ impl Server {
         self.abort = CancellationToken::new();
         let signal = self.abort.clone();
         {
-            let mut live = self.live.lock().unwrap();
+            let mut live = self.live.locked();
             live.capture(&agent, self.auto_compaction);
             live.running = true;
         }
@@ -311,10 +312,7 @@ impl Server {
     fn start_bash(&mut self, mut agent: AgentSession, id: Option<Value>, command: String) {
         self.bash_abort = CancellationToken::new();
         let signal = self.bash_abort.clone();
-        self.live
-            .lock()
-            .unwrap()
-            .capture(&agent, self.auto_compaction);
+        self.live.locked().capture(&agent, self.auto_compaction);
         let task = tokio::spawn(async move {
             let quiet: Arc<dyn Fn(AgentEvent) + Send + Sync> = Arc::new(|_| {});
             let result =

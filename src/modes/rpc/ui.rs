@@ -3,6 +3,7 @@
 //! `extension_ui_response` with the same id; notifications are sent and
 //! forgotten.
 
+use crate::sync::LockExt;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -33,7 +34,7 @@ impl UiReplies {
         let Some(id) = response["id"].as_str() else {
             return;
         };
-        let mut pending = self.pending.lock().unwrap();
+        let mut pending = self.pending.locked();
         pending.retain(|_, w| !w.closed.is_cancelled());
         if let Some(waiter) = pending.remove(id) {
             let _ = waiter.answer.send(response.clone());
@@ -83,7 +84,7 @@ impl ExtensionUi for RpcUi {
         let (id, request) = self.request(request);
         let (tx, rx) = oneshot::channel();
         {
-            let mut pending = self.replies.pending.lock().unwrap();
+            let mut pending = self.replies.pending.locked();
             pending.retain(|_, w| !w.closed.is_cancelled());
             pending.insert(id, Waiter { answer: tx, closed });
         }

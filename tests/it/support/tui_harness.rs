@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::support::pi_cli::PiSandbox;
 use crate::support::MockServer;
+use crate::support::pi_cli::PiSandbox;
 
 pub const SCRUBBED: [&str; 12] = [
     "ANTHROPIC_API_KEY",
