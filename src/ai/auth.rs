@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::catalog;
-use super::types::now_ms;
+use crate::ai::catalog;
+use crate::ai::types::now_ms;
 use crate::config::config_value::{CommandCache, Env};
 use crate::config::json_file::read_object_for_update;
 use crate::config::json_file::{json_error_message, to_pretty_json};

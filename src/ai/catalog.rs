@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::model::{Model, ModelCost};
+use crate::ai::model::{Model, ModelCost};
 use crate::config::Env;
 
 const CATALOG_JSON: &str = include_str!("catalog.json");

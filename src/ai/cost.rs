@@ -1,7 +1,7 @@
 //! Dollar cost of a reply from its token usage and the model's prices.
 
-use super::model::Model;
-use super::types::Usage;
+use crate::ai::model::Model;
+use crate::ai::types::Usage;
 
 /// Fill `usage.cost` from `model.cost` (dollars per million tokens).
 pub fn apply_cost(model: &Model, usage: &mut Usage) {

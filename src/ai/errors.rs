@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet};
 
-use super::types::{AssistantMessage, StopReason};
+use crate::ai::types::{AssistantMessage, StopReason};
 
 /// Error texts that mean the prompt did not fit the model's context window.
 #[expect(
@@ -103,7 +103,7 @@ pub fn is_retryable(msg: &AssistantMessage) -> bool {
 
 /// How to fix rejected credentials for `provider` (appended to 401/403 errors).
 pub fn auth_hint(provider: &str) -> String {
-    let vars = super::catalog::env_api_key_vars(provider);
+    let vars = crate::ai::catalog::env_api_key_vars(provider);
     match vars {
         [] => format!(
             "Check the API key configured for provider \"{provider}\" (apiKey in models.json), or use /login."

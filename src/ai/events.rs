@@ -7,8 +7,8 @@
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use super::partial_json::parse_partial_object;
-use super::types::{
+use crate::ai::partial_json::parse_partial_object;
+use crate::ai::types::{
     AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
 };
 

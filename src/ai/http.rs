@@ -9,10 +9,10 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use super::errors::auth_hint;
-use super::model::Model;
-use super::sse::{SseEvent, SseParser};
-use super::stream::{ProviderError, StreamOptions};
+use crate::ai::errors::auth_hint;
+use crate::ai::model::Model;
+use crate::ai::sse::{SseEvent, SseParser};
+use crate::ai::stream::{ProviderError, StreamOptions};
 
 /// Longest error body quoted in a message.
 const MAX_ERROR_BODY_CHARS: usize = 2000;
@@ -53,7 +53,7 @@ pub fn resolve_api_key(model: &Model, options: &StreamOptions) -> Result<String,
         .clone()
         .filter(|k| !k.is_empty())
         .or_else(|| {
-            super::catalog::env_api_key(
+            crate::ai::catalog::env_api_key(
                 &model.provider,
                 &crate::config::config_value::Env::system(),
             )
@@ -103,7 +103,7 @@ pub async fn post_sse_with_hooks(
     headers: HeaderMap,
     body: &Value,
     provider: &str,
-    hooks: Option<&std::sync::Arc<dyn super::stream::RequestHooks>>,
+    hooks: Option<&std::sync::Arc<dyn crate::ai::stream::RequestHooks>>,
 ) -> Result<SseBody, ProviderError> {
     let replaced = match hooks {
         Some(h) => Some(h.before_request(body.clone()).await),

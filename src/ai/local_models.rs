@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::model::{Model, ModelCost};
+use crate::ai::model::{Model, ModelCost};
 use crate::config::config_value::Env;
 
 /// A local server pi knows how to list models from.

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 
-use super::auth::AuthStorage;
-use super::catalog;
-use super::local_models;
-use super::model::{Model, ModelCost};
+use crate::ai::auth::AuthStorage;
+use crate::ai::catalog;
+use crate::ai::local_models;
+use crate::ai::model::{Model, ModelCost};
 use crate::config::config_value::{Env, resolve_config_value_or_err};
 use crate::config::paths;
 use models_json::{

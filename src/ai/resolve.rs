@@ -7,10 +7,10 @@ pub mod list_models;
 
 use globset::GlobBuilder;
 
-use super::auth::AuthStorage;
-use super::catalog::{DEFAULT_MODEL_PER_PROVIDER, default_model_id};
-use super::model::{Model, ThinkingLevel};
-use super::registry::ModelRegistry;
+use crate::ai::auth::AuthStorage;
+use crate::ai::catalog::{DEFAULT_MODEL_PER_PROVIDER, default_model_id};
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::registry::ModelRegistry;
 use collation::collate;
 pub use list_models::{format_token_count, list_models, no_models_available_message};
 

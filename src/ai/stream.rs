@@ -7,9 +7,9 @@ use async_trait::async_trait;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::events::{AssistantStream, MessageBuilder};
-use super::model::{Model, ThinkingLevel};
-use super::types::{Context, StopReason};
+use crate::ai::events::{AssistantStream, MessageBuilder};
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::{Context, StopReason};
 
 /// Options for one request.
 #[derive(Clone, Default)]
@@ -112,27 +112,6 @@ pub struct ProviderRegistry {
 }
 
 impl ProviderRegistry {
-    /// The built-in wire protocols.
-    pub fn builtin() -> Self {
-        let mut r = ProviderRegistry::default();
-        r.register(Arc::new(super::anthropic::AnthropicMessages));
-        r.register(Arc::new(super::openai_completions::OpenAiCompletions));
-        r.register(Arc::new(super::openai_responses::OpenAiResponses));
-        r.register(Arc::new(
-            super::openai_codex_responses::OpenAiCodexResponses,
-        ));
-        r.register(Arc::new(
-            super::azure_openai_responses::AzureOpenAiResponses::default(),
-        ));
-        r.register(Arc::new(super::bedrock::BedrockConverseStream::default()));
-        r.register(Arc::new(super::google::GoogleGenerativeAi));
-        r.register(Arc::new(super::google_gemini_cli::GoogleGeminiCli));
-        r.register(Arc::new(super::mistral::MistralConversations));
-        r.register(Arc::new(super::google_vertex::GoogleVertex::default()));
-        r.register(super::demo::demo_provider());
-        r
-    }
-
     /// Add or replace a provider.
     pub fn register(&mut self, p: Arc<dyn ApiProvider>) {
         self.providers.insert(p.api().to_string(), p);

@@ -1,8 +1,8 @@
 //! Request-side thinking settings shared by the wire protocols: which level
 //! applies, how it maps to provider values, and output-token budgets.
 
-use super::model::{Model, ThinkingLevel};
-use super::stream::StreamOptions;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::stream::StreamOptions;
 
 /// Default thinking budgets (tokens) of budget-based models, per level.
 const BUDGETS: [(ThinkingLevel, u64); 4] = [

@@ -8,8 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::model::Model;
-use super::types::{
+use crate::ai::model::Model;
+use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, TextContent, ToolCall, ToolResultMessage, UserContent,
     now_ms,
 };
@@ -79,7 +79,7 @@ pub fn transform_messages(
                 flush(&mut result, &mut pending, &mut answered);
                 if matches!(
                     a.stop_reason,
-                    super::types::StopReason::Error | super::types::StopReason::Aborted
+                    crate::ai::types::StopReason::Error | crate::ai::types::StopReason::Aborted
                 ) {
                     continue;
                 }

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
-use crate::ai::demo::{DEMO_PROVIDER, demo_model, is_demo};
 use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::providers::demo::{DEMO_PROVIDER, demo_model, is_demo};
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::{
     InitialModelRequest, effective_thinking_level, list_models, resolve_model_scope,

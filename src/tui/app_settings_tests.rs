@@ -7,7 +7,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::queue::QueueMode;
-use crate::ai::faux::FauxProvider;
+use crate::ai::providers::faux::FauxProvider;
 use crate::config::settings::Settings;
 use crate::tui::app::{App, Overlay};
 use crate::tui::app_settings::UiSettings;

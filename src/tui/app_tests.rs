@@ -344,7 +344,7 @@ fn an_image_path_is_attached_when_the_model_accepts_images() {
     .unwrap();
     let (mut a, mut rx) = app();
     a.footer.cwd = dir.path().to_path_buf();
-    let mut model = crate::ai::faux::FauxProvider::new().model();
+    let mut model = crate::ai::providers::faux::FauxProvider::new().model();
     a.footer.model_id = model.id.clone();
     a.footer.provider = model.provider.clone();
     a.models = vec![model.clone()];

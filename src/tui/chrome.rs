@@ -188,7 +188,7 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
         left.push(Span::styled(format!("{}{right}", " ".repeat(pad)), dim));
     }
     let mut lines = vec![Line::from(Span::styled(location, dim)), Line::from(left)];
-    if info.provider == crate::ai::demo::DEMO_PROVIDER {
+    if info.provider == crate::ai::providers::demo::DEMO_PROVIDER {
         let note = t!("pi.tui.demo_note");
         lines.push(Line::from(Span::styled(
             truncate(&note, max, "…"),
@@ -307,7 +307,7 @@ mod tests {
     fn the_demo_model_adds_a_line_on_adding_a_key() {
         let info = FooterInfo {
             model_id: "demo".into(),
-            provider: crate::ai::demo::DEMO_PROVIDER.into(),
+            provider: crate::ai::providers::demo::DEMO_PROVIDER.into(),
             ..FooterInfo::default()
         };
         for w in 20..=140 {

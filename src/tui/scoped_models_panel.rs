@@ -295,7 +295,7 @@ impl Panel for ScopedModelsPanel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::faux::FauxProvider;
+    use crate::ai::providers::faux::FauxProvider;
 
     fn models() -> Vec<Model> {
         ["a", "b", "c"]

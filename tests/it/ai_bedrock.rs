@@ -10,10 +10,10 @@ use std::time::{Duration, SystemTime};
 
 use aws_smithy_eventstream::frame::write_message_to;
 use aws_smithy_types::event_stream::{Header, HeaderValue, Message};
-use pi::ai::bedrock::BedrockConverseStream;
-use pi::ai::bedrock_sign::{AwsCredentials, sign_request};
 use pi::ai::events::AssistantMessageEvent;
 use pi::ai::model::Model;
+use pi::ai::providers::bedrock::BedrockConverseStream;
+use pi::ai::providers::bedrock::sign::{AwsCredentials, sign_request};
 use pi::ai::stream::{ProviderRegistry, StreamOptions};
 use pi::ai::types::{AssistantMessage, ContentBlock, StopReason};
 use pi::config::config_value::Env;

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use base64::Engine;
 use pi::ai::events::AssistantMessageEvent;
-use pi::ai::google_vertex::GoogleVertex;
 use pi::ai::model::{Model, ThinkingLevel};
+use pi::ai::providers::google::vertex::GoogleVertex;
 use pi::ai::stream::{ProviderRegistry, StreamOptions};
 use pi::ai::types::{ContentBlock, Context, StopReason, ToolSpec};
 use pi::config::config_value::Env;

@@ -179,7 +179,7 @@ async fn abort_mid_stream_reports_aborted() {
 
 #[tokio::test]
 async fn azure_sends_deployment_api_version_and_api_key() {
-    use pi::ai::azure_openai_responses::AzureOpenAiResponses;
+    use pi::ai::providers::openai_responses::azure::AzureOpenAiResponses;
     use pi::config::config_value::Env;
     let server = MockServer::start();
     server.push(MockReply::sse(sse(&full_stream())));

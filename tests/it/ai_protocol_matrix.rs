@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use aws_smithy_eventstream::frame::write_message_to;
 use aws_smithy_types::event_stream::{Header, HeaderValue, Message};
-use pi::ai::azure_openai_responses::AzureOpenAiResponses;
-use pi::ai::bedrock::BedrockConverseStream;
 use pi::ai::events::AssistantMessageEvent;
-use pi::ai::google_vertex::GoogleVertex;
 use pi::ai::model::Model;
+use pi::ai::providers::bedrock::BedrockConverseStream;
+use pi::ai::providers::google::vertex::GoogleVertex;
+use pi::ai::providers::openai_responses::azure::AzureOpenAiResponses;
 use pi::ai::stream::{ProviderRegistry, StreamOptions};
 use pi::ai::types::{AssistantMessage, StopReason};
 use pi::config::config_value::Env;

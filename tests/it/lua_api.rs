@@ -4,7 +4,7 @@
 use crate::support::lua_agent;
 
 use lua_agent::{custom_entries, fixture, session_with_config};
-use pi::ai::faux::{faux_message, faux_text, faux_tool_call_with_id};
+use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
 use pi::ai::types::{ContentBlock, Message, UserContent};
 use pi::lua::HostConfig;
 use pi::session::manager::SessionManager;
@@ -21,7 +21,7 @@ fn assert_no_failures(entries: &[Value]) {
     }
 }
 
-fn request_texts(faux: &pi::ai::faux::FauxProvider) -> Vec<String> {
+fn request_texts(faux: &pi::ai::providers::faux::FauxProvider) -> Vec<String> {
     let ctx = faux.last_context().unwrap();
     ctx.messages
         .iter()

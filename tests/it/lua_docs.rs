@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use lua_agent::session_with_tools;
-use pi::ai::faux::{faux_message, faux_text, faux_tool_call_with_id};
+use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::session::manager::SessionManager;
 use serde_json::json;

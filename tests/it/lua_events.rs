@@ -4,8 +4,8 @@
 use crate::support::lua_agent;
 
 use lua_agent::{fixture, session_with_config};
-use pi::ai::faux::{faux_message, faux_text, faux_tool_call_with_id};
 use pi::ai::model::ThinkingLevel;
+use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
 use pi::lua::HostConfig;
 use pi::session::manager::SessionManager;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 use crate::support::lua_agent;
 
 use lua_agent::{custom_entries, fixture, session_with, tool_names};
-use pi::ai::faux::{faux_message, faux_text, faux_tool_call_with_id};
+use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fake_ui::FakeUi;
-use pi::ai::faux::{faux_message, faux_text};
+use pi::ai::providers::faux::{faux_message, faux_text};
 use pi::lua::{ExtensionAction, ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use pi::session::manager::SessionManager;
 use pi_cli::{PiSandbox, json_lines};

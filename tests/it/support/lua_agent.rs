@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use pi::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use pi::agent::tool::ExecutionMode;
-use pi::ai::faux::FauxProvider;
 use pi::ai::model::ThinkingLevel;
+use pi::ai::providers::faux::FauxProvider;
 use pi::ai::stream::ProviderRegistry;
 use pi::core::agent_session::{AgentSession, RetryPolicy};
 use pi::core::extension_bridge::ExtensionBridge;

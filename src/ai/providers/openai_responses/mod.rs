@@ -1,20 +1,24 @@
 //! The `openai-responses` wire protocol: POST `/responses` with `stream: true`
 //! and turn the typed SSE events into message events.
 
+pub mod azure;
+pub mod codex;
+pub mod request;
+
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
-use super::model::Model;
-use super::openai_request::base_headers;
-use super::openai_responses_request::build_body;
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{ContentBlock, StopReason, Usage};
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use crate::ai::model::Model;
+use crate::ai::providers::openai_completions::request::base_headers;
+use crate::ai::providers::openai_responses::request::build_body;
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{ContentBlock, StopReason, Usage};
 
 /// OpenAI Responses API over SSE.
 #[derive(Default)]

@@ -2,12 +2,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::model::{Model, ThinkingLevel};
-use super::openai_compat::{OpenAiCompat, ThinkingFormat};
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, effective_level, mapped_value};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, ToolSpec, UserContent};
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::providers::openai_completions::compat::{OpenAiCompat, ThinkingFormat};
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, ToolSpec, UserContent};
 
 const ASSISTANT_BRIDGE: &str = "I have processed the tool results.";
 
@@ -471,5 +471,5 @@ fn mark_text(message: &mut Value, marker: &Value) -> bool {
 }
 
 #[cfg(test)]
-#[path = "openai_request_tests.rs"]
+#[path = "request_tests.rs"]
 mod tests;

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use aws_smithy_types::event_stream::{HeaderValue, Message};
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::model::Model;
-use super::stream::ProviderError;
-use super::types::{StopReason, Usage};
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::model::Model;
+use crate::ai::stream::ProviderError;
+use crate::ai::types::{StopReason, Usage};
 
 /// A string header of an event-stream message.
 pub fn header_str<'m>(message: &'m Message, name: &str) -> Option<&'m str> {

@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::model::{Model, ThinkingLevel};
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, effective_level};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, UserContent};
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, effective_level};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// The streaming request body for `context`.
 pub fn build_body(model: &Model, context: &Context, options: &StreamOptions) -> Value {
@@ -319,5 +319,5 @@ fn with_signature(mut part: Value, sig: Option<String>) -> Value {
 }
 
 #[cfg(test)]
-#[path = "google_request_tests.rs"]
+#[path = "request_tests.rs"]
 mod tests;

@@ -3,19 +3,24 @@
 //! `GenerateContentResponse` into message events. `google-vertex` shares the
 //! stream handling ([`run_gemini`]).
 
+pub mod auth;
+pub mod gemini_cli;
+pub mod request;
+pub mod vertex;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::google_request::build_body;
-use super::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
-use super::model::Model;
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{ContentBlock, StopReason, Usage};
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use crate::ai::model::Model;
+use crate::ai::providers::google::request::build_body;
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{ContentBlock, StopReason, Usage};
 
 /// Gemini API (`generativelanguage.googleapis.com`) over SSE.
 #[derive(Default)]
@@ -199,7 +204,7 @@ fn apply_part(part: &Value, out: &mut MessageBuilder) {
             Some(id) => id.to_string(),
             None => format!(
                 "{name}_{}_{}",
-                super::types::now_ms(),
+                crate::ai::types::now_ms(),
                 CALL_COUNTER.fetch_add(1, Ordering::Relaxed) + 1
             ),
         };

@@ -13,7 +13,7 @@ use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, si
 use aws_sigv4::sign::v4;
 use aws_smithy_runtime_api::client::identity::Identity;
 
-use super::stream::ProviderError;
+use crate::ai::stream::ProviderError;
 use crate::config::config_value::Env;
 
 /// Static AWS credentials.

@@ -2,11 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::model::Model;
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, effective_level, mapped_value};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, ToolSpec, UserContent};
+use crate::ai::model::Model;
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, ToolSpec, UserContent};
 
 /// The streaming request body for `context`: system prompt as `instructions`,
 /// conversation as `input` items, tools, and reasoning settings.
@@ -174,5 +174,5 @@ pub fn convert_input(model: &Model, context: &Context) -> Vec<Value> {
 }
 
 #[cfg(test)]
-#[path = "openai_responses_request_tests.rs"]
+#[path = "request_tests.rs"]
 mod tests;

@@ -6,12 +6,12 @@
 
 use async_trait::async_trait;
 
-use super::catalog::AMBIENT_CREDENTIALS;
-use super::events::MessageBuilder;
-use super::google::run_gemini;
-use super::google_auth::access_token;
-use super::http::join_url;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::catalog::AMBIENT_CREDENTIALS;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::join_url;
+use crate::ai::providers::google::auth::access_token;
+use crate::ai::providers::google::run_gemini;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::config::config_value::Env;
 
 /// Marker some configurations use instead of a key: "use ADC".

@@ -18,11 +18,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::model::{Model, ModelCost};
-use super::stream::{ApiProvider, ProviderError, StreamOptions, StreamRequest};
-use super::types::{
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::model::{Model, ModelCost};
+use crate::ai::stream::{ApiProvider, ProviderError, StreamOptions, StreamRequest};
+use crate::ai::types::{
     AssistantMessage, ContentBlock, Context, Message, StopReason, TextContent, ThinkingContent,
     ToolCall, UserContent,
 };

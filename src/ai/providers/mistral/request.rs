@@ -9,11 +9,11 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use super::model::Model;
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, effective_level, mapped_value};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, UserContent};
+use crate::ai::model::Model;
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// Length of the tool-call ids Mistral accepts (`[a-zA-Z0-9]{9}`).
 const CALL_ID_LEN: usize = 9;

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::model::Model;
+use crate::ai::model::Model;
 
 /// How reasoning is requested from the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

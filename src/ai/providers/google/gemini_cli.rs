@@ -18,15 +18,15 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use super::events::MessageBuilder;
-use super::google::GeminiStreamState;
-use super::google_request::build_body;
-use super::http::{SseBody, header_map, post_sse_with_hooks};
-use super::model::Model;
-use super::oauth::google_antigravity::{AUTOPUSH_URL, SANDBOX_URL, request_headers};
-use super::oauth::google_gemini_cli::{CODE_ASSIST_URL, code_assist_headers};
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, RequestHooks, StreamRequest};
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{SseBody, header_map, post_sse_with_hooks};
+use crate::ai::model::Model;
+use crate::ai::oauth::google_antigravity::{AUTOPUSH_URL, SANDBOX_URL, request_headers};
+use crate::ai::oauth::google_gemini_cli::{CODE_ASSIST_URL, code_assist_headers};
+use crate::ai::providers::google::GeminiStreamState;
+use crate::ai::providers::google::request::build_body;
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, RequestHooks, StreamRequest};
 
 /// Provider id of Antigravity logins.
 pub const ANTIGRAVITY: &str = "google-antigravity";

@@ -14,11 +14,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::json;
 
-use super::events::MessageBuilder;
-use super::faux::{FauxProvider, faux_message, faux_text, faux_tool_call};
-use super::model::{Model, ModelCost};
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{AssistantMessage, ContentBlock, Context, Message, ToolResultMessage};
+use crate::ai::events::MessageBuilder;
+use crate::ai::model::{Model, ModelCost};
+use crate::ai::providers::faux::{FauxProvider, faux_message, faux_text, faux_tool_call};
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{AssistantMessage, ContentBlock, Context, Message, ToolResultMessage};
 
 /// Provider (and api) name of the demo model.
 pub const DEMO_PROVIDER: &str = "demo";

@@ -1,21 +1,25 @@
 //! The `anthropic-messages` wire protocol: POST `/v1/messages` with
 //! `stream: true` and turn the SSE reply into message events.
 
+pub mod request;
+
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::anthropic_request::{base_headers, build_body, from_claude_code_name, is_oauth_token};
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::http::{
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{
     describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
 };
-use super::model::Model;
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{StopReason, ToolSpec};
+use crate::ai::model::Model;
+use crate::ai::providers::anthropic::request::{
+    base_headers, build_body, from_claude_code_name, is_oauth_token,
+};
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{StopReason, ToolSpec};
 
 /// Anthropic Messages API over SSE.
 #[derive(Default)]
@@ -274,5 +278,4 @@ fn describe_stream_error(data: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "anthropic_tests.rs"]
 mod tests;

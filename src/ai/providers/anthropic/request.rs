@@ -2,12 +2,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::model::Model;
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, ThinkingContent, ToolSpec, UserContent};
+use crate::ai::model::Model;
 use crate::ai::model::ThinkingLevel;
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, ThinkingContent, ToolSpec, UserContent};
 
 /// Version sent in `anthropic-version`.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -400,5 +400,5 @@ fn mark_last_user_message(messages: &mut [Value], cache: &Value) {
 }
 
 #[cfg(test)]
-#[path = "anthropic_request_tests.rs"]
+#[path = "request_tests.rs"]
 mod tests;

@@ -5,11 +5,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::model::{Model, ThinkingLevel};
-use super::stream::StreamOptions;
-use super::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
-use super::transform::transform_messages;
-use super::types::{ContentBlock, Context, Message, UserContent};
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::stream::StreamOptions;
+use crate::ai::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
+use crate::ai::transform::transform_messages;
+use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// Lower-cased id and name, also with separators turned into `-`.
 fn candidates(model: &Model) -> Vec<String> {
@@ -241,5 +241,5 @@ pub fn convert_messages(model: &Model, context: &Context) -> Vec<Value> {
 }
 
 #[cfg(test)]
-#[path = "bedrock_request_tests.rs"]
+#[path = "request_tests.rs"]
 mod tests;

@@ -2,21 +2,23 @@
 //! (`POST /v1/chat/completions`, `stream: true`), whose deltas carry either a
 //! string or typed chunks (`text`, `thinking`) plus complete tool calls.
 
+pub mod request;
+
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::http::{
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{
     describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
 };
-use super::mistral_request::{build_body, derive_call_id};
-use super::model::Model;
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{StopReason, Usage};
+use crate::ai::model::Model;
+use crate::ai::providers::mistral::request::{build_body, derive_call_id};
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{StopReason, Usage};
 
 /// Mistral chat completions over SSE.
 #[derive(Default)]

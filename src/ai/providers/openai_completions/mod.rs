@@ -1,22 +1,27 @@
 //! The `openai-completions` wire protocol: POST `/chat/completions` with
 //! `stream: true` and turn the SSE chunks into message events.
 
+pub mod compat;
+pub mod request;
+
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
-use super::cost::apply_cost;
-use super::events::MessageBuilder;
-use super::http::{
+use crate::ai::cost::apply_cost;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{
     describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
 };
-use super::model::Model;
-use super::openai_compat::OpenAiCompat;
-use super::openai_request::{base_headers, build_body, session_headers};
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
-use super::types::{ContentBlock, StopReason, ThinkingContent, Usage};
+use crate::ai::model::Model;
+use crate::ai::providers::openai_completions::compat::OpenAiCompat;
+use crate::ai::providers::openai_completions::request::{
+    base_headers, build_body, session_headers,
+};
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::types::{ContentBlock, StopReason, ThinkingContent, Usage};
 
 /// OpenAI Chat Completions API over SSE.
 #[derive(Default)]
@@ -319,5 +324,4 @@ fn stream_error_text(data: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "openai_completions_tests.rs"]
 mod tests;

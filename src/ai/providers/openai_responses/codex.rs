@@ -11,15 +11,15 @@
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use super::events::MessageBuilder;
-use super::http::{header_map, post_sse_with_hooks, resolve_api_key};
-use super::model::Model;
-use super::oauth::openai_codex::account_id;
-use super::openai_responses::ResponsesStreamState;
-use super::openai_responses_request::build_body;
-use super::sse::SseEvent;
-use super::stream::{ApiProvider, ProviderError, StreamOptions, StreamRequest};
-use super::types::Context;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{header_map, post_sse_with_hooks, resolve_api_key};
+use crate::ai::model::Model;
+use crate::ai::oauth::openai_codex::account_id;
+use crate::ai::providers::openai_responses::ResponsesStreamState;
+use crate::ai::providers::openai_responses::request::build_body;
+use crate::ai::sse::SseEvent;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamOptions, StreamRequest};
+use crate::ai::types::Context;
 
 /// The ChatGPT backend's base URL.
 pub const DEFAULT_BASE_URL: &str = "https://chatgpt.com/backend-api";

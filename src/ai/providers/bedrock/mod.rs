@@ -4,6 +4,10 @@
 //! frames into message events. A request rejected for clock skew is signed
 //! again with the server's clock.
 
+pub mod request;
+pub mod sign;
+pub mod stream;
+
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -12,13 +16,13 @@ use aws_smithy_eventstream::frame::{DecodedFrame, MessageFrameDecoder};
 use bytes::{Buf, BytesMut};
 use serde_json::Value;
 
-use super::bedrock_request::build_body;
-use super::bedrock_sign::{load_credentials, sign_request};
-use super::bedrock_stream::ConverseStreamState;
-use super::catalog::AMBIENT_CREDENTIALS;
-use super::events::MessageBuilder;
-use super::http::{client, header_map, network_error, retry_after_secs};
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::catalog::AMBIENT_CREDENTIALS;
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{client, header_map, network_error, retry_after_secs};
+use crate::ai::providers::bedrock::request::build_body;
+use crate::ai::providers::bedrock::sign::{load_credentials, sign_request};
+use crate::ai::providers::bedrock::stream::ConverseStreamState;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::config::config_value::Env;
 
 /// Amazon Bedrock ConverseStream.
@@ -208,7 +212,7 @@ impl ApiProvider for BedrockConverseStream {
             let mut message = format!("{status} {}", describe_aws_error(&headers, &text));
             if status == 401 || status == 403 {
                 message.push('\n');
-                message.push_str(super::bedrock_sign::BEDROCK_CREDENTIALS_HINT);
+                message.push_str(crate::ai::providers::bedrock::sign::BEDROCK_CREDENTIALS_HINT);
             }
             return Err(ProviderError {
                 message,
@@ -235,7 +239,7 @@ impl ApiProvider for BedrockConverseStream {
             match response.chunk().await.map_err(network_error)? {
                 Some(bytes) => {
                     if buffer.is_empty() && state.is_fresh() && bytes.starts_with(b"<") {
-                        return Err(super::http::html_error(
+                        return Err(crate::ai::http::html_error(
                             200,
                             &String::from_utf8_lossy(&bytes),
                         ));
@@ -261,7 +265,7 @@ fn describe_aws_error(headers: &reqwest::header::HeaderMap, body: &str) -> Strin
         .and_then(|j| j.get("message").or_else(|| j.get("Message")))
         .and_then(Value::as_str)
         .map(str::to_string)
-        .unwrap_or_else(|| super::http::describe_error_body(body));
+        .unwrap_or_else(|| crate::ai::http::describe_error_body(body));
     match kind {
         Some(k) if !k.is_empty() => format!("{k}: {message}"),
         _ => message,

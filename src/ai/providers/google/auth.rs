@@ -14,8 +14,8 @@ use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::{Value, json};
 
-use super::http::{client, network_error};
-use super::stream::ProviderError;
+use crate::ai::http::{client, network_error};
+use crate::ai::stream::ProviderError;
 use crate::config::config_value::Env;
 
 /// Token endpoint used when the credentials file names none.

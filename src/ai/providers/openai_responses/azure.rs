@@ -9,11 +9,11 @@
 use async_trait::async_trait;
 use serde_json::json;
 
-use super::events::MessageBuilder;
-use super::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
-use super::openai_responses::ResponsesStreamState;
-use super::openai_responses_request::build_body;
-use super::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::events::MessageBuilder;
+use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use crate::ai::providers::openai_responses::ResponsesStreamState;
+use crate::ai::providers::openai_responses::request::build_body;
+use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::config::config_value::Env;
 
 /// Azure OpenAI Responses over SSE.
