@@ -83,6 +83,64 @@ pub fn header_map<'a>(
     Ok(map)
 }
 
+/// The model's `headers` (from models.json), in order.
+pub fn model_headers(model: &Model) -> impl Iterator<Item = (&str, &str)> {
+    model
+        .headers
+        .iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
+/// The caller's own headers for one request, in order.
+pub fn option_headers(options: &StreamOptions) -> impl Iterator<Item = (&str, &str)> {
+    options
+        .headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+}
+
+/// The headers every request carries after the protocol's own: the model's, then the
+/// caller's (so a caller's header replaces a model's of the same name).
+pub fn configured_headers<'a>(
+    model: &'a Model,
+    options: &'a StreamOptions,
+) -> impl Iterator<Item = (&'a str, &'a str)> {
+    model_headers(model).chain(option_headers(options))
+}
+
+/// POST one provider request (`req` gives the provider name for error hints and the
+/// extensions' request hooks) and return the streaming body.
+pub async fn post_stream(
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    req: &crate::ai::stream::StreamRequest,
+) -> Result<SseBody, ProviderError> {
+    post_sse_with_hooks(
+        url,
+        headers,
+        body,
+        &req.model.provider,
+        req.options.hooks.as_ref(),
+    )
+    .await
+}
+
+/// Feed the events of `sse` to `handle` until it returns `false` (the protocol's final
+/// event). Returns whether that happened, rather than the body just ending.
+pub async fn decode_events(
+    sse: &mut SseBody,
+    mut handle: impl FnMut(&SseEvent) -> Result<bool, ProviderError>,
+) -> Result<bool, ProviderError> {
+    while let Some(event) = sse.next_event().await? {
+        if !handle(&event)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// POST `body` as JSON and return the streaming body of a 2xx response.
 /// Other statuses become a [`ProviderError`] naming the status, the
 /// provider's message, the server's retry delay and, for 401/403, how to

@@ -10,9 +10,7 @@ use serde_json::Value;
 
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{
-    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
-};
+use crate::ai::http::{describe_error_value, header_map, join_url, post_stream, resolve_api_key};
 use crate::ai::model::Model;
 use crate::ai::providers::anthropic::request::{
     base_headers, build_body, from_claude_code_name, is_oauth_token,
@@ -48,14 +46,7 @@ impl ApiProvider for AnthropicMessages {
                 .chain(extra.map(|(k, v)| (k.as_str(), v.as_str()))),
         )?;
         let url = join_url(&model.base_url, "v1/messages");
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
+        let mut sse = post_stream(&url, headers, &body, req).await?;
         let mut state = AnthropicStreamState::new(model, &req.context.tools, oauth);
         let mut started = false;
         while let Some(event) = sse.next_event().await? {

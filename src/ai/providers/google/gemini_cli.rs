@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{SseBody, header_map, post_sse_with_hooks};
+use crate::ai::http::{SseBody, configured_headers, header_map, post_sse_with_hooks};
 use crate::ai::model::Model;
 use crate::ai::oauth::google_antigravity::{AUTOPUSH_URL, SANDBOX_URL, request_headers};
 use crate::ai::oauth::google_gemini_cli::{CODE_ASSIST_URL, code_assist_headers};
@@ -179,19 +179,7 @@ impl ApiProvider for GoogleGeminiCli {
         let auth = login_headers(model, &token);
         let mut ordered: Vec<(&str, &str)> = auth.iter().map(|(k, v)| (*k, v.as_str())).collect();
         ordered.push(("accept", "text/event-stream"));
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(configured_headers(model, &req.options));
         let headers = header_map(ordered)?;
         let bases: Vec<&str> = match model.base_url.trim() {
             "" if model.provider == ANTIGRAVITY => ANTIGRAVITY_ENDPOINTS.to_vec(),

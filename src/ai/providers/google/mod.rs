@@ -15,7 +15,9 @@ use serde_json::Value;
 
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use crate::ai::http::{
+    configured_headers, decode_events, header_map, join_url, post_stream, resolve_api_key,
+};
 use crate::ai::model::Model;
 use crate::ai::providers::google::request::build_body;
 use crate::ai::sse::SseEvent;
@@ -58,33 +60,12 @@ pub async fn run_gemini(
     let body = build_body(model, &req.context, &req.options);
     let mut ordered: Vec<(&str, &str)> =
         auth.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    ordered.extend(
-        model
-            .headers
-            .iter()
-            .flatten()
-            .map(|(k, v)| (k.as_str(), v.as_str())),
-    );
-    ordered.extend(
-        req.options
-            .headers
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str())),
-    );
+    ordered.extend(configured_headers(model, &req.options));
     let headers = header_map(ordered)?;
-    let mut sse = post_sse_with_hooks(
-        url,
-        headers,
-        &body,
-        &model.provider,
-        req.options.hooks.as_ref(),
-    )
-    .await?;
+    let mut sse = post_stream(url, headers, &body, req).await?;
     out.start();
     let mut state = GeminiStreamState::new(model);
-    while let Some(event) = sse.next_event().await? {
-        state.handle(&event, out)?;
-    }
+    decode_events(&mut sse, |event| state.handle(event, out).map(|_| true)).await?;
     state.finish(out)
 }
 

@@ -12,7 +12,8 @@ use serde_json::Value;
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
 use crate::ai::http::{
-    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+    configured_headers, decode_events, describe_error_value, header_map, join_url, post_stream,
+    resolve_api_key,
 };
 use crate::ai::model::Model;
 use crate::ai::providers::mistral::request::{build_body, derive_call_id};
@@ -43,19 +44,7 @@ impl ApiProvider for MistralConversations {
             ("authorization", bearer.as_str()),
             ("accept", "text/event-stream"),
         ];
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(configured_headers(model, &req.options));
         let affinity_set = ordered
             .iter()
             .any(|(k, _)| k.eq_ignore_ascii_case("x-affinity"));
@@ -64,21 +53,10 @@ impl ApiProvider for MistralConversations {
         }
         let headers = header_map(ordered)?;
         let url = join_url(&model.base_url, "v1/chat/completions");
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
+        let mut sse = post_stream(&url, headers, &body, req).await?;
         out.start();
         let mut state = MistralStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            if !state.handle(&event, out)? {
-                break;
-            }
-        }
+        decode_events(&mut sse, |event| state.handle(event, out)).await?;
         state.finish(out)
     }
 }

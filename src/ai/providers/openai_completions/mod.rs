@@ -12,7 +12,8 @@ use serde_json::Value;
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
 use crate::ai::http::{
-    describe_error_value, header_map, join_url, post_sse_with_hooks, resolve_api_key,
+    decode_events, describe_error_value, header_map, join_url, model_headers, option_headers,
+    post_stream, resolve_api_key,
 };
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::compat::OpenAiCompat;
@@ -46,38 +47,16 @@ impl ApiProvider for OpenAiCompletions {
         let session = session_headers(&compat, &req.options);
         // Order: defaults, model headers, session affinity, per-request headers.
         let mut ordered: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(model_headers(model));
         ordered.extend(session.iter().map(|(k, v)| (*k, v.as_str())));
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(option_headers(&req.options));
         let headers = header_map(ordered)?;
         let url = join_url(&model.base_url, "chat/completions");
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
+        let mut sse = post_stream(&url, headers, &body, req).await?;
         out.keep_blocks_open();
         out.start();
         let mut state = OpenAiStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            if !state.handle(&event, out)? {
-                break;
-            }
-        }
+        decode_events(&mut sse, |event| state.handle(event, out)).await?;
         state.finish(out)
     }
 }

@@ -10,9 +10,9 @@ use async_trait::async_trait;
 use serde_json::json;
 
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
-use crate::ai::providers::openai_responses::ResponsesStreamState;
+use crate::ai::http::{configured_headers, header_map, join_url, post_stream, resolve_api_key};
 use crate::ai::providers::openai_responses::request::build_body;
+use crate::ai::providers::openai_responses::{ENDED_EARLY, decode_responses};
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::config::config_value::Env;
 
@@ -99,36 +99,10 @@ impl ApiProvider for AzureOpenAiResponses {
             join_url(&self.base_url(&model.base_url)?, "responses")
         );
         let mut ordered: Vec<(&str, &str)> = vec![("api-key", api_key.as_str())];
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(configured_headers(model, &req.options));
         let headers = header_map(ordered)?;
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
-        out.start();
-        let mut state = ResponsesStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            if !state.handle(&event, out)? {
-                return Ok(());
-            }
-        }
-        Err(ProviderError::new("Stream ended before response.completed"))
+        let mut sse = post_stream(&url, headers, &body, req).await?;
+        decode_responses(&mut sse, model, out, |event| event, ENDED_EARLY).await
     }
 }
 

@@ -12,10 +12,10 @@ use async_trait::async_trait;
 use serde_json::{Value, json};
 
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{header_map, post_sse_with_hooks, resolve_api_key};
+use crate::ai::http::{configured_headers, header_map, post_stream, resolve_api_key};
 use crate::ai::model::Model;
 use crate::ai::oauth::openai_codex::account_id;
-use crate::ai::providers::openai_responses::ResponsesStreamState;
+use crate::ai::providers::openai_responses::decode_responses;
 use crate::ai::providers::openai_responses::request::build_body;
 use crate::ai::sse::SseEvent;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamOptions, StreamRequest};
@@ -126,19 +126,7 @@ impl ApiProvider for OpenAiCodexResponses {
         let bearer = format!("Bearer {token}");
         let agent = user_agent();
         let mut ordered: Vec<(&str, &str)> = Vec::new();
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(configured_headers(model, &req.options));
         ordered.extend([
             ("authorization", bearer.as_str()),
             ("chatgpt-account-id", account.as_str()),
@@ -152,25 +140,17 @@ impl ApiProvider for OpenAiCodexResponses {
             ordered.push(("x-client-request-id", session.as_str()));
         }
         let headers = header_map(ordered)?;
-        let mut sse = post_sse_with_hooks(
-            &codex_url(&model.base_url),
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
+        let mut sse = post_stream(&codex_url(&model.base_url), headers, &body, req)
+            .await
+            .map_err(explain_limit)?;
+        decode_responses(
+            &mut sse,
+            model,
+            out,
+            normalise_event,
+            "Stream ended before response.completed; the connection was cut off",
         )
         .await
-        .map_err(explain_limit)?;
-        out.start();
-        let mut state = ResponsesStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            if !state.handle(&normalise_event(event), out)? {
-                return Ok(());
-            }
-        }
-        Err(ProviderError::new(
-            "Stream ended before response.completed; the connection was cut off",
-        ))
     }
 }
 

@@ -12,7 +12,10 @@ use serde_json::Value;
 
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{header_map, join_url, post_sse_with_hooks, resolve_api_key};
+use crate::ai::http::SseBody;
+use crate::ai::http::{
+    configured_headers, decode_events, header_map, join_url, post_stream, resolve_api_key,
+};
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::request::base_headers;
 use crate::ai::providers::openai_responses::request::build_body;
@@ -40,37 +43,31 @@ impl ApiProvider for OpenAiResponses {
         let body = build_body(model, &req.context, &req.options);
         let base = base_headers(&api_key);
         let mut ordered: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        ordered.extend(
-            model
-                .headers
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
-        ordered.extend(
-            req.options
-                .headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        );
+        ordered.extend(configured_headers(model, &req.options));
         let headers = header_map(ordered)?;
         let url = join_url(&model.base_url, "responses");
-        let mut sse = post_sse_with_hooks(
-            &url,
-            headers,
-            &body,
-            &model.provider,
-            req.options.hooks.as_ref(),
-        )
-        .await?;
-        out.start();
-        let mut state = ResponsesStreamState::new(model);
-        while let Some(event) = sse.next_event().await? {
-            if !state.handle(&event, out)? {
-                return Ok(());
-            }
-        }
-        Err(ProviderError::new("Stream ended before response.completed"))
+        let mut sse = post_stream(&url, headers, &body, req).await?;
+        decode_responses(&mut sse, model, out, |event| event, ENDED_EARLY).await
+    }
+}
+
+/// The error of a stream that ends before `response.completed`.
+pub const ENDED_EARLY: &str = "Stream ended before response.completed";
+
+/// Decode a Responses stream up to its `response.completed` (each event passed through
+/// `adapt` first); `ended_early` is the error when the body ends before it.
+pub async fn decode_responses(
+    sse: &mut SseBody,
+    model: &Model,
+    out: &mut MessageBuilder,
+    adapt: fn(SseEvent) -> SseEvent,
+    ended_early: &str,
+) -> Result<(), ProviderError> {
+    out.start();
+    let mut state = ResponsesStreamState::new(model);
+    match decode_events(sse, |event| state.handle(&adapt(event.clone()), out)).await? {
+        true => Ok(()),
+        false => Err(ProviderError::new(ended_early)),
     }
 }
 
