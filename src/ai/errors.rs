@@ -64,6 +64,124 @@ static RETRYABLE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("retryable pattern compiles")
 });
 
+/// What kind of failure a provider reported, as far as pi's behaviour depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProviderErrorKind {
+    /// The prompt did not fit the model's context window: compact, then try again.
+    ContextOverflow,
+    /// Too many requests: wait, then try again.
+    RateLimit,
+    /// The credentials were rejected: only the user can fix that.
+    Auth,
+    /// The connection could not be made, was cut or timed out: try again.
+    Network,
+    /// Any other HTTP error status.
+    Http(u16),
+    /// Anything else (a malformed stream, a bad configuration, an error event).
+    #[default]
+    Other,
+}
+
+impl ProviderErrorKind {
+    /// The kind of an error response with this status and message.
+    pub fn from_status(status: u16, message: &str) -> Self {
+        match status {
+            401 | 403 => ProviderErrorKind::Auth,
+            429 => ProviderErrorKind::RateLimit,
+            413 => ProviderErrorKind::ContextOverflow,
+            _ if is_overflow_text(message) => ProviderErrorKind::ContextOverflow,
+            _ => ProviderErrorKind::Http(status),
+        }
+    }
+
+    /// The kind an error's text implies, for errors that carry no status.
+    pub fn from_message(message: &str) -> Self {
+        if is_overflow_text(message) {
+            ProviderErrorKind::ContextOverflow
+        } else {
+            ProviderErrorKind::Other
+        }
+    }
+
+    /// `Some(answer)` when the kind alone decides whether a retry may succeed; `None`
+    /// when the message has to tell.
+    fn retryable(self) -> Option<bool> {
+        match self {
+            ProviderErrorKind::ContextOverflow | ProviderErrorKind::Auth => Some(false),
+            ProviderErrorKind::RateLimit | ProviderErrorKind::Network => Some(true),
+            ProviderErrorKind::Http(status) if status >= 500 => Some(true),
+            ProviderErrorKind::Http(_) | ProviderErrorKind::Other => None,
+        }
+    }
+}
+
+/// A failure inside a provider, turned into a terminal `error` event by the provider
+/// registry. The message is what the user sees; the kind is what pi acts on.
+#[derive(Debug, Clone)]
+pub struct ProviderError {
+    /// Human-readable message (HTTP status first when there is one, e.g. `429 ...`).
+    pub message: String,
+    /// Seconds the server asked us to wait (`retry-after`).
+    pub retry_after: Option<f64>,
+    /// What kind of failure it is.
+    pub kind: ProviderErrorKind,
+}
+
+impl ProviderError {
+    /// An error known by its message only (its kind is read from the text).
+    pub fn new(message: impl Into<String>) -> Self {
+        let message = message.into();
+        ProviderError {
+            kind: ProviderErrorKind::from_message(&message),
+            message,
+            retry_after: None,
+        }
+    }
+
+    /// An error response with an HTTP status.
+    pub fn http(status: u16, message: impl Into<String>, retry_after: Option<f64>) -> Self {
+        let message = message.into();
+        ProviderError {
+            kind: ProviderErrorKind::from_status(status, &message),
+            message,
+            retry_after,
+        }
+    }
+
+    /// A transport failure: the connection could not be made, was cut or timed out.
+    pub fn network(message: impl Into<String>) -> Self {
+        ProviderError {
+            message: message.into(),
+            retry_after: None,
+            kind: ProviderErrorKind::Network,
+        }
+    }
+}
+
+impl std::fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ProviderError {
+    fn from(e: E) -> Self {
+        let mut msg = e.to_string();
+        let mut src = e.source();
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        ProviderError::new(msg)
+    }
+}
+
+/// True when an error text says the prompt exceeded the context window.
+fn is_overflow_text(text: &str) -> bool {
+    !NON_OVERFLOW_PATTERNS.is_match(text) && OVERFLOW_PATTERNS.is_match(text)
+}
+
 /// True when `msg` failed because the prompt exceeded the context window.
 ///
 /// Recognises provider error texts, and — given `context_window` — silent
@@ -71,9 +189,8 @@ static RETRYABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// truncating servers (a `length` stop with no output and a full window).
 pub fn is_context_overflow(msg: &AssistantMessage, context_window: Option<u64>) -> bool {
     if msg.stop_reason == StopReason::Error
-        && let Some(err) = &msg.error_message
-        && !NON_OVERFLOW_PATTERNS.is_match(err)
-        && OVERFLOW_PATTERNS.is_match(err)
+        && (msg.error_kind == Some(ProviderErrorKind::ContextOverflow)
+            || msg.error_message.as_deref().is_some_and(is_overflow_text))
     {
         return true;
     }
@@ -94,6 +211,9 @@ pub fn is_context_overflow(msg: &AssistantMessage, context_window: Option<u64>) 
 pub fn is_retryable(msg: &AssistantMessage) -> bool {
     if msg.stop_reason != StopReason::Error {
         return false;
+    }
+    if let Some(decided) = msg.error_kind.and_then(ProviderErrorKind::retryable) {
+        return decided;
     }
     let Some(err) = msg.error_message.as_deref().filter(|e| !e.is_empty()) else {
         return false;
@@ -184,5 +304,49 @@ mod tests {
         let a = auth_hint("anthropic");
         assert!(a.contains("ANTHROPIC_OAUTH_TOKEN") && a.contains("ANTHROPIC_API_KEY"));
         assert!(auth_hint("my-llm").contains("/login"));
+    }
+
+    #[test]
+    fn error_kinds_follow_the_status_and_then_the_text() {
+        assert_eq!(
+            ProviderErrorKind::from_status(401, "bad key"),
+            ProviderErrorKind::Auth
+        );
+        assert_eq!(
+            ProviderErrorKind::from_status(429, "slow down"),
+            ProviderErrorKind::RateLimit
+        );
+        assert_eq!(
+            ProviderErrorKind::from_status(400, "400 prompt is too long: 213462 tokens"),
+            ProviderErrorKind::ContextOverflow
+        );
+        assert_eq!(
+            ProviderErrorKind::from_status(502, "bad gateway"),
+            ProviderErrorKind::Http(502)
+        );
+        assert_eq!(
+            ProviderError::network("reset").kind,
+            ProviderErrorKind::Network
+        );
+        assert_eq!(
+            ProviderError::new("Your input exceeds the context window").kind,
+            ProviderErrorKind::ContextOverflow
+        );
+    }
+
+    #[test]
+    fn a_known_kind_decides_retries_before_the_text() {
+        // The text alone would look retryable ("500" and "timeout" appear in it).
+        let mut auth = failed("401 invalid key (request 500, timeout 30s)");
+        auth.error_kind = Some(ProviderErrorKind::Auth);
+        assert!(!is_retryable(&auth));
+        let mut cut = failed("the stream stopped");
+        assert!(!is_retryable(&cut), "the text says nothing retryable");
+        cut.error_kind = Some(ProviderErrorKind::Network);
+        assert!(is_retryable(&cut));
+        let mut overflow = failed("400 request rejected");
+        overflow.error_kind = Some(ProviderErrorKind::ContextOverflow);
+        assert!(is_context_overflow(&overflow, None));
+        assert!(!is_retryable(&overflow));
     }
 }

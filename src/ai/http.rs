@@ -286,7 +286,7 @@ pub fn network_error(e: reqwest::Error) -> ProviderError {
         msg.push_str(&s.to_string());
         source = s.source();
     }
-    ProviderError::new(msg)
+    ProviderError::network(msg)
 }
 
 /// The error for a non-2xx response: `"<status> <provider message>"`.
@@ -296,10 +296,7 @@ pub fn status_error(status: u16, headers: &HeaderMap, body: &str, provider: &str
         message.push('\n');
         message.push_str(&auth_hint(provider));
     }
-    ProviderError {
-        message,
-        retry_after: retry_after_secs(headers),
-    }
+    ProviderError::http(status, message, retry_after_secs(headers))
 }
 
 /// The provider's error text from a JSON error body (`type: message`), the

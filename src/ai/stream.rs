@@ -11,6 +11,8 @@ use crate::ai::events::{AssistantStream, MessageBuilder};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{Context, StopReason};
 
+pub use crate::ai::errors::{ProviderError, ProviderErrorKind};
+
 /// Options for one request.
 #[derive(Clone, Default)]
 pub struct StreamOptions {
@@ -40,44 +42,6 @@ pub trait RequestHooks: Send + Sync {
     async fn before_request(&self, payload: serde_json::Value) -> serde_json::Value;
     /// The response status and headers (lower-case names), before the body is read.
     async fn after_response(&self, status: u16, headers: BTreeMap<String, String>);
-}
-
-/// A failure inside a provider. Turned into a terminal `error` event by [`stream`].
-#[derive(Debug, Clone)]
-pub struct ProviderError {
-    /// Human-readable message (HTTP status first when there is one, e.g. `429 ...`).
-    pub message: String,
-    /// Seconds the server asked us to wait (`retry-after`).
-    pub retry_after: Option<f64>,
-}
-
-impl ProviderError {
-    /// An error with a message.
-    pub fn new(message: impl Into<String>) -> Self {
-        ProviderError {
-            message: message.into(),
-            retry_after: None,
-        }
-    }
-}
-
-impl std::fmt::Display for ProviderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl<E: std::error::Error> From<E> for ProviderError {
-    fn from(e: E) -> Self {
-        let mut msg = e.to_string();
-        let mut src = e.source();
-        while let Some(s) = src {
-            msg.push_str(": ");
-            msg.push_str(&s.to_string());
-            src = s.source();
-        }
-        ProviderError::new(msg)
-    }
 }
 
 /// One request as a provider sees it.
@@ -160,7 +124,9 @@ impl ProviderRegistry {
                     out.fail(StopReason::Aborted, "Request was aborted")
                 }
                 Some(Err(e)) => {
-                    out.partial_mut().retry_after_ms = e.retry_after.map(|s| (s * 1000.0) as u64);
+                    let partial = out.partial_mut();
+                    partial.retry_after_ms = e.retry_after.map(|s| (s * 1000.0) as u64);
+                    partial.error_kind = Some(e.kind);
                     out.fail(StopReason::Error, e.message)
                 }
                 Some(Ok(())) => {

@@ -325,6 +325,10 @@ pub struct AssistantMessage {
     /// Delay the server asked for before a retry (`retry-after`); never serialised.
     #[serde(skip)]
     pub retry_after_ms: Option<u64>,
+    /// The kind of failure when the provider reported one in this run; never
+    /// serialised (a loaded message is judged by its error text).
+    #[serde(skip)]
+    pub error_kind: Option<crate::ai::errors::ProviderErrorKind>,
 }
 
 impl AssistantMessage {
@@ -342,6 +346,7 @@ impl AssistantMessage {
             error_message: None,
             timestamp: now_ms(),
             retry_after_ms: None,
+            error_kind: None,
         }
     }
 

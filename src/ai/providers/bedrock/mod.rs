@@ -214,10 +214,11 @@ impl ApiProvider for BedrockConverseStream {
                 message.push('\n');
                 message.push_str(crate::ai::providers::bedrock::sign::BEDROCK_CREDENTIALS_HINT);
             }
-            return Err(ProviderError {
+            return Err(ProviderError::http(
+                status,
                 message,
-                retry_after: retry_after_secs(&headers),
-            });
+                retry_after_secs(&headers),
+            ));
         };
         out.start();
         let mut state = ConverseStreamState::new(model);
