@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use pi::agent::agent_loop::AgentQueues;
-use pi::lua::surfaces::SurfaceStore;
+use pi::lua::ui::surfaces::SurfaceStore;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::tui::app::App;
 use pi::tui::chrome::FooterInfo;

@@ -14,10 +14,10 @@ use pi::ai::types::{
     UserMessage,
 };
 use pi::session::SessionManager;
-use pi::tui::render::{RenderCache, RenderOptions};
+use pi::tui::panels::tree_rows::flatten;
+use pi::tui::panels::tree_selector::{TreeFilter, TreeSelector};
 use pi::tui::transcript::Transcript;
-use pi::tui::tree_rows::flatten;
-use pi::tui::tree_selector::{TreeFilter, TreeSelector};
+use pi::tui::transcript::render::{RenderCache, RenderOptions};
 use pi::ui_kit::theme::Theme;
 
 const BRANCHED_ENTRIES: usize = 25_000;

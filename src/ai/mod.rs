@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod catalog;
 pub mod cost;
+pub mod error_kind;
 pub mod errors;
 pub mod events;
 pub mod http;

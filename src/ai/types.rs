@@ -328,7 +328,7 @@ pub struct AssistantMessage {
     /// The kind of failure when the provider reported one in this run; never
     /// serialised (a loaded message is judged by its error text).
     #[serde(skip)]
-    pub error_kind: Option<crate::ai::errors::ProviderErrorKind>,
+    pub error_kind: Option<crate::ai::error_kind::ProviderErrorKind>,
 }
 
 impl AssistantMessage {

@@ -174,7 +174,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let ui_replies = UiReplies::default();
     let (tui_ui, tui_inbox) = match output.is_none() && !rpc {
         true => {
-            let (ui, inbox) = crate::tui::extension_ui::channel();
+            let (ui, inbox) = crate::tui::chrome::extension_ui::channel();
             (Some(ui), Some(inbox))
         }
         false => (None, None),
@@ -563,8 +563,8 @@ fn spawn_interrupt_handler(signal: CancellationToken) {
 fn tree_options(settings: &crate::config::settings::Settings) -> crate::tui::app::TreeOptions {
     let summary = settings.branch_summary();
     crate::tui::app::TreeOptions {
-        filter: crate::tui::tree_selector::TreeFilter::parse(settings.tree_filter_mode())
-            .unwrap_or(crate::tui::tree_selector::TreeFilter::Default),
+        filter: crate::tui::panels::tree_selector::TreeFilter::parse(settings.tree_filter_mode())
+            .unwrap_or(crate::tui::panels::tree_selector::TreeFilter::Default),
         skip_summary_prompt: summary.skip_prompt,
         summary_reserve_tokens: summary.reserve_tokens,
     }

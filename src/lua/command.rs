@@ -4,10 +4,10 @@
 use mlua::{Function, Value as LuaValue};
 use serde_json::Value;
 
-use super::convert::to_json;
-use super::ctx::make_command_ctx;
-use super::tool_exec::error_text;
-use super::vm::Vm;
+use crate::lua::convert::to_json;
+use crate::lua::ctx::make_command_ctx;
+use crate::lua::tool_exec::error_text;
+use crate::lua::vm::Vm;
 
 /// Run `/name args`; `Err` carries the handler's error with its extension.
 pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String> {

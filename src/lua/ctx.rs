@@ -7,10 +7,10 @@ use std::rc::Rc;
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
-use super::convert::{str_field, to_lua};
-use super::exec::LuaSignal;
-use super::view::{ExtensionAction, SessionView};
-use super::vm::HostCtx;
+use crate::lua::api::exec::LuaSignal;
+use crate::lua::convert::{str_field, to_lua};
+use crate::lua::view::{ExtensionAction, SessionView};
+use crate::lua::vm::HostCtx;
 
 const STATIC_KEY: &str = "pi.ctx.static";
 
@@ -271,22 +271,23 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
 pub fn install_static(
     lua: &Lua,
     host: &Rc<HostCtx>,
-    ui: Option<super::ui::SharedExtensionUi>,
+    ui: Option<crate::lua::ui::SharedExtensionUi>,
 ) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
     let has_ui = ui.is_some();
     t.set("hasUI", has_ui)?;
     let ui = ui.unwrap_or_else(|| {
-        std::sync::Arc::new(super::ui::NoUi {
+        std::sync::Arc::new(crate::lua::ui::NoUi {
             view: host.view.clone(),
         })
     });
-    let ui_table = super::ui::connected_ui(lua, host, ui)?;
-    super::components::install(lua, host, &ui_table)?;
+    let ui_table = crate::lua::ui::connected_ui(lua, host, ui)?;
+    crate::lua::ui::components::install(lua, host, &ui_table)?;
     if has_ui {
         // Components drawn in a real terminal use its theme, not the plain ANSI fallback.
-        super::ui_lib::module(lua)?.set("defaultTheme", ui_table.get::<LuaValue>("theme")?)?;
+        crate::lua::ui::lib::module(lua)?
+            .set("defaultTheme", ui_table.get::<LuaValue>("theme")?)?;
     }
     t.set("ui", ui_table)?;
     let h = host.clone();

@@ -8,9 +8,9 @@ use crate::t;
 use mlua::{Function, Table, Value as LuaValue};
 use serde_json::Value;
 
-use super::convert::{to_json, to_lua};
-use super::ctx::make_ctx;
-use super::vm::Vm;
+use crate::lua::convert::{to_json, to_lua};
+use crate::lua::ctx::make_ctx;
+use crate::lua::vm::Vm;
 
 /// The outcome of one dispatch.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -244,7 +244,7 @@ fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut V
         "pi.ext.handler_failed",
         name = name,
         event = event_name,
-        error = super::tool_exec::error_text(e)
+        error = crate::lua::tool_exec::error_text(e)
     );
     if reg.reported.insert((ext, event_name.to_string())) {
         vm.host.view.report(format!("Extension error: {message}"));

@@ -7,12 +7,12 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::budget::DEFAULT_INSTRUCTION_BUDGET;
-use super::dispatch::Dispatched;
-use super::host::{Request, spawn};
-use super::registry::{CommandInfo, Registrations, ToolInfo};
-use super::view::SharedView;
-use super::vm::Subscribed;
+use crate::lua::budget::DEFAULT_INSTRUCTION_BUDGET;
+use crate::lua::dispatch::Dispatched;
+use crate::lua::host::{Request, spawn};
+use crate::lua::registry::{CommandInfo, Registrations, ToolInfo};
+use crate::lua::view::SharedView;
+use crate::lua::vm::Subscribed;
 
 /// How the host is set up.
 #[derive(Debug, Clone)]
@@ -27,7 +27,7 @@ pub struct HostConfig {
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
-    pub ui: Option<super::ui::SharedExtensionUi>,
+    pub ui: Option<crate::lua::ui::SharedExtensionUi>,
 }
 
 impl HostConfig {

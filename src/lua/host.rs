@@ -12,16 +12,16 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::command::{complete_command, run_command};
-use super::convert::to_json;
-use super::ctx::install_static;
-use super::dispatch::{Dispatched, dispatch};
-use super::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
-use super::loader::load_extension;
-use super::registry::Registrations;
-use super::tool_exec::{execute_tool, prepare_arguments};
-use super::view::SharedView;
-use super::vm::{Subscribed, Vm};
+use crate::lua::command::{complete_command, run_command};
+use crate::lua::convert::to_json;
+use crate::lua::ctx::install_static;
+use crate::lua::dispatch::{Dispatched, dispatch};
+use crate::lua::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
+use crate::lua::loader::load_extension;
+use crate::lua::registry::Registrations;
+use crate::lua::tool_exec::{execute_tool, prepare_arguments};
+use crate::lua::view::SharedView;
+use crate::lua::vm::{Subscribed, Vm};
 
 /// A request to the host thread.
 pub(crate) enum Request {
@@ -115,7 +115,7 @@ impl Host {
                 }
             }
         }
-        super::api_i18n::watch_locale(&vm);
+        crate::lua::api::i18n::watch_locale(&vm);
         *self.vm.borrow_mut() = Some(vm);
         report
     }
@@ -190,7 +190,7 @@ async fn serve(host: Rc<Host>, request: Request) {
         }
         Request::Shortcut { shortcut, reply } => {
             let result = match host.current() {
-                Some(vm) => super::shortcut::run_shortcut(&vm, &shortcut).await,
+                Some(vm) => crate::lua::shortcut::run_shortcut(&vm, &shortcut).await,
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);

@@ -7,9 +7,9 @@ use std::path::{Component, Path, PathBuf};
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
-use super::api::build_pi;
-use super::registry::ExtensionInfo;
-use super::vm::Vm;
+use crate::lua::api::build_pi;
+use crate::lua::registry::ExtensionInfo;
+use crate::lua::vm::Vm;
 
 /// Standard modules `require` may still return.
 const STD_MODULES: [&str; 7] = ["string", "table", "math", "utf8", "os", "io", "coroutine"];
@@ -64,7 +64,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
         if let Some(v) = cache.get::<Option<LuaValue>>(name.as_str())? {
             return Ok(v);
         }
-        if let Some(m) = super::ui_lib::builtin_module(lua, &name)? {
+        if let Some(m) = crate::lua::ui::lib::builtin_module(lua, &name)? {
             return Ok(m);
         }
         if STD_MODULES.contains(&name.as_str()) {
@@ -90,7 +90,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 /// Load the extension at `path` as number `ext`: run the file, then await its
 /// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
-    super::api_i18n::forget_bundles(path);
+    crate::lua::api::i18n::forget_bundles(path);
     let ext = {
         let mut reg = vm.host.reg.borrow_mut();
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
@@ -99,7 +99,7 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
     let result = run_factory(vm, ext, path, state).await;
     if result.is_err() {
         remove_registrations(vm, ext);
-        super::api_i18n::forget_bundles(path);
+        crate::lua::api::i18n::forget_bundles(path);
     }
     result.map_err(|e| match e {
         mlua::Error::RuntimeError(message) => message,

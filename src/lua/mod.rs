@@ -4,20 +4,12 @@
 //! thread-safe door to it.
 
 pub mod api;
-pub mod api_helpers;
-pub mod api_i18n;
-pub mod api_register;
-pub mod api_session;
 pub mod budget;
 pub mod command;
-pub mod component_api;
-pub mod component_render;
-pub mod components;
 pub mod convert;
 pub mod ctx;
 pub mod discovery;
 pub mod dispatch;
-pub mod exec;
 pub mod handle;
 mod host;
 pub mod i18n_score;
@@ -25,17 +17,9 @@ pub mod loader;
 pub mod messages;
 pub mod registry;
 pub mod shortcut;
-pub mod spawn;
-pub mod surfaces;
-pub mod timers;
 pub mod tool;
 pub mod tool_exec;
-pub mod tool_render;
 pub mod ui;
-pub mod ui_chrome;
-pub mod ui_dialogs;
-pub mod ui_lib;
-pub mod ui_theme;
 pub mod view;
 pub mod vm;
 pub mod watch;

@@ -21,7 +21,7 @@ pub struct ExtensionInfo {
 impl ExtensionInfo {
     /// Describe the extension at `path`.
     pub fn new(path: PathBuf) -> Self {
-        let name = if super::discovery::is_folder_entry(&path) {
+        let name = if crate::lua::discovery::is_folder_entry(&path) {
             path.parent().and_then(|p| p.file_name())
         } else {
             path.file_stem()

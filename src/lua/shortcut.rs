@@ -3,9 +3,9 @@
 
 use crossterm::event::{KeyCode, KeyModifiers};
 
-use super::ctx::make_ctx;
-use super::tool_exec::error_text;
-use super::vm::Vm;
+use crate::lua::ctx::make_ctx;
+use crate::lua::tool_exec::error_text;
+use crate::lua::vm::Vm;
 use crate::ui_kit::keybindings::KeyCombo;
 
 /// Check a shortcut spec: `Err` when it is not a key at all, `Ok(Some)` with

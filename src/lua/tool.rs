@@ -9,8 +9,8 @@ use tokio::sync::mpsc;
 use crate::agent::tool::{AgentTool, ExecutionMode, ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
-use super::handle::ExtensionHandle;
-use super::registry::ToolInfo;
+use crate::lua::handle::ExtensionHandle;
+use crate::lua::registry::ToolInfo;
 
 /// A tool whose `execute` runs in the extension host.
 pub struct LuaTool {

@@ -7,10 +7,10 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::convert::{to_json, to_lua};
-use super::ctx::make_ctx;
-use super::exec::LuaSignal;
-use super::vm::Vm;
+use crate::lua::api::exec::LuaSignal;
+use crate::lua::convert::{to_json, to_lua};
+use crate::lua::ctx::make_ctx;
+use crate::lua::vm::Vm;
 
 /// Call the tool `name`; `Ok` holds the returned `{content, details}` table
 /// as JSON, `Err` the message of an `error(...)` raised by the tool.

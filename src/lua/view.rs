@@ -120,7 +120,7 @@ pub struct SessionView {
     /// Errors, warnings and log lines waiting to be shown.
     pub messages: Vec<String>,
     /// Lines published by Lua components for the terminal UI.
-    pub surfaces: super::surfaces::SurfaceStore,
+    pub surfaces: crate::lua::ui::surfaces::SurfaceStore,
     /// Signalled whenever an action is queued, so an idle session can carry
     /// out what a timer or a background process asked for.
     pub actions_queued: Arc<tokio::sync::Notify>,
@@ -167,7 +167,7 @@ impl SharedView {
             view.messages.push(message);
         } else {
             drop(view);
-            eprintln!("{}", super::messages::localize(&message).1);
+            eprintln!("{}", crate::lua::messages::localize(&message).1);
         }
     }
 

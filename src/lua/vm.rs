@@ -9,10 +9,10 @@ use std::sync::{Arc, RwLock};
 
 use mlua::{Lua, LuaOptions, StdLib};
 
-use super::budget::Budget;
-use super::handle::HostConfig;
-use super::registry::Registry;
-use super::view::SharedView;
+use crate::lua::budget::Budget;
+use crate::lua::handle::HostConfig;
+use crate::lua::registry::Registry;
+use crate::lua::view::SharedView;
 
 /// The Lua prelude run in every fresh VM.
 const PRELUDE: &str = include_str!("../../runtime-lua/prelude.lua");
@@ -36,7 +36,7 @@ pub struct HostCtx {
     /// Unknown command-line options, for `pi.getFlag`.
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Processes started with `pi.spawn` that are still running.
-    pub procs: super::spawn::Processes,
+    pub procs: crate::lua::api::spawn::Processes,
 }
 
 impl HostCtx {
@@ -76,7 +76,7 @@ impl Vm {
             subscribed,
             cwd: config.cwd.clone(),
             cli_flags: config.cli_flags.clone(),
-            procs: super::spawn::Processes::default(),
+            procs: crate::lua::api::spawn::Processes::default(),
         });
         Ok(Vm { lua, host })
     }

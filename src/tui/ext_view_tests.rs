@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::tui::app::App;
-use crate::tui::extension_ui::UiRequest;
+use crate::tui::chrome::extension_ui::UiRequest;
 use crate::tui::view::draw;
 use crate::tui::view_tests::{app, screen};
 

@@ -8,9 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::App;
+use crate::tui::chrome::extension::Placement;
 use crate::tui::chrome::{footer_lines, header_lines, rule, working_line};
-use crate::tui::ext_chrome::Placement;
-use crate::tui::render::RenderOptions;
+use crate::tui::transcript::render::RenderOptions;
 use crate::ui_kit::text::{sanitize, truncate};
 
 /// Narrower than this, only a notice is drawn.
@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let width = area.width as usize;
     let theme = app.theme.clone();
     app.ext.prune();
-    let lua = crate::tui::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
+    let lua = crate::tui::chrome::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
     let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
     above.extend(lua.above.iter().cloned());
     let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
@@ -143,7 +143,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         });
     }
     lua.draw_overlays(frame);
-    crate::tui::hyperlink::apply_links(frame.buffer_mut());
+    crate::tui::transcript::hyperlink::apply_links(frame.buffer_mut());
 }
 
 /// Queued steering and follow-up messages, above the editor.

@@ -11,8 +11,8 @@ use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
 use crate::tui::app::App;
+use crate::tui::app::session_task::UiEvent;
 use crate::tui::chrome::FooterInfo;
-use crate::tui::session_task::UiEvent;
 use crate::tui::view::draw;
 use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::theme::Theme;
@@ -334,7 +334,7 @@ fn too_narrow_terminal_shows_a_notice() {
 fn session_selector() {
     use crate::session::list::SessionInfo;
     use crate::tui::app::Overlay;
-    use crate::tui::session_panel::SessionPanel;
+    use crate::tui::panels::session::SessionPanel;
     use chrono::{TimeZone, Utc};
     let mut a = app();
     let sessions = [
@@ -468,8 +468,8 @@ fn markdown_links_become_osc8_hyperlinks() {
 fn tree_selector() {
     use crate::session::SessionManager;
     use crate::tui::app::Overlay;
-    use crate::tui::tree_rows::flatten;
-    use crate::tui::tree_selector::{TreeFilter, TreeSelector};
+    use crate::tui::panels::tree_rows::flatten;
+    use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
     let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
     s.append_message(user("Hello, can you help me refactor the parser?"));
     let hi = s.append_message(assistant("Of course! Which part first?"));

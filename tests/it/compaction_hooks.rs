@@ -15,8 +15,8 @@ use pi::core::extension_bridge::ExtensionBridge;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::session::entries::SessionEntry;
 use pi::session::manager::SessionManager;
-use pi::tui::session_task::UiEvent;
-use pi::tui::session_tree_task::{TreeCommand, run_tree_command};
+use pi::tui::app::session_task::UiEvent;
+use pi::tui::app::session_tree_task::{TreeCommand, run_tree_command};
 use tokio_util::sync::CancellationToken;
 
 const EXTENSION: &str = r#"

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use pi::lua::surfaces::SurfaceStore;
+use pi::lua::ui::surfaces::SurfaceStore;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 
 struct Ext {
@@ -39,7 +39,7 @@ async fn load(source: &str) -> Ext {
 async fn until<T>(
     store: &SurfaceStore,
     what: &str,
-    check: impl Fn(&pi::lua::surfaces::Surfaces) -> Option<T>,
+    check: impl Fn(&pi::lua::ui::surfaces::Surfaces) -> Option<T>,
 ) -> T {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -55,7 +55,7 @@ async fn until<T>(
     }
 }
 
-fn widget(s: &pi::lua::surfaces::Surfaces, key: &str) -> Option<Vec<String>> {
+fn widget(s: &pi::lua::ui::surfaces::Surfaces, key: &str) -> Option<Vec<String>> {
     s.widgets.get(key).map(|(_, lines)| lines.clone())
 }
 
@@ -158,7 +158,7 @@ end
     .await;
     let s = ext.store.lock().widgets.clone();
     assert_eq!(s["plain"].1, vec!["line one", "line two"]);
-    assert_eq!(s["below"].0, pi::lua::surfaces::Placement::BelowEditor);
+    assert_eq!(s["below"].0, pi::lua::ui::surfaces::Placement::BelowEditor);
     ext.handle
         .emit("turn_end", serde_json::json!({"type": "turn_end"}))
         .await;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use pi::lua::surfaces::{SurfaceStore, Surfaces};
-use pi::lua::tool_render::{MessageRenderJob, ToolRenderJob};
+use pi::lua::ui::surfaces::{SurfaceStore, Surfaces};
+use pi::lua::ui::tool_render::{MessageRenderJob, ToolRenderJob};
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use serde_json::json;
 

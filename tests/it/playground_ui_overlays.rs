@@ -39,7 +39,7 @@ fn replay_view() -> SharedView {
 
 /// The overlay's lines once `check` holds for them.
 async fn overlay(
-    store: &pi::lua::surfaces::SurfaceStore,
+    store: &pi::lua::ui::surfaces::SurfaceStore,
     what: &str,
     check: impl Fn(&[String]) -> bool,
 ) -> (u64, Vec<String>) {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use pi::lua::surfaces::{SurfaceStore, Surfaces};
+use pi::lua::ui::surfaces::{SurfaceStore, Surfaces};
 use pi::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 
 use super::fake_ui::FakeUi;

@@ -1,0 +1,122 @@
+//! `pi.exec`, `pi.sleep` and the abort signal handed to Lua.
+
+use std::process::Stdio;
+use std::rc::Rc;
+use std::time::Duration;
+
+use mlua::{Lua, Table, UserData, UserDataFields, Value as LuaValue};
+use tokio_util::sync::CancellationToken;
+
+use crate::lua::vm::HostCtx;
+
+/// An `AbortSignal` for Lua: `signal.aborted` reads whether it fired.
+#[derive(Clone, Debug, Default)]
+pub struct LuaSignal(pub CancellationToken);
+
+impl UserData for LuaSignal {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("aborted", |_, s| Ok(s.0.is_cancelled()));
+    }
+}
+
+/// Options of `pi.exec(cmd, args, {timeout, signal, cwd})`.
+struct ExecOptions {
+    timeout_ms: Option<u64>,
+    signal: Option<CancellationToken>,
+    cwd: Option<String>,
+}
+
+fn exec_options(opts: Option<Table>) -> mlua::Result<ExecOptions> {
+    let Some(t) = opts else {
+        return Ok(ExecOptions {
+            timeout_ms: None,
+            signal: None,
+            cwd: None,
+        });
+    };
+    let signal = match t.get::<LuaValue>("signal")? {
+        LuaValue::UserData(ud) => Some(ud.borrow::<LuaSignal>()?.0.clone()),
+        _ => None,
+    };
+    Ok(ExecOptions {
+        timeout_ms: t.get("timeout")?,
+        signal,
+        cwd: t.get("cwd")?,
+    })
+}
+
+/// `pi.exec(cmd, args, opts)`: run a program without a shell; resolves to
+/// `{stdout, stderr, code, killed}`. A timeout or a fired signal kills it.
+pub async fn exec(
+    lua: Lua,
+    host: Rc<HostCtx>,
+    cmd: String,
+    args: Option<Vec<String>>,
+    opts: Option<Table>,
+) -> mlua::Result<Table> {
+    let opts = exec_options(opts)?;
+    let cwd = opts
+        .cwd
+        .map(|c| host.cwd.join(c))
+        .unwrap_or_else(|| host.cwd.clone());
+    let child = tokio::process::Command::new(&cmd)
+        .args(args.unwrap_or_default())
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn();
+    let result = lua.create_table()?;
+    let child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            host.budget.reset();
+            result.set("stdout", "")?;
+            result.set("stderr", format!("{cmd}: {e}"))?;
+            result.set("code", 127)?;
+            result.set("killed", false)?;
+            return Ok(result);
+        }
+    };
+    let signal = opts.signal.unwrap_or_default();
+    let timeout = async {
+        match opts.timeout_ms {
+            Some(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+            None => std::future::pending().await,
+        }
+    };
+    let output = tokio::select! {
+        out = child.wait_with_output() => Some(out),
+        _ = signal.cancelled() => None,
+        _ = timeout => None,
+    };
+    host.budget.reset();
+    match output {
+        Some(Ok(out)) => {
+            result.set("stdout", lua.create_string(&out.stdout)?)?;
+            result.set("stderr", lua.create_string(&out.stderr)?)?;
+            result.set("code", out.status.code())?;
+            result.set("killed", false)?;
+        }
+        Some(Err(e)) => {
+            result.set("stdout", "")?;
+            result.set("stderr", e.to_string())?;
+            result.set("code", 1)?;
+            result.set("killed", false)?;
+        }
+        None => {
+            result.set("stdout", "")?;
+            result.set("stderr", "")?;
+            result.set("killed", true)?;
+        }
+    }
+    Ok(result)
+}
+
+/// `pi.sleep(ms)`: wait without blocking other handlers.
+pub async fn sleep(host: Rc<HostCtx>, ms: u64) -> mlua::Result<()> {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    host.budget.reset();
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! `pi.register*`: tools, commands, shortcuts, flags, message renderers and
+//! providers. Registrations live in the VM's [`Registry`](crate::lua::registry::Registry)
+//! and vanish with it on reload.
+
+use crate::t;
+use std::rc::Rc;
+
+use clap::CommandFactory;
+use mlua::{Function, Lua, Table, Value as LuaValue};
+use serde_json::{Value, json};
+
+use crate::lua::convert::to_json;
+use crate::lua::registry::{CommandInfo, FlagInfo, ShortcutInfo, ToolInfo, ToolReg};
+use crate::lua::vm::HostCtx;
+
+/// Wire protocols a registered provider may use.
+pub const PROVIDER_APIS: [&str; 8] = [
+    "anthropic-messages",
+    "openai-completions",
+    "openai-responses",
+    "azure-openai-responses",
+    "google-generative-ai",
+    "google-vertex",
+    "mistral-conversations",
+    "bedrock-converse-stream",
+];
+
+fn opt_string(t: &Table, key: &str) -> mlua::Result<Option<String>> {
+    t.get(key)
+}
+
+fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result<ToolInfo> {
+    let name: String = def
+        .get::<Option<String>>("name")?
+        .ok_or_else(|| mlua::Error::runtime("registerTool: `name` is required"))?;
+    let description = opt_string(def, "description")?.unwrap_or_default();
+    let parameters = match def.get::<LuaValue>("parameters")? {
+        LuaValue::Nil => json!({"type": "object", "properties": {}}),
+        v => to_json(lua, v)?,
+    };
+    if let Err(e) = jsonschema::meta::validate(&parameters) {
+        return Err(mlua::Error::runtime(format!(
+            "registerTool \"{name}\": `parameters` is not a valid JSON Schema: {e}"
+        )));
+    }
+    if let Err(e) = jsonschema::validator_for(&parameters) {
+        return Err(mlua::Error::runtime(format!(
+            "registerTool \"{name}\": `parameters` is not a valid JSON Schema: {e}"
+        )));
+    }
+    if let Some(mode) = opt_string(def, "executionMode")?
+        && mode != "sequential"
+        && mode != "parallel"
+    {
+        return Err(mlua::Error::runtime(format!(
+            "registerTool \"{name}\": `executionMode` must be \"sequential\" or \"parallel\", got \"{mode}\""
+        )));
+    }
+    let extension = host.reg.borrow().extensions[ext].path.clone();
+    Ok(ToolInfo {
+        label: opt_string(def, "label")?.unwrap_or_else(|| name.clone()),
+        name,
+        description,
+        parameters,
+        prompt_snippet: opt_string(def, "promptSnippet")?,
+        prompt_guidelines: def
+            .get::<Option<Vec<String>>>("promptGuidelines")?
+            .unwrap_or_default(),
+        execution_mode: opt_string(def, "executionMode")?,
+        extension,
+        has_prepare: def.get::<Option<Function>>("prepareArguments")?.is_some(),
+    })
+}
+
+/// Long option names pi itself defines (`help`, `model`, ...).
+pub fn builtin_flag_names() -> Vec<String> {
+    crate::cli::args::Args::command()
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect()
+}
+
+/// Add every `pi.register*` function (and `unregisterProvider`) to `pi`.
+pub fn add_registrations(
+    lua: &Lua,
+    host: &Rc<HostCtx>,
+    ext: usize,
+    pi: &Table,
+) -> mlua::Result<()> {
+    let h = host.clone();
+    pi.set(
+        "registerTool",
+        lua.create_function(move |lua, def: Table| {
+            let info = tool_info(lua, &h, ext, &def)?;
+            let execute: Function = def.get::<Option<Function>>("execute")?.ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "registerTool \"{}\": `execute` must be a function",
+                    info.name
+                ))
+            })?;
+            let prepare = def.get::<Option<Function>>("prepareArguments")?;
+            let store = h.view.lock().surfaces.clone();
+            crate::lua::ui::tool_render::register(lua, &store, &info.name, &def)?;
+            h.reg.borrow_mut().tools.insert(
+                info.name.clone(),
+                ToolReg {
+                    info,
+                    execute,
+                    prepare,
+                    ext,
+                },
+            );
+            Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "registerCommand",
+        lua.create_function(move |_, (name, opts): (String, Table)| {
+            let handler: Function = opts.get::<Option<Function>>("handler")?.ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "registerCommand \"{name}\": `handler` must be a function"
+                ))
+            })?;
+            let mut reg = h.reg.borrow_mut();
+            let extension = reg.extensions[ext].path.clone();
+            if crate::protocol::commands::is_builtin_command(&name) {
+                h.view.report(format!(
+                    "Warning: {}",
+                    t!(
+                        "pi.ext.builtin_command_kept",
+                        path = extension.display().to_string(),
+                        name = name.as_str()
+                    )
+                ));
+                return Ok(());
+            }
+            let info = CommandInfo {
+                name,
+                description: opts.get("description")?,
+                extension,
+            };
+            reg.add_command(info, handler, opts.get("getArgumentCompletions")?);
+            Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "registerShortcut",
+        lua.create_function(move |_, (shortcut, opts): (String, Table)| {
+            let handler: Function = opts.get::<Option<Function>>("handler")?.ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "registerShortcut \"{shortcut}\": `handler` must be a function"
+                ))
+            })?;
+            if let Some(warning) =
+                crate::lua::shortcut::check_key(&shortcut).map_err(mlua::Error::runtime)?
+            {
+                h.view.report(warning);
+            }
+            let mut reg = h.reg.borrow_mut();
+            let extension = reg.extensions[ext].path.clone();
+            let info = ShortcutInfo {
+                shortcut,
+                description: opts.get("description")?,
+                extension,
+            };
+            reg.shortcuts.push((info, handler));
+            Ok(())
+        })?,
+    )?;
+    add_flags(lua, host, ext, pi)?;
+    let h = host.clone();
+    pi.set(
+        "registerMessageRenderer",
+        lua.create_function(move |_, (custom_type, renderer): (String, Function)| {
+            h.reg
+                .borrow_mut()
+                .renderers
+                .insert(custom_type.clone(), (ext, renderer));
+            let store = h.view.lock().surfaces.clone();
+            store.lock().message_renderers.insert(custom_type);
+            Ok(())
+        })?,
+    )?;
+    add_providers(lua, host, ext, pi)
+}
+
+fn add_flags(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
+    let h = host.clone();
+    pi.set(
+        "registerFlag",
+        lua.create_function(move |lua, (name, opts): (String, Option<Table>)| {
+            let name = name.trim_start_matches("--").to_string();
+            if builtin_flag_names().contains(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "registerFlag \"{name}\": --{name} is a built-in pi option; choose another name"
+                )));
+            }
+            let mut reg = h.reg.borrow_mut();
+            if let Some(other) = reg.flags.get(&name) {
+                return Err(mlua::Error::runtime(format!(
+                    "registerFlag \"{name}\": already registered by {}; choose another name",
+                    other.extension.display()
+                )));
+            }
+            let (description, kind, default) = match &opts {
+                Some(o) => (
+                    o.get::<Option<String>>("description")?,
+                    o.get::<Option<String>>("type")?
+                        .unwrap_or_else(|| "boolean".into()),
+                    to_json(lua, o.get::<LuaValue>("default")?)?,
+                ),
+                None => (None, "boolean".into(), Value::Null),
+            };
+            if kind != "boolean" && kind != "string" {
+                return Err(mlua::Error::runtime(format!(
+                    "registerFlag \"{name}\": `type` must be \"boolean\" or \"string\", got \"{kind}\""
+                )));
+            }
+            let extension = reg.extensions[ext].path.clone();
+            reg.flags.insert(
+                name.clone(),
+                FlagInfo {
+                    name,
+                    description,
+                    kind,
+                    default,
+                    extension,
+                },
+            );
+            Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "getFlag",
+        lua.create_function(move |lua, name: String| {
+            let name = name.trim_start_matches("--").to_string();
+            let Some(flag) = h.reg.borrow().flags.get(&name).cloned() else {
+                return Ok(LuaValue::Nil);
+            };
+            let given = h.cli_flags.iter().find(|(n, _)| *n == name);
+            let value = match (given, flag.kind.as_str()) {
+                (Some(_), "boolean") => Value::Bool(true),
+                (Some((_, v)), _) => Value::String(v.clone().unwrap_or_default()),
+                (None, _) => flag.default,
+            };
+            crate::lua::convert::to_lua(lua, &value)
+        })?,
+    )
+}
+
+fn add_providers(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result<()> {
+    let h = host.clone();
+    pi.set(
+        "registerProvider",
+        lua.create_function(move |lua, (name, config): (String, Table)| {
+            let config = to_json(lua, LuaValue::Table(config))?;
+            let has_models = config
+                .get("models")
+                .and_then(Value::as_array)
+                .is_some_and(|m| !m.is_empty());
+            if has_models && config.get("baseUrl").and_then(Value::as_str).is_none() {
+                return Err(mlua::Error::runtime(format!(
+                    "registerProvider \"{name}\": `baseUrl` is required when `models` are given"
+                )));
+            }
+            if let Some(api) = config.get("api").and_then(Value::as_str)
+                && !PROVIDER_APIS.contains(&api)
+            {
+                return Err(mlua::Error::runtime(format!(
+                    "registerProvider \"{name}\": api \"{api}\" is not supported; use one of {}",
+                    PROVIDER_APIS.join(", ")
+                )));
+            }
+            if has_models && config.get("api").is_none() {
+                return Err(mlua::Error::runtime(format!(
+                    "registerProvider \"{name}\": `api` is required when `models` are given ({})",
+                    PROVIDER_APIS.join(" or ")
+                )));
+            }
+            let mut reg = h.reg.borrow_mut();
+            reg.providers.retain(|(n, _)| *n != name);
+            reg.providers.push((name.clone(), ext));
+            let mut view = h.view.lock();
+            view.providers.retain(|(n, _)| *n != name);
+            view.providers.push((name, config));
+            Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "unregisterProvider",
+        lua.create_function(move |_, name: String| {
+            h.reg.borrow_mut().providers.retain(|(n, _)| *n != name);
+            h.view.lock().providers.retain(|(n, _)| *n != name);
+            Ok(())
+        })?,
+    )
+}

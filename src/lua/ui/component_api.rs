@@ -1,0 +1,96 @@
+//! The component functions of `ctx.ui`: `custom`, `setFooter`, `setHeader`,
+//! `setWidget` (factory or lines) and `setEditorComponent`. Without a UI
+//! that draws components they do nothing and `custom` returns `nil`.
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
+
+use crate::lua::ui::components::{Slot, components};
+use crate::lua::ui::surfaces::Placement;
+
+fn placement(opts: Option<&Table>) -> mlua::Result<Placement> {
+    let name = match opts {
+        Some(o) => o.get::<Option<String>>("placement")?,
+        None => None,
+    };
+    match name.as_deref() {
+        None | Some("aboveEditor") => Ok(Placement::AboveEditor),
+        Some("belowEditor") => Ok(Placement::BelowEditor),
+        Some(other) => Err(mlua::Error::runtime(format!(
+            "setWidget placement \"{other}\" is unknown; use \"aboveEditor\" or \"belowEditor\""
+        ))),
+    }
+}
+
+fn slot_setter(lua: &Lua, slot: Slot) -> mlua::Result<Function> {
+    lua.create_function(move |lua, factory: Option<Function>| {
+        let c = components(lua)?;
+        if !c.attached() {
+            return Ok(());
+        }
+        c.set_slot(lua, slot.clone(), factory)
+    })
+}
+
+/// Put the component functions on `ui`, keeping any earlier `setWidget`
+/// for plain lines.
+pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
+    ui.set(
+        "custom",
+        lua.create_async_function(
+            |lua, (factory, opts): (Function, Option<Table>)| async move {
+                let c = components(&lua)?;
+                if !c.attached() {
+                    return Ok(LuaValue::Nil);
+                }
+                c.custom(&lua, factory, opts).await
+            },
+        )?,
+    )?;
+    ui.set("setFooter", slot_setter(lua, Slot::Footer)?)?;
+    ui.set("setHeader", slot_setter(lua, Slot::Header)?)?;
+    ui.set("setEditorComponent", slot_setter(lua, Slot::Editor)?)?;
+    let lines_setter: Option<Function> = ui.get("setWidget")?;
+    ui.set(
+        "setWidget",
+        lua.create_function(
+            move |lua, (key, content, opts): (String, LuaValue, Option<Table>)| {
+                let c = components(lua)?;
+                let place = placement(opts.as_ref())?;
+                match &content {
+                    LuaValue::Function(f) if c.attached() => {
+                        return c.set_slot(lua, Slot::Widget(key, place), Some(f.clone()));
+                    }
+                    LuaValue::Function(_) => return Ok(()),
+                    _ => {}
+                }
+                if let Some(f) = &lines_setter {
+                    f.call::<()>((key.clone(), content.clone(), opts.clone()))?;
+                }
+                if !c.attached() {
+                    return Ok(());
+                }
+                match content {
+                    LuaValue::Table(t) => {
+                        let mut lines = Vec::new();
+                        for (i, v) in t.sequence_values::<LuaValue>().enumerate() {
+                            match v? {
+                                LuaValue::String(s) => lines.push(s.to_string_lossy()),
+                                other => {
+                                    return Err(mlua::Error::runtime(format!(
+                                        "setWidget(\"{key}\"): lines[{}] is a {}; every line must be a string",
+                                        i + 1,
+                                        other.type_name()
+                                    )));
+                                }
+                            }
+                        }
+                        c.set_widget_lines(key, place, lines);
+                    }
+                    _ => c.set_slot(lua, Slot::Widget(key, place), None)?,
+                }
+                Ok(())
+            },
+        )?,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! What slash commands and the selectors they open do to the app.
+
+use crate::t;
+
+use crate::ai::model::{Model, ThinkingLevel};
+
+use crate::tui::app::session_task::SessionCommand;
+use crate::tui::app::session_tree_task::TreeCommand;
+use crate::tui::app::{App, Overlay};
+use crate::tui::commands::SlashCommand;
+use crate::tui::panels::selector::{Selector, SelectorItem};
+use crate::tui::transcript::{Item, NoticeKind};
+
+impl App {
+    pub(super) fn run_command(&mut self, command: SlashCommand) {
+        let busy = self.is_busy();
+        let refuse_busy = |app: &mut App| {
+            app.transcript
+                .notice(t!("pi.tui.busy"), NoticeKind::Warning);
+        };
+        match command {
+            SlashCommand::Quit => self.quit = true,
+            SlashCommand::Hotkeys => {
+                let mut text = t!("pi.cmd.hotkeys.title") + "\n";
+                for (id, keys, desc) in self.keys.listing() {
+                    let keys = if keys.is_empty() {
+                        t!("pi.cmd.hotkeys.none")
+                    } else {
+                        keys
+                    };
+                    text.push_str(&format!("{keys:<22} {desc}  [{id}]\n"));
+                }
+                self.transcript.notice(text.trim_end(), NoticeKind::Info);
+            }
+            SlashCommand::Session => {
+                let text = self.session_summary();
+                self.transcript.notice(text, NoticeKind::Info);
+            }
+            SlashCommand::Copy => self.copy_last_answer(),
+            SlashCommand::Settings => self.open_settings(),
+            SlashCommand::ScopedModels => self.open_scoped_models(),
+            SlashCommand::Changelog => self.show_changelog(),
+            SlashCommand::Export(path) => {
+                let path = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
+                let _ = self
+                    .commands
+                    .send(SessionCommand::Export { path, share: false });
+            }
+            SlashCommand::Share => {
+                let _ = self.commands.send(SessionCommand::Export {
+                    path: None,
+                    share: true,
+                });
+            }
+            SlashCommand::New if busy => refuse_busy(self),
+            SlashCommand::New => {
+                let _ = self.commands.send(SessionCommand::NewSession);
+            }
+            SlashCommand::Name(name) if name.is_empty() => {
+                self.transcript
+                    .notice(t!("pi.cmd.name.usage"), NoticeKind::Warning);
+            }
+            SlashCommand::Name(name) => {
+                self.footer.session_name = Some(name.clone());
+                self.transcript
+                    .notice(t!("pi.cmd.name.set", name = &name), NoticeKind::Info);
+                let _ = self.commands.send(SessionCommand::SetName(name));
+            }
+            SlashCommand::Resume if busy => refuse_busy(self),
+            SlashCommand::Resume => self.open_session_selector(),
+            SlashCommand::Model(_) if busy => refuse_busy(self),
+            SlashCommand::Model(search) => self.open_model_selector(&search),
+            SlashCommand::Login(provider) => self.start_login(&provider),
+            SlashCommand::Logout(provider) => self.run_logout(&provider),
+            SlashCommand::Reload if busy => refuse_busy(self),
+            SlashCommand::Reload => {
+                self.reload_locales();
+                let _ = self.commands.send(SessionCommand::Reload);
+            }
+            SlashCommand::Lang(args) => self.run_lang(&args),
+            SlashCommand::Tree
+            | SlashCommand::Fork
+            | SlashCommand::Clone
+            | SlashCommand::Compact(_)
+                if busy =>
+            {
+                refuse_busy(self)
+            }
+            SlashCommand::Tree => self.request_tree(TreeCommand::Open),
+            SlashCommand::Fork => self.request_tree(TreeCommand::ForkList),
+            SlashCommand::Clone => self.request_tree(TreeCommand::Clone),
+            SlashCommand::Compact(instructions) => self.start_compaction(instructions),
+            SlashCommand::Unavailable(name) => self
+                .transcript
+                .notice(t!("pi.cmd.unavailable", name = name), NoticeKind::Warning),
+            SlashCommand::Unknown(name) => self
+                .transcript
+                .notice(t!("pi.cmd.unknown", name = name), NoticeKind::Error),
+        }
+    }
+
+    /// Send `/name args` to the extension that registered `name`; `false`
+    /// when `text` is not an extension command.
+    pub(super) fn run_extension_command(&mut self, text: &str) -> bool {
+        let Some(rest) = text.trim().strip_prefix('/') else {
+            return false;
+        };
+        let (name, args) = match rest.split_once(char::is_whitespace) {
+            Some((n, a)) => (n, a.trim()),
+            None => (rest, ""),
+        };
+        if !self.extension_commands.iter().any(|(n, _)| n == name) {
+            return false;
+        }
+        if self.is_busy() {
+            self.transcript
+                .notice(t!("pi.tui.busy"), NoticeKind::Warning);
+            return true;
+        }
+        self.editor.add_history(text);
+        let signal = tokio_util::sync::CancellationToken::new();
+        self.set_busy(signal.clone());
+        let _ = self.commands.send(SessionCommand::ExtensionCommand {
+            name: name.to_string(),
+            args: args.to_string(),
+            signal,
+        });
+        true
+    }
+
+    pub(super) fn open_model_selector(&mut self, search: &str) {
+        if self.models.is_empty() {
+            self.transcript
+                .notice(t!("pi.cmd.model.none"), NoticeKind::Warning);
+            return;
+        }
+        let items = self
+            .models
+            .iter()
+            .map(|m| SelectorItem {
+                label: m.id.clone(),
+                detail: format!("[{}]", m.provider),
+            })
+            .collect();
+        let current = self
+            .models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .unwrap_or(0);
+        let mut selector = Selector::keyed("pi.cmd.model.title", items, current);
+        if !search.is_empty() {
+            selector.set_query(search);
+        }
+        self.overlay = Some(Overlay::ModelSelector(selector));
+    }
+
+    fn session_summary(&self) -> String {
+        let f = &self.footer;
+        let u = &self.transcript.usage;
+        let messages = self
+            .transcript
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::User { .. } | Item::Assistant { .. }))
+            .count();
+        let file = self
+            .session_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| t!("pi.cmd.session.unsaved"));
+        let unnamed = t!("pi.cmd.session.unnamed");
+        t!(
+            "pi.cmd.session.info",
+            name = f.session_name.as_deref().unwrap_or(&unnamed),
+            file = file,
+            id = &self.session_id,
+            provider = &f.provider,
+            model = &f.model_id,
+            messages = messages,
+            input = u.input,
+            output = u.output,
+            cache_read = u.cache_read,
+            cache_write = u.cache_write,
+            cost = format!("{:.4}", u.cost.total),
+        )
+    }
+
+    /// `/copy`: the last answer to the clipboard through OSC 52.
+    fn copy_last_answer(&mut self) {
+        use base64::Engine;
+        use std::io::Write;
+        let last = self.transcript.items.iter().rev().find_map(|i| match i {
+            Item::Assistant { text, .. } if !text.trim().is_empty() => Some(text.clone()),
+            _ => None,
+        });
+        let Some(text) = last else {
+            self.transcript
+                .notice(t!("pi.cmd.copy.empty"), NoticeKind::Warning);
+            return;
+        };
+        let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+        let mut out = std::io::stdout();
+        let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+        let _ = out.flush();
+        self.transcript
+            .notice(t!("pi.cmd.copy.done"), NoticeKind::Info);
+    }
+
+    /// Ctrl+P / Shift+Ctrl+P: the next or previous available model.
+    pub(super) fn cycle_model(&mut self, step: isize) {
+        let models = if self.cycle_models.is_empty() {
+            &self.models
+        } else {
+            &self.cycle_models
+        };
+        if self.is_busy() || models.len() < 2 {
+            return;
+        }
+        let n = models.len() as isize;
+        let at = models
+            .iter()
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
+            .map(|i| i as isize)
+            .unwrap_or(if step > 0 { -1 } else { 0 });
+        let next = models[((at + step).rem_euclid(n)) as usize].clone();
+        self.switch_model(next);
+    }
+
+    pub(super) fn switch_model(&mut self, model: Model) {
+        self.footer.model_id = model.id.clone();
+        self.footer.provider = model.provider.clone();
+        self.footer.reasoning = model.reasoning;
+        self.footer.context_window = model.context_window;
+        self.transcript.notice(
+            t!(
+                "pi.tui.model.switched",
+                provider = &model.provider,
+                id = &model.id
+            ),
+            NoticeKind::Info,
+        );
+        let _ = self
+            .commands
+            .send(SessionCommand::SetModel(Box::new(model)));
+    }
+
+    pub(super) fn cycle_thinking(&mut self) {
+        if !self.footer.reasoning {
+            self.transcript
+                .notice(t!("pi.tui.thinking.unsupported"), NoticeKind::Info);
+            return;
+        }
+        let order = ["off", "minimal", "low", "medium", "high", "xhigh"];
+        let at = order
+            .iter()
+            .position(|l| *l == self.footer.thinking)
+            .unwrap_or(0);
+        let next = order[(at + 1) % order.len()];
+        if let Some(level) = ThinkingLevel::parse(next) {
+            self.footer.thinking = next.to_string();
+            let _ = self.commands.send(SessionCommand::SetThinking(level));
+        }
+    }
+}

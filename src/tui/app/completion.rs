@@ -1,0 +1,94 @@
+//! Completion in the editor: `/` commands (built-in and extension) and `@` file paths.
+
+use crossterm::event::KeyEvent;
+
+use crate::i18n::core_hacks::display;
+use crate::tui::app::App;
+use crate::tui::commands::complete;
+use crate::tui::editor::file_complete::{INDEX_LIMIT, index_files, suggest};
+
+/// `@` path suggestions offered at once.
+const FILE_SUGGESTIONS: usize = 20;
+
+impl App {
+    /// Completions for the editor: `/` commands for a bare command, project
+    /// paths for an `@` word. Each is (label, description).
+    pub fn completions(&self) -> Vec<(String, String)> {
+        if self.overlay.is_some() {
+            return Vec::new();
+        }
+        let text = self.editor.text();
+        if let Some(items) = self.extension_argument_completions(&text) {
+            return items;
+        }
+        if let Some(rest) = text.strip_prefix('/')
+            && !rest.contains(char::is_whitespace)
+        {
+            let mut list: Vec<(String, String)> = complete(rest)
+                .into_iter()
+                .map(|(name, desc)| (format!("/{name}"), desc))
+                .collect();
+            list.extend(
+                self.extension_commands
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
+                    .map(|(name, desc)| (format!("/{name}"), display(desc).into_owned())),
+            );
+            list.extend(
+                self.resource_commands
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
+                    .map(|(name, desc)| (format!("/{name}"), desc.clone())),
+            );
+            return list;
+        }
+        match (
+            self.editor.word_before_cursor().strip_prefix('@'),
+            &self.file_index,
+        ) {
+            (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
+                .into_iter()
+                .map(|path| (format!("@{path}"), String::new()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Index the project's files the first time an `@` word is typed.
+    pub(super) fn ensure_file_index(&mut self) {
+        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
+            self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
+        }
+    }
+
+    /// Up/down/tab/enter while the `/` list is open.
+    pub(super) fn handle_completion_key(&mut self, key: &KeyEvent) -> bool {
+        let options = self.completions();
+        let Some(selected) = self.completion.filter(|_| !options.is_empty()) else {
+            return false;
+        };
+        let n = options.len();
+        let kb = &self.keys;
+        if kb.matches("tui.select.up", key) {
+            self.completion = Some((selected + n - 1) % n);
+        } else if kb.matches("tui.select.down", key) {
+            self.completion = Some((selected + 1) % n);
+        } else if kb.matches("tui.input.tab", key) || kb.matches("tui.input.submit", key) {
+            let label = options[selected.min(n - 1)].0.clone();
+            self.completion = None;
+            if label.starts_with('@') {
+                let suffix = if label.ends_with('/') { "" } else { " " };
+                self.editor
+                    .replace_word_before_cursor(&format!("{label}{suffix}"));
+            } else if kb.matches("tui.input.tab", key) {
+                self.editor.set_text(&format!("{label} "));
+            } else {
+                self.editor.clear();
+                self.submit(label);
+            }
+        } else {
+            return false;
+        }
+        true
+    }
+}

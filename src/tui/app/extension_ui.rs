@@ -1,0 +1,247 @@
+//! The terminal UI's side of `ctx.ui`: handling extension requests, dialog
+//! keys, extension shortcuts and command argument completions.
+
+use crate::sync::LockExt;
+use crate::t;
+
+use std::sync::Mutex;
+
+use crossterm::event::KeyEvent;
+use serde_json::{Value, json};
+
+use crate::lua::ShortcutInfo;
+use crate::tui::app::App;
+use crate::tui::chrome::dialog::{DialogOutcome, ExtDialog};
+use crate::tui::chrome::extension_ui::{Mirror, UiRequest, find_theme};
+use crate::tui::transcript::NoticeKind;
+use crate::ui_kit::keybindings::KeyCombo;
+use crate::ui_kit::theme::Theme;
+
+/// Built-in actions an extension shortcut may not take over.
+const RESERVED: [&str; 17] = [
+    "app.interrupt",
+    "app.clear",
+    "app.exit",
+    "app.suspend",
+    "app.thinking.cycle",
+    "app.model.cycleForward",
+    "app.model.cycleBackward",
+    "app.model.select",
+    "app.tools.expand",
+    "app.thinking.toggle",
+    "app.editor.external",
+    "app.message.followUp",
+    "tui.input.submit",
+    "tui.select.confirm",
+    "tui.select.cancel",
+    "tui.input.copy",
+    "tui.editor.deleteToLineEnd",
+];
+
+impl App {
+    /// Handle a request from an extension (or a task answering for one).
+    pub fn handle_extension_request(&mut self, request: UiRequest) {
+        match request {
+            UiRequest::Dialog {
+                request,
+                closed,
+                answer,
+            } => {
+                if let Some(dialog) = ExtDialog::from_request(&request, closed, answer) {
+                    self.ext.dialogs.push_back(dialog);
+                    self.completion = None;
+                }
+            }
+            UiRequest::Fire(request) => self.apply_extension_fire(&request),
+            UiRequest::Completions { text, items } => {
+                if self.editor.text() == text {
+                    self.completion = (!items.is_empty()).then_some(0);
+                    self.ext.arg_completions = Some((text, items));
+                }
+            }
+            UiRequest::Shortcuts(list) => self.set_extension_shortcuts(&list),
+        }
+        self.dirty = true;
+    }
+
+    fn apply_extension_fire(&mut self, request: &Value) {
+        if self.ext.apply(request) {
+            return;
+        }
+        let text = |k: &str| request[k].as_str().unwrap_or_default().to_string();
+        match request["method"].as_str().unwrap_or_default() {
+            "notify" => {
+                let kind = match request["notifyType"].as_str() {
+                    Some("error") => NoticeKind::Error,
+                    Some("warning") => NoticeKind::Warning,
+                    _ => NoticeKind::Info,
+                };
+                self.transcript.extension_notice(text("message"), kind);
+            }
+            "set_editor_text" => self.editor.set_text(&text("text")),
+            "pasteToEditor" => self.editor.paste(&text("text")),
+            "setToolsExpanded" => self.tools_expanded = request["expanded"] == true,
+            "setTheme" => {
+                let theme = match request["name"].as_str() {
+                    Some(name) => find_theme(name, &self.ui_settings.theme_dirs),
+                    None => Theme::parse(&request["theme"].to_string()).ok(),
+                };
+                if let Some(theme) = theme {
+                    self.theme = theme;
+                    self.cache.clear();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Keys go to the first open extension dialog; `false` when none is open.
+    pub(super) fn handle_dialog_key(&mut self, key: &KeyEvent) -> bool {
+        self.ext.prune();
+        let Some(dialog) = self.ext.dialogs.front_mut() else {
+            return false;
+        };
+        if dialog.handle_key(key, &self.keys) == DialogOutcome::Done {
+            self.ext.dialogs.pop_front();
+        }
+        true
+    }
+
+    /// Pasted text goes to an open text dialog; `false` when none is open.
+    pub(super) fn paste_into_dialog(&mut self, text: &str) -> bool {
+        match self.ext.dialogs.front_mut() {
+            Some(dialog) => {
+                dialog.paste(text);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keep the extension shortcuts of `list`, reporting conflicts with
+    /// built-in keybindings as pi does.
+    pub fn set_extension_shortcuts(&mut self, list: &[ShortcutInfo]) {
+        if self.ext.shortcut_source == list {
+            return;
+        }
+        self.ext.shortcut_source = list.to_vec();
+        let mut kept: Vec<(KeyCombo, String, String)> = Vec::new();
+        for info in list {
+            let Some(combo) = KeyCombo::parse(&info.shortcut) else {
+                continue;
+            };
+            let path = info.extension.display().to_string();
+            let key = info.shortcut.clone();
+            let event = KeyEvent::new(combo.code, combo.modifiers);
+            let builtin: Vec<&str> = self
+                .keys
+                .listing()
+                .into_iter()
+                .map(|(id, _, _)| id)
+                .filter(|id| self.keys.matches(id, &event))
+                .collect();
+            if builtin.iter().any(|id| RESERVED.contains(id)) {
+                let text = t!("pi.tui.ext.shortcut.reserved", key = &key, path = &path);
+                self.transcript.notice(text, NoticeKind::Warning);
+                continue;
+            }
+            if let Some(action) = builtin.first() {
+                let text = t!(
+                    "pi.tui.ext.shortcut.override",
+                    key = &key,
+                    action = *action,
+                    path = &path
+                );
+                self.transcript.notice(text, NoticeKind::Warning);
+            }
+            if let Some(i) = kept.iter().position(|(c, _, _)| *c == combo) {
+                let first = kept.remove(i).2;
+                let text = t!(
+                    "pi.tui.ext.shortcut.duplicate",
+                    key = &key,
+                    first = &first,
+                    path = &path
+                );
+                self.transcript.notice(text, NoticeKind::Warning);
+            }
+            kept.push((combo, key, path));
+        }
+        self.ext.shortcuts = kept.into_iter().map(|(c, k, _)| (c, k)).collect();
+    }
+
+    /// Run the extension shortcut bound to `key`, if any.
+    pub(super) fn run_extension_shortcut(&mut self, key: &KeyEvent) -> bool {
+        let combo = KeyCombo::from_event(key);
+        let Some((_, spec)) = self.ext.shortcuts.iter().find(|(c, _)| *c == combo) else {
+            return false;
+        };
+        let (Some(handle), Some(sender)) = (self.ext.handle.clone(), self.ext.sender.clone())
+        else {
+            return false;
+        };
+        let spec = spec.clone();
+        tokio::spawn(async move {
+            if let Err(message) = handle.run_shortcut(&spec).await {
+                let notify = json!({"method": "notify", "message": message, "notifyType": "error"});
+                let _ = sender.send(UiRequest::Fire(notify));
+            }
+        });
+        true
+    }
+
+    /// Argument completions for `/name args` when they belong to `text`.
+    pub(super) fn extension_argument_completions(
+        &self,
+        text: &str,
+    ) -> Option<Vec<(String, String)>> {
+        match &self.ext.arg_completions {
+            Some((for_text, items)) if for_text == text => Some(items.clone()),
+            _ => None,
+        }
+    }
+
+    /// Ask the extension for argument completions of the `/name args` being typed.
+    pub(super) fn request_argument_completions(&mut self) {
+        let text = self.editor.text();
+        let Some((name, prefix)) = text.strip_prefix('/').and_then(|rest| rest.split_once(' '))
+        else {
+            return;
+        };
+        if self.ext.asked_for.as_deref() == Some(text.as_str())
+            || !self.extension_commands.iter().any(|(n, _)| n == name)
+        {
+            return;
+        }
+        let (Some(handle), Some(sender)) = (self.ext.handle.clone(), self.ext.sender.clone())
+        else {
+            return;
+        };
+        self.ext.asked_for = Some(text.clone());
+        let (name, prefix) = (name.to_string(), prefix.to_string());
+        tokio::spawn(async move {
+            let items = handle
+                .complete_command(&name, &prefix)
+                .await
+                .into_iter()
+                .filter_map(|item| completion_item(&name, &item))
+                .collect();
+            let _ = sender.send(UiRequest::Completions { text, items });
+        });
+    }
+
+    /// Copy what extensions read synchronously into `mirror`.
+    pub fn sync_extension_mirror(&self, mirror: &Mutex<Mirror>) {
+        let mut m = mirror.locked();
+        m.editor_text = self.editor.text();
+        m.tools_expanded = self.tools_expanded;
+        m.theme = self.theme.clone();
+    }
+}
+
+/// One `getArgumentCompletions` item (`{value, label, description}` or a
+/// string) as a full command line and its description.
+fn completion_item(name: &str, item: &Value) -> Option<(String, String)> {
+    let value = item.as_str().or_else(|| item["value"].as_str())?;
+    let description = item["description"].as_str().unwrap_or_default();
+    Some((format!("/{name} {value}"), description.to_string()))
+}

@@ -1,0 +1,167 @@
+//! What a key press does: extension dialogs and Lua components see it first, then the
+//! open overlay, the completion menu, the app's own bindings and the editor.
+
+use std::time::Instant;
+
+use crossterm::event::KeyEvent;
+
+use crate::tui::app::{App, DOUBLE_CTRL_C, Overlay, TerminalRequest, user_message};
+use crate::tui::editor::EditorOutcome;
+use crate::tui::panels::PanelOutcome;
+use crate::tui::panels::selector::SelectorOutcome;
+
+impl App {
+    pub(super) fn handle_key(&mut self, key: KeyEvent) {
+        if self.handle_dialog_key(&key) {
+            return;
+        }
+        if crate::tui::chrome::lua_surfaces::forward_key(self, &key) {
+            return;
+        }
+        self.handle_builtin_key(key);
+    }
+
+    /// Handle a key without offering it to Lua components first.
+    pub(crate) fn handle_builtin_key(&mut self, key: KeyEvent) {
+        if let Some(Overlay::Panel(panel)) = &mut self.overlay {
+            match panel.handle_key(&key, &self.keys) {
+                PanelOutcome::Open => {}
+                PanelOutcome::Changed(change) => self.apply_panel_change(change),
+                PanelOutcome::Closed => self.overlay = None,
+                PanelOutcome::Done(change) => {
+                    self.overlay = None;
+                    self.apply_panel_change(change);
+                }
+            }
+            return;
+        }
+        if self.handle_tree_key(&key) {
+            return;
+        }
+        if let Some(overlay) = &mut self.overlay {
+            let outcome = match overlay {
+                Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => {
+                    s.handle_key(&key, &self.keys)
+                }
+                _ => return,
+            };
+            match outcome {
+                SelectorOutcome::Open => {}
+                SelectorOutcome::Cancelled => self.overlay = None,
+                SelectorOutcome::Picked(i) => match self.overlay.take() {
+                    Some(Overlay::ModelSelector(_)) => {
+                        if let Some(model) = self.models.get(i).cloned() {
+                            self.switch_model(model);
+                        }
+                    }
+                    Some(Overlay::LoginSelector(_)) => {
+                        if let Some(p) = crate::ai::oauth::PROVIDERS.get(i) {
+                            self.start_login(p.id);
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            return;
+        }
+        if self.run_extension_shortcut(&key) {
+            return;
+        }
+        let kb = &self.keys;
+        if kb.matches("app.clear", &key) {
+            let now = Instant::now();
+            if self
+                .last_ctrl_c
+                .is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C)
+            {
+                self.quit = true;
+            }
+            self.last_ctrl_c = Some(now);
+            self.editor.clear();
+            self.completion = None;
+            return;
+        }
+        if kb.matches("app.exit", &key) && self.editor.is_empty() {
+            self.quit = true;
+            return;
+        }
+        if kb.matches("app.interrupt", &key) {
+            if self.completion.is_some() {
+                self.completion = None;
+            } else if let Some(signal) = &self.signal {
+                signal.cancel();
+                let restored = self.take_queued();
+                if !restored.is_empty() {
+                    let mut text = restored.join("\n\n");
+                    if !self.editor.is_empty() {
+                        text = format!("{text}\n\n{}", self.editor.text());
+                    }
+                    self.editor.set_text(&text);
+                }
+            }
+            return;
+        }
+        if kb.matches("app.editor.external", &key) {
+            self.terminal_request = Some(TerminalRequest::ExternalEditor);
+            return;
+        }
+        if kb.matches("app.suspend", &key) {
+            self.terminal_request = Some(TerminalRequest::Suspend);
+            return;
+        }
+        if kb.matches("app.tools.expand", &key) {
+            self.tools_expanded = !self.tools_expanded;
+            return;
+        }
+        if kb.matches("app.thinking.toggle", &key) {
+            self.thinking_expanded = !self.thinking_expanded;
+            return;
+        }
+        if kb.matches("app.model.select", &key) {
+            self.open_model_selector("");
+            return;
+        }
+        if kb.matches("app.thinking.cycle", &key) {
+            self.cycle_thinking();
+            return;
+        }
+        if kb.matches("tui.editor.pageUp", &key) {
+            self.scroll = self.scroll.saturating_add(self.page.max(1));
+            return;
+        }
+        if kb.matches("tui.editor.pageDown", &key) {
+            self.scroll = self.scroll.saturating_sub(self.page.max(1));
+            return;
+        }
+        if kb.matches("app.message.dequeue", &key) {
+            self.dequeue();
+            return;
+        }
+        if self.is_busy() && kb.matches("app.message.followUp", &key) {
+            let text = self.editor.expanded_text();
+            if !text.is_empty() {
+                self.queues.follow_up.push(user_message(text));
+                self.editor.clear();
+            }
+            return;
+        }
+        if kb.matches("app.model.cycleForward", &key) {
+            self.cycle_model(1);
+            return;
+        }
+        if kb.matches("app.model.cycleBackward", &key) {
+            self.cycle_model(-1);
+            return;
+        }
+        if self.handle_completion_key(&key) {
+            return;
+        }
+        if let EditorOutcome::Submit(text) = self.editor.handle_key(&key, &self.keys) {
+            self.completion = None;
+            self.submit(text);
+        }
+        self.ensure_file_index();
+        self.request_argument_completions();
+        self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
+    }
+}

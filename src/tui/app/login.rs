@@ -1,0 +1,293 @@
+//! `/login` and `/logout`: a subscription login runs as a background task
+//! that writes its URL, device code and progress into the transcript and
+//! takes a pasted code (or the GitHub Enterprise domain) from the editor.
+
+use crate::t;
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
+
+use crate::ai::auth::AuthStorage;
+use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_login};
+use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
+use crate::ai::registry::ModelRegistry;
+use crate::tui::app::{App, Overlay};
+use crate::tui::panels::selector::{Selector, SelectorItem};
+use crate::tui::transcript::NoticeKind;
+
+/// What a running login tells the UI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoginEvent {
+    /// Open `url`; `instructions` say what to do there.
+    Auth {
+        /// Page to open.
+        url: String,
+        /// What to do there.
+        instructions: String,
+    },
+    /// A progress message.
+    Progress(String),
+    /// The next submitted line answers this question.
+    Prompt(String),
+    /// The login ended: the provider's display name, or the error.
+    Done(Result<String, String>),
+}
+
+/// Login state of the app: where credentials live and the running flow.
+#[derive(Default)]
+pub struct LoginState {
+    /// The agent directory holding `auth.json` (unset: logins unavailable).
+    pub agent_dir: Option<PathBuf>,
+    flow: Option<LoginFlow>,
+}
+
+impl LoginState {
+    /// Whether a running login waits for a line from the editor.
+    pub fn wants_input(&self) -> bool {
+        self.flow.as_ref().is_some_and(|f| f.awaiting_input)
+    }
+}
+
+struct LoginFlow {
+    events: UnboundedReceiver<LoginEvent>,
+    answers: UnboundedSender<String>,
+    awaiting_input: bool,
+    task: JoinHandle<()>,
+}
+
+impl Drop for LoginFlow {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The next event of the running login; never resolves when none runs.
+pub async fn next_event(state: &mut LoginState) -> LoginEvent {
+    let event = match &mut state.flow {
+        Some(flow) => flow.events.recv().await,
+        None => None,
+    };
+    match event {
+        Some(event) => event,
+        None => {
+            state.flow = None;
+            std::future::pending().await
+        }
+    }
+}
+
+struct TuiLoginUi {
+    events: UnboundedSender<LoginEvent>,
+    answers: tokio::sync::Mutex<UnboundedReceiver<String>>,
+}
+
+#[async_trait]
+impl LoginUi for TuiLoginUi {
+    fn show_auth(&self, url: &str, instructions: &str) {
+        let _ = self.events.send(LoginEvent::Auth {
+            url: url.to_string(),
+            instructions: instructions.to_string(),
+        });
+    }
+    fn progress(&self, message: &str) {
+        let _ = self.events.send(LoginEvent::Progress(message.to_string()));
+    }
+    async fn prompt(&self, message: &str) -> Result<String, String> {
+        let mut answers = self.answers.lock().await;
+        let _ = self.events.send(LoginEvent::Prompt(message.to_string()));
+        answers.recv().await.ok_or_else(|| t!("pi.login.cancelled"))
+    }
+}
+
+impl App {
+    /// `/login [provider]`: start a login, or choose a provider first.
+    pub(super) fn start_login(&mut self, provider: &str) {
+        let Some(agent_dir) = self.login.agent_dir.clone() else {
+            self.transcript
+                .notice(t!("pi.login.unavailable"), NoticeKind::Warning);
+            return;
+        };
+        if provider.is_empty() {
+            self.open_login_selector();
+            return;
+        }
+        if find_provider(provider).is_none() {
+            self.transcript.notice(
+                t!(
+                    "pi.login.unknown_provider",
+                    provider = provider,
+                    providers = PROVIDERS
+                        .iter()
+                        .map(|p| p.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                NoticeKind::Error,
+            );
+            return;
+        }
+        let (events, event_rx) = unbounded_channel();
+        let (answers, answer_rx) = unbounded_channel();
+        let ui = TuiLoginUi {
+            events: events.clone(),
+            answers: tokio::sync::Mutex::new(answer_rx),
+        };
+        let id = provider.to_string();
+        let task = tokio::spawn(async move {
+            let result = match login(&id, &Endpoints::from_env(), &ui).await {
+                Ok(credential) => {
+                    save_login(&agent_dir, &id, credential).map(|()| provider_name(&id).to_string())
+                }
+                Err(e) => Err(e),
+            };
+            let _ = events.send(LoginEvent::Done(result));
+        });
+        self.transcript.notice(
+            t!("pi.login.starting", provider = provider_name(provider)),
+            NoticeKind::Info,
+        );
+        // Replacing a running flow cancels it.
+        self.login.flow = Some(LoginFlow {
+            events: event_rx,
+            answers,
+            awaiting_input: false,
+            task,
+        });
+    }
+
+    fn open_login_selector(&mut self) {
+        let items = PROVIDERS
+            .iter()
+            .map(|p| SelectorItem {
+                label: p.name.to_string(),
+                detail: format!("[{}]", p.id),
+            })
+            .collect();
+        self.overlay = Some(Overlay::LoginSelector(Selector::keyed(
+            "pi.login.title",
+            items,
+            0,
+        )));
+    }
+
+    /// `/logout [provider]`: delete a stored credential.
+    pub(super) fn run_logout(&mut self, provider: &str) {
+        let Some(agent_dir) = self.login.agent_dir.clone() else {
+            self.transcript
+                .notice(t!("pi.login.unavailable"), NoticeKind::Warning);
+            return;
+        };
+        if provider.is_empty() {
+            let (auth, _) = AuthStorage::load(&agent_dir);
+            let stored: Vec<String> = auth
+                .list()
+                .into_iter()
+                .filter(|p| auth.is_oauth(p))
+                .collect();
+            let text = if stored.is_empty() {
+                t!("pi.logout.none")
+            } else {
+                t!("pi.logout.usage", providers = stored.join(", "))
+            };
+            self.transcript.notice(text, NoticeKind::Info);
+            return;
+        }
+        match logout(&agent_dir, provider) {
+            Ok(true) => {
+                self.transcript.notice(
+                    t!("pi.logout.done", provider = provider_name(provider)),
+                    NoticeKind::Info,
+                );
+                self.reload_available_models();
+            }
+            Ok(false) => self.transcript.notice(
+                t!("pi.logout.missing", provider = provider),
+                NoticeKind::Warning,
+            ),
+            Err(e) => self.transcript.notice(e, NoticeKind::Error),
+        }
+    }
+
+    /// Pass a submitted line to a login waiting for one; `false` if none waits.
+    pub(super) fn answer_login(&mut self, text: &str) -> bool {
+        let Some(flow) = self.login.flow.as_mut().filter(|f| f.awaiting_input) else {
+            return false;
+        };
+        flow.awaiting_input = false;
+        let _ = flow.answers.send(text.to_string());
+        true
+    }
+
+    /// Show what the running login reports.
+    pub fn handle_login_event(&mut self, event: LoginEvent) {
+        match event {
+            LoginEvent::Auth { url, instructions } => {
+                open_browser(&url);
+                self.transcript.notice(
+                    t!(
+                        "pi.login.open_page",
+                        url = &url,
+                        instructions = &instructions
+                    ),
+                    NoticeKind::Info,
+                );
+            }
+            LoginEvent::Progress(message) => self.transcript.notice(message, NoticeKind::Info),
+            LoginEvent::Prompt(question) => {
+                if let Some(flow) = &mut self.login.flow {
+                    flow.awaiting_input = true;
+                }
+                self.transcript.notice(
+                    t!("pi.login.prompt", question = &question),
+                    NoticeKind::Info,
+                );
+            }
+            LoginEvent::Done(result) => {
+                self.login.flow = None;
+                match result {
+                    Ok(name) => {
+                        self.transcript
+                            .notice(t!("pi.login.done", provider = &name), NoticeKind::Info);
+                        self.reload_available_models();
+                    }
+                    Err(e) => self
+                        .transcript
+                        .notice(t!("pi.login.failed", error = e), NoticeKind::Error),
+                }
+            }
+        }
+        self.dirty = true;
+    }
+
+    fn reload_available_models(&mut self) {
+        if let Some(dir) = &self.login.agent_dir {
+            let (registry, _) = ModelRegistry::load(dir);
+            let (auth, _) = AuthStorage::load(dir);
+            self.models = registry.available(&auth);
+        }
+    }
+}
+
+/// Try to open `url` in a browser; the URL is in the transcript either way.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if std::env::var_os("PI_NO_BROWSER").is_some() {
+        return;
+    }
+    let child = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Ok(mut child) = child {
+        std::thread::spawn(move || child.wait());
+    }
+}

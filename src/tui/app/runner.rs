@@ -1,0 +1,484 @@
+//! The interactive event loop: terminal input, conversation events and
+//! frame timing merged in one `select!`; a frame is drawn only when
+//! something changed, at most every 16 ms.
+
+use crate::sync::LockExt;
+use crate::t;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use tokio::time::Instant;
+
+use crate::ai::model::Model;
+use crate::core::agent_session::AgentSession;
+use crate::tui::app::session_task::{snapshot, spawn_session};
+use crate::tui::app::{App, TerminalRequest};
+use crate::tui::chrome::{FooterInfo, git_branch};
+use crate::tui::input::Input;
+use crate::tui::terminal::{TerminalGuard, enter};
+use crate::tui::transcript::{NoticeKind, Transcript};
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::{Theme, ThemeWatcher};
+
+/// Minimum time between frames (~60 fps).
+const FRAME: Duration = Duration::from_millis(16);
+/// How often a user theme file is checked for changes.
+const THEME_CHECK: Duration = Duration::from_millis(500);
+/// Redraw interval for the working indicator.
+const SPINNER: Duration = Duration::from_millis(80);
+
+/// What interactive mode needs besides the conversation.
+pub struct InteractiveOptions {
+    /// Agent directory (`keybindings.json`, themes).
+    pub agent_dir: PathBuf,
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Models offered by `/model`.
+    pub models: Vec<Model>,
+    /// Models Ctrl+P cycles through (`--models` / `enabledModels`); all
+    /// available models when empty.
+    pub cycle_models: Vec<Model>,
+    /// Theme name from settings.
+    pub theme: Option<String>,
+    /// Theme files from `--theme` and settings `themes`.
+    pub theme_files: Vec<PathBuf>,
+    /// A first message from the command line, sent at once.
+    pub initial_prompt: Option<String>,
+    /// Folder of this project's sessions (`None` with `--no-session`).
+    pub session_dir: Option<PathBuf>,
+    /// `--resume`: open the session selector at start.
+    pub open_resume: bool,
+    /// `quietStartup` setting: no header.
+    pub quiet_startup: bool,
+    /// Whether this folder's `.pi` resources (themes among them) may load.
+    pub project_trusted: bool,
+    /// Start-up notices to show in the transcript.
+    pub notices: Vec<String>,
+    /// Loaded settings (`/settings` writes changes back).
+    pub settings: crate::config::settings::Settings,
+    /// `/tree` settings.
+    pub tree: crate::tui::app::TreeOptions,
+    /// Where extensions' `ctx.ui` requests arrive (`None`: no extensions).
+    pub extension_ui: Option<crate::tui::chrome::extension_ui::ExtensionUiInbox>,
+}
+
+/// Run the interactive UI until the user quits; returns the exit code.
+pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
+    crate::tui::transcript::highlight::preload();
+    let existing = Transcript::from_messages(&agent.state.messages);
+    let initial = snapshot(&agent);
+    let queues = agent.queues.clone();
+    let extension_handle = agent.extensions().map(|b| b.handle.clone());
+    let initial_shortcuts = agent
+        .extensions()
+        .map(|b| b.registrations.shortcuts.clone())
+        .unwrap_or_default();
+    let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
+    let (commands, mut ui_events, task) = spawn_session(agent);
+
+    let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
+    let mut theme_dirs = vec![options.agent_dir.join("themes")];
+    if options.project_trusted {
+        theme_dirs.push(options.cwd.join(".pi").join("themes"));
+    }
+    let dir_refs: Vec<&std::path::Path> = theme_dirs.iter().map(PathBuf::as_path).collect();
+    let (theme, theme_warning, theme_file) = choose_theme(&options, &dir_refs);
+    let mut theme_watcher = theme_file.map(ThemeWatcher::new);
+    let providers: std::collections::HashSet<&str> =
+        options.models.iter().map(|m| m.provider.as_str()).collect();
+    let footer = FooterInfo {
+        cwd: options.cwd.clone(),
+        git_branch: git_branch(&options.cwd),
+        several_providers: providers.len() > 1,
+        ..FooterInfo::default()
+    };
+    let mut app = App::new(commands, queues, keys, theme, footer);
+    app.session_dir = options.session_dir;
+    app.login.agent_dir = Some(options.agent_dir.clone());
+    app.ui_settings = crate::tui::app::settings::UiSettings {
+        settings: options.settings,
+        theme_dirs: theme_dirs.to_vec(),
+        agent_dir: options.agent_dir.clone(),
+    };
+    app.quiet_startup = options.quiet_startup;
+    let mut extension_ui = options.extension_ui;
+    if let Some(inbox) = &extension_ui {
+        inbox.mirror.locked().theme_dirs = theme_dirs.to_vec();
+        app.ext.sender = Some(inbox.sender.clone());
+        app.ext.handle = extension_handle;
+        app.set_extension_shortcuts(&initial_shortcuts);
+    }
+    if let Some(store) = &surfaces {
+        let (cols, rows) = crossterm::terminal::size().unwrap_or((80, 24));
+        store.attach(cols, rows);
+    }
+    app.lua.surfaces = surfaces;
+    app.tree = options.tree;
+    if options.open_resume {
+        app.open_session_selector();
+    }
+    app.models = options.models;
+    app.cycle_models = options.cycle_models;
+    app.transcript = existing;
+    let history_file = crate::tui::editor::history_file::history_path(&options.agent_dir);
+    for entry in crate::tui::editor::history_file::load(&history_file) {
+        app.editor.add_history(&entry);
+    }
+    app.history_file = Some(history_file);
+    app.fill_history();
+    app.apply_snapshot(&initial);
+    app.footer.usage = app.transcript.usage.clone();
+    app.footer.context_tokens = app.transcript.last_context_tokens;
+    for warning in options
+        .notices
+        .into_iter()
+        .chain(key_warnings)
+        .chain(theme_warning)
+    {
+        app.transcript.notice(warning, NoticeKind::Warning);
+    }
+
+    if let Err(e) = enter() {
+        crate::tui::terminal::restore();
+        eprintln!(
+            "{}",
+            t!("pi.tui.terminal.setup_failed", error = e.to_string())
+        );
+        return 1;
+    }
+    let guard = TerminalGuard;
+    if options.theme.is_none()
+        && options.theme_files.is_empty()
+        && crate::tui::background::query_light_background() == Some(true)
+    {
+        app.theme = Theme::light();
+    }
+    let code = match Terminal::new(CrosstermBackend::new(std::io::stdout())) {
+        Ok(mut terminal) => {
+            if let Some(prompt) = options.initial_prompt {
+                app.send_prompt(prompt);
+            }
+            if let Some(inbox) = &extension_ui {
+                inbox.mirror.locked().ready = true;
+            }
+            let mut channels = Channels {
+                ui_events: &mut ui_events,
+                theme_watcher: &mut theme_watcher,
+                extension_ui: &mut extension_ui,
+            };
+            event_loop(&mut app, &mut terminal, &mut channels).await;
+            0
+        }
+        Err(e) => {
+            eprintln!(
+                "{}",
+                t!("pi.tui.terminal.setup_failed", error = e.to_string())
+            );
+            1
+        }
+    };
+    drop(guard);
+    // Abort a running turn, then let the conversation task save and finish.
+    app.abort_running();
+    drop(app);
+    let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    code
+}
+
+/// The configured theme: a `--theme` file named like the settings theme (or
+/// the first file when no name is set), else a built-in or user theme.
+fn choose_theme(
+    options: &InteractiveOptions,
+    dirs: &[&std::path::Path],
+) -> (Theme, Option<String>, Option<PathBuf>) {
+    let named = |path: &&PathBuf| {
+        options
+            .theme
+            .as_deref()
+            .is_none_or(|name| path.file_stem().is_some_and(|s| s == name))
+    };
+    let mut files = options.theme_files.iter().filter(|p| !p.is_dir());
+    if let Some(path) = files.find(named) {
+        return match Theme::from_file(path) {
+            Ok(theme) => (theme, None, Some(path.clone())),
+            Err(e) => (Theme::default(), Some(e), Some(path.clone())),
+        };
+    }
+    let mut all_dirs: Vec<&std::path::Path> = options
+        .theme_files
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(PathBuf::as_path)
+        .collect();
+    all_dirs.extend_from_slice(dirs);
+    match &options.theme {
+        Some(name) => Theme::locate(name, &all_dirs),
+        None => (Theme::default(), None, None),
+    }
+}
+
+/// What the event loop listens to besides the terminal.
+struct Channels<'a> {
+    ui_events: &'a mut tokio::sync::mpsc::UnboundedReceiver<crate::tui::app::session_task::UiEvent>,
+    theme_watcher: &'a mut Option<ThemeWatcher>,
+    extension_ui: &'a mut Option<crate::tui::chrome::extension_ui::ExtensionUiInbox>,
+}
+
+async fn next_extension_request(
+    inbox: &mut Option<crate::tui::chrome::extension_ui::ExtensionUiInbox>,
+) -> Option<crate::tui::chrome::extension_ui::UiRequest> {
+    match inbox {
+        Some(inbox) => inbox.requests.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// After a command or turn, pick up shortcuts a reload may have changed.
+fn refresh_shortcuts(app: &App) {
+    let (Some(handle), Some(sender)) = (app.ext.handle.clone(), app.ext.sender.clone()) else {
+        return;
+    };
+    tokio::spawn(async move {
+        let list = handle.registrations().await.shortcuts;
+        let _ = sender.send(crate::tui::chrome::extension_ui::UiRequest::Shortcuts(list));
+    });
+}
+
+async fn event_loop(
+    app: &mut App,
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    channels: &mut Channels<'_>,
+) {
+    let Channels {
+        ui_events,
+        theme_watcher,
+        extension_ui,
+    } = channels;
+    let mut theme_check = tokio::time::interval(THEME_CHECK);
+    theme_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut locale_check = tokio::time::interval(THEME_CHECK);
+    locale_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut locale_watcher =
+        crate::i18n::watch::LocaleDirWatcher::new(app.ui_settings.agent_dir.join("locales"));
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut input = Input::start();
+    let mut sigterm = signal(SignalKind::terminate()).ok();
+    let mut sighup = signal(SignalKind::hangup()).ok();
+    let mut last_frame = Instant::now() - FRAME;
+    let mut spinner = tokio::time::interval(SPINNER);
+    spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        let next_frame = last_frame + FRAME;
+        tokio::select! {
+            event = input.events.recv() => match event {
+                Some(event) => app.handle_terminal_event(event),
+                None => break,
+            },
+            Some(event) = ui_events.recv() => {
+                let idle = matches!(event, crate::tui::app::session_task::UiEvent::Idle(_));
+                app.handle_ui_event(event);
+                if idle {
+                    refresh_shortcuts(app);
+                }
+            }
+            Some(request) = next_extension_request(extension_ui) => {
+                app.handle_extension_request(request);
+            }
+            event = crate::tui::app::login::next_event(&mut app.login) => app.handle_login_event(event),
+            _ = tokio::time::sleep_until(next_frame), if app.dirty => {
+                if draw_synchronized(terminal, app).is_err() {
+                    break;
+                }
+                app.dirty = false;
+                last_frame = Instant::now();
+            }
+            _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
+            _ = lua_published(app.lua.surfaces.clone()) => {
+                crate::tui::chrome::lua_surfaces::apply_published(app);
+                app.dirty = true;
+            }
+            _ = theme_check.tick(), if theme_watcher.is_some() => {
+                if let Some(result) = theme_watcher.as_mut().and_then(ThemeWatcher::poll) {
+                    match result {
+                        Ok(theme) => {
+                            app.theme = theme;
+                            app.cache.clear();
+                        }
+                        Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+                    }
+                    app.dirty = true;
+                }
+            }
+            _ = locale_check.tick() => {
+                if locale_watcher.poll() {
+                    app.reload_locales();
+                    app.cache.clear();
+                    app.dirty = true;
+                }
+            }
+            _ = recv_signal(&mut sigterm) => break,
+            _ = recv_signal(&mut sighup) => break,
+        }
+        crate::tui::chrome::lua_surfaces::queue_renders(app);
+        if app.quit {
+            break;
+        }
+        if let Some(inbox) = extension_ui.as_ref()
+            && app.dirty
+        {
+            app.sync_extension_mirror(&inbox.mirror);
+        }
+        if let Some(title) = app.ext.title.take() {
+            let _ = crossterm::execute!(std::io::stdout(), crossterm::terminal::SetTitle(title));
+        }
+        if let Some(request) = app.terminal_request.take() {
+            input.pause();
+            handle_terminal_request(app, request);
+            input.resume();
+            let _ = terminal.clear();
+            app.dirty = true;
+        }
+    }
+}
+
+/// Resolves when Lua components publish new lines (never without them).
+async fn lua_published(store: Option<crate::lua::ui::surfaces::SurfaceStore>) {
+    match store {
+        Some(store) => store.ui_wakeup().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Leave the UI, run the external editor or suspend, then come back.
+fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
+    crate::tui::terminal::restore();
+    match request {
+        TerminalRequest::ExternalEditor => match edit_externally(&app.editor.text()) {
+            Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
+            Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+        },
+        TerminalRequest::Suspend => {
+            // SAFETY: raising SIGTSTP on our own process; we continue on SIGCONT.
+            unsafe {
+                libc::raise(libc::SIGTSTP);
+            }
+        }
+    }
+    if let Err(e) = enter() {
+        app.transcript.notice(
+            t!("pi.tui.terminal.restore_failed", error = e.to_string()),
+            NoticeKind::Error,
+        );
+    }
+}
+
+/// Open `text` in `$VISUAL`/`$EDITOR` and return the edited text.
+fn edit_externally(text: &str) -> Result<String, String> {
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .ok()
+        .filter(|e| !e.trim().is_empty())
+        .ok_or_else(|| t!("pi.tui.editor.none"))?;
+    let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
+    std::fs::write(&file, text).map_err(|e| {
+        t!(
+            "pi.tui.editor.write_failed",
+            path = file.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&file)
+        .status()
+        .map_err(|e| {
+            t!(
+                "pi.tui.editor.run_failed",
+                editor = &editor,
+                error = e.to_string()
+            )
+        })?;
+    let edited = std::fs::read_to_string(&file).unwrap_or_default();
+    let _ = std::fs::remove_file(&file);
+    if !status.success() {
+        return Err(t!(
+            "pi.tui.editor.exited",
+            editor = &editor,
+            status = status.to_string()
+        ));
+    }
+    Ok(edited)
+}
+
+/// Draw a frame inside synchronized-output markers so terminals that
+/// support them show it at once (others ignore the markers).
+fn draw_synchronized(
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    app: &mut App,
+) -> std::io::Result<()> {
+    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
+    crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    terminal.draw(|frame| crate::tui::view::draw(frame, app))?;
+    crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)
+}
+
+async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
+    match signal {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(theme: Option<&str>, files: Vec<PathBuf>) -> InteractiveOptions {
+        InteractiveOptions {
+            agent_dir: PathBuf::new(),
+            cwd: PathBuf::new(),
+            models: Vec::new(),
+            cycle_models: Vec::new(),
+            theme: theme.map(str::to_string),
+            theme_files: files,
+            initial_prompt: None,
+            session_dir: None,
+            open_resume: false,
+            quiet_startup: false,
+            project_trusted: true,
+            tree: Default::default(),
+            notices: Vec::new(),
+            settings: Default::default(),
+            extension_ui: None,
+        }
+    }
+
+    #[test]
+    fn theme_flag_files_and_directories_are_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v: serde_json::Value =
+            serde_json::from_str(crate::ui_kit::theme::DARK_JSON).unwrap();
+        v["colors"]["error"] = serde_json::json!("#010203");
+        let file = dir.path().join("mine.json");
+        std::fs::write(&file, v.to_string()).unwrap();
+        let red = Some(ratatui::style::Color::Rgb(1, 2, 3));
+
+        let (theme, warning, watched) = choose_theme(&options(None, vec![file.clone()]), &[]);
+        assert_eq!((theme.color("error"), warning), (red, None));
+        assert_eq!(watched, Some(file.clone()));
+
+        let by_dir = options(Some("mine"), vec![dir.path().to_path_buf()]);
+        assert_eq!(choose_theme(&by_dir, &[]).0.color("error"), red);
+
+        let (theme, warning, _) = choose_theme(&options(Some("other"), vec![file]), &[]);
+        assert_eq!(theme.name, "dark");
+        assert!(warning.unwrap().contains("\"other\" not found"));
+    }
+}

@@ -1,0 +1,389 @@
+//! The conversation runs in its own task; the UI talks to it with commands
+//! and hears back through agent events and snapshots, so the keyboard never
+//! waits on the model.
+
+use crate::t;
+
+use std::path::PathBuf;
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::events::AgentEvent;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::types::Message;
+use crate::core::agent_session::AgentSession;
+
+/// A request from the UI to the conversation.
+#[derive(Debug)]
+pub enum SessionCommand {
+    /// Run a prompt; `signal` aborts it.
+    Prompt {
+        /// Message text.
+        text: String,
+        /// Attached images.
+        images: Vec<crate::ai::types::ContentBlock>,
+        /// Abort signal for this run.
+        signal: CancellationToken,
+    },
+    /// Start a fresh session (`/new`).
+    NewSession,
+    /// Name the session (`/name`).
+    SetName(String),
+    /// Switch model.
+    SetModel(Box<Model>),
+    /// Change the thinking level.
+    SetThinking(ThinkingLevel),
+    /// Continue another session file (`/resume`), restoring its model (one
+    /// of `models`) and thinking level.
+    Resume {
+        /// The session file.
+        path: PathBuf,
+        /// Models the session's model may be one of.
+        models: Vec<Model>,
+    },
+    /// Reload extensions (`/reload`).
+    Reload,
+    /// Carry out what extensions queued while pi was idle.
+    ExtensionActions {
+        /// Aborts a turn the actions start.
+        signal: CancellationToken,
+    },
+    /// Run an extension's command `/name args`.
+    ExtensionCommand {
+        /// Command name (without `/`).
+        name: String,
+        /// Everything after the name.
+        args: String,
+        /// Aborts a turn the command starts.
+        signal: CancellationToken,
+    },
+    /// `/tree`, `/fork`, `/clone`, `/compact`.
+    Tree(crate::tui::app::session_tree_task::TreeCommand),
+    /// Write the session as HTML (`/export [file]`, `/share`).
+    Export {
+        /// Output file (default: `pi-session-<file>.html`; `/share`: a temp file).
+        path: Option<PathBuf>,
+        /// Say how to share the file as a gist.
+        share: bool,
+    },
+    /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
+    Bash {
+        /// The command.
+        command: String,
+        /// Keep it out of the model's context.
+        exclude: bool,
+        /// Aborts the command.
+        signal: CancellationToken,
+    },
+}
+
+/// The state the UI mirrors after each command.
+#[derive(Debug, Clone)]
+pub struct SessionSnapshot {
+    /// Session name.
+    pub name: Option<String>,
+    /// Session file, when persisted.
+    pub file: Option<PathBuf>,
+    /// Session id.
+    pub id: String,
+    /// Messages in the context.
+    pub message_count: usize,
+    /// Current model.
+    pub model: Model,
+    /// Current thinking level.
+    pub thinking: ThinkingLevel,
+    /// Extension commands as (name, description).
+    pub extension_commands: Vec<(String, String)>,
+    /// `/skill:name` and prompt template commands: (name, description).
+    pub resource_commands: Vec<(String, String)>,
+}
+
+/// Something the UI should react to.
+#[derive(Debug, Clone)]
+pub enum UiEvent {
+    /// An event of the running turn.
+    Agent(Box<AgentEvent>),
+    /// A command finished; the conversation is idle with this state.
+    Idle(Box<SessionSnapshot>),
+    /// The session was replaced (`/new`, `/resume`): show these messages.
+    Reset(Vec<Message>),
+    /// A command finished with something to tell the user.
+    Info(String),
+    /// A command failed.
+    Failed(String),
+    /// Something to tell the user.
+    Notice(String),
+    /// An extension asked pi to quit.
+    Quit,
+    /// The session tree for `/tree`.
+    Tree(Box<crate::tui::panels::tree_rows::TreeData>),
+    /// User messages of the current path for `/fork`: (entry id, text).
+    ForkMessages(Vec<(String, String)>),
+    /// Put this text into the editor.
+    EditorText(String),
+    /// An extension queued work (a message, a turn) while nothing ran.
+    ExtensionActionsQueued,
+}
+
+/// Switch to the model and thinking level recorded in a resumed session;
+/// returns a note when its model is not available.
+fn restore_model(
+    agent: &mut AgentSession,
+    context: &crate::session::context::SessionContext,
+    models: &[Model],
+) -> Option<String> {
+    let mut note = None;
+    if let Some((provider, id)) = &context.model {
+        match models
+            .iter()
+            .find(|m| &m.provider == provider && &m.id == id)
+        {
+            Some(model) => agent.config.model = model.clone(),
+            None => {
+                let current = agent.config.model.clone();
+                agent
+                    .session
+                    .append_model_change(&current.provider, &current.id);
+                note = Some(t!(
+                    "pi.tui.session.model_unavailable",
+                    provider = provider,
+                    id = id,
+                    current_provider = &agent.config.model.provider,
+                    current_id = &agent.config.model.id
+                ))
+            }
+        }
+    }
+    if let Some(level) = context.thinking() {
+        agent.config.thinking = agent.config.model.clamp_thinking(level);
+    }
+    note
+}
+
+/// Take a snapshot of `agent`.
+pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
+    SessionSnapshot {
+        name: agent.session.session_name().map(str::to_string),
+        file: agent.session.session_file().map(PathBuf::from),
+        id: agent.session.session_id().to_string(),
+        message_count: agent.state.messages.len(),
+        model: agent.config.model.clone(),
+        thinking: agent.config.thinking,
+        resource_commands: agent.resource_commands(),
+        extension_commands: agent
+            .extensions()
+            .map(|e| {
+                e.registrations
+                    .commands
+                    .iter()
+                    .map(|c| (c.name.clone(), c.description.clone().unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Load the core hacks again, then the extensions; broken hacks are reported.
+async fn reload_with_hacks(
+    agent: &mut AgentSession,
+    ui: &UnboundedSender<UiEvent>,
+) -> Option<crate::lua::LoadReport> {
+    let broken = crate::i18n::core_hacks::reload(&crate::config::paths::agent_dir());
+    if broken > 0 {
+        let _ = ui.send(UiEvent::Failed(t!("pi.hacks.broken", count = broken)));
+    }
+    agent.reload_extensions().await
+}
+
+/// Show what the extension host reported (errors, warnings, `pi.log`
+/// lines) in the transcript instead of on the terminal under the UI.
+fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>) {
+    use crate::lua::messages::{MessageKind, localize};
+    for message in view.take_messages() {
+        let (kind, text) = localize(&message);
+        let _ = ui.send(match kind {
+            MessageKind::Error => UiEvent::Failed(text),
+            MessageKind::Warning | MessageKind::Info => UiEvent::Notice(text),
+        });
+    }
+}
+
+/// Export the session and describe the outcome.
+fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
+    let path = match (path, share) {
+        (Some(path), _) => Some(path),
+        (None, true) => {
+            Some(std::env::temp_dir().join(crate::export::default_output_path(&agent.session)))
+        }
+        (None, false) => None,
+    };
+    match crate::export::export_session(&agent.session, path.as_deref(), None) {
+        Ok(path) if share => UiEvent::Info(t!(
+            "pi.cmd.share.written",
+            path = path.display().to_string()
+        )),
+        Ok(path) => UiEvent::Info(t!("pi.cmd.export.done", path = path.display().to_string())),
+        Err(e) => UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string())),
+    }
+}
+
+/// Move `agent` into a task; returns the command sender, the UI event
+/// receiver and the task (which ends, saving the session, when the sender
+/// is dropped).
+pub fn spawn_session(
+    mut agent: AgentSession,
+) -> (
+    UnboundedSender<SessionCommand>,
+    UnboundedReceiver<UiEvent>,
+    JoinHandle<()>,
+) {
+    let (command_tx, mut command_rx) = unbounded_channel::<SessionCommand>();
+    let (ui_tx, ui_rx) = unbounded_channel::<UiEvent>();
+    let listener_tx = ui_tx.clone();
+    let view = agent.extensions().map(|e| e.view.clone());
+    if let Some(view) = &view {
+        view.lock().capture_messages = true;
+        forward_messages(view, &ui_tx);
+    }
+    let listener_view = view.clone();
+    agent.subscribe(Box::new(move |event| {
+        let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
+        if let Some(view) = &listener_view {
+            forward_messages(view, &listener_tx);
+        }
+    }));
+    let queued = agent.extension_actions_queued();
+    let task = tokio::spawn(async move {
+        loop {
+            let command = tokio::select! {
+                _ = async {
+                    match &queued {
+                        Some(notify) => notify.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    if agent.extension_actions_pending() {
+                        let _ = ui_tx.send(UiEvent::ExtensionActionsQueued);
+                    }
+                    continue;
+                }
+                command = command_rx.recv() => match command {
+                    Some(c) => c,
+                    None => break,
+                },
+                // Commands (and the turns they run) finish before this is
+                // polled again, so a watched change never reloads mid-turn.
+                _ = agent.extension_change() => SessionCommand::Reload,
+            };
+            match command {
+                SessionCommand::Prompt {
+                    text,
+                    images,
+                    signal,
+                } => {
+                    agent.prompt(text, images, &signal).await;
+                }
+                SessionCommand::NewSession => {
+                    if agent.new_session().await {
+                        let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                    } else {
+                        let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
+                    }
+                }
+                SessionCommand::Reload => match reload_with_hacks(&mut agent, &ui_tx).await {
+                    // Load errors arrive as captured extension messages.
+                    Some(report) => {
+                        let text = if report.errors.is_empty() {
+                            t!("pi.cmd.reload.done", count = report.loaded.len())
+                        } else {
+                            t!(
+                                "pi.cmd.reload.done_failed",
+                                count = report.loaded.len(),
+                                failed = report.errors.len()
+                            )
+                        };
+                        let _ = ui_tx.send(UiEvent::Notice(text));
+                    }
+                    None => {
+                        let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
+                    }
+                },
+                SessionCommand::ExtensionActions { signal } => {
+                    agent.run_extension_actions(&signal).await;
+                }
+                SessionCommand::ExtensionCommand { name, args, signal } => {
+                    if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
+                        let _ = ui_tx.send(UiEvent::Failed(e));
+                    }
+                }
+                SessionCommand::SetName(name) => {
+                    agent.session.append_session_info(&name);
+                }
+                SessionCommand::SetModel(model) => {
+                    agent.set_model(*model, "set").await;
+                }
+                SessionCommand::SetThinking(level) => {
+                    agent.set_thinking_level(level).await;
+                }
+                SessionCommand::Tree(command) => {
+                    crate::tui::app::session_tree_task::run_tree_command(
+                        &mut agent, command, &ui_tx,
+                    )
+                    .await;
+                }
+                SessionCommand::Bash {
+                    command,
+                    exclude,
+                    signal,
+                } => {
+                    let sink = ui_tx.clone();
+                    let on_event = std::sync::Arc::new(move |event: AgentEvent| {
+                        let _ = sink.send(UiEvent::Agent(Box::new(event)));
+                    });
+                    crate::core::user_bash::run_user_bash(
+                        &mut agent, command, exclude, signal, on_event,
+                    )
+                    .await;
+                }
+                SessionCommand::Export { path, share } => {
+                    let _ = ui_tx.send(export_event(&agent, path, share));
+                }
+                SessionCommand::Resume { path, models } => {
+                    match agent.resume_session(&path).await {
+                        Ok(true) => {
+                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                            let context = agent.session.build_context();
+                            if let Some(note) = restore_model(&mut agent, &context, &models) {
+                                let _ = ui_tx.send(UiEvent::Failed(note));
+                            }
+                            if let Some(warning) = agent.session.load_warning() {
+                                let _ = ui_tx.send(UiEvent::Failed(warning));
+                            }
+                        }
+                        Ok(false) => {
+                            let _ =
+                                ui_tx.send(UiEvent::Notice(t!("pi.tui.session.switch_cancelled")));
+                        }
+                        Err(e) => {
+                            let _ = ui_tx.send(UiEvent::Failed(e));
+                        }
+                    }
+                }
+            }
+            if agent.shutdown_requested() {
+                let _ = ui_tx.send(UiEvent::Quit);
+            }
+            if let Some(view) = &view {
+                forward_messages(view, &ui_tx);
+            }
+            let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
+        }
+        agent.session_event("session_shutdown", "quit").await;
+        if let Err(e) = agent.session.sync() {
+            eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
+        }
+    });
+    (command_tx, ui_rx, task)
+}

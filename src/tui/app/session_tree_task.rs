@@ -1,0 +1,259 @@
+//! The conversation-task side of `/tree`, `/fork`, `/clone` and `/compact`:
+//! moving the leaf (optionally summarizing the branch left behind), writing
+//! forked or cloned session files, and compacting.
+
+use crate::t;
+
+use crate::core::session_switch::{BranchOutcome, BranchPosition};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+use crate::ai::types::Message;
+use crate::compaction::{collect_entries_for_branch_summary, generate_branch_summary};
+use crate::core::agent_session::{AgentSession, CompactionReason};
+use crate::session::entries::SessionEntry;
+use crate::tui::app::session_task::UiEvent;
+use crate::tui::panels::tree_rows::flatten;
+
+/// A tree, fork, clone or compaction request from the UI.
+#[derive(Debug)]
+pub enum TreeCommand {
+    /// Send the flattened tree (`/tree`).
+    Open,
+    /// Move to an entry; `summarize` writes a branch summary of what is left.
+    Navigate {
+        /// The chosen entry.
+        target: String,
+        /// Summarize the abandoned branch with the model.
+        summarize: bool,
+        /// Extra focus for that summary.
+        instructions: Option<String>,
+        /// `branchSummary.reserveTokens`.
+        reserve_tokens: u64,
+        /// Aborts the summary.
+        signal: CancellationToken,
+    },
+    /// Set (or clear, when empty) an entry's label.
+    Label {
+        /// Entry id.
+        id: String,
+        /// Label text.
+        label: String,
+    },
+    /// Send the user messages of the current path (`/fork`).
+    ForkList,
+    /// Start a new session file from before this user message.
+    Fork(String),
+    /// Copy the current path into a new session file (`/clone`).
+    Clone,
+    /// Compact now (`/compact [instructions]`).
+    Compact {
+        /// Extra focus for the summary.
+        instructions: String,
+        /// Aborts the summary.
+        signal: CancellationToken,
+    },
+}
+
+fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>) {
+    agent.state.messages = agent.session.build_context().messages;
+    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone()));
+}
+
+fn user_text(entry: &SessionEntry) -> Option<String> {
+    match entry {
+        SessionEntry::Message(m) => match &m.message {
+            Message::User(u) => Some(u.content.text()),
+            _ => None,
+        },
+        SessionEntry::CustomMessage(c) => Some(c.content.text()),
+        _ => None,
+    }
+}
+
+/// Carry out one request.
+pub async fn run_tree_command(
+    agent: &mut AgentSession,
+    command: TreeCommand,
+    ui: &UnboundedSender<UiEvent>,
+) {
+    let failed = |message: String| {
+        let _ = ui.send(UiEvent::Failed(message));
+    };
+    match command {
+        TreeCommand::Open => {
+            let _ = ui.send(UiEvent::Tree(Box::new(flatten(&agent.session))));
+        }
+        TreeCommand::Label { id, label } => {
+            let label = Some(label.as_str()).filter(|l| !l.is_empty());
+            if let Err(e) = agent.session.append_label_change(&id, label) {
+                failed(t!("pi.tui.tree.label_failed", error = e.to_string()));
+            }
+        }
+        TreeCommand::Navigate {
+            target,
+            summarize,
+            instructions,
+            reserve_tokens,
+            signal,
+        } => match navigate(
+            agent,
+            &target,
+            summarize.then_some(instructions.as_deref().unwrap_or("")),
+            reserve_tokens,
+            &signal,
+        )
+        .await
+        {
+            Ok(editor) => {
+                reset(agent, ui);
+                if let Some(text) = editor {
+                    let _ = ui.send(UiEvent::EditorText(text));
+                }
+            }
+            Err(e) => failed(e),
+        },
+        TreeCommand::ForkList => {
+            let messages = agent
+                .session
+                .get_branch(None)
+                .into_iter()
+                .filter_map(|e| match e {
+                    SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
+                        Some((e.id().to_string(), user_text(e).unwrap_or_default()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let _ = ui.send(UiEvent::ForkMessages(messages));
+        }
+        TreeCommand::Fork(id) => {
+            if agent.session.entry(&id).is_none() {
+                return failed(t!("pi.tui.fork.gone"));
+            }
+            match agent.branch_session(&id, BranchPosition::Before).await {
+                Ok(BranchOutcome::Branched { text }) => {
+                    reset(agent, ui);
+                    let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
+                }
+                Ok(BranchOutcome::Cancelled) => {
+                    let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
+                }
+                Err(e) => failed(t!("pi.tui.fork.failed", error = e.to_string())),
+            }
+        }
+        TreeCommand::Clone => {
+            let Some(leaf) = agent.session.leaf_id().map(str::to_string) else {
+                return failed(t!("pi.cmd.clone.empty"));
+            };
+            match agent.branch_session(&leaf, BranchPosition::At).await {
+                Ok(BranchOutcome::Branched { .. }) => {
+                    reset(agent, ui);
+                    let place = agent
+                        .session
+                        .session_file()
+                        .map(|f| f.display().to_string())
+                        .unwrap_or_else(|| t!("pi.cmd.clone.memory"));
+                    let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.done", place = place)));
+                }
+                Ok(BranchOutcome::Cancelled) => {
+                    let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.cancelled")));
+                }
+                Err(e) => failed(t!("pi.cmd.clone.failed", error = e.to_string())),
+            }
+        }
+        TreeCommand::Compact {
+            instructions,
+            signal,
+        } => {
+            // Success and failure both reach the transcript as events.
+            let instructions = Some(instructions.as_str()).filter(|s| !s.trim().is_empty());
+            let _ = agent
+                .compact(instructions, CompactionReason::Manual, false, &signal)
+                .await;
+        }
+    }
+}
+
+/// Move the leaf for a chosen entry (pi's rules: a user or custom message
+/// moves to its parent and returns its text for the editor; anything else
+/// becomes the leaf), writing a branch summary when asked (`summarize` is
+/// its extra focus, empty for none).
+async fn navigate(
+    agent: &mut AgentSession,
+    target: &str,
+    summarize: Option<&str>,
+    reserve_tokens: u64,
+    signal: &CancellationToken,
+) -> Result<Option<String>, String> {
+    let entry = agent
+        .session
+        .entry(target)
+        .cloned()
+        .ok_or_else(|| t!("pi.tui.tree.gone"))?;
+    let editor = user_text(&entry);
+    let new_leaf = match editor {
+        Some(_) => entry.parent_id().map(str::to_string),
+        None => Some(target.to_string()),
+    };
+    let old_leaf = agent.session.leaf_id().map(str::to_string);
+    let (entries, common) =
+        collect_entries_for_branch_summary(&agent.session, old_leaf.as_deref(), target);
+    let mut supplied = None;
+    if let Some(ext) = agent.extensions() {
+        let payload = serde_json::json!({
+            "type": "session_before_tree",
+            "preparation": {
+                "targetId": target, "oldLeafId": old_leaf, "commonAncestorId": common,
+                "entriesToSummarize": entries, "userWantsSummary": summarize.is_some(),
+                "customInstructions": summarize.filter(|s| !s.is_empty()),
+            },
+        });
+        for result in ext.before_tree(payload).await {
+            if result.get("cancel").and_then(serde_json::Value::as_bool) == Some(true) {
+                return Err(t!("pi.tui.tree.cancelled"));
+            }
+            if let Some(s) = result.get("summary").filter(|s| s.is_object()) {
+                supplied = Some(s.clone());
+            }
+        }
+    }
+    if let Some(focus) = summarize
+        && old_leaf.as_deref() != Some(target)
+        && !entries.is_empty()
+    {
+        let (text, details, from_hook) = match supplied {
+            Some(s) => (
+                s.get("summary")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                s.get("details").filter(|d| !d.is_null()).cloned(),
+                Some(true),
+            ),
+            None => {
+                let summary = generate_branch_summary(
+                    &entries,
+                    &agent.config,
+                    reserve_tokens,
+                    Some(focus).filter(|f| !f.trim().is_empty()),
+                    false,
+                    signal,
+                )
+                .await
+                .map_err(|e| t!("pi.tui.tree.summary_failed", error = e.to_string()))?;
+                (summary.summary, Some(summary.details), None)
+            }
+        };
+        agent
+            .session
+            .branch_with_summary(new_leaf.as_deref(), &text, details, from_hook)
+            .map_err(|e| e.to_string())?;
+        return Ok(editor);
+    }
+    match new_leaf {
+        Some(id) => agent.session.branch(&id).map_err(|e| e.to_string())?,
+        None => agent.session.reset_leaf(),
+    }
+    Ok(editor)
+}

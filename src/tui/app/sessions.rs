@@ -1,0 +1,101 @@
+//! The `/resume` session selector: opening it and resuming, renaming or
+//! deleting the sessions picked in it.
+
+use crate::t;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::session::list::{SessionInfo, list_all_sessions, list_sessions};
+use crate::session::manager::SessionManager;
+use crate::tui::app::session_task::SessionCommand;
+use crate::tui::app::{App, Overlay};
+use crate::tui::panels::session::SessionPanel;
+use crate::tui::transcript::NoticeKind;
+
+impl App {
+    /// `/resume` and `--resume`: choose another session to continue.
+    pub fn open_session_selector(&mut self) {
+        let Some(dir) = &self.session_dir else {
+            self.transcript
+                .notice(t!("pi.tui.session.not_saved"), NoticeKind::Warning);
+            return;
+        };
+        let current_file = self.session_file.clone();
+        let others = move |mut sessions: Vec<SessionInfo>| {
+            sessions.retain(|s| Some(&s.path) != current_file.as_ref() && s.message_count > 0);
+            sessions
+        };
+        let current = others(list_sessions(dir));
+        let agent_dir = self.ui_settings.agent_dir.clone();
+        let load_all = Box::new(move || others(list_all_sessions(&agent_dir)));
+        let panel = SessionPanel::new(current, load_all, &self.keys);
+        self.overlay = Some(Overlay::Panel(Box::new(panel)));
+    }
+
+    /// Continue the session in `path` (a session of another folder is not
+    /// opened here: its tools would run in the wrong folder).
+    pub(super) fn resume_session(&mut self, path: PathBuf, cwd: &str) {
+        if !cwd.is_empty() && Path::new(cwd) != self.footer.cwd {
+            let id = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let id = id.rsplit('_').next().unwrap_or(&id).to_string();
+            self.transcript.notice(
+                t!("pi.tui.session.other_project", cwd = cwd, id = &id),
+                NoticeKind::Warning,
+            );
+            return;
+        }
+        self.busy_since = Some(Instant::now());
+        let _ = self.commands.send(SessionCommand::Resume {
+            path,
+            models: self.models.clone(),
+        });
+    }
+
+    /// Give the session in `path` a new name (a `session_info` entry).
+    pub(super) fn rename_session(&mut self, path: &Path, name: &str) {
+        let result = SessionManager::open_with(path, None, None).and_then(|mut session| {
+            session.append_session_info(name);
+            session.sync()
+        });
+        match result {
+            Ok(()) => self
+                .transcript
+                .notice(t!("pi.tui.session.renamed", name = name), NoticeKind::Info),
+            Err(e) => self.transcript.notice(
+                t!(
+                    "pi.tui.session.rename_failed",
+                    path = path.display().to_string(),
+                    error = e.to_string()
+                ),
+                NoticeKind::Error,
+            ),
+        }
+    }
+
+    /// Delete the session file `path`.
+    pub(super) fn delete_session(&mut self, path: &Path) {
+        if Some(path) == self.session_file.as_deref() {
+            self.transcript
+                .notice(t!("pi.tui.session.delete_active"), NoticeKind::Error);
+            return;
+        }
+        match std::fs::remove_file(path) {
+            Ok(()) => self.transcript.notice(
+                t!("pi.tui.session.deleted", path = path.display().to_string()),
+                NoticeKind::Info,
+            ),
+            Err(e) => self.transcript.notice(
+                t!(
+                    "pi.tui.session.delete_failed",
+                    path = path.display().to_string(),
+                    error = e.to_string()
+                ),
+                NoticeKind::Error,
+            ),
+        }
+    }
+}

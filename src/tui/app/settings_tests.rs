@@ -1,0 +1,204 @@
+//! `/settings`, `/scoped-models` and `/changelog` at the application level,
+//! with settings files in a temporary agent folder.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{Value, json};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use crate::agent::agent_loop::AgentQueues;
+use crate::agent::queue::QueueMode;
+use crate::ai::providers::faux::FauxProvider;
+use crate::config::settings::Settings;
+use crate::tui::app::session_task::SessionCommand;
+use crate::tui::app::settings::UiSettings;
+use crate::tui::app::{App, Overlay};
+use crate::tui::chrome::FooterInfo;
+use crate::tui::transcript::Item;
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
+
+struct Fixture {
+    app: App,
+    _rx: UnboundedReceiver<SessionCommand>,
+    dir: tempfile::TempDir,
+}
+
+fn fixture(global: &str) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = dir.path().join("agent");
+    let cwd = dir.path().join("proj");
+    std::fs::create_dir_all(agent.join("themes")).unwrap();
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::fs::write(agent.join("settings.json"), global).unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut app = App::new(
+        tx,
+        AgentQueues::default(),
+        Keybindings::default(),
+        Theme::plain(),
+        FooterInfo::default(),
+    );
+    let (settings, warnings) = Settings::load(&agent, &cwd);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    app.ui_settings = UiSettings {
+        settings,
+        theme_dirs: vec![agent.join("themes")],
+        agent_dir: agent.clone(),
+    };
+    Fixture { app, _rx: rx, dir }
+}
+
+impl Fixture {
+    fn saved(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir.path().join("agent/settings.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn key(app: &mut App, code: KeyCode, modifiers: KeyModifiers) {
+    app.handle_terminal_event(Event::Key(KeyEvent::new(code, modifiers)));
+}
+
+fn run(app: &mut App, command: &str) {
+    for c in command.chars() {
+        key(app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    // Close the `/` completion list first so Enter submits what was typed.
+    key(app, KeyCode::Esc, KeyModifiers::NONE);
+    key(app, KeyCode::Enter, KeyModifiers::NONE);
+}
+
+fn overlay_text(app: &App) -> String {
+    let lines = app
+        .overlay
+        .as_ref()
+        .expect("an overlay")
+        .lines(&app.theme, 100);
+    lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Move the highlight down to the entry labelled `label`.
+fn select_entry(app: &mut App, label: &str) {
+    for _ in 0..30 {
+        if overlay_text(app)
+            .lines()
+            .any(|l| l.starts_with("→ ") && l.contains(label))
+        {
+            return;
+        }
+        key(app, KeyCode::Down, KeyModifiers::NONE);
+    }
+    panic!("no entry {label}: {}", overlay_text(app));
+}
+
+#[test]
+fn settings_changes_are_saved_and_applied_at_once() {
+    let mut f = fixture("{\n  \"defaultProvider\": \"anthropic\"\n}\n");
+    run(&mut f.app, "/settings");
+    assert!(matches!(f.app.overlay, Some(Overlay::Panel(_))));
+    let text = overlay_text(&f.app);
+    for label in ["Auto-compact", "Steering mode", "Quiet startup", "Theme"] {
+        assert!(text.contains(label), "{text}");
+    }
+
+    select_entry(&mut f.app, "Quiet startup");
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(f.app.quiet_startup, "the header is hidden at once");
+
+    select_entry(&mut f.app, "Steering mode");
+    key(&mut f.app, KeyCode::Right, KeyModifiers::NONE);
+    assert_eq!(f.app.queues.steering.mode(), QueueMode::All);
+
+    select_entry(&mut f.app, "Auto-compact");
+    key(&mut f.app, KeyCode::Char(' '), KeyModifiers::NONE);
+
+    key(&mut f.app, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(f.app.overlay.is_none());
+    assert_eq!(
+        f.saved(),
+        json!({
+            "defaultProvider": "anthropic",
+            "quietStartup": true,
+            "steeringMode": "all",
+            "compaction": {"enabled": false}
+        })
+    );
+}
+
+#[test]
+fn theme_setting_offers_user_themes_and_switches_the_theme() {
+    let mut f = fixture("{}");
+    let light = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/light.json"),
+    )
+    .unwrap();
+    std::fs::write(f.dir.path().join("agent/themes/mine.json"), light).unwrap();
+    run(&mut f.app, "/settings");
+    select_entry(&mut f.app, "Theme");
+    key(&mut f.app, KeyCode::Left, KeyModifiers::NONE);
+    assert_eq!(f.saved(), json!({"theme": "mine"}));
+    assert_eq!(
+        f.app.theme.color("accent"),
+        Theme::light().color("accent"),
+        "the user theme is applied"
+    );
+}
+
+fn models(ids: &[&str]) -> Vec<crate::ai::model::Model> {
+    ids.iter()
+        .map(|id| {
+            let mut m = FauxProvider::new().model();
+            m.id = id.to_string();
+            m.provider = "p".into();
+            m
+        })
+        .collect()
+}
+
+#[test]
+fn scoped_models_change_ctrl_p_cycling_and_save_enabled_models() {
+    let mut f = fixture("{}");
+    f.app.models = models(&["one", "two", "three"]);
+    f.app.footer.model_id = "one".into();
+    f.app.footer.provider = "p".into();
+    run(&mut f.app, "/scoped-models");
+    assert!(overlay_text(&f.app).contains("all enabled"));
+    // Enable only "one" and "three".
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut f.app, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut f.app, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
+    let cycle: Vec<&str> = f.app.cycle_models.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(cycle, ["one", "three"]);
+    assert!(overlay_text(&f.app).contains("(unsaved)"));
+    assert_eq!(f.saved(), json!({}), "nothing saved before ctrl+s");
+    key(&mut f.app, KeyCode::Char('s'), KeyModifiers::CONTROL);
+    assert_eq!(f.saved(), json!({"enabledModels": ["p/one", "p/three"]}));
+    key(&mut f.app, KeyCode::Esc, KeyModifiers::NONE);
+
+    key(&mut f.app, KeyCode::Char('p'), KeyModifiers::CONTROL);
+    assert_eq!(
+        f.app.footer.model_id, "three",
+        "ctrl+p skips the disabled model"
+    );
+}
+
+#[test]
+fn changelog_shows_the_shipped_changelog() {
+    let mut f = fixture("{}");
+    run(&mut f.app, "/changelog");
+    let shown = f.app.transcript.items.iter().any(|i| match i {
+        Item::Notice { text, .. } => text.contains("## [0.1.0]") && text.contains("/settings"),
+        _ => false,
+    });
+    assert!(shown, "the changelog notice is in the transcript");
+}

@@ -1,0 +1,186 @@
+//! What extensions put on the screen through `ctx.ui`: waiting dialogs,
+//! footer status slots, text widgets above and below the editor, the
+//! working message and indicator, the terminal title, their shortcuts and
+//! command argument completions.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use indexmap::IndexMap;
+use ratatui::text::{Line, Span};
+
+use crate::tui::chrome::dialog::ExtDialog;
+use crate::tui::chrome::extension_ui::UiRequest;
+use crate::ui_kit::ansi::truncate_to_width;
+use crate::ui_kit::ansi_line::ansi_line;
+use crate::ui_kit::keybindings::KeyCombo;
+use crate::ui_kit::theme::Theme;
+
+/// Where a widget sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Between the transcript and the editor.
+    AboveEditor,
+    /// Between the editor and the footer.
+    BelowEditor,
+}
+
+/// Extension-driven screen state.
+#[derive(Default)]
+pub struct ExtensionChrome {
+    /// Open dialogs; the first is shown, the rest wait their turn.
+    pub dialogs: VecDeque<ExtDialog>,
+    /// Footer status slots by key (shown sorted by key).
+    pub statuses: BTreeMap<String, String>,
+    /// Widgets by key, in the order first set.
+    pub widgets: IndexMap<String, (Placement, Vec<String>)>,
+    /// Replaces "Working..." while a turn runs.
+    pub working_message: Option<String>,
+    /// Custom spinner frames and interval (empty frames: no spinner).
+    pub indicator: Option<(Vec<String>, u64)>,
+    /// A terminal title waiting to be written.
+    pub title: Option<String>,
+    /// Extension shortcuts: the key and its spec as registered.
+    pub shortcuts: Vec<(KeyCombo, String)>,
+    /// The extension host, for shortcuts and completions.
+    pub handle: Option<crate::lua::ExtensionHandle>,
+    /// Where tasks send their results back to the event loop.
+    pub sender: Option<tokio::sync::mpsc::UnboundedSender<UiRequest>>,
+    /// Argument completions and the editor text they belong to.
+    pub arg_completions: Option<(String, Vec<(String, String)>)>,
+    /// Editor text completions were last asked for.
+    pub asked_for: Option<String>,
+    /// The shortcut registrations `shortcuts` was built from.
+    pub shortcut_source: Vec<crate::lua::ShortcutInfo>,
+}
+
+impl ExtensionChrome {
+    /// Drop dialogs whose extension stopped waiting; `true` when one went.
+    pub fn prune(&mut self) -> bool {
+        let before = self.dialogs.len();
+        self.dialogs.retain(|d| !d.is_closed());
+        before != self.dialogs.len()
+    }
+
+    /// Something on screen changes with time (a countdown).
+    pub fn ticking(&self) -> bool {
+        !self.dialogs.is_empty()
+    }
+
+    /// Apply a `setStatus` / `setWidget` / working request; `false` for other methods.
+    pub fn apply(&mut self, request: &serde_json::Value) -> bool {
+        let s = |k: &str| request[k].as_str().map(str::to_string);
+        match request["method"].as_str().unwrap_or_default() {
+            "setStatus" => {
+                let key = s("statusKey").unwrap_or_default();
+                match s("statusText") {
+                    Some(text) => self.statuses.insert(key, text),
+                    None => self.statuses.remove(&key),
+                };
+            }
+            "setWidget" => {
+                let key = s("widgetKey").unwrap_or_default();
+                let placement = match request["widgetPlacement"].as_str() {
+                    Some("belowEditor") => Placement::BelowEditor,
+                    _ => Placement::AboveEditor,
+                };
+                match request["widgetLines"].as_array() {
+                    Some(lines) => {
+                        let lines = lines
+                            .iter()
+                            .filter_map(|l| l.as_str().map(str::to_string))
+                            .collect();
+                        self.widgets.insert(key, (placement, lines));
+                    }
+                    None => {
+                        self.widgets.shift_remove(&key);
+                    }
+                }
+            }
+            "setWorkingMessage" => self.working_message = s("message"),
+            "setWorkingIndicator" => {
+                self.indicator = request["frames"].as_array().map(|f| {
+                    let frames = f
+                        .iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect();
+                    (frames, request["intervalMs"].as_u64().unwrap_or(80))
+                });
+            }
+            "setTitle" => self.title = s("title"),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Widget lines at `placement`, ANSI styles kept, cut to `width`.
+    pub fn widget_lines(&self, placement: Placement, width: usize) -> Vec<Line<'static>> {
+        self.widgets
+            .values()
+            .filter(|(p, _)| *p == placement)
+            .flat_map(|(_, lines)| lines.iter())
+            .flat_map(|l| l.split('\n'))
+            .map(|l| {
+                let shown = crate::i18n::core_hacks::display(l);
+                ansi_line(&truncate_to_width(&shown, width, "…"), Default::default())
+            })
+            .collect()
+    }
+
+    /// The footer line of status slots, if any are set.
+    pub fn status_line(&self, theme: &Theme, width: usize) -> Option<Line<'static>> {
+        if self.statuses.is_empty() {
+            return None;
+        }
+        let joined = self
+            .statuses
+            .values()
+            .map(|t| crate::i18n::core_hacks::display(t).replace(['\n', '\r'], " "))
+            .collect::<Vec<_>>()
+            .join("  ");
+        Some(ansi_line(
+            &truncate_to_width(&joined, width, "…"),
+            theme.fg("dim"),
+        ))
+    }
+
+    /// The working line when an extension customised it.
+    pub fn working_line(
+        &self,
+        elapsed: Duration,
+        theme: &Theme,
+        width: usize,
+    ) -> Option<Line<'static>> {
+        if self.working_message.is_none() && self.indicator.is_none() {
+            return None;
+        }
+        let frame = match &self.indicator {
+            Some((frames, _)) if frames.is_empty() => String::new(),
+            Some((frames, interval)) => {
+                let i = (elapsed.as_millis() / (*interval).max(1) as u128) as usize % frames.len();
+                frames[i].clone()
+            }
+            None => {
+                const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+                FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()].to_string()
+            }
+        };
+        let message = self
+            .working_message
+            .clone()
+            .unwrap_or_else(|| crate::t!("pi.tui.ext.working"));
+        let mut spans = vec![Span::raw(" ")];
+        if !frame.is_empty() {
+            spans.push(Span::styled(frame, theme.fg("accent")));
+            spans.push(Span::raw(" "));
+        }
+        let text = truncate_to_width(&message, width.saturating_sub(4), "…");
+        spans.extend(ansi_line(&text, theme.fg("muted")).spans);
+        Some(Line::from(spans))
+    }
+
+    /// When the countdown next needs a redraw.
+    pub fn next_tick(&self, now: Instant) -> Option<Instant> {
+        self.ticking().then(|| now + Duration::from_millis(250))
+    }
+}

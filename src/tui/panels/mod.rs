@@ -1,0 +1,69 @@
+//! Interactive lists shown in place of the editor that are more than a
+//! pick-one selector (`/settings`, `/scoped-models`): each reports the
+//! changes it makes and the app applies them.
+
+pub mod lang;
+pub mod scoped_models;
+pub mod selector;
+pub mod session;
+pub mod settings;
+pub mod tree_rows;
+pub mod tree_selector;
+
+use std::path::PathBuf;
+
+use crossterm::event::KeyEvent;
+use ratatui::text::Line;
+
+use crate::ui_kit::keybindings::Keybindings;
+use crate::ui_kit::theme::Theme;
+
+/// A change made in a panel, applied by the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PanelChange {
+    /// A `/settings` entry got a new value (entry id, value as shown).
+    Setting {
+        /// Entry id, e.g. `quiet-startup`.
+        id: &'static str,
+        /// The new value, e.g. `true` or `one-at-a-time`.
+        value: String,
+    },
+    /// The models Ctrl+P cycles through (`provider/id`; `None` = all).
+    ScopedModels(Option<Vec<String>>),
+    /// Save the scoped models as settings `enabledModels` (`None` removes it).
+    SaveScopedModels(Option<Vec<String>>),
+    /// Continue this session (its working directory from the header).
+    ResumeSession {
+        /// The session file.
+        path: PathBuf,
+        /// The session's working directory.
+        cwd: String,
+    },
+    /// Give this session file a new display name.
+    RenameSession(PathBuf, String),
+    /// Delete this session file.
+    DeleteSession(PathBuf),
+    /// Switch to this locale tag (`/lang` picker).
+    Locale(String),
+}
+
+/// What a key did to a panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PanelOutcome {
+    /// Still open, nothing to apply.
+    Open,
+    /// Still open; apply this change.
+    Changed(PanelChange),
+    /// Closed.
+    Closed,
+    /// Closed; apply this change.
+    Done(PanelChange),
+}
+
+/// A list panel drawn in place of the editor.
+pub trait Panel {
+    /// Handle a key.
+    fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome;
+    /// Lines to draw at `width` columns.
+    fn lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>>;
+}

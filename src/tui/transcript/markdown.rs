@@ -1,0 +1,494 @@
+//! Markdown to styled, width-wrapped lines (pulldown-cmark): headings, lists,
+//! block quotes, code blocks, tables, inline code, emphasis and links.
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use crate::ui_kit::text::{sanitize, width, wrap_line};
+use crate::ui_kit::theme::Theme;
+
+/// A styled run of text.
+type Run = (String, Style);
+
+/// Render markdown `source` to lines of at most `max_width` columns.
+pub fn render_markdown(source: &str, max_width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut r = Renderer {
+        theme,
+        width: max_width.max(1),
+        lines: Vec::new(),
+        runs: Vec::new(),
+        styles: vec![Style::default()],
+        lists: Vec::new(),
+        item_prefix: None,
+        quote_depth: 0,
+        code: None,
+        table: None,
+        link: None,
+    };
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    for event in Parser::new_ext(&sanitize(source), options) {
+        r.event(event);
+    }
+    r.flush();
+    while r.lines.last().is_some_and(|l| l.width() == 0) {
+        r.lines.pop();
+    }
+    r.lines
+}
+
+struct TableState {
+    rows: Vec<Vec<String>>,
+    cell: String,
+}
+
+struct Renderer<'t> {
+    theme: &'t Theme,
+    width: usize,
+    lines: Vec<Line<'static>>,
+    runs: Vec<Run>,
+    styles: Vec<Style>,
+    /// Next number of each open list (`None` = bullets).
+    lists: Vec<Option<u64>>,
+    item_prefix: Option<String>,
+    quote_depth: usize,
+    code: Option<(String, String)>,
+    table: Option<TableState>,
+    link: Option<String>,
+}
+
+impl Renderer<'_> {
+    fn style(&self) -> Style {
+        *self.styles.last().unwrap_or(&Style::default())
+    }
+
+    fn push_style(&mut self, add: Style) {
+        let s = self.style().patch(add);
+        self.styles.push(s);
+    }
+
+    fn pop_style(&mut self) {
+        if self.styles.len() > 1 {
+            self.styles.pop();
+        }
+    }
+
+    fn blank(&mut self) {
+        if self.lines.last().is_some_and(|l| l.width() > 0) {
+            self.lines.push(Line::default());
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        if let Some(table) = &mut self.table {
+            match event {
+                Event::Text(t) | Event::Code(t) => return table.cell.push_str(&t),
+                Event::End(TagEnd::TableCell) => {
+                    let cell = std::mem::take(&mut table.cell);
+                    if let Some(row) = table.rows.last_mut() {
+                        row.push(cell);
+                    }
+                    return;
+                }
+                Event::Start(Tag::TableHead | Tag::TableRow) => {
+                    table.rows.push(Vec::new());
+                    return;
+                }
+                Event::End(TagEnd::Table) => {
+                    let rows = self.table.take().map(|t| t.rows).unwrap_or_default();
+                    self.render_table(rows);
+                    self.lines.push(Line::default());
+                    return;
+                }
+                _ => return,
+            }
+        }
+        match event {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => {
+                if let Some((_, code)) = &mut self.code {
+                    code.push_str(&t);
+                } else {
+                    self.runs.push((t.to_string(), self.style()));
+                }
+            }
+            Event::Code(t) => {
+                let style = self.style().patch(self.theme.fg("mdCode"));
+                self.runs.push((t.to_string(), style));
+            }
+            Event::SoftBreak => self.runs.push((" ".into(), self.style())),
+            Event::HardBreak => self.flush(),
+            Event::Rule => {
+                self.flush();
+                let rule = "─".repeat(self.width.min(80));
+                self.lines
+                    .push(Line::from(Span::styled(rule, self.theme.fg("mdHr"))));
+                self.lines.push(Line::default());
+            }
+            Event::TaskListMarker(done) => {
+                let mark = if done { "[x] " } else { "[ ] " };
+                self.runs.push((mark.into(), self.style()));
+            }
+            Event::Html(t) | Event::InlineHtml(t) => self.runs.push((t.to_string(), self.style())),
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => {}
+            Tag::Heading { level, .. } => {
+                self.flush();
+                let hashes = match level {
+                    HeadingLevel::H1 => "# ",
+                    HeadingLevel::H2 => "## ",
+                    _ => "### ",
+                };
+                let style = self.theme.bold("mdHeading");
+                self.push_style(style);
+                if level != HeadingLevel::H1 {
+                    self.runs.push((hashes.into(), self.style()));
+                } else {
+                    self.push_style(Style::default().add_modifier(Modifier::UNDERLINED));
+                }
+            }
+            Tag::BlockQuote(_) => {
+                self.flush();
+                self.quote_depth += 1;
+                let style = self.theme.fg("mdQuote").add_modifier(Modifier::ITALIC);
+                self.push_style(style);
+            }
+            Tag::CodeBlock(kind) => {
+                self.flush();
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) => l.to_string(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                self.code = Some((lang, String::new()));
+            }
+            Tag::List(start) => {
+                self.flush();
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.flush();
+                let depth = self.lists.len().saturating_sub(1);
+                let marker = match self.lists.last_mut() {
+                    Some(Some(n)) => {
+                        *n += 1;
+                        format!("{}. ", *n - 1)
+                    }
+                    _ => "- ".into(),
+                };
+                self.item_prefix = Some(format!("{}{marker}", "  ".repeat(depth)));
+            }
+            Tag::Emphasis => self.push_style(Style::default().add_modifier(Modifier::ITALIC)),
+            Tag::Strong => self.push_style(Style::default().add_modifier(Modifier::BOLD)),
+            Tag::Strikethrough => {
+                self.push_style(Style::default().add_modifier(Modifier::CROSSED_OUT))
+            }
+            Tag::Link { dest_url, .. } => {
+                let style = self
+                    .theme
+                    .fg("mdLink")
+                    .add_modifier(Modifier::UNDERLINED)
+                    .patch(crate::tui::transcript::hyperlink::link_style(&dest_url));
+                self.push_style(style);
+                self.link = Some(dest_url.to_string());
+            }
+            Tag::Table(_) => {
+                self.flush();
+                self.table = Some(TableState {
+                    rows: Vec::new(),
+                    cell: String::new(),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph => {
+                self.flush();
+                if self.lists.is_empty() {
+                    self.blank();
+                }
+            }
+            TagEnd::Heading(level) => {
+                if level == HeadingLevel::H1 {
+                    self.pop_style();
+                }
+                self.pop_style();
+                self.flush();
+                self.blank();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote_depth = self.quote_depth.saturating_sub(1);
+                self.pop_style();
+                self.blank();
+            }
+            TagEnd::CodeBlock => {
+                if let Some((lang, code)) = self.code.take() {
+                    self.render_code(&lang, &code);
+                }
+                self.blank();
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.lists.pop();
+                if self.lists.is_empty() {
+                    self.blank();
+                }
+            }
+            TagEnd::Item => self.flush(),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough => self.pop_style(),
+            TagEnd::Link => {
+                self.pop_style();
+                if let Some(url) = self.link.take() {
+                    let shown: String = self.runs.iter().map(|r| r.0.as_str()).collect();
+                    if !shown.ends_with(url.as_str()) {
+                        let style = self
+                            .theme
+                            .fg("mdLinkUrl")
+                            .patch(crate::tui::transcript::hyperlink::link_style(&url));
+                        self.runs.push((" (".into(), self.theme.fg("mdLinkUrl")));
+                        self.runs.push((url.clone(), style));
+                        self.runs.push((")".into(), self.theme.fg("mdLinkUrl")));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn render_code(&mut self, lang: &str, code: &str) {
+        let border = self.theme.fg("mdCodeBlockBorder");
+        let body = self.theme.fg("mdCodeBlock");
+        self.lines
+            .push(Line::from(Span::styled(format!("```{lang}"), border)));
+        let inner = self.width.saturating_sub(2).max(1);
+        let code = code.trim_end_matches('\n');
+        match crate::tui::transcript::highlight::highlight(code, lang, self.theme) {
+            Some(highlighted) => {
+                for runs in highlighted {
+                    for row in crate::tui::transcript::highlight::hard_wrap(&runs, inner) {
+                        let mut spans = vec![Span::raw("  ")];
+                        spans.extend(row.into_iter().map(|(t, s)| Span::styled(t, s)));
+                        self.lines.push(Line::from(spans));
+                    }
+                }
+            }
+            None => {
+                for raw in code.split('\n') {
+                    for piece in wrap_line(raw, inner) {
+                        self.lines
+                            .push(Line::from(vec![Span::raw("  "), Span::styled(piece, body)]));
+                    }
+                }
+            }
+        }
+        self.lines.push(Line::from(Span::styled("```", border)));
+    }
+
+    fn render_table(&mut self, rows: Vec<Vec<String>>) {
+        let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+        if columns == 0 {
+            return;
+        }
+        let mut widths = vec![1usize; columns];
+        for row in &rows {
+            for (i, cell) in row.iter().enumerate() {
+                widths[i] = widths[i].max(width(cell));
+            }
+        }
+        let chrome = columns * 3 + 1;
+        if chrome + columns > self.width {
+            for row in &rows {
+                for piece in wrap_line(&row.join(" | "), self.width) {
+                    self.lines.push(Line::from(piece));
+                }
+            }
+            return;
+        }
+        // Shrink the widest columns until the table fits.
+        while widths.iter().sum::<usize>() + chrome > self.width {
+            let Some((i, w)) = widths
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, w)| **w)
+                .map(|(i, w)| (i, *w))
+            else {
+                break;
+            };
+            if w <= 1 {
+                break;
+            }
+            widths[i] -= 1;
+        }
+        let border = self.theme.fg("mdCodeBlockBorder");
+        for (r, row) in rows.iter().enumerate() {
+            let mut spans = vec![Span::styled("│", border)];
+            for (i, w) in widths.iter().enumerate() {
+                let cell = row.get(i).map(String::as_str).unwrap_or("");
+                let cut = crate::ui_kit::text::truncate(cell, *w, "…");
+                let pad = w.saturating_sub(width(&cut));
+                let style = if r == 0 {
+                    Style::default().add_modifier(Modifier::BOLD)
+                } else {
+                    Style::default()
+                };
+                spans.push(Span::styled(format!(" {cut}{} ", " ".repeat(pad)), style));
+                spans.push(Span::styled("│", border));
+            }
+            self.lines.push(Line::from(spans));
+            if r == 0 {
+                let rule: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+                self.lines.push(Line::from(Span::styled(
+                    format!("├{}┤", rule.join("┼")),
+                    border,
+                )));
+            }
+        }
+    }
+
+    /// Wrap the pending inline runs into lines with list/quote prefixes.
+    fn flush(&mut self) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let runs = std::mem::take(&mut self.runs);
+        let quote = "│ ".repeat(self.quote_depth);
+        let first = format!("{quote}{}", self.item_prefix.take().unwrap_or_default());
+        let indent = if self.lists.is_empty() {
+            0
+        } else {
+            self.lists.len() * 2
+        };
+        let rest = format!("{quote}{}", " ".repeat(indent));
+        let bullet = self.theme.fg("mdListBullet");
+        for (i, row) in wrap_runs(&runs, self.width, width(&first), width(&rest))
+            .into_iter()
+            .enumerate()
+        {
+            let prefix = if i == 0 { first.clone() } else { rest.clone() };
+            let mut spans = Vec::new();
+            if !prefix.is_empty() {
+                spans.push(Span::styled(prefix, bullet));
+            }
+            spans.extend(row.into_iter().map(|(t, s)| Span::styled(t, s)));
+            self.lines.push(Line::from(spans));
+        }
+    }
+}
+
+/// Greedy word wrap over styled runs.
+fn wrap_runs(runs: &[Run], max: usize, first_indent: usize, rest_indent: usize) -> Vec<Vec<Run>> {
+    let mut rows: Vec<Vec<Run>> = vec![Vec::new()];
+    let mut used = 0usize;
+    let mut limit = max.saturating_sub(first_indent).max(1);
+    let rest_limit = max.saturating_sub(rest_indent).max(1);
+    for (text, style) in runs {
+        for word in words(text) {
+            let w = width(word);
+            if used + width(word.trim_end()) > limit && used > 0 {
+                rows.push(Vec::new());
+                used = 0;
+                limit = rest_limit;
+                if word.trim().is_empty() {
+                    continue;
+                }
+            }
+            let pieces = if w > limit {
+                wrap_line(word, limit)
+            } else {
+                vec![word.to_string()]
+            };
+            let count = pieces.len();
+            for (i, piece) in pieces.into_iter().enumerate() {
+                used += width(&piece);
+                if let Some(row) = rows.last_mut() {
+                    row.push((piece, *style));
+                }
+                if i + 1 < count {
+                    rows.push(Vec::new());
+                    used = 0;
+                    limit = rest_limit;
+                }
+            }
+        }
+    }
+    for row in &mut rows {
+        if let Some(last) = row.last_mut() {
+            let trimmed = last.0.trim_end().to_string();
+            last.0 = trimmed;
+        }
+    }
+    rows
+}
+
+fn words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_space = false;
+    for (i, c) in text.char_indices() {
+        if c == ' ' {
+            in_space = true;
+        } else if in_space {
+            out.push(&text[start..i]);
+            start = i;
+            in_space = false;
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui_kit::text::plain_lines as plain;
+
+    #[test]
+    fn renders_blocks_and_lists() {
+        let md = "## Title\n\nSome *text* and `code`.\n\n- one\n- two\n\n1. first\n\n```rust\nfn main() {}\n```\n";
+        let out = plain(&render_markdown(md, 40, &Theme::plain()));
+        assert_eq!(
+            out,
+            vec![
+                "## Title",
+                "",
+                "Some text and code.",
+                "",
+                "- one",
+                "- two",
+                "",
+                "1. first",
+                "",
+                "```rust",
+                "  fn main() {}",
+                "```"
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_never_exceed_the_width() {
+        let md = "A very long paragraph with 漢字漢字漢字漢字 and averyveryverylongwordthatmustbreak\n\n| a | b |\n|---|---|\n| long cell text | x |\n";
+        for w in [8, 12, 20] {
+            for line in render_markdown(md, w, &Theme::plain()) {
+                assert!(line.width() <= w, "{w}: {line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn escape_sequences_in_markdown_are_removed() {
+        let out = plain(&render_markdown("hi\u{1b}[2Jthere", 40, &Theme::plain()));
+        assert_eq!(out, vec!["hithere"]);
+    }
+}

@@ -1,0 +1,515 @@
+//! The conversation as the screen shows it: a list of items built from agent
+//! events (live) or from stored messages (resumed sessions).
+
+pub mod highlight;
+pub mod hyperlink;
+pub mod markdown;
+pub mod render;
+pub mod tool_rows;
+
+use crate::t;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::agent::events::AgentEvent;
+use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, Usage};
+
+/// How a notice is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// Neutral information.
+    Info,
+    /// Something the user should know.
+    Warning,
+    /// A failure.
+    Error,
+}
+
+/// One tool call and its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolRow {
+    /// Tool call id.
+    pub id: String,
+    /// Tool name (`bash`, `read`, ...).
+    pub name: String,
+    /// Call arguments.
+    pub args: Value,
+    /// Output text so far (final once `done`).
+    pub output: String,
+    /// Result details (diffs, exit codes) when the tool gave them.
+    pub details: Option<Value>,
+    /// The tool reported an error.
+    pub is_error: bool,
+    /// The tool finished.
+    pub done: bool,
+    /// How long it ran, once done and when measured live.
+    pub duration: Option<Duration>,
+    /// When it started (live runs only).
+    pub started: Option<Instant>,
+    /// Lines drawn by the tool's Lua renderers.
+    pub custom: Option<crate::tui::chrome::lua_surfaces::CustomToolLines>,
+}
+
+/// One block of the transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// A message the user sent.
+    User {
+        /// Message text.
+        text: String,
+    },
+    /// A model answer.
+    Assistant {
+        /// Visible text.
+        text: String,
+        /// Reasoning text.
+        thinking: String,
+        /// Still arriving.
+        streaming: bool,
+        /// Error message, when the answer failed.
+        error: Option<String>,
+        /// The user aborted it.
+        aborted: bool,
+    },
+    /// A tool call.
+    Tool(ToolRow),
+    /// A compaction or branch summary (expandable).
+    Summary {
+        /// Tokens before compaction for a compaction summary; `None` for a branch summary.
+        /// The heading is translated when drawn.
+        tokens_before: Option<u64>,
+        /// The summary (markdown).
+        text: String,
+    },
+    /// A message an extension sent with `display = true`.
+    Custom {
+        /// Its `customType`.
+        custom_type: String,
+        /// Text content.
+        text: String,
+        /// The whole message as JSON (for Lua renderers).
+        message: Value,
+        /// Lines its `registerMessageRenderer` function drew.
+        lines: Option<Vec<ratatui::text::Line<'static>>>,
+    },
+    /// A status line from pi itself.
+    Notice {
+        /// Text.
+        text: String,
+        /// Colour.
+        kind: NoticeKind,
+    },
+    /// A notification from an extension: the extension's own text, re-worded by core
+    /// hacks each time it is drawn (so turning a hack off shows the original again).
+    ExtensionNotice {
+        /// The extension's text, unchanged.
+        text: String,
+        /// Colour.
+        kind: NoticeKind,
+    },
+}
+
+/// Messages of a resumed session shown in the transcript at most (about).
+pub const RESTORED_MESSAGES: usize = 600;
+
+/// The transcript item of a compaction summary.
+fn compaction_item(summary: &str, tokens_before: u64) -> Item {
+    Item::Summary {
+        tokens_before: Some(tokens_before),
+        text: summary.to_string(),
+    }
+}
+
+/// The transcript and the token totals shown in the footer.
+#[derive(Debug, Default)]
+pub struct Transcript {
+    /// Items in display order.
+    pub items: Vec<Item>,
+    /// Incremented on every change (render caches key on it).
+    pub revision: u64,
+    /// Summed usage of all answers.
+    pub usage: Usage,
+    /// Tokens of the last answer's context (input + output + cache).
+    pub last_context_tokens: u64,
+    /// Per item, the revision at which it last changed.
+    pub item_revisions: Vec<u64>,
+    tools: HashMap<String, usize>,
+}
+
+impl Transcript {
+    /// An empty transcript.
+    pub fn new() -> Self {
+        Transcript::default()
+    }
+
+    /// Rebuild from stored messages (a resumed session).
+    /// Only the last [`RESTORED_MESSAGES`] or so are shown (from a user
+    /// message on); usage still counts every message.
+    pub fn from_messages(messages: &[Message]) -> Self {
+        let mut t = Transcript::new();
+        let mut start = messages.len().saturating_sub(RESTORED_MESSAGES);
+        while start > 0 && start < messages.len() && !matches!(messages[start], Message::User(_)) {
+            start += 1;
+        }
+        for message in &messages[..start] {
+            if let Message::Assistant(a) = message {
+                t.add_usage(a);
+            }
+        }
+        if start > 0 {
+            t.notice(
+                t!("pi.tui.transcript.earlier_hidden", count = start),
+                NoticeKind::Info,
+            );
+        }
+        for message in &messages[start..] {
+            match message {
+                Message::User(u) => t.push(Item::User {
+                    text: u.content.text(),
+                }),
+                Message::Assistant(a) => {
+                    t.push_assistant(a, false);
+                    t.add_usage(a);
+                    for call in a.tool_calls() {
+                        t.start_tool(&call.id, &call.name, call.arguments.clone(), false);
+                    }
+                }
+                Message::ToolResult(r) => {
+                    t.finish_tool(
+                        &r.tool_call_id,
+                        &blocks_text(&r.content),
+                        r.details.clone(),
+                        r.is_error,
+                    );
+                }
+                Message::BashExecution(b) => {
+                    let id = format!("user-bash-{}", b.timestamp);
+                    t.start_tool(
+                        &id,
+                        "bash",
+                        serde_json::json!({"command": b.command}),
+                        false,
+                    );
+                    t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
+                }
+                Message::CompactionSummary(c) => {
+                    t.push(compaction_item(&c.summary, c.tokens_before))
+                }
+                Message::Custom(c) => t.push_custom(c),
+                Message::BranchSummary(b) => t.push(Item::Summary {
+                    tokens_before: None,
+                    text: b.summary.clone(),
+                }),
+            }
+        }
+        t
+    }
+
+    /// Append an item.
+    pub fn push(&mut self, item: Item) {
+        self.items.push(item);
+        self.revision += 1;
+        self.item_revisions.push(self.revision);
+    }
+
+    fn touch(&mut self, index: usize) {
+        self.revision += 1;
+        if let Some(r) = self.item_revisions.get_mut(index) {
+            *r = self.revision;
+        }
+    }
+
+    /// Append a notice.
+    pub fn notice(&mut self, text: impl Into<String>, kind: NoticeKind) {
+        let text = text.into();
+        crate::i18n::probe::observe(&text);
+        self.push(Item::Notice { text, kind });
+    }
+
+    /// Append an extension's notification (kept as sent; core hacks apply when drawn).
+    pub fn extension_notice(&mut self, text: impl Into<String>, kind: NoticeKind) {
+        let text = text.into();
+        crate::i18n::probe::observe(&crate::i18n::core_hacks::display(&text));
+        self.push(Item::ExtensionNotice { text, kind });
+    }
+
+    /// Remove everything (a new session).
+    pub fn clear(&mut self) {
+        *self = Transcript {
+            revision: self.revision + 1,
+            ..Transcript::default()
+        };
+    }
+
+    /// Fold one agent event into the transcript.
+    pub fn apply(&mut self, event: &AgentEvent) {
+        match event {
+            AgentEvent::CompactionStart { reason } => {
+                let text = match reason.as_str() {
+                    "manual" => t!("pi.tui.compaction.manual"),
+                    "overflow" => t!("pi.tui.compaction.overflow"),
+                    _ => t!("pi.tui.compaction.threshold"),
+                };
+                self.notice(text, NoticeKind::Info);
+            }
+            AgentEvent::CompactionEnd {
+                result,
+                aborted,
+                error_message,
+                ..
+            } => match (result, error_message) {
+                (Some(r), _) => self.push(compaction_item(
+                    r["summary"].as_str().unwrap_or_default(),
+                    r["tokensBefore"].as_u64().unwrap_or(0),
+                )),
+                (None, _) if *aborted => {
+                    self.notice(t!("pi.tui.compaction.cancelled"), NoticeKind::Warning)
+                }
+                (None, Some(e)) => {
+                    self.notice(t!("pi.tui.compaction.failed", error = e), NoticeKind::Error)
+                }
+                (None, None) => {}
+            },
+            AgentEvent::MessageEnd {
+                message: Message::Custom(c),
+            } => self.push_custom(c),
+            AgentEvent::MessageStart { message } => match message {
+                Message::User(u) => self.push(Item::User {
+                    text: u.content.text(),
+                }),
+                Message::Assistant(a) => self.push_assistant(a, true),
+                _ => {}
+            },
+            AgentEvent::MessageUpdate {
+                message: Message::Assistant(a),
+                ..
+            } => self.update_assistant(a, true),
+            AgentEvent::MessageEnd {
+                message: Message::Assistant(a),
+            } => {
+                self.update_assistant(a, false);
+                self.add_usage(a);
+            }
+            AgentEvent::ToolExecutionStart {
+                tool_call_id,
+                tool_name,
+                args,
+            } => self.start_tool(tool_call_id, tool_name, args.clone(), true),
+            AgentEvent::ToolExecutionUpdate {
+                tool_call_id,
+                partial_result,
+                ..
+            } => {
+                if let Some(Item::Tool(row)) = self.tool_mut(tool_call_id) {
+                    row.output = blocks_text(&partial_result.content);
+                    let index = self.tools[tool_call_id.as_str()];
+                    self.touch(index);
+                }
+            }
+            AgentEvent::ToolExecutionEnd {
+                tool_call_id,
+                result,
+                is_error,
+                ..
+            } => self.finish_tool(
+                tool_call_id,
+                &blocks_text(&result.content),
+                result.details.clone(),
+                *is_error,
+            ),
+            AgentEvent::AutoRetryStart {
+                attempt,
+                max_attempts,
+                delay_ms,
+                error_message,
+            } => self.notice(
+                t!(
+                    "pi.tui.retrying",
+                    attempt = *attempt,
+                    max = *max_attempts,
+                    seconds = delay_ms.div_ceil(1000),
+                    error = error_message
+                ),
+                NoticeKind::Warning,
+            ),
+            _ => {}
+        }
+    }
+
+    fn push_assistant(&mut self, a: &AssistantMessage, streaming: bool) {
+        let (text, thinking) = assistant_texts(a);
+        self.push(Item::Assistant {
+            text,
+            thinking,
+            streaming,
+            error: None,
+            aborted: false,
+        });
+        if !streaming {
+            self.update_assistant(a, false);
+        }
+    }
+
+    fn update_assistant(&mut self, a: &AssistantMessage, still_streaming: bool) {
+        let Some(index) = self
+            .items
+            .iter()
+            .rposition(|i| matches!(i, Item::Assistant { .. }))
+        else {
+            return;
+        };
+        let Item::Assistant {
+            text,
+            thinking,
+            streaming,
+            error,
+            aborted,
+        } = &mut self.items[index]
+        else {
+            return;
+        };
+        (*text, *thinking) = assistant_texts(a);
+        *streaming = still_streaming;
+        if !still_streaming {
+            *aborted = a.stop_reason == StopReason::Aborted;
+            *error = (a.stop_reason == StopReason::Error).then(|| {
+                a.error_message
+                    .clone()
+                    .unwrap_or_else(|| t!("pi.tui.error.generic"))
+            });
+        }
+        self.touch(index);
+    }
+
+    fn add_usage(&mut self, a: &AssistantMessage) {
+        let u = &a.usage;
+        self.usage.input += u.input;
+        self.usage.output += u.output;
+        self.usage.cache_read += u.cache_read;
+        self.usage.cache_write += u.cache_write;
+        self.usage.cost.total += u.cost.total;
+        let context = u.input + u.output + u.cache_read + u.cache_write;
+        if context > 0 {
+            self.last_context_tokens = context;
+        }
+    }
+
+    fn start_tool(&mut self, id: &str, name: &str, args: Value, live: bool) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+            row.args = args;
+            row.started = live.then(Instant::now);
+            let index = self.tools[id];
+            self.touch(index);
+            return;
+        }
+        self.tools.insert(id.to_string(), self.items.len());
+        self.push(Item::Tool(ToolRow {
+            id: id.to_string(),
+            name: name.to_string(),
+            args,
+            output: String::new(),
+            details: None,
+            is_error: false,
+            done: false,
+            duration: None,
+            started: live.then(Instant::now),
+            custom: None,
+        }));
+    }
+
+    fn finish_tool(&mut self, id: &str, output: &str, details: Option<Value>, is_error: bool) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+            row.output = output.to_string();
+            row.details = details;
+            row.is_error = is_error;
+            row.done = true;
+            row.duration = row.started.map(|s| s.elapsed());
+            let index = self.tools[id];
+            self.touch(index);
+        }
+    }
+
+    fn push_custom(&mut self, c: &crate::ai::types::CustomMessage) {
+        if c.display {
+            self.push(Item::Custom {
+                custom_type: c.custom_type.clone(),
+                text: c.content.text(),
+                message: serde_json::to_value(c).unwrap_or_default(),
+                lines: None,
+            });
+        }
+    }
+
+    /// Show lines a Lua message renderer drew for item `index`.
+    pub fn set_custom_lines(&mut self, index: usize, new: Vec<ratatui::text::Line<'static>>) {
+        if let Some(Item::Custom { lines, .. }) = self.items.get_mut(index) {
+            *lines = Some(new);
+            self.touch(index);
+        }
+    }
+
+    /// Forget every line Lua renderers drew; rows show the built-in rendering
+    /// until a renderer draws them again.
+    pub fn clear_lua_lines(&mut self) {
+        for index in 0..self.items.len() {
+            let changed = match &mut self.items[index] {
+                Item::Custom { lines, .. } => lines.take().is_some(),
+                Item::Tool(row) => row.custom.take().is_some(),
+                _ => false,
+            };
+            if changed {
+                self.touch(index);
+            }
+        }
+    }
+
+    /// Show lines a Lua renderer drew for tool call `id`.
+    pub fn set_tool_custom(
+        &mut self,
+        id: &str,
+        custom: crate::tui::chrome::lua_surfaces::CustomToolLines,
+    ) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+            row.custom = Some(custom);
+            let index = self.tools[id];
+            self.touch(index);
+        }
+    }
+
+    fn tool_mut(&mut self, id: &str) -> Option<&mut Item> {
+        let index = *self.tools.get(id)?;
+        self.items.get_mut(index)
+    }
+}
+
+fn assistant_texts(a: &AssistantMessage) -> (String, String) {
+    let mut text = String::new();
+    let mut thinking = String::new();
+    for block in &a.content {
+        match block {
+            ContentBlock::Text(t) => text.push_str(&t.text),
+            ContentBlock::Thinking(t) => thinking.push_str(&t.thinking),
+            _ => {}
+        }
+    }
+    (text, thinking)
+}
+
+/// The text parts of content blocks, images shown as a placeholder.
+pub fn blocks_text(blocks: &[ContentBlock]) -> String {
+    blocks
+        .iter()
+        .map(|b| match b {
+            ContentBlock::Text(t) => t.text.clone(),
+            ContentBlock::Image(i) => t!("pi.tui.transcript.image", mime = &i.mime_type),
+            _ => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests;
