@@ -311,7 +311,10 @@ fn link_parsing_skips_code_and_reads_titles() {
         link_targets("see [a](a.md) and `[b](b.md)` and [c](c.md#x \"title\")"),
         vec!["a.md".to_string(), "c.md#x".to_string()]
     );
-    assert_eq!(link_targets("[ref]: ./ref.md"), vec!["./ref.md".to_string()]);
+    assert_eq!(
+        link_targets("[ref]: ./ref.md"),
+        vec!["./ref.md".to_string()]
+    );
     assert!(is_external("https://example.com"));
     assert!(is_external("mailto:a@b"));
     assert!(!is_external("usage.md#a:b"));
@@ -320,11 +323,7 @@ fn link_parsing_skips_code_and_reads_titles() {
 #[test]
 fn no_dead_relative_links_in_docs_or_readme() {
     let problems = broken_links(&root());
-    assert!(
-        problems.is_empty(),
-        "dead links:\n{}",
-        problems.join("\n")
-    );
+    assert!(problems.is_empty(), "dead links:\n{}", problems.join("\n"));
 }
 
 #[test]
