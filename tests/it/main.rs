@@ -28,6 +28,7 @@ mod config_prompt;
 mod config_resolve;
 mod config_settings;
 mod demo_provider;
+mod docs_links;
 mod export_html;
 mod i18n_lang_cli;
 mod i18n_literals;
