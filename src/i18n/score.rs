@@ -157,7 +157,7 @@ pub fn compute(registry: &Registry, extensions: ExternalCheck, handshake: Extern
                 Category::Correctness,
                 5.0,
                 live_switch(),
-                "tui::app_lang_tests::switching_locale_rerenders_what_is_on_screen",
+                "tui::app::lang_tests::switching_locale_rerenders_what_is_on_screen",
             ),
             item(
                 "schema",

@@ -45,22 +45,22 @@ const SKIPPED_MACROS: &[&str] = &[
 /// (file suffix, exact literal, why it is not translated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "tui/editor.rs",
+        "tui/editor/mod.rs",
         "[paste #{id} +{} lines]",
         "paste marker, parsed back when the message is sent",
     ),
     (
-        "tui/editor.rs",
+        "tui/editor/mod.rs",
         "[paste #{id} {} chars]",
         "paste marker, parsed back when the message is sent",
     ),
     (
-        "tui/editor.rs",
+        "tui/editor/mod.rs",
         "[paste #{id} +{line_count} lines]",
         "paste marker, parsed back when the message is sent",
     ),
     (
-        "tui/editor.rs",
+        "tui/editor/mod.rs",
         "[paste #{id} {chars} chars]",
         "paste marker, parsed back when the message is sent",
     ),
