@@ -5,16 +5,15 @@ use std::cmp::Ordering;
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, optional_number, optional_str};
+use super::args::{check_aborted, directory_arg, limit_arg, object_schema, run_blocking};
 use super::fs_errors;
 use super::listing::{ListingNotices, finish_listing};
-use super::paths::resolve_to_cwd;
 
 /// Default maximum number of entries.
 const DEFAULT_LIMIT: usize = 500;
@@ -44,19 +43,21 @@ impl AgentTool for LsTool {
     }
 
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Directory to list (default: current directory)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of entries to return (default: 500)"
-                }
-            }
-        })
+        object_schema(
+            &[],
+            &[
+                (
+                    "path",
+                    "string",
+                    "Directory to list (default: current directory)",
+                ),
+                (
+                    "limit",
+                    "number",
+                    "Maximum number of entries to return (default: 500)",
+                ),
+            ],
+        )
     }
 
     fn prompt_snippet(&self) -> Option<String> {
@@ -70,14 +71,9 @@ impl AgentTool for LsTool {
         ctx: ToolContext,
     ) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
-        let path = optional_str(&args, "path").filter(|p| !p.is_empty());
-        let dir = resolve_to_cwd(path.unwrap_or("."), &ctx.cwd);
-        let limit = optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(0.0) as usize);
-        let task = tokio::task::spawn_blocking(move || list_directory(dir, limit));
-        tokio::select! {
-            joined = task => joined.map_err(|e| ToolError::new(e.to_string()))?,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        let dir = directory_arg(&args, &ctx.cwd);
+        let limit = limit_arg(&args, DEFAULT_LIMIT, 0.0);
+        run_blocking(&ctx.signal, move |_| list_directory(dir, limit)).await
     }
 }
 

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
-use super::args::{aborted, check_aborted, js_number, optional_number, required_str};
+use super::args::{
+    check_aborted, js_number, object_schema, optional_number, required_str, unless_aborted,
+};
 use super::fs_errors;
 use super::image_resize::{dimension_note, fit_image};
 use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
@@ -47,24 +49,22 @@ impl AgentTool for ReadTool {
     }
 
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["path"],
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Path to the file to read (relative or absolute)"
-                },
-                "offset": {
-                    "type": "number",
-                    "description": "Line number to start reading from (1-indexed)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of lines to read"
-                }
-            }
-        })
+        object_schema(
+            &["path"],
+            &[
+                (
+                    "path",
+                    "string",
+                    "Path to the file to read (relative or absolute)",
+                ),
+                (
+                    "offset",
+                    "number",
+                    "Line number to start reading from (1-indexed)",
+                ),
+                ("limit", "number", "Maximum number of lines to read"),
+            ],
+        )
     }
 
     fn prompt_snippet(&self) -> Option<String> {
@@ -89,10 +89,7 @@ impl AgentTool for ReadTool {
         };
         check_aborted(&ctx.signal)?;
         let absolute = resolve_read_path(path, &ctx.cwd);
-        tokio::select! {
-            result = read_file(&request, &absolute) => result,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        unless_aborted(&ctx.signal, read_file(&request, &absolute)).await?
     }
 }
 

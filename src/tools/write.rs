@@ -1,13 +1,13 @@
 //! The `write` tool: create or overwrite a file, creating parent directories.
 
 use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, required_str};
+use super::args::{check_aborted, object_schema, required_str};
 use super::fs_errors;
-use super::mutation_queue::lock_file;
+use super::mutation_queue::lock_file_unless_aborted;
 use super::paths::resolve_to_cwd;
 
 /// The built-in `write` tool.
@@ -34,20 +34,17 @@ impl AgentTool for WriteTool {
     }
 
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["path", "content"],
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Path to the file to write (relative or absolute)"
-                },
-                "content": {
-                    "type": "string",
-                    "description": "Content to write to the file"
-                }
-            }
-        })
+        object_schema(
+            &["path", "content"],
+            &[
+                (
+                    "path",
+                    "string",
+                    "Path to the file to write (relative or absolute)",
+                ),
+                ("content", "string", "Content to write to the file"),
+            ],
+        )
     }
 
     fn prompt_snippet(&self) -> Option<String> {
@@ -67,11 +64,7 @@ impl AgentTool for WriteTool {
         let path = required_str(&args, "path")?;
         let content = required_str(&args, "content")?;
         let absolute = resolve_to_cwd(path, &ctx.cwd);
-        check_aborted(&ctx.signal)?;
-        let _guard = tokio::select! {
-            guard = lock_file(&absolute) => guard,
-            _ = ctx.signal.cancelled() => return Err(aborted()),
-        };
+        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
         check_aborted(&ctx.signal)?;
         if let Some(dir) = absolute.parent() {
             tokio::fs::create_dir_all(dir)

@@ -13,7 +13,7 @@ use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
 use super::ToolOptions;
-use super::args::{js_number, optional_number, required_str};
+use super::args::{js_number, object_schema, optional_number, required_str};
 use super::truncate::{DEFAULT_MAX_BYTES, TruncatedBy, TruncationLimits, format_size};
 use output::{OutputAccumulator, OutputSnapshot};
 use process::{CommandEnd, CommandSpec, Interruption, OutputSink, resolve_shell, run_command};
@@ -56,20 +56,17 @@ impl AgentTool for BashTool {
     }
 
     fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["command"],
-            "properties": {
-                "command": {
-                    "type": "string",
-                    "description": "Bash command to execute"
-                },
-                "timeout": {
-                    "type": "number",
-                    "description": "Timeout in seconds (optional, no default timeout)"
-                }
-            }
-        })
+        object_schema(
+            &["command"],
+            &[
+                ("command", "string", "Bash command to execute"),
+                (
+                    "timeout",
+                    "number",
+                    "Timeout in seconds (optional, no default timeout)",
+                ),
+            ],
+        )
     }
 
     fn prompt_snippet(&self) -> Option<String> {

@@ -11,9 +11,9 @@ use serde_json::{Map, Value, json};
 
 use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, required_str};
+use super::args::{check_aborted, required_str};
 use super::fs_errors;
-use super::mutation_queue::lock_file;
+use super::mutation_queue::lock_file_unless_aborted;
 use super::paths::resolve_to_cwd;
 use apply::{
     Replacement, apply_edits, detect_line_ending, normalize_to_lf, restore_line_endings, strip_bom,
@@ -163,11 +163,7 @@ impl AgentTool for EditTool {
         let path = required_str(&args, "path")?;
         let edits = parse_edits(&args)?;
         let absolute = resolve_to_cwd(path, &ctx.cwd);
-        check_aborted(&ctx.signal)?;
-        let _guard = tokio::select! {
-            guard = lock_file(&absolute) => guard,
-            _ = ctx.signal.cancelled() => return Err(aborted()),
-        };
+        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
         edit_file(path, &absolute, &edits, &ctx).await
     }
 }
