@@ -7,12 +7,11 @@
 
 use std::path::PathBuf;
 
-use async_trait::async_trait;
 use globset::{GlobBuilder, GlobMatcher};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{
     check_aborted, directory_arg, limit_arg, object_schema, required_str, run_blocking,
@@ -65,52 +64,27 @@ impl PathPattern {
     }
 }
 
-#[async_trait]
-impl AgentTool for FindTool {
-    fn name(&self) -> &str {
-        "find"
-    }
-
-    fn description(&self) -> String {
-        "Search for files by glob pattern. Returns matching file paths relative to the search \
-         directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever \
-         is hit first)."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        object_schema(
+impl_builtin_tool! {
+    FindTool {
+        name: "find",
+        description:
+            "Search for files by glob pattern. Returns matching file paths relative to the search \
+             directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever \
+             is hit first).",
+        snippet: "Find files by glob pattern (respects .gitignore)",
+        parameters: object_schema(
             &["pattern"],
             &[
-                (
-                    "pattern",
-                    "string",
-                    "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
-                ),
-                (
-                    "path",
-                    "string",
-                    "Directory to search in (default: current directory)",
-                ),
-                (
-                    "limit",
-                    "number",
-                    "Maximum number of results (default: 1000)",
-                ),
+                ("pattern", "string", "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"),
+                ("path", "string", "Directory to search in (default: current directory)"),
+                ("limit", "number", "Maximum number of results (default: 1000)"),
             ],
-        )
+        ),
     }
+}
 
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Find files by glob pattern (respects .gitignore)".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl FindTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
         let pattern = PathPattern::new(required_str(&args, "pattern")?)?;
         let root = directory_arg(&args, &ctx.cwd);

@@ -5,14 +5,13 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use async_trait::async_trait;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::overrides::OverrideBuilder;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{
     ABORTED_MESSAGE, aborted, check_aborted, directory_arg, limit_arg, object_schema,
@@ -54,72 +53,31 @@ struct LineMatch {
     line: Vec<u8>,
 }
 
-#[async_trait]
-impl AgentTool for GrepTool {
-    fn name(&self) -> &str {
-        "grep"
-    }
-
-    fn description(&self) -> String {
-        "Search file contents for a pattern. Returns matching lines with file paths and line \
-         numbers. Respects .gitignore. Output is truncated to 100 matches or 50KB (whichever is \
-         hit first). Long lines are truncated to 500 chars."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        object_schema(
+impl_builtin_tool! {
+    GrepTool {
+        name: "grep",
+        description:
+            "Search file contents for a pattern. Returns matching lines with file paths and line \
+             numbers. Respects .gitignore. Output is truncated to 100 matches or 50KB (whichever is \
+             hit first). Long lines are truncated to 500 chars.",
+        snippet: "Search file contents for patterns (respects .gitignore)",
+        parameters: object_schema(
             &["pattern"],
             &[
-                (
-                    "pattern",
-                    "string",
-                    "Search pattern (regex or literal string)",
-                ),
-                (
-                    "path",
-                    "string",
-                    "Directory or file to search (default: current directory)",
-                ),
-                (
-                    "glob",
-                    "string",
-                    "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'",
-                ),
-                (
-                    "ignoreCase",
-                    "boolean",
-                    "Case-insensitive search (default: false)",
-                ),
-                (
-                    "literal",
-                    "boolean",
-                    "Treat pattern as literal string instead of regex (default: false)",
-                ),
-                (
-                    "context",
-                    "number",
-                    "Number of lines to show before and after each match (default: 0)",
-                ),
-                (
-                    "limit",
-                    "number",
-                    "Maximum number of matches to return (default: 100)",
-                ),
+                ("pattern", "string", "Search pattern (regex or literal string)"),
+                ("path", "string", "Directory or file to search (default: current directory)"),
+                ("glob", "string", "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"),
+                ("ignoreCase", "boolean", "Case-insensitive search (default: false)"),
+                ("literal", "boolean", "Treat pattern as literal string instead of regex (default: false)"),
+                ("context", "number", "Number of lines to show before and after each match (default: 0)"),
+                ("limit", "number", "Maximum number of matches to return (default: 100)"),
             ],
-        )
+        ),
     }
+}
 
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Search file contents for patterns (respects .gitignore)".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl GrepTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
         let request = GrepRequest {
             pattern: required_str(&args, "pattern")?.to_string(),

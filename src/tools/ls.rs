@@ -4,12 +4,11 @@
 use std::cmp::Ordering;
 use std::path::PathBuf;
 
-use async_trait::async_trait;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{check_aborted, directory_arg, limit_arg, object_schema, run_blocking};
 use super::fs_errors;
@@ -29,47 +28,26 @@ impl LsTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for LsTool {
-    fn name(&self) -> &str {
-        "ls"
-    }
-
-    fn description(&self) -> String {
-        "List directory contents. Returns entries sorted alphabetically, with '/' suffix for \
-         directories. Includes dotfiles. Output is truncated to 500 entries or 50KB (whichever \
-         is hit first)."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        object_schema(
+impl_builtin_tool! {
+    LsTool {
+        name: "ls",
+        description:
+            "List directory contents. Returns entries sorted alphabetically, with '/' suffix for \
+             directories. Includes dotfiles. Output is truncated to 500 entries or 50KB (whichever \
+             is hit first).",
+        snippet: "List directory contents",
+        parameters: object_schema(
             &[],
             &[
-                (
-                    "path",
-                    "string",
-                    "Directory to list (default: current directory)",
-                ),
-                (
-                    "limit",
-                    "number",
-                    "Maximum number of entries to return (default: 500)",
-                ),
+                ("path", "string", "Directory to list (default: current directory)"),
+                ("limit", "number", "Maximum number of entries to return (default: 500)"),
             ],
-        )
+        ),
     }
+}
 
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("List directory contents".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl LsTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
         let dir = directory_arg(&args, &ctx.cwd);
         let limit = limit_arg(&args, DEFAULT_LIMIT, 0.0);

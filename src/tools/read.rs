@@ -6,10 +6,9 @@
 
 use std::path::Path;
 
-use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
 use super::args::{
@@ -34,53 +33,31 @@ impl ReadTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for ReadTool {
-    fn name(&self) -> &str {
-        "read"
-    }
-
-    fn description(&self) -> String {
-        "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). \
-         Images are sent as attachments. For text files, output is truncated to 2000 lines or \
-         50KB (whichever is hit first). Use offset/limit for large files. When you need the full \
-         file, continue with offset until complete."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        object_schema(
+impl_builtin_tool! {
+    ReadTool {
+        name: "read",
+        description:
+            "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). \
+             Images are sent as attachments. For text files, output is truncated to 2000 lines or \
+             50KB (whichever is hit first). Use offset/limit for large files. When you need the full \
+             file, continue with offset until complete.",
+        snippet: "Read file contents",
+        guidelines: [
+            "Use read to examine files instead of cat or sed.",
+        ],
+        parameters: object_schema(
             &["path"],
             &[
-                (
-                    "path",
-                    "string",
-                    "Path to the file to read (relative or absolute)",
-                ),
-                (
-                    "offset",
-                    "number",
-                    "Line number to start reading from (1-indexed)",
-                ),
+                ("path", "string", "Path to the file to read (relative or absolute)"),
+                ("offset", "number", "Line number to start reading from (1-indexed)"),
                 ("limit", "number", "Maximum number of lines to read"),
             ],
-        )
+        ),
     }
+}
 
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Read file contents".to_string())
-    }
-
-    fn prompt_guidelines(&self) -> Vec<String> {
-        vec!["Use read to examine files instead of cat or sed.".to_string()]
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl ReadTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let path = required_str(&args, "path")?;
         let request = ReadRequest {
             path,

@@ -1,9 +1,8 @@
 //! The `write` tool: create or overwrite a file, creating parent directories.
 
-use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{check_aborted, object_schema, required_str};
 use super::fs_errors;
@@ -21,46 +20,28 @@ impl WriteTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for WriteTool {
-    fn name(&self) -> &str {
-        "write"
-    }
-
-    fn description(&self) -> String {
-        "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. \
-         Automatically creates parent directories."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        object_schema(
+impl_builtin_tool! {
+    WriteTool {
+        name: "write",
+        description:
+            "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. \
+             Automatically creates parent directories.",
+        snippet: "Create or overwrite files",
+        guidelines: [
+            "Use write only for new files or complete rewrites.",
+        ],
+        parameters: object_schema(
             &["path", "content"],
             &[
-                (
-                    "path",
-                    "string",
-                    "Path to the file to write (relative or absolute)",
-                ),
+                ("path", "string", "Path to the file to write (relative or absolute)"),
                 ("content", "string", "Content to write to the file"),
             ],
-        )
+        ),
     }
+}
 
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Create or overwrite files".to_string())
-    }
-
-    fn prompt_guidelines(&self) -> Vec<String> {
-        vec!["Use write only for new files or complete rewrites.".to_string()]
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl WriteTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let path = required_str(&args, "path")?;
         let content = required_str(&args, "content")?;
         let absolute = resolve_to_cwd(path, &ctx.cwd);
