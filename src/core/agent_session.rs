@@ -214,24 +214,9 @@ impl AgentSession {
             content,
             timestamp: now_ms(),
         });
-        let mut observer = Persisting {
-            session: &mut self.session,
-            listeners: &mut self.listeners,
-            extensions: self.extensions.as_mut(),
-            queues: &self.queues,
-            signal,
-        };
         let mut messages = vec![message];
         messages.extend(extra);
-        run_agent_loop(
-            messages,
-            &mut self.state,
-            &self.config,
-            &self.queues,
-            &mut observer,
-            signal,
-        )
-        .await;
+        self.run_loop(Some(messages), signal).await;
         self.retry_transient_errors(signal).await;
         self.compact_if_needed(signal).await;
         if let Some(p) = base_prompt {
@@ -243,6 +228,13 @@ impl AgentSession {
     /// `triggerTurn`).
     pub(super) async fn continue_run(&mut self, signal: &CancellationToken) {
         self.sync_extensions();
+        self.run_loop(None, signal).await;
+        self.retry_transient_errors(signal).await;
+    }
+
+    /// Run the agent loop on `messages` (or, with `None`, continue from the
+    /// current context), persisting and forwarding every event.
+    async fn run_loop(&mut self, messages: Option<Vec<Message>>, signal: &CancellationToken) {
         let mut observer = Persisting {
             session: &mut self.session,
             listeners: &mut self.listeners,
@@ -250,15 +242,13 @@ impl AgentSession {
             queues: &self.queues,
             signal,
         };
-        continue_agent_loop(
-            &mut self.state,
-            &self.config,
-            &self.queues,
-            &mut observer,
-            signal,
-        )
-        .await;
-        self.retry_transient_errors(signal).await;
+        let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
+        match messages {
+            Some(messages) => {
+                run_agent_loop(messages, state, config, queues, &mut observer, signal).await
+            }
+            None => continue_agent_loop(state, config, queues, &mut observer, signal).await,
+        };
     }
 
     /// After a failed run, retry while the error is transient and attempts remain.
@@ -331,21 +321,7 @@ impl AgentSession {
                     return;
                 }
             }
-            let mut observer = Persisting {
-                session: &mut self.session,
-                listeners: &mut self.listeners,
-                extensions: self.extensions.as_mut(),
-                queues: &self.queues,
-                signal,
-            };
-            continue_agent_loop(
-                &mut self.state,
-                &self.config,
-                &self.queues,
-                &mut observer,
-                signal,
-            )
-            .await;
+            self.run_loop(None, signal).await;
         }
     }
 

@@ -1,6 +1,7 @@
 //! The session header and every entry type, serialised field for field as
 //! pi writes them (camelCase keys in pi's order, absent optionals omitted).
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -77,304 +78,266 @@ impl TryFrom<RawHeader> for SessionHeader {
     }
 }
 
-/// A conversation message (`type: "message"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageEntry {
-    /// Entry id (8 hex chars).
-    pub id: String,
-    /// Parent entry id, `None` for a root.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// The message.
-    pub message: Message,
+/// Declares an entry struct: the fields every entry shares (`id`, `parentId`,
+/// `timestamp`) and then its own, or its own first when followed by `base last`.
+macro_rules! entry_struct {
+    ($(#[$meta:meta])* $name:ident { $($own:tt)* }) => {
+        entry_struct!(@build [$(#[$meta])*] $name [] [$($own)*]);
+    };
+    ($(#[$meta:meta])* $name:ident { $($own:tt)* } base last) => {
+        entry_struct!(@build [$(#[$meta])*] $name [$($own)*] []);
+    };
+    (@build [$(#[$meta:meta])*] $name:ident [$($before:tt)*] [$($after:tt)*]) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct $name {
+            $($before)*
+            /// Entry id (8 hex chars).
+            pub id: String,
+            /// Parent entry id, `None` for a root.
+            #[serde(default)]
+            pub parent_id: Option<String>,
+            /// ISO 8601 creation time.
+            pub timestamp: String,
+            $($after)*
+        }
+    };
 }
 
-/// A thinking level switch (`type: "thinking_level_change"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ThinkingLevelChangeEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// The new level as written (`off`, `minimal`, ... `xhigh`).
-    pub thinking_level: String,
+entry_struct! {
+    /// A conversation message (`type: "message"`).
+    MessageEntry {
+        /// The message.
+        pub message: Message,
+    }
 }
 
-/// A model switch (`type: "model_change"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ModelChangeEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// Provider name.
-    pub provider: String,
-    /// Model id.
-    pub model_id: String,
+entry_struct! {
+    /// A thinking level switch (`type: "thinking_level_change"`).
+    ThinkingLevelChangeEntry {
+        /// The new level as written (`off`, `minimal`, ... `xhigh`).
+        pub thinking_level: String,
+    }
 }
 
-/// A context compaction (`type: "compaction"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CompactionEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// Summary of the compacted history.
-    pub summary: String,
-    /// First entry kept verbatim after the summary.
-    #[serde(default)]
-    pub first_kept_entry_id: String,
-    /// Context size before compaction.
-    pub tokens_before: u64,
-    /// Implementation data (`{readFiles, modifiedFiles}` by default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
-    /// True when an extension produced the compaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_hook: Option<bool>,
+entry_struct! {
+    /// A model switch (`type: "model_change"`).
+    ModelChangeEntry {
+        /// Provider name.
+        pub provider: String,
+        /// Model id.
+        pub model_id: String,
+    }
 }
 
-/// Summary of an abandoned branch (`type: "branch_summary"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BranchSummaryEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// Leaf of the abandoned branch, or `root`.
-    pub from_id: String,
-    /// The summary text.
-    pub summary: String,
-    /// File tracking data or extension data.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
-    /// True when an extension produced the summary.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_hook: Option<bool>,
+entry_struct! {
+    /// A context compaction (`type: "compaction"`).
+    CompactionEntry {
+        /// Summary of the compacted history.
+        pub summary: String,
+        /// First entry kept verbatim after the summary.
+        #[serde(default)]
+        pub first_kept_entry_id: String,
+        /// Context size before compaction.
+        pub tokens_before: u64,
+        /// Implementation data (`{readFiles, modifiedFiles}` by default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub details: Option<Value>,
+        /// True when an extension produced the compaction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub from_hook: Option<bool>,
+    }
 }
 
-/// Extension state, never sent to the model (`type: "custom"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomEntry {
-    /// Extension-defined type.
-    pub custom_type: String,
-    /// Extension data.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
+entry_struct! {
+    /// Summary of an abandoned branch (`type: "branch_summary"`).
+    BranchSummaryEntry {
+        /// Leaf of the abandoned branch, or `root`.
+        pub from_id: String,
+        /// The summary text.
+        pub summary: String,
+        /// File tracking data or extension data.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub details: Option<Value>,
+        /// True when an extension produced the summary.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub from_hook: Option<bool>,
+    }
 }
 
-/// An extension message that is part of the model context (`type: "custom_message"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomMessageEntry {
-    /// Extension-defined type.
-    pub custom_type: String,
-    /// Text or text/image blocks.
-    pub content: UserContent,
-    /// Whether the UI shows it.
-    pub display: bool,
-    /// Extension metadata, not sent to the model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
+entry_struct! {
+    /// Extension state, never sent to the model (`type: "custom"`).
+    CustomEntry {
+        /// Extension-defined type.
+        pub custom_type: String,
+        /// Extension data.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub data: Option<Value>,
+    } base last
 }
 
-/// A user bookmark on another entry (`type: "label"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// The labelled entry.
-    pub target_id: String,
-    /// The label; absent or empty clears it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+entry_struct! {
+    /// An extension message that is part of the model context (`type: "custom_message"`).
+    CustomMessageEntry {
+        /// Extension-defined type.
+        pub custom_type: String,
+        /// Text or text/image blocks.
+        pub content: UserContent,
+        /// Whether the UI shows it.
+        pub display: bool,
+        /// Extension metadata, not sent to the model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub details: Option<Value>,
+    } base last
 }
 
-/// Session metadata such as the display name (`type: "session_info"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionInfoEntry {
-    /// Entry id.
-    pub id: String,
-    /// Parent entry id.
-    #[serde(default)]
-    pub parent_id: Option<String>,
-    /// ISO 8601 creation time.
-    pub timestamp: String,
-    /// Display name; absent or empty clears it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+entry_struct! {
+    /// A user bookmark on another entry (`type: "label"`).
+    LabelEntry {
+        /// The labelled entry.
+        pub target_id: String,
+        /// The label; absent or empty clears it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub label: Option<String>,
+    }
 }
 
-/// One line of a session file after the header.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type")]
-pub enum SessionEntry {
+entry_struct! {
+    /// Session metadata such as the display name (`type: "session_info"`).
+    SessionInfoEntry {
+        /// Display name; absent or empty clears it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+    }
+}
+
+/// Declares [`SessionEntry`] with a variant per entry type and its `type`
+/// name, and the lookups between the two.
+macro_rules! session_entry {
+    ($($(#[$doc:meta])* $variant:ident($entry:ident) = $kind:literal,)*) => {
+        /// One line of a session file after the header.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(tag = "type")]
+        pub enum SessionEntry {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $kind)]
+                $variant($entry),
+            )*
+            /// An entry of a type this version does not know (or cannot read),
+            /// kept verbatim so it survives a load and a rewrite.
+            #[serde(untagged)]
+            Unknown(Value),
+        }
+
+        /// The `type` of every known entry.
+        const KNOWN_TYPES: &[&str] = &[$($kind),*];
+
+        impl SessionEntry {
+            /// The type and the fields every entry shares (an unknown entry's
+            /// as its JSON has them, empty when it has none).
+            fn base(&self) -> EntryBase<'_> {
+                match self {
+                    $(SessionEntry::$variant(e) => EntryBase {
+                        kind: $kind,
+                        id: &e.id,
+                        parent_id: e.parent_id.as_deref(),
+                        timestamp: &e.timestamp,
+                    },)*
+                    SessionEntry::Unknown(raw) => EntryBase {
+                        kind: raw_str(raw, "type").unwrap_or(""),
+                        id: raw_str(raw, "id").unwrap_or(""),
+                        parent_id: raw_str(raw, "parentId"),
+                        timestamp: raw_str(raw, "timestamp").unwrap_or(""),
+                    },
+                }
+            }
+        }
+
+        /// The entry of the known type `kind` read from `source`; `None` for
+        /// another type or when the entry does not have its type's shape.
+        fn read_typed(kind: &str, source: impl EntrySource) -> Option<SessionEntry> {
+            match kind {
+                $($kind => source.read().map(SessionEntry::$variant),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+session_entry! {
     /// `message`
-    #[serde(rename = "message")]
-    Message(MessageEntry),
+    Message(MessageEntry) = "message",
     /// `thinking_level_change`
-    #[serde(rename = "thinking_level_change")]
-    ThinkingLevelChange(ThinkingLevelChangeEntry),
+    ThinkingLevelChange(ThinkingLevelChangeEntry) = "thinking_level_change",
     /// `model_change`
-    #[serde(rename = "model_change")]
-    ModelChange(ModelChangeEntry),
+    ModelChange(ModelChangeEntry) = "model_change",
     /// `compaction`
-    #[serde(rename = "compaction")]
-    Compaction(CompactionEntry),
+    Compaction(CompactionEntry) = "compaction",
     /// `branch_summary`
-    #[serde(rename = "branch_summary")]
-    BranchSummary(BranchSummaryEntry),
+    BranchSummary(BranchSummaryEntry) = "branch_summary",
     /// `custom`
-    #[serde(rename = "custom")]
-    Custom(CustomEntry),
+    Custom(CustomEntry) = "custom",
     /// `custom_message`
-    #[serde(rename = "custom_message")]
-    CustomMessage(CustomMessageEntry),
+    CustomMessage(CustomMessageEntry) = "custom_message",
     /// `label`
-    #[serde(rename = "label")]
-    Label(LabelEntry),
+    Label(LabelEntry) = "label",
     /// `session_info`
-    #[serde(rename = "session_info")]
-    SessionInfo(SessionInfoEntry),
-    /// An entry of a type this version does not know (or cannot read),
-    /// kept verbatim so it survives a load and a rewrite.
-    #[serde(untagged)]
-    Unknown(Value),
+    SessionInfo(SessionInfoEntry) = "session_info",
 }
 
-/// Borrowed view of the fields shared by all known entry types.
+/// Borrowed view of the type and the fields shared by all entry types.
 struct EntryBase<'a> {
+    kind: &'a str,
     id: &'a str,
     parent_id: Option<&'a str>,
     timestamp: &'a str,
 }
 
+/// What a typed entry is read from: a JSON line or an already-parsed value.
+trait EntrySource {
+    /// The entry as a `T`; `None` when it does not have that shape.
+    fn read<T: DeserializeOwned>(self) -> Option<T>;
+}
+
+impl EntrySource for &str {
+    fn read<T: DeserializeOwned>(self) -> Option<T> {
+        serde_json::from_str(self).ok()
+    }
+}
+
+impl EntrySource for &Value {
+    fn read<T: DeserializeOwned>(self) -> Option<T> {
+        T::deserialize(self).ok()
+    }
+}
+
 impl SessionEntry {
     /// The entry's `type` as written.
     pub fn type_name(&self) -> &str {
-        match self {
-            SessionEntry::Message(_) => "message",
-            SessionEntry::ThinkingLevelChange(_) => "thinking_level_change",
-            SessionEntry::ModelChange(_) => "model_change",
-            SessionEntry::Compaction(_) => "compaction",
-            SessionEntry::BranchSummary(_) => "branch_summary",
-            SessionEntry::Custom(_) => "custom",
-            SessionEntry::CustomMessage(_) => "custom_message",
-            SessionEntry::Label(_) => "label",
-            SessionEntry::SessionInfo(_) => "session_info",
-            SessionEntry::Unknown(raw) => raw.get("type").and_then(Value::as_str).unwrap_or(""),
-        }
+        self.base().kind
     }
 
     /// True for an entry of a known type whose shape could not be read (it
     /// is kept as [`SessionEntry::Unknown`] so that nothing is lost).
     pub fn is_unreadable(&self) -> bool {
-        const KNOWN: [&str; 9] = [
-            "message",
-            "thinking_level_change",
-            "model_change",
-            "compaction",
-            "branch_summary",
-            "custom",
-            "custom_message",
-            "label",
-            "session_info",
-        ];
-        matches!(self, SessionEntry::Unknown(_)) && KNOWN.contains(&self.type_name())
-    }
-
-    /// The fields every entry shares; `None` for an unknown entry.
-    fn base(&self) -> Option<EntryBase<'_>> {
-        macro_rules! base {
-            ($e:expr) => {
-                EntryBase {
-                    id: &$e.id,
-                    parent_id: $e.parent_id.as_deref(),
-                    timestamp: &$e.timestamp,
-                }
-            };
-        }
-        Some(match self {
-            SessionEntry::Message(e) => base!(e),
-            SessionEntry::ThinkingLevelChange(e) => base!(e),
-            SessionEntry::ModelChange(e) => base!(e),
-            SessionEntry::Compaction(e) => base!(e),
-            SessionEntry::BranchSummary(e) => base!(e),
-            SessionEntry::Custom(e) => base!(e),
-            SessionEntry::CustomMessage(e) => base!(e),
-            SessionEntry::Label(e) => base!(e),
-            SessionEntry::SessionInfo(e) => base!(e),
-            SessionEntry::Unknown(_) => return None,
-        })
+        matches!(self, SessionEntry::Unknown(_)) && KNOWN_TYPES.contains(&self.type_name())
     }
 
     /// The entry id; empty for an unknown entry that carries none.
     pub fn id(&self) -> &str {
-        match (self.base(), self) {
-            (Some(b), _) => b.id,
-            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "id").unwrap_or(""),
-            (None, _) => "",
-        }
+        self.base().id
     }
 
     /// The parent entry id, `None` for a root.
     pub fn parent_id(&self) -> Option<&str> {
-        match (self.base(), self) {
-            (Some(b), _) => b.parent_id,
-            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "parentId"),
-            (None, _) => None,
-        }
+        self.base().parent_id
     }
 
     /// The ISO 8601 creation time (empty when an unknown entry has none).
     pub fn timestamp(&self) -> &str {
-        match (self.base(), self) {
-            (Some(b), _) => b.timestamp,
-            (None, SessionEntry::Unknown(raw)) => raw_str(raw, "timestamp").unwrap_or(""),
-            (None, _) => "",
-        }
+        self.base().timestamp
     }
 
     /// The message of a `message` entry.
@@ -395,10 +358,10 @@ impl SessionEntry {
     /// type becomes [`SessionEntry::Unknown`].
     pub fn parse_line(line: &str) -> Option<SessionEntry> {
         let typed = match sniff_type(line) {
-            Some(kind) => parse_typed(kind, line),
+            Some(kind) => read_typed(kind, line),
             None => serde_json::from_str::<TypeProbe>(line)
                 .ok()
-                .and_then(|probe| parse_typed(probe.kind.as_deref().unwrap_or(""), line)),
+                .and_then(|probe| read_typed(probe.kind.as_deref().unwrap_or(""), line)),
         };
         if typed.is_some() {
             return typed;
@@ -413,35 +376,7 @@ impl SessionEntry {
     /// become [`SessionEntry::Unknown`]).
     pub fn from_value(raw: Value) -> SessionEntry {
         let kind = raw.get("type").and_then(Value::as_str).unwrap_or("");
-        let typed = match kind {
-            "message" => MessageEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::Message),
-            "thinking_level_change" => ThinkingLevelChangeEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::ThinkingLevelChange),
-            "model_change" => ModelChangeEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::ModelChange),
-            "compaction" => CompactionEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::Compaction),
-            "branch_summary" => BranchSummaryEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::BranchSummary),
-            "custom" => CustomEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::Custom),
-            "custom_message" => CustomMessageEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::CustomMessage),
-            "label" => LabelEntry::deserialize(&raw).ok().map(SessionEntry::Label),
-            "session_info" => SessionInfoEntry::deserialize(&raw)
-                .ok()
-                .map(SessionEntry::SessionInfo),
-            _ => None,
-        };
-        typed.unwrap_or(SessionEntry::Unknown(raw))
+        read_typed(kind, &raw).unwrap_or(SessionEntry::Unknown(raw))
     }
 
     /// The entry as one JSON line (no trailing newline).
@@ -476,27 +411,6 @@ fn sniff_type(line: &str) -> Option<&str> {
     let end = rest.find('"')?;
     let kind = &rest[..end];
     (!kind.contains('\\')).then_some(kind)
-}
-
-fn parse_typed(kind: &str, line: &str) -> Option<SessionEntry> {
-    fn typed<'a, T: Deserialize<'a>>(
-        line: &'a str,
-        wrap: fn(T) -> SessionEntry,
-    ) -> Option<SessionEntry> {
-        serde_json::from_str::<T>(line).ok().map(wrap)
-    }
-    match kind {
-        "message" => typed(line, SessionEntry::Message),
-        "thinking_level_change" => typed(line, SessionEntry::ThinkingLevelChange),
-        "model_change" => typed(line, SessionEntry::ModelChange),
-        "compaction" => typed(line, SessionEntry::Compaction),
-        "branch_summary" => typed(line, SessionEntry::BranchSummary),
-        "custom" => typed(line, SessionEntry::Custom),
-        "custom_message" => typed(line, SessionEntry::CustomMessage),
-        "label" => typed(line, SessionEntry::Label),
-        "session_info" => typed(line, SessionEntry::SessionInfo),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

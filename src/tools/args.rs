@@ -1,10 +1,15 @@
 //! Reading tool arguments and shared small helpers (abort errors, number
 //! formatting as the original prints numbers).
 
-use serde_json::Value;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::tool::ToolError;
+
+use super::paths::resolve_to_cwd;
 
 /// The error every tool returns when the user aborts.
 pub const ABORTED_MESSAGE: &str = "Operation aborted";
@@ -21,6 +26,61 @@ pub fn check_aborted(signal: &CancellationToken) -> Result<(), ToolError> {
     } else {
         Ok(())
     }
+}
+
+/// `future`'s output, or an "Operation aborted" error if `signal` fires first.
+pub async fn unless_aborted<T>(
+    signal: &CancellationToken,
+    future: impl Future<Output = T>,
+) -> Result<T, ToolError> {
+    tokio::select! {
+        value = future => Ok(value),
+        _ = signal.cancelled() => Err(aborted()),
+    }
+}
+
+/// Run blocking `work` (given its own handle on `signal`) on the blocking
+/// thread pool; an "Operation aborted" error if `signal` fires first.
+pub async fn run_blocking<T: Send + 'static>(
+    signal: &CancellationToken,
+    work: impl FnOnce(&CancellationToken) -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    let work_signal = signal.clone();
+    let task = tokio::task::spawn_blocking(move || work(&work_signal));
+    unless_aborted(signal, task)
+        .await?
+        .map_err(|e| ToolError::new(e.to_string()))?
+}
+
+/// The JSON schema of an object argument: `properties` as
+/// `(name, type, description)`, `required` written only when not empty.
+pub fn object_schema(required: &[&str], properties: &[(&str, &str, &str)]) -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    let properties = properties
+        .iter()
+        .map(|(name, kind, description)| {
+            let property = json!({ "type": kind, "description": description });
+            ((*name).to_string(), property)
+        })
+        .collect();
+    schema.insert("properties".into(), Value::Object(properties));
+    Value::Object(schema)
+}
+
+/// The optional `path` argument of a directory resolved against `cwd`
+/// (the working directory itself when absent or empty).
+pub fn directory_arg(args: &Value, cwd: &Path) -> PathBuf {
+    let path = optional_str(args, "path").filter(|p| !p.is_empty());
+    resolve_to_cwd(path.unwrap_or("."), cwd)
+}
+
+/// The optional `limit` argument as a count of at least `min`; `default` when absent.
+pub fn limit_arg(args: &Value, default: usize, min: f64) -> usize {
+    optional_number(args, "limit").map_or(default, |l| l.max(min) as usize)
 }
 
 /// A required string argument.

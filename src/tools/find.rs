@@ -7,16 +7,16 @@
 
 use std::path::PathBuf;
 
-use async_trait::async_trait;
 use globset::{GlobBuilder, GlobMatcher};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, optional_number, optional_str, required_str};
+use super::args::{
+    check_aborted, directory_arg, limit_arg, object_schema, required_str, run_blocking,
+};
 use super::listing::{ListingNotices, finish_listing};
-use super::paths::resolve_to_cwd;
 use super::walk::{WalkOptions, build_walker, relative_slash_path};
 
 /// Default maximum number of results.
@@ -64,61 +64,35 @@ impl PathPattern {
     }
 }
 
-#[async_trait]
-impl AgentTool for FindTool {
-    fn name(&self) -> &str {
-        "find"
+impl_builtin_tool! {
+    FindTool {
+        name: "find",
+        description:
+            "Search for files by glob pattern. Returns matching file paths relative to the search \
+             directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever \
+             is hit first).",
+        snippet: "Find files by glob pattern (respects .gitignore)",
+        parameters: object_schema(
+            &["pattern"],
+            &[
+                ("pattern", "string", "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"),
+                ("path", "string", "Directory to search in (default: current directory)"),
+                ("limit", "number", "Maximum number of results (default: 1000)"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "Search for files by glob pattern. Returns matching file paths relative to the search \
-         directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever \
-         is hit first)."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["pattern"],
-            "properties": {
-                "pattern": {
-                    "type": "string",
-                    "description": "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"
-                },
-                "path": {
-                    "type": "string",
-                    "description": "Directory to search in (default: current directory)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of results (default: 1000)"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Find files by glob pattern (respects .gitignore)".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl FindTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
         let pattern = PathPattern::new(required_str(&args, "pattern")?)?;
-        let search_dir = optional_str(&args, "path").filter(|p| !p.is_empty());
-        let root = resolve_to_cwd(search_dir.unwrap_or("."), &ctx.cwd);
-        let limit = optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(1.0) as usize);
-        let signal = ctx.signal.clone();
-        let task = tokio::task::spawn_blocking(move || run_find(&pattern, root, limit, &signal));
-        tokio::select! {
-            joined = task => joined.map_err(|e| ToolError::new(e.to_string()))?,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        let root = directory_arg(&args, &ctx.cwd);
+        let limit = limit_arg(&args, DEFAULT_LIMIT, 1.0);
+        run_blocking(&ctx.signal, move |signal| {
+            run_find(&pattern, root, limit, signal)
+        })
+        .await
     }
 }
 

@@ -5,21 +5,19 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use async_trait::async_trait;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use ignore::overrides::OverrideBuilder;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{
-    ABORTED_MESSAGE, aborted, check_aborted, optional_bool, optional_number, optional_str,
-    required_str,
+    ABORTED_MESSAGE, aborted, check_aborted, directory_arg, limit_arg, object_schema,
+    optional_bool, optional_number, optional_str, required_str, run_blocking,
 };
 use super::listing::{ListingNotices, finish_listing};
-use super::paths::resolve_to_cwd;
 use super::truncate::{GREP_MAX_LINE_LENGTH, truncate_line};
 use super::walk::{WalkOptions, build_walker, relative_slash_path};
 
@@ -55,71 +53,35 @@ struct LineMatch {
     line: Vec<u8>,
 }
 
-#[async_trait]
-impl AgentTool for GrepTool {
-    fn name(&self) -> &str {
-        "grep"
+impl_builtin_tool! {
+    GrepTool {
+        name: "grep",
+        description:
+            "Search file contents for a pattern. Returns matching lines with file paths and line \
+             numbers. Respects .gitignore. Output is truncated to 100 matches or 50KB (whichever is \
+             hit first). Long lines are truncated to 500 chars.",
+        snippet: "Search file contents for patterns (respects .gitignore)",
+        parameters: object_schema(
+            &["pattern"],
+            &[
+                ("pattern", "string", "Search pattern (regex or literal string)"),
+                ("path", "string", "Directory or file to search (default: current directory)"),
+                ("glob", "string", "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"),
+                ("ignoreCase", "boolean", "Case-insensitive search (default: false)"),
+                ("literal", "boolean", "Treat pattern as literal string instead of regex (default: false)"),
+                ("context", "number", "Number of lines to show before and after each match (default: 0)"),
+                ("limit", "number", "Maximum number of matches to return (default: 100)"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "Search file contents for a pattern. Returns matching lines with file paths and line \
-         numbers. Respects .gitignore. Output is truncated to 100 matches or 50KB (whichever is \
-         hit first). Long lines are truncated to 500 chars."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["pattern"],
-            "properties": {
-                "pattern": {
-                    "type": "string",
-                    "description": "Search pattern (regex or literal string)"
-                },
-                "path": {
-                    "type": "string",
-                    "description": "Directory or file to search (default: current directory)"
-                },
-                "glob": {
-                    "type": "string",
-                    "description": "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"
-                },
-                "ignoreCase": {
-                    "type": "boolean",
-                    "description": "Case-insensitive search (default: false)"
-                },
-                "literal": {
-                    "type": "boolean",
-                    "description": "Treat pattern as literal string instead of regex (default: false)"
-                },
-                "context": {
-                    "type": "number",
-                    "description": "Number of lines to show before and after each match (default: 0)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of matches to return (default: 100)"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Search file contents for patterns (respects .gitignore)".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl GrepTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
-        let search_dir = optional_str(&args, "path").filter(|p| !p.is_empty());
         let request = GrepRequest {
             pattern: required_str(&args, "pattern")?.to_string(),
-            search_path: resolve_to_cwd(search_dir.unwrap_or("."), &ctx.cwd),
+            search_path: directory_arg(&args, &ctx.cwd),
             glob: optional_str(&args, "glob")
                 .filter(|g| !g.is_empty())
                 .map(str::to_string),
@@ -128,14 +90,9 @@ impl AgentTool for GrepTool {
             context: optional_number(&args, "context")
                 .filter(|c| *c > 0.0)
                 .map_or(0, |c| c as usize),
-            limit: optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(1.0) as usize),
+            limit: limit_arg(&args, DEFAULT_LIMIT, 1.0),
         };
-        let signal = ctx.signal.clone();
-        let task = tokio::task::spawn_blocking(move || run_grep(&request, &signal));
-        tokio::select! {
-            joined = task => joined.map_err(|e| ToolError::new(e.to_string()))?,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        run_blocking(&ctx.signal, move |signal| run_grep(&request, signal)).await
     }
 }
 

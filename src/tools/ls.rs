@@ -4,17 +4,15 @@
 use std::cmp::Ordering;
 use std::path::PathBuf;
 
-use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, optional_number, optional_str};
+use super::args::{check_aborted, directory_arg, limit_arg, object_schema, run_blocking};
 use super::fs_errors;
 use super::listing::{ListingNotices, finish_listing};
-use super::paths::resolve_to_cwd;
 
 /// Default maximum number of entries.
 const DEFAULT_LIMIT: usize = 500;
@@ -30,54 +28,30 @@ impl LsTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for LsTool {
-    fn name(&self) -> &str {
-        "ls"
+impl_builtin_tool! {
+    LsTool {
+        name: "ls",
+        description:
+            "List directory contents. Returns entries sorted alphabetically, with '/' suffix for \
+             directories. Includes dotfiles. Output is truncated to 500 entries or 50KB (whichever \
+             is hit first).",
+        snippet: "List directory contents",
+        parameters: object_schema(
+            &[],
+            &[
+                ("path", "string", "Directory to list (default: current directory)"),
+                ("limit", "number", "Maximum number of entries to return (default: 500)"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "List directory contents. Returns entries sorted alphabetically, with '/' suffix for \
-         directories. Includes dotfiles. Output is truncated to 500 entries or 50KB (whichever \
-         is hit first)."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Directory to list (default: current directory)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of entries to return (default: 500)"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("List directory contents".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl LsTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         check_aborted(&ctx.signal)?;
-        let path = optional_str(&args, "path").filter(|p| !p.is_empty());
-        let dir = resolve_to_cwd(path.unwrap_or("."), &ctx.cwd);
-        let limit = optional_number(&args, "limit").map_or(DEFAULT_LIMIT, |l| l.max(0.0) as usize);
-        let task = tokio::task::spawn_blocking(move || list_directory(dir, limit));
-        tokio::select! {
-            joined = task => joined.map_err(|e| ToolError::new(e.to_string()))?,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        let dir = directory_arg(&args, &ctx.cwd);
+        let limit = limit_arg(&args, DEFAULT_LIMIT, 0.0);
+        run_blocking(&ctx.signal, move |_| list_directory(dir, limit)).await
     }
 }
 

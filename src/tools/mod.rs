@@ -5,6 +5,58 @@
 //! reports failures as [`ToolError`](crate::agent::tool::ToolError)s whose
 //! message the model reads.
 
+/// Implements [`AgentTool`] for a built-in tool from its name, texts and
+/// argument schema; `execute` calls the tool's own
+/// `async fn run(&self, args: Value, ctx: ToolContext)`.
+macro_rules! impl_builtin_tool {
+    (
+        $tool:ty {
+            name: $name:literal,
+            description: $description:expr,
+            snippet: $snippet:expr,
+            $(guidelines: [$($guideline:expr),* $(,)?],)?
+            $(prepare_arguments: $prepare:path,)?
+            parameters: $parameters:expr $(,)?
+        }
+    ) => {
+        #[async_trait::async_trait]
+        impl $crate::agent::tool::AgentTool for $tool {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn description(&self) -> String {
+                $description.to_string()
+            }
+
+            fn parameters(&self) -> serde_json::Value {
+                $parameters
+            }
+
+            fn prompt_snippet(&self) -> Option<String> {
+                Some($snippet.to_string())
+            }
+
+            $(fn prompt_guidelines(&self) -> Vec<String> {
+                vec![$($guideline.to_string()),*]
+            })?
+
+            $(fn prepare_arguments(&self, args: serde_json::Value) -> serde_json::Value {
+                $prepare(args)
+            })?
+
+            async fn execute(
+                &self,
+                _tool_call_id: &str,
+                args: serde_json::Value,
+                ctx: $crate::agent::tool::ToolContext,
+            ) -> Result<$crate::agent::tool::ToolOutput, $crate::agent::tool::ToolError> {
+                self.run(args, ctx).await
+            }
+        }
+    };
+}
+
 pub mod args;
 pub mod bash;
 pub mod edit;

@@ -7,6 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::tool::ToolError;
+
+use super::args::{check_aborted, unless_aborted};
 
 type QueueMap = HashMap<PathBuf, Arc<AsyncMutex<()>>>;
 
@@ -48,6 +53,16 @@ pub async fn lock_file(path: &Path) -> FileMutationGuard {
         lock: Some(lock),
         queue,
     }
+}
+
+/// [`lock_file`] for a tool: an "Operation aborted" error when `signal` has
+/// fired or fires while waiting.
+pub async fn lock_file_unless_aborted(
+    path: &Path,
+    signal: &CancellationToken,
+) -> Result<FileMutationGuard, ToolError> {
+    check_aborted(signal)?;
+    unless_aborted(signal, lock_file(path)).await
 }
 
 /// Run `operation` while holding the mutation lock of `path`.

@@ -6,13 +6,14 @@
 
 use std::path::Path;
 
-use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
-use super::args::{aborted, check_aborted, js_number, optional_number, required_str};
+use super::args::{
+    check_aborted, js_number, object_schema, optional_number, required_str, unless_aborted,
+};
 use super::fs_errors;
 use super::image_resize::{dimension_note, fit_image};
 use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
@@ -32,55 +33,31 @@ impl ReadTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for ReadTool {
-    fn name(&self) -> &str {
-        "read"
+impl_builtin_tool! {
+    ReadTool {
+        name: "read",
+        description:
+            "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). \
+             Images are sent as attachments. For text files, output is truncated to 2000 lines or \
+             50KB (whichever is hit first). Use offset/limit for large files. When you need the full \
+             file, continue with offset until complete.",
+        snippet: "Read file contents",
+        guidelines: [
+            "Use read to examine files instead of cat or sed.",
+        ],
+        parameters: object_schema(
+            &["path"],
+            &[
+                ("path", "string", "Path to the file to read (relative or absolute)"),
+                ("offset", "number", "Line number to start reading from (1-indexed)"),
+                ("limit", "number", "Maximum number of lines to read"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). \
-         Images are sent as attachments. For text files, output is truncated to 2000 lines or \
-         50KB (whichever is hit first). Use offset/limit for large files. When you need the full \
-         file, continue with offset until complete."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["path"],
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Path to the file to read (relative or absolute)"
-                },
-                "offset": {
-                    "type": "number",
-                    "description": "Line number to start reading from (1-indexed)"
-                },
-                "limit": {
-                    "type": "number",
-                    "description": "Maximum number of lines to read"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Read file contents".to_string())
-    }
-
-    fn prompt_guidelines(&self) -> Vec<String> {
-        vec!["Use read to examine files instead of cat or sed.".to_string()]
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl ReadTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let path = required_str(&args, "path")?;
         let request = ReadRequest {
             path,
@@ -89,10 +66,7 @@ impl AgentTool for ReadTool {
         };
         check_aborted(&ctx.signal)?;
         let absolute = resolve_read_path(path, &ctx.cwd);
-        tokio::select! {
-            result = read_file(&request, &absolute) => result,
-            _ = ctx.signal.cancelled() => Err(aborted()),
-        }
+        unless_aborted(&ctx.signal, read_file(&request, &absolute)).await?
     }
 }
 

@@ -1,13 +1,12 @@
 //! The `write` tool: create or overwrite a file, creating parent directories.
 
-use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, required_str};
+use super::args::{check_aborted, object_schema, required_str};
 use super::fs_errors;
-use super::mutation_queue::lock_file;
+use super::mutation_queue::lock_file_unless_aborted;
 use super::paths::resolve_to_cwd;
 
 /// The built-in `write` tool.
@@ -21,57 +20,32 @@ impl WriteTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for WriteTool {
-    fn name(&self) -> &str {
-        "write"
+impl_builtin_tool! {
+    WriteTool {
+        name: "write",
+        description:
+            "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. \
+             Automatically creates parent directories.",
+        snippet: "Create or overwrite files",
+        guidelines: [
+            "Use write only for new files or complete rewrites.",
+        ],
+        parameters: object_schema(
+            &["path", "content"],
+            &[
+                ("path", "string", "Path to the file to write (relative or absolute)"),
+                ("content", "string", "Content to write to the file"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. \
-         Automatically creates parent directories."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["path", "content"],
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Path to the file to write (relative or absolute)"
-                },
-                "content": {
-                    "type": "string",
-                    "description": "Content to write to the file"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Create or overwrite files".to_string())
-    }
-
-    fn prompt_guidelines(&self) -> Vec<String> {
-        vec!["Use write only for new files or complete rewrites.".to_string()]
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl WriteTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let path = required_str(&args, "path")?;
         let content = required_str(&args, "content")?;
         let absolute = resolve_to_cwd(path, &ctx.cwd);
-        check_aborted(&ctx.signal)?;
-        let _guard = tokio::select! {
-            guard = lock_file(&absolute) => guard,
-            _ = ctx.signal.cancelled() => return Err(aborted()),
-        };
+        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
         check_aborted(&ctx.signal)?;
         if let Some(dir) = absolute.parent() {
             tokio::fs::create_dir_all(dir)

@@ -7,13 +7,12 @@ use crate::t;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::agent_loop::continue_agent_loop;
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{Message, StopReason};
 use crate::compaction::tokens::calculate_context_tokens;
 use crate::compaction::{CompactionPreparation, CompactionResult, compact, prepare_compaction};
-use crate::core::agent_session::{AgentSession, Persisting};
+use crate::core::agent_session::AgentSession;
 use crate::core::extension_bridge::BeforeCompact;
 
 /// Why a compaction runs (pi's `reason` field).
@@ -187,21 +186,7 @@ impl AgentSession {
             if matches!(self.state.messages.last(), Some(Message::Assistant(_))) {
                 self.state.messages.pop();
             }
-            let mut observer = Persisting {
-                session: &mut self.session,
-                listeners: &mut self.listeners,
-                extensions: self.extensions.as_mut(),
-                queues: &self.queues,
-                signal,
-            };
-            continue_agent_loop(
-                &mut self.state,
-                &self.config,
-                &self.queues,
-                &mut observer,
-                signal,
-            )
-            .await;
+            self.run_loop(None, signal).await;
             return;
         }
         if matches!(last.stop_reason, StopReason::Error | StopReason::Aborted) {

@@ -6,14 +6,13 @@ pub mod process;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
 use super::ToolOptions;
-use super::args::{js_number, optional_number, required_str};
+use super::args::{js_number, object_schema, optional_number, required_str};
 use super::truncate::{DEFAULT_MAX_BYTES, TruncatedBy, TruncationLimits, format_size};
 use output::{OutputAccumulator, OutputSnapshot};
 use process::{CommandEnd, CommandSpec, Interruption, OutputSink, resolve_shell, run_command};
@@ -42,46 +41,26 @@ impl BashTool {
     }
 }
 
-#[async_trait]
-impl AgentTool for BashTool {
-    fn name(&self) -> &str {
-        "bash"
+impl_builtin_tool! {
+    BashTool {
+        name: "bash",
+        description:
+            "Execute a bash command in the current working directory. Returns stdout and stderr. \
+             Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, \
+             full output is saved to a temp file. Optionally provide a timeout in seconds.",
+        snippet: "Execute bash commands (ls, grep, find, etc.)",
+        parameters: object_schema(
+            &["command"],
+            &[
+                ("command", "string", "Bash command to execute"),
+                ("timeout", "number", "Timeout in seconds (optional, no default timeout)"),
+            ],
+        ),
     }
+}
 
-    fn description(&self) -> String {
-        "Execute a bash command in the current working directory. Returns stdout and stderr. \
-         Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, \
-         full output is saved to a temp file. Optionally provide a timeout in seconds."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["command"],
-            "properties": {
-                "command": {
-                    "type": "string",
-                    "description": "Bash command to execute"
-                },
-                "timeout": {
-                    "type": "number",
-                    "description": "Timeout in seconds (optional, no default timeout)"
-                }
-            }
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some("Execute bash commands (ls, grep, find, etc.)".to_string())
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl BashTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let command = required_str(&args, "command")?;
         let timeout = optional_number(&args, "timeout").filter(|t| *t > 0.0);
         let full_command = match self.command_prefix.as_deref() {

@@ -6,14 +6,13 @@ pub mod diff;
 
 use std::path::Path;
 
-use async_trait::async_trait;
 use serde_json::{Map, Value, json};
 
-use crate::agent::tool::{AgentTool, ToolContext, ToolError, ToolOutput};
+use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
-use super::args::{aborted, check_aborted, required_str};
+use super::args::{check_aborted, required_str};
 use super::fs_errors;
-use super::mutation_queue::lock_file;
+use super::mutation_queue::lock_file_unless_aborted;
 use super::paths::resolve_to_cwd;
 use apply::{
     Replacement, apply_edits, detect_line_ending, normalize_to_lf, restore_line_endings, strip_bom,
@@ -84,90 +83,62 @@ fn parse_edits(args: &Value) -> Result<Vec<Replacement>, ToolError> {
         .collect()
 }
 
-#[async_trait]
-impl AgentTool for EditTool {
-    fn name(&self) -> &str {
-        "edit"
-    }
-
-    fn description(&self) -> String {
-        "Edit a single file using exact text replacement. Every edits[].oldText must match a \
-         unique, non-overlapping region of the original file. If two changes affect the same \
-         block or nearby lines, merge them into one edit instead of emitting overlapping edits. \
-         Do not include large unchanged regions just to connect distant changes."
-            .to_string()
-    }
-
-    fn parameters(&self) -> Value {
-        json!({
-            "type": "object",
-            "required": ["path", "edits"],
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "Path to the file to edit (relative or absolute)"
-                },
-                "edits": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["oldText", "newText"],
-                        "properties": {
-                            "oldText": {
-                                "type": "string",
-                                "description": "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call."
-                            },
-                            "newText": {
-                                "type": "string",
-                                "description": "Replacement text for this targeted edit."
-                            }
-                        },
-                        "additionalProperties": false
-                    },
-                    "description": "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."
-                }
-            },
-            "additionalProperties": false
-        })
-    }
-
-    fn prompt_snippet(&self) -> Option<String> {
-        Some(
-            "Make precise file edits with exact text replacement, including multiple disjoint edits in one call"
-                .to_string(),
-        )
-    }
-
-    fn prompt_guidelines(&self) -> Vec<String> {
-        [
+impl_builtin_tool! {
+    EditTool {
+        name: "edit",
+        description:
+            "Edit a single file using exact text replacement. Every edits[].oldText must match a \
+             unique, non-overlapping region of the original file. If two changes affect the same \
+             block or nearby lines, merge them into one edit instead of emitting overlapping edits. \
+             Do not include large unchanged regions just to connect distant changes.",
+        snippet: "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
+        guidelines: [
             "Use edit for precise changes (edits[].oldText must match exactly)",
             "When changing multiple separate locations in one file, use one edit call with multiple entries in edits[] instead of multiple edit calls",
             "Each edits[].oldText is matched against the original file, not after earlier edits are applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
             "Keep edits[].oldText as small as possible while still being unique in the file. Do not pad with large unchanged regions.",
-        ]
-        .map(String::from)
-        .to_vec()
+        ],
+        prepare_arguments: prepare_edit_arguments,
+        parameters: json!({
+                "type": "object",
+                "required": ["path", "edits"],
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "Path to the file to edit (relative or absolute)"
+                    },
+                    "edits": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["oldText", "newText"],
+                            "properties": {
+                                "oldText": {
+                                    "type": "string",
+                                    "description": "Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call."
+                                },
+                                "newText": {
+                                    "type": "string",
+                                    "description": "Replacement text for this targeted edit."
+                                }
+                            },
+                            "additionalProperties": false
+                        },
+                        "description": "One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."
+                    }
+                },
+                "additionalProperties": false
+            }),
     }
+}
 
-    fn prepare_arguments(&self, args: Value) -> Value {
-        prepare_edit_arguments(args)
-    }
-
-    async fn execute(
-        &self,
-        _tool_call_id: &str,
-        args: Value,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput, ToolError> {
+impl EditTool {
+    async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
         let args = prepare_edit_arguments(args);
         let path = required_str(&args, "path")?;
         let edits = parse_edits(&args)?;
         let absolute = resolve_to_cwd(path, &ctx.cwd);
-        check_aborted(&ctx.signal)?;
-        let _guard = tokio::select! {
-            guard = lock_file(&absolute) => guard,
-            _ = ctx.signal.cancelled() => return Err(aborted()),
-        };
+        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
         edit_file(path, &absolute, &edits, &ctx).await
     }
 }
