@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! # use std::sync::Arc;
-//! # use pi::ai::{faux::FauxProvider, stream::ProviderRegistry};
+//! # use pi::ai::{providers::faux::FauxProvider, stream::ProviderRegistry};
 //! let faux = FauxProvider::new();
 //! faux.push_text("Hello");
 //! let mut registry = ProviderRegistry::builtin();
