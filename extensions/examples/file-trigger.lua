@@ -9,11 +9,15 @@ return function(pi)
   local trigger = os.getenv("PI_TRIGGER_FILE") or "/tmp/agent-trigger.txt"
   local timer
 
+  -- Timer callbacks cannot wait, so the file is read with plain io.
   local function check()
-    local text = pi.fs.read(trigger)
-    text = text and text:match("^%s*(.-)%s*$")
-    if text and text ~= "" then
-      pi.fs.write(trigger, "")
+    local file = io.open(trigger, "r")
+    if not file then return end -- not created yet
+    local text = file:read("a"):match("^%s*(.-)%s*$")
+    file:close()
+    if text ~= "" then
+      file = io.open(trigger, "w")
+      if file then file:close() end
       pi.sendMessage(
         { customType = "file-trigger", content = "External trigger: " .. text, display = true },
         { triggerTurn = true }

@@ -12,8 +12,10 @@ return function(pi)
     if lead:sub(1, 1) == "!" and lead:sub(1, 2) ~= "!{" then return { action = "continue" } end
     if not text:find("!{[^}]+}") then return { action = "continue" } end
 
+    -- Run every command first (pi.exec waits, which it cannot do inside gsub),
+    -- then splice the outputs in.
     local expansions = {}
-    local result = text:gsub("!{([^}]+)}", function(command)
+    for command in text:gmatch("!{([^}]+)}") do
       local run = pi.exec("bash", { "-c", command }, { timeout = TIMEOUT_MS })
       local output = (run.stdout ~= "" and run.stdout or run.stderr):match("^%s*(.-)%s*$")
       local failure
@@ -23,7 +25,11 @@ return function(pi)
         failure = "exit code " .. tostring(run.code)
       end
       expansions[#expansions + 1] = { command = command, output = output, error = failure }
-      return output
+    end
+    local n = 0
+    local result = text:gsub("!{[^}]+}", function()
+      n = n + 1
+      return expansions[n].output
     end)
 
     if ctx.hasUI and #expansions > 0 then

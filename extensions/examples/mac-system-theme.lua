@@ -2,26 +2,38 @@
 -- the light theme otherwise (and on systems without osascript).
 --
 --   pi -e extensions/examples/mac-system-theme.lua
+local SCRIPT = 'tell application "System Events" to tell appearance preferences to return dark mode'
+
 return function(pi)
   local timer
+  local current
 
-  local function is_dark()
-    local ok, result = pcall(pi.exec, "osascript",
-      { "-e", 'tell application "System Events" to tell appearance preferences to return dark mode' })
-    return ok and result.code == 0 and result.stdout:match("^%s*(.-)%s*$") == "true"
+  -- Asks macOS in the background and calls back with "dark" or "light".
+  local function appearance(callback)
+    local answer = ""
+    local ok = pcall(pi.spawn, "osascript", { "-e", SCRIPT }, {
+      onStdout = function(line) answer = answer .. line end,
+      onExit = function(code)
+        callback((code == 0 and answer:match("^%s*(.-)%s*$") == "true") and "dark" or "light")
+      end,
+    })
+    if not ok then callback("light") end
+  end
+
+  local function sync(ctx)
+    appearance(function(theme)
+      if theme ~= current then
+        current = theme
+        ctx.ui.setTheme(theme)
+      end
+    end)
   end
 
   pi.on("session_start", function(_, ctx)
-    local current = is_dark() and "dark" or "light"
-    ctx.ui.setTheme(current)
+    current = nil
+    sync(ctx)
     if timer then pi.clearInterval(timer) end
-    timer = pi.setInterval(function()
-      local wanted = is_dark() and "dark" or "light"
-      if wanted ~= current then
-        current = wanted
-        ctx.ui.setTheme(current)
-      end
-    end, 2000)
+    timer = pi.setInterval(function() sync(ctx) end, 2000)
   end)
 
   pi.on("session_shutdown", function()

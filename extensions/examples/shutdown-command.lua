@@ -1,11 +1,12 @@
--- /quit exits pi cleanly; the finish_and_exit and deploy_and_exit tools let
--- the model end the session once its work is done.
+-- /shutdown exits pi cleanly through ctx.shutdown(); the finish_and_exit and
+-- deploy_and_exit tools let the model end the session once its work is done.
+-- (/quit is pi's own command and cannot be taken by an extension.)
 --
 --   pi -e extensions/examples/shutdown-command.lua
 local function text(s) return { { type = "text", text = s } } end
 
 return function(pi)
-  pi.registerCommand("quit", {
+  pi.registerCommand("shutdown", {
     description = "Exit pi cleanly",
     handler = function(_, ctx) ctx.shutdown() end,
   })
