@@ -98,7 +98,7 @@ return function(pi)
   local function clear(ctx)
     active_name, active = nil, nil
     if original then
-      if original.model then pi.setModel(original.model) end
+      if type(original.model) == "table" then pi.setModel(original.model) end
       pi.setThinkingLevel(original.thinking)
       pi.setActiveTools(original.tools)
     else

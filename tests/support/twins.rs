@@ -352,3 +352,51 @@ pub fn repo() -> tempfile::TempDir {
     git(dir.path(), &["commit", "-qm", "start"]);
     dir
 }
+
+impl Cli {
+    /// Start `pi --mode rpc` with the extensions and `rest`.
+    pub fn rpc(&self, extensions: &[&str], rest: &[&str]) -> crate::rpc_client::RpcClient {
+        let paths: Vec<String> = extensions
+            .iter()
+            .map(|e| example(e).display().to_string())
+            .collect();
+        let mut args = vec!["--mode", "rpc", "--model", "mock/mock-model"];
+        for p in &paths {
+            args.push("-e");
+            args.push(p);
+        }
+        args.extend_from_slice(rest);
+        crate::rpc_client::RpcClient::new(self.sandbox.spawn(&args))
+    }
+
+    /// Add models served by the mock server under `provider` (e.g. a stand-in
+    /// for `openai/gpt-5.2`), next to `mock/mock-model`.
+    pub fn add_models(&self, provider: &str, ids: &[&str]) {
+        let path = self.sandbox.agent_dir.join("models.json");
+        let mut config: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let models: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"id": id, "contextWindow": 100000, "maxTokens": 4096}))
+            .collect();
+        config["providers"][provider] = json!({
+            "baseUrl": self.server.openai_base_url(), "api": "openai-completions",
+            "apiKey": "test-key", "models": models,
+        });
+        std::fs::write(path, config.to_string()).unwrap();
+    }
+}
+
+/// Send a prompt over RPC and wait until the agent is done with it.
+pub fn rpc_prompt(rpc: &mut crate::rpc_client::RpcClient, message: &str) {
+    rpc.send(json!({"type": "prompt", "message": message}));
+    rpc.wait_for("agent_end", |v| v["type"] == "agent_end");
+}
+
+/// Wait for an `extension_ui_request` of `method`.
+pub fn ui_request(rpc: &mut crate::rpc_client::RpcClient, method: &str) -> Value {
+    rpc.wait_for(method, |v| {
+        v["type"] == "extension_ui_request" && v["method"] == method
+    })
+    .value
+}
