@@ -46,6 +46,7 @@ const TWINS: &[&str] = &[
     "notify.lua",
     "permission-gate.lua",
     "pirate.lua",
+    "plan-mode",
     "preset.lua",
     "prompt-customizer.lua",
     "protected-paths.lua",
@@ -60,6 +61,7 @@ const TWINS: &[&str] = &[
     "shutdown-command.lua",
     "snake.lua",
     "status-line.lua",
+    "structured-output.lua",
     "summarize.lua",
     "system-prompt-header.lua",
     "timed-confirm.lua",
@@ -1652,4 +1654,195 @@ fn preset_flag_adds_the_instructions_to_the_system_prompt() {
         "{}",
         cli.system_prompt(0)
     );
+}
+
+#[test]
+fn structured_output_ends_the_run_on_the_tool_call() {
+    let cli = Cli::new();
+    cli.tool_call(
+        "structured_output",
+        json!({"headline": "Ship it", "summary": "All green.", "actionItems": ["tag", "announce"]}),
+    );
+    cli.text("this reply is never asked for");
+    let out = cli.run(&["structured-output.lua"], &["-p", "summarize as JSON"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(cli.server.request_count(), 1, "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("never asked"));
+    let results: Vec<Value> = cli
+        .session_entries()
+        .into_iter()
+        .filter(|e| e["message"]["role"] == "toolResult")
+        .collect();
+    assert_eq!(
+        results[0]["message"]["content"][0]["text"],
+        "Saved structured output: Ship it"
+    );
+    assert_eq!(
+        results[0]["message"]["details"]["actionItems"],
+        json!(["tag", "announce"])
+    );
+}
+
+#[tokio::test]
+async fn structured_output_renders_headline_summary_and_items() {
+    let twin = Twin::start("structured-output.lua", vec![]).await;
+    let result = twin
+        .tool(
+            "structured_output",
+            json!({"headline": "H", "summary": "S", "actionItems": ["a", "b"]}),
+        )
+        .await
+        .unwrap();
+    twin.store
+        .lock()
+        .tool_jobs
+        .push_back(pi::lua::tool_render::ToolRenderJob {
+            call_id: "c1".into(),
+            name: "structured_output".into(),
+            args: json!({}),
+            result: Some(result),
+            expanded: false,
+            partial: false,
+        });
+    twin.store.wake_host();
+    let (_, lines) = twin.until("row", |s| s.tool_lines.first().cloned()).await;
+    let lines: Vec<String> = lines
+        .result
+        .unwrap()
+        .iter()
+        .map(|l| plain(l).trim_end().to_string())
+        .collect();
+    assert_eq!(lines, ["H", "S", "", "1. a", "2. b"]);
+}
+
+// ---------------------------------------------------------------------------
+// Plan mode.
+
+#[test]
+fn plan_mode_flag_limits_tools_and_blocks_changing_commands() {
+    let cli = Cli::new();
+    cli.write("keep.txt", "x");
+    cli.server.push(support::MockReply::openai_tool_calls(&[
+        ("c1", "bash", json!({"command": "rm keep.txt"})),
+        ("c2", "bash", json!({"command": "ls"})),
+        ("c3", "bash", json!({"command": "cat keep.txt > copy.txt"})),
+    ]));
+    cli.text("Plan:\n1. Read the config loader\n2. Add a test for defaults");
+    cli.ok(&["plan-mode"], &["--plan", "-p", "look around"]);
+    assert_eq!(cli.tools(0), ["read", "bash", "grep", "find", "ls"]);
+    assert!(cli.body(0).contains("[PLAN MODE ACTIVE]"));
+    assert!(cli.sandbox.project.join("keep.txt").exists());
+    assert!(!cli.sandbox.project.join("copy.txt").exists());
+    let request = cli.request(1);
+    let results: Vec<String> = request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect();
+    assert!(
+        results[0].contains("Plan mode: command blocked (not allowlisted)"),
+        "{results:?}"
+    );
+    assert!(
+        results[1].contains("keep.txt") && !results[1].contains("blocked"),
+        "{results:?}"
+    );
+    assert!(
+        results[2].contains("Plan mode: command blocked"),
+        "{results:?}"
+    );
+}
+
+#[tokio::test]
+async fn plan_mode_turns_the_plan_into_tracked_steps() {
+    let twin = Twin::start(
+        "plan-mode/init.lua",
+        vec![json!({"value": "Execute the plan (track progress)"})],
+    )
+    .await;
+    twin.emit("session_start", json!({"reason": "startup"}))
+        .await;
+    twin.command("plan", "").await;
+    assert_eq!(
+        twin.actions(),
+        [ExtensionAction::SetActiveTools(
+            ["read", "bash", "grep", "find", "ls", "questionnaire"]
+                .map(String::from)
+                .to_vec()
+        )]
+    );
+    let reply = assistant(
+        "**Plan:**\n1. Read the `config` loader\n2) Add a regression test for defaults\n3. ok",
+    );
+    twin.emit("agent_end", json!({"messages": [user("plan it"), reply]}))
+        .await;
+    let actions = twin.actions();
+    let steps = actions.iter().find_map(|a| match a {
+        ExtensionAction::SendMessage {
+            custom_type,
+            content,
+            ..
+        } if custom_type == "plan-todo-list" => Some(content.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        steps,
+        Some(json!(
+            "**Plan Steps (2):**\n\n1. ☐ Config loader\n2. ☐ A regression test for defaults"
+        ))
+    );
+    assert!(actions.iter().any(|a| matches!(a, ExtensionAction::SendMessage { custom_type, content, trigger_turn: true, .. }
+        if custom_type == "plan-mode-execute" && content == &json!("Execute the plan. Start with: Config loader"))), "{actions:?}");
+    let out = twin
+        .emit(
+            "before_agent_start",
+            json!({"prompt": "", "systemPrompt": ""}),
+        )
+        .await;
+    assert!(
+        out[0]["message"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Remaining steps:\n1. Config loader\n2. A regression test")
+    );
+    twin.emit(
+        "turn_end",
+        json!({"message": assistant("Done with it [DONE:1]")}),
+    )
+    .await;
+    let widget = twin.calls("setWidget").last().unwrap().clone();
+    let lines: Vec<String> = widget["widgetLines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| plain(l.as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        lines,
+        ["☑ Config loader", "☐ A regression test for defaults"]
+    );
+    twin.emit("turn_end", json!({"message": assistant("[done:2]")}))
+        .await;
+    twin.emit("agent_end", json!({"messages": []})).await;
+    let actions = twin.actions();
+    assert!(actions.iter().any(|a| matches!(a, ExtensionAction::SendMessage { custom_type, .. } if custom_type == "plan-complete")), "{actions:?}");
+    twin.command("todos", "").await;
+    assert_eq!(
+        twin.notes().last().unwrap(),
+        "No todos. Create a plan first with /plan"
+    );
+}
+
+#[tokio::test]
+async fn plan_mode_hides_old_plan_instructions_outside_plan_mode() {
+    let twin = Twin::start("plan-mode/init.lua", vec![]).await;
+    let messages = json!([
+        {"role": "custom", "customType": "plan-mode-context", "content": "[PLAN MODE ACTIVE] ..."},
+        user("[PLAN MODE ACTIVE] old"),
+        user("keep me"),
+    ]);
+    let out = twin.emit("context", json!({"messages": messages})).await;
+    assert_eq!(out[0]["messages"], json!([user("keep me")]));
 }
