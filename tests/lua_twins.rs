@@ -60,6 +60,7 @@ const TWINS: &[&str] = &[
     "session-name.lua",
     "shutdown-command.lua",
     "snake.lua",
+    "ssh.lua",
     "status-line.lua",
     "structured-output.lua",
     "summarize.lua",
@@ -1845,4 +1846,81 @@ async fn plan_mode_hides_old_plan_instructions_outside_plan_mode() {
     ]);
     let out = twin.emit("context", json!({"messages": messages})).await;
     assert_eq!(out[0]["messages"], json!([user("keep me")]));
+}
+
+// ---------------------------------------------------------------------------
+// ssh: a stand-in `ssh` on PATH runs the remote command locally.
+
+#[test]
+fn ssh_runs_every_tool_on_the_remote() {
+    let mut cli = Cli::new();
+    let root = cli.sandbox.root.path().to_path_buf();
+    let remote = root.join("remote");
+    std::fs::create_dir_all(&remote).unwrap();
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = root.join("ssh.log");
+    std::fs::write(
+        bin.join("ssh"),
+        format!(
+            "#!/bin/sh\necho \"$1\" >> {}\nshift\nexec bash -c \"$1\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("ssh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    cli.sandbox.env.push(("PATH".into(), path));
+    cli.tool_call(
+        "write",
+        json!({"path": "notes/a.txt", "content": "hello remote\nline 2\n"}),
+    );
+    cli.tool_call(
+        "edit",
+        json!({"path": "notes/a.txt", "oldText": "hello", "newText": "bye"}),
+    );
+    cli.tool_call("read", json!({"path": "notes/a.txt"}));
+    cli.tool_call("bash", json!({"command": "ls notes && pwd"}));
+    cli.text("done");
+    let target = format!("dev@box:{}", remote.display());
+    cli.ok(&["ssh.lua"], &["--ssh", &target, "-p", "work remotely"]);
+    assert_eq!(
+        std::fs::read_to_string(remote.join("notes/a.txt")).unwrap(),
+        "bye remote\nline 2\n"
+    );
+    assert!(!cli.sandbox.project.join("notes").exists());
+    assert_eq!(
+        cli.tool_result(1),
+        "Successfully wrote 20 bytes to notes/a.txt"
+    );
+    assert_eq!(
+        cli.tool_result(2),
+        "Successfully replaced text in notes/a.txt."
+    );
+    assert_eq!(cli.tool_result(3), "bye remote\nline 2");
+    assert_eq!(cli.tool_result(4), format!("a.txt\n{}\n", remote.display()));
+    assert!(
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .all(|l| l == "dev@box")
+    );
+    let prompt = cli.system_prompt(0);
+    assert!(
+        prompt.contains(&format!(
+            "Current working directory: {} (via SSH: dev@box)",
+            remote.display()
+        )),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn ssh_leaves_the_built_in_tools_alone_without_the_flag() {
+    let cli = Cli::new();
+    cli.tool_call("read", json!({"path": "hello.txt"}))
+        .text("ok");
+    cli.ok(&["ssh.lua"], &["-p", "read"]);
+    assert_eq!(cli.tool_result(1), "hello world\n");
 }

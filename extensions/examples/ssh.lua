@@ -1,0 +1,208 @@
+-- With --ssh user@host[:/path], read, write, edit and bash work on a remote
+-- machine over ssh (key-based login, bash on the remote), and so do your own
+-- !commands. Without the flag pi's own tools are left alone.
+--
+--   pi -e extensions/examples/ssh.lua --ssh user@host:/srv/app
+local MAX_LINES, MAX_BYTES = 2000, 50 * 1024
+
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+
+local B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local function base64(data)
+  local out = {}
+  for i = 1, #data, 3 do
+    local a, b, c = data:byte(i, i + 2)
+    local n = (a << 16) | ((b or 0) << 8) | (c or 0)
+    local chunk = {}
+    for k = 3, 0, -1 do
+      local index = (n >> (6 * k)) & 63
+      chunk[#chunk + 1] = B64:sub(index + 1, index + 1)
+    end
+    local s = table.concat(chunk)
+    if not b then
+      s = s:sub(1, 2) .. "=="
+    elseif not c then
+      s = s:sub(1, 3) .. "="
+    end
+    out[#out + 1] = s
+  end
+  return table.concat(out)
+end
+
+return function(pi)
+  local remote, remote_cwd
+  local local_cwd
+
+  pi.registerFlag("ssh", { type = "string", description = "SSH remote: user@host or user@host:/path" })
+
+  -- Run `command` on the remote; returns stdout, or raises with ssh's error.
+  local function ssh(command, signal)
+    local run = pi.exec("ssh", { remote, command }, { signal = signal })
+    if run.killed then error("aborted") end
+    if run.code ~= 0 then error(string.format("SSH failed (%s): %s", tostring(run.code), run.stderr)) end
+    return run.stdout
+  end
+
+  local function remote_path(path)
+    if path:sub(1, 1) ~= "/" then return remote_cwd .. "/" .. path:gsub("^%./", "") end
+    if local_cwd and path:sub(1, #local_cwd) == local_cwd then return remote_cwd .. path:sub(#local_cwd + 1) end
+    return path
+  end
+
+  local function text(s) return { content = { { type = "text", text = s } }, details = {} } end
+
+  local function read_remote(path, signal)
+    return ssh("cat " .. quote(remote_path(path)), signal)
+  end
+
+  local function write_remote(path, content, signal)
+    local target = remote_path(path)
+    local dir = target:match("^(.*)/[^/]*$")
+    local mkdir = (dir and dir ~= "") and ("mkdir -p " .. quote(dir) .. " && ") or ""
+    ssh(mkdir .. "echo " .. quote(base64(content)) .. " | base64 -d > " .. quote(target), signal)
+  end
+
+  local function register_tools()
+    pi.registerTool({
+      name = "read",
+      label = "read (ssh)",
+      description = "Read the contents of a file on the remote machine. Output is truncated to 2000 lines or 50KB; "
+        .. "use offset/limit for large files.",
+      parameters = {
+        type = "object",
+        properties = {
+          path = { type = "string", description = "Path to the file to read (relative or absolute)" },
+          offset = { type = "number", description = "Line number to start reading from (1-indexed)" },
+          limit = { type = "number", description = "Maximum number of lines to read" },
+        },
+        required = { "path" },
+      },
+      execute = function(_, params, signal)
+        local content = read_remote(params.path, signal)
+        local lines = {}
+        for line in (content:gsub("\n$", "") .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+        local first = math.max(1, math.floor(params.offset or 1))
+        if first > #lines and #lines > 0 then error(string.format("Offset %d is beyond end of file (%d lines total)", first, #lines)) end
+        local last = params.limit and math.min(#lines, first + math.floor(params.limit) - 1) or #lines
+        local cut = pi.truncateHead(table.concat(lines, "\n", first, last), { maxLines = MAX_LINES, maxBytes = MAX_BYTES })
+        local out = cut.content
+        if cut.truncated then
+          out = out .. string.format("\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]",
+            first, first + cut.outputLines - 1, #lines, first + cut.outputLines)
+        elseif last < #lines then
+          out = out .. string.format("\n\n[%d more lines in file. Use offset=%d to continue.]", #lines - last, last + 1)
+        end
+        return text(out)
+      end,
+    })
+
+    pi.registerTool({
+      name = "write",
+      label = "write (ssh)",
+      description = "Write content to a file on the remote machine. Creates the file if it doesn't exist, "
+        .. "overwrites if it does. Automatically creates parent directories.",
+      parameters = {
+        type = "object",
+        properties = {
+          path = { type = "string", description = "Path to the file to write (relative or absolute)" },
+          content = { type = "string", description = "Content to write to the file" },
+        },
+        required = { "path", "content" },
+      },
+      execute = function(_, params, signal)
+        write_remote(params.path, params.content, signal)
+        return text(string.format("Successfully wrote %d bytes to %s", #params.content, params.path))
+      end,
+    })
+
+    pi.registerTool({
+      name = "edit",
+      label = "edit (ssh)",
+      description = "Edit a file on the remote machine by replacing exact text. oldText must match exactly "
+        .. "(including whitespace) and occur once.",
+      parameters = {
+        type = "object",
+        properties = {
+          path = { type = "string", description = "Path to the file to edit (relative or absolute)" },
+          oldText = { type = "string", description = "Exact text to find and replace (must match exactly)" },
+          newText = { type = "string", description = "New text to replace the old text with" },
+        },
+        required = { "path", "oldText", "newText" },
+      },
+      execute = function(_, params, signal)
+        local content = read_remote(params.path, signal)
+        local at = content:find(params.oldText, 1, true)
+        if not at then
+          error("Could not find the exact text in " .. params.path .. ". The old text must match exactly including all whitespace and newlines.")
+        end
+        if content:find(params.oldText, at + 1, true) then
+          error("Found more than one occurrence of the text in " .. params.path .. ". Please provide more context to make it unique.")
+        end
+        local updated = content:sub(1, at - 1) .. params.newText .. content:sub(at + #params.oldText)
+        write_remote(params.path, updated, signal)
+        return text("Successfully replaced text in " .. params.path .. ".")
+      end,
+    })
+
+    pi.registerTool({
+      name = "bash",
+      label = "bash (ssh)",
+      description = "Execute a bash command on the remote machine, in the remote working directory. "
+        .. "Output is truncated to the last 2000 lines or 50KB.",
+      parameters = {
+        type = "object",
+        properties = {
+          command = { type = "string", description = "Bash command to execute" },
+          timeout = { type = "number", description = "Timeout in seconds (optional, no default timeout)" },
+        },
+        required = { "command" },
+      },
+      execute = function(_, params, signal)
+        local run = pi.exec("ssh", { remote, "cd " .. quote(remote_cwd) .. " && " .. params.command }, {
+          signal = signal,
+          timeout = params.timeout and math.floor(params.timeout * 1000) or nil,
+        })
+        local output = pi.truncateTail(run.stdout .. run.stderr).content
+        if output == "" then output = "(no output)" end
+        if run.killed then error(output .. "\n\nCommand aborted or timed out") end
+        if run.code ~= 0 then error(output .. "\n\nCommand exited with code " .. tostring(run.code)) end
+        return text(output)
+      end,
+    })
+  end
+
+  pi.on("session_start", function(_, ctx)
+    local arg = pi.getFlag("ssh")
+    if type(arg) ~= "string" or arg == "" or remote then return end
+    local_cwd = ctx.cwd
+    local host, path = arg:match("^([^:]+):(.+)$")
+    if host then
+      remote, remote_cwd = host, path
+    else
+      remote = arg
+      remote_cwd = ssh("pwd"):match("^%s*(.-)%s*$")
+    end
+    register_tools()
+    ctx.ui.setStatus("ssh", ctx.ui.theme.fg("accent", "SSH: " .. remote .. ":" .. remote_cwd))
+    ctx.ui.notify("SSH mode: " .. remote .. ":" .. remote_cwd, "info")
+  end)
+
+  -- Your own !commands run remotely too.
+  pi.on("user_bash", function(event)
+    if not remote then return end
+    local run = pi.exec("ssh", { remote, "cd " .. quote(remote_cwd) .. " && " .. event.command })
+    return { result = { output = run.stdout .. run.stderr, exitCode = run.code or 1 } }
+  end)
+
+  pi.on("before_agent_start", function(event)
+    if not remote then return end
+    local from = "Current working directory: " .. local_cwd
+    local at = event.systemPrompt:find(from, 1, true)
+    if not at then return end
+    return {
+      systemPrompt = event.systemPrompt:sub(1, at - 1)
+        .. "Current working directory: " .. remote_cwd .. " (via SSH: " .. remote .. ")"
+        .. event.systemPrompt:sub(at + #from),
+    }
+  end)
+end
