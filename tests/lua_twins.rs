@@ -44,6 +44,7 @@ const TWINS: &[&str] = &[
     "modal-editor.lua",
     "model-status.lua",
     "notify.lua",
+    "overlay-test.lua",
     "permission-gate.lua",
     "pirate.lua",
     "plan-mode",
@@ -1923,4 +1924,21 @@ fn ssh_leaves_the_built_in_tools_alone_without_the_flag() {
         .text("ok");
     cli.ok(&["ssh.lua"], &["-p", "read"]);
     assert_eq!(cli.tool_result(1), "hello world\n");
+}
+
+#[tokio::test]
+async fn overlay_test_draws_aligned_rows_and_reports_the_typed_query() {
+    let twin = Twin::start("overlay-test.lua", vec![]).await;
+    let run = {
+        let h = twin.handle.clone();
+        tokio::spawn(async move { h.run_command("overlay-test", "").await })
+    };
+    let (id, lines) = twin.custom_lines().await;
+    assert!(twin.store.lock().customs[0].overlay.is_some());
+    assert!(lines[1].starts_with("│ 🧪 Overlay Test"), "{lines:?}");
+    assert!(lines.iter().skip(1).take(lines.len() - 2).all(|l| l.ends_with('│')), "{lines:?}");
+    assert_eq!(lines[9].trim_end_matches('│').trim_end(), "│ ▶ Search:");
+    twin.keys(id, &["h", "i", "left", "X", "enter"]);
+    run.await.unwrap().unwrap();
+    assert_eq!(twin.notes(), ["Search: \"hXi\""]);
 }
