@@ -64,6 +64,7 @@ const TWINS: &[&str] = &[
     "ssh.lua",
     "status-line.lua",
     "structured-output.lua",
+    "subagent",
     "summarize.lua",
     "system-prompt-header.lua",
     "timed-confirm.lua",
@@ -153,11 +154,7 @@ fn bash_spawn_hook_runs_commands_with_the_adjusted_environment() {
     cli.tool_call("bash", json!({"command": "echo oops; exit 3"}))
         .text("ok");
     cli.ok(&["bash-spawn-hook.lua"], &["-p", "run it"]);
-    let result = cli.tool_result(1);
-    assert!(
-        result.contains("oops") && result.contains("exited with code 3"),
-        "{result}"
-    );
+    assert_eq!(cli.tool_result(1), "oops\n\nCommand exited with code 3");
 }
 
 #[test]
@@ -1936,9 +1933,118 @@ async fn overlay_test_draws_aligned_rows_and_reports_the_typed_query() {
     let (id, lines) = twin.custom_lines().await;
     assert!(twin.store.lock().customs[0].overlay.is_some());
     assert!(lines[1].starts_with("│ 🧪 Overlay Test"), "{lines:?}");
-    assert!(lines.iter().skip(1).take(lines.len() - 2).all(|l| l.ends_with('│')), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .skip(1)
+            .take(lines.len() - 2)
+            .all(|l| l.ends_with('│')),
+        "{lines:?}"
+    );
     assert_eq!(lines[9].trim_end_matches('│').trim_end(), "│ ▶ Search:");
     twin.keys(id, &["h", "i", "left", "X", "enter"]);
     run.await.unwrap().unwrap();
     assert_eq!(twin.notes(), ["Search: \"hXi\""]);
+}
+
+// ---------------------------------------------------------------------------
+// subagent: agents are pi processes talking to the same mock server.
+
+fn subagent_cli() -> Cli {
+    let cli = Cli::new();
+    let agents = cli.sandbox.agent_dir.join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::fs::write(
+        agents.join("helper.md"),
+        "---\nname: helper\ndescription: Looks things up\ntools: read, ls\nmodel: mock/mock-model\n---\n\nYou are the helper agent.\n",
+    )
+    .unwrap();
+    cli
+}
+
+fn text_of(request: &Value) -> String {
+    let user = request["messages"]
+        .as_array()
+        .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
+        .cloned()
+        .unwrap_or_default();
+    match &user["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+#[test]
+fn subagent_runs_one_agent_in_its_own_process() {
+    let cli = subagent_cli();
+    cli.tool_call(
+        "subagent",
+        json!({"agent": "helper", "task": "find the config"}),
+    );
+    cli.text("It is in config/app.toml.");
+    cli.text("done");
+    cli.ok(&["subagent"], &["-p", "delegate"]);
+    let sub = cli.request(1);
+    assert_eq!(text_of(&sub), "Task: find the config");
+    assert!(cli.system_prompt(1).contains("You are the helper agent."));
+    assert_eq!(cli.tools(1), ["read", "ls"]);
+    assert_eq!(cli.tool_result(2), "It is in config/app.toml.");
+}
+
+#[test]
+fn subagent_chains_outputs_through_previous() {
+    let cli = subagent_cli();
+    cli.tool_call(
+        "subagent",
+        json!({"chain": [{"agent": "helper", "task": "list modules"}, {"agent": "helper", "task": "plan from {previous}"}]}),
+    );
+    cli.text("alpha, beta");
+    cli.text("Plan: touch alpha");
+    cli.text("done");
+    cli.ok(&["subagent"], &["-p", "delegate"]);
+    assert_eq!(text_of(&cli.request(2)), "Task: plan from alpha, beta");
+    assert_eq!(cli.tool_result(3), "Plan: touch alpha");
+}
+
+#[test]
+fn subagent_runs_tasks_in_parallel_and_sums_them_up() {
+    let cli = subagent_cli();
+    cli.tool_call(
+        "subagent",
+        json!({"tasks": [{"agent": "helper", "task": "one"}, {"agent": "helper", "task": "two"}, {"agent": "nobody", "task": "three"}]}),
+    );
+    cli.server.set_handler(|request| {
+        let body = request.json();
+        let task = text_of(body);
+        if let Some(task) = task.strip_prefix("Task: ") {
+            support::MockReply::openai_text(&format!("did {task}"))
+        } else {
+            support::MockReply::openai_text("all done")
+        }
+    });
+    cli.ok(&["subagent"], &["-p", "fan out"]);
+    let result = cli.tool_result(3);
+    assert!(result.starts_with("Parallel: 2/3 succeeded\n\n[helper] completed: did one\n\n[helper] completed: did two\n\n[nobody] failed: (no output)"), "{result}");
+}
+
+#[test]
+fn subagent_reports_unknown_agents_and_bad_parameters() {
+    let cli = subagent_cli();
+    cli.tool_call("subagent", json!({"agent": "ghost", "task": "boo"}));
+    cli.tool_call("subagent", json!({"task": "no agent"}));
+    cli.text("ok");
+    cli.ok(&["subagent"], &["-p", "delegate"]);
+    assert_eq!(
+        cli.tool_result(1),
+        "Agent failed: Unknown agent: \"ghost\". Available agents: \"helper\"."
+    );
+    assert_eq!(
+        cli.tool_result(2),
+        "Invalid parameters. Provide exactly one mode.\nAvailable agents: helper (user)"
+    );
 }

@@ -44,9 +44,9 @@ return function(pi)
         output = output .. string.format("\n\n[Showing the last %d of %d lines]", cut.outputLines, cut.totalLines)
       end
       if result.killed then
-        error(output .. "\n\nCommand aborted or timed out")
+        error(output .. "\n\nCommand aborted or timed out", 0)
       elseif result.code ~= 0 then
-        error(output .. "\n\nCommand exited with code " .. tostring(result.code))
+        error(output .. "\n\nCommand exited with code " .. tostring(result.code), 0)
       end
       return { content = { { type = "text", text = output } }, details = {} }
     end,

@@ -38,8 +38,8 @@ return function(pi)
   -- Run `command` on the remote; returns stdout, or raises with ssh's error.
   local function ssh(command, signal)
     local run = pi.exec("ssh", { remote, command }, { signal = signal })
-    if run.killed then error("aborted") end
-    if run.code ~= 0 then error(string.format("SSH failed (%s): %s", tostring(run.code), run.stderr)) end
+    if run.killed then error("aborted", 0) end
+    if run.code ~= 0 then error(string.format("SSH failed (%s): %s", tostring(run.code), run.stderr), 0) end
     return run.stdout
   end
 
@@ -82,7 +82,7 @@ return function(pi)
         local lines = {}
         for line in (content:gsub("\n$", "") .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
         local first = math.max(1, math.floor(params.offset or 1))
-        if first > #lines and #lines > 0 then error(string.format("Offset %d is beyond end of file (%d lines total)", first, #lines)) end
+        if first > #lines and #lines > 0 then error(string.format("Offset %d is beyond end of file (%d lines total)", first, #lines), 0) end
         local last = params.limit and math.min(#lines, first + math.floor(params.limit) - 1) or #lines
         local cut = pi.truncateHead(table.concat(lines, "\n", first, last), { maxLines = MAX_LINES, maxBytes = MAX_BYTES })
         local out = cut.content
@@ -133,10 +133,10 @@ return function(pi)
         local content = read_remote(params.path, signal)
         local at = content:find(params.oldText, 1, true)
         if not at then
-          error("Could not find the exact text in " .. params.path .. ". The old text must match exactly including all whitespace and newlines.")
+          error("Could not find the exact text in " .. params.path .. ". The old text must match exactly including all whitespace and newlines.", 0)
         end
         if content:find(params.oldText, at + 1, true) then
-          error("Found more than one occurrence of the text in " .. params.path .. ". Please provide more context to make it unique.")
+          error("Found more than one occurrence of the text in " .. params.path .. ". Please provide more context to make it unique.", 0)
         end
         local updated = content:sub(1, at - 1) .. params.newText .. content:sub(at + #params.oldText)
         write_remote(params.path, updated, signal)
@@ -164,8 +164,8 @@ return function(pi)
         })
         local output = pi.truncateTail(run.stdout .. run.stderr).content
         if output == "" then output = "(no output)" end
-        if run.killed then error(output .. "\n\nCommand aborted or timed out") end
-        if run.code ~= 0 then error(output .. "\n\nCommand exited with code " .. tostring(run.code)) end
+        if run.killed then error(output .. "\n\nCommand aborted or timed out", 0) end
+        if run.code ~= 0 then error(output .. "\n\nCommand exited with code " .. tostring(run.code), 0) end
         return text(output)
       end,
     })

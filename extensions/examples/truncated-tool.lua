@@ -41,7 +41,7 @@ return function(pi)
       if run.code == 1 or (run.code == 0 and not run.stdout:find("%S")) then
         return { content = { { type = "text", text = "No matches found" } }, details = details }
       elseif run.code ~= 0 then
-        error("ripgrep failed: " .. run.stderr)
+        error("ripgrep failed: " .. run.stderr, 0)
       end
 
       local output = run.stdout
