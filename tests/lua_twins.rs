@@ -67,6 +67,7 @@ const TWINS: &[&str] = &[
     "subagent",
     "summarize.lua",
     "system-prompt-header.lua",
+    "tic-tac-toe.lua",
     "timed-confirm.lua",
     "titlebar-spinner.lua",
     "todo.lua",
@@ -2047,4 +2048,122 @@ fn subagent_reports_unknown_agents_and_bad_parameters() {
         cli.tool_result(2),
         "Invalid parameters. Provide exactly one mode.\nAvailable agents: helper (user)"
     );
+}
+
+// ---------------------------------------------------------------------------
+// tic-tac-toe.
+
+#[test]
+fn tic_tac_toe_runs_a_burst_of_moves_in_order() {
+    let cli = Cli::new();
+    cli.server.push(support::MockReply::openai_tool_calls(&[
+        ("c1", "tic_tac_toe", json!({"action": "move_down"})),
+        ("c2", "tic_tac_toe", json!({"action": "move_right"})),
+        ("c3", "tic_tac_toe_see_board", json!({})),
+        ("c4", "tic_tac_toe", json!({"action": "play"})),
+    ]));
+    cli.text("waiting for X");
+    cli.ok(&["tic-tac-toe.lua"], &["-p", "your move"]);
+    let request = cli.request(1);
+    let results: Vec<String> = request["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| {
+            m["content"]
+                .as_str()
+                .map(String::from)
+                .unwrap_or_else(|| m["content"].to_string())
+        })
+        .collect();
+    assert!(
+        results[0].contains("Moved down. Cursor: (1, 0)"),
+        "{results:?}"
+    );
+    assert!(
+        results[1].contains("Moved right. Cursor: (1, 1)"),
+        "{results:?}"
+    );
+    assert!(
+        results[2].contains("<[1,1]>") && results[2].contains("Your cursor: (row=1, col=1)"),
+        "{results:?}"
+    );
+    assert!(results[3].contains("It is not your turn."), "{results:?}");
+}
+
+#[tokio::test]
+async fn tic_tac_toe_board_takes_the_users_move_and_shows_the_reply() {
+    let twin = Twin::start("tic-tac-toe.lua", vec![]).await;
+    twin.emit("session_start", json!({"reason": "startup"}))
+        .await;
+    let run = {
+        let h = twin.handle.clone();
+        tokio::spawn(async move { h.run_command("tic-tac-toe", "").await })
+    };
+    let (id, lines) = twin.custom_lines().await;
+    assert!(lines[0].contains(" Tic-Tac-Toe "), "{lines:?}");
+    assert!(lines[2].contains("Turn: X (You)"), "{lines:?}");
+    twin.keys(id, &["enter"]);
+    twin.until("X in the centre", |s| {
+        s.customs
+            .first()?
+            .lines
+            .iter()
+            .any(|l| plain(l).contains("│   ╳   │"))
+            .then_some(())
+    })
+    .await;
+    let actions = twin.actions();
+    assert!(actions.contains(&ExtensionAction::SetSessionName("Tic-Tac-Toe".into())));
+    let sent = actions.iter().find_map(|a| match a {
+        ExtensionAction::SendMessage {
+            custom_type,
+            content,
+            trigger_turn: true,
+            ..
+        } if custom_type == "tic-tac-toe-move" => content.as_str().map(String::from),
+        _ => None,
+    });
+    assert!(
+        sent.unwrap()
+            .starts_with("Player X played at (row=1, col=1). It is now Player O's turn.")
+    );
+    let out = twin
+        .emit(
+            "before_agent_start",
+            json!({"prompt": "", "systemPrompt": "S"}),
+        )
+        .await;
+    assert!(
+        out[0]["systemPrompt"]
+            .as_str()
+            .unwrap()
+            .contains("## Tic-Tac-Toe (you are Player O)")
+    );
+    let played = twin
+        .tool("tic_tac_toe", json!({"action": "play"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        played["content"][0]["text"],
+        "Placed O at (0,0). Cursor reset to (0,0). Your turn, X!"
+    );
+    twin.until("O in the corner", |s| {
+        s.customs
+            .first()?
+            .lines
+            .iter()
+            .any(|l| plain(l).contains("│   ◯   │"))
+            .then_some(())
+    })
+    .await;
+    assert_eq!(
+        twin.tool("tic_tac_toe", json!({"action": "play"}))
+            .await
+            .unwrap_err(),
+        "It is not your turn."
+    );
+    twin.keys(id, &["escape"]);
+    run.await.unwrap().unwrap();
 }
