@@ -61,6 +61,7 @@ const TWINS: &[&str] = &[
     "session-name.lua",
     "shutdown-command.lua",
     "snake.lua",
+    "space-invaders.lua",
     "ssh.lua",
     "status-line.lua",
     "structured-output.lua",
@@ -2166,4 +2167,63 @@ async fn tic_tac_toe_board_takes_the_users_move_and_shows_the_reply() {
     );
     twin.keys(id, &["escape"]);
     run.await.unwrap().unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// space-invaders.
+
+fn ship_column(lines: &[String]) -> Option<usize> {
+    let row = lines.get(25)?;
+    row.chars().position(|c| c == '▲')
+}
+
+#[tokio::test]
+async fn space_invaders_moves_the_ship_and_saves_on_pause() {
+    let twin = Twin::start("space-invaders.lua", vec![]).await;
+    let run = {
+        let h = twin.handle.clone();
+        tokio::spawn(async move { h.run_command("invaders", "").await })
+    };
+    let (id, lines) = twin.custom_lines().await;
+    assert!(
+        lines.len() > 1 && lines[1].contains("SPACE INVADERS") && lines[1].contains("Score: 0"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 30);
+    let start = ship_column(&lines).expect("the ship");
+    assert!(
+        lines[3..].iter().any(|l| l.contains("╲▼╱")),
+        "aliens are drawn"
+    );
+    twin.keys(id, &["left"]);
+    twin.until("ship moved left", |s| {
+        let lines: Vec<String> = s.customs.first()?.lines.iter().map(|l| plain(l)).collect();
+        (ship_column(&lines)? + 1 == start).then_some(())
+    })
+    .await;
+    twin.keys(id, &["escape"]);
+    run.await.unwrap().unwrap();
+    let saved = twin.actions().into_iter().find_map(|a| match a {
+        ExtensionAction::AppendEntry { custom_type, data }
+            if custom_type == "space-invaders-save" =>
+        {
+            data
+        }
+        _ => None,
+    });
+    let saved = saved.expect("the game is saved");
+    assert_eq!(saved["aliens"].as_array().unwrap().len(), 55);
+    assert_eq!(saved["player"]["lives"], 3);
+}
+
+#[tokio::test]
+async fn space_invaders_needs_a_ui() {
+    let dir = tempfile::tempdir().unwrap();
+    let twin = Twin::headless("space-invaders.lua", dir.path()).await;
+    twin.view.lock().capture_messages = true;
+    twin.command("invaders", "").await;
+    assert_eq!(
+        twin.view.take_messages(),
+        ["Error: Space Invaders requires interactive mode"]
+    );
 }
