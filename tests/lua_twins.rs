@@ -23,6 +23,7 @@ const TWINS: &[&str] = &[
     "auto-commit-on-exit.lua",
     "bash-spawn-hook.lua",
     "bookmark.lua",
+    "built-in-tool-renderer.lua",
     "claude-rules.lua",
     "commands.lua",
     "confirm-destructive.lua",
@@ -2226,4 +2227,129 @@ async fn space_invaders_needs_a_ui() {
         twin.view.take_messages(),
         ["Error: Space Invaders requires interactive mode"]
     );
+}
+
+// ---------------------------------------------------------------------------
+// built-in-tool-renderer.
+
+#[test]
+fn built_in_tool_renderer_tools_still_read_write_edit_and_run() {
+    let cli = Cli::new();
+    cli.tool_call(
+        "write",
+        json!({"path": "src/a.txt", "content": "one\ntwo\nthree\n"}),
+    );
+    cli.tool_call("edit", json!({"path": "src/a.txt", "edits": [{"oldText": "two", "newText": "2"}, {"oldText": "three", "newText": "3"}]}));
+    cli.tool_call(
+        "edit",
+        json!({"path": "src/a.txt", "oldText": "one", "newText": "1"}),
+    );
+    cli.tool_call(
+        "edit",
+        json!({"path": "src/a.txt", "edits": [{"oldText": "missing", "newText": "x"}]}),
+    );
+    cli.tool_call(
+        "read",
+        json!({"path": "src/a.txt", "offset": 2, "limit": 1}),
+    );
+    cli.tool_call("bash", json!({"command": "echo out; exit 4"}));
+    cli.text("done");
+    cli.ok(&["built-in-tool-renderer.lua"], &["-p", "work"]);
+    assert_eq!(
+        std::fs::read_to_string(cli.sandbox.project.join("src/a.txt")).unwrap(),
+        "1\n2\n3\n"
+    );
+    assert_eq!(
+        cli.tool_result(1),
+        "Successfully wrote 14 bytes to src/a.txt"
+    );
+    assert_eq!(
+        cli.tool_result(2),
+        "Successfully replaced 2 block(s) in src/a.txt."
+    );
+    assert_eq!(
+        cli.tool_result(3),
+        "Successfully replaced 1 block(s) in src/a.txt."
+    );
+    assert!(
+        cli.tool_result(4)
+            .starts_with("Could not find edits[0] in src/a.txt."),
+        "{}",
+        cli.tool_result(4)
+    );
+    assert_eq!(
+        cli.tool_result(5),
+        "2\n\n[1 more lines in file. Use offset=3 to continue.]"
+    );
+    assert_eq!(cli.tool_result(6), "out\n\nCommand exited with code 4");
+}
+
+#[tokio::test]
+async fn built_in_tool_renderer_draws_compact_rows() {
+    let twin = Twin::start("built-in-tool-renderer.lua", vec![]).await;
+    let jobs = [
+        (
+            "c1",
+            "read",
+            json!({"path": "a.rs", "offset": 3}),
+            json!({"content": [{"type": "text", "text": "x\ny\nz"}], "details": {}}),
+        ),
+        (
+            "c2",
+            "bash",
+            json!({"command": "make test"}),
+            json!({"content": [{"type": "text", "text": "ok\n\nall good"}], "details": {}}),
+        ),
+        (
+            "c3",
+            "edit",
+            json!({"path": "a.rs"}),
+            json!({"content": [{"type": "text", "text": "Successfully replaced 1 block(s) in a.rs."}],
+            "details": {"diff": "@@ line 1 @@\n-old\n+new\n+more"}}),
+        ),
+        (
+            "c4",
+            "write",
+            json!({"path": "b.rs", "content": "a\nb"}),
+            json!({"content": [{"type": "text", "text": "Successfully wrote 3 bytes to b.rs"}], "details": {}}),
+        ),
+    ];
+    for (id, name, args, result) in jobs {
+        twin.store
+            .lock()
+            .tool_jobs
+            .push_back(pi::lua::tool_render::ToolRenderJob {
+                call_id: id.into(),
+                name: name.into(),
+                args,
+                result: Some(result),
+                expanded: false,
+                partial: false,
+            });
+    }
+    twin.store.wake_host();
+    let rows = twin
+        .until("four rows", |s| {
+            (s.tool_lines.len() == 4).then(|| s.tool_lines.clone())
+        })
+        .await;
+    let shown: Vec<(String, String)> = rows
+        .iter()
+        .map(|(_, l)| {
+            (
+                plain(&l.call.as_ref().unwrap()[0]).trim_end().to_string(),
+                plain(&l.result.as_ref().unwrap()[0]).trim_end().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("read a.rs (offset=3)".to_string(), "3 lines".to_string()),
+            ("$ make test".to_string(), "done (2 lines)".to_string()),
+            ("edit a.rs".to_string(), "+2 / -1".to_string()),
+            ("write b.rs (2 lines)".to_string(), "Written".to_string()),
+        ]
+    );
+    assert!(rows[2].1.self_shell);
 }
