@@ -1897,7 +1897,7 @@ fn ssh_runs_every_tool_on_the_remote() {
     );
     assert_eq!(
         cli.tool_result(2),
-        "Successfully replaced text in notes/a.txt."
+        "Successfully replaced 1 block(s) in notes/a.txt."
     );
     assert_eq!(cli.tool_result(3), "bye remote\nline 2");
     assert_eq!(cli.tool_result(4), format!("a.txt\n{}\n", remote.display()));

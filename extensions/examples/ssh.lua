@@ -29,6 +29,44 @@ local function base64(data)
   return table.concat(out)
 end
 
+local function split(text)
+  local lines = {}
+  for line in (text .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+  return lines
+end
+
+-- Replace each edit's oldText (unique, not overlapping) in `content`.
+local function apply_edits(path, content, edits)
+  local spans = {}
+  for i, e in ipairs(edits) do
+    if e.oldText == "" then error("edits[" .. (i - 1) .. "].oldText must not be empty in " .. path .. ".", 0) end
+    local at = content:find(e.oldText, 1, true)
+    if not at then
+      error("Could not find edits[" .. (i - 1) .. "] in " .. path .. ". The oldText must match exactly including all whitespace and newlines.", 0)
+    end
+    if content:find(e.oldText, at + 1, true) then
+      error("Found multiple occurrences of edits[" .. (i - 1) .. "] in " .. path .. ". Each oldText must be unique. Please provide more context to make it unique.", 0)
+    end
+    spans[#spans + 1] = { from = at, to = at + #e.oldText - 1, new = e.newText, old = e.oldText }
+  end
+  table.sort(spans, function(x, y) return x.from < y.from end)
+  for i = 2, #spans do
+    if spans[i].from <= spans[i - 1].to then error("edits overlap in " .. path .. ". Merge them into one edit.", 0) end
+  end
+  local parts, pos, diff = {}, 1, {}
+  for _, s in ipairs(spans) do
+    parts[#parts + 1] = content:sub(pos, s.from - 1)
+    parts[#parts + 1] = s.new
+    pos = s.to + 1
+    local line = select(2, content:sub(1, s.from - 1):gsub("\n", "")) + 1
+    diff[#diff + 1] = string.format("@@ line %d @@", line)
+    for _, l in ipairs(split(s.old)) do diff[#diff + 1] = "-" .. l end
+    for _, l in ipairs(split(s.new)) do diff[#diff + 1] = "+" .. l end
+  end
+  parts[#parts + 1] = content:sub(pos)
+  return table.concat(parts), table.concat(diff, "\n")
+end
+
 return function(pi)
   local remote, remote_cwd
   local local_cwd
@@ -118,29 +156,38 @@ return function(pi)
     pi.registerTool({
       name = "edit",
       label = "edit (ssh)",
-      description = "Edit a file on the remote machine by replacing exact text. oldText must match exactly "
-        .. "(including whitespace) and occur once.",
+      description = "Edit a single file on the remote machine using exact text replacement. Every edits[].oldText "
+        .. "must match a unique, non-overlapping region of the original file.",
       parameters = {
         type = "object",
         properties = {
           path = { type = "string", description = "Path to the file to edit (relative or absolute)" },
-          oldText = { type = "string", description = "Exact text to find and replace (must match exactly)" },
-          newText = { type = "string", description = "New text to replace the old text with" },
+          edits = {
+            type = "array",
+            items = {
+              type = "object",
+              properties = {
+                oldText = { type = "string", description = "Exact text for one targeted replacement; unique in the file." },
+                newText = { type = "string", description = "Replacement text for this targeted edit." },
+              },
+              required = { "oldText", "newText" },
+            },
+          },
         },
-        required = { "path", "oldText", "newText" },
+        required = { "path", "edits" },
       },
+      prepareArguments = function(args)
+        if type(args) == "table" and args.edits == nil and args.oldText ~= nil then
+          args.edits = { { oldText = args.oldText, newText = args.newText or "" } }
+          args.oldText, args.newText = nil, nil
+        end
+        return args
+      end,
       execute = function(_, params, signal)
-        local content = read_remote(params.path, signal)
-        local at = content:find(params.oldText, 1, true)
-        if not at then
-          error("Could not find the exact text in " .. params.path .. ". The old text must match exactly including all whitespace and newlines.", 0)
-        end
-        if content:find(params.oldText, at + 1, true) then
-          error("Found more than one occurrence of the text in " .. params.path .. ". Please provide more context to make it unique.", 0)
-        end
-        local updated = content:sub(1, at - 1) .. params.newText .. content:sub(at + #params.oldText)
+        local updated, diff = apply_edits(params.path, read_remote(params.path, signal), params.edits)
         write_remote(params.path, updated, signal)
-        return text("Successfully replaced text in " .. params.path .. ".")
+        return { content = { { type = "text", text = string.format("Successfully replaced %d block(s) in %s.", #params.edits, params.path) } },
+          details = { diff = diff } }
       end,
     })
 
