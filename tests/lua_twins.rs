@@ -42,6 +42,7 @@ const TWINS: &[&str] = &[
     "input-transform.lua",
     "mac-system-theme.lua",
     "message-renderer.lua",
+    "minimal-mode",
     "modal-editor.lua",
     "model-status.lua",
     "notify.lua",
@@ -2352,4 +2353,90 @@ async fn built_in_tool_renderer_draws_compact_rows() {
         ]
     );
     assert!(rows[2].1.self_shell);
+}
+
+// ---------------------------------------------------------------------------
+// minimal-mode.
+
+#[test]
+fn minimal_mode_tools_find_grep_list_and_edit() {
+    let cli = Cli::new();
+    cli.write("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n");
+    cli.write("src/lib.rs", "pub fn lib() {}\n");
+    cli.write("notes.md", "todo\n");
+    cli.tool_call("find", json!({"pattern": "*.rs"}));
+    cli.tool_call("grep", json!({"pattern": "fn [a-z]+", "path": "src"}));
+    cli.tool_call("ls", json!({}));
+    cli.tool_call(
+        "edit",
+        json!({"path": "notes.md", "edits": [{"oldText": "todo", "newText": "done"}]}),
+    );
+    cli.text("ok");
+    cli.ok(&["minimal-mode"], &["-p", "look"]);
+    assert_eq!(cli.tool_result(1), "src/lib.rs\nsrc/main.rs");
+    let grep = cli.tool_result(2);
+    assert!(
+        grep.contains("src/main.rs:1:fn main() {") && grep.contains("src/lib.rs:1:pub fn lib() {}"),
+        "{grep}"
+    );
+    assert_eq!(cli.tool_result(3), "hello.txt\nnotes.md\nsrc/");
+    assert_eq!(
+        std::fs::read_to_string(cli.sandbox.project.join("notes.md")).unwrap(),
+        "done\n"
+    );
+    let tools = cli.tools(0);
+    for name in ["read", "bash", "edit", "write", "find", "grep", "ls"] {
+        assert!(tools.contains(&name.to_string()), "{tools:?}");
+    }
+}
+
+#[tokio::test]
+async fn minimal_mode_hides_output_until_expanded() {
+    let twin = Twin::start("minimal-mode/init.lua", vec![]).await;
+    let result = json!({"content": [{"type": "text", "text": "a.rs\nb.rs\nc.rs"}], "details": {}});
+    for (id, name, args, expanded) in [
+        ("c1", "bash", json!({"command": "ls", "timeout": 5}), false),
+        ("c2", "find", json!({"pattern": "*.rs"}), false),
+        ("c3", "find", json!({"pattern": "*.rs"}), true),
+        (
+            "c4",
+            "read",
+            json!({"path": "a.rs", "offset": 2, "limit": 3}),
+            false,
+        ),
+    ] {
+        twin.store
+            .lock()
+            .tool_jobs
+            .push_back(pi::lua::tool_render::ToolRenderJob {
+                call_id: id.into(),
+                name: name.into(),
+                args,
+                result: Some(result.clone()),
+                expanded,
+                partial: false,
+            });
+    }
+    twin.store.wake_host();
+    let rows = twin
+        .until("four rows", |s| {
+            (s.tool_lines.len() == 4).then(|| s.tool_lines.clone())
+        })
+        .await;
+    let text = |i: usize| -> (String, Vec<String>) {
+        let l = &rows[i].1;
+        (
+            plain(&l.call.as_ref().unwrap()[0]).trim_end().to_string(),
+            l.result
+                .as_ref()
+                .map(|r| r.iter().map(|x| plain(x).trim_end().to_string()).collect())
+                .unwrap_or_default(),
+        )
+    };
+    assert_eq!(text(0).0, "$ ls (timeout 5s)");
+    assert!(text(0).1.iter().all(|l| l.is_empty()), "{:?}", text(0).1);
+    assert_eq!(text(1).0, "find *.rs in .");
+    assert_eq!(text(1).1, [" → 3 files"]);
+    assert_eq!(text(2).1, ["", "a.rs", "b.rs", "c.rs"]);
+    assert_eq!(text(3).0, "read a.rs:2-4");
 }
