@@ -924,40 +924,22 @@ async fn bookmark_labels_the_last_reply_and_unbookmark_removes_it() {
     ));
 }
 
-#[tokio::test]
-async fn file_trigger_turns_file_contents_into_a_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let trigger = dir.path().join("trigger.txt");
-    // SAFETY: only this test reads PI_TRIGGER_FILE, and only at load time.
-    unsafe { std::env::set_var("PI_TRIGGER_FILE", &trigger) };
-    let twin = Twin::start("file-trigger.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    assert_eq!(twin.notes(), [format!("Watching {}", trigger.display())]);
+#[test]
+fn file_trigger_turns_file_contents_into_a_turn() {
+    let mut cli = Cli::new();
+    let trigger = cli.sandbox.root.path().join("trigger.txt");
+    cli.sandbox
+        .env
+        .push(("PI_TRIGGER_FILE".into(), trigger.display().to_string()));
+    cli.text("On it.");
+    let mut rpc = cli.rpc(&["file-trigger.lua"], &["--no-session"]);
+    let note = ui_request(&mut rpc, "notify");
+    assert_eq!(note["message"], format!("Watching {}", trigger.display()));
     std::fs::write(&trigger, "Run the tests\n").unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let actions = loop {
-        let actions = twin.actions();
-        if !actions.is_empty() {
-            break actions;
-        }
-        assert!(std::time::Instant::now() < deadline, "no message");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    assert_eq!(
-        actions,
-        [ExtensionAction::SendMessage {
-            custom_type: "file-trigger".into(),
-            content: json!("External trigger: Run the tests"),
-            display: true,
-            details: None,
-            trigger_turn: true,
-            deliver_as: None
-        }]
-    );
+    rpc.wait_for("agent_end", |v| v["type"] == "agent_end");
+    assert_eq!(cli.last_user_text(0), "External trigger: Run the tests");
     assert_eq!(std::fs::read_to_string(&trigger).unwrap(), "");
-    twin.emit("session_shutdown", json!({"reason": "quit"}))
-        .await;
+    rpc.finish();
 }
 
 #[tokio::test]

@@ -47,11 +47,11 @@ return function(pi)
       if wanted == "" then
         return ctx.ui.notify("Working indicator: " .. MODES[mode].label, "info")
       end
-      if wanted == "reset" then wanted = "default" end
-      if wanted == "default" and args:lower():find("default") or not MODES[wanted] then
+      local choices = { dot = "dot", pulse = "pulse", none = "none", spinner = "spinner", reset = "default" }
+      if not choices[wanted] then
         return ctx.ui.notify("Usage: /working-indicator [dot|pulse|none|spinner|reset]", "error")
       end
-      mode = wanted
+      mode = choices[wanted]
       apply(ctx)
       ctx.ui.notify("Working indicator set to: " .. MODES[mode].label, "info")
     end,
