@@ -18,13 +18,19 @@ local function mascot(theme)
 end
 
 return function(pi)
+  local version -- pi's version, asked once
+
   pi.on("session_start", function(_, ctx)
     if not ctx.hasUI then return end
+    if not version then
+      local run = pi.exec(pi.execPath, { "--version" })
+      version = run.code == 0 and run.stdout:match("^%s*(.-)%s*$") or "?"
+    end
     ctx.ui.setHeader(function(_, theme)
       return {
         render = function()
           local lines = mascot(theme)
-          lines[#lines + 1] = theme.fg("muted", "   shitty coding agent") .. theme.fg("dim", " (pi)")
+          lines[#lines + 1] = theme.fg("muted", "   shitty coding agent") .. theme.fg("dim", " v" .. version)
           return lines
         end,
       }
