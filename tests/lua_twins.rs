@@ -66,7 +66,6 @@ const TWINS: &[&str] = &[
     "space-invaders.lua",
     "ssh.lua",
     "status-line.lua",
-    "structured-output.lua",
     "subagent",
     "summarize.lua",
     "system-prompt-header.lua",
@@ -1639,65 +1638,6 @@ fn preset_flag_adds_the_instructions_to_the_system_prompt() {
         "{}",
         cli.system_prompt(0)
     );
-}
-
-#[test]
-fn structured_output_ends_the_run_on_the_tool_call() {
-    let cli = Cli::new();
-    cli.tool_call(
-        "structured_output",
-        json!({"headline": "Ship it", "summary": "All green.", "actionItems": ["tag", "announce"]}),
-    );
-    cli.text("this reply is never asked for");
-    let out = cli.run(&["structured-output.lua"], &["-p", "summarize as JSON"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(cli.server.request_count(), 1, "{stderr}");
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("never asked"));
-    let results: Vec<Value> = cli
-        .session_entries()
-        .into_iter()
-        .filter(|e| e["message"]["role"] == "toolResult")
-        .collect();
-    assert_eq!(
-        results[0]["message"]["content"][0]["text"],
-        "Saved structured output: Ship it"
-    );
-    assert_eq!(
-        results[0]["message"]["details"]["actionItems"],
-        json!(["tag", "announce"])
-    );
-}
-
-#[tokio::test]
-async fn structured_output_renders_headline_summary_and_items() {
-    let twin = Twin::start("structured-output.lua", vec![]).await;
-    let result = twin
-        .tool(
-            "structured_output",
-            json!({"headline": "H", "summary": "S", "actionItems": ["a", "b"]}),
-        )
-        .await
-        .unwrap();
-    twin.store
-        .lock()
-        .tool_jobs
-        .push_back(pi::lua::tool_render::ToolRenderJob {
-            call_id: "c1".into(),
-            name: "structured_output".into(),
-            args: json!({}),
-            result: Some(result),
-            expanded: false,
-            partial: false,
-        });
-    twin.store.wake_host();
-    let (_, lines) = twin.until("row", |s| s.tool_lines.first().cloned()).await;
-    let lines: Vec<String> = lines
-        .result
-        .unwrap()
-        .iter()
-        .map(|l| plain(l).trim_end().to_string())
-        .collect();
-    assert_eq!(lines, ["H", "S", "", "1. a", "2. b"]);
 }
 
 // ---------------------------------------------------------------------------
