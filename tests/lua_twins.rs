@@ -114,6 +114,7 @@ fn every_twin_loads_alone_without_extension_errors() {
     let sandbox = pi_cli::PiSandbox::new();
     for twin in TWINS {
         let path = example(twin).display().to_string();
+        let _shared = twins::shared();
         let out = sandbox.run(
             &["--offline", "--provider", "demo", "-e", &path, "-p", "hi"],
             None,

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use pi::lua::surfaces::{SurfaceStore, Surfaces};
@@ -15,6 +15,39 @@ use serde_json::{Value, json};
 use crate::fake_ui::FakeUi;
 use crate::pi_cli::PiSandbox;
 use crate::support::{MockReply, MockServer};
+
+/// Components have a 50 ms render budget measured on the wall clock, so the
+/// in-process tests that draw them run alone; everything else (the `pi`
+/// processes) shares the machine.
+static GATE: RwLock<()> = RwLock::new(());
+
+thread_local! {
+    static SHARED_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// A share of the machine; a thread that already has one takes no second
+/// (a waiting [`alone`] would otherwise block it against itself).
+pub struct Shared(Option<RwLockReadGuard<'static, ()>>);
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        SHARED_HERE.with(|n| n.set(n.get() - 1));
+    }
+}
+
+/// Run alongside other tests that share the machine.
+pub fn shared() -> Shared {
+    let first = SHARED_HERE.with(|n| {
+        n.set(n.get() + 1);
+        n.get() == 1
+    });
+    Shared(first.then(|| GATE.read().unwrap_or_else(|e| e.into_inner())))
+}
+
+/// Run with no other test using the machine.
+pub fn alone() -> RwLockWriteGuard<'static, ()> {
+    GATE.write().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The path of an example extension (a file or a folder).
 pub fn example(name: &str) -> PathBuf {
@@ -30,6 +63,7 @@ pub struct Twin {
     pub store: SurfaceStore,
     /// The scripted front end (`None`: no UI, as in print mode).
     pub ui: Option<Arc<FakeUi>>,
+    _alone: Option<RwLockWriteGuard<'static, ()>>,
 }
 
 impl Twin {
@@ -55,6 +89,8 @@ impl Twin {
     }
 
     async fn load(name: &str, ui: Option<Arc<FakeUi>>, cwd: &Path, view: SharedView) -> Twin {
+        // Twins with a front end draw components: they run alone.
+        let gate = ui.is_some().then(alone);
         let store = view.lock().surfaces.clone();
         store.attach(80, 24);
         let mut config = HostConfig::new(vec![example(name)], cwd);
@@ -67,6 +103,7 @@ impl Twin {
             view,
             store,
             ui,
+            _alone: gate,
         }
     }
 
@@ -183,14 +220,20 @@ pub fn plain(line: &str) -> String {
 pub struct Cli {
     pub server: MockServer,
     pub sandbox: PiSandbox,
+    _shared: Shared,
 }
 
 impl Cli {
     /// A fresh server and sandbox.
     pub fn new() -> Cli {
+        let shared = shared();
         let server = MockServer::start();
         let sandbox = PiSandbox::with_mock(&server, "openai-completions");
-        Cli { server, sandbox }
+        Cli {
+            server,
+            sandbox,
+            _shared: shared,
+        }
     }
 
     /// Queue a reply that calls `tool` with `args`.
