@@ -1882,8 +1882,8 @@ fn subagent_cli() -> Cli {
     let agents = cli.sandbox.agent_dir.join("agents");
     std::fs::create_dir_all(&agents).unwrap();
     std::fs::write(
-        agents.join("helper.md"),
-        "---\nname: helper\ndescription: Looks things up\ntools: read, ls\nmodel: mock/mock-model\n---\n\nYou are the helper agent.\n",
+        agents.join("finder.md"),
+        "---\nname: finder\ndescription: Looks things up\ntools: read, ls\nmodel: mock/mock-model\n---\n\nYou are the finder agent.\n",
     )
     .unwrap();
     cli
@@ -1911,14 +1911,14 @@ fn subagent_runs_one_agent_in_its_own_process() {
     let cli = subagent_cli();
     cli.tool_call(
         "subagent",
-        json!({"agent": "helper", "task": "find the config"}),
+        json!({"agent": "finder", "task": "find the config"}),
     );
     cli.text("It is in config/app.toml.");
     cli.text("done");
     cli.ok(&["subagent"], &["-p", "delegate"]);
     let sub = cli.request(1);
     assert_eq!(text_of(&sub), "Task: find the config");
-    assert!(cli.system_prompt(1).contains("You are the helper agent."));
+    assert!(cli.system_prompt(1).contains("You are the finder agent."));
     assert_eq!(cli.tools(1), ["read", "ls"]);
     assert_eq!(cli.tool_result(2), "It is in config/app.toml.");
 }
@@ -1928,7 +1928,7 @@ fn subagent_chains_outputs_through_previous() {
     let cli = subagent_cli();
     cli.tool_call(
         "subagent",
-        json!({"chain": [{"agent": "helper", "task": "list modules"}, {"agent": "helper", "task": "plan from {previous}"}]}),
+        json!({"chain": [{"agent": "finder", "task": "list modules"}, {"agent": "finder", "task": "plan from {previous}"}]}),
     );
     cli.text("alpha, beta");
     cli.text("Plan: touch alpha");
@@ -1943,7 +1943,7 @@ fn subagent_runs_tasks_in_parallel_and_sums_them_up() {
     let cli = subagent_cli();
     cli.tool_call(
         "subagent",
-        json!({"tasks": [{"agent": "helper", "task": "one"}, {"agent": "helper", "task": "two"}, {"agent": "nobody", "task": "three"}]}),
+        json!({"tasks": [{"agent": "finder", "task": "one"}, {"agent": "finder", "task": "two"}, {"agent": "nobody", "task": "three"}]}),
     );
     cli.server.set_handler(|request| {
         let body = request.json();
@@ -1956,7 +1956,7 @@ fn subagent_runs_tasks_in_parallel_and_sums_them_up() {
     });
     cli.ok(&["subagent"], &["-p", "fan out"]);
     let result = cli.tool_result(3);
-    assert!(result.starts_with("Parallel: 2/3 succeeded\n\n[helper] completed: did one\n\n[helper] completed: did two\n\n[nobody] failed: (no output)"), "{result}");
+    assert!(result.starts_with("Parallel: 2/3 succeeded\n\n[finder] completed: did one\n\n[finder] completed: did two\n\n[nobody] failed: (no output)"), "{result}");
 }
 
 #[test]
@@ -1968,11 +1968,11 @@ fn subagent_reports_unknown_agents_and_bad_parameters() {
     cli.ok(&["subagent"], &["-p", "delegate"]);
     assert_eq!(
         cli.tool_result(1),
-        "Agent failed: Unknown agent: \"ghost\". Available agents: \"helper\"."
+        "Agent failed: Unknown agent: \"ghost\". Available agents: \"finder\"."
     );
     assert_eq!(
         cli.tool_result(2),
-        "Invalid parameters. Provide exactly one mode.\nAvailable agents: helper (user)"
+        "Invalid parameters. Provide exactly one mode.\nAvailable agents: finder (user)"
     );
 }
 

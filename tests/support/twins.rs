@@ -1,4 +1,4 @@
-//! Helpers for tests/lua_twins.rs: the example extensions loaded through the
+//! Support code for tests/lua_twins.rs: the example extensions loaded through the
 //! real host, either in-process (a scripted front end plus the surface store)
 //! or by running the `pi` binary against the mock LLM server.
 #![allow(dead_code)]

@@ -1,4 +1,4 @@
--- Plan mode's pure helpers: which bash commands count as read-only, and how
+-- Plan mode's pure functions: which bash commands count as read-only, and how
 -- numbered plan steps and [DONE:n] markers are read from replies.
 local M = {}
 
