@@ -41,6 +41,7 @@ mod lua_events;
 mod lua_examples_ui;
 mod lua_host;
 mod lua_session;
+mod lua_twins;
 mod lua_ui;
 mod lua_ui_examples;
 mod lua_ui_modes;

@@ -41,6 +41,8 @@ pub mod scenario;
 pub mod sse_builders;
 #[cfg(test)]
 pub mod tui_harness;
+#[cfg(test)]
+pub mod twins;
 
 pub use mock_server::{CapturedRequest, MockReply, MockServer};
 pub use sse_builders::{AnthropicSse, OpenAiSse};

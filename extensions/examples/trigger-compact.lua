@@ -1,0 +1,38 @@
+-- Compacts the conversation once the context grows past 100k tokens, and adds
+-- /trigger-compact [instructions] to compact right away.
+--
+--   pi -e extensions/examples/trigger-compact.lua
+local THRESHOLD = 100000
+
+return function(pi)
+  local previous -- tokens after the previous turn
+  local waiting = false -- a compaction we asked for has not finished yet
+
+  local function compact(ctx, instructions)
+    if ctx.hasUI then ctx.ui.notify("Compaction started", "info") end
+    waiting = true
+    ctx.compact({ customInstructions = instructions })
+  end
+
+  -- ctx.compact does not call back; the finished compaction arrives as an event.
+  pi.on("session_compact", function(_, ctx)
+    if waiting and ctx.hasUI then ctx.ui.notify("Compaction completed", "info") end
+    waiting = false
+  end)
+
+  pi.on("turn_end", function(_, ctx)
+    local usage = ctx.getContextUsage()
+    if not usage or not usage.tokens then return end
+    local crossed = previous ~= nil and previous <= THRESHOLD and usage.tokens > THRESHOLD
+    previous = usage.tokens
+    if crossed then compact(ctx) end
+  end)
+
+  pi.registerCommand("trigger-compact", {
+    description = "Trigger compaction immediately",
+    handler = function(args, ctx)
+      local instructions = args:match("^%s*(.-)%s*$")
+      compact(ctx, instructions ~= "" and instructions or nil)
+    end,
+  })
+end
