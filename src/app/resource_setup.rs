@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::args::Args;
 use crate::config::settings::Settings;
 use crate::lua::discovery::{DiscoveryInput, discover_extensions};
+use crate::lua::handle::Rediscover;
 use crate::lua::{ExtensionHandle, HostConfig, SharedExtensionUi, SharedView};
 use crate::packages::entries::{PackageEntry, Scope};
 use crate::packages::manager::PackageManager;
@@ -90,32 +91,59 @@ fn temporary_install(
     }
 }
 
-/// Discover and load extensions (local ones and `packaged`); `None` when there are none.
+/// Where extensions come from for this run: the folders, settings `extensions` (read
+/// again each time, so edits to settings.json count), `packaged` and `-e` paths.
+fn extension_sources(
+    args: &Args,
+    (agent_dir, cwd): (&Path, &Path),
+    include_project: bool,
+    packaged: &[PathBuf],
+) -> impl Fn() -> Vec<PathBuf> + Send + Sync + 'static {
+    let (agent_dir, cwd) = (agent_dir.to_path_buf(), cwd.to_path_buf());
+    let packaged: Vec<String> = packaged
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let (cli_paths, no_extensions) = (args.extensions.clone(), args.no_extensions);
+    move || {
+        let (mut settings, _) = Settings::load(&agent_dir, &cwd);
+        if !include_project {
+            settings.drop_project();
+        }
+        discover_extensions(&DiscoveryInput {
+            agent_dir: agent_dir.clone(),
+            cwd: cwd.clone(),
+            settings_paths: packaged
+                .iter()
+                .cloned()
+                .chain(settings.extension_paths())
+                .collect(),
+            cli_paths: cli_paths.clone(),
+            no_extensions,
+            include_project,
+        })
+    }
+}
+
+/// Discover and load extensions (local ones and `packaged`). Every load finds the files
+/// again, so `/reload` picks up extensions added or removed since start. `None` when there
+/// are none and `reloadable` is false (a one-shot run that cannot reload).
 pub async fn start_extensions(
     args: &Args,
-    settings: &Settings,
     (agent_dir, cwd): (&Path, &Path),
     include_project: bool,
     packaged: &[PathBuf],
     view: &SharedView,
     ui: Option<SharedExtensionUi>,
+    reloadable: bool,
 ) -> Option<ExtensionHandle> {
-    let paths = discover_extensions(&DiscoveryInput {
-        agent_dir: agent_dir.to_path_buf(),
-        cwd: cwd.to_path_buf(),
-        settings_paths: packaged
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .chain(settings.extension_paths())
-            .collect(),
-        cli_paths: args.extensions.clone(),
-        no_extensions: args.no_extensions,
-        include_project,
-    });
-    if paths.is_empty() {
+    let sources = extension_sources(args, (agent_dir, cwd), include_project, packaged);
+    let paths = sources();
+    if paths.is_empty() && (!reloadable || args.no_extensions) {
         return None;
     }
     let mut config = HostConfig::new(paths, cwd);
+    config.rediscover = Some(Rediscover(std::sync::Arc::new(sources)));
     config.cli_flags = args
         .unknown_flags
         .iter()

@@ -186,12 +186,12 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
         &args,
-        &settings,
         (&agent_dir, &cwd),
         project.is_some(),
         &packaged.extensions,
         &view,
         extension_ui,
+        output.is_none(),
     )
     .await;
     if let Some(handle) = &extensions {
@@ -290,7 +290,15 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         if output.is_none()
             && settings.get("extensions.watch").and_then(|v| v.as_bool()) == Some(true)
         {
-            match crate::lua::watch::ExtensionWatcher::start(&bridge.handle.paths()) {
+            let folders =
+                crate::lua::discovery::extension_folders(&crate::lua::discovery::DiscoveryInput {
+                    agent_dir: agent_dir.clone(),
+                    cwd: cwd.clone(),
+                    no_extensions: args.no_extensions,
+                    include_project: project.is_some(),
+                    ..Default::default()
+                });
+            match crate::lua::watch::ExtensionWatcher::start(&bridge.handle.paths(), &folders) {
                 Ok(w) => bridge.watcher = Some(w),
                 Err(e) => eprintln!("{}", t!("pi.cli.warning", message = e.to_string())),
             }

@@ -153,15 +153,27 @@ fn walk_files(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The folders whose `*.lua` files and `*/init.lua` folders are extensions: the global one
+/// and, when the project is included, the project's (whether or not they exist yet).
+pub fn extension_folders(input: &DiscoveryInput) -> Vec<PathBuf> {
+    let mut folders = Vec::new();
+    if !input.no_extensions {
+        folders.push(input.agent_dir.join("extensions"));
+        if input.include_project {
+            folders.push(input.cwd.join(".pi").join("extensions"));
+        }
+    }
+    folders
+}
+
 /// Every extension entry file to load, in load order, without duplicates:
 /// global folder, project folder, settings entries, then CLI paths.
 pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
     let mut all = Vec::new();
+    for folder in extension_folders(input) {
+        all.extend(extensions_in_dir(&folder));
+    }
     if !input.no_extensions {
-        all.extend(extensions_in_dir(&input.agent_dir.join("extensions")));
-        if input.include_project {
-            all.extend(extensions_in_dir(&input.cwd.join(".pi").join("extensions")));
-        }
         all.extend(settings_entries(input));
     }
     for raw in &input.cli_paths {

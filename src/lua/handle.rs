@@ -2,6 +2,7 @@
 //! the extension host.
 
 use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -28,6 +29,19 @@ pub struct HostConfig {
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
     pub ui: Option<crate::lua::ui::SharedExtensionUi>,
+    /// Finds the extension entry files again before every load, so `/reload` sees files
+    /// added or removed since start; without it every load uses `paths`.
+    pub rediscover: Option<Rediscover>,
+}
+
+/// A function that lists the extension entry files as they are on disk now.
+#[derive(Clone)]
+pub struct Rediscover(pub Arc<dyn Fn() -> Vec<PathBuf> + Send + Sync>);
+
+impl std::fmt::Debug for Rediscover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Rediscover")
+    }
 }
 
 impl HostConfig {
@@ -39,6 +53,7 @@ impl HostConfig {
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             cli_flags: Vec::new(),
             ui: None,
+            rediscover: None,
         }
     }
 }
@@ -67,7 +82,7 @@ pub struct LoadReport {
 pub struct ExtensionHandle {
     tx: mpsc::UnboundedSender<Request>,
     subscribed: Subscribed,
-    paths: Vec<PathBuf>,
+    paths: Arc<RwLock<Vec<PathBuf>>>,
 }
 
 impl ExtensionHandle {
@@ -80,7 +95,7 @@ impl ExtensionHandle {
     pub(crate) fn new(
         tx: mpsc::UnboundedSender<Request>,
         subscribed: Subscribed,
-        paths: Vec<PathBuf>,
+        paths: Arc<RwLock<Vec<PathBuf>>>,
     ) -> Self {
         ExtensionHandle {
             tx,
@@ -89,9 +104,12 @@ impl ExtensionHandle {
         }
     }
 
-    /// The extension entry files this host loads.
+    /// The extension entry files of the last load.
     pub fn paths(&self) -> Vec<PathBuf> {
-        self.paths.clone()
+        self.paths
+            .read()
+            .map(|p| p.clone())
+            .unwrap_or_else(|e| e.into_inner().clone())
     }
 
     async fn ask<T: Default>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> T {

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::{Arc, RwLock};
 
 use mlua::Value as LuaValue;
 use serde_json::Value;
@@ -65,6 +66,8 @@ pub(crate) enum Request {
 
 struct Host {
     config: HostConfig,
+    /// The entry files of the last load, shared with every handle.
+    paths: Arc<RwLock<Vec<PathBuf>>>,
     view: SharedView,
     subscribed: Subscribed,
     vm: RefCell<Option<Rc<Vm>>>,
@@ -78,6 +81,14 @@ impl Host {
 
     async fn load(&self) -> LoadReport {
         let mut report = LoadReport::default();
+        let paths = match &self.config.rediscover {
+            Some(rediscover) => (rediscover.0)(),
+            None => self.config.paths.clone(),
+        };
+        match self.paths.write() {
+            Ok(mut shared) => *shared = paths.clone(),
+            Err(poisoned) => *poisoned.into_inner() = paths.clone(),
+        }
         let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
             .and_then(|vm| install_static(&vm.lua, &vm.host, self.config.ui.clone()).map(|_| vm))
         {
@@ -90,7 +101,7 @@ impl Host {
                 return report;
             }
         };
-        for path in &self.config.paths {
+        for path in &paths {
             let state = self
                 .saved_state
                 .borrow()
@@ -237,7 +248,8 @@ async fn serve(host: Rc<Host>, request: Request) {
 pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let (tx, mut rx) = mpsc::unbounded_channel::<Request>();
     let subscribed = Subscribed::default();
-    let paths = config.paths.clone();
+    let paths = Arc::new(RwLock::new(config.paths.clone()));
+    let host_paths = paths.clone();
     let host_subscribed = subscribed.clone();
     std::thread::Builder::new()
         .name("pi-extensions".into())
@@ -255,6 +267,7 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
             let local = tokio::task::LocalSet::new();
             let host = Rc::new(Host {
                 config,
+                paths: host_paths,
                 view,
                 subscribed: host_subscribed,
                 vm: RefCell::new(None),

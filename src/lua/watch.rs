@@ -1,6 +1,7 @@
 //! Watching extension files (setting `"extensions.watch": true`): a change
-//! to a `.lua` file of a loaded extension produces one signal after the
-//! writes settle, so the session can reload when it is idle.
+//! to a `.lua` file of a loaded extension, or a `.lua` file added to or
+//! removed from an extension folder, produces one signal after the writes
+//! settle, so the session can reload when it is idle.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,9 +30,10 @@ fn watch_root(entry: &Path) -> Option<(PathBuf, RecursiveMode)> {
 }
 
 impl ExtensionWatcher {
-    /// Watch `entries` (extension entry files). Must be called inside a
-    /// tokio runtime.
-    pub fn start(entries: &[PathBuf]) -> Result<Self, String> {
+    /// Watch `entries` (extension entry files) and the extension `folders`
+    /// (for files and folders added later; a folder that does not exist is
+    /// skipped). Must be called inside a tokio runtime.
+    pub fn start(entries: &[PathBuf], folders: &[PathBuf]) -> Result<Self, String> {
         let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<()>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -45,8 +47,12 @@ impl ExtensionWatcher {
                 }
             })
             .map_err(|e| format!("cannot watch extensions: {e}"))?;
-        let mut roots: Vec<(PathBuf, RecursiveMode)> =
-            entries.iter().filter_map(|e| watch_root(e)).collect();
+        let mut roots: Vec<(PathBuf, RecursiveMode)> = folders
+            .iter()
+            .filter(|f| f.is_dir())
+            .map(|f| (f.clone(), RecursiveMode::Recursive))
+            .chain(entries.iter().filter_map(|e| watch_root(e)))
+            .collect();
         roots.sort_by(|a, b| a.0.cmp(&b.0));
         roots.dedup_by(|a, b| a.0 == b.0);
         for (root, mode) in roots {
@@ -92,7 +98,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ext = dir.path().join("ext.lua");
         std::fs::write(&ext, "return function(pi) end").unwrap();
-        let mut watcher = ExtensionWatcher::start(std::slice::from_ref(&ext)).unwrap();
+        let mut watcher = ExtensionWatcher::start(std::slice::from_ref(&ext), &[]).unwrap();
         tokio::time::sleep(Duration::from_millis(50)).await;
         let saved = Instant::now();
         for i in 0..5 {
@@ -112,5 +118,24 @@ mod tests {
         std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
         let other = tokio::time::timeout(Duration::from_millis(300), watcher.changed()).await;
         assert!(other.is_err(), "non-Lua files are ignored");
+    }
+
+    #[tokio::test]
+    async fn a_file_added_to_an_extension_folder_is_signalled() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("extensions");
+        std::fs::create_dir_all(&folder).unwrap();
+        let missing = dir.path().join("not-there");
+        let mut watcher = ExtensionWatcher::start(&[], &[folder.clone(), missing]).unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        std::fs::create_dir_all(folder.join("tool")).unwrap();
+        std::fs::write(folder.join("tool/init.lua"), "return function(pi) end").unwrap();
+        tokio::time::timeout(Duration::from_secs(3), watcher.changed())
+            .await
+            .expect("a new folder extension is signalled");
+        std::fs::remove_file(folder.join("tool/init.lua")).unwrap();
+        tokio::time::timeout(Duration::from_secs(3), watcher.changed())
+            .await
+            .expect("a removed extension is signalled");
     }
 }

@@ -91,10 +91,22 @@ fn add_on(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Result
     pi.set(
         "on",
         lua.create_function(move |_, (event, func): (String, Function)| {
-            if !EVENTS.contains(&event.as_str()) {
-                return Err(mlua::Error::runtime(format!(
-                    "pi.on: unknown event \"{event}\" (see docs/extensions.md for the list)"
-                )));
+            let known = EVENTS.contains(&event.as_str());
+            if !known
+                && !h
+                    .reg
+                    .borrow()
+                    .handlers
+                    .iter()
+                    .any(|r| r.ext == ext && r.event == event)
+            {
+                // Older or newer pi versions name events this one never emits: the
+                // handler is kept (harmless) and the author is told once.
+                let path = h.reg.borrow().extensions[ext].path.display().to_string();
+                h.view.report(format!(
+                    "Warning: {}",
+                    crate::t!("pi.ext.unknown_event", event = event.as_str(), path = path)
+                ));
             }
             h.mark_subscribed(&event);
             h.reg
