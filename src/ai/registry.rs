@@ -39,6 +39,9 @@ pub struct ModelRegistry {
     local_servers: Vec<(String, String, Option<serde_json::Value>)>,
     /// Models the local servers reported at the last discovery.
     local_models: Vec<Model>,
+    /// Providers registered by extensions (`pi.registerProvider`), in the models.json
+    /// provider format; they apply after models.json.
+    extension_providers: Vec<(String, ProviderConfig)>,
 }
 
 impl ModelRegistry {
@@ -59,6 +62,7 @@ impl ModelRegistry {
             error: None,
             local_servers: Vec::new(),
             local_models: Vec::new(),
+            extension_providers: Vec::new(),
         };
         registry.reload();
         let warnings = registry.error.iter().cloned().collect();
@@ -77,9 +81,12 @@ impl ModelRegistry {
                 None
             }
         };
-        let config = config.unwrap_or(ModelsConfig {
+        let mut config = config.unwrap_or(ModelsConfig {
             providers: IndexMap::new(),
         });
+        for (name, provider) in &self.extension_providers {
+            config.providers.insert(name.clone(), provider.clone());
+        }
         for (name, provider) in &config.providers {
             self.store_request_config(name, provider);
             for (id, o) in provider.model_overrides.iter().flatten() {
@@ -113,6 +120,31 @@ impl ModelRegistry {
             })
             .collect();
         self.merge_local_models();
+    }
+
+    /// Replace the providers extensions registered (name and the table given to
+    /// `pi.registerProvider`, which has the shape of a models.json provider). Their
+    /// models join the list like models.json ones; a provider no longer registered
+    /// disappears. Returns a warning for each table that is not a valid provider.
+    pub fn set_extension_providers(
+        &mut self,
+        providers: &[(String, serde_json::Value)],
+    ) -> Vec<String> {
+        let mut warnings = Vec::new();
+        self.extension_providers = providers
+            .iter()
+            .filter_map(|(name, config)| {
+                match serde_json::from_value::<ProviderConfig>(config.clone()) {
+                    Ok(parsed) => Some((name.clone(), parsed)),
+                    Err(e) => {
+                        warnings.push(format!("registerProvider \"{name}\": {e}"));
+                        None
+                    }
+                }
+            })
+            .collect();
+        self.reload();
+        warnings
     }
 
     /// Ask the local servers (Ollama, LM Studio) on this machine which models

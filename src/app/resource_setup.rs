@@ -154,3 +154,29 @@ pub async fn start_extensions(
     handle.load().await;
     Some(handle)
 }
+
+/// The providers the extensions of this run register (for `--list-models`, which answers
+/// before a session starts): the extensions are loaded once, headless.
+pub async fn extension_providers(
+    args: &Args,
+    (agent_dir, cwd): (&Path, &Path),
+    include_project: bool,
+) -> Vec<(String, serde_json::Value)> {
+    let view = SharedView::new(cwd);
+    let Some(handle) = start_extensions(
+        args,
+        (agent_dir, cwd),
+        include_project,
+        &[],
+        &view,
+        None,
+        false,
+    )
+    .await
+    else {
+        return Vec::new();
+    };
+    handle.stop_processes().await;
+    let providers = view.lock().providers.clone();
+    providers
+}

@@ -100,6 +100,24 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
 
     if let Some(search) = &args.list_models {
         let search = Some(search.as_str()).filter(|s| !s.is_empty());
+        let trusted = crate::config::trust::decide(
+            &cwd,
+            &mut crate::config::trust::TrustStore::load(&agent_dir),
+            args.approve
+                .then_some(true)
+                .or(args.no_approve.then_some(false)),
+            settings
+                .global()
+                .get("alwaysTrust")
+                .and_then(|v| v.as_bool())
+                == Some(true),
+            None,
+        )
+        .trusted;
+        let providers =
+            crate::app::resource_setup::extension_providers(&args, (&agent_dir, &cwd), trusted)
+                .await;
+        warn_all(registry.set_extension_providers(&providers));
         println!("{}", list_models(&registry, &auth, search));
         return Ok(0);
     }
@@ -146,22 +164,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
 
     let load_warning = session.load_warning();
     let mut notices: Vec<String> = load_warning.iter().cloned().collect();
-    let (model, thinking) =
-        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
-            Ok(chosen) => chosen,
-            // The terminal UI starts without credentials on the scripted demo
-            // provider and says how to add a key.
-            Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
-                // Notices are plain text: drop the markdown code quotes.
-                notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
-                (demo_model(), ThinkingLevel::Off)
-            }
-            Err(message) => return Err(message),
-        };
-    if let Some(key) = &args.api_key {
-        auth.set_runtime_api_key(&model.provider, key);
-    }
-
     let tool_options = ToolOptions {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
@@ -201,6 +203,28 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         });
         handle.emit("project_trust", payload).await;
     }
+    // Providers registered by extensions count like models.json ones from here on:
+    // `--model`, the model list, cycling and RPC all see them.
+    if extensions.is_some() {
+        let providers = view.lock().providers.clone();
+        warn_all(registry.set_extension_providers(&providers));
+    }
+    let (model, thinking) =
+        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
+            Ok(chosen) => chosen,
+            // The terminal UI starts without credentials on the scripted demo
+            // provider and says how to add a key.
+            Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
+                // Notices are plain text: drop the markdown code quotes.
+                notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
+                (demo_model(), ThinkingLevel::Off)
+            }
+            Err(message) => return Err(message),
+        };
+    if let Some(key) = &args.api_key {
+        auth.set_runtime_api_key(&model.provider, key);
+    }
+
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
         ExtensionBridge::new(handle, view, all)
