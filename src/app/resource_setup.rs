@@ -177,6 +177,5 @@ pub async fn extension_providers(
         return Vec::new();
     };
     handle.stop_processes().await;
-    let providers = view.lock().providers.clone();
-    providers
+    view.lock().providers.clone()
 }
