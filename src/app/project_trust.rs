@@ -1,9 +1,9 @@
 //! Start-up's project trust step: decide whether this folder's `.pi` resources load, asking
-//! once in the terminal when pi runs interactively.
+//! once on the terminal UI's screen when pi runs interactively, naming what `.pi/` holds.
 
 use crate::t;
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 
 use crate::cli::args::Args;
@@ -32,8 +32,23 @@ pub fn apply_project_trust(
         .get("alwaysTrust")
         .and_then(|v| v.as_bool())
         .unwrap_or(false);
+    let contents = project_contents(cwd);
+    if contents.is_empty() {
+        // A `.pi/` with nothing to load (no code, settings or resources) gates nothing.
+        return TrustOutcome {
+            trusted: true,
+            source: TrustSource::NoProjectResources,
+        };
+    }
     let mut store = TrustStore::load(agent_dir);
-    let mut ask = || ask_on_terminal(cwd);
+    let theme_name = settings.theme().map(str::to_string);
+    let mut ask = || {
+        let (theme, _) = crate::ui_kit::theme::Theme::load(
+            theme_name.as_deref().unwrap_or("dark"),
+            &[&agent_dir.join("themes")],
+        );
+        crate::tui::trust_prompt::ask(cwd, &contents, &theme, agent_dir)
+    };
     let can_ask = interactive && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let outcome = decide(
         cwd,
@@ -61,20 +76,47 @@ pub fn apply_project_trust(
     outcome
 }
 
-/// Ask once, before the terminal UI starts; `None` when the answer is empty or unreadable.
-fn ask_on_terminal(cwd: &Path) -> Option<bool> {
-    let mut out = std::io::stdout();
-    let _ = write!(
-        out,
-        "{}",
-        t!("pi.trust.prompt", path = cwd.display().to_string())
-    );
-    let _ = out.flush();
-    let mut line = String::new();
-    std::io::stdin().lock().read_line(&mut line).ok()?;
-    match line.trim().to_lowercase().as_str() {
-        "y" | "yes" => Some(true),
-        "n" | "no" => Some(false),
-        _ => None,
+/// What `cwd/.pi` holds that trust would load, for people: "2 extensions: a.lua,
+/// b/init.lua · 1 skill · settings"; empty when it holds none of these.
+pub fn project_contents(cwd: &Path) -> String {
+    let pi = cwd.join(crate::config::paths::CONFIG_DIR_NAME);
+    let mut parts = Vec::new();
+    let folder = pi.join("extensions");
+    let extensions: Vec<String> = crate::lua::discovery::extensions_in_dir(&folder)
+        .iter()
+        .map(|p| p.strip_prefix(&folder).unwrap_or(p).display().to_string())
+        .collect();
+    if !extensions.is_empty() {
+        parts.push(t!(
+            "pi.trust.kind.extensions",
+            count = extensions.len(),
+            names = extensions.join(", ")
+        ));
     }
+    let counted = [
+        (
+            "pi.trust.kind.skills",
+            crate::resources::skills::skill_files(&pi.join("skills"), true).len(),
+        ),
+        (
+            "pi.trust.kind.prompts",
+            crate::resources::prompt_templates::md_files(&pi.join("prompts")).len(),
+        ),
+        (
+            "pi.trust.kind.themes",
+            crate::i18n::packs::files_with_extension(&pi.join("themes"), "json").len(),
+        ),
+    ];
+    for (key, count) in counted {
+        if count > 0 {
+            parts.push(crate::i18n::t(key, &[("count", count.into())]));
+        }
+    }
+    if pi.join("settings.json").is_file() {
+        parts.push(t!("pi.trust.kind.settings"));
+    }
+    if pi.join("SYSTEM.md").is_file() || pi.join("APPEND_SYSTEM.md").is_file() {
+        parts.push(t!("pi.trust.kind.system_prompt"));
+    }
+    parts.join(" · ")
 }

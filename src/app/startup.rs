@@ -142,6 +142,21 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         output.is_none() && !rpc,
     );
     let project = trust.trusted.then_some(cwd.as_path());
+    let trust_notice = (!trust.trusted
+        && output.is_none()
+        && matches!(
+            trust.source,
+            crate::config::trust::TrustSource::Asked | crate::config::trust::TrustSource::Stored
+        ))
+    .then(|| {
+        t!(
+            "pi.trust.declined",
+            contents = crate::app::project_trust::project_contents(&cwd),
+            file = crate::config::trust::trust_path(&agent_dir)
+                .display()
+                .to_string()
+        )
+    });
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
     let files = process_file_args(&args.file_args(), &cwd)?;
     let (mut initial, mut rest) =
@@ -163,7 +178,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let has_existing = !existing.messages.is_empty();
 
     let load_warning = session.load_warning();
-    let mut notices: Vec<String> = load_warning.iter().cloned().collect();
+    let mut notices: Vec<String> = load_warning.iter().cloned().chain(trust_notice).collect();
     let tool_options = ToolOptions {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),

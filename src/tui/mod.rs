@@ -9,6 +9,7 @@ pub mod input;
 pub mod panels;
 pub mod terminal;
 pub mod transcript;
+pub mod trust_prompt;
 pub mod view;
 
 pub use app::runner::{InteractiveOptions, run_interactive};

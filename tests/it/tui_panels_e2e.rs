@@ -182,11 +182,17 @@ fn an_untrusted_project_is_asked_about_once_and_the_answer_kept() {
     .unwrap();
     let trust_file = sandbox.agent_dir.join("trust.json");
     let pi = Session::start(sandbox, "--model mock/mock-model");
-    pi.tmux.wait_for("the trust question", WAIT, |s| {
-        s.contains("Trust this folder")
+    let question = pi.tmux.wait_for("the trust question", WAIT, |s| {
+        s.contains("Trust this folder?")
     });
+    assert!(
+        question.contains("Its .pi/ holds 1 extension: marker.lua."),
+        "exactly what the folder holds: {question}"
+    );
+    assert!(!question.contains("skill"), "no kind it lacks: {question}");
     assert!(!marker.exists(), "extension code ran before the answer");
-    pi.send("y");
+    pi.tmux.key("Up");
+    pi.tmux.key("Enter");
     pi.tmux.wait_for("the editor and footer", WAIT, |s| {
         s.contains("mock-model") && s.contains("pi v")
     });
@@ -197,4 +203,58 @@ fn an_untrusted_project_is_asked_about_once_and_the_answer_kept() {
     let recorded = std::fs::read_to_string(&trust_file).unwrap();
     assert!(recorded.contains("\"trusted\": true"), "{recorded}");
     pi.quit_and_check_terminal();
+}
+
+#[test]
+fn declining_trust_is_remembered_and_said_in_one_line() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let skill = sandbox.project.join(".pi/skills/tidy");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: tidy\ndescription: Tidy up\n---\nTidy.\n",
+    )
+    .unwrap();
+    std::fs::write(sandbox.project.join(".pi/settings.json"), "{}").unwrap();
+    let trust_file = sandbox.agent_dir.join("trust.json");
+    let pi = Session::start(sandbox, "--model mock/mock-model");
+    let question = pi.tmux.wait_for("the trust question", WAIT, |s| {
+        s.contains("Trust this folder?")
+    });
+    assert!(
+        question.contains("Its .pi/ holds 1 skill · settings."),
+        "{question}"
+    );
+    assert!(!question.contains("extension:"), "{question}");
+    // No is the highlighted answer.
+    pi.tmux.key("Enter");
+    let screen = pi
+        .tmux
+        .wait_for("the notice of what was not loaded", WAIT, |s| {
+            s.contains("Not loaded (folder not trusted): 1 skill")
+        });
+    assert!(screen.contains("mock-model"), "{screen}");
+    let recorded = std::fs::read_to_string(&trust_file).unwrap();
+    assert!(recorded.contains("\"trusted\": false"), "{recorded}");
+    pi.quit_and_check_terminal();
+
+    let Session { sandbox, tmux, .. } = pi;
+    drop(tmux);
+    let again = Session::start(sandbox, "--model mock/mock-model");
+    let screen = again
+        .tmux
+        .wait_for("a start without the question", WAIT, |s| {
+            s.contains("mock-model") && s.contains("pi v")
+        });
+    assert!(!screen.contains("Trust this folder?"), "{screen}");
+    assert!(
+        screen.contains("Not loaded (folder not trusted)"),
+        "{screen}"
+    );
+    again.quit_and_check_terminal();
 }
