@@ -176,6 +176,7 @@ fn branched(root: &std::path::Path) {
         tools_expanded: false,
         thinking_expanded: false,
         expand_key: "ctrl+o".into(),
+        hidden_thinking_label: None,
     };
     let theme = Theme::default();
     let mut branch_len = 0;

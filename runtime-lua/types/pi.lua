@@ -297,6 +297,8 @@
 ---@field getEditorText fun(): string "" without a UI
 ---@field setWorkingMessage fun(text?: string) replaces "Working..." (nil restores it)
 ---@field setWorkingIndicator fun(opts?: pi.WorkingIndicator) custom spinner (no argument restores it)
+---@field setWorkingVisible fun(visible: boolean) hide (false) or show the working line while a turn runs
+---@field setHiddenThinkingLabel fun(label?: string) shown for a collapsed thinking block (nil restores "Thinking...")
 ---@field setToolsExpanded fun(expanded: boolean)
 ---@field getToolsExpanded fun(): boolean false without a UI
 ---@field setTheme fun(theme: string|table): pi.SetThemeResult a theme name or a theme table (see docs/themes.md)
@@ -306,6 +308,7 @@
 ---@field setFooter fun(factory: (fun(tui: pi.Tui, theme: pi.Theme): pi.Component)|nil) no-op without a UI
 ---@field setHeader fun(factory: (fun(tui: pi.Tui, theme: pi.Theme): pi.Component)|nil) no-op without a UI
 ---@field setEditorComponent fun(factory: (fun(tui: pi.Tui, theme: pi.Theme, keybindings: pi.Keybindings): pi.Component)|nil) handleInput returns true (used), false/nil (editor gets the key) or key ids for the editor
+---@field getEditorComponent fun(): (fun(tui: pi.Tui, theme: pi.Theme, keybindings: pi.Keybindings): pi.Component)|nil the factory last given to setEditorComponent, to wrap it
 ---@field custom fun(factory: pi.ComponentFactory, options?: pi.CustomOptions): any waits for done(value); nil without a UI
 
 ---@class pi.Context
@@ -323,6 +326,7 @@
 ---@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil nil for an empty conversation
 ---@field compact fun(options?: {customInstructions?: string}) compact once the current turn is over
 ---@field getSystemPrompt fun(): string
+---@field sendUserMessage fun(content: string|pi.Content[], options?: pi.SendOptions) like pi.sendUserMessage
 
 ---@class pi.CommandContext: pi.Context
 ---@field waitForIdle fun()

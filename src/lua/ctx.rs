@@ -318,6 +318,23 @@ pub fn install_static(
         })?,
     )?;
     t.set("abort", action_fn(lua, host, ExtensionAction::Abort)?)?;
+    let h = host.clone();
+    t.set(
+        "sendUserMessage",
+        lua.create_function(move |lua, (content, opts): (LuaValue, Option<Table>)| {
+            let content = crate::lua::convert::to_json(lua, content)?;
+            let deliver_as = crate::lua::api::session::deliver_as(
+                &opts,
+                &["steer", "followUp"],
+                "ctx.sendUserMessage",
+            )?;
+            h.view.push_action(ExtensionAction::SendUserMessage {
+                content,
+                deliver_as,
+            });
+            Ok(())
+        })?,
+    )?;
     t.set("shutdown", action_fn(lua, host, ExtensionAction::Shutdown)?)?;
     let h = host.clone();
     t.set(
@@ -368,6 +385,7 @@ pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::
         "abort",
         "shutdown",
         "compact",
+        "sendUserMessage",
     ] {
         ctx.set(key, statics.get::<LuaValue>(key)?)?;
     }

@@ -274,3 +274,49 @@ fn the_working_line_gives_way_to_a_dialog_with_its_own_keys() {
     key(&mut app, KeyCode::Esc);
     assert!(screen(&mut app, 60, 20).contains(working));
 }
+
+#[test]
+fn extensions_can_hide_the_working_line_and_relabel_hidden_thinking() {
+    use crate::ai::types::{AssistantMessage, ContentBlock, Message, ThinkingContent};
+    let mut app = app();
+    let mut reply = AssistantMessage::empty("anthropic-messages", "p", "m");
+    reply.content = vec![
+        ContentBlock::Thinking(ThinkingContent {
+            thinking: "weighing the options".into(),
+            thinking_signature: None,
+            redacted: None,
+        }),
+        ContentBlock::text("Done."),
+    ];
+    app.transcript =
+        crate::tui::transcript::Transcript::from_messages(&[Message::Assistant(reply)]);
+    app.busy_since = Some(std::time::Instant::now());
+    let before = screen(&mut app, 60, 20);
+    assert!(before.contains("Thinking..."), "{before}");
+    assert!(before.contains("Working"), "{before}");
+    fire(
+        &mut app,
+        json!({"method": "setHiddenThinkingLabel", "label": "(pondered quietly)"}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setWorkingVisible", "visible": false}),
+    );
+    let after = screen(&mut app, 60, 20);
+    assert!(after.contains("(pondered quietly)"), "{after}");
+    assert!(!after.contains("Thinking..."), "{after}");
+    assert!(!after.contains("Working"), "{after}");
+    fire(
+        &mut app,
+        json!({"method": "setWorkingVisible", "visible": true}),
+    );
+    fire(
+        &mut app,
+        json!({"method": "setHiddenThinkingLabel", "label": null}),
+    );
+    let restored = screen(&mut app, 60, 20);
+    assert!(
+        restored.contains("Thinking...") && restored.contains("Working"),
+        "{restored}"
+    );
+}

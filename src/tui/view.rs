@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     // While an extension's dialog or component has the keyboard, its own hints apply.
     let extension_focused = lua.focused || !app.ext.dialogs.is_empty();
     let working: Vec<Line<'static>> = match app.busy_since {
-        Some(_) if extension_focused => Vec::new(),
+        Some(_) if extension_focused || app.ext.working_hidden => Vec::new(),
         Some(since) => vec![
             app.ext
                 .working_line(since.elapsed(), &theme, width)
@@ -92,6 +92,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         tools_expanded: app.tools_expanded,
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
+        hidden_thinking_label: app.ext.hidden_thinking_label.clone(),
     };
     let header = match &lua.header {
         Some(lines) => lines.clone(),

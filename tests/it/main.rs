@@ -34,6 +34,7 @@ mod i18n_lang_cli;
 mod i18n_literals;
 mod i18n_parity;
 mod lua_api;
+mod lua_api_parity;
 mod lua_cli;
 mod lua_components;
 mod lua_docs;

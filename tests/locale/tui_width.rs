@@ -204,6 +204,7 @@ fn transcript_lines(app: &App, width: usize, expanded: bool) -> Vec<Line<'static
         tools_expanded: expanded,
         thinking_expanded: expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
+        hidden_thinking_label: None,
     };
     app.transcript
         .items

@@ -13,7 +13,12 @@ use crate::lua::vm::HostCtx;
 /// Thinking levels `pi.setThinkingLevel` accepts.
 pub const THINKING_LEVELS: [&str; 6] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
-fn deliver_as(opts: &Option<Table>, allowed: &[&str], fname: &str) -> mlua::Result<Option<String>> {
+/// The `deliverAs` option of a send function, checked against `allowed`.
+pub(crate) fn deliver_as(
+    opts: &Option<Table>,
+    allowed: &[&str],
+    fname: &str,
+) -> mlua::Result<Option<String>> {
     let Some(o) = opts else { return Ok(None) };
     let Some(mode) = o.get::<Option<String>>("deliverAs")? else {
         return Ok(None);

@@ -172,6 +172,22 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     )?;
     let u = ui.clone();
     t.set(
+        "setWorkingVisible",
+        lua.create_function(move |_, visible: bool| {
+            u.fire(json!({"method": "setWorkingVisible", "visible": visible}));
+            Ok(())
+        })?,
+    )?;
+    let u = ui.clone();
+    t.set(
+        "setHiddenThinkingLabel",
+        lua.create_function(move |_, label: Option<String>| {
+            u.fire(json!({"method": "setHiddenThinkingLabel", "label": label}));
+            Ok(())
+        })?,
+    )?;
+    let u = ui.clone();
+    t.set(
         "setWorkingIndicator",
         lua.create_function(move |_, opts: Option<Table>| {
             u.fire(indicator(opts)?);
@@ -196,5 +212,6 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     for name in ["setFooter", "setHeader", "setEditorComponent", "custom"] {
         t.set(name, nothing.clone())?;
     }
+    t.set("getEditorComponent", nothing)?;
     Ok(())
 }

@@ -31,6 +31,9 @@ fn slot_setter(lua: &Lua, slot: Slot) -> mlua::Result<Function> {
     })
 }
 
+/// Where the factory last given to `setEditorComponent` is kept.
+const EDITOR_FACTORY_KEY: &str = "pi.ui.editorFactory";
+
 /// Put the component functions on `ui`, keeping any earlier `setWidget`
 /// for plain lines.
 pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
@@ -48,7 +51,21 @@ pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
     )?;
     ui.set("setFooter", slot_setter(lua, Slot::Footer)?)?;
     ui.set("setHeader", slot_setter(lua, Slot::Header)?)?;
-    ui.set("setEditorComponent", slot_setter(lua, Slot::Editor)?)?;
+    let set_editor = slot_setter(lua, Slot::Editor)?;
+    ui.set(
+        "setEditorComponent",
+        lua.create_function(move |lua, factory: Option<Function>| {
+            // Kept so that `getEditorComponent` can hand it to an extension that wraps it.
+            lua.set_named_registry_value(EDITOR_FACTORY_KEY, factory.clone())?;
+            set_editor.call::<()>(factory)
+        })?,
+    )?;
+    ui.set(
+        "getEditorComponent",
+        lua.create_function(|lua, ()| {
+            lua.named_registry_value::<Option<Function>>(EDITOR_FACTORY_KEY)
+        })?,
+    )?;
     let lines_setter: Option<Function> = ui.get("setWidget")?;
     ui.set(
         "setWidget",

@@ -38,6 +38,10 @@ pub struct ExtensionChrome {
     pub working_message: Option<String>,
     /// Custom spinner frames and interval (empty frames: no spinner).
     pub indicator: Option<(Vec<String>, u64)>,
+    /// The working line is hidden (`ctx.ui.setWorkingVisible(false)`).
+    pub working_hidden: bool,
+    /// Shown in place of a collapsed thinking block (`ctx.ui.setHiddenThinkingLabel`).
+    pub hidden_thinking_label: Option<String>,
     /// A terminal title waiting to be written.
     pub title: Option<String>,
     /// Extension shortcuts: the key and its spec as registered.
@@ -98,6 +102,10 @@ impl ExtensionChrome {
                 }
             }
             "setWorkingMessage" => self.working_message = s("message"),
+            "setWorkingVisible" => {
+                self.working_hidden = request["visible"].as_bool() == Some(false);
+            }
+            "setHiddenThinkingLabel" => self.hidden_thinking_label = s("label"),
             "setWorkingIndicator" => {
                 self.indicator = request["frames"].as_array().map(|f| {
                     let frames = f

@@ -23,6 +23,8 @@ pub struct RenderOptions {
     pub thinking_expanded: bool,
     /// The key shown in "to expand" hints.
     pub expand_key: String,
+    /// Shown for a collapsed thinking block instead of the default label.
+    pub hidden_thinking_label: Option<String>,
 }
 
 /// Rendered lines per item, reused while the item and options are unchanged.
@@ -200,10 +202,11 @@ fn render_item_with(
                         }
                     }
                 } else {
-                    lines.push(indent(vec![Span::styled(
-                        t!("pi.tui.thinking"),
-                        thinking_style,
-                    )]));
+                    let label = options
+                        .hidden_thinking_label
+                        .clone()
+                        .unwrap_or_else(|| t!("pi.tui.thinking"));
+                    lines.push(indent(vec![Span::styled(sanitize(&label), thinking_style)]));
                 }
                 if !text.trim().is_empty() {
                     lines.push(Line::default());
@@ -322,6 +325,7 @@ mod tests {
             tools_expanded: false,
             thinking_expanded: false,
             expand_key: "ctrl+o".into(),
+            hidden_thinking_label: None,
         }
     }
 
