@@ -1,6 +1,7 @@
 //! Times the Lua extension host: loading 20 typical extensions, a full reload
-//! with 20 extensions, dispatching one `tool_call` through 20 handlers, and
-//! the RSS the VM adds.
+//! with 20 extensions, dispatching one `tool_call` through 20 handlers, the
+//! RSS the VM adds, and loading and reloading every example extension in
+//! `extensions/examples/` together.
 //!
 //! Run with `cargo run --release --example lua_bench`.
 
@@ -128,5 +129,43 @@ async fn main() {
         "RSS with one VM of {EXTENSIONS} extensions:  +{:.1} MiB (process before: {:.1} MiB)",
         rss_after.saturating_sub(rss_before) as f64 / 1024.0,
         rss_before as f64 / 1024.0
+    );
+    examples_together().await;
+}
+
+/// Load and reload every example extension at once (median of 11 each).
+async fn examples_together() {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("extensions/examples");
+    let paths = pi::lua::discovery::extensions_in_dir(&folder);
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let mut loads = Vec::new();
+    let mut last = None;
+    for _ in 0..11 {
+        let handle = ExtensionHandle::start(
+            HostConfig::new(paths.clone(), cwd.path()),
+            SharedView::new(cwd.path()),
+        );
+        let started = Instant::now();
+        let report = handle.load().await;
+        loads.push(started.elapsed());
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        last = Some(handle);
+    }
+    let handle = last.expect("loaded");
+    let mut reloads = Vec::new();
+    for _ in 0..11 {
+        let started = Instant::now();
+        handle.reload().await;
+        reloads.push(started.elapsed());
+    }
+    println!(
+        "load all {} example extensions:    median {:?}",
+        paths.len(),
+        median(loads)
+    );
+    println!(
+        "reload all {} example extensions:  median {:?}",
+        paths.len(),
+        median(reloads)
     );
 }
