@@ -38,11 +38,14 @@ impl ExtensionWatcher {
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 let Ok(event) = event else { return };
-                let lua = event
-                    .paths
-                    .iter()
-                    .any(|p| p.extension().is_some_and(|e| e == "lua"));
-                if lua && !event.kind.is_access() {
+                // A Lua file, or a folder made or removed (a folder extension's own
+                // files may be written before the new folder is watched).
+                let relevant = event.paths.iter().any(|p| {
+                    p.extension().is_some_and(|e| e == "lua")
+                        || (p.is_dir() && event.kind.is_create())
+                        || (p.extension().is_none() && event.kind.is_remove())
+                });
+                if relevant && !event.kind.is_access() {
                     let _ = raw_tx.send(());
                 }
             })
