@@ -397,3 +397,18 @@ fn skill_and_template_commands_complete_and_are_sent_as_prompts() {
     };
     assert_eq!(text, "/skill:pdf page 2");
 }
+
+#[test]
+fn enter_on_an_exact_command_name_runs_it_not_a_fuzzy_match() {
+    let (mut a, mut rx) = app();
+    a.extension_commands = vec![("one".into(), "The first".into())];
+    type_text(&mut a, "/one");
+    let offered = a.completions();
+    assert_eq!(offered[0].0, "/one", "{offered:?}");
+    assert!(offered.iter().any(|(n, _)| n == "/clone"), "{offered:?}");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::ExtensionCommand { name, .. }) = rx.try_recv() else {
+        panic!("the extension command runs")
+    };
+    assert_eq!(name, "one");
+}
