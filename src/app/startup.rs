@@ -242,7 +242,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         available.push(model.clone());
     }
     let registry = Arc::new(registry);
-    let auth = Arc::new(auth);
+    // Re-read before each request: `/login` may store a key while pi runs.
+    let auth = Arc::new(std::sync::Mutex::new(auth));
     let oauth = crate::ai::oauth::manager::OAuthManager::shared(&agent_dir);
     let config = AgentLoopConfig {
         model,
@@ -256,6 +257,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                     base_url: None,
                 });
             }
+            let mut auth = crate::sync::LockExt::locked(&*auth);
+            auth.reload_stored();
             let resolved =
                 crate::ai::oauth::request::resolve_request_auth(&registry, &auth, &oauth, m)?;
             Ok(RequestAuth {

@@ -55,8 +55,8 @@ const WHEEL_LINES: usize = 3;
 pub enum Overlay {
     /// `/model`: models in the same order as `App::models`.
     ModelSelector(Selector),
-    /// `/login`: subscription providers in `oauth::PROVIDERS` order.
-    LoginSelector(Selector),
+    /// `/login`: the method, the provider, the API key.
+    Login(crate::tui::panels::login::LoginDialog),
     /// A panel such as `/settings`, `/scoped-models` or `/resume`.
     Panel(Box<dyn Panel>),
     /// `/tree`.
@@ -73,8 +73,8 @@ impl Overlay {
     /// Lines to draw at `width` columns.
     pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
+            Overlay::Login(d) => d.lines(theme, width),
             Overlay::ModelSelector(s)
-            | Overlay::LoginSelector(s)
             | Overlay::ForkSelector(s, _)
             | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
@@ -324,7 +324,10 @@ impl App {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
             Event::Paste(text) => {
-                if !self.paste_into_dialog(&text) && self.overlay.is_none() {
+                if self.paste_into_dialog(&text) {
+                } else if let Some(Overlay::Login(dialog)) = &mut self.overlay {
+                    dialog.paste(&text);
+                } else if self.overlay.is_none() {
                     self.editor.paste(&text);
                 }
             }
