@@ -44,6 +44,7 @@ mod lua_session;
 mod lua_ui;
 mod lua_ui_examples;
 mod lua_ui_modes;
+mod newcomer_e2e;
 mod oauth_antigravity;
 mod oauth_google;
 mod oauth_login;
