@@ -282,6 +282,20 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         settings: settings.retry(),
         max_delay_ms: provider_retry.max_retry_delay_ms,
     };
+    let resources = crate::tui::chrome::LoadedResources {
+        skills: skills.iter().map(|s| s.name.clone()).collect(),
+        prompts: templates.iter().map(|t| format!("/{}", t.name)).collect(),
+        extensions: bridge
+            .as_ref()
+            .map(|b| {
+                b.handle
+                    .paths()
+                    .iter()
+                    .map(|p| crate::tui::chrome::extension_label(p))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.skills = skills;
     agent.templates = templates;
@@ -342,6 +356,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            resources,
             project_trusted: trust.trusted,
             tree: tree_options(&settings),
             open_resume: args.resume,

@@ -337,7 +337,7 @@ mod tests {
         let text = done.text();
         assert!(text.contains("scripted"), "{text}");
         assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
-        assert!(text.contains("auth.json"), "{text}");
+        assert!(text.contains("/login"), "{text}");
     }
 
     #[test]

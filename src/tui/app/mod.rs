@@ -13,6 +13,7 @@ pub mod session_tree_task;
 pub mod sessions;
 pub mod settings;
 mod tree;
+pub mod whats_new;
 
 #[cfg(test)]
 mod lang_tests;
@@ -156,6 +157,8 @@ pub struct App {
     pub file_index: Option<Vec<String>>,
     /// `quietStartup`: no header.
     pub quiet_startup: bool,
+    /// Skills, prompt templates and extensions listed under the header.
+    pub resources: crate::tui::chrome::LoadedResources,
     /// A request that needs the real terminal (handled by the event loop).
     pub terminal_request: Option<TerminalRequest>,
     /// Shared steering/follow-up queues of the running turn.
@@ -218,6 +221,7 @@ impl App {
             quit: false,
             file_index: None,
             quiet_startup: false,
+            resources: Default::default(),
             terminal_request: None,
             queues,
             session_dir: None,
