@@ -51,14 +51,13 @@ impl App {
             match outcome {
                 SelectorOutcome::Open => {}
                 SelectorOutcome::Cancelled => self.overlay = None,
-                SelectorOutcome::Picked(i) => match self.overlay.take() {
-                    Some(Overlay::ModelSelector(_)) => {
-                        if let Some(model) = self.models.get(i).cloned() {
-                            self.switch_model(model);
-                        }
+                SelectorOutcome::Picked(i) => {
+                    if let Some(Overlay::ModelSelector(_)) = self.overlay.take()
+                        && let Some(model) = self.models.get(i).cloned()
+                    {
+                        self.switch_model(model);
                     }
-                    _ => {}
-                },
+                }
             }
             return;
         }
