@@ -89,13 +89,7 @@ fn a_copied_binary_names_its_docs_and_the_model_can_read_them() {
         String::from_utf8_lossy(&out.stderr)
     );
     let requests = server.requests();
-    let tool = requests[2].json()["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()
-        .to_string();
+    let tool = requests[2].tool_message();
     let heading =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/extensions.md"))
             .unwrap()

@@ -6,7 +6,7 @@ use crate::t;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::{Line, Span};
 
-use crate::tui::panels::selector::{Selector, SelectorItem, SelectorOutcome};
+use crate::tui::panels::selector::{Selector, SelectorItem, SelectorOutcome, title_and_field};
 use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::text::truncate;
 use crate::ui_kit::theme::Theme;
@@ -180,24 +180,13 @@ impl LoginDialog {
             | LoginDialog::ApiKeyProvider(s, _) => s.lines(theme, width),
             LoginDialog::ApiKey { provider, key } => {
                 let masked = "•".repeat(key.chars().count());
-                vec![
-                    Line::from(Span::styled(
-                        truncate(
-                            &t!("pi.login.api_key.prompt", provider = &provider.name),
-                            width,
-                            "…",
-                        ),
-                        theme.bold("accent"),
-                    )),
-                    Line::from(vec![
-                        Span::styled("> ", theme.fg("accent")),
-                        Span::raw(truncate(&masked, width.saturating_sub(2), "…")),
-                    ]),
-                    Line::from(Span::styled(
-                        truncate(&t!("pi.login.api_key.hint"), width, "…"),
-                        theme.fg("dim"),
-                    )),
-                ]
+                let title = t!("pi.login.api_key.prompt", provider = &provider.name);
+                let mut lines = title_and_field(&title, &masked, theme, width);
+                lines.push(Line::from(Span::styled(
+                    truncate(&t!("pi.login.api_key.hint"), width, "…"),
+                    theme.fg("dim"),
+                )));
+                lines
             }
         }
     }
