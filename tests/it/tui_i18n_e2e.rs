@@ -369,7 +369,7 @@ fn the_login_dialog_in_zh_tw_shows_no_english() {
     pi.tmux.key("Enter");
     pi.tmux.type_text("anthropic");
     let screen = pi.tmux.wait_for("the providers", WAIT, |s| {
-        s.contains("選擇 API 金鑰的供應商") && s.contains("ANTHROPIC_API_KEY")
+        s.contains("選擇 API 金鑰的供應商") && s.contains("> anthropic") && s.contains("（1/1）")
     });
     assert_chinese(&dialog_region(&screen), "API key providers");
     pi.tmux.key("Enter");
