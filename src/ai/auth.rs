@@ -199,6 +199,28 @@ impl AuthStorage {
         })
     }
 
+    /// Read `auth.json` again, so a key stored or removed by `/login` (here or in another
+    /// pi process) counts from the next request; runtime keys and resolved commands stay.
+    /// A file that cannot be read or parsed leaves the credentials as they were.
+    pub fn reload_stored(&mut self) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                if let Ok(map) = parse_auth(&text) {
+                    self.data = map;
+                    self.load_failed = false;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.data.clear();
+                self.load_failed = false;
+            }
+            Err(_) => {}
+        }
+    }
+
     /// Remove a provider's credential and save.
     pub fn remove(&mut self, provider: &str) -> Result<(), String> {
         self.data.remove(provider);
@@ -328,6 +350,29 @@ mod tests {
         let Credential::OAuth(o) = &c else { panic!() };
         assert_eq!(o.extra["projectId"], "p");
         assert_eq!(c.to_json(), v);
+    }
+
+    #[test]
+    fn a_key_stored_after_loading_counts_after_a_reload() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut auth, _) = AuthStorage::load_with_env(dir.path(), Env::from_pairs(&[]));
+        auth.set_runtime_api_key("groq", "runtime");
+        assert_eq!(auth.api_key("openai"), None);
+        let (mut other, _) = AuthStorage::load_with_env(dir.path(), Env::from_pairs(&[]));
+        other
+            .set(
+                "openai",
+                &Credential::ApiKey {
+                    key: "sk-new".into(),
+                },
+            )
+            .unwrap();
+        auth.reload_stored();
+        assert_eq!(auth.api_key("openai").as_deref(), Some("sk-new"));
+        assert_eq!(auth.api_key("groq").as_deref(), Some("runtime"));
+        other.remove("openai").unwrap();
+        auth.reload_stored();
+        assert_eq!(auth.api_key("openai"), None);
     }
 
     #[test]

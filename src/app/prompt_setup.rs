@@ -94,6 +94,6 @@ pub fn system_prompt(
             .collect(),
         cwd: cwd.to_path_buf(),
         date: local_date(),
-        docs: crate::config::paths::find_docs(),
+        docs: crate::config::paths::find_docs(agent_dir),
     })
 }

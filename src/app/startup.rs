@@ -281,7 +281,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         available.push(model.clone());
     }
     let registry = Arc::new(registry);
-    let auth = Arc::new(auth);
+    // Re-read before each request: `/login` may store a key while pi runs.
+    let auth = Arc::new(std::sync::Mutex::new(auth));
     let oauth = crate::ai::oauth::manager::OAuthManager::shared(&agent_dir);
     let config = AgentLoopConfig {
         model,
@@ -295,6 +296,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                     base_url: None,
                 });
             }
+            let mut auth = crate::sync::LockExt::locked(&*auth);
+            auth.reload_stored();
             let resolved =
                 crate::ai::oauth::request::resolve_request_auth(&registry, &auth, &oauth, m)?;
             Ok(RequestAuth {
@@ -317,6 +320,20 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let retry = RetryPolicy {
         settings: settings.retry(),
         max_delay_ms: provider_retry.max_retry_delay_ms,
+    };
+    let resources = crate::tui::chrome::LoadedResources {
+        skills: skills.iter().map(|s| s.name.clone()).collect(),
+        prompts: templates.iter().map(|t| format!("/{}", t.name)).collect(),
+        extensions: bridge
+            .as_ref()
+            .map(|b| {
+                b.handle
+                    .paths()
+                    .iter()
+                    .map(|p| crate::tui::chrome::extension_label(p))
+                    .collect()
+            })
+            .unwrap_or_default(),
     };
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.skills = skills;
@@ -386,6 +403,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            resources,
             project_trusted: trust.trusted,
             tree: tree_options(&settings),
             open_resume: args.resume,

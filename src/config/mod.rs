@@ -1,6 +1,7 @@
 //! Configuration: paths, settings, context files and the system prompt.
 
 pub mod atomic_file;
+pub mod bundled_docs;
 pub mod config_value;
 pub mod context_files;
 pub mod json_file;

@@ -137,7 +137,7 @@ pub struct DocsPaths {
     pub readme: PathBuf,
     /// The docs directory.
     pub docs: PathBuf,
-    /// The examples directory.
+    /// The extension examples (`extensions/examples`).
     pub examples: PathBuf,
 }
 
@@ -147,27 +147,22 @@ impl DocsPaths {
         DocsPaths {
             readme: dir.join("README.md"),
             docs: dir.join("docs"),
-            examples: dir.join("examples"),
+            examples: dir.join("extensions").join("examples"),
         }
     }
 }
 
-/// Find the bundled documentation: `$PI_PACKAGE_DIR`, else the nearest of
-/// the executable's directory and its three parents that holds a
-/// `README.md`. `None` when no documentation ships with this install.
-pub fn find_docs() -> Option<DocsPaths> {
+/// Where the documentation the system prompt names lives: `$PI_PACKAGE_DIR` when
+/// set (a folder holding `README.md`, `docs/` and `extensions/examples/`), else the
+/// copy carried in the binary, written to `<agent>/docs/<version>/` when missing or
+/// stale. `None` when that copy cannot be written.
+pub fn find_docs(agent_dir: &Path) -> Option<DocsPaths> {
     if let Ok(dir) = std::env::var(ENV_PACKAGE_DIR)
         && !dir.is_empty()
     {
         return Some(DocsPaths::in_dir(&expand_tilde(&dir)));
     }
-    let exe = std::env::current_exe().ok()?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    exe.ancestors()
-        .skip(1)
-        .take(4)
-        .find(|dir| dir.join("README.md").is_file())
-        .map(DocsPaths::in_dir)
+    crate::config::bundled_docs::ensure(agent_dir).ok()
 }
 
 #[cfg(test)]

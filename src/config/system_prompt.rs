@@ -154,18 +154,39 @@ fn default_body(options: &SystemPromptOptions, has: &dyn Fn(&str) -> bool) -> St
     body
 }
 
+/// Pages of `docs/` the prompt points to, by topic.
+pub const DOC_TOPICS: &[(&str, &str)] = &[
+    ("extensions", "extensions.md"),
+    ("extension UI", "extension-ui.md"),
+    ("themes", "themes.md"),
+    ("skills", "skills.md"),
+    ("prompt templates", "prompt-templates.md"),
+    ("TUI components", "tui.md"),
+    ("keybindings", "keybindings.md"),
+    ("SDK integrations", "sdk.md"),
+    ("custom providers", "custom-provider.md"),
+    ("providers and API keys", "providers.md"),
+    ("adding models", "models.md"),
+    ("pi packages", "packages.md"),
+];
+
 fn docs_block(docs: &DocsPaths) -> String {
+    let topics: Vec<String> = DOC_TOPICS
+        .iter()
+        .map(|(topic, page)| format!("{topic} ({})", docs.docs.join(page).display()))
+        .collect();
     format!(
         "Pi documentation (read only when the user asks about pi itself, its SDK, extensions, themes, skills, or TUI):\n\
 - Main documentation: {}\n\
 - Additional docs: {}\n\
-- Examples: {} (extensions, custom tools, SDK)\n\
-- When asked about: extensions (docs/extensions.md, examples/extensions/), themes (docs/themes.md), skills (docs/skills.md), prompt templates (docs/prompt-templates.md), TUI components (docs/tui.md), keybindings (docs/keybindings.md), SDK integrations (docs/sdk.md), custom providers (docs/custom-provider.md), adding models (docs/models.md), pi packages (docs/packages.md)\n\
+- Examples: {} (Lua extensions)\n\
+- When asked about: {}\n\
 - When working on pi topics, read the docs and examples, and follow .md cross-references before implementing\n\
 - Always read pi .md files completely and follow links to related docs (e.g., tui.md for TUI API details)",
         docs.readme.display(),
         docs.docs.display(),
-        docs.examples.display()
+        docs.examples.display(),
+        topics.join(", ")
     )
 }
 

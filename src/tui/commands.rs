@@ -115,29 +115,16 @@ fn is_builtin(name: &str) -> bool {
     COMMANDS.iter().any(|(n, _)| *n == name)
 }
 
-/// Commands whose name starts with (or, failing that, contains) `prefix`, with their
-/// descriptions translated now; then the current locale's aliases starting with `prefix`.
-pub fn complete(prefix: &str) -> Vec<(String, String)> {
-    let prefix = prefix.to_lowercase();
-    let mut names: Vec<&'static str> = COMMANDS
+/// Every built-in command with its description translated now, then the current
+/// locale's aliases (described as the command they stand for).
+pub fn candidates() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = COMMANDS
         .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| n.starts_with(&prefix))
-        .collect();
-    if names.is_empty() {
-        names = COMMANDS
-            .iter()
-            .map(|(n, _)| *n)
-            .filter(|n| n.contains(&prefix))
-            .collect();
-    }
-    let mut out: Vec<(String, String)> = names
-        .into_iter()
-        .map(|n| (n.to_string(), description(n)))
+        .map(|(n, _)| (n.to_string(), description(n)))
         .collect();
     let aliases = crate::i18n::with_registry(|r| r.aliases());
     for (alias, command) in aliases {
-        if alias.starts_with(&prefix) && is_builtin(&command) {
+        if is_builtin(&command) {
             let desc = crate::i18n::t(
                 "pi.cmd.alias",
                 &[
@@ -149,6 +136,18 @@ pub fn complete(prefix: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// Rank (name, description) pairs against what follows the `/`, as pi's editor does:
+/// the name must contain the query's characters in order; an exact name comes first,
+/// then hits at word starts and runs of consecutive characters. Ties keep their order.
+pub fn rank(commands: Vec<(String, String)>, query: &str) -> Vec<(String, String)> {
+    crate::ai::resolve::fuzzy::fuzzy_filter(commands, query, |(name, _)| name.clone())
+}
+
+/// Built-in commands and aliases matching `query`, best first.
+pub fn complete(query: &str) -> Vec<(String, String)> {
+    rank(candidates(), query)
 }
 
 #[cfg(test)]
@@ -182,8 +181,18 @@ mod tests {
     #[test]
     fn completion_prefers_prefixes() {
         let names: Vec<_> = complete("n").into_iter().map(|c| c.0).collect();
-        assert_eq!(names, vec!["new", "name"]);
+        assert_eq!(names[..2], ["new", "name"]);
         assert_eq!(complete("odel")[0].0, "model");
+    }
+
+    #[test]
+    fn an_exact_name_ranks_before_fuzzy_matches() {
+        let mut all = candidates();
+        all.push(("one".into(), String::new()));
+        let ranked = rank(all, "one");
+        assert_eq!(ranked[0].0, "one");
+        assert!(ranked.iter().any(|(n, _)| n == "clone"), "{ranked:?}");
+        assert_eq!(complete("clone")[0].0, "clone");
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     };
     let header = match &lua.header {
         Some(lines) => lines.clone(),
-        None => header_lines(&app.keys, &theme, width, app.quiet_startup),
+        None => header_lines(&app.keys, &theme, width, app.quiet_startup, &app.resources),
     };
     let header_len = header.len();
     let body_total = app.cache.update(&app.transcript, &options, &theme);

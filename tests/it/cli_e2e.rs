@@ -439,13 +439,7 @@ fn unparseable_tool_arguments_reach_the_model_as_a_validation_error() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "understood\n");
     let second = &server.requests()[1];
-    let tool = second.json()["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["role"] == "tool")
-        .unwrap()
-        .to_string();
+    let tool = second.tool_message();
     assert!(tool.contains("Validation failed for tool"), "{tool}");
     assert!(tool.contains("path"), "{tool}");
 }

@@ -177,7 +177,7 @@ fn exploration_tools_change_guidelines_and_docs_block_is_optional() {
         "- Prefer grep/find/ls tools over bash for file exploration (faster, respects .gitignore)\n"
     ));
     assert!(!prompt.contains("Use bash for file operations"));
-    assert!(prompt.contains("- Main documentation: /opt/pi/README.md\n- Additional docs: /opt/pi/docs\n- Examples: /opt/pi/examples (extensions, custom tools, SDK)\n"));
+    assert!(prompt.contains("- Main documentation: /opt/pi/README.md\n- Additional docs: /opt/pi/docs\n- Examples: /opt/pi/extensions/examples (Lua extensions)\n"));
     assert!(
         !prompt.contains("<available_skills>"),
         "no read tool, no skills"

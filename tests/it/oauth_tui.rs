@@ -38,6 +38,11 @@ fn login_to_copilot_by_device_code_then_logout() {
         sandbox.env.push(("PI_NO_BROWSER".into(), "1".into()));
     });
     pi.send("/login");
+    pi.tmux
+        .wait_for("the method choice", Duration::from_secs(20), |s| {
+            s.contains("Use a subscription")
+        });
+    pi.tmux.key("Enter");
     let screen = pi
         .tmux
         .wait_for("the provider list", Duration::from_secs(20), |s| {
@@ -47,8 +52,13 @@ fn login_to_copilot_by_device_code_then_logout() {
     assert!(screen.contains("ChatGPT Plus/Pro"), "{screen}");
     pi.tmux.key("Escape");
     pi.tmux
-        .wait_for("the list to close", Duration::from_secs(20), |s| {
-            !s.contains("Log in to a subscription")
+        .wait_for("back at the method choice", Duration::from_secs(20), |s| {
+            !s.contains("Log in to a subscription") && s.contains("Use a subscription")
+        });
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the dialog to close", Duration::from_secs(20), |s| {
+            !s.contains("Use a subscription")
         });
     pi.send("/login github-copilot");
     pi.tmux

@@ -348,7 +348,7 @@ fn without_credentials_pi_starts_on_the_scripted_demo_provider() {
         .wait_for("the demo notice", Duration::from_secs(20), |s| {
             s.contains("offline demo provider")
                 && s.contains("ANTHROPIC_API_KEY")
-                && s.contains("auth.json")
+                && s.contains("/login")
                 && s.contains("demo: scripted replies")
                 && s.contains("pi v")
         });

@@ -330,3 +330,61 @@ fn the_word_check_catches_english() {
         vec!["Permission", "denied"]
     );
 }
+
+/// The lines between the first two rules: what replaces the editor (the demo start-up
+/// notice above quotes a shell command and the footer names the `demo` model).
+fn dialog_region(screen: &str) -> String {
+    screen
+        .lines()
+        .skip_while(|l| !l.starts_with('─'))
+        .skip(1)
+        .take_while(|l| !l.starts_with('─'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_login_dialog_in_zh_tw_shows_no_english() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let mut sandbox = pi_cli::PiSandbox::new();
+    sandbox.env.push(("PI_LOCALE".into(), "zh-TW".into()));
+    let pi = Session::start(sandbox, "");
+    pi.tmux.wait_for("the demo start", WAIT, |s| {
+        s.contains("pi v") && s.contains("/login")
+    });
+    pi.tmux.type_text("/login");
+    pi.tmux.key("Enter");
+    let screen = pi
+        .tmux
+        .wait_for("the method choice", WAIT, |s| s.contains("選擇驗證方式"));
+    assert!(
+        screen.contains("使用訂閱方案") && screen.contains("使用 API 金鑰"),
+        "{screen}"
+    );
+    assert_chinese(&dialog_region(&screen), "login method");
+    pi.tmux.key("Down");
+    pi.tmux.key("Enter");
+    pi.tmux.type_text("anthropic");
+    let screen = pi.tmux.wait_for("the providers", WAIT, |s| {
+        s.contains("選擇 API 金鑰的供應商") && s.contains("> anthropic") && s.contains("（1/1）")
+    });
+    assert_chinese(&dialog_region(&screen), "API key providers");
+    pi.tmux.key("Enter");
+    pi.tmux.type_text("sk-typed");
+    let screen = pi.tmux.wait_for("the key field", WAIT, |s| {
+        s.contains("輸入 anthropic 的 API 金鑰")
+    });
+    assert!(!screen.contains("sk-typed"), "{screen}");
+    assert_chinese(&dialog_region(&screen), "API key field");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the editor back", WAIT, |s| !s.contains("金鑰不會顯示"));
+    assert!(
+        !pi.sandbox.agent_dir.join("auth.json").exists(),
+        "Esc saves nothing"
+    );
+    pi.quit_and_check_terminal();
+}

@@ -242,7 +242,7 @@ fn no_zh_tw_line_is_wider_than_the_terminal() {
     command(&mut a, "/session");
     for width in WIDTHS {
         assert_fits(
-            &header_lines(&a.keys, &a.theme, width, false),
+            &header_lines(&a.keys, &a.theme, width, false, &a.resources),
             width,
             "header",
         );

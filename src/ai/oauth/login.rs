@@ -110,6 +110,21 @@ pub fn save_login(
     Ok(())
 }
 
+/// Store an API key in `<agent>/auth.json` (0600) as `{"type": "api_key", "key": ...}`,
+/// under the same lock as logins.
+pub fn save_api_key(agent_dir: &Path, provider: &str, key: &str) -> Result<(), String> {
+    let _lock = super::manager::lock_auth_file(agent_dir)?;
+    let (mut auth, _) = AuthStorage::load(agent_dir);
+    auth.set(
+        provider,
+        &Credential::ApiKey {
+            key: key.to_string(),
+        },
+    )?;
+    super::manager::forget_everywhere(agent_dir, provider);
+    Ok(())
+}
+
 /// Delete a provider's stored credential; `Ok(false)` when there was none.
 pub fn logout(agent_dir: &Path, provider: &str) -> Result<bool, String> {
     let _lock = super::manager::lock_auth_file(agent_dir)?;

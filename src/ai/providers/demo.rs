@@ -26,10 +26,9 @@ pub const DEMO_PROVIDER: &str = "demo";
 pub const DEMO_MODEL_ID: &str = "demo";
 
 /// How to add a real model, shown by the demo and the start-up notice.
-pub const ADD_KEY_HELP: &str = "To use a real model, set an API key in the environment \
-(e.g. `export ANTHROPIC_API_KEY=...` or `OPENAI_API_KEY`), or add it to \
-`~/.pi/agent/auth.json` as `{\"anthropic\": {\"type\": \"api_key\", \"key\": \"...\"}}`, \
-then restart pi (`/login` will also do this in a later version).";
+pub const ADD_KEY_HELP: &str = "To use a real model, type `/login` and choose \
+\"Use an API key\" (or a subscription): the key is used at once. You can also set it in \
+the environment before starting pi (e.g. `export ANTHROPIC_API_KEY=...` or `OPENAI_API_KEY`).";
 
 /// The scripted demo model (free, text only, no thinking).
 pub fn demo_model() -> Model {
@@ -338,7 +337,7 @@ mod tests {
         let text = done.text();
         assert!(text.contains("scripted"), "{text}");
         assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
-        assert!(text.contains("auth.json"), "{text}");
+        assert!(text.contains("/login"), "{text}");
     }
 
     #[test]

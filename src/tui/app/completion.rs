@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use crate::i18n::core_hacks::display;
 use crate::tui::app::App;
-use crate::tui::commands::complete;
+use crate::tui::commands::{candidates, rank};
 use crate::tui::editor::file_complete::{INDEX_LIMIT, index_files, suggest};
 
 /// `@` path suggestions offered at once.
@@ -24,23 +24,17 @@ impl App {
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {
-            let mut list: Vec<(String, String)> = complete(rest)
-                .into_iter()
-                .map(|(name, desc)| (format!("/{name}"), desc))
-                .collect();
+            let mut list = candidates();
             list.extend(
                 self.extension_commands
                     .iter()
-                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
-                    .map(|(name, desc)| (format!("/{name}"), display(desc).into_owned())),
+                    .map(|(name, desc)| (name.clone(), display(desc).into_owned())),
             );
-            list.extend(
-                self.resource_commands
-                    .iter()
-                    .filter(|(name, _)| name.starts_with(&rest.to_lowercase()))
-                    .map(|(name, desc)| (format!("/{name}"), desc.clone())),
-            );
-            return list;
+            list.extend(self.resource_commands.iter().cloned());
+            return rank(list, rest)
+                .into_iter()
+                .map(|(name, desc)| (format!("/{name}"), desc))
+                .collect();
         }
         match (
             self.editor.word_before_cursor().strip_prefix('@'),

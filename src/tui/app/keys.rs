@@ -38,29 +38,26 @@ impl App {
         if self.handle_tree_key(&key) {
             return;
         }
+        if let Some(Overlay::Login(dialog)) = &mut self.overlay {
+            let outcome = dialog.handle_key(&key, &self.keys);
+            self.login_dialog_outcome(outcome);
+            return;
+        }
         if let Some(overlay) = &mut self.overlay {
             let outcome = match overlay {
-                Overlay::ModelSelector(s) | Overlay::LoginSelector(s) => {
-                    s.handle_key(&key, &self.keys)
-                }
+                Overlay::ModelSelector(s) => s.handle_key(&key, &self.keys),
                 _ => return,
             };
             match outcome {
                 SelectorOutcome::Open => {}
                 SelectorOutcome::Cancelled => self.overlay = None,
-                SelectorOutcome::Picked(i) => match self.overlay.take() {
-                    Some(Overlay::ModelSelector(_)) => {
-                        if let Some(model) = self.models.get(i).cloned() {
-                            self.switch_model(model);
-                        }
+                SelectorOutcome::Picked(i) => {
+                    if let Some(Overlay::ModelSelector(_)) = self.overlay.take()
+                        && let Some(model) = self.models.get(i).cloned()
+                    {
+                        self.switch_model(model);
                     }
-                    Some(Overlay::LoginSelector(_)) => {
-                        if let Some(p) = crate::ai::oauth::PROVIDERS.get(i) {
-                            self.start_login(p.id);
-                        }
-                    }
-                    _ => {}
-                },
+                }
             }
             return;
         }

@@ -10,12 +10,12 @@ use async_trait::async_trait;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
-use crate::ai::auth::AuthStorage;
-use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_login};
+use crate::ai::auth::{AuthStorage, Credential};
+use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_api_key, save_login};
 use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
 use crate::ai::registry::ModelRegistry;
 use crate::tui::app::{App, Overlay};
-use crate::tui::panels::selector::{Selector, SelectorItem};
+use crate::tui::panels::login::{LoginDialog, LoginOutcome, LoginProvider};
 use crate::tui::transcript::NoticeKind;
 
 /// What a running login tells the UI.
@@ -159,18 +159,94 @@ impl App {
     }
 
     fn open_login_selector(&mut self) {
-        let items = PROVIDERS
+        self.overlay = Some(Overlay::Login(LoginDialog::method()));
+    }
+
+    /// Act on what a key did to the `/login` dialog.
+    pub(super) fn login_dialog_outcome(&mut self, outcome: LoginOutcome) {
+        match outcome {
+            LoginOutcome::Open => {}
+            LoginOutcome::Cancelled => self.overlay = None,
+            LoginOutcome::Back => self.open_login_selector(),
+            LoginOutcome::ChooseSubscription => {
+                let providers = PROVIDERS
+                    .iter()
+                    .map(|p| LoginProvider {
+                        id: p.id.to_string(),
+                        name: p.name.to_string(),
+                        detail: format!("[{}]", p.id),
+                    })
+                    .collect();
+                self.overlay = Some(Overlay::Login(LoginDialog::subscription(providers)));
+            }
+            LoginOutcome::ChooseApiKey => {
+                let providers = self
+                    .login
+                    .agent_dir
+                    .as_deref()
+                    .map(api_key_providers)
+                    .unwrap_or_default();
+                self.overlay = Some(Overlay::Login(LoginDialog::api_key_provider(providers)));
+            }
+            LoginOutcome::Subscribe(id) => {
+                self.overlay = None;
+                self.start_login(&id);
+            }
+            LoginOutcome::AskKey(provider) => {
+                self.overlay = Some(Overlay::Login(LoginDialog::ApiKey {
+                    provider,
+                    key: String::new(),
+                }));
+            }
+            LoginOutcome::SaveKey(provider, key) => {
+                if key.is_empty() {
+                    self.transcript
+                        .notice(t!("pi.login.api_key.empty"), NoticeKind::Warning);
+                    return;
+                }
+                self.overlay = None;
+                self.save_api_key(&provider.id, &key);
+            }
+        }
+    }
+
+    /// Store an API key in `auth.json`; the model list and the running session
+    /// use it from the next request on. On the demo model, switch to the
+    /// provider's default model.
+    fn save_api_key(&mut self, provider: &str, key: &str) {
+        let Some(agent_dir) = self.login.agent_dir.clone() else {
+            return;
+        };
+        if let Err(e) = save_api_key(&agent_dir, provider, key) {
+            self.transcript.notice(
+                t!("pi.login.api_key.failed", provider = provider, error = e),
+                NoticeKind::Error,
+            );
+            return;
+        }
+        self.reload_available_models();
+        let path = crate::config::paths::auth_path(&agent_dir);
+        self.transcript.notice(
+            t!(
+                "pi.login.api_key.saved",
+                provider = provider,
+                path = path.display().to_string()
+            ),
+            NoticeKind::Info,
+        );
+        if self.footer.provider != crate::ai::providers::demo::DEMO_PROVIDER {
+            return;
+        }
+        let default = crate::ai::catalog::default_model_id(provider);
+        let model = self
+            .models
             .iter()
-            .map(|p| SelectorItem {
-                label: p.name.to_string(),
-                detail: format!("[{}]", p.id),
-            })
-            .collect();
-        self.overlay = Some(Overlay::LoginSelector(Selector::keyed(
-            "pi.login.title",
-            items,
-            0,
-        )));
+            .find(|m| m.provider == provider && Some(m.id.as_str()) == default)
+            .or_else(|| self.models.iter().find(|m| m.provider == provider))
+            .cloned();
+        if let Some(model) = model {
+            self.switch_model(model);
+        }
     }
 
     /// `/logout [provider]`: delete a stored credential.
@@ -182,11 +258,7 @@ impl App {
         };
         if provider.is_empty() {
             let (auth, _) = AuthStorage::load(&agent_dir);
-            let stored: Vec<String> = auth
-                .list()
-                .into_iter()
-                .filter(|p| auth.is_oauth(p))
-                .collect();
+            let stored = auth.list();
             let text = if stored.is_empty() {
                 t!("pi.logout.none")
             } else {
@@ -195,12 +267,15 @@ impl App {
             self.transcript.notice(text, NoticeKind::Info);
             return;
         }
+        let (auth, _) = AuthStorage::load(&agent_dir);
+        let was_key = matches!(auth.get(provider), Some(Credential::ApiKey { .. }));
         match logout(&agent_dir, provider) {
             Ok(true) => {
-                self.transcript.notice(
-                    t!("pi.logout.done", provider = provider_name(provider)),
-                    NoticeKind::Info,
-                );
+                let text = match was_key {
+                    true => t!("pi.logout.key_removed", provider = provider),
+                    false => t!("pi.logout.done", provider = provider_name(provider)),
+                };
+                self.transcript.notice(text, NoticeKind::Info);
                 self.reload_available_models();
             }
             Ok(false) => self.transcript.notice(
@@ -269,6 +344,39 @@ impl App {
             self.models = registry.available(&auth);
         }
     }
+}
+
+/// Providers a key can be stored for: every provider of the model list that reads a
+/// key from the environment, and those `models.json` adds, sorted by id; the detail
+/// names the variables and a credential already found.
+pub fn api_key_providers(agent_dir: &std::path::Path) -> Vec<LoginProvider> {
+    let (registry, _) = ModelRegistry::load(agent_dir);
+    let (auth, _) = AuthStorage::load(agent_dir);
+    let mut ids: Vec<String> = registry
+        .providers()
+        .into_iter()
+        .filter(|p| {
+            !crate::ai::catalog::env_api_key_vars(p).is_empty()
+                || (!crate::ai::catalog::is_builtin_provider(p) && find_provider(p).is_none())
+        })
+        .collect();
+    ids.sort();
+    ids.into_iter()
+        .map(|id| {
+            let vars = crate::ai::catalog::env_api_key_vars(&id);
+            let mut detail = vars.join(", ");
+            if auth.has(&id) {
+                detail = format!("{detail} ✓ {}", t!("pi.login.api_key.stored"));
+            } else if let Some(var) = vars.iter().find(|v| auth.env().is_set(v)) {
+                detail = format!("{detail} ✓ {}", t!("pi.login.api_key.from_env", var = *var));
+            }
+            LoginProvider {
+                name: id.clone(),
+                id,
+                detail: detail.trim().to_string(),
+            }
+        })
+        .collect()
 }
 
 /// Try to open `url` in a browser; the URL is in the transcript either way.

@@ -13,6 +13,7 @@ pub mod session_tree_task;
 pub mod sessions;
 pub mod settings;
 mod tree;
+pub mod whats_new;
 
 #[cfg(test)]
 mod lang_tests;
@@ -55,8 +56,8 @@ const WHEEL_LINES: usize = 3;
 pub enum Overlay {
     /// `/model`: models in the same order as `App::models`.
     ModelSelector(Selector),
-    /// `/login`: subscription providers in `oauth::PROVIDERS` order.
-    LoginSelector(Selector),
+    /// `/login`: the method, the provider, the API key.
+    Login(crate::tui::panels::login::LoginDialog),
     /// A panel such as `/settings`, `/scoped-models` or `/resume`.
     Panel(Box<dyn Panel>),
     /// `/tree`.
@@ -73,8 +74,8 @@ impl Overlay {
     /// Lines to draw at `width` columns.
     pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
+            Overlay::Login(d) => d.lines(theme, width),
             Overlay::ModelSelector(s)
-            | Overlay::LoginSelector(s)
             | Overlay::ForkSelector(s, _)
             | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
@@ -156,6 +157,8 @@ pub struct App {
     pub file_index: Option<Vec<String>>,
     /// `quietStartup`: no header.
     pub quiet_startup: bool,
+    /// Skills, prompt templates and extensions listed under the header.
+    pub resources: crate::tui::chrome::LoadedResources,
     /// A request that needs the real terminal (handled by the event loop).
     pub terminal_request: Option<TerminalRequest>,
     /// Shared steering/follow-up queues of the running turn.
@@ -218,6 +221,7 @@ impl App {
             quit: false,
             file_index: None,
             quiet_startup: false,
+            resources: Default::default(),
             terminal_request: None,
             queues,
             session_dir: None,
@@ -324,7 +328,10 @@ impl App {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
             Event::Paste(text) => {
-                if !self.paste_into_dialog(&text) && self.overlay.is_none() {
+                if self.paste_into_dialog(&text) {
+                } else if let Some(Overlay::Login(dialog)) = &mut self.overlay {
+                    dialog.paste(&text);
+                } else if self.overlay.is_none() {
                     self.editor.paste(&text);
                 }
             }

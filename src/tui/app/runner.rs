@@ -53,6 +53,8 @@ pub struct InteractiveOptions {
     pub open_resume: bool,
     /// `quietStartup` setting: no header.
     pub quiet_startup: bool,
+    /// Skills, prompt templates and extensions loaded, listed under the header.
+    pub resources: crate::tui::chrome::LoadedResources,
     /// Whether this folder's `.pi` resources (themes among them) may load.
     pub project_trusted: bool,
     /// Start-up notices to show in the transcript.
@@ -104,6 +106,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         agent_dir: options.agent_dir.clone(),
     };
     app.quiet_startup = options.quiet_startup;
+    app.resources = options.resources;
     let mut extension_ui = options.extension_ui;
     if let Some(inbox) = &extension_ui {
         inbox.mirror.locked().theme_dirs = theme_dirs.to_vec();
@@ -123,6 +126,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     app.models = options.models;
     app.cycle_models = options.cycle_models;
     app.transcript = existing;
+    let has_messages = !app.transcript.items.is_empty();
     let history_file = crate::tui::editor::history_file::history_path(&options.agent_dir);
     for entry in crate::tui::editor::history_file::load(&history_file) {
         app.editor.add_history(&entry);
@@ -140,6 +144,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     {
         app.transcript.notice(warning, NoticeKind::Warning);
     }
+    app.show_whats_new(has_messages);
 
     if let Err(e) = enter() {
         crate::tui::terminal::restore();
@@ -452,6 +457,7 @@ mod tests {
             session_dir: None,
             open_resume: false,
             quiet_startup: false,
+            resources: Default::default(),
             project_trusted: true,
             tree: Default::default(),
             notices: Vec::new(),

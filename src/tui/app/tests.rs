@@ -397,3 +397,74 @@ fn skill_and_template_commands_complete_and_are_sent_as_prompts() {
     };
     assert_eq!(text, "/skill:pdf page 2");
 }
+
+#[test]
+fn enter_on_an_exact_command_name_runs_it_not_a_fuzzy_match() {
+    let (mut a, mut rx) = app();
+    a.extension_commands = vec![("one".into(), "The first".into())];
+    type_text(&mut a, "/one");
+    let offered = a.completions();
+    assert_eq!(offered[0].0, "/one", "{offered:?}");
+    assert!(offered.iter().any(|(n, _)| n == "/clone"), "{offered:?}");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let Ok(SessionCommand::ExtensionCommand { name, .. }) = rx.try_recv() else {
+        panic!("the extension command runs")
+    };
+    assert_eq!(name, "one");
+}
+
+#[test]
+fn login_with_an_api_key_stores_it_privately_and_leaves_the_demo_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut a, mut rx) = app();
+    a.login.agent_dir = Some(dir.path().to_path_buf());
+    a.footer.provider = "demo".into();
+    type_text(&mut a, "/login");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let drawn = |a: &App| {
+        let lines = a.overlay.as_ref().unwrap().lines(&Theme::plain(), 100);
+        lines
+            .iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(drawn(&a).contains("OPENAI_API_KEY"), "{}", drawn(&a));
+    type_text(&mut a, "openai");
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    a.handle_terminal_event(Event::Paste("sk-test-123".into()));
+    assert!(!drawn(&a).contains("sk-test"), "{}", drawn(&a));
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(a.overlay.is_none());
+    let path = dir.path().join("auth.json");
+    let stored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        stored,
+        serde_json::json!({"openai": {"type": "api_key", "key": "sk-test-123"}})
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    assert!(a.models.iter().any(|m| m.provider == "openai"));
+    let switched = std::iter::from_fn(|| rx.try_recv().ok())
+        .find_map(|c| match c {
+            SessionCommand::SetModel(m) => Some(m),
+            _ => None,
+        })
+        .expect("the demo model is left for the provider's model");
+    assert_eq!(switched.provider, "openai");
+    a.editor.clear();
+    a.submit("/logout openai".into());
+    let stored = std::fs::read_to_string(&path).unwrap();
+    assert!(!stored.contains("sk-test"), "{stored}");
+    if std::env::var_os("OPENAI_API_KEY").is_none() {
+        assert!(!a.models.iter().any(|m| m.provider == "openai"));
+    }
+}

@@ -7,7 +7,7 @@ use crate::t;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use tokio_util::sync::CancellationToken;
 
 use crate::tui::app::session_task::{SessionCommand, UiEvent};
@@ -16,7 +16,6 @@ use crate::tui::app::{App, Overlay};
 use crate::tui::panels::selector::{Selector, SelectorItem, SelectorOutcome};
 use crate::tui::panels::tree_selector::{TreeOutcome, TreeSelector};
 use crate::tui::transcript::NoticeKind;
-use crate::ui_kit::text::truncate;
 use crate::ui_kit::theme::Theme;
 
 impl App {
@@ -190,16 +189,12 @@ impl App {
 
 /// The branch-summary focus prompt.
 pub(super) fn focus_lines(text: &str, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    vec![
-        Line::from(Span::styled(
-            t!("pi.tui.tree.summary.focus"),
-            theme.bold("accent"),
-        )),
-        Line::from(vec![
-            Span::styled("> ", theme.fg("accent")),
-            Span::raw(truncate(text, width.saturating_sub(2), "…")),
-        ]),
-    ]
+    crate::tui::panels::selector::title_and_field(
+        &t!("pi.tui.tree.summary.focus"),
+        text,
+        theme,
+        width,
+    )
 }
 
 #[cfg(test)]

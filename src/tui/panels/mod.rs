@@ -3,6 +3,7 @@
 //! changes it makes and the app applies them.
 
 pub mod lang;
+pub mod login;
 pub mod scoped_models;
 pub mod selector;
 pub mod session;

@@ -62,6 +62,21 @@ pub fn fuzzy_score(query: &str, text: &str) -> Option<usize> {
     Some(score)
 }
 
+/// A title line and a `> ` line with `field` after it, both cut to `max` columns: the top
+/// of a selector, or a one-line text field.
+pub fn title_and_field(title: &str, field: &str, theme: &Theme, max: usize) -> Vec<Line<'static>> {
+    vec![
+        Line::from(Span::styled(
+            truncate(title, max, "…"),
+            theme.bold("accent"),
+        )),
+        Line::from(vec![
+            Span::styled("> ", theme.fg("accent")),
+            Span::raw(truncate(field, max.saturating_sub(2), "…")),
+        ]),
+    ]
+}
+
 impl Selector {
     /// A selector over `items`, the `initial` one highlighted.
     pub fn new(title: impl Into<String>, items: Vec<SelectorItem>, initial: usize) -> Self {
@@ -141,23 +156,11 @@ impl Selector {
 
     /// Lines to draw at `max` columns.
     pub fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
-        let mut out = vec![
-            Line::from(Span::styled(
-                truncate(
-                    &self
-                        .title_key
-                        .map(|k| crate::i18n::t(k, &[]))
-                        .unwrap_or_else(|| self.title.clone()),
-                    max,
-                    "…",
-                ),
-                theme.bold("accent"),
-            )),
-            Line::from(vec![
-                Span::styled("> ", theme.fg("accent")),
-                Span::raw(truncate(&self.query, max.saturating_sub(2), "…")),
-            ]),
-        ];
+        let title = self
+            .title_key
+            .map(|k| crate::i18n::t(k, &[]))
+            .unwrap_or_else(|| self.title.clone());
+        let mut out = title_and_field(&title, &self.query, theme, max);
         let start = self.selected.saturating_sub(VISIBLE - 1);
         for (pos, &i) in self.filtered.iter().enumerate().skip(start).take(VISIBLE) {
             let item = &self.items[i];

@@ -63,6 +63,15 @@ impl CapturedRequest {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The first `tool` message of a Chat Completions request, as JSON text.
+    pub fn tool_message(&self) -> String {
+        self.json()["messages"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["role"] == "tool"))
+            .expect("a tool message")
+            .to_string()
+    }
+
     /// The JSON body; panics when the body is not JSON.
     pub fn json(&self) -> &Value {
         self.json.as_ref().expect("request body is not JSON")
