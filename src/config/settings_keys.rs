@@ -275,6 +275,14 @@ impl Settings {
         self.string_list("skills").unwrap_or_default()
     }
 
+    /// `"extensions.memoryLimitMb"` (a top-level key with a dot; default 256):
+    /// the most memory one Lua VM may hold.
+    pub fn extension_memory_limit_mb(&self) -> Option<u64> {
+        self.get("extensions.memoryLimitMb")
+            .and_then(as_u64)
+            .filter(|&mb| mb > 0)
+    }
+
     /// `prompts` paths/patterns.
     pub fn prompt_paths(&self) -> Vec<String> {
         self.string_list("prompts").unwrap_or_default()

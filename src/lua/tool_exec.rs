@@ -78,6 +78,9 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
 
 /// The message of a Lua error without mlua's wrapping ("callback error", traceback).
 pub fn error_text(e: &mlua::Error) -> String {
+    if crate::lua::vm::is_memory_error(e) {
+        return crate::lua::vm::memory_error_text();
+    }
     match e {
         mlua::Error::CallbackError { cause, .. } => error_text(cause),
         mlua::Error::RuntimeError(m) => m
