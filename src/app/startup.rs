@@ -48,13 +48,15 @@ pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
 
 /// Run pi with parsed arguments; returns the process exit code.
 pub async fn run(args: Args) -> i32 {
-    match run_inner(args).await {
+    let code = match run_inner(args).await {
         Ok(code) => code,
         Err(message) => {
             eprintln!("{}", t!("pi.cli.error", error = message));
             1
         }
-    }
+    };
+    crate::tools::bash::logs::remove_all();
+    code
 }
 
 /// Flags whose feature is not part of this build yet.
