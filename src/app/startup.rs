@@ -549,15 +549,15 @@ fn active_tool_names(args: &Args) -> Vec<String> {
     DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect()
 }
 
-/// Ctrl+C aborts the run (stream and tools); a second Ctrl+C exits at once.
+/// Ctrl+C, SIGTERM or SIGHUP aborts the run (stream and tools), which saves
+/// the partial answer; a second one exits at once.
 fn spawn_interrupt_handler(signal: CancellationToken) {
+    let mut signals = crate::modes::stop_signals::StopSignals::new();
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            signal.cancel();
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
+        signals.recv().await;
+        signal.cancel();
+        let second = signals.recv().await;
+        std::process::exit(128 + second);
     });
 }
 
