@@ -277,6 +277,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         tools,
     };
     let provider_retry = settings.provider_retry();
+    crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
     let retry = RetryPolicy {
         settings: settings.retry(),
         max_delay_ms: provider_retry.max_retry_delay_ms,

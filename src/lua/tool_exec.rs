@@ -43,6 +43,16 @@ pub async fn execute_tool(
         .call_async::<LuaValue>((call_id.to_string(), params, signal, on_update, ctx))
         .await
         .map_err(|e| error_text(&e))?;
+    if !matches!(result, LuaValue::Table(_) | LuaValue::Nil) {
+        return Err(crate::t!(
+            "pi.ext.tool_bad_result",
+            name = name,
+            kind = match result {
+                LuaValue::Integer(_) | LuaValue::Number(_) => "number",
+                ref other => other.type_name(),
+            }
+        ));
+    }
     to_json(lua, result).map_err(|e| e.to_string())
 }
 
