@@ -480,3 +480,53 @@ fn a_session_from_a_newer_pi_is_not_appended_to() {
     assert!(stderr.contains("version 99"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), content);
 }
+
+// ----- escape hygiene in print mode -----------------------------------------
+
+const HOSTILE: &str = "\u{1b}]52;c;aGFja2Vk\u{7}\u{1b}[2J\u{1b}[1mbold\u{1b}[0m plain";
+
+/// The model runs a command whose output holds a clipboard write and a screen
+/// clear, then repeats that output in its answer.
+fn hostile_server() -> MockServer {
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "call_1",
+        "bash",
+        serde_json::json!({"command": "printf '\\033]52;c;aGFja2Vk\\007\\033[2J'"}),
+    )]));
+    server.push(MockReply::openai_text(HOSTILE));
+    server
+}
+
+#[test]
+fn print_mode_on_a_terminal_drops_control_sequences_but_keeps_styling() {
+    let server = hostile_server();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let pi = env!("CARGO_BIN_EXE_pi");
+    let line = format!("'{pi}' --model mock/mock-model -p 'show me'");
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(&sandbox.project)
+        .env("PI_CODING_AGENT_DIR", &sandbox.agent_dir)
+        .env("PI_OFFLINE", "1")
+        .env_remove("OPENAI_API_KEY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script(1) runs pi on a pseudo-terminal");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{shown}");
+    let tool_result = String::from_utf8_lossy(&server.requests()[1].body).into_owned();
+    assert!(tool_result.contains("]52;c;aGFja2Vk"), "{tool_result}");
+    assert!(shown.contains("\u{1b}[1mbold\u{1b}[0m plain"), "{shown:?}");
+    assert!(!shown.contains("]52;"), "{shown:?}");
+    assert!(!shown.contains("\u{1b}[2J"), "{shown:?}");
+}
+
+#[test]
+fn print_mode_into_a_pipe_is_byte_exact() {
+    let server = hostile_server();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "show me"], None);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{HOSTILE}\n"));
+}
