@@ -530,3 +530,51 @@ fn print_mode_into_a_pipe_is_byte_exact() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{HOSTILE}\n"));
 }
+
+/// The pids of `pid`'s children.
+fn children(pid: i32) -> Vec<i32> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+#[test]
+fn sigterm_and_sighup_in_the_terminal_ui_save_the_partial_answer() {
+    use crate::support::tui_harness::{Session, tmux_available, wait_for_file};
+    if !tmux_available() {
+        eprintln!("tmux is not installed; skipping");
+        return;
+    }
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let server = MockServer::start();
+        server.push(stalled_reply());
+        let pi = Session::launch(&server, |_| {});
+        pi.send(PROMPT);
+        pi.tmux
+            .wait_for("streamed text", Duration::from_secs(20), |s| {
+                s.contains("half an answer")
+            });
+        let shell: i32 = pi
+            .tmux
+            .tmux(&["display-message", "-p", "#{pane_pid}"])
+            .trim()
+            .parse()
+            .unwrap();
+        let pids = children(shell);
+        assert_eq!(pids.len(), 1, "the shell runs pi only: {pids:?}");
+        // SAFETY: signals the pi started by this test.
+        assert_eq!(unsafe { libc::kill(pids[0], signal) }, 0);
+        wait_for_file(&pi.after, Duration::from_secs(20));
+        let messages = session_messages(&pi.sandbox);
+        assert!(messages[0].to_string().contains(PROMPT), "{messages:?}");
+        assert!(
+            messages
+                .iter()
+                .any(|m| m["role"] == "assistant" && m.to_string().contains("half an answer")),
+            "signal {signal}: {messages:?}"
+        );
+        pi.tmux.tmux(&["kill-server"]);
+    }
+}
