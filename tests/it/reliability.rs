@@ -578,3 +578,55 @@ fn sigterm_and_sighup_in_the_terminal_ui_save_the_partial_answer() {
         pi.tmux.tmux(&["kill-server"]);
     }
 }
+
+#[tokio::test]
+async fn a_tool_that_fills_memory_is_stopped_and_its_neighbour_still_runs() {
+    use pi::lua::{ExtensionHandle, HostConfig, SharedView};
+    let dir = tempfile::tempdir().unwrap();
+    let hog = dir.path().join("hoarder.lua");
+    std::fs::write(
+        &hog,
+        r#"
+return function(pi)
+  pi.registerTool({ name = "hoard", description = "fills memory", execute = function()
+    store = {}
+    for i = 1, 1e6 do store[i] = string.rep("x", 1e6) end
+  end })
+end
+"#,
+    )
+    .unwrap();
+    let neighbour = dir.path().join("neighbour.lua");
+    std::fs::write(
+        &neighbour,
+        r#"
+return function(pi)
+  pi.registerTool({ name = "measure", description = "needs some memory", execute = function()
+    local s = string.rep("y", 8e6)
+    return { content = { { type = "text", text = tostring(#s) } } }
+  end })
+end
+"#,
+    )
+    .unwrap();
+    let mut config = HostConfig::new(vec![hog, neighbour], ".");
+    config.memory_limit_mb = 32;
+    let handle = ExtensionHandle::start(config, SharedView::new("."));
+    assert!(handle.load().await.errors.is_empty());
+    let run = |name: &'static str| {
+        let handle = handle.clone();
+        async move {
+            let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+            let signal = tokio_util::sync::CancellationToken::new();
+            handle
+                .execute_tool(name, "c", serde_json::json!({}), signal, tx)
+                .await
+        }
+    };
+    let err = run("hoard").await.unwrap_err();
+    assert!(err.contains("32 MiB"), "{err}");
+    let out = run("measure").await.unwrap();
+    assert_eq!(out["content"][0]["text"], "8000000");
+    let names: Vec<String> = handle.tools().await.into_iter().map(|t| t.name).collect();
+    assert_eq!(names, vec!["measure"]);
+}
