@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -16,6 +17,24 @@ use crate::ai::stream::{ProviderError, StreamOptions};
 
 /// Longest error body quoted in a message.
 const MAX_ERROR_BODY_CHARS: usize = 2000;
+
+/// How long a streaming response may send nothing before it is given up
+/// (`retry.provider.idleTimeoutMs`), unless configured otherwise.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+
+static IDLE_TIMEOUT_MS: AtomicU64 = AtomicU64::new(DEFAULT_IDLE_TIMEOUT_MS);
+
+/// Set how long a stream may stay silent before it fails (0 waits forever).
+pub fn set_idle_timeout_ms(ms: u64) {
+    IDLE_TIMEOUT_MS.store(ms, Ordering::Relaxed);
+}
+
+fn idle_timeout() -> Option<Duration> {
+    match IDLE_TIMEOUT_MS.load(Ordering::Relaxed) {
+        0 => None,
+        ms => Some(Duration::from_millis(ms)),
+    }
+}
 
 #[expect(
     clippy::expect_used,
@@ -210,6 +229,7 @@ pub async fn post_sse_with_hooks(
         return Err(html_error(status.as_u16(), &text));
     }
     Ok(SseBody {
+        provider: provider.to_string(),
         status: status.as_u16(),
         response,
         parser: SseParser::new(),
@@ -241,6 +261,7 @@ fn looks_like_html(bytes: &[u8]) -> bool {
 
 /// A streaming response body decoded as SSE events.
 pub struct SseBody {
+    provider: String,
     status: u16,
     response: reqwest::Response,
     parser: SseParser,
@@ -250,6 +271,21 @@ pub struct SseBody {
 }
 
 impl SseBody {
+    /// The (retryable) error for a stream silent for `limit`.
+    fn stalled(&self, limit: Duration) -> ProviderError {
+        let secs = limit.as_secs_f64();
+        let secs = if secs.fract() == 0.0 {
+            format!("{secs:.0}")
+        } else {
+            format!("{secs:.1}")
+        };
+        ProviderError::network(crate::t!(
+            "pi.ai.stream_stalled",
+            provider = self.provider.as_str(),
+            seconds = secs
+        ))
+    }
+
     /// The next event; `None` once the body ended.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, ProviderError> {
         loop {
@@ -259,7 +295,13 @@ impl SseBody {
             if self.ended {
                 return Ok(None);
             }
-            match self.response.chunk().await.map_err(network_error)? {
+            let chunk = match idle_timeout() {
+                Some(limit) => tokio::time::timeout(limit, self.response.chunk())
+                    .await
+                    .map_err(|_| self.stalled(limit))?,
+                None => self.response.chunk().await,
+            };
+            match chunk.map_err(network_error)? {
                 Some(bytes) => {
                     if !self.started && looks_like_html(&bytes) {
                         return Err(html_error(self.status, &String::from_utf8_lossy(&bytes)));

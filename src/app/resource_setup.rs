@@ -150,6 +150,9 @@ pub async fn start_extensions(
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
     config.ui = ui;
+    if let Some(mb) = settings.extension_memory_limit_mb() {
+        config.memory_limit_mb = mb;
+    }
     let handle = ExtensionHandle::start(config, view.clone());
     handle.load().await;
     Some(handle)

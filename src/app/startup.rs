@@ -48,13 +48,15 @@ pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
 
 /// Run pi with parsed arguments; returns the process exit code.
 pub async fn run(args: Args) -> i32 {
-    match run_inner(args).await {
+    let code = match run_inner(args).await {
         Ok(code) => code,
         Err(message) => {
             eprintln!("{}", t!("pi.cli.error", error = message));
             1
         }
-    }
+    };
+    crate::tools::bash::logs::remove_all();
+    code
 }
 
 /// Flags whose feature is not part of this build yet.
@@ -317,6 +319,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         tools,
     };
     let provider_retry = settings.provider_retry();
+    crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
     let retry = RetryPolicy {
         settings: settings.retry(),
         max_delay_ms: provider_retry.max_retry_delay_ms,
@@ -612,15 +615,15 @@ fn active_tool_names(args: &Args) -> Vec<String> {
     DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect()
 }
 
-/// Ctrl+C aborts the run (stream and tools); a second Ctrl+C exits at once.
+/// Ctrl+C, SIGTERM or SIGHUP aborts the run (stream and tools), which saves
+/// the partial answer; a second one exits at once.
 fn spawn_interrupt_handler(signal: CancellationToken) {
+    let mut signals = crate::modes::stop_signals::StopSignals::new();
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            signal.cancel();
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
+        signals.recv().await;
+        signal.cancel();
+        let second = signals.recv().await;
+        std::process::exit(128 + second);
     });
 }
 

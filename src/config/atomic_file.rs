@@ -22,7 +22,15 @@ pub fn write_atomically(path: &Path, content: &[u8]) -> io::Result<()> {
 }
 
 fn write_then_rename(path: &Path, temp: &Path, content: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(temp)?;
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        // A new file is private to the user; an existing one keeps its mode.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(temp)?;
     file.write_all(content)?;
     if let Ok(original) = fs::metadata(path) {
         file.set_permissions(original.permissions())?;

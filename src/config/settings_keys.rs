@@ -30,6 +30,9 @@ pub struct ProviderRetrySettings {
     pub max_retries: Option<u32>,
     /// Longest server-requested delay to wait for (default 60000; 0 = no cap).
     pub max_retry_delay_ms: u64,
+    /// How long a streaming reply may send nothing before it fails and is
+    /// retried (`idleTimeoutMs`, default 60000; 0 = wait forever).
+    pub idle_timeout_ms: u64,
 }
 
 /// Automatic context compaction.
@@ -140,6 +143,7 @@ impl Settings {
             timeout_ms: field("timeoutMs"),
             max_retries: field("maxRetries").map(|n| n.min(u32::MAX as u64) as u32),
             max_retry_delay_ms: field("maxRetryDelayMs").unwrap_or(60_000),
+            idle_timeout_ms: field("idleTimeoutMs").unwrap_or(60_000),
         }
     }
 
@@ -273,6 +277,14 @@ impl Settings {
     /// `skills` paths/patterns.
     pub fn skill_paths(&self) -> Vec<String> {
         self.string_list("skills").unwrap_or_default()
+    }
+
+    /// `"extensions.memoryLimitMb"` (a top-level key with a dot; default 256):
+    /// the most memory one Lua VM may hold.
+    pub fn extension_memory_limit_mb(&self) -> Option<u64> {
+        self.get("extensions.memoryLimitMb")
+            .and_then(as_u64)
+            .filter(|&mb| mb > 0)
     }
 
     /// `prompts` paths/patterns.

@@ -229,7 +229,14 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         match outcome {
             Ok(true) => break,
             Ok(false) => {}
-            Err(e) => report(vm, ext, event_name, &e, &mut out.errors),
+            Err(e) => {
+                report(vm, ext, event_name, &e, &mut out.errors);
+                if crate::lua::vm::is_memory_error(&e) {
+                    drop(func);
+                    let _ = vm.lua.gc_collect();
+                    let _ = vm.lua.gc_collect();
+                }
+            }
         }
     }
     out.event = to_json(lua, LuaValue::Table(event)).unwrap_or(payload);
@@ -238,6 +245,11 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
 
 /// Report a handler failure once per extension and event kind.
 fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut Vec<String>) {
+    if crate::lua::vm::is_memory_error(e) {
+        // The extension filled the VM: disable it so what it holds can be freed
+        // and every other extension keeps room to run.
+        crate::lua::loader::remove_registrations(vm, ext);
+    }
     let mut reg = vm.host.reg.borrow_mut();
     let name = reg.extensions[ext].path.display().to_string();
     let message = t!(

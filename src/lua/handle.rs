@@ -24,6 +24,8 @@ pub struct HostConfig {
     pub cwd: PathBuf,
     /// Instructions a handler may run without yielding before it is stopped.
     pub instruction_budget: u64,
+    /// The most memory the VM may hold, in MiB (`extensions.memoryLimitMb`).
+    pub memory_limit_mb: u64,
     /// Command-line options pi itself does not know, for `pi.getFlag`:
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
@@ -51,6 +53,7 @@ impl HostConfig {
             paths,
             cwd: cwd.into(),
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
+            memory_limit_mb: crate::lua::vm::DEFAULT_MEMORY_LIMIT_MB,
             cli_flags: Vec::new(),
             ui: None,
             rediscover: None,

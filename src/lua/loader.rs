@@ -52,39 +52,47 @@ fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
         ))
     })?;
     lua.load(source)
+        .set_mode(mlua::ChunkMode::Text)
         .set_name(format!("@{}", path.display()))
         .set_environment(env.clone())
         .into_function()
 }
 
 /// A `require` that loads sibling modules of the extension into its environment.
+/// The environment and the module cache live in Lua upvalues, not in the Rust
+/// closure, so the garbage collector can free an extension that is dropped.
 fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
     let cache = lua.create_table()?;
-    lua.create_function(move |lua, name: String| {
-        if let Some(v) = cache.get::<Option<LuaValue>>(name.as_str())? {
-            return Ok(v);
-        }
-        if let Some(m) = crate::lua::ui::lib::builtin_module(lua, &name)? {
-            return Ok(m);
-        }
-        if STD_MODULES.contains(&name.as_str()) {
-            return lua.globals().get::<LuaValue>(name.as_str());
-        }
-        let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
-            return Err(mlua::Error::runtime(t!(
-                "pi.ext.module_not_found",
-                name = name.as_str(),
-                dir = dir.display().to_string()
-            )));
-        };
-        let chunk = load_file(lua, &path, &env)?;
-        let value = match chunk.call::<LuaValue>(name.as_str())? {
-            LuaValue::Nil => LuaValue::Boolean(true),
-            v => v,
-        };
-        cache.set(name.as_str(), value.clone())?;
-        Ok(value)
-    })
+    let load_module =
+        lua.create_function(move |lua, (env, cache, name): (Table, Table, String)| {
+            if let Some(v) = cache.get::<Option<LuaValue>>(name.as_str())? {
+                return Ok(v);
+            }
+            if let Some(m) = crate::lua::ui::lib::builtin_module(lua, &name)? {
+                return Ok(m);
+            }
+            if STD_MODULES.contains(&name.as_str()) {
+                return lua.globals().get::<LuaValue>(name.as_str());
+            }
+            let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
+                return Err(mlua::Error::runtime(t!(
+                    "pi.ext.module_not_found",
+                    name = name.as_str(),
+                    dir = dir.display().to_string()
+                )));
+            };
+            let chunk = load_file(lua, &path, &env)?;
+            let value = match chunk.call::<LuaValue>(name.as_str())? {
+                LuaValue::Nil => LuaValue::Boolean(true),
+                v => v,
+            };
+            cache.set(name.as_str(), value.clone())?;
+            Ok(value)
+        })?;
+    lua.load("local load_module, env, cache = ...\nreturn function(name) return load_module(env, cache, name) end")
+        .set_name("=require")
+        .set_mode(mlua::ChunkMode::Text)
+        .call((load_module, env, cache))
 }
 
 /// Load the extension at `path` as number `ext`: run the file, then await its
@@ -102,6 +110,10 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
         crate::lua::api::i18n::forget_bundles(path);
     }
     result.map_err(|e| match e {
+        e if crate::lua::vm::is_memory_error(&e) => {
+            let _ = vm.lua.gc_collect();
+            crate::lua::vm::memory_error_text()
+        }
         mlua::Error::RuntimeError(message) => message,
         other => other.to_string(),
     })
@@ -132,7 +144,7 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
 }
 
 /// Forget everything extension `ext` registered before it failed.
-fn remove_registrations(vm: &Vm, ext: usize) {
+pub(crate) fn remove_registrations(vm: &Vm, ext: usize) {
     let mut reg = vm.host.reg.borrow_mut();
     reg.remove_extension(ext);
     let providers: Vec<String> = reg.providers.iter().map(|(n, _)| n.clone()).collect();

@@ -22,8 +22,8 @@ pub async fn execute_tool(
     signal: CancellationToken,
     updates: mpsc::UnboundedSender<Value>,
 ) -> Result<Value, String> {
-    let execute = match vm.host.reg.borrow().tools.get(name) {
-        Some(t) => t.execute.clone(),
+    let (execute, ext) = match vm.host.reg.borrow().tools.get(name) {
+        Some(t) => (t.execute.clone(), t.ext),
         None => return Err(format!("Tool {name} is no longer registered")),
     };
     let lua = &vm.lua;
@@ -41,8 +41,30 @@ pub async fn execute_tool(
     vm.host.budget.reset();
     let result = execute
         .call_async::<LuaValue>((call_id.to_string(), params, signal, on_update, ctx))
-        .await
-        .map_err(|e| error_text(&e))?;
+        .await;
+    let result = match result {
+        Ok(v) => v,
+        Err(e) => {
+            if crate::lua::vm::is_memory_error(&e) {
+                // As for handlers: disable the extension so what it holds is freed.
+                drop(execute);
+                crate::lua::loader::remove_registrations(vm, ext);
+                let _ = vm.lua.gc_collect();
+                let _ = vm.lua.gc_collect();
+            }
+            return Err(error_text(&e));
+        }
+    };
+    if !matches!(result, LuaValue::Table(_) | LuaValue::Nil) {
+        return Err(crate::t!(
+            "pi.ext.tool_bad_result",
+            name = name,
+            kind = match result {
+                LuaValue::Integer(_) | LuaValue::Number(_) => "number",
+                ref other => other.type_name(),
+            }
+        ));
+    }
     to_json(lua, result).map_err(|e| e.to_string())
 }
 
@@ -78,6 +100,9 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
 
 /// The message of a Lua error without mlua's wrapping ("callback error", traceback).
 pub fn error_text(e: &mlua::Error) -> String {
+    if crate::lua::vm::is_memory_error(e) {
+        return crate::lua::vm::memory_error_text();
+    }
     match e {
         mlua::Error::CallbackError { cause, .. } => error_text(cause),
         mlua::Error::RuntimeError(m) => m

@@ -167,7 +167,14 @@ impl SharedView {
             view.messages.push(message);
         } else {
             drop(view);
-            eprintln!("{}", crate::lua::messages::localize(&message).1);
+            let text = crate::lua::messages::localize(&message).1;
+            eprintln!(
+                "{}",
+                crate::ui_kit::safe_text::for_stream(
+                    &text,
+                    crate::ui_kit::safe_text::Stream::Stderr
+                )
+            );
         }
     }
 

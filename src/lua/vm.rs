@@ -9,6 +9,8 @@ use std::sync::{Arc, RwLock};
 
 use mlua::{Lua, LuaOptions, StdLib};
 
+use crate::t;
+
 use crate::lua::budget::Budget;
 use crate::lua::handle::HostConfig;
 use crate::lua::registry::Registry;
@@ -16,6 +18,33 @@ use crate::lua::view::SharedView;
 
 /// The Lua prelude run in every fresh VM.
 const PRELUDE: &str = include_str!("../../runtime-lua/prelude.lua");
+
+const MIB: u64 = 1024 * 1024;
+
+thread_local! {
+    /// The memory limit of the VM on this thread, for error messages.
+    static MEMORY_LIMIT_MB: std::cell::Cell<u64> =
+        const { std::cell::Cell::new(DEFAULT_MEMORY_LIMIT_MB) };
+}
+
+/// The default memory limit of one Lua VM (`extensions.memoryLimitMb`).
+pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 256;
+
+/// Whether `e` (or what caused it) is Lua running out of its memory limit.
+pub fn is_memory_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } => is_memory_error(cause),
+        mlua::Error::WithContext { cause, .. } => is_memory_error(cause),
+        _ => false,
+    }
+}
+
+/// What to tell the user when an extension reaches the memory limit.
+pub fn memory_error_text() -> String {
+    let limit = MEMORY_LIMIT_MB.with(|m| m.get());
+    t!("pi.ext.memory_limit", limit = limit.to_string())
+}
 
 /// Event names with at least one handler, readable from any thread.
 pub type Subscribed = Arc<RwLock<HashSet<String>>>;
@@ -62,7 +91,18 @@ impl Vm {
         let lua = Lua::new_with(StdLib::ALL_SAFE, LuaOptions::default())?;
         lua.load(PRELUDE)
             .set_name("@runtime-lua/prelude.lua")
+            .set_mode(mlua::ChunkMode::Text)
             .exec()?;
+        let os: mlua::Table = lua.globals().get("os")?;
+        os.set(
+            "exit",
+            lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(t!("pi.ext.os_exit_blocked")))
+            })?,
+        )?;
+        let limit_mb = config.memory_limit_mb.max(1);
+        lua.set_memory_limit(usize::try_from(limit_mb.saturating_mul(MIB)).unwrap_or(usize::MAX))?;
+        MEMORY_LIMIT_MB.with(|m| m.set(limit_mb));
         let budget = Budget::new(config.instruction_budget);
         budget.install(&lua)?;
         if let Ok(mut s) = subscribed.write() {

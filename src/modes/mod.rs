@@ -3,3 +3,4 @@
 
 pub mod print;
 pub mod rpc;
+pub mod stop_signals;

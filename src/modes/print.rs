@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{ContentBlock, Message, StopReason};
 use crate::core::agent_session::AgentSession;
+use crate::ui_kit::safe_text::{Stream, for_stream};
 
 /// What a print run outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,14 +78,14 @@ pub async fn run_print_mode(
                     error = msg
                 );
             }
-            eprintln!("{msg}");
+            eprintln!("{}", for_stream(&msg, Stream::Stderr));
             1
         }
         _ => {
             let mut out = std::io::stdout().lock();
             for block in &last.content {
                 if let ContentBlock::Text(t) = block {
-                    let _ = writeln!(out, "{}", t.text);
+                    let _ = writeln!(out, "{}", for_stream(&t.text, Stream::Stdout));
                 }
             }
             let _ = out.flush();

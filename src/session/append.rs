@@ -22,7 +22,7 @@ impl SessionManager {
 
     fn append_entry(&mut self, entry: SessionEntry) -> String {
         let id = entry.id().to_string();
-        self.has_assistant |= entry.is_assistant_message();
+        self.has_message |= entry.is_message();
         self.index.insert(id.clone(), self.entries.len());
         self.entries.push(entry);
         self.leaf_id = Some(id.clone());

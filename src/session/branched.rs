@@ -62,10 +62,10 @@ impl SessionManager {
             .map(|dir| dir.join(session_file_name(&header.timestamp, &header.id)));
         let mut entries = path;
         entries.extend(labels_to_write);
-        let has_assistant = entries.iter().any(SessionEntry::is_assistant_message);
+        let has_message = entries.iter().any(SessionEntry::is_message);
 
         if let Some(file) = &file
-            && has_assistant
+            && has_message
         {
             let mut content = render_lines(std::slice::from_ref(&header));
             content.push_str(&render_lines(&entries));
@@ -74,12 +74,12 @@ impl SessionManager {
                 source,
             })?;
         }
-        let on_disk = file.is_some() && has_assistant;
+        let on_disk = file.is_some() && has_message;
         self.header = header;
         self.entries_on_disk = if on_disk { entries.len() } else { 0 };
         self.header_on_disk = on_disk;
         self.entries = entries;
-        self.has_assistant = has_assistant;
+        self.has_message = has_message;
         self.session_file = file.clone();
         self.appender = None;
         self.write_error = None;

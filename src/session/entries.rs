@@ -348,6 +348,11 @@ impl SessionEntry {
         }
     }
 
+    /// True for a `message` entry (any role).
+    pub fn is_message(&self) -> bool {
+        matches!(self, SessionEntry::Message(_))
+    }
+
     /// True for a `message` entry holding an assistant message.
     pub fn is_assistant_message(&self) -> bool {
         matches!(self, SessionEntry::Message(e) if matches!(e.message, Message::Assistant(_)))

@@ -26,6 +26,14 @@ pub enum SessionError {
         /// The file.
         path: PathBuf,
     },
+    /// The file was written by a newer pi (its header has a version this
+    /// one does not know); it is neither read on nor appended to.
+    NewerVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version its header declares.
+        version: u32,
+    },
     /// A session to fork from holds nothing.
     EmptySource {
         /// The file.
@@ -52,6 +60,12 @@ impl fmt::Display for SessionError {
                 "{} is not a session file (its first line is not a session header)",
                 path.display()
             ),
+            SessionError::NewerVersion { path, version } => f.write_str(&crate::t!(
+                "pi.session.newer_version",
+                path = path.display().to_string(),
+                version = version.to_string(),
+                supported = super::entries::CURRENT_SESSION_VERSION.to_string()
+            )),
             SessionError::EmptySource { path } => write!(
                 f,
                 "Cannot fork: source session file is empty or invalid: {}",

@@ -69,6 +69,12 @@ pub fn load_session_file(
         path: path.to_path_buf(),
     };
     let header: SessionHeader = serde_json::from_str(first).map_err(|_| not_a_session())?;
+    if header.version > CURRENT_SESSION_VERSION {
+        return Err(SessionError::NewerVersion {
+            path: path.to_path_buf(),
+            version: header.version,
+        });
+    }
     if header.version >= CURRENT_SESSION_VERSION {
         let lines: Vec<(usize, &str)> = lines.collect();
         let (entries, unreadable_lines) = parse_entries(&lines);

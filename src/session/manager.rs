@@ -41,7 +41,7 @@ pub struct SessionManager {
     pub(super) index: HashMap<String, usize>,
     pub(super) labels: HashMap<String, EntryLabel>,
     pub(super) leaf_id: Option<String>,
-    pub(super) has_assistant: bool,
+    pub(super) has_message: bool,
     pub(super) header_on_disk: bool,
     pub(super) entries_on_disk: usize,
     pub(super) appender: Option<LineAppender>,
@@ -157,7 +157,7 @@ impl SessionManager {
             index: HashMap::new(),
             labels: HashMap::new(),
             leaf_id: None,
-            has_assistant: false,
+            has_message: false,
             header_on_disk: false,
             entries_on_disk: 0,
             appender: None,
@@ -177,10 +177,7 @@ impl SessionManager {
             cwd,
             session_dir,
             session_file: Some(path),
-            has_assistant: loaded
-                .entries
-                .iter()
-                .any(SessionEntry::is_assistant_message),
+            has_message: loaded.entries.iter().any(SessionEntry::is_message),
             entries_on_disk: loaded.entries.len(),
             header: loaded.header,
             entries: loaded.entries,
@@ -352,7 +349,8 @@ impl SessionManager {
 
     // ----- persistence -----------------------------------------------------
 
-    /// Write whatever is due: nothing before the first assistant message;
+    /// Write whatever is due: nothing before the first message (so the
+    /// user's prompt is on disk before the request for it goes out);
     /// then the header and buffered entries as a new file, created
     /// atomically so it never exists half-written; after that, each entry
     /// as one appended line. Failures are kept and retried on the next
@@ -361,7 +359,7 @@ impl SessionManager {
         let Some(path) = &self.session_file else {
             return;
         };
-        if !self.has_assistant {
+        if !self.has_message {
             return;
         }
         if !self.header_on_disk {
@@ -411,9 +409,22 @@ pub(super) fn create_file_atomically(path: &Path, content: &str) -> io::Result<(
     if let Some(dir) = path.parent()
         && !dir.as_os_str().is_empty()
     {
-        fs::create_dir_all(dir)?;
+        create_private_dir(dir)?;
     }
     write_atomically(path, content.as_bytes())
+}
+
+/// Create `dir` and any missing parents readable by the user only (0700);
+/// folders that already exist keep their mode.
+pub(super) fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
 }
 
 /// Apply a label entry to the current label map.

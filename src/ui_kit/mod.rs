@@ -5,5 +5,6 @@
 pub mod ansi;
 pub mod ansi_line;
 pub mod keybindings;
+pub mod safe_text;
 pub mod text;
 pub mod theme;

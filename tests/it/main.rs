@@ -59,6 +59,7 @@ mod playground_agents;
 mod playground_safety;
 mod playground_ui;
 mod playground_ui_overlays;
+mod reliability;
 mod resources_skills;
 mod rpc_mode;
 mod rpc_reference;

@@ -26,28 +26,63 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn nothing_is_written_before_the_first_assistant_message() {
+fn the_prompt_is_written_before_any_reply() {
     let dir = tempfile::tempdir().unwrap();
     let sessions = dir.path().join("sessions");
     let mut session = SessionManager::create(Path::new("/proj"), &sessions);
     session.append_model_change("anthropic", "claude-x");
     session.append_thinking_level_change(ThinkingLevel::Medium);
-    session.append_message(user("hello"));
     session.sync().unwrap();
     let path = session.session_file().unwrap().to_path_buf();
-    assert!(!path.exists());
+    assert!(
+        !path.exists(),
+        "nothing is written before the first message"
+    );
     assert!(files_in(&sessions).is_empty());
+
+    session.append_message(user("hello"));
+    let text = fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[0].starts_with(r#"{"type":"session","version":3,"id":""#));
+    assert!(lines[0].contains(r#""cwd":"/proj""#));
+    assert!(lines[1].starts_with(r#"{"type":"model_change""#));
+    assert!(lines[2].starts_with(r#"{"type":"thinking_level_change""#));
+    assert!(lines[3].contains(r#""role":"user""#));
 
     session.append_message(assistant("hi"));
     let text = fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 5);
-    assert!(lines[0].starts_with(r#"{"type":"session","version":3,"id":""#));
-    assert!(lines[0].contains(r#""cwd":"/proj""#));
-    assert!(lines[1].starts_with(r#"{"type":"model_change""#));
-    assert!(lines[2].starts_with(r#"{"type":"thinking_level_change""#));
     assert!(lines[4].contains(r#""role":"assistant""#));
     assert!(text.ends_with('\n'));
+}
+
+#[cfg(unix)]
+#[test]
+fn session_files_and_their_folders_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("sessions").join("--proj--");
+    let mut session = SessionManager::create(Path::new("/proj"), &sessions);
+    session.append_message(user("secret"));
+    let path = session.session_file().unwrap().to_path_buf();
+    let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(&sessions), 0o700);
+    assert_eq!(mode(&dir.path().join("sessions")), 0o700);
+
+    // An existing folder or file keeps a looser mode its owner chose.
+    let shared = dir.path().join("shared");
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut session = SessionManager::create(Path::new("/proj"), &shared);
+    session.append_message(user("one"));
+    let file = session.session_file().unwrap().to_path_buf();
+    assert_eq!(mode(&shared), 0o755);
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+    session.append_message(assistant("two"));
+    assert_eq!(mode(&file), 0o640);
 }
 
 #[test]
@@ -197,8 +232,9 @@ fn opening_a_missing_file_creates_it_lazily_at_that_path() {
         session.session_dir(),
         Some(dir.path().join("nested").as_path())
     );
-    session.append_message(user("q"));
     assert!(!path.exists());
+    session.append_message(user("q"));
+    assert!(path.exists());
     session.append_message(assistant("a"));
     session.sync().unwrap();
     let reopened = SessionManager::open(&path).unwrap();

@@ -329,13 +329,14 @@ fn branched_session_keeps_one_path_and_its_labels() {
 }
 
 #[test]
-fn branched_session_without_assistant_is_written_lazily() {
+fn branched_session_holding_only_a_prompt_is_written_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let mut session = SessionManager::create(Path::new("/p"), dir.path());
     let u1 = session.append_message(user("u1"));
     session.append_message(assistant("a1"));
     let new_file = session.create_branched_session(&u1).unwrap().unwrap();
-    assert!(!new_file.exists());
+    let text = std::fs::read_to_string(&new_file).unwrap();
+    assert_eq!(text.lines().count(), 2);
     session.append_message(assistant("reply"));
     let text = std::fs::read_to_string(&new_file).unwrap();
     assert_eq!(text.lines().count(), 3);

@@ -68,7 +68,7 @@ pub async fn exec(
         .kill_on_drop(true)
         .spawn();
     let result = lua.create_table()?;
-    let child = match child {
+    let mut child = match child {
         Ok(c) => c,
         Err(e) => {
             host.budget.reset();
@@ -86,8 +86,17 @@ pub async fn exec(
             None => std::future::pending().await,
         }
     };
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let finished = async {
+        let (out, err) = tokio::join!(read_capped(stdout), read_capped(stderr));
+        child.wait().await.map(|status| std::process::Output {
+            status,
+            stdout: out,
+            stderr: err,
+        })
+    };
     let output = tokio::select! {
-        out = child.wait_with_output() => Some(out),
+        out = finished => Some(out),
         _ = signal.cancelled() => None,
         _ = timeout => None,
     };
@@ -112,6 +121,28 @@ pub async fn exec(
         }
     }
     Ok(result)
+}
+
+/// The most output `pi.exec` keeps per stream; the rest is read and dropped
+/// so the process never blocks on a full pipe.
+pub const MAX_EXEC_OUTPUT: usize = 16 * 1024 * 1024;
+
+async fn read_capped<R: tokio::io::AsyncRead + Unpin>(reader: Option<R>) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut kept = Vec::new();
+    let Some(mut reader) = reader else {
+        return kept;
+    };
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                let room = MAX_EXEC_OUTPUT.saturating_sub(kept.len());
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        }
+    }
 }
 
 /// `pi.sleep(ms)`: wait without blocking other handlers.

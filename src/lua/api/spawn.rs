@@ -20,6 +20,8 @@ const CALLBACKS_KEY: &str = "pi.spawn.callbacks";
 
 /// Output kept for `wait()` per stream; callbacks still see every line.
 const MAX_COLLECTED: usize = 4 * 1024 * 1024;
+/// The longest line handed to `onStdout`/`onStderr` in one piece.
+const MAX_LINE: usize = 1024 * 1024;
 
 /// How a process ended.
 #[derive(Clone, Debug, Default)]
@@ -275,16 +277,38 @@ async fn call_back(weak: &WeakLua, id: u64, name: &str, args: impl IntoLuaMulti)
     }
 }
 
-/// Read on into `buf` up to a line end; `false` at end of input (`buf` may
-/// still hold a last line without a line end read by a cancelled call).
-/// Read one line into `buf`; false at the end of the stream (or when there is none).
+/// Read on into `buf` up to a line end, or until the line holds
+/// [`MAX_LINE`] bytes (a longer line arrives in pieces); `false` at the end of
+/// input (`buf` may still hold a last line without a line end read by a
+/// cancelled call).
 async fn next_line<R: AsyncRead + Unpin>(
     reader: Option<&mut BufReader<R>>,
     buf: &mut Vec<u8>,
 ) -> bool {
-    match reader {
-        Some(reader) => matches!(reader.read_until(b'\n', buf).await, Ok(n) if n > 0),
-        None => false,
+    let Some(reader) = reader else {
+        return false;
+    };
+    loop {
+        let chunk = match reader.fill_buf().await {
+            Ok(c) => c,
+            Err(_) => return !buf.is_empty(),
+        };
+        if chunk.is_empty() {
+            return !buf.is_empty();
+        }
+        let room = MAX_LINE.saturating_sub(buf.len()).max(1);
+        let (n, done) = match chunk.iter().take(room).position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => {
+                let n = chunk.len().min(room);
+                (n, buf.len() + n >= MAX_LINE)
+            }
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        reader.consume(n);
+        if done {
+            return true;
+        }
     }
 }
 
@@ -295,9 +319,8 @@ fn line_text(buf: &[u8]) -> String {
 }
 
 fn collect(into: &mut Vec<u8>, line: &[u8]) {
-    if into.len() < MAX_COLLECTED {
-        into.extend_from_slice(line);
-    }
+    let room = MAX_COLLECTED.saturating_sub(into.len());
+    into.extend_from_slice(&line[..line.len().min(room)]);
 }
 
 /// Read both streams until they close (or the process is killed), then reap

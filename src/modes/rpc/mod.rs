@@ -74,6 +74,7 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     }));
     let queued = agent.extension_actions_queued();
     let mut input = io::spawn_stdin_reader(options.ui_replies.clone());
+    let mut stop_signals = crate::modes::stop_signals::StopSignals::new();
     let mut server = Server {
         agent: Some(agent),
         task: None,
@@ -90,6 +91,9 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
                 Some(incoming) => server.receive(incoming).await,
                 None => break,
             },
+            // Stop as when stdin closes: the run is aborted and what it
+            // produced so far is saved.
+            _ = stop_signals.recv() => break,
             _ = wait_queued(&queued), if server.task.is_none() && server.agent.is_some() => {
                 if server.agent.as_ref().is_some_and(AgentSession::extension_actions_pending)
                     && let Some(agent) = server.agent.take()

@@ -1,5 +1,6 @@
 //! The `bash` tool: run a shell command, stream its output, keep the tail.
 
+pub mod logs;
 pub mod output;
 pub mod process;
 

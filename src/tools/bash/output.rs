@@ -246,10 +246,8 @@ impl OutputAccumulator {
         if self.temp_file_path.is_some() {
             return Ok(());
         }
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let path =
-            std::env::temp_dir().join(format!("{}-{}.log", self.temp_file_prefix, &id[..16]));
-        let mut file = BufWriter::new(File::create(&path)?);
+        let (path, file) = super::logs::create(&self.temp_file_prefix)?;
+        let mut file = BufWriter::new(file);
         for chunk in self.raw_chunks.drain(..) {
             file.write_all(&chunk)?;
         }

@@ -72,6 +72,8 @@ pub struct OpenAiStreamState<'a> {
     error_message: Option<String>,
     /// A `finish_reason` or the `[DONE]` sentinel arrived.
     terminated: bool,
+    /// Some chunk other than `[DONE]` arrived.
+    received: bool,
 }
 
 impl<'a> OpenAiStreamState<'a> {
@@ -84,6 +86,7 @@ impl<'a> OpenAiStreamState<'a> {
             stop_reason: StopReason::Stop,
             error_message: None,
             terminated: false,
+            received: false,
         }
     }
 
@@ -112,6 +115,7 @@ impl<'a> OpenAiStreamState<'a> {
                 .unwrap_or_else(|| err.to_string());
             return Err(ProviderError::new(text));
         }
+        self.received = true;
         self.apply_chunk(&chunk, out);
         Ok(true)
     }
@@ -124,6 +128,12 @@ impl<'a> OpenAiStreamState<'a> {
                 "The response stream ended before a finish_reason or [DONE]; \
                  the connection was cut off. Partial output was kept; retry the request.",
             ));
+        }
+        if !self.received {
+            return Err(ProviderError::new(crate::t!(
+                "pi.ai.stream_empty",
+                provider = self.model.provider.as_str()
+            )));
         }
         if self.stop_reason == StopReason::Error {
             return Err(ProviderError::new(self.error_message.unwrap_or_else(
