@@ -125,9 +125,18 @@ fn extension_sources(
     }
 }
 
+/// How this run's extension host is set up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HostSetup {
+    /// The run can `/reload` (terminal UI, RPC): start the host even without extensions.
+    pub reloadable: bool,
+    /// Settings `extensions.memoryLimitMb`, when set.
+    pub memory_limit_mb: Option<u64>,
+}
+
 /// Discover and load extensions (local ones and `packaged`). Every load finds the files
 /// again, so `/reload` picks up extensions added or removed since start. `None` when there
-/// are none and `reloadable` is false (a one-shot run that cannot reload).
+/// are none and the run is not reloadable.
 pub async fn start_extensions(
     args: &Args,
     (agent_dir, cwd): (&Path, &Path),
@@ -135,8 +144,9 @@ pub async fn start_extensions(
     packaged: &[PathBuf],
     view: &SharedView,
     ui: Option<SharedExtensionUi>,
-    reloadable: bool,
+    setup: HostSetup,
 ) -> Option<ExtensionHandle> {
+    let reloadable = setup.reloadable;
     let sources = extension_sources(args, (agent_dir, cwd), include_project, packaged);
     let paths = sources();
     if paths.is_empty() && (!reloadable || args.no_extensions) {
@@ -150,7 +160,7 @@ pub async fn start_extensions(
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
     config.ui = ui;
-    if let Some(mb) = settings.extension_memory_limit_mb() {
+    if let Some(mb) = setup.memory_limit_mb {
         config.memory_limit_mb = mb;
     }
     let handle = ExtensionHandle::start(config, view.clone());
@@ -173,7 +183,7 @@ pub async fn extension_providers(
         &[],
         &view,
         None,
-        false,
+        HostSetup::default(),
     )
     .await
     else {

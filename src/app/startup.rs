@@ -210,7 +210,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         &packaged.extensions,
         &view,
         extension_ui,
-        output.is_none(),
+        crate::app::resource_setup::HostSetup {
+            reloadable: output.is_none(),
+            memory_limit_mb: settings.extension_memory_limit_mb(),
+        },
     )
     .await;
     if let Some(handle) = &extensions {
