@@ -2,6 +2,7 @@
 //! `pi install`/`pi lang` sub-commands.
 
 pub mod lang_command;
+mod model_setup;
 pub mod package_commands;
 pub mod project_trust;
 pub mod prompt_setup;

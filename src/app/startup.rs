@@ -13,13 +13,11 @@ use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
 use crate::ai::model::{Model, ThinkingLevel};
-use crate::ai::providers::demo::{DEMO_PROVIDER, demo_model, is_demo};
+use crate::ai::providers::demo::{demo_model, is_demo};
 use crate::ai::registry::ModelRegistry;
-use crate::ai::resolve::{
-    InitialModelRequest, effective_thinking_level, list_models, resolve_model_scope,
-    select_initial_model,
-};
+use crate::ai::resolve::list_models;
 use crate::ai::stream::ProviderRegistry;
+use crate::app::model_setup::{choose_model, cycle_models};
 use crate::app::prompt_setup::{load_resources, system_prompt};
 use crate::app::resource_setup::{prepare_packages, start_extensions};
 use crate::cli::args::{Args, OutputMode};
@@ -435,18 +433,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     Ok(code)
 }
 
-/// `--models` / `enabledModels` resolved against the available models.
-fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
-    match model_patterns(args, settings) {
-        Some(patterns) => resolve_model_scope(&patterns, available)
-            .0
-            .into_iter()
-            .map(|s| s.model)
-            .collect(),
-        None => Vec::new(),
-    }
-}
-
 /// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
 fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
     let source = PathBuf::from(source);
@@ -507,87 +493,6 @@ fn open_session(
         return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
     }
     Ok(SessionManager::create(cwd, session_dir))
-}
-
-/// `--models` patterns, else settings `enabledModels`.
-fn model_patterns(args: &Args, settings: &Settings) -> Option<Vec<String>> {
-    args.models
-        .as_ref()
-        .map(|m| {
-            m.split(',')
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty())
-                .collect()
-        })
-        .or_else(|| settings.enabled_models())
-}
-
-fn choose_model(
-    args: &Args,
-    settings: &Settings,
-    registry: &ModelRegistry,
-    auth: &AuthStorage,
-    existing: &crate::session::context::SessionContext,
-    has_existing: bool,
-) -> StartupResult<(Model, ThinkingLevel)> {
-    let cli_thinking = match args.thinking.as_deref() {
-        None => None,
-        Some(t) => match ThinkingLevel::parse(t) {
-            Some(level) => Some(level),
-            None => {
-                eprintln!("{}", t!("pi.cli.bad_thinking", level = t));
-                None
-            }
-        },
-    };
-    if explicit_demo(args) {
-        return Ok((demo_model(), ThinkingLevel::Off));
-    }
-    let patterns = model_patterns(args, settings);
-    let (scoped, warnings) = match &patterns {
-        Some(p) => resolve_model_scope(p, &registry.available(auth)),
-        None => (Vec::new(), Vec::new()),
-    };
-    warn_all(warnings);
-    let restored = (has_existing && args.model.is_none())
-        .then_some(existing.model.as_ref())
-        .flatten()
-        .and_then(|(provider, id)| registry.find(provider, id))
-        .filter(|m| registry.has_configured_auth(m, auth) || args.api_key.is_some())
-        .cloned();
-    let (model, explicit) = match restored {
-        Some(model) => (model, cli_thinking.or_else(|| existing.thinking())),
-        None => {
-            let initial = select_initial_model(InitialModelRequest {
-                cli_provider: args.provider.as_deref(),
-                cli_model: args.model.as_deref(),
-                cli_thinking,
-                scoped_models: &scoped,
-                has_existing_session: has_existing,
-                default_provider: settings.default_provider(),
-                default_model: settings.default_model(),
-                registry,
-                auth,
-            })
-            .map_err(|e| e.to_string())?;
-            warn_all(initial.warnings);
-            let explicit = initial
-                .thinking_level
-                .or_else(|| has_existing.then(|| existing.thinking()).flatten());
-            (initial.model, explicit)
-        }
-    };
-    let thinking = effective_thinking_level(&model, explicit, settings.default_thinking_level());
-    Ok((model, thinking))
-}
-
-/// `--provider demo` or `--model demo` (or `demo/demo`) picks the scripted demo model.
-fn explicit_demo(args: &Args) -> bool {
-    let model = args.model.as_deref();
-    match args.provider.as_deref() {
-        Some(p) => p == DEMO_PROVIDER && model.is_none_or(|m| m == DEMO_PROVIDER),
-        None => matches!(model, Some("demo") | Some("demo/demo")),
-    }
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

@@ -1,0 +1,109 @@
+//! Start-up's model step: which model and thinking level a run starts with, and the
+//! models Ctrl+P cycles through.
+
+use crate::t;
+
+use crate::ai::auth::AuthStorage;
+use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::providers::demo::{DEMO_PROVIDER, demo_model};
+use crate::ai::registry::ModelRegistry;
+use crate::ai::resolve::{
+    InitialModelRequest, effective_thinking_level, resolve_model_scope, select_initial_model,
+};
+use crate::cli::args::Args;
+use crate::config::settings::Settings;
+
+/// `--models` / `enabledModels` resolved against the available models.
+pub(super) fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
+    match model_patterns(args, settings) {
+        Some(patterns) => resolve_model_scope(&patterns, available)
+            .0
+            .into_iter()
+            .map(|s| s.model)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// `--models` patterns, else settings `enabledModels`.
+fn model_patterns(args: &Args, settings: &Settings) -> Option<Vec<String>> {
+    args.models
+        .as_ref()
+        .map(|m| {
+            m.split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        })
+        .or_else(|| settings.enabled_models())
+}
+
+/// The model and thinking level to start with: `--provider demo`, the session's own model
+/// when continuing, else the flags, scoped models and settings (pi's order).
+pub(super) fn choose_model(
+    args: &Args,
+    settings: &Settings,
+    registry: &ModelRegistry,
+    auth: &AuthStorage,
+    existing: &crate::session::context::SessionContext,
+    has_existing: bool,
+) -> Result<(Model, ThinkingLevel), String> {
+    let cli_thinking = match args.thinking.as_deref() {
+        None => None,
+        Some(t) => match ThinkingLevel::parse(t) {
+            Some(level) => Some(level),
+            None => {
+                eprintln!("{}", t!("pi.cli.bad_thinking", level = t));
+                None
+            }
+        },
+    };
+    if explicit_demo(args) {
+        return Ok((demo_model(), ThinkingLevel::Off));
+    }
+    let patterns = model_patterns(args, settings);
+    let (scoped, warnings) = match &patterns {
+        Some(p) => resolve_model_scope(p, &registry.available(auth)),
+        None => (Vec::new(), Vec::new()),
+    };
+    super::startup::warn_all(warnings);
+    let restored = (has_existing && args.model.is_none())
+        .then_some(existing.model.as_ref())
+        .flatten()
+        .and_then(|(provider, id)| registry.find(provider, id))
+        .filter(|m| registry.has_configured_auth(m, auth) || args.api_key.is_some())
+        .cloned();
+    let (model, explicit) = match restored {
+        Some(model) => (model, cli_thinking.or_else(|| existing.thinking())),
+        None => {
+            let initial = select_initial_model(InitialModelRequest {
+                cli_provider: args.provider.as_deref(),
+                cli_model: args.model.as_deref(),
+                cli_thinking,
+                scoped_models: &scoped,
+                has_existing_session: has_existing,
+                default_provider: settings.default_provider(),
+                default_model: settings.default_model(),
+                registry,
+                auth,
+            })
+            .map_err(|e| e.to_string())?;
+            super::startup::warn_all(initial.warnings);
+            let explicit = initial
+                .thinking_level
+                .or_else(|| has_existing.then(|| existing.thinking()).flatten());
+            (initial.model, explicit)
+        }
+    };
+    let thinking = effective_thinking_level(&model, explicit, settings.default_thinking_level());
+    Ok((model, thinking))
+}
+
+/// `--provider demo` or `--model demo` (or `demo/demo`) picks the scripted demo model.
+pub(super) fn explicit_demo(args: &Args) -> bool {
+    let model = args.model.as_deref();
+    match args.provider.as_deref() {
+        Some(p) => p == DEMO_PROVIDER && model.is_none_or(|m| m == DEMO_PROVIDER),
+        None => matches!(model, Some("demo") | Some("demo/demo")),
+    }
+}
