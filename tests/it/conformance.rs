@@ -435,6 +435,12 @@ fn settings_resource_paths_resolve_against_the_folder_of_their_settings_file() {
         ["from-project", "from-user", "proj-prompt", "user-prompt"],
         "{reply}"
     );
+    let ext = commands.iter().find(|c| c["name"] == "from-user").unwrap();
+    assert_eq!(
+        ext["sourceInfo"],
+        json!({"path": agent.join("mine/user-ext.lua"), "source": "local", "scope": "user",
+               "origin": "top-level", "baseDir": agent})
+    );
     let prompt = commands
         .iter()
         .find(|c| c["name"] == "user-prompt")

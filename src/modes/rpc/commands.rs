@@ -228,8 +228,19 @@ impl Server {
                         v["sourceInfo"] = json!(info);
                         commands.push(v);
                     };
+                let listed =
+                    crate::resources::listed_from_settings(&self.options.settings, "extensions");
                 for c in extension_commands {
-                    let info = SourceInfo::discovered(&c.extension, agent_dir, project);
+                    let named = listed
+                        .iter()
+                        .find(|l| !l.entry.starts_with('!') && c.extension.starts_with(&l.entry));
+                    let info = match named {
+                        Some(l) => SourceInfo {
+                            path: c.extension.clone(),
+                            ..l.info.clone()
+                        },
+                        None => SourceInfo::discovered(&c.extension, agent_dir, project),
+                    };
                     push(c.name, c.description.as_deref(), "extension", &info);
                 }
                 for t in &agent.templates {
