@@ -136,7 +136,7 @@ fn dim(text: &str) -> String {
 fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     let raw = parsed.source.as_deref().unwrap_or_default();
     let scope = scope_of(parsed);
-    let stored = settings_source(raw, scope, cwd)?;
+    let stored = settings_source(raw, scope, agent, cwd)?;
     let source = PackageSource::parse(&stored)?;
     if !matches!(source, PackageSource::Local(_)) {
         println!("{}", dim(&t!("pi.pkg.installing", source = raw)));
@@ -152,7 +152,7 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
 fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     let raw = parsed.source.as_deref().unwrap_or_default();
     let scope = scope_of(parsed);
-    let stored = settings_source(raw, scope, cwd)?;
+    let stored = settings_source(raw, scope, agent, cwd)?;
     let identity = PackageSource::parse(&stored)?.identity(&scope.base_dir(agent, cwd));
     let removed = remove_from_settings(agent, cwd, scope, &identity)?;
     if removed.is_empty() {
@@ -181,9 +181,9 @@ fn update(agent: &Path, cwd: &Path, only: Option<&str>) -> Result<(), String> {
     for scope in [Scope::Global, Scope::Project] {
         let base = scope.base_dir(agent, cwd);
         let wanted = match only {
-            Some(raw) => {
-                Some(PackageSource::parse(&settings_source(raw, scope, cwd)?)?.identity(&base))
-            }
+            Some(raw) => Some(
+                PackageSource::parse(&settings_source(raw, scope, agent, cwd)?)?.identity(&base),
+            ),
             None => None,
         };
         let manager = manager(agent, cwd, scope);

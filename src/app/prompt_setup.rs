@@ -15,6 +15,7 @@ use crate::config::system_prompt::{
 use crate::packages::ops::PackageResources;
 use crate::resources::prompt_templates::{PromptTemplate, TemplateSources, load_templates};
 use crate::resources::skills::{Skill, SkillSources, load_skills};
+use crate::resources::{listed_from_packages, listed_from_settings};
 
 /// Skills and prompt templates from pi's locations and packages; `project` is `None` when
 /// untrusted.
@@ -25,15 +26,16 @@ pub fn load_resources(
     project: Option<&Path>,
     packaged: &PackageResources,
 ) -> (Vec<Skill>, Vec<PromptTemplate>) {
-    let with_packaged = |files: &[std::path::PathBuf], own: Vec<String>| -> Vec<String> {
-        let files = files.iter().map(|p| p.to_string_lossy().into_owned());
-        files.chain(own).collect()
+    let listed = |files: &[std::path::PathBuf], key: &str| {
+        let mut out = listed_from_settings(settings, key);
+        out.extend(listed_from_packages(files));
+        out
     };
     let (skills, warnings) = load_skills(&SkillSources {
         agent_dir: agent_dir.to_path_buf(),
         home: crate::config::paths::home_dir(),
         project: project.map(Path::to_path_buf),
-        settings_paths: with_packaged(&packaged.skills, settings.skill_paths()),
+        settings_paths: listed(&packaged.skills, "skills"),
         cli_paths: args.skills.clone(),
         no_skills: args.no_skills,
     });
@@ -41,7 +43,7 @@ pub fn load_resources(
     let (templates, warnings) = load_templates(&TemplateSources {
         agent_dir: agent_dir.to_path_buf(),
         project: project.map(Path::to_path_buf),
-        settings_paths: with_packaged(&packaged.prompts, settings.prompt_paths()),
+        settings_paths: listed(&packaged.prompts, "prompts"),
         cli_paths: args.prompt_templates.clone(),
         no_templates: args.no_prompt_templates,
     });
@@ -49,7 +51,8 @@ pub fn load_resources(
     (skills, templates)
 }
 
-/// The system prompt for this run.
+/// The system prompt for this run, and a function that builds it again for another set of
+/// active tools (`pi.setActiveTools`), with the same context files and skills.
 pub fn system_prompt(
     args: &Args,
     agent_dir: &Path,
@@ -57,7 +60,7 @@ pub fn system_prompt(
     project: Option<&Path>,
     tools: &[Arc<dyn AgentTool>],
     skills: &[Skill],
-) -> String {
+) -> (String, crate::core::agent_session::PromptForTools) {
     let (context_files, warnings) = if args.no_context_files {
         (Vec::new(), Vec::new())
     } else {
@@ -71,17 +74,11 @@ pub fn system_prompt(
         project,
     );
     warn_all(sources.warnings);
-    build_system_prompt(&SystemPromptOptions {
+    let base = SystemPromptOptions {
         custom_prompt: sources.custom_prompt,
         append_prompt: sources.append_prompt,
-        tools: tools
-            .iter()
-            .map(|t| PromptTool {
-                name: t.name().to_string(),
-                snippet: t.prompt_snippet(),
-            })
-            .collect(),
-        guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
+        tools: Vec::new(),
+        guidelines: Vec::new(),
         context_files,
         skills: skills
             .iter()
@@ -95,5 +92,19 @@ pub fn system_prompt(
         cwd: cwd.to_path_buf(),
         date: local_date(),
         docs: crate::config::paths::find_docs(agent_dir),
-    })
+    };
+    let rebuild = Arc::new(move |tools: &[Arc<dyn AgentTool>]| {
+        build_system_prompt(&SystemPromptOptions {
+            tools: tools
+                .iter()
+                .map(|t| PromptTool {
+                    name: t.name().to_string(),
+                    snippet: t.prompt_snippet(),
+                })
+                .collect(),
+            guidelines: tools.iter().flat_map(|t| t.prompt_guidelines()).collect(),
+            ..base.clone()
+        })
+    });
+    (rebuild(tools), rebuild)
 }

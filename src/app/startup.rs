@@ -269,7 +269,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
     let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
-    let system_prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
+    let (system_prompt, prompt_for_tools) =
+        system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     let fresh = session.entries().is_empty();
     if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
@@ -342,6 +343,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.skills = skills;
     agent.templates = templates;
+    agent.prompt_for_tools = Some(prompt_for_tools);
     agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
@@ -380,6 +382,9 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 .default_thinking_level()
                 .unwrap_or(ThinkingLevel::Medium),
             ui_replies,
+            settings: settings.clone(),
+            agent_dir: agent_dir.clone(),
+            project: project.map(Path::to_path_buf),
         };
         let code = run_rpc_mode(agent, options).await;
         return Ok(code);
@@ -485,14 +490,36 @@ fn open_session(
                 id = arg,
                 path = path.display().to_string()
             )),
-            found => SessionManager::open_with(found.path(), Some(session_dir), None)
-                .map_err(|e| e.to_string()),
+            found => {
+                let session = SessionManager::open_with(found.path(), Some(session_dir), None)
+                    .map_err(|e| e.to_string())?;
+                require_stored_cwd(&session, cwd)?;
+                Ok(session)
+            }
         };
     }
     if args.continue_session {
         return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
     }
     Ok(SessionManager::create(cwd, session_dir))
+}
+
+/// A session whose stored working directory is gone cannot be resumed: its tools would
+/// run in a folder that does not exist.
+fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> StartupResult<()> {
+    let stored = &session.header().cwd;
+    if stored.is_empty() || Path::new(stored).is_dir() {
+        return Ok(());
+    }
+    Err(t!(
+        "pi.cli.session_cwd_missing",
+        cwd = stored.as_str(),
+        file = session
+            .session_file()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        current = cwd.display().to_string()
+    ))
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

@@ -21,7 +21,8 @@ pub enum OutputMode {
     name = "pi",
     disable_help_flag = true,
     disable_version_flag = true,
-    no_binary_name = true
+    no_binary_name = true,
+    args_override_self = true
 )]
 pub struct Args {
     /// Provider name.

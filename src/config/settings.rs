@@ -120,6 +120,11 @@ impl Settings {
         self.global_path.as_deref()
     }
 
+    /// The project settings file (`<cwd>/.pi/settings.json`), when loaded from disk.
+    pub fn project_path(&self) -> Option<&Path> {
+        self.project_path.as_deref()
+    }
+
     /// Set a top-level key in the global settings and save it to the global
     /// file (re-read first, only this key replaced, 2-space JSON).
     pub fn set_global(&mut self, key: &str, value: Value) -> Result<(), String> {

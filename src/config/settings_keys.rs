@@ -269,14 +269,21 @@ impl Settings {
             .unwrap_or("  ")
     }
 
-    /// `extensions` paths/patterns.
+    /// `extensions` entries of both files (project first), each relative path resolved
+    /// against the folder of the settings file that names it.
     pub fn extension_paths(&self) -> Vec<String> {
-        self.string_list("extensions").unwrap_or_default()
+        self.listed_entries("extensions")
+            .into_iter()
+            .map(|e| e.entry)
+            .collect()
     }
 
-    /// `skills` paths/patterns.
+    /// `skills` entries, resolved like [`Self::extension_paths`].
     pub fn skill_paths(&self) -> Vec<String> {
-        self.string_list("skills").unwrap_or_default()
+        self.listed_entries("skills")
+            .into_iter()
+            .map(|e| e.entry)
+            .collect()
     }
 
     /// `"extensions.memoryLimitMb"` (a top-level key with a dot; default 256):
@@ -287,15 +294,71 @@ impl Settings {
             .filter(|&mb| mb > 0)
     }
 
-    /// `prompts` paths/patterns.
+    /// `prompts` entries, resolved like [`Self::extension_paths`].
     pub fn prompt_paths(&self) -> Vec<String> {
-        self.string_list("prompts").unwrap_or_default()
+        self.listed_entries("prompts")
+            .into_iter()
+            .map(|e| e.entry)
+            .collect()
     }
 
-    /// `themes` paths/patterns.
+    /// `themes` entries, resolved like [`Self::extension_paths`].
     pub fn theme_paths(&self) -> Vec<String> {
-        self.string_list("themes").unwrap_or_default()
+        self.listed_entries("themes")
+            .into_iter()
+            .map(|e| e.entry)
+            .collect()
     }
+
+    /// The entries of the resource array `key` in the project file, then the global one.
+    /// A relative path (or `!pattern`) is made absolute against the folder holding the
+    /// settings file that names it: `<project>/.pi` or the agent folder.
+    pub fn listed_entries(&self, key: &str) -> Vec<ListedEntry> {
+        let mut out = Vec::new();
+        for (map, file, project) in [
+            (self.project(), self.project_path(), true),
+            (self.global(), self.global_path(), false),
+        ] {
+            let Some(items) = map.get(key).and_then(Value::as_array) else {
+                continue;
+            };
+            let base = file.and_then(std::path::Path::parent);
+            for raw in items.iter().filter_map(Value::as_str) {
+                out.push(ListedEntry {
+                    entry: resolve_entry(raw, base),
+                    project,
+                    base_dir: base.map(std::path::Path::to_path_buf),
+                });
+            }
+        }
+        out
+    }
+}
+
+/// One entry of a settings resource array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedEntry {
+    /// The entry, absolute when its settings file is known (a leading `!` kept).
+    pub entry: String,
+    /// Named by the project's settings (else the global ones).
+    pub project: bool,
+    /// The folder of the settings file naming it.
+    pub base_dir: Option<std::path::PathBuf>,
+}
+
+fn resolve_entry(raw: &str, base: Option<&std::path::Path>) -> String {
+    let (bang, path) = match raw.strip_prefix('!') {
+        Some(rest) => ("!", rest),
+        None => ("", raw),
+    };
+    let Some(base) = base else {
+        return raw.to_string();
+    };
+    if path.starts_with('~') || std::path::Path::new(path).is_absolute() {
+        return raw.to_string();
+    }
+    let path = path.strip_prefix("./").unwrap_or(path);
+    format!("{bang}{}", base.join(path).display())
 }
 
 /// A non-negative integer from a JSON number (fractions truncated).

@@ -62,6 +62,11 @@ pub const DEFAULT_COMPACTION: CompactionSettings = CompactionSettings {
     keep_recent_tokens: 20000,
 };
 
+/// The system prompt for the given active tools.
+pub type PromptForTools = std::sync::Arc<
+    dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>]) -> String + Send + Sync,
+>;
+
 /// One conversation: agent state, its session file and its subscribers.
 pub struct AgentSession {
     /// Prompt, context and tools.
@@ -80,6 +85,8 @@ pub struct AgentSession {
     pub skills: Vec<Skill>,
     /// Prompt templates `/name args` expands.
     pub templates: Vec<PromptTemplate>,
+    /// Builds the system prompt for a set of active tools (when extensions change them).
+    pub prompt_for_tools: Option<PromptForTools>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -115,6 +122,7 @@ impl AgentSession {
             compaction: DEFAULT_COMPACTION,
             skills: Vec::new(),
             templates: Vec::new(),
+            prompt_for_tools: None,
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,

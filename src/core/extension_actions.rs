@@ -398,6 +398,9 @@ impl AgentSession {
             ExtensionAction::SetActiveTools(names) => {
                 if let Some(ext) = &self.extensions {
                     ext.set_active_tools(&mut self.state, &names);
+                    if let Some(rebuild) = &self.prompt_for_tools {
+                        self.state.system_prompt = rebuild(&self.state.tools);
+                    }
                 }
             }
             ExtensionAction::SendUserMessage { content, .. } => {

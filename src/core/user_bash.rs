@@ -81,7 +81,7 @@ pub async fn run_user_bash(
     });
     let execution = BashExecutionMessage {
         command,
-        output,
+        output: without_exit_status(&output, exit_code.filter(|_| is_error)),
         exit_code,
         cancelled: signal.is_cancelled(),
         truncated: details
@@ -108,6 +108,21 @@ fn text_of(blocks: &[ContentBlock]) -> String {
         .filter_map(ContentBlock::as_text)
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The command's own output: the bash tool's "exited with code N" trailer and its
+/// "(no output)" placeholder are the tool's words to the model, not output (the exit code
+/// is kept beside it, and the context adds the trailer back).
+fn without_exit_status(output: &str, code: Option<i32>) -> String {
+    let Some(code) = code else {
+        return output.to_string();
+    };
+    let trailer = format!("\n\nCommand exited with code {code}");
+    match output.strip_suffix(&trailer) {
+        Some("(no output)") => String::new(),
+        Some(rest) => rest.to_string(),
+        None => output.to_string(),
+    }
 }
 
 /// The exit code in the bash tool's "exited with code N" error text.

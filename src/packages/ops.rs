@@ -23,20 +23,45 @@ pub fn npm_command(settings: &Map<String, Value>) -> Option<Vec<String>> {
     (!list.is_empty()).then_some(list)
 }
 
-/// The source to store in `scope`'s settings for what the user typed: local paths typed
-/// relative to `cwd` become absolute (global) or relative to `.pi` (project, when inside it).
-pub fn settings_source(raw: &str, scope: Scope, cwd: &Path) -> Result<String, String> {
+/// The source to store in `scope`'s settings for what the user typed: a local path typed
+/// relative to `cwd` is stored relative to the folder of the settings file that names it
+/// (`~/.pi/agent` or `<project>/.pi`), as pi does.
+pub fn settings_source(
+    raw: &str,
+    scope: Scope,
+    agent_dir: &Path,
+    cwd: &Path,
+) -> Result<String, String> {
     let PackageSource::Local(path) = PackageSource::parse(raw)? else {
         return Ok(raw.to_string());
     };
     let absolute = super::source::resolve_local(&path, cwd);
-    if scope == Scope::Project
-        && let Ok(inside) = absolute.strip_prefix(cwd)
-    {
-        let rel = Path::new("..").join(inside);
-        return Ok(rel.to_string_lossy().into_owned());
+    if scope == Scope::Temporary {
+        return Ok(absolute.to_string_lossy().into_owned());
     }
-    Ok(absolute.to_string_lossy().into_owned())
+    let rel = relative_path(&scope.base_dir(agent_dir, cwd), &absolute);
+    Ok(rel.to_string_lossy().into_owned())
+}
+
+/// `to` relative to the folder `from` (both absolute; `.` and `..` parts resolved first).
+fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    let (from, to) = (normalize(from), normalize(to));
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in from.components().skip(common) {
+        out.push("..");
+    }
+    for part in to.components().skip(common) {
+        out.push(part);
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
 }
 
 /// The packages configured in one settings file.

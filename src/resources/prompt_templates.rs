@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::frontmatter;
+use super::{Listed, SourceInfo};
 
 /// One loaded template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub struct PromptTemplate {
     pub content: String,
     /// The file.
     pub file_path: PathBuf,
+    /// Where it was found.
+    pub source_info: SourceInfo,
 }
 
 /// Where to look.
@@ -30,36 +33,51 @@ pub struct TemplateSources {
     /// The project folder, when it is trusted.
     pub project: Option<PathBuf>,
     /// Settings `prompts` entries (files or folders).
-    pub settings_paths: Vec<String>,
+    pub settings_paths: Vec<Listed>,
     /// `--prompt-template` paths (loaded even with `--no-prompt-templates`).
     pub cli_paths: Vec<String>,
     /// `--no-prompt-templates`.
     pub no_templates: bool,
 }
 
-/// Load every template; the first one found for a name wins (later ones are warned about).
+/// Load every template; the first one found for a name wins (later ones are warned about),
+/// searched in pi's order: project settings, the project's `.pi/prompts`, user settings,
+/// `~/.pi/agent/prompts`, packages, then the command line. A template whose frontmatter is
+/// not valid YAML is skipped.
 pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<String>) {
-    let mut files = Vec::new();
+    let mut files: Vec<(PathBuf, SourceInfo)> = Vec::new();
+    let tag = super::tag_files;
     if !sources.no_templates {
-        files.extend(md_files(&sources.agent_dir.join("prompts")));
         if let Some(project) = &sources.project {
-            files.extend(md_files(&project.join(".pi/prompts")));
+            let pi_dir = project.join(".pi");
+            let info = SourceInfo::top_level(Path::new(""), "auto", "project", Some(&pi_dir));
+            files.extend(tag(md_files(&pi_dir.join("prompts")), &info));
         }
+        let agent = &sources.agent_dir;
+        let info = SourceInfo::top_level(Path::new(""), "auto", "user", Some(agent));
+        files.extend(tag(md_files(&agent.join("prompts")), &info));
         let base = sources
             .project
             .clone()
             .unwrap_or_else(|| sources.agent_dir.clone());
-        for raw in &sources.settings_paths {
-            files.extend(super::entry_files(&base, raw, md_files));
+        for listed in &sources.settings_paths {
+            files.extend(tag(
+                super::entry_files(&base, &listed.entry, md_files),
+                &listed.info,
+            ));
         }
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     for raw in &sources.cli_paths {
-        files.extend(super::entry_files(&cwd, raw, md_files));
+        files.extend(tag(
+            super::entry_files(&cwd, raw, md_files),
+            &SourceInfo::cli(Path::new("")),
+        ));
     }
+    files.sort_by_key(|(_, info)| info.rank());
     let mut templates: Vec<PromptTemplate> = Vec::new();
     let mut warnings = Vec::new();
-    for file in files {
+    for (file, source_info) in files {
         let text = match std::fs::read_to_string(&file) {
             Ok(text) => text,
             Err(e) => {
@@ -84,25 +102,34 @@ pub fn load_templates(sources: &TemplateSources) -> (Vec<PromptTemplate>, Vec<St
             }
             continue;
         }
-        let doc = frontmatter::parse(&text);
-        let description = doc.fields.get("description").cloned().unwrap_or_else(|| {
-            doc.body
-                .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or_default()
-                .chars()
-                .take(80)
-                .collect()
-        });
+        let Ok(doc) = frontmatter::parse(&text) else {
+            continue;
+        };
+        let description = match doc.fields.get("description").filter(|d| !d.is_empty()) {
+            Some(d) => d.clone(),
+            None => first_line_summary(&doc.body),
+        };
         templates.push(PromptTemplate {
             name,
             description,
             content: doc.body,
             file_path: file,
+            source_info,
         });
     }
     (templates, warnings)
+}
+
+/// The first non-empty line, cut to 60 characters (with "..." when cut).
+fn first_line_summary(body: &str) -> String {
+    let Some(line) = body.lines().find(|l| !l.trim().is_empty()) else {
+        return String::new();
+    };
+    let mut summary: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        summary.push_str("...");
+    }
+    summary
 }
 
 /// The `.md` files directly in `dir` (not recursive), sorted.
@@ -214,13 +241,13 @@ mod tests {
         std::fs::create_dir_all(agent.join("prompts/nested")).unwrap();
         std::fs::create_dir_all(project.join(".pi/prompts")).unwrap();
         std::fs::write(
-            agent.join("prompts/component.md"),
+            project.join(".pi/prompts/component.md"),
             "---\ndescription: Create a component\n---\nCreate $1 with: $@\n",
         )
         .unwrap();
         std::fs::write(agent.join("prompts/nested/deep.md"), "not discovered").unwrap();
         std::fs::write(project.join(".pi/prompts/review.md"), "\nReview the diff\n").unwrap();
-        std::fs::write(project.join(".pi/prompts/component.md"), "dup").unwrap();
+        std::fs::write(agent.join("prompts/component.md"), "dup").unwrap();
         let sources = TemplateSources {
             agent_dir: agent,
             project: Some(project),
@@ -234,7 +261,7 @@ mod tests {
         assert!(warnings[0].contains("/component") && warnings[0].contains("already defines"));
         assert_eq!(
             expand_template_command(r#"/component Button "click handler""#, &templates).unwrap(),
-            "Create Button with: Button click handler\n"
+            "Create Button with: Button click handler"
         );
         assert!(expand_template_command("/nope", &templates).is_none());
         let untrusted = load_templates(&TemplateSources {

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::frontmatter;
+use super::{Listed, SourceInfo};
 
 const MAX_NAME: usize = 64;
 const MAX_DESCRIPTION: usize = 1024;
@@ -22,6 +23,8 @@ pub struct Skill {
     pub base_dir: PathBuf,
     /// `disable-model-invocation: true`: left out of the system prompt.
     pub disable_model_invocation: bool,
+    /// Where it was found.
+    pub source_info: SourceInfo,
 }
 
 /// Where to look.
@@ -34,7 +37,7 @@ pub struct SkillSources {
     /// The project folder, when it is trusted.
     pub project: Option<PathBuf>,
     /// Settings `skills` entries (files or folders).
-    pub settings_paths: Vec<String>,
+    pub settings_paths: Vec<Listed>,
     /// `--skill` paths (loaded even with `--no-skills`).
     pub cli_paths: Vec<String>,
     /// `--no-skills`.
@@ -43,39 +46,51 @@ pub struct SkillSources {
 
 /// Load every skill; problems come back as warnings naming the file.
 pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
-    let mut files: Vec<PathBuf> = Vec::new();
+    let mut files: Vec<(PathBuf, SourceInfo)> = Vec::new();
+    let tag = super::tag_files;
     if !sources.no_skills {
-        files.extend(skill_files(&sources.agent_dir.join("skills"), true));
-        files.extend(skill_files(&sources.home.join(".agents/skills"), false));
         if let Some(project) = &sources.project {
-            files.extend(skill_files(&project.join(".pi/skills"), true));
+            let pi_dir = project.join(".pi");
+            let info = SourceInfo::top_level(Path::new(""), "auto", "project", Some(&pi_dir));
+            files.extend(tag(skill_files(&pi_dir.join("skills"), true), &info));
             for dir in ancestors_to_repo_root(project) {
-                files.extend(skill_files(&dir.join(".agents/skills"), false));
+                files.extend(tag(skill_files(&dir.join(".agents/skills"), false), &info));
             }
         }
+        let agent = &sources.agent_dir;
+        let info = SourceInfo::top_level(Path::new(""), "auto", "user", Some(agent));
+        files.extend(tag(skill_files(&agent.join("skills"), true), &info));
+        files.extend(tag(
+            skill_files(&sources.home.join(".agents/skills"), false),
+            &info,
+        ));
         let base = sources
             .project
             .clone()
             .unwrap_or_else(|| sources.agent_dir.clone());
-        for raw in &sources.settings_paths {
-            files.extend(super::entry_files(&base, raw, |dir| skill_files(dir, true)));
+        for listed in &sources.settings_paths {
+            let found = super::entry_files(&base, &listed.entry, |dir| skill_files(dir, true));
+            files.extend(tag(found, &listed.info));
         }
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     for raw in &sources.cli_paths {
-        files.extend(super::entry_files(&cwd, raw, |dir| skill_files(dir, true)));
+        let found = super::entry_files(&cwd, raw, |dir| skill_files(dir, true));
+        files.extend(tag(found, &SourceInfo::cli(Path::new(""))));
     }
+    files.sort_by_key(|(_, info)| info.rank());
     let mut skills: Vec<Skill> = Vec::new();
     let mut warnings = Vec::new();
     let mut seen_files = std::collections::HashSet::new();
-    for file in files {
+    for (file, source_info) in files {
         let canonical = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
         if !seen_files.insert(canonical) {
             continue;
         }
-        let Some(skill) = load_skill(&file, &mut warnings) else {
+        let Some(mut skill) = load_skill(&file, &mut warnings) else {
             continue;
         };
+        skill.source_info = source_info;
         if let Some(first) = skills.iter().find(|s| s.name == skill.name) {
             warnings.push(format!(
                 "Skill \"{}\" in {} is ignored: {} already defines it",
@@ -134,7 +149,17 @@ fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
             return None;
         }
     };
-    let doc = frontmatter::parse(&text);
+    let doc = match frontmatter::parse(&text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            warnings.push(crate::t!(
+                "pi.skills.invalid_frontmatter",
+                path = file.display().to_string(),
+                error = e
+            ));
+            return None;
+        }
+    };
     let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let is_skill_md = file.file_name().is_some_and(|n| n == "SKILL.md");
     let fallback_name = if is_skill_md {
@@ -176,10 +201,8 @@ fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
         description,
         file_path: file.to_path_buf(),
         base_dir,
-        disable_model_invocation: doc
-            .fields
-            .get("disable-model-invocation")
-            .is_some_and(|v| v == "true"),
+        disable_model_invocation: doc.is_true("disable-model-invocation"),
+        source_info: SourceInfo::cli(file),
     })
 }
 
@@ -214,7 +237,7 @@ pub fn expand_skill_command(text: &str, skills: &[Skill]) -> Option<String> {
     };
     let skill = skills.iter().find(|s| s.name == name)?;
     let content = std::fs::read_to_string(&skill.file_path).ok()?;
-    let body = frontmatter::parse(&content).body.trim().to_string();
+    let body = frontmatter::body(&content);
     let block = format!(
         "<skill name=\"{}\" location=\"{}\">\nReferences are relative to {}.\n\n{body}\n</skill>",
         skill.name,
@@ -298,7 +321,7 @@ mod tests {
         let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(
             names,
-            ["Bad_Name", "other-name", "single", "valid", "shared"]
+            ["valid", "shared", "Bad_Name", "other-name", "single"]
         );
         let all = warnings.join("\n");
         assert!(
@@ -316,8 +339,8 @@ mod tests {
         );
         let valid = skills.iter().find(|s| s.name == "valid").unwrap();
         assert!(
-            valid.file_path.starts_with(&agent),
-            "the first location wins"
+            valid.file_path.starts_with(&project),
+            "the project's skill wins, as in pi"
         );
 
         let untrusted = load_skills(&SkillSources {

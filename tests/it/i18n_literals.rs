@@ -70,6 +70,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "parses the bash tool's own output",
     ),
     (
+        "core/user_bash.rs",
+        "\n\nCommand exited with code {code}",
+        "strips the bash tool's own trailer from the stored output",
+    ),
+    (
         "core/agent_session/compaction.rs",
         "Compaction cancelled",
         "error value of the compaction event, also read by RPC clients; the TUI shows its own text",

@@ -27,6 +27,7 @@ mod config_models;
 mod config_prompt;
 mod config_resolve;
 mod config_settings;
+mod conformance;
 mod demo_provider;
 mod docs_links;
 mod export_html;

@@ -118,7 +118,8 @@ fn local_paths_install_list_and_remove_without_copying() {
     assert!(out.contains("Installed ../pkgs/tool"), "{out}");
     let global = settings(&sandbox.agent_dir.join("settings.json"));
     let stored = pkg.canonicalize().unwrap().display().to_string();
-    assert_eq!(global["packages"], json!([stored]));
+    // Stored relative to the agent folder holding settings.json, as pi stores it.
+    assert_eq!(global["packages"], json!(["../pkgs/tool"]));
     // Installing again keeps one entry.
     ok(&sandbox.run(&["install", "../pkgs/tool"], None));
     let global = settings(&sandbox.agent_dir.join("settings.json"));
@@ -135,7 +136,7 @@ fn local_paths_install_list_and_remove_without_copying() {
     let project_at = list.find("Project packages:").expect(&list);
     assert!(user_at < project_at, "{list}");
     assert!(
-        list.contains(&format!("  {stored}\n    {stored}")),
+        list.contains(&format!("  ../pkgs/tool\n    {stored}")),
         "{list}"
     );
     assert!(list.contains("  ../vendor/inner\n"), "{list}");

@@ -12,6 +12,7 @@ use crate::agent::queue::QueueMode;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, ImageContent, Message};
 use crate::core::agent_session::AgentSession;
+use crate::resources::SourceInfo;
 
 /// Every command of the protocol (for the unknown-command message).
 const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state, get_messages, \
@@ -123,7 +124,8 @@ impl Server {
                     .find(|m| m.provider == provider && m.id == model_id)
                     .cloned()
                     .ok_or_else(|| format!("Model not found: {provider}/{model_id}"))?;
-                set_model(agent, model.clone(), self.options.default_thinking);
+                let changed = set_model(agent, model.clone(), self.options.default_thinking);
+                self.save_model(agent, changed);
                 Ok(Some(json!(model)))
             }
             "cycle_model" => Ok(self.cycle_model(agent)),
@@ -132,17 +134,25 @@ impl Server {
                 let level = ThinkingLevel::parse(level).ok_or_else(|| {
                     format!("Invalid thinking level \"{level}\": use off, minimal, low, medium, high or xhigh")
                 })?;
-                set_thinking(agent, level);
+                let changed = set_thinking(agent, level);
+                self.save_thinking(agent, changed);
                 Ok(None)
             }
-            "cycle_thinking_level" => Ok(cycle_thinking(agent)),
+            "cycle_thinking_level" => {
+                let before = agent.config.thinking;
+                let reply = cycle_thinking(agent);
+                self.save_thinking(agent, agent.config.thinking != before);
+                Ok(reply)
+            }
             "set_auto_compaction" => {
                 self.auto_compaction = required_bool(c, "enabled")?;
                 agent.compaction.enabled = self.auto_compaction;
+                self.save_setting(&["compaction", "enabled"], json!(self.auto_compaction));
                 Ok(None)
             }
             "set_auto_retry" => {
                 agent.retry.settings.enabled = required_bool(c, "enabled")?;
+                self.save_setting(&["retry", "enabled"], json!(agent.retry.settings.enabled));
                 Ok(None)
             }
             "set_session_name" => {
@@ -201,21 +211,54 @@ impl Server {
                 Ok(Some(json!({ "path": path })))
             }
             "get_commands" => {
-                let commands = match agent.extensions() {
+                let extension_commands = match agent.extensions() {
                     Some(ext) => ext.handle.commands().await,
                     None => Vec::new(),
                 };
-                let commands: Vec<Value> = commands
-                    .into_iter()
-                    .map(|c| {
-                        let mut v =
-                            json!({"name": c.name, "source": "extension", "path": c.extension});
-                        if let Some(d) = c.description {
+                let (agent_dir, project) =
+                    (&self.options.agent_dir, self.options.project.as_deref());
+                let mut commands: Vec<Value> = Vec::new();
+                let mut push =
+                    |name: String, description: Option<&str>, source: &str, info: &SourceInfo| {
+                        let mut v = json!({"name": name});
+                        if let Some(d) = description {
                             v["description"] = json!(d);
                         }
-                        v
-                    })
-                    .collect();
+                        v["source"] = json!(source);
+                        v["sourceInfo"] = json!(info);
+                        commands.push(v);
+                    };
+                let listed =
+                    crate::resources::listed_from_settings(&self.options.settings, "extensions");
+                for c in extension_commands {
+                    let named = listed
+                        .iter()
+                        .find(|l| !l.entry.starts_with('!') && c.extension.starts_with(&l.entry));
+                    let info = match named {
+                        Some(l) => SourceInfo {
+                            path: c.extension.clone(),
+                            ..l.info.clone()
+                        },
+                        None => SourceInfo::discovered(&c.extension, agent_dir, project),
+                    };
+                    push(c.name, c.description.as_deref(), "extension", &info);
+                }
+                for t in &agent.templates {
+                    push(
+                        t.name.clone(),
+                        Some(&t.description),
+                        "prompt",
+                        &t.source_info,
+                    );
+                }
+                for s in &agent.skills {
+                    push(
+                        format!("skill:{}", s.name),
+                        Some(&s.description),
+                        "skill",
+                        &s.source_info,
+                    );
+                }
                 Ok(Some(json!({ "commands": commands })))
             }
             "compact" => {
@@ -238,7 +281,36 @@ impl Server {
         }
     }
 
-    fn cycle_model(&self, agent: &mut AgentSession) -> Option<Value> {
+    /// Save `value` at `path` (a key, or a section and key) in the global settings.
+    pub(super) fn save_setting(&mut self, path: &[&str], value: Value) {
+        let saved = match path {
+            [key] => self.options.settings.set_global(key, value),
+            [section, key] => self.options.settings.set_global_nested(section, key, value),
+            _ => Ok(()),
+        };
+        if let Err(e) = saved {
+            eprintln!("{}", crate::t!("pi.cli.warning", message = e));
+        }
+    }
+
+    /// Save the session's model as the default (and its thinking level when that changed).
+    fn save_model(&mut self, agent: &AgentSession, thinking_changed: bool) {
+        let model = &agent.config.model;
+        self.save_setting(&["defaultProvider"], json!(model.provider));
+        self.save_setting(&["defaultModel"], json!(model.id));
+        self.save_thinking(agent, thinking_changed);
+    }
+
+    /// A changed thinking level becomes the default, unless it is `off` on a model that
+    /// cannot think.
+    fn save_thinking(&mut self, agent: &AgentSession, changed: bool) {
+        let level = agent.config.thinking;
+        if changed && (agent.config.model.reasoning || level != ThinkingLevel::Off) {
+            self.save_setting(&["defaultThinkingLevel"], json!(level.as_str()));
+        }
+    }
+
+    fn cycle_model(&mut self, agent: &mut AgentSession) -> Option<Value> {
         let scoped = !self.options.cycle_models.is_empty();
         let models = if scoped {
             &self.options.cycle_models
@@ -253,7 +325,8 @@ impl Server {
             .iter()
             .position(|m| m.id == current.id && m.provider == current.provider);
         let next = models[at.map_or(0, |i| (i + 1) % models.len())].clone();
-        set_model(agent, next, self.options.default_thinking);
+        let changed = set_model(agent, next, self.options.default_thinking);
+        self.save_model(agent, changed);
         Some(json!({
             "model": agent.config.model,
             "thinkingLevel": agent.config.thinking.as_str(),
@@ -264,7 +337,8 @@ impl Server {
 
 /// Switch models. Coming from a model without reasoning, the thinking level
 /// starts again from the default; it is then clamped to the new model.
-fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingLevel) {
+/// Returns whether the thinking level changed.
+fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingLevel) -> bool {
     let level = if agent.config.model.reasoning {
         agent.config.thinking
     } else {
@@ -274,18 +348,20 @@ fn set_model(agent: &mut AgentSession, model: Model, default_thinking: ThinkingL
         .session
         .append_model_change(&model.provider, &model.id);
     agent.config.model = model;
-    set_thinking(agent, level);
+    set_thinking(agent, level)
 }
 
 /// Set the thinking level (clamped to the model); a change is recorded and
-/// reported with a `thinking_level_changed` event.
-fn set_thinking(agent: &mut AgentSession, level: ThinkingLevel) {
+/// reported with a `thinking_level_changed` event. Returns whether it changed.
+fn set_thinking(agent: &mut AgentSession, level: ThinkingLevel) -> bool {
     let level = agent.config.model.clamp_thinking(level);
-    if level != agent.config.thinking {
-        agent.config.thinking = level;
-        agent.session.append_thinking_level_change(level);
-        emit(&json!({"type": "thinking_level_changed", "level": level.as_str()}));
+    if level == agent.config.thinking {
+        return false;
     }
+    agent.config.thinking = level;
+    agent.session.append_thinking_level_change(level);
+    emit(&json!({"type": "thinking_level_changed", "level": level.as_str()}));
+    true
 }
 
 fn cycle_thinking(agent: &mut AgentSession) -> Option<Value> {

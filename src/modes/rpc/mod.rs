@@ -41,6 +41,13 @@ pub struct RpcOptions {
     pub default_thinking: ThinkingLevel,
     /// Where stdin delivers `extension_ui_response` records.
     pub ui_replies: UiReplies,
+    /// The settings the choices made over RPC are saved to (model, thinking level,
+    /// queue modes, automatic compaction and retry), as the terminal UI saves them.
+    pub settings: crate::config::settings::Settings,
+    /// `~/.pi/agent` (for the `sourceInfo` of discovered resources).
+    pub agent_dir: std::path::PathBuf,
+    /// The project folder when it is trusted.
+    pub project: Option<std::path::PathBuf>,
 }
 
 /// What the session task is doing.
@@ -228,11 +235,18 @@ impl Server {
             },
             "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
                 Ok(mode) => {
-                    let queues = &self.live.locked().queues;
-                    match kind {
-                        "set_steering_mode" => queues.steering.set_mode(mode),
-                        _ => queues.follow_up.set_mode(mode),
+                    {
+                        let queues = &self.live.locked().queues;
+                        match kind {
+                            "set_steering_mode" => queues.steering.set_mode(mode),
+                            _ => queues.follow_up.set_mode(mode),
+                        }
                     }
+                    let key = match kind {
+                        "set_steering_mode" => "steeringMode",
+                        _ => "followUpMode",
+                    };
+                    self.save_setting(&[key], json!(mode.as_str()));
                     success(id, kind, None)
                 }
                 Err(e) => failure(id, kind, e),

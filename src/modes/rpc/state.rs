@@ -85,12 +85,15 @@ pub fn state_json(agent: &AgentSession, auto_compaction: bool, streaming: bool) 
         "isCompacting": false,
         "steeringMode": agent.queues.steering.mode().as_str(),
         "followUpMode": agent.queues.follow_up.mode().as_str(),
-        "sessionFile": agent.session.session_file(),
-        "sessionId": agent.session.session_id(),
-        "autoCompactionEnabled": auto_compaction,
-        "messageCount": agent.state.messages.len(),
-        "pendingMessageCount": pending(&agent.queues),
     });
+    // An unsaved session (`--no-session`) has no file: the field is left out, not null.
+    if let Some(file) = agent.session.session_file() {
+        state["sessionFile"] = json!(file);
+    }
+    state["sessionId"] = json!(agent.session.session_id());
+    state["autoCompactionEnabled"] = json!(auto_compaction);
+    state["messageCount"] = json!(agent.state.messages.len());
+    state["pendingMessageCount"] = json!(pending(&agent.queues));
     if let Some(name) = agent.session.session_name() {
         state["sessionName"] = json!(name);
     }
