@@ -1,4 +1,5 @@
-//! Embeds the user documentation (README.md, docs/*.md, extensions/examples/) in the
+//! Embeds the user documentation (README.md, docs/*.md, extensions/examples/, and the
+//! LuaLS annotations in runtime-lua/types/ for extension authors' editors) in the
 //! binary: writes `$OUT_DIR/bundled_docs.rs`, a list of (relative path, bytes) and a
 //! fingerprint of them all.
 
@@ -33,6 +34,7 @@ fn main() {
             .filter(|p| p.extension().is_some_and(|e| e == "md")),
     );
     collect(&root, Path::new("extensions/examples"), &mut files);
+    collect(&root, Path::new("runtime-lua/types"), &mut files);
     files.sort();
     let mut hash = std::collections::hash_map::DefaultHasher::new();
     let mut list =

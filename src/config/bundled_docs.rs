@@ -1,5 +1,6 @@
 //! The user documentation carried inside the binary (README.md, CHANGELOG.md,
-//! `docs/*.md`, `extensions/examples/`), written on demand to
+//! `docs/*.md`, `extensions/examples/`, and the LuaLS annotations of
+//! `runtime-lua/types/` for editors), written on demand to
 //! `<agent>/docs/<version>/` so the model can read it with its tools, wherever the
 //! binary was copied to.
 
@@ -95,5 +96,13 @@ mod tests {
         std::fs::remove_file(paths.readme.clone()).unwrap();
         ensure(agent.path()).unwrap();
         assert!(paths.readme.is_file(), "missing: rewritten");
+    }
+
+    #[test]
+    fn the_lua_annotations_are_bundled_for_editors() {
+        for file in ["runtime-lua/types/pi.lua", "runtime-lua/types/pi/ui.lua"] {
+            let text = String::from_utf8_lossy(bundled(file).expect(file)).into_owned();
+            assert!(text.starts_with("---@meta"), "{file}");
+        }
     }
 }
