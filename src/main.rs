@@ -2,8 +2,15 @@
 //! otherwise start the runtime and run.
 
 fn main() {
-    pi::app::startup::init_locale();
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    // `pi --version` needs nothing else: no settings, locale or catalog.
+    if let [only] = argv.as_slice()
+        && (only == "--version" || only == "-v")
+    {
+        println!("{}", pi::VERSION);
+        return;
+    }
+    pi::app::startup::init_locale();
     if pi::app::lang_command::is_lang_command(&argv) {
         let (text, code) = pi::app::lang_command::run(&argv[1..]);
         println!("{text}");
