@@ -79,11 +79,13 @@ impl Host {
         self.vm.borrow().clone()
     }
 
-    async fn load(&self) -> LoadReport {
+    /// Load the extensions into a fresh VM: the paths of the last load, or found again
+    /// on disk when `rediscover` is set (a reload) and the host knows how.
+    async fn load(&self, rediscover: bool) -> LoadReport {
         let mut report = LoadReport::default();
-        let paths = match &self.config.rediscover {
-            Some(rediscover) => (rediscover.0)(),
-            None => self.config.paths.clone(),
+        let paths = match (&self.config.rediscover, rediscover) {
+            (Some(find), true) => (find.0)(),
+            _ => self.paths.read().map(|p| p.clone()).unwrap_or_default(),
         };
         match self.paths.write() {
             Ok(mut shared) => *shared = paths.clone(),
@@ -150,7 +152,7 @@ impl Host {
             self.save_state(&vm);
         }
         *self.vm.borrow_mut() = None;
-        let report = self.load().await;
+        let report = self.load(true).await;
         if let Some(vm) = self.current() {
             let payload = serde_json::json!({"type": "session_start", "reason": "reload"});
             dispatch(&vm, "session_start", payload).await;
@@ -162,7 +164,7 @@ impl Host {
 async fn serve(host: Rc<Host>, request: Request) {
     match request {
         Request::Load(reply) => {
-            let _ = reply.send(host.load().await);
+            let _ = reply.send(host.load(false).await);
         }
         Request::Reload(reply) => {
             let _ = reply.send(host.reload().await);
