@@ -162,6 +162,17 @@ impl AgentSession {
         let ext = self.extensions.as_mut()?;
         let report = ext.reload(&mut self.state).await;
         ext.resources_discover(&cwd, "reload").await;
+        // Providers the reloaded extensions register replace the earlier ones.
+        if let Some(catalog) = &self.catalog {
+            let providers = ext.view.lock().providers.clone();
+            for warning in catalog.set_extension_providers(&providers) {
+                ext.view.report(format!("Warning: {warning}"));
+            }
+        }
+        let models = self.available_models();
+        if let Some(ext) = &mut self.extensions {
+            ext.models = models;
+        }
         self.sync_extensions();
         Some(report)
     }

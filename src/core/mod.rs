@@ -7,6 +7,7 @@ pub mod agent_session;
 pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
+pub mod model_catalog;
 pub mod session_switch;
 pub mod user_bash;
 

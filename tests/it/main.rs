@@ -42,6 +42,7 @@ mod lua_docs;
 mod lua_events;
 mod lua_examples_ui;
 mod lua_host;
+mod lua_luarc;
 mod lua_providers;
 mod lua_reload;
 mod lua_session;

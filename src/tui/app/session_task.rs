@@ -125,6 +125,8 @@ pub enum UiEvent {
     EditorText(String),
     /// An extension queued work (a message, a turn) while nothing ran.
     ExtensionActionsQueued,
+    /// The models with credentials changed (a reload added or removed a provider).
+    Models(Vec<Model>),
 }
 
 /// Switch to the model and thinking level recorded in a resumed session;
@@ -305,6 +307,7 @@ pub fn spawn_session(
                             )
                         };
                         let _ = ui_tx.send(UiEvent::Notice(text));
+                        let _ = ui_tx.send(UiEvent::Models(agent.available_models()));
                     }
                     None => {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
