@@ -333,7 +333,7 @@
 ---@field newSession fun(options?: table): {cancelled: boolean}
 ---@field reload fun() reload every extension once the command returns
 ---@field fork fun(entryId: string, options?: table): {cancelled: boolean} fork before a user message once the command returns
----@field navigateTree fun(targetId: string, options?: table) not available yet
+---@field navigateTree fun(targetId: string, options?: {summarize?: boolean, customInstructions?: string, replaceInstructions?: boolean, label?: string}): {cancelled: boolean} move within the session tree once the command returns (a user message target puts its text back in the editor)
 ---@field switchSession fun(sessionPath: string, options?: table): {cancelled: boolean} switch once the command returns
 
 ---@class pi.Events

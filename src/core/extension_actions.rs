@@ -478,6 +478,26 @@ impl AgentSession {
                     self.report_extension_error(format!("ctx.fork: {e}"));
                 }
             }
+            ExtensionAction::NavigateTree {
+                target,
+                summarize,
+                custom_instructions,
+                replace_instructions,
+                label,
+            } => {
+                let options = crate::core::tree_navigation::NavigateOptions {
+                    summarize,
+                    custom_instructions,
+                    replace_instructions,
+                    label,
+                    reserve_tokens: self.compaction.reserve_tokens,
+                };
+                let signal = CancellationToken::new();
+                let run = self.navigate_tree(&target, &options, &signal);
+                if let Err(e) = Box::pin(run).await {
+                    self.report_extension_error(format!("ctx.navigateTree: {e}"));
+                }
+            }
             ExtensionAction::SwitchSession(path) => {
                 let path = self.config.cwd.join(path);
                 if let Err(e) = Box::pin(self.resume_session(&path)).await {

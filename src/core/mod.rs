@@ -9,6 +9,7 @@ pub mod extension_bridge;
 pub mod extension_events;
 pub mod model_catalog;
 pub mod session_switch;
+pub mod tree_navigation;
 pub mod user_bash;
 
 pub use agent_session::AgentSession;

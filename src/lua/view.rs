@@ -69,6 +69,19 @@ pub enum ExtensionAction {
     NewSession,
     /// `ctx.fork(entryId)` from a command.
     Fork(String),
+    /// `ctx.navigateTree(targetId, options)` from a command.
+    NavigateTree {
+        /// The entry to move to.
+        target: String,
+        /// Summarize the branch left behind.
+        summarize: bool,
+        /// Instructions for that summary.
+        custom_instructions: Option<String>,
+        /// The instructions replace the default prompt.
+        replace_instructions: bool,
+        /// A label for the summary entry (or the target).
+        label: Option<String>,
+    },
     /// `ctx.switchSession(path)` from a command.
     SwitchSession(String),
     /// `ctx.compact{customInstructions}`.

@@ -113,10 +113,6 @@ const NOT_YET: &[(&str, &str)] = &[
     ),
 ];
 
-/// Present but answering with a clear "not available yet" error: the test fails once one
-/// works, so that it leaves this list.
-const STUBBED: &[(&str, &str)] = &[("navigateTree", "moving within the session tree")];
-
 /// A Lua table literal of strings.
 fn lua_list(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
@@ -234,28 +230,4 @@ fn the_annotation_reader_sees_classes_and_optional_fields() {
     assert!(context.iter().any(|f| f == "signal"), "{context:?}");
     assert!(!annotated("pi.CommandContext").iter().any(|f| f == "cwd"));
     assert!(annotated("pi.API").len() > 20);
-}
-
-#[tokio::test]
-async fn stubbed_methods_still_say_they_are_not_available() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("stub.lua");
-    let calls: Vec<String> = STUBBED
-        .iter()
-        .map(|(name, _)| format!("local ok, err = pcall(ctx.{name}, 'x') if ok or not tostring(err):find('not available') then error('{name} works now', 0) end"))
-        .collect();
-    std::fs::write(
-        &path,
-        format!(
-            "return function(pi) pi.registerCommand('stubs', {{ handler = function(args, ctx) {} end }}) end",
-            calls.join(" ")
-        ),
-    )
-    .unwrap();
-    let handle = ExtensionHandle::start(
-        HostConfig::new(vec![path], dir.path()),
-        SharedView::new("."),
-    );
-    assert!(handle.load().await.errors.is_empty());
-    handle.run_command("stubs", "").await.unwrap();
 }

@@ -212,6 +212,39 @@ fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>
     }
 }
 
+/// Where the conversation was before an extension ran: its session and leaf.
+struct SessionPlace {
+    session_id: String,
+    leaf: Option<String>,
+}
+
+impl SessionPlace {
+    fn of(agent: &AgentSession) -> Self {
+        SessionPlace {
+            session_id: agent.session.session_id().to_string(),
+            leaf: agent.session.leaf_id().map(str::to_string),
+        }
+    }
+
+    /// Redraw the transcript when an extension switched sessions or moved off the path
+    /// (`ctx.newSession`, `ctx.fork`, `ctx.switchSession`, `ctx.navigateTree`); entries
+    /// appended to the same path are drawn as they arrive.
+    fn reset_if_moved(&self, agent: &AgentSession, ui: &UnboundedSender<UiEvent>) {
+        let same_session = agent.session.session_id() == self.session_id;
+        let on_path = match &self.leaf {
+            None => true,
+            Some(leaf) => agent
+                .session
+                .get_branch(None)
+                .iter()
+                .any(|e| e.id() == leaf),
+        };
+        if !(same_session && on_path) {
+            let _ = ui.send(UiEvent::Reset(agent.state.messages.clone()));
+        }
+    }
+}
+
 /// Export the session and describe the outcome.
 fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
     let path = match (path, share) {
@@ -314,12 +347,16 @@ pub fn spawn_session(
                     }
                 },
                 SessionCommand::ExtensionActions { signal } => {
+                    let place = SessionPlace::of(&agent);
                     agent.run_extension_actions(&signal).await;
+                    place.reset_if_moved(&agent, &ui_tx);
                 }
                 SessionCommand::ExtensionCommand { name, args, signal } => {
+                    let place = SessionPlace::of(&agent);
                     if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
                         let _ = ui_tx.send(UiEvent::Failed(e));
                     }
+                    place.reset_if_moved(&agent, &ui_tx);
                 }
                 SessionCommand::SetName(name) => {
                     agent.session.append_session_info(&name);
