@@ -235,6 +235,23 @@ impl ExtensionHandle {
         .await
     }
 
+    /// Whether an extension added an autocomplete provider.
+    pub fn has_autocomplete(&self) -> bool {
+        self.has_handlers(crate::lua::autocomplete::AUTOCOMPLETE_MARK)
+    }
+
+    /// Suggestions of the extensions' autocomplete providers for the cursor at byte `col`
+    /// of line `line` (1-based): `{prefix, items}`, or `None` for the editor's own.
+    pub async fn autocomplete(&self, lines: Vec<String>, line: usize, col: usize) -> Option<Value> {
+        self.ask(|reply| Request::Autocomplete {
+            lines,
+            line,
+            col,
+            reply,
+        })
+        .await
+    }
+
     /// Run an extension tool. Partial results arrive on `updates`.
     pub async fn execute_tool(
         &self,

@@ -53,6 +53,12 @@ pub(crate) enum Request {
         prefix: String,
         reply: oneshot::Sender<Vec<Value>>,
     },
+    Autocomplete {
+        lines: Vec<String>,
+        line: usize,
+        col: usize,
+        reply: oneshot::Sender<Option<Value>>,
+    },
     StopProcesses(oneshot::Sender<()>),
     ExecuteTool {
         name: String,
@@ -218,6 +224,18 @@ async fn serve(host: Rc<Host>, request: Request) {
                 None => Vec::new(),
             };
             let _ = reply.send(list);
+        }
+        Request::Autocomplete {
+            lines,
+            line,
+            col,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::autocomplete::suggest(&vm, lines, line, col).await,
+                None => None,
+            };
+            let _ = reply.send(result);
         }
         Request::StopProcesses(reply) => {
             if let Some(vm) = host.current() {

@@ -4,6 +4,7 @@
 //! thread-safe door to it.
 
 pub mod api;
+pub mod autocomplete;
 pub mod budget;
 pub mod command;
 pub mod convert;

@@ -81,6 +81,7 @@ mod tools_ls;
 mod tools_read;
 mod tools_registry;
 mod tools_write;
+mod tui_autocomplete_e2e;
 mod tui_bad_input_e2e;
 mod tui_e2e;
 mod tui_export;

@@ -38,6 +38,7 @@ const TWINS: &[&str] = &[
     "event-bus.lua",
     "file-trigger.lua",
     "git-checkpoint.lua",
+    "github-issue-autocomplete.lua",
     "handoff.lua",
     "hello.lua",
     "inline-bash.lua",
