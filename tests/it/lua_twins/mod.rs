@@ -41,6 +41,7 @@ const TWINS: &[&str] = &[
     "github-issue-autocomplete.lua",
     "handoff.lua",
     "hello.lua",
+    "hidden-thinking-label.lua",
     "inline-bash.lua",
     "input-transform.lua",
     "mac-system-theme.lua",
