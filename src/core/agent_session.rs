@@ -64,7 +64,7 @@ pub const DEFAULT_COMPACTION: CompactionSettings = CompactionSettings {
 
 /// The system prompt for the given active tools.
 pub type PromptForTools = std::sync::Arc<
-    dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>]) -> String + Send + Sync,
+    dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>], &[Skill]) -> String + Send + Sync,
 >;
 
 /// One conversation: agent state, its session file and its subscribers.
@@ -89,6 +89,8 @@ pub struct AgentSession {
     pub prompt_for_tools: Option<PromptForTools>,
     /// The models this process can use (shared with the request credentials).
     pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
+    /// Skill and template files that `resources_discover` handlers added.
+    pub(super) discovered_files: Vec<std::path::PathBuf>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -126,6 +128,7 @@ impl AgentSession {
             templates: Vec::new(),
             prompt_for_tools: None,
             catalog: None,
+            discovered_files: Vec::new(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,

@@ -127,8 +127,23 @@ impl AgentSession {
 
     /// Pick up tools registered after loading (in handlers or commands).
     async fn refresh_extension_tools(&mut self) {
+        let before: Vec<String> = self
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect();
         if let Some(ext) = &mut self.extensions {
             ext.merge_extension_tools(&mut self.state.tools).await;
+        }
+        if self
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name())
+            .ne(before.iter().map(String::as_str))
+        {
+            self.rebuild_system_prompt();
         }
     }
 
@@ -145,6 +160,9 @@ impl AgentSession {
                 };
                 ext.resources_discover(&cwd, discover).await;
             }
+        }
+        if name == "session_start" {
+            self.apply_discovered_resources();
         }
     }
 
@@ -169,6 +187,7 @@ impl AgentSession {
                 ext.view.report(format!("Warning: {warning}"));
             }
         }
+        self.apply_discovered_resources();
         let models = self.available_models();
         if let Some(ext) = &mut self.extensions {
             ext.models = models;
@@ -409,9 +428,7 @@ impl AgentSession {
             ExtensionAction::SetActiveTools(names) => {
                 if let Some(ext) = &self.extensions {
                     ext.set_active_tools(&mut self.state, &names);
-                    if let Some(rebuild) = &self.prompt_for_tools {
-                        self.state.system_prompt = rebuild(&self.state.tools);
-                    }
+                    self.rebuild_system_prompt();
                 }
             }
             ExtensionAction::SendUserMessage { content, .. } => {
