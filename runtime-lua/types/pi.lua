@@ -345,7 +345,7 @@
 
 ---@class pi.CommandContext: pi.Context
 ---@field waitForIdle fun()
----@field newSession fun(options?: table): {cancelled: boolean}
+---@field newSession fun(options?: {parentSession?: string, withSession?: fun(ctx: pi.CommandContext)}): {cancelled: boolean} start a new session once the command returns; `withSession` then runs with the new session's ctx
 ---@field reload fun() reload every extension once the command returns
 ---@field fork fun(entryId: string, options?: table): {cancelled: boolean} fork before a user message once the command returns
 ---@field navigateTree fun(targetId: string, options?: {summarize?: boolean, customInstructions?: string, replaceInstructions?: boolean, label?: string}): {cancelled: boolean} move within the session tree once the command returns (a user message target puts its text back in the editor)

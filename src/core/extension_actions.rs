@@ -486,8 +486,16 @@ impl AgentSession {
                 // Load errors are reported by the host.
                 self.reload_only().await;
             }
-            ExtensionAction::NewSession => {
-                Box::pin(self.new_session()).await;
+            ExtensionAction::NewSession {
+                parent,
+                with_session,
+            } => {
+                let started = Box::pin(self.new_session_with_parent(parent.as_deref())).await;
+                if let (true, Some(id), Some(ext)) = (started, with_session, &self.extensions)
+                    && let Err(e) = ext.handle.run_callback(id).await
+                {
+                    self.report_extension_error(e);
+                }
             }
             ExtensionAction::Fork(entry_id) => {
                 let position = crate::core::session_switch::BranchPosition::Before;

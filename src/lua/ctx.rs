@@ -226,8 +226,21 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let h = host.clone();
     t.set(
         "newSession",
-        lua.create_function(move |lua, _: mlua::MultiValue| {
-            h.view.push_action(ExtensionAction::NewSession);
+        lua.create_function(move |lua, opts: Option<Table>| {
+            let (parent, with_session) = match &opts {
+                Some(o) => (
+                    o.get::<Option<String>>("parentSession")?,
+                    o.get::<Option<mlua::Function>>("withSession")?,
+                ),
+                None => (None, None),
+            };
+            let with_session = with_session
+                .map(|f| crate::lua::callbacks::keep(lua, f))
+                .transpose()?;
+            h.view.push_action(ExtensionAction::NewSession {
+                parent,
+                with_session,
+            });
             let r = lua.create_table()?;
             r.set("cancelled", false)?;
             Ok(r)

@@ -53,6 +53,10 @@ pub(crate) enum Request {
         prefix: String,
         reply: oneshot::Sender<Vec<Value>>,
     },
+    Callback {
+        id: u64,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     Autocomplete {
         lines: Vec<String>,
         line: usize,
@@ -224,6 +228,13 @@ async fn serve(host: Rc<Host>, request: Request) {
                 None => Vec::new(),
             };
             let _ = reply.send(list);
+        }
+        Request::Callback { id, reply } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::callbacks::run(&vm, id).await,
+                None => Ok(()),
+            };
+            let _ = reply.send(result);
         }
         Request::Autocomplete {
             lines,

@@ -6,6 +6,7 @@
 pub mod api;
 pub mod autocomplete;
 pub mod budget;
+pub mod callbacks;
 pub mod command;
 pub mod convert;
 pub mod ctx;

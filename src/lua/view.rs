@@ -65,8 +65,14 @@ pub enum ExtensionAction {
     Shutdown,
     /// `ctx.reload()` from a command.
     Reload,
-    /// `ctx.newSession()` from a command.
-    NewSession,
+    /// `ctx.newSession(options)` from a command.
+    NewSession {
+        /// `parentSession`: recorded in the new session's header.
+        parent: Option<String>,
+        /// The `withSession` callback, run with the new session's `ctx` (see
+        /// [`crate::lua::ExtensionHandle::run_callback`]).
+        with_session: Option<u64>,
+    },
     /// `ctx.fork(entryId)` from a command.
     Fork(String),
     /// `ctx.navigateTree(targetId, options)` from a command.

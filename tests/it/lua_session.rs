@@ -191,3 +191,46 @@ end
         "{entries:?}"
     );
 }
+
+/// `ctx.newSession{parentSession, withSession}`: the new header names the parent, and the
+/// callback runs in the new session (its message starts a turn there).
+#[tokio::test]
+async fn new_session_records_the_parent_and_runs_with_session_in_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "handoff.lua",
+        r#"return function(pi)
+  pi.registerCommand("handoff", { handler = function(args, ctx)
+    ctx.newSession({ parentSession = "/sessions/parent.jsonl", withSession = function(new_ctx)
+      new_ctx.sendUserMessage("kickoff: " .. args)
+    end })
+  end })
+end
+"#,
+    );
+    let (mut agent, faux) = session_with(vec![ext], dir.path()).await;
+    let signal = CancellationToken::new();
+    faux.push_text("old answer");
+    agent.prompt("old work".into(), Vec::new(), &signal).await;
+    let old_id = agent.session.session_id().to_string();
+    faux.push_text("new answer");
+    agent
+        .run_extension_command("handoff", "go on", &signal)
+        .await
+        .unwrap();
+    assert_ne!(agent.session.session_id(), old_id);
+    assert_eq!(
+        agent.session.header().parent_session.as_deref(),
+        Some("/sessions/parent.jsonl")
+    );
+    let texts: Vec<String> = agent
+        .state
+        .messages
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap().to_string())
+        .collect();
+    assert!(texts[0].contains("kickoff: go on"), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("new answer")), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("old work")), "{texts:?}");
+}
