@@ -298,6 +298,7 @@
 ---@field shouldTriggerFileCompletion? fun(lines: string[], line: integer, col: integer): boolean
 
 ---@class pi.UI
+---@field onTerminalInput fun(handler: fun(key: string): {consume?: boolean, data?: string}|nil): fun() see every key first (as a key id: "a", "up", "ctrl+x"); `{consume = true}` swallows it, `{data = "..."}` hands on another key id or text; returns the function that removes the handler
 ---@field addAutocompleteProvider fun(factory: fun(current: pi.AutocompleteProvider): pi.AutocompleteProvider) stack a completion provider over the editor's own (`/` commands, `@` paths)
 ---@field notify fun(message: string, level?: "info"|"success"|"warning"|"error") shown in the transcript
 ---@field confirm fun(title: string, message: string, opts?: pi.DialogOptions): boolean yields; false on cancel, timeout or without a UI

@@ -245,6 +245,35 @@ impl ExtensionHandle {
             .unwrap_or_else(|_| Err("the extension host has stopped".into()))
     }
 
+    /// Whether an extension listens to terminal input (`ctx.ui.onTerminalInput`).
+    pub fn has_terminal_input(&self) -> bool {
+        self.has_handlers(crate::lua::terminal_input::TERMINAL_INPUT_MARK)
+    }
+
+    /// Run the key id `key` through the terminal input handlers, waiting at most `limit`
+    /// (the terminal UI waits for the answer): `{consume = true}` or `{data}`, the key to hand
+    /// on; `None` when the extension thread did not answer in time.
+    pub fn terminal_input_blocking(
+        &self,
+        key: String,
+        limit: std::time::Duration,
+    ) -> Option<Value> {
+        let (reply, mut rx) = oneshot::channel();
+        self.tx.send(Request::TerminalInput { key, reply }).ok()?;
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            match rx.try_recv() {
+                Ok(answer) => return Some(answer),
+                Err(oneshot::error::TryRecvError::Closed) => return None,
+                Err(oneshot::error::TryRecvError::Empty) => {}
+            }
+            if std::time::Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+
     /// Whether an extension added an autocomplete provider.
     pub fn has_autocomplete(&self) -> bool {
         self.has_handlers(crate::lua::autocomplete::AUTOCOMPLETE_MARK)

@@ -53,6 +53,10 @@ pub(crate) enum Request {
         prefix: String,
         reply: oneshot::Sender<Vec<Value>>,
     },
+    TerminalInput {
+        key: String,
+        reply: oneshot::Sender<Value>,
+    },
     Callback {
         id: u64,
         reply: oneshot::Sender<Result<(), String>>,
@@ -228,6 +232,13 @@ async fn serve(host: Rc<Host>, request: Request) {
                 None => Vec::new(),
             };
             let _ = reply.send(list);
+        }
+        Request::TerminalInput { key, reply } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::terminal_input::dispatch(&vm, key).await,
+                None => serde_json::json!({"data": key}),
+            };
+            let _ = reply.send(result);
         }
         Request::Callback { id, reply } => {
             let result = match host.current() {

@@ -19,6 +19,7 @@ pub mod loader;
 pub mod messages;
 pub mod registry;
 pub mod shortcut;
+pub mod terminal_input;
 pub mod tool;
 pub mod tool_exec;
 pub mod ui;

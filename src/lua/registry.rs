@@ -181,6 +181,10 @@ pub struct Registry {
     pub providers: Vec<(String, usize)>,
     /// The top of the `ctx.ui.addAutocompleteProvider` stack.
     pub autocomplete: Option<Table>,
+    /// `ctx.ui.onTerminalInput` handlers with their ids, in the order added.
+    pub terminal_input: Vec<(u64, Function)>,
+    /// The id of the last terminal input handler.
+    pub next_input_id: u64,
 }
 
 impl Registry {
@@ -201,6 +205,9 @@ impl Registry {
         let mut events: HashSet<String> = self.handlers.iter().map(|h| h.event.clone()).collect();
         if self.autocomplete.is_some() {
             events.insert(crate::lua::autocomplete::AUTOCOMPLETE_MARK.to_string());
+        }
+        if !self.terminal_input.is_empty() {
+            events.insert(crate::lua::terminal_input::TERMINAL_INPUT_MARK.to_string());
         }
         events
     }

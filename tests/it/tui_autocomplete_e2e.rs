@@ -1,5 +1,7 @@
-//! End to end in tmux: the github-issue-autocomplete example stacks `#123` completions over
-//! the editor's own, fed by a stand-in `gh` on PATH; other words still complete as before.
+//! End to end in tmux, extensions in the editor's input path: the github-issue-autocomplete
+//! example stacks `#123` completions over the editor's own (fed by a stand-in `gh` on PATH,
+//! other words still complete as before), and `ctx.ui.onTerminalInput` handlers swallow or
+//! rewrite keys until they unsubscribe.
 
 use crate::support::MockServer;
 use crate::support::pi_cli::PiSandbox;
@@ -78,5 +80,59 @@ fn issue_numbers_complete_from_the_gh_cli_and_slash_commands_still_do() {
     pi.tmux
         .wait_for("the command menu", Duration::from_secs(10), |s| {
             s.contains("/hotkeys")
+        });
+}
+
+#[test]
+fn terminal_input_handlers_swallow_and_rewrite_keys_until_removed() {
+    assert!(
+        tmux_available(),
+        "tmux is needed for the interactive end-to-end tests"
+    );
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let ext = sandbox.project.join("keys.lua");
+    std::fs::write(
+        &ext,
+        r#"return function(pi)
+  local stop
+  pi.on("session_start", function(_, ctx)
+    stop = ctx.ui.onTerminalInput(function(key)
+      if key == "x" then return { consume = true } end
+      if key == "y" then return { data = "z" } end
+    end)
+  end)
+  pi.registerCommand("plain", { handler = function(_, ctx)
+    stop()
+    ctx.ui.notify("keys are plain again", "info")
+  end })
+end
+"#,
+    )
+    .unwrap();
+    let args = format!(
+        "--model mock/mock-model -e {}",
+        quote(&ext.to_string_lossy())
+    );
+    let pi = Session::start(sandbox, &args);
+    pi.tmux
+        .wait_for("the editor", Duration::from_secs(30), |s| {
+            s.contains("mock-model")
+        });
+    pi.tmux.type_text("axyb");
+    pi.tmux
+        .wait_for("x swallowed, y rewritten", Duration::from_secs(10), |s| {
+            s.contains("azb")
+        });
+    pi.tmux.key("C-u");
+    pi.send("/plain");
+    pi.tmux
+        .wait_for("the handler removed", Duration::from_secs(10), |s| {
+            s.contains("keys are plain again")
+        });
+    pi.tmux.type_text("axyb");
+    pi.tmux
+        .wait_for("keys as typed", Duration::from_secs(10), |s| {
+            s.contains("axyb")
         });
 }

@@ -101,5 +101,6 @@ pub fn connected_ui(
     crate::lua::ui::chrome::install(lua, &t, &ui)?;
     crate::lua::ui::theme::install(lua, &t, &ui)?;
     crate::lua::autocomplete::install(lua, &t, host)?;
+    crate::lua::terminal_input::install(lua, &t, host)?;
     Ok(t)
 }

@@ -6,7 +6,7 @@ use crate::t;
 
 use std::sync::Mutex;
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};
 
 use crate::lua::ShortcutInfo;
@@ -203,6 +203,36 @@ impl App {
         match &self.ext.arg_completions {
             Some((for_text, items)) if for_text == text => Some(items.clone()),
             _ => None,
+        }
+    }
+
+    /// The keys to handle for `key` after the extensions' terminal input handlers saw it:
+    /// none when one consumed it, another key (or the characters of a text) when one
+    /// rewrote it. Handlers get 100 ms; a busy extension thread lets the key through.
+    pub(super) fn through_terminal_input(&self, key: KeyEvent) -> Vec<KeyEvent> {
+        use crate::tui::chrome::lua_surfaces::{key_event, key_id};
+        let Some(handle) = self.ext.handle.as_ref().filter(|h| h.has_terminal_input()) else {
+            return vec![key];
+        };
+        let id = key_id(&key);
+        let Some(answer) =
+            handle.terminal_input_blocking(id.clone(), std::time::Duration::from_millis(100))
+        else {
+            return vec![key];
+        };
+        if answer["consume"] == true {
+            return Vec::new();
+        }
+        match answer["data"].as_str() {
+            Some(data) if data == id => vec![key],
+            Some(data) => match key_event(data) {
+                Some(event) => vec![event],
+                None => data
+                    .chars()
+                    .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+                    .collect(),
+            },
+            None => vec![key],
         }
     }
 

@@ -1,5 +1,5 @@
-//! What a key press does: extension dialogs and Lua components see it first, then the
-//! open overlay, the completion menu, the app's own bindings and the editor.
+//! What a key press does: extensions' terminal input handlers see it first, then extension
+//! dialogs and Lua components, then the open overlay, the completion menu, the app's own bindings and the editor.
 
 use std::time::Instant;
 
@@ -12,13 +12,15 @@ use crate::tui::panels::selector::SelectorOutcome;
 
 impl App {
     pub(super) fn handle_key(&mut self, key: KeyEvent) {
-        if self.handle_dialog_key(&key) {
-            return;
+        for key in self.through_terminal_input(key) {
+            if self.handle_dialog_key(&key) {
+                continue;
+            }
+            if crate::tui::chrome::lua_surfaces::forward_key(self, &key) {
+                continue;
+            }
+            self.handle_builtin_key(key);
         }
-        if crate::tui::chrome::lua_surfaces::forward_key(self, &key) {
-            return;
-        }
-        self.handle_builtin_key(key);
     }
 
     /// Handle a key without offering it to Lua components first.
