@@ -1,0 +1,8 @@
+//! The conformance suite: cases taken from the original pi's own test suite and checked
+//! against this implementation. Every case names the original test it comes from in a
+//! `/// orig:` line; each module's `//! orig-file:` line names the original test file.
+//! `MAPPING.md` beside this file lists every case (regenerate it with
+//! `scripts/conformance-mapping.sh`; the `mapping` test fails when it is stale).
+
+mod mapping;
+mod prompt_templates;
