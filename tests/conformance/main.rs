@@ -6,3 +6,6 @@
 
 mod mapping;
 mod prompt_templates;
+mod cli_args;
+mod frontmatter;
+mod path_utils;
