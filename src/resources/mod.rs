@@ -10,16 +10,21 @@ use std::path::{Path, PathBuf};
 /// The files a settings or command-line entry names: `raw` (with `~` expanded, relative to
 /// `base`) itself when it is a file, else what `in_folder` finds in it.
 fn entry_files(base: &Path, raw: &str, in_folder: impl Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
-    let path = crate::config::paths::expand_tilde(raw);
-    let path = if path.is_absolute() {
-        path
-    } else {
-        base.join(path)
-    };
+    let path = entry_path(base, raw);
     if path.is_file() {
         vec![path]
     } else {
         in_folder(&path)
+    }
+}
+
+/// A settings or command-line entry as a path: `~` expanded, relative to `base`.
+fn entry_path(base: &Path, raw: &str) -> PathBuf {
+    let path = crate::config::paths::expand_tilde(raw);
+    if path.is_absolute() {
+        path
+    } else {
+        base.join(path)
     }
 }
 

@@ -9,3 +9,5 @@ mod prompt_templates;
 mod cli_args;
 mod frontmatter;
 mod path_utils;
+mod skills;
+mod tools;
