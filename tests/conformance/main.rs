@@ -18,3 +18,4 @@ mod session_files;
 mod session_misc;
 mod compaction;
 mod model_resolver;
+mod tui_text;
