@@ -19,3 +19,4 @@ mod session_misc;
 mod compaction;
 mod model_resolver;
 mod tui_text;
+mod tui_editor;

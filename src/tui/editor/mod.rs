@@ -86,6 +86,7 @@ impl Editor {
         self.lines = text.split('\n').map(str::to_string).collect();
         self.row = self.lines.len() - 1;
         self.col = self.lines[self.row].len();
+        self.history_index = None;
     }
 
     /// Empty the editor (kept in undo).
@@ -340,6 +341,8 @@ impl Editor {
         self.col = start;
     }
 
+    /// Where a backward word move lands: over spaces, then over a run of punctuation or a
+    /// run of other characters (pi's three character classes).
     fn word_start(&self) -> usize {
         let line = &self.lines[self.row];
         let before: Vec<(usize, char)> = line[..self.col].char_indices().collect();
@@ -347,20 +350,27 @@ impl Editor {
         while i > 0 && before[i - 1].1.is_whitespace() {
             i -= 1;
         }
-        while i > 0 && !before[i - 1].1.is_whitespace() {
-            i -= 1;
+        if let Some(&(_, c)) = i.checked_sub(1).and_then(|j| before.get(j)) {
+            let class = char_class(c);
+            while i > 0 && char_class(before[i - 1].1) == class {
+                i -= 1;
+            }
         }
         before.get(i).map(|(b, _)| *b).unwrap_or(0)
     }
 
+    /// Where a forward word move lands: over spaces, then over one run of a class.
     fn word_end(&self) -> usize {
         let line = &self.lines[self.row];
         let mut chars = line[self.col..].char_indices().peekable();
         while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
             chars.next();
         }
-        while chars.peek().is_some_and(|(_, c)| !c.is_whitespace()) {
-            chars.next();
+        if let Some(&(_, c)) = chars.peek() {
+            let class = char_class(c);
+            while chars.peek().is_some_and(|(_, c)| char_class(*c) == class) {
+                chars.next();
+            }
         }
         chars
             .peek()
@@ -380,8 +390,8 @@ impl Editor {
         self.history_index = Some(next);
         let text = self.history[next].clone();
         self.lines = text.split('\n').map(str::to_string).collect();
-        self.row = 0;
-        self.col = self.lines[0].len();
+        self.row = self.lines.len() - 1;
+        self.col = self.lines[self.row].len();
     }
 
     fn history_forward(&mut self) {
@@ -450,12 +460,28 @@ fn wrap_hard(line: &str, max: usize) -> Vec<String> {
     out
 }
 
-fn prev_boundary(s: &str, i: usize) -> usize {
-    s[..i].char_indices().last().map(|(b, _)| b).unwrap_or(0)
+/// Word-movement classes: 0 whitespace, 1 punctuation, 2 anything else.
+fn char_class(c: char) -> u8 {
+    if c.is_whitespace() {
+        0
+    } else if "(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`".contains(c) {
+        1
+    } else {
+        2
+    }
 }
 
+/// The start of the grapheme cluster before byte `i` (an emoji with a skin tone or a flag
+/// is one step for the cursor and for Backspace).
+fn prev_boundary(s: &str, i: usize) -> usize {
+    use unicode_segmentation::UnicodeSegmentation;
+    s[..i].grapheme_indices(true).last().map(|(b, _)| b).unwrap_or(0)
+}
+
+/// The end of the grapheme cluster starting at byte `i`.
 fn next_boundary(s: &str, i: usize) -> usize {
-    s[i..].chars().next().map(|c| i + c.len_utf8()).unwrap_or(i)
+    use unicode_segmentation::UnicodeSegmentation;
+    s[i..].graphemes(true).next().map(|g| i + g.len()).unwrap_or(i)
 }
 
 fn byte_at_column(s: &str, column: usize) -> usize {
