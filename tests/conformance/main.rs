@@ -20,3 +20,4 @@ mod compaction;
 mod model_resolver;
 mod tui_text;
 mod tui_editor;
+mod model_registry;
