@@ -21,3 +21,8 @@ mod model_resolver;
 mod tui_text;
 mod tui_editor;
 mod model_registry;
+mod settings;
+mod system_prompt;
+mod ai_models;
+mod auth_storage;
+mod git_source;
