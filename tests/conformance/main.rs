@@ -26,3 +26,4 @@ mod system_prompt;
 mod ai_models;
 mod auth_storage;
 mod git_source;
+mod package_sources;
