@@ -295,6 +295,11 @@ fn large_session_cut_point() {
     let cut = find_cut_point(&refs, 0, refs.len(), 20000);
     let role = role_at(&refs, cut.first_kept_entry_index);
     assert!(role == "user" || role == "assistant", "{role}");
+    // The same cut pi 0.73.1's own findCutPoint computes for this fixture.
+    assert_eq!(refs.len(), 1018);
+    assert_eq!(cut.first_kept_entry_index, 837);
+    assert_eq!(cut.turn_start_index, Some(834));
+    assert!(cut.is_split_turn);
 }
 
 /// orig: compaction.test.ts › Large session fixture › should load session correctly
