@@ -27,3 +27,6 @@ mod ai_models;
 mod auth_storage;
 mod git_source;
 mod package_sources;
+mod tui_markdown;
+mod tree_selector;
+mod ai_overflow;
