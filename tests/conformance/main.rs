@@ -30,3 +30,5 @@ mod package_sources;
 mod tui_markdown;
 mod tree_selector;
 mod ai_overflow;
+mod ai_anthropic;
+mod ai_google;
