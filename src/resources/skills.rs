@@ -239,7 +239,8 @@ pub fn name_problems(name: &str) -> Vec<String> {
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
         problems.push(
-            "name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)".to_string(),
+            "name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"
+                .to_string(),
         );
     }
     if name.starts_with('-') || name.ends_with('-') {
@@ -356,7 +357,12 @@ mod tests {
             all.contains("does not match parent directory \"folder\""),
             "{all}"
         );
-        assert!(all.contains("invalid characters (must be lowercase a-z, 0-9, hyphens only) (name \"Bad_Name\")"), "{all}");
+        assert!(
+            all.contains(
+                "invalid characters (must be lowercase a-z, 0-9, hyphens only) (name \"Bad_Name\")"
+            ),
+            "{all}"
+        );
         assert!(
             all.contains("\"valid\"") && all.contains("already defines it"),
             "{all}"

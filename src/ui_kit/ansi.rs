@@ -20,8 +20,8 @@ fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
         if rest.is_empty() {
             return None;
         }
-        let len = escape_len(rest)
-            .unwrap_or_else(|| rest.graphemes(true).next().map_or(1, str::len));
+        let len =
+            escape_len(rest).unwrap_or_else(|| rest.graphemes(true).next().map_or(1, str::len));
         let (head, tail) = rest.split_at(len);
         rest = tail;
         if head.starts_with('\x1b') {
@@ -44,9 +44,8 @@ fn grapheme_width(grapheme: &str) -> usize {
         return 2;
     }
     let base = first.width().unwrap_or(0);
-    let emoji_sequence = chars.any(|c| {
-        c == '\u{FE0F}' || c == '\u{200D}' || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)
-    });
+    let emoji_sequence = chars
+        .any(|c| c == '\u{FE0F}' || c == '\u{200D}' || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c));
     if emoji_sequence { 2 } else { base }
 }
 
@@ -249,7 +248,6 @@ fn track_sgr(active: &mut Vec<String>, seq: &str) {
         active.push(seq.to_string());
     }
 }
-
 
 #[cfg(test)]
 mod tests {

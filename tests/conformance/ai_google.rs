@@ -25,8 +25,11 @@ fn stream(chunks: &[Value]) -> AssistantMessage {
     let mut out = MessageBuilder::new("google-generative-ai", "google", "gemini-2.5-flash", tx);
     let mut state = GeminiStreamState::new(&model);
     for parts in chunks {
-        let data = json!({"candidates": [{"content": {"role": "model", "parts": parts}}]}).to_string();
-        state.handle(&SseEvent { event: None, data }, &mut out).unwrap();
+        let data =
+            json!({"candidates": [{"content": {"role": "model", "parts": parts}}]}).to_string();
+        state
+            .handle(&SseEvent { event: None, data }, &mut out)
+            .unwrap();
     }
     out.partial().clone()
 }
@@ -40,21 +43,29 @@ fn is_thinking(part: Value) -> bool {
 #[test]
 fn thought_true_is_thinking() {
     assert!(is_thinking(json!({"text": "hmm", "thought": true})));
-    assert!(is_thinking(json!({"text": "hmm", "thought": true, "thoughtSignature": "opaque-signature"})));
+    assert!(is_thinking(
+        json!({"text": "hmm", "thought": true, "thoughtSignature": "opaque-signature"})
+    ));
 }
 
 /// orig: google-thinking-signature.test.ts › Google thinking detection (thoughtSignature) › does not treat thoughtSignature alone as thinking
 #[test]
 fn signature_alone_is_not_thinking() {
-    assert!(!is_thinking(json!({"text": "answer", "thoughtSignature": "opaque-signature"})));
-    assert!(!is_thinking(json!({"text": "answer", "thought": false, "thoughtSignature": "opaque-signature"})));
+    assert!(!is_thinking(
+        json!({"text": "answer", "thoughtSignature": "opaque-signature"})
+    ));
+    assert!(!is_thinking(
+        json!({"text": "answer", "thought": false, "thoughtSignature": "opaque-signature"})
+    ));
 }
 
 /// orig: google-thinking-signature.test.ts › Google thinking detection (thoughtSignature) › does not treat empty/missing signatures as thinking if thought is not set
 #[test]
 fn no_thought_flag_is_not_thinking() {
     assert!(!is_thinking(json!({"text": "answer"})));
-    assert!(!is_thinking(json!({"text": "answer", "thought": false, "thoughtSignature": ""})));
+    assert!(!is_thinking(
+        json!({"text": "answer", "thought": false, "thoughtSignature": ""})
+    ));
 }
 
 fn text_signature(msg: &AssistantMessage) -> Option<String> {
@@ -99,7 +110,11 @@ fn replay(model: &Model, assistant: Value) -> Value {
         serde_json::from_value(json!({"role": "user", "content": "Hi", "timestamp": 1})).unwrap(),
         serde_json::from_value(assistant).unwrap(),
     ];
-    let context = Context { system_prompt: None, messages, tools: Vec::new() };
+    let context = Context {
+        system_prompt: None,
+        messages,
+        tools: Vec::new(),
+    };
     let body = build_body(model, &context, &StreamOptions::default());
     body["contents"]
         .as_array()
@@ -126,8 +141,21 @@ fn call_turn(api: &str, provider: &str, model: &str, signature: Option<&str>) ->
 fn unsigned_call_replayed_as_function_call() {
     // 0.73.1 no longer adds the sentinel signature (the 0.58.3 test expects it); the call is
     // still replayed as a structured functionCall, never as a text fallback.
-    let turn = replay(&gemini("gemini-3-pro-preview"), call_turn("google-gemini-cli", "google-antigravity", "claude-sonnet-4-20250514", None));
-    let part = turn["parts"].as_array().unwrap().iter().find(|p| p.get("functionCall").is_some()).unwrap();
+    let turn = replay(
+        &gemini("gemini-3-pro-preview"),
+        call_turn(
+            "google-gemini-cli",
+            "google-antigravity",
+            "claude-sonnet-4-20250514",
+            None,
+        ),
+    );
+    let part = turn["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p.get("functionCall").is_some())
+        .unwrap();
     assert_eq!(part["functionCall"]["name"], "bash");
     assert_eq!(part["functionCall"]["args"], json!({"command": "ls -la"}));
     assert!(part.get("thoughtSignature").is_none());
@@ -138,15 +166,41 @@ fn unsigned_call_replayed_as_function_call() {
 #[test]
 fn own_signature_kept() {
     let sig = "AAAAAAAAAAAAAAAAAAAAAA==";
-    let turn = replay(&gemini("gemini-3-pro-preview"), call_turn("google-generative-ai", "google", "gemini-3-pro-preview", Some(sig)));
-    let part = turn["parts"].as_array().unwrap().iter().find(|p| p.get("functionCall").is_some()).unwrap();
+    let turn = replay(
+        &gemini("gemini-3-pro-preview"),
+        call_turn(
+            "google-generative-ai",
+            "google",
+            "gemini-3-pro-preview",
+            Some(sig),
+        ),
+    );
+    let part = turn["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p.get("functionCall").is_some())
+        .unwrap();
     assert_eq!(part["thoughtSignature"], sig);
 }
 
 /// orig: google-shared-gemini3-unsigned-tool-call.test.ts › google-shared convertMessages — Gemini 3 unsigned tool calls › does not add sentinel for non-Gemini-3 models
 #[test]
 fn no_sentinel_for_older_models() {
-    let turn = replay(&gemini("gemini-2.5-flash"), call_turn("google-gemini-cli", "google-antigravity", "claude-sonnet-4-20250514", None));
-    let part = turn["parts"].as_array().unwrap().iter().find(|p| p.get("functionCall").is_some()).unwrap();
+    let turn = replay(
+        &gemini("gemini-2.5-flash"),
+        call_turn(
+            "google-gemini-cli",
+            "google-antigravity",
+            "claude-sonnet-4-20250514",
+            None,
+        ),
+    );
+    let part = turn["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p.get("functionCall").is_some())
+        .unwrap();
     assert!(part.get("thoughtSignature").is_none());
 }

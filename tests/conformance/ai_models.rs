@@ -6,7 +6,10 @@ use pi::ai::registry::ModelRegistry;
 fn supports(provider: &str, id: &str) -> bool {
     let dir = tempfile::tempdir().unwrap();
     let (registry, _) = ModelRegistry::load_from(&dir.path().join("models.json"));
-    registry.find(provider, id).unwrap_or_else(|| panic!("{provider}/{id} missing")).supports_xhigh()
+    registry
+        .find(provider, id)
+        .unwrap_or_else(|| panic!("{provider}/{id} missing"))
+        .supports_xhigh()
 }
 
 /// orig: supportsXhigh › returns true for Anthropic Opus 4.6 on anthropic-messages API

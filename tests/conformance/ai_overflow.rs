@@ -8,10 +8,12 @@ use pi::ai::types::AssistantMessage;
 use serde_json::json;
 
 fn error(text: &str) -> AssistantMessage {
-    serde_json::from_value(json!({"role": "assistant", "content": [], "api": "x", "provider": "p", "model": "m",
+    serde_json::from_value(
+        json!({"role": "assistant", "content": [], "api": "x", "provider": "p", "model": "m",
         "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
                   "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
-        "stopReason": "error", "errorMessage": text, "timestamp": 1}))
+        "stopReason": "error", "errorMessage": text, "timestamp": 1}),
+    )
     .unwrap()
 }
 
@@ -88,47 +90,75 @@ fn zai_silent_overflow_by_usage() {
 /// orig: Context overflow error handling › Ollama (local) › gpt-oss:20b - should detect overflow via isContextOverflow (ollama silently truncates)
 #[test]
 fn ollama_explicit_overflow() {
-    assert!(is_context_overflow(&error("prompt too long; exceeded max context length by 1200 tokens"), Some(8192)));
+    assert!(is_context_overflow(
+        &error("prompt too long; exceeded max context length by 1200 tokens"),
+        Some(8192)
+    ));
 }
 
 /// orig: Context overflow error handling › GitHub Copilot (OAuth) › gpt-4o - should detect overflow via isContextOverflow
 #[test]
 fn copilot() {
-    assert!(is_context_overflow(&error("prompt token count of 150000 exceeds the limit of 128000"), Some(128_000)));
+    assert!(is_context_overflow(
+        &error("prompt token count of 150000 exceeds the limit of 128000"),
+        Some(128_000)
+    ));
 }
 
 /// orig: Context overflow error handling › Google Gemini CLI (OAuth) › gemini-2.5-flash - should detect overflow via isContextOverflow
 #[test]
 fn gemini_cli() {
-    assert!(is_context_overflow(&error("The input token count (1500000) exceeds the maximum number of tokens allowed (1048576)."), Some(1_048_576)));
+    assert!(is_context_overflow(
+        &error(
+            "The input token count (1500000) exceeds the maximum number of tokens allowed (1048576)."
+        ),
+        Some(1_048_576)
+    ));
 }
 
 /// orig: Context overflow error handling › OpenAI Codex (OAuth) › gpt-5.2-codex - should detect overflow via isContextOverflow
 #[test]
 fn codex() {
-    assert!(is_context_overflow(&error("Your input exceeds the context window of this model."), Some(272_000)));
+    assert!(is_context_overflow(
+        &error("Your input exceeds the context window of this model."),
+        Some(272_000)
+    ));
 }
 
 /// Rate limiting is not an overflow, even when its text mentions tokens.
 #[test]
 fn throttling_is_not_overflow() {
-    assert!(!is_context_overflow(&error("ThrottlingException: Too many tokens, please wait before trying again. rate limit"), Some(128_000)));
+    assert!(!is_context_overflow(
+        &error("ThrottlingException: Too many tokens, please wait before trying again. rate limit"),
+        Some(128_000)
+    ));
 }
 
 /// orig: Context overflow error handling › GitHub Copilot (OAuth) › claude-sonnet-4 - should detect overflow via isContextOverflow
 #[test]
 fn copilot_claude() {
-    assert!(is_context_overflow(&error("Input is too long for requested model."), Some(128_000)));
+    assert!(is_context_overflow(
+        &error("Input is too long for requested model."),
+        Some(128_000)
+    ));
 }
 
 /// orig: Context overflow error handling › Google Antigravity (OAuth) › gemini-3-flash - should detect overflow via isContextOverflow
 #[test]
 fn antigravity_gemini() {
-    assert!(is_context_overflow(&error("The input token count (1500000) exceeds the maximum number of tokens allowed (1048576)."), Some(1_048_576)));
+    assert!(is_context_overflow(
+        &error(
+            "The input token count (1500000) exceeds the maximum number of tokens allowed (1048576)."
+        ),
+        Some(1_048_576)
+    ));
 }
 
 /// orig: Context overflow error handling › Google Antigravity (OAuth) › claude-sonnet-4-5 - should detect overflow via isContextOverflow
 #[test]
 fn antigravity_claude() {
-    assert!(is_context_overflow(&error("prompt is too long: 250000 tokens > 200000 maximum"), Some(200_000)));
+    assert!(is_context_overflow(
+        &error("prompt is too long: 250000 tokens > 200000 maximum"),
+        Some(200_000)
+    ));
 }

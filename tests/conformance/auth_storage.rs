@@ -9,7 +9,8 @@ use pi::config::Env;
 use serde_json::{Value, json};
 
 fn key_with(raw: &str, env: Env) -> Option<String> {
-    AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": raw}}), env).api_key("anthropic")
+    AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": raw}}), env)
+        .api_key("anthropic")
 }
 
 /// `name: configured key => resolved key;` rows.
@@ -49,7 +50,10 @@ keys! {
 #[test]
 fn env_var_name() {
     let env = Env::from_pairs(&[("TEST_AUTH_API_KEY_12345", "env-api-key-value")]);
-    assert_eq!(key_with("TEST_AUTH_API_KEY_12345", env).as_deref(), Some("env-api-key-value"));
+    assert_eq!(
+        key_with("TEST_AUTH_API_KEY_12345", env).as_deref(),
+        Some("env-api-key-value")
+    );
 }
 
 fn counter_command(dir: &Path, body: &str) -> (String, std::path::PathBuf) {
@@ -71,7 +75,10 @@ fn count(path: &Path) -> String {
 fn command_runs_once() {
     let dir = tempfile::tempdir().unwrap();
     let (command, counter) = counter_command(dir.path(), "echo key-value");
-    let auth = AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": command}}), Env::empty());
+    let auth = AuthStorage::in_memory(
+        json!({"anthropic": {"type": "api_key", "key": command}}),
+        Env::empty(),
+    );
     for _ in 0..3 {
         assert_eq!(auth.api_key("anthropic").as_deref(), Some("key-value"));
     }
@@ -95,7 +102,10 @@ fn commands_cached_separately() {
 fn failed_command_not_retried() {
     let dir = tempfile::tempdir().unwrap();
     let (command, counter) = counter_command(dir.path(), "exit 1");
-    let auth = AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": command}}), Env::empty());
+    let auth = AuthStorage::in_memory(
+        json!({"anthropic": {"type": "api_key", "key": command}}),
+        Env::empty(),
+    );
     assert_eq!(auth.api_key("anthropic"), None);
     assert_eq!(auth.api_key("anthropic"), None);
     assert_eq!(count(&counter), "1");
@@ -104,8 +114,14 @@ fn failed_command_not_retried() {
 /// orig: AuthStorage › API key resolution › caching › environment variables are not cached (changes are picked up)
 #[test]
 fn env_values_not_cached() {
-    assert_eq!(key_with("MY_AUTH_KEY", Env::from_pairs(&[("MY_AUTH_KEY", "first")])).as_deref(), Some("first"));
-    assert_eq!(key_with("MY_AUTH_KEY", Env::from_pairs(&[("MY_AUTH_KEY", "second")])).as_deref(), Some("second"));
+    assert_eq!(
+        key_with("MY_AUTH_KEY", Env::from_pairs(&[("MY_AUTH_KEY", "first")])).as_deref(),
+        Some("first")
+    );
+    assert_eq!(
+        key_with("MY_AUTH_KEY", Env::from_pairs(&[("MY_AUTH_KEY", "second")])).as_deref(),
+        Some("second")
+    );
 }
 
 fn write_auth(path: &Path, value: Value) {
@@ -130,7 +146,13 @@ fn set_keeps_external_edits() {
     let mut edited = two_keys();
     edited["google"] = json!({"type": "api_key", "key": "google-key"});
     write_auth(&file, edited);
-    auth.set("anthropic", &Credential::ApiKey { key: "new-anthropic".into() }).unwrap();
+    auth.set(
+        "anthropic",
+        &Credential::ApiKey {
+            key: "new-anthropic".into(),
+        },
+    )
+    .unwrap();
     let saved = read_auth(&file);
     assert_eq!(saved["anthropic"]["key"], "new-anthropic");
     assert_eq!(saved["openai"]["key"], "openai-key");
@@ -159,18 +181,29 @@ fn remove_keeps_external_edits() {
 fn malformed_file_not_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("auth.json");
-    write_auth(&file, json!({"anthropic": {"type": "api_key", "key": "anthropic-key"}}));
+    write_auth(
+        &file,
+        json!({"anthropic": {"type": "api_key", "key": "anthropic-key"}}),
+    );
     let (mut auth, _) = AuthStorage::load_with_env(dir.path(), Env::empty());
     std::fs::write(&file, "{invalid-json").unwrap();
     auth.reload_stored();
-    let _ = auth.set("openai", &Credential::ApiKey { key: "openai-key".into() });
+    let _ = auth.set(
+        "openai",
+        &Credential::ApiKey {
+            key: "openai-key".into(),
+        },
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "{invalid-json");
 }
 
 /// orig: AuthStorage › runtime overrides › runtime override takes priority over auth.json
 #[test]
 fn runtime_key_wins() {
-    let mut auth = AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": "stored-key"}}), Env::empty());
+    let mut auth = AuthStorage::in_memory(
+        json!({"anthropic": {"type": "api_key", "key": "stored-key"}}),
+        Env::empty(),
+    );
     auth.set_runtime_api_key("anthropic", "runtime-key");
     assert_eq!(auth.api_key("anthropic").as_deref(), Some("runtime-key"));
 }
@@ -178,7 +211,10 @@ fn runtime_key_wins() {
 /// orig: AuthStorage › runtime overrides › removing runtime override falls back to auth.json
 #[test]
 fn removing_runtime_key_falls_back() {
-    let mut auth = AuthStorage::in_memory(json!({"anthropic": {"type": "api_key", "key": "stored-key"}}), Env::empty());
+    let mut auth = AuthStorage::in_memory(
+        json!({"anthropic": {"type": "api_key", "key": "stored-key"}}),
+        Env::empty(),
+    );
     auth.set_runtime_api_key("anthropic", "runtime-key");
     auth.remove_runtime_api_key("anthropic");
     assert_eq!(auth.api_key("anthropic").as_deref(), Some("stored-key"));

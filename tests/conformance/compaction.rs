@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use pi::ai::types::{Message, Usage};
+use pi::compaction::serialize::serialize_conversation;
 use pi::compaction::tokens::calculate_context_tokens;
 use pi::compaction::{estimate_context_tokens, estimate_tokens, find_cut_point, should_compact};
-use pi::compaction::serialize::serialize_conversation;
 use pi::config::settings_keys::CompactionSettings;
 use pi::session::load::{MigrationWrite, load_session_file};
 use pi::session::{SessionEntry, build_session_context};
@@ -75,7 +75,10 @@ fn msg(v: Value) -> Message {
 /// orig: compaction.test.ts › Token calculation › should calculate total context tokens from usage
 #[test]
 fn context_tokens_from_usage() {
-    assert_eq!(calculate_context_tokens(&to_usage(usage(1000, 500, 200, 100))), 1800);
+    assert_eq!(
+        calculate_context_tokens(&to_usage(usage(1000, 500, 200, 100))),
+        1800
+    );
 }
 
 /// orig: compaction.test.ts › Token calculation › should handle zero values
@@ -115,7 +118,10 @@ fn aborted_usage_skipped() {
 #[test]
 fn no_assistant_usage_estimates_everything() {
     let messages = [msg(user("Hello"))];
-    assert_eq!(estimate_context_tokens(&messages), estimate_tokens(&messages[0]));
+    assert_eq!(
+        estimate_context_tokens(&messages),
+        estimate_tokens(&messages[0])
+    );
 }
 
 fn settings(enabled: bool) -> CompactionSettings {
@@ -140,7 +146,10 @@ fn disabled_never_compacts() {
 }
 
 fn role_at(entries: &[&SessionEntry], index: usize) -> String {
-    entries[index].as_message().map(|m| m.role().to_string()).unwrap_or_default()
+    entries[index]
+        .as_message()
+        .map(|m| m.role().to_string())
+        .unwrap_or_default()
 }
 
 /// orig: compaction.test.ts › findCutPoint › should find cut point based on actual token differences
@@ -149,7 +158,10 @@ fn cut_at_a_message() {
     let mut c = Chain::default();
     for i in 0..10 {
         c.message(user(&format!("User {i}")));
-        c.message(assistant(&format!("Assistant {i}"), usage(0, 100, (i + 1) * 1000, 0)));
+        c.message(assistant(
+            &format!("Assistant {i}"),
+            usage(0, 100, (i + 1) * 1000, 0),
+        ));
     }
     let refs = c.refs();
     let cut = find_cut_point(&refs, 0, refs.len(), 2500);
@@ -163,7 +175,10 @@ fn cut_without_candidates() {
     let mut c = Chain::default();
     c.message(default_assistant("a"));
     let refs = c.refs();
-    assert_eq!(find_cut_point(&refs, 0, refs.len(), 1000).first_kept_entry_index, 0);
+    assert_eq!(
+        find_cut_point(&refs, 0, refs.len(), 1000).first_kept_entry_index,
+        0
+    );
 }
 
 /// orig: compaction.test.ts › findCutPoint › should keep everything if all messages fit within budget
@@ -175,7 +190,10 @@ fn cut_keeps_all_within_budget() {
     c.message(user("2"));
     c.message(assistant("b", usage(0, 50, 1000, 0)));
     let refs = c.refs();
-    assert_eq!(find_cut_point(&refs, 0, refs.len(), 50000).first_kept_entry_index, 0);
+    assert_eq!(
+        find_cut_point(&refs, 0, refs.len(), 50000).first_kept_entry_index,
+        0
+    );
 }
 
 /// orig: compaction.test.ts › findCutPoint › should indicate split turn when cutting at assistant message
@@ -207,7 +225,10 @@ fn context_without_compaction() {
     let ctx = c.context();
     assert_eq!(ctx.messages.len(), 4);
     assert_eq!(ctx.thinking_level, "off");
-    assert_eq!(ctx.model, Some(("anthropic".into(), "claude-sonnet-4-5".into())));
+    assert_eq!(
+        ctx.model,
+        Some(("anthropic".into(), "claude-sonnet-4-5".into()))
+    );
 }
 
 /// orig: compaction.test.ts › buildSessionContext › should handle single compaction
@@ -225,7 +246,12 @@ fn context_single_compaction() {
     assert_eq!(ctx.messages.len(), 5);
     let first = serde_json::to_value(&ctx.messages[0]).unwrap();
     assert_eq!(first["role"], "compactionSummary");
-    assert!(first["summary"].as_str().unwrap().contains("Summary of 1,a,2,b"));
+    assert!(
+        first["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Summary of 1,a,2,b")
+    );
 }
 
 /// orig: compaction.test.ts › buildSessionContext › should handle multiple compactions (only latest matters)
@@ -245,7 +271,12 @@ fn context_latest_compaction() {
     let ctx = c.context();
     assert_eq!(ctx.messages.len(), 5);
     let first = serde_json::to_value(&ctx.messages[0]).unwrap();
-    assert!(first["summary"].as_str().unwrap().contains("Second summary"));
+    assert!(
+        first["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Second summary")
+    );
 }
 
 /// orig: compaction.test.ts › buildSessionContext › should keep all messages when firstKeptEntryId is first entry
@@ -269,13 +300,20 @@ fn context_tracks_model_and_thinking() {
     c.message(default_assistant("a"));
     c.push(json!({"type": "thinking_level_change", "thinkingLevel": "high"}));
     let ctx = c.context();
-    assert_eq!(ctx.model, Some(("anthropic".into(), "claude-sonnet-4-5".into())));
+    assert_eq!(
+        ctx.model,
+        Some(("anthropic".into(), "claude-sonnet-4-5".into()))
+    );
     assert_eq!(ctx.thinking_level, "high");
 }
 
 fn large_session() -> Vec<SessionEntry> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance/large-session.jsonl");
-    load_session_file(&path, MigrationWrite::InMemory).unwrap().unwrap().entries
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/conformance/large-session.jsonl");
+    load_session_file(&path, MigrationWrite::InMemory)
+        .unwrap()
+        .unwrap()
+        .entries
 }
 
 /// orig: compaction.test.ts › Large session fixture › should parse the large session
@@ -312,8 +350,10 @@ fn large_session_context() {
 }
 
 fn tool_result(text: &str) -> Message {
-    msg(json!({"role": "toolResult", "toolCallId": "tc1", "toolName": "read",
-               "content": [{"type": "text", "text": text}], "isError": false, "timestamp": 1}))
+    msg(
+        json!({"role": "toolResult", "toolCallId": "tc1", "toolName": "read",
+               "content": [{"type": "text", "text": text}], "isError": false, "timestamp": 1}),
+    )
 }
 
 /// orig: compaction-serialization.test.ts › serializeConversation › should truncate long tool results
@@ -330,7 +370,10 @@ fn long_tool_results_cut() {
 #[test]
 fn short_tool_results_whole() {
     let text = "x".repeat(1500);
-    assert_eq!(serialize_conversation(&[tool_result(&text)]), format!("[Tool result]: {text}"));
+    assert_eq!(
+        serialize_conversation(&[tool_result(&text)]),
+        format!("[Tool result]: {text}")
+    );
 }
 
 /// orig: compaction-serialization.test.ts › serializeConversation › should not truncate assistant or user messages

@@ -6,7 +6,9 @@ use pi::resources::frontmatter::{body, parse};
 /// orig: parseFrontmatter › parses keys, strips quotes, and returns body
 #[test]
 fn keys_quotes_and_body() {
-    let doc = parse("---\nname: \"skill-name\"\ndescription: 'A desc'\nfoo-bar: value\n---\n\nBody text").unwrap();
+    let doc =
+        parse("---\nname: \"skill-name\"\ndescription: 'A desc'\nfoo-bar: value\n---\n\nBody text")
+            .unwrap();
     assert_eq!(doc.fields["name"], "skill-name");
     assert_eq!(doc.fields["description"], "A desc");
     assert_eq!(doc.fields["foo-bar"], "value");
@@ -39,7 +41,10 @@ fn literal_block_scalar() {
 /// orig: parseFrontmatter › returns original content when frontmatter is missing or unterminated
 #[test]
 fn missing_or_unterminated_frontmatter_keeps_the_text() {
-    assert_eq!(parse("Just text\nsecond line").unwrap().body, "Just text\nsecond line");
+    assert_eq!(
+        parse("Just text\nsecond line").unwrap().body,
+        "Just text\nsecond line"
+    );
     let unterminated = "---\nname: test\nBody without terminator";
     let doc = parse(unterminated).unwrap();
     assert_eq!(doc.body, unterminated);
@@ -63,5 +68,8 @@ fn strip_removes_frontmatter_and_trims() {
 /// orig: stripFrontmatter › returns body when no frontmatter present
 #[test]
 fn strip_without_frontmatter_keeps_text() {
-    assert_eq!(body("\n  No frontmatter body  \n"), "\n  No frontmatter body  \n");
+    assert_eq!(
+        body("\n  No frontmatter body  \n"),
+        "\n  No frontmatter body  \n"
+    );
 }

@@ -12,7 +12,11 @@ fn mapping_md_lists_every_case() {
         .current_dir(root)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let fresh = String::from_utf8(out.stdout).unwrap();
     let stored = std::fs::read_to_string(root.join("tests/conformance/MAPPING.md")).unwrap();
     assert!(

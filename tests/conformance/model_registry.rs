@@ -16,7 +16,9 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Fixture {
-        Fixture { dir: tempfile::tempdir().unwrap() }
+        Fixture {
+            dir: tempfile::tempdir().unwrap(),
+        }
     }
     fn path(&self) -> PathBuf {
         self.dir.path().join("models.json")
@@ -43,7 +45,12 @@ fn provider_config(base_url: &str, ids: &[&str], api: &str) -> Value {
 }
 
 fn of(registry: &ModelRegistry, provider: &str) -> Vec<Model> {
-    registry.all().iter().filter(|m| m.provider == provider).cloned().collect()
+    registry
+        .all()
+        .iter()
+        .filter(|m| m.provider == provider)
+        .cloned()
+        .collect()
 }
 
 fn find(registry: &ModelRegistry, provider: &str, id: &str) -> Model {
@@ -77,9 +84,14 @@ fn base_url_override_applies_to_all() {
 /// orig: ModelRegistry › baseUrl override (no custom models) › overriding headers merges with model headers
 #[test]
 fn header_override_applies() {
-    let r = Fixture::new().registry(json!({"anthropic": {"baseUrl": PROXY, "headers": {"X-Custom-Header": "custom-value"}}}));
+    let r = Fixture::new().registry(
+        json!({"anthropic": {"baseUrl": PROXY, "headers": {"X-Custom-Header": "custom-value"}}}),
+    );
     for m in of(&r, "anthropic") {
-        assert_eq!(headers(&r, &m).get("X-Custom-Header").map(String::as_str), Some("custom-value"));
+        assert_eq!(
+            headers(&r, &m).get("X-Custom-Header").map(String::as_str),
+            Some("custom-value")
+        );
     }
 }
 
@@ -101,7 +113,10 @@ fn override_and_merge_together() {
     }));
     let anthropic = of(&r, "anthropic");
     assert!(anthropic.len() > 1);
-    assert_eq!(anthropic[0].base_url, "https://anthropic-proxy.example.com/v1");
+    assert_eq!(
+        anthropic[0].base_url,
+        "https://anthropic-proxy.example.com/v1"
+    );
     let google = of(&r, "google");
     assert!(google.len() > 1);
     assert!(google.iter().any(|m| m.id == "gemini-custom"));
@@ -112,27 +127,42 @@ fn override_and_merge_together() {
 fn reload_picks_up_base_url() {
     let f = Fixture::new();
     let mut r = f.registry(json!({"anthropic": {"baseUrl": "https://first-proxy.example.com/v1"}}));
-    assert_eq!(of(&r, "anthropic")[0].base_url, "https://first-proxy.example.com/v1");
+    assert_eq!(
+        of(&r, "anthropic")[0].base_url,
+        "https://first-proxy.example.com/v1"
+    );
     f.write(json!({"anthropic": {"baseUrl": "https://second-proxy.example.com/v1"}}));
     r.reload();
-    assert_eq!(of(&r, "anthropic")[0].base_url, "https://second-proxy.example.com/v1");
+    assert_eq!(
+        of(&r, "anthropic")[0].base_url,
+        "https://second-proxy.example.com/v1"
+    );
 }
 
 /// orig: ModelRegistry › custom models merge behavior › custom provider with same name as built-in merges with built-in models
 #[test]
 fn custom_models_merge_with_builtins() {
-    let r = Fixture::new().registry(json!({"anthropic": provider_config(PROXY, &["claude-custom"], "anthropic-messages")}));
+    let r = Fixture::new().registry(
+        json!({"anthropic": provider_config(PROXY, &["claude-custom"], "anthropic-messages")}),
+    );
     let models = of(&r, "anthropic");
     assert!(models.len() > 1);
     assert!(models.iter().any(|m| m.id == "claude-custom"));
-    assert!(models.iter().any(|m| m.id != "claude-custom" && m.id.contains("claude")));
+    assert!(
+        models
+            .iter()
+            .any(|m| m.id != "claude-custom" && m.id.contains("claude"))
+    );
 }
 
 /// orig: ModelRegistry › custom models merge behavior › custom model with same id replaces built-in model by id
 #[test]
 fn custom_model_replaces_builtin_id() {
     let r = Fixture::new().registry(json!({"openrouter": provider_config(PROXY, &["anthropic/claude-sonnet-4"], "openai-completions")}));
-    let same: Vec<Model> = of(&r, "openrouter").into_iter().filter(|m| m.id == "anthropic/claude-sonnet-4").collect();
+    let same: Vec<Model> = of(&r, "openrouter")
+        .into_iter()
+        .filter(|m| m.id == "anthropic/claude-sonnet-4")
+        .collect();
     assert_eq!(same.len(), 1);
     assert_eq!(same[0].base_url, PROXY);
 }
@@ -140,7 +170,9 @@ fn custom_model_replaces_builtin_id() {
 /// orig: ModelRegistry › custom models merge behavior › custom provider with same name as built-in does not affect other built-in providers
 #[test]
 fn custom_models_leave_other_providers() {
-    let r = Fixture::new().registry(json!({"anthropic": provider_config(PROXY, &["claude-custom"], "anthropic-messages")}));
+    let r = Fixture::new().registry(
+        json!({"anthropic": provider_config(PROXY, &["claude-custom"], "anthropic-messages")}),
+    );
     assert!(!of(&r, "google").is_empty());
     assert!(!of(&r, "openai").is_empty());
 }
@@ -149,7 +181,9 @@ fn custom_models_leave_other_providers() {
 #[test]
 fn provider_base_url_applies_to_all() {
     let url = "https://merged-proxy.example.com/v1";
-    let r = Fixture::new().registry(json!({"anthropic": provider_config(url, &["claude-custom"], "anthropic-messages")}));
+    let r = Fixture::new().registry(
+        json!({"anthropic": provider_config(url, &["claude-custom"], "anthropic-messages")}),
+    );
     assert!(of(&r, "anthropic").iter().all(|m| m.base_url == url));
 }
 
@@ -171,7 +205,10 @@ fn demo(compat: Option<Value>, model_compat: Option<Value>) -> Value {
 /// orig: ModelRegistry › custom models merge behavior › provider-level compat applies to custom models
 #[test]
 fn provider_compat_on_custom_models() {
-    let r = Fixture::new().registry(demo(Some(json!({"supportsUsageInStreaming": false, "maxTokensField": "max_tokens"})), None));
+    let r = Fixture::new().registry(demo(
+        Some(json!({"supportsUsageInStreaming": false, "maxTokensField": "max_tokens"})),
+        None,
+    ));
     let compat = find(&r, "demo", "demo-model").compat.unwrap();
     assert_eq!(compat["supportsUsageInStreaming"], false);
     assert_eq!(compat["maxTokensField"], "max_tokens");
@@ -211,7 +248,10 @@ fn compat_reasoning_effort_map() {
     ));
     assert_eq!(r.error(), None);
     let compat = find(&r, "demo", "demo-model").compat.unwrap();
-    assert_eq!(compat["reasoningEffortMap"], json!({"minimal": "default", "high": "max"}));
+    assert_eq!(
+        compat["reasoningEffortMap"],
+        json!({"minimal": "default", "high": "max"})
+    );
     assert_eq!(compat["supportsStrictMode"], false);
 }
 
@@ -228,8 +268,14 @@ fn model_base_url_wins() {
              "cost": {"input": 1, "output": 3.2, "cacheRead": 0.2, "cacheWrite": 0},
              "contextWindow": 204800, "maxTokens": 131072}
         ]}}));
-    assert_eq!(find(&r, "opencode-go", "minimax-m2.5").base_url, "https://opencode.ai/zen/go");
-    assert_eq!(find(&r, "opencode-go", "glm-5").base_url, "https://opencode.ai/zen/go/v1");
+    assert_eq!(
+        find(&r, "opencode-go", "minimax-m2.5").base_url,
+        "https://opencode.ai/zen/go"
+    );
+    assert_eq!(
+        find(&r, "opencode-go", "glm-5").base_url,
+        "https://opencode.ai/zen/go/v1"
+    );
 }
 
 const SONNET: &str = "anthropic/claude-sonnet-4";
@@ -243,7 +289,11 @@ fn overrides_with_custom_models() {
     let r = Fixture::new().registry(json!({"openrouter": provider}));
     let models = of(&r, "openrouter");
     assert!(models.iter().any(|m| m.id == "custom/openrouter-model"));
-    assert!(models.iter().any(|m| m.id == SONNET && m.name == "Overridden Built-in Sonnet"));
+    assert!(
+        models
+            .iter()
+            .any(|m| m.id == SONNET && m.name == "Overridden Built-in Sonnet")
+    );
 }
 
 /// orig: ModelRegistry › custom models merge behavior › refresh() reloads merged custom models from disk
@@ -257,7 +307,11 @@ fn reload_custom_models() {
     let models = of(&r, "anthropic");
     assert!(!models.iter().any(|m| m.id == "claude-custom"));
     assert!(models.iter().any(|m| m.id == "claude-custom-2"));
-    assert!(models.iter().any(|m| m.id.contains("claude") && !m.id.starts_with("claude-custom")));
+    assert!(
+        models
+            .iter()
+            .any(|m| m.id.contains("claude") && !m.id.starts_with("claude-custom"))
+    );
 }
 
 /// orig: ModelRegistry › custom models merge behavior › removing custom models from models.json keeps built-in provider models
@@ -287,14 +341,21 @@ fn override_one_model() {
 /// orig: ModelRegistry › modelOverrides (per-model customization) › model override with compat.openRouterRouting
 #[test]
 fn override_routing() {
-    let r = with_overrides(json!({SONNET: {"compat": {"openRouterRouting": {"only": ["amazon-bedrock"]}}}}));
-    assert_eq!(find(&r, "openrouter", SONNET).compat.unwrap()["openRouterRouting"], json!({"only": ["amazon-bedrock"]}));
+    let r = with_overrides(
+        json!({SONNET: {"compat": {"openRouterRouting": {"only": ["amazon-bedrock"]}}}}),
+    );
+    assert_eq!(
+        find(&r, "openrouter", SONNET).compat.unwrap()["openRouterRouting"],
+        json!({"only": ["amazon-bedrock"]})
+    );
 }
 
 /// orig: ModelRegistry › modelOverrides (per-model customization) › model override deep merges compat settings
 #[test]
 fn override_compat_merges() {
-    let r = with_overrides(json!({SONNET: {"compat": {"openRouterRouting": {"order": ["anthropic", "together"]}}}}));
+    let r = with_overrides(
+        json!({SONNET: {"compat": {"openRouterRouting": {"order": ["anthropic", "together"]}}}}),
+    );
     assert_eq!(
         find(&r, "openrouter", SONNET).compat.unwrap()["openRouterRouting"],
         json!({"order": ["anthropic", "together"]})
@@ -308,8 +369,14 @@ fn several_overrides() {
         SONNET: {"compat": {"openRouterRouting": {"only": ["amazon-bedrock"]}}},
         OPUS: {"compat": {"openRouterRouting": {"only": ["anthropic"]}}},
     }));
-    assert_eq!(find(&r, "openrouter", SONNET).compat.unwrap()["openRouterRouting"], json!({"only": ["amazon-bedrock"]}));
-    assert_eq!(find(&r, "openrouter", OPUS).compat.unwrap()["openRouterRouting"], json!({"only": ["anthropic"]}));
+    assert_eq!(
+        find(&r, "openrouter", SONNET).compat.unwrap()["openRouterRouting"],
+        json!({"only": ["amazon-bedrock"]})
+    );
+    assert_eq!(
+        find(&r, "openrouter", OPUS).compat.unwrap()["openRouterRouting"],
+        json!({"only": ["anthropic"]})
+    );
 }
 
 /// orig: ModelRegistry › modelOverrides (per-model customization) › model override combined with baseUrl override
@@ -346,14 +413,20 @@ fn override_cost_partially() {
 fn override_headers() {
     let r = with_overrides(json!({SONNET: {"headers": {"X-Custom-Model-Header": "value"}}}));
     let sonnet = find(&r, "openrouter", SONNET);
-    assert_eq!(headers(&r, &sonnet).get("X-Custom-Model-Header").map(String::as_str), Some("value"));
+    assert_eq!(
+        headers(&r, &sonnet)
+            .get("X-Custom-Model-Header")
+            .map(String::as_str),
+        Some("value")
+    );
 }
 
 /// orig: ModelRegistry › modelOverrides (per-model customization) › refresh() picks up model override changes
 #[test]
 fn reload_overrides() {
     let f = Fixture::new();
-    let mut r = f.registry(json!({"openrouter": {"modelOverrides": {SONNET: {"name": "First Name"}}}}));
+    let mut r =
+        f.registry(json!({"openrouter": {"modelOverrides": {SONNET: {"name": "First Name"}}}}));
     assert_eq!(find(&r, "openrouter", SONNET).name, "First Name");
     f.write(json!({"openrouter": {"modelOverrides": {SONNET: {"name": "Second Name"}}}}));
     r.reload();
@@ -364,7 +437,8 @@ fn reload_overrides() {
 #[test]
 fn removing_override_restores() {
     let f = Fixture::new();
-    let mut r = f.registry(json!({"openrouter": {"modelOverrides": {SONNET: {"name": "Custom Name"}}}}));
+    let mut r =
+        f.registry(json!({"openrouter": {"modelOverrides": {SONNET: {"name": "Custom Name"}}}}));
     assert_eq!(find(&r, "openrouter", SONNET).name, "Custom Name");
     f.write(json!({}));
     r.reload();
@@ -381,7 +455,9 @@ fn key_for(api_key: &str, env: Env) -> Option<String> {
                     "contextWindow": 100000, "maxTokens": 8000}]}}));
     let model = find(&r, "custom-provider", "test-model");
     let auth = AuthStorage::in_memory(json!({}), env);
-    r.request_auth(&model, &auth, None).ok().and_then(|(key, _)| key)
+    r.request_auth(&model, &auth, None)
+        .ok()
+        .and_then(|(key, _)| key)
 }
 
 /// `name: apiKey config => expected key;` rows.
@@ -419,7 +495,10 @@ api_keys! {
 #[test]
 fn env_var_key() {
     let env = Env::from_pairs(&[("TEST_API_KEY_12345", "env-api-key-value")]);
-    assert_eq!(key_for("TEST_API_KEY_12345", env).as_deref(), Some("env-api-key-value"));
+    assert_eq!(
+        key_for("TEST_API_KEY_12345", env).as_deref(),
+        Some("env-api-key-value")
+    );
 }
 
 fn counting_command(dir: &Path) -> (String, PathBuf) {
@@ -444,7 +523,10 @@ fn models_json_key_command_runs_per_request() {
     let model = find(&r, "custom-provider", "m");
     let auth = AuthStorage::in_memory(json!({}), Env::empty());
     for _ in 0..3 {
-        assert_eq!(r.request_auth(&model, &auth, None).unwrap().0.as_deref(), Some("key-value"));
+        assert_eq!(
+            r.request_auth(&model, &auth, None).unwrap().0.as_deref(),
+            Some("key-value")
+        );
     }
     assert_eq!(std::fs::read_to_string(counter).unwrap().trim(), "3");
 }
@@ -452,8 +534,14 @@ fn models_json_key_command_runs_per_request() {
 /// orig: ModelRegistry › API key resolution › caching › environment variables are not cached (changes are picked up)
 #[test]
 fn env_key_changes_picked_up() {
-    assert_eq!(key_for("MY_KEY", Env::from_pairs(&[("MY_KEY", "first")])).as_deref(), Some("first"));
-    assert_eq!(key_for("MY_KEY", Env::from_pairs(&[("MY_KEY", "second")])).as_deref(), Some("second"));
+    assert_eq!(
+        key_for("MY_KEY", Env::from_pairs(&[("MY_KEY", "first")])).as_deref(),
+        Some("first")
+    );
+    assert_eq!(
+        key_for("MY_KEY", Env::from_pairs(&[("MY_KEY", "second")])).as_deref(),
+        Some("second")
+    );
 }
 
 /// orig: ModelRegistry › API key resolution › caching › failed commands are cached (not retried)
@@ -463,7 +551,10 @@ fn failed_key_command_retried() {
     let f = Fixture::new();
     let counter = f.dir.path().join("counter");
     std::fs::write(&counter, "0").unwrap();
-    let command = format!("!sh -c 'count=$(cat \"{p}\"); echo $((count + 1)) > \"{p}\"; exit 1'", p = counter.display());
+    let command = format!(
+        "!sh -c 'count=$(cat \"{p}\"); echo $((count + 1)) > \"{p}\"; exit 1'",
+        p = counter.display()
+    );
     let r = f.registry(json!({"custom-provider": {"baseUrl": "https://e.x/v1", "apiKey": command, "api": "anthropic-messages",
         "models": [{"id": "m", "name": "m", "input": ["text"], "contextWindow": 1000, "maxTokens": 100}]}}));
     let model = find(&r, "custom-provider", "m");

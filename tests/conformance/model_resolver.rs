@@ -6,7 +6,9 @@ use pi::ai::auth::AuthStorage;
 use pi::ai::catalog::default_model_id;
 use pi::ai::model::{Model, ThinkingLevel};
 use pi::ai::registry::ModelRegistry;
-use pi::ai::resolve::{InitialModelRequest, parse_model_pattern, resolve_cli_model, select_initial_model};
+use pi::ai::resolve::{
+    InitialModelRequest, parse_model_pattern, resolve_cli_model, select_initial_model,
+};
 use serde_json::json;
 
 fn model(id: &str, provider: &str, reasoning: bool) -> Model {
@@ -99,7 +101,10 @@ fn provider_prefixed_colon_id() {
     let models = all_models();
     let got = parse_model_pattern("openrouter/qwen/qwen3-coder:exacto", &models, false);
     let m = got.model.unwrap();
-    assert_eq!((m.provider.as_str(), m.id.as_str()), ("openrouter", "qwen/qwen3-coder:exacto"));
+    assert_eq!(
+        (m.provider.as_str(), m.id.as_str()),
+        ("openrouter", "qwen/qwen3-coder:exacto")
+    );
     assert_eq!(got.thinking_level, None);
     assert_eq!(got.warning, None);
 }
@@ -110,7 +115,10 @@ fn provider_prefixed_colon_id_high() {
     let models = all_models();
     let got = parse_model_pattern("openrouter/qwen/qwen3-coder:exacto:high", &models, false);
     let m = got.model.unwrap();
-    assert_eq!((m.provider.as_str(), m.id.as_str()), ("openrouter", "qwen/qwen3-coder:exacto"));
+    assert_eq!(
+        (m.provider.as_str(), m.id.as_str()),
+        ("openrouter", "qwen/qwen3-coder:exacto")
+    );
     assert_eq!(got.thinking_level, Some(ThinkingLevel::High));
     assert_eq!(got.warning, None);
 }
@@ -124,9 +132,14 @@ fn empty_pattern() {
     assert_eq!(got.thinking_level, None);
 }
 
-fn cli(provider: Option<&str>, pattern: &str, models: Vec<Model>) -> Result<(String, String, Option<ThinkingLevel>), String> {
+fn cli(
+    provider: Option<&str>,
+    pattern: &str,
+    models: Vec<Model>,
+) -> Result<(String, String, Option<ThinkingLevel>), String> {
     let registry = ModelRegistry::from_models(models);
-    resolve_cli_model(&registry, provider, pattern).map(|r| (r.model.provider, r.model.id, r.thinking_level))
+    resolve_cli_model(&registry, provider, pattern)
+        .map(|r| (r.model.provider, r.model.id, r.thinking_level))
 }
 
 fn pair(provider: &str, id: &str) -> (String, String) {
@@ -140,13 +153,19 @@ fn first_two<T>(r: (String, String, T)) -> (String, String) {
 /// orig: resolveCliModel › resolves --model provider/id without --provider
 #[test]
 fn cli_provider_slash_id() {
-    assert_eq!(first_two(cli(None, "openai/gpt-4o", all_models()).unwrap()), pair("openai", "gpt-4o"));
+    assert_eq!(
+        first_two(cli(None, "openai/gpt-4o", all_models()).unwrap()),
+        pair("openai", "gpt-4o")
+    );
 }
 
 /// orig: resolveCliModel › resolves fuzzy patterns within an explicit provider
 #[test]
 fn cli_fuzzy_within_provider() {
-    assert_eq!(first_two(cli(Some("openai"), "4o", all_models()).unwrap()), pair("openai", "gpt-4o"));
+    assert_eq!(
+        first_two(cli(Some("openai"), "4o", all_models()).unwrap()),
+        pair("openai", "gpt-4o")
+    );
 }
 
 /// orig: resolveCliModel › supports --model <pattern>:<thinking> (without explicit --thinking)
@@ -179,7 +198,14 @@ fn cli_invalid_suffix_is_part_of_id() {
 #[test]
 fn cli_custom_id_not_double_prefixed() {
     assert_eq!(
-        first_two(cli(Some("openrouter"), "openrouter/openai/ghost-model", all_models()).unwrap()),
+        first_two(
+            cli(
+                Some("openrouter"),
+                "openrouter/openai/ghost-model",
+                all_models()
+            )
+            .unwrap()
+        ),
         pair("openrouter", "openai/ghost-model")
     );
 }
@@ -197,7 +223,10 @@ fn cli_provider_split_over_gateway_id() {
     let mut models = all_models();
     models.push(model("glm-5", "zai", true));
     models.push(model("zai/glm-5", "vercel-ai-gateway", true));
-    assert_eq!(first_two(cli(None, "zai/glm-5", models).unwrap()), pair("zai", "glm-5"));
+    assert_eq!(
+        first_two(cli(None, "zai/glm-5", models).unwrap()),
+        pair("zai", "glm-5")
+    );
 }
 
 /// orig: resolveCliModel › resolves provider-prefixed fuzzy patterns (openrouter/qwen -> openrouter model)
@@ -246,7 +275,10 @@ fn initial_model_custom_id() {
         auth: &auth,
     })
     .unwrap();
-    assert_eq!((got.model.provider.as_str(), got.model.id.as_str()), ("openrouter", "openai/ghost-model"));
+    assert_eq!(
+        (got.model.provider.as_str(), got.model.id.as_str()),
+        ("openrouter", "openai/ghost-model")
+    );
 }
 
 /// orig: default model selection › findInitialModel selects ai-gateway default when available
@@ -256,7 +288,10 @@ fn initial_model_provider_default() {
         model("some-other-model", "vercel-ai-gateway", true),
         model("zai/glm-5.1", "vercel-ai-gateway", true),
     ]);
-    let auth = AuthStorage::in_memory(json!({"vercel-ai-gateway": {"type": "api_key", "key": "k"}}), pi::config::Env::empty());
+    let auth = AuthStorage::in_memory(
+        json!({"vercel-ai-gateway": {"type": "api_key", "key": "k"}}),
+        pi::config::Env::empty(),
+    );
     let got = select_initial_model(InitialModelRequest {
         cli_provider: None,
         cli_model: None,

@@ -15,7 +15,9 @@ fn kind(raw: &str) -> &'static str {
 }
 
 fn identity(raw: &str) -> String {
-    PackageSource::parse(raw).unwrap().identity(Path::new("/base"))
+    PackageSource::parse(raw)
+        .unwrap()
+        .identity(Path::new("/base"))
 }
 
 fn git(raw: &str) -> pi::packages::source::GitSource {
@@ -46,39 +48,65 @@ fn docs_examples() {
 /// orig: DefaultPackageManager › source parsing › should never parse dot-relative paths as git
 #[test]
 fn dot_paths_are_local() {
-    assert_eq!(PackageSource::parse("./packages/agent-timers").unwrap(), PackageSource::Local("./packages/agent-timers".into()));
-    assert_eq!(PackageSource::parse("../packages/agent-timers").unwrap(), PackageSource::Local("../packages/agent-timers".into()));
+    assert_eq!(
+        PackageSource::parse("./packages/agent-timers").unwrap(),
+        PackageSource::Local("./packages/agent-timers".into())
+    );
+    assert_eq!(
+        PackageSource::parse("../packages/agent-timers").unwrap(),
+        PackageSource::Local("../packages/agent-timers".into())
+    );
 }
 
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should parse HTTPS GitHub URLs correctly
 #[test]
 fn https_github() {
     let g = git("https://github.com/user/repo");
-    assert_eq!((g.host.as_str(), g.path.as_str()), ("github.com", "user/repo"));
-    assert!(!PackageSource::parse("https://github.com/user/repo").unwrap().is_pinned());
+    assert_eq!(
+        (g.host.as_str(), g.path.as_str()),
+        ("github.com", "user/repo")
+    );
+    assert!(
+        !PackageSource::parse("https://github.com/user/repo")
+            .unwrap()
+            .is_pinned()
+    );
 }
 
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should parse HTTPS URLs with git: prefix
 #[test]
 fn https_with_git_prefix() {
     let g = git("git:https://github.com/user/repo");
-    assert_eq!((g.host.as_str(), g.path.as_str()), ("github.com", "user/repo"));
+    assert_eq!(
+        (g.host.as_str(), g.path.as_str()),
+        ("github.com", "user/repo")
+    );
 }
 
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should parse HTTPS URLs with ref
 #[test]
 fn https_with_ref() {
     let g = git("https://github.com/user/repo@v1.2.3");
-    assert_eq!((g.host.as_str(), g.path.as_str()), ("github.com", "user/repo"));
+    assert_eq!(
+        (g.host.as_str(), g.path.as_str()),
+        ("github.com", "user/repo")
+    );
     assert_eq!(g.git_ref.as_deref(), Some("v1.2.3"));
-    assert!(PackageSource::parse("https://github.com/user/repo@v1.2.3").unwrap().is_pinned());
+    assert!(
+        PackageSource::parse("https://github.com/user/repo@v1.2.3")
+            .unwrap()
+            .is_pinned()
+    );
 }
 
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should parse host/path shorthand only with git: prefix
 #[test]
 fn shorthand_with_prefix() {
     let g = git("git:github.com/user/repo");
-    assert_eq!((g.host.as_str(), g.path.as_str()), ("github.com", "user/repo"));
+    assert_eq!(
+        (g.host.as_str(), g.path.as_str()),
+        ("github.com", "user/repo")
+    );
 }
 
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should treat host/path shorthand as local without git: prefix
@@ -134,29 +162,55 @@ fn same_identity_for_equivalent_urls() {
 /// orig: DefaultPackageManager › HTTPS git URL parsing (old behavior) › should handle HTTPS URLs with refs in resolve
 #[test]
 fn refs_with_slashes() {
-    assert_eq!(git("https://github.com/user/repo@main").git_ref.as_deref(), Some("main"));
-    assert_eq!(git("https://github.com/user/repo@feature/branch").git_ref.as_deref(), Some("feature/branch"));
+    assert_eq!(
+        git("https://github.com/user/repo@main").git_ref.as_deref(),
+        Some("main")
+    );
+    assert_eq!(
+        git("https://github.com/user/repo@feature/branch")
+            .git_ref
+            .as_deref(),
+        Some("feature/branch")
+    );
 }
 
 /// orig: DefaultPackageManager › package deduplication › should dedupe SSH and HTTPS URLs for same repo
 #[test]
 fn ssh_and_https_same_identity() {
-    assert_eq!(identity("https://github.com/user/repo"), "git:github.com/user/repo");
-    assert_eq!(identity("git:git@github.com:user/repo"), "git:github.com/user/repo");
+    assert_eq!(
+        identity("https://github.com/user/repo"),
+        "git:github.com/user/repo"
+    );
+    assert_eq!(
+        identity("git:git@github.com:user/repo"),
+        "git:github.com/user/repo"
+    );
 }
 
 /// orig: DefaultPackageManager › package deduplication › should dedupe SSH and HTTPS with refs
 #[test]
 fn identity_ignores_refs() {
-    assert_eq!(identity("https://github.com/user/repo@v1.0.0"), "git:github.com/user/repo");
-    assert_eq!(identity("git:git@github.com:user/repo@v1.0.0"), "git:github.com/user/repo");
+    assert_eq!(
+        identity("https://github.com/user/repo@v1.0.0"),
+        "git:github.com/user/repo"
+    );
+    assert_eq!(
+        identity("git:git@github.com:user/repo@v1.0.0"),
+        "git:github.com/user/repo"
+    );
 }
 
 /// orig: DefaultPackageManager › package deduplication › should dedupe SSH URL with ssh:// protocol and git@ format
 #[test]
 fn ssh_forms_same_identity() {
-    assert_eq!(identity("ssh://git@github.com/user/repo"), "git:github.com/user/repo");
-    assert_eq!(identity("git:git@github.com:user/repo"), "git:github.com/user/repo");
+    assert_eq!(
+        identity("ssh://git@github.com/user/repo"),
+        "git:github.com/user/repo"
+    );
+    assert_eq!(
+        identity("git:git@github.com:user/repo"),
+        "git:github.com/user/repo"
+    );
 }
 
 /// orig: DefaultPackageManager › package deduplication › should dedupe all supported URL formats for same repo
@@ -178,6 +232,12 @@ fn every_form_same_identity() {
 /// orig: DefaultPackageManager › package deduplication › should keep different repos separate (HTTPS vs SSH)
 #[test]
 fn different_repos_differ() {
-    assert_eq!(identity("https://github.com/user/repo1"), "git:github.com/user/repo1");
-    assert_eq!(identity("git:git@github.com:user/repo2"), "git:github.com/user/repo2");
+    assert_eq!(
+        identity("https://github.com/user/repo1"),
+        "git:github.com/user/repo1"
+    );
+    assert_eq!(
+        identity("git:git@github.com:user/repo2"),
+        "git:github.com/user/repo2"
+    );
 }

@@ -53,7 +53,10 @@ fn dir_with(name: &str) -> tempfile::TempDir {
 #[test]
 fn existing_file() {
     let dir = dir_with("test-file.txt");
-    assert_eq!(resolve_read_path("test-file.txt", dir.path()), dir.path().join("test-file.txt"));
+    assert_eq!(
+        resolve_read_path("test-file.txt", dir.path()),
+        dir.path().join("test-file.txt")
+    );
 }
 
 /// orig: path-utils › resolveReadPath › should handle NFC vs NFD Unicode normalization (macOS filenames with accents)
@@ -71,7 +74,10 @@ fn nfc_finds_nfd_file() {
 fn straight_quote_finds_curly_quote_file() {
     let curly = "Capture d\u{2019}cran.txt";
     let dir = dir_with(curly);
-    assert_eq!(resolve_read_path("Capture d'cran.txt", dir.path()), dir.path().join(curly));
+    assert_eq!(
+        resolve_read_path("Capture d'cran.txt", dir.path()),
+        dir.path().join(curly)
+    );
 }
 
 /// orig: path-utils › resolveReadPath › should handle combined NFC + curly quote (French macOS screenshots)
@@ -79,7 +85,10 @@ fn straight_quote_finds_curly_quote_file() {
 fn nfc_with_curly_quote() {
     let name = "Capture d\u{2019}\u{00e9}cran.txt";
     let dir = dir_with(name);
-    assert_eq!(resolve_read_path("Capture d'\u{00e9}cran.txt", dir.path()), dir.path().join(name));
+    assert_eq!(
+        resolve_read_path("Capture d'\u{00e9}cran.txt", dir.path()),
+        dir.path().join(name)
+    );
 }
 
 /// orig: path-utils › resolveReadPath › should handle macOS screenshot AM/PM variant with narrow no-break space

@@ -252,7 +252,10 @@ fn parse_then_substitute() {
 fn readme_example() {
     let args = parse_args("Button \"onClick handler\" \"disabled support\"");
     assert_eq!(
-        substitute_args("Create a React component named $1 with features: $ARGUMENTS", &args),
+        substitute_args(
+            "Create a React component named $1 with features: $ARGUMENTS",
+            &args
+        ),
         "Create a React component named Button with features: Button onClick handler disabled support"
     );
 }
@@ -265,5 +268,8 @@ fn parsed_args_same_for_both_syntaxes() {
         substitute_args("Implement: $@", &args),
         substitute_args("Implement: $ARGUMENTS", &args)
     );
-    assert_eq!(substitute_args("Implement: $@", &args), "Implement: feature1 feature2 feature3");
+    assert_eq!(
+        substitute_args("Implement: $@", &args),
+        "Implement: feature1 feature2 feature3"
+    );
 }

@@ -20,17 +20,23 @@ fn msg(id: &str, parent: Option<&str>, role: &str, text: &str) -> SessionEntry {
                          "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
                "stopReason": "stop", "timestamp": 1})
     };
-    entry(json!({"type": "message", "id": id, "parentId": parent, "timestamp": TS, "message": message}))
+    entry(
+        json!({"type": "message", "id": id, "parentId": parent, "timestamp": TS, "message": message}),
+    )
 }
 
 fn compaction(id: &str, parent: &str, summary: &str, first_kept: &str) -> SessionEntry {
-    entry(json!({"type": "compaction", "id": id, "parentId": parent, "timestamp": TS,
-                 "summary": summary, "firstKeptEntryId": first_kept, "tokensBefore": 1000}))
+    entry(
+        json!({"type": "compaction", "id": id, "parentId": parent, "timestamp": TS,
+                 "summary": summary, "firstKeptEntryId": first_kept, "tokensBefore": 1000}),
+    )
 }
 
 fn branch_summary(id: &str, parent: &str, summary: &str, from: &str) -> SessionEntry {
-    entry(json!({"type": "branch_summary", "id": id, "parentId": parent, "timestamp": TS,
-                 "summary": summary, "fromId": from}))
+    entry(
+        json!({"type": "branch_summary", "id": id, "parentId": parent, "timestamp": TS,
+                 "summary": summary, "fromId": from}),
+    )
 }
 
 fn messages(entries: &[SessionEntry], leaf: Option<&str>) -> Vec<Value> {
@@ -68,8 +74,19 @@ fn simple_conversation() {
         msg("3", Some("2"), "user", "how are you"),
         msg("4", Some("3"), "assistant", "great"),
     ];
-    let roles: Vec<Value> = messages(&entries, None).iter().map(|m| m["role"].clone()).collect();
-    assert_eq!(roles, [json!("user"), json!("assistant"), json!("user"), json!("assistant")]);
+    let roles: Vec<Value> = messages(&entries, None)
+        .iter()
+        .map(|m| m["role"].clone())
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            json!("user"),
+            json!("assistant"),
+            json!("user"),
+            json!("assistant")
+        ]
+    );
 }
 
 /// orig: buildSessionContext › trivial cases › tracks thinking level changes
@@ -77,7 +94,9 @@ fn simple_conversation() {
 fn thinking_level_tracked() {
     let entries = [
         msg("1", None, "user", "hello"),
-        entry(json!({"type": "thinking_level_change", "id": "2", "parentId": "1", "timestamp": TS, "thinkingLevel": "high"})),
+        entry(
+            json!({"type": "thinking_level_change", "id": "2", "parentId": "1", "timestamp": TS, "thinkingLevel": "high"}),
+        ),
         msg("3", Some("2"), "assistant", "thinking hard"),
     ];
     let ctx = build_session_context(&entries, Some("3"));
@@ -88,7 +107,10 @@ fn thinking_level_tracked() {
 /// orig: buildSessionContext › trivial cases › tracks model from assistant message
 #[test]
 fn model_from_assistant() {
-    let entries = [msg("1", None, "user", "hello"), msg("2", Some("1"), "assistant", "hi")];
+    let entries = [
+        msg("1", None, "user", "hello"),
+        msg("2", Some("1"), "assistant", "hi"),
+    ];
     let ctx = build_session_context(&entries, Some("2"));
     assert_eq!(ctx.model, Some(("anthropic".into(), "claude-test".into())));
 }
@@ -98,7 +120,9 @@ fn model_from_assistant() {
 fn assistant_model_overrides_model_change() {
     let entries = [
         msg("1", None, "user", "hello"),
-        entry(json!({"type": "model_change", "id": "2", "parentId": "1", "timestamp": TS, "provider": "openai", "modelId": "gpt-4"})),
+        entry(
+            json!({"type": "model_change", "id": "2", "parentId": "1", "timestamp": TS, "provider": "openai", "modelId": "gpt-4"}),
+        ),
         msg("3", Some("2"), "assistant", "hi"),
     ];
     let ctx = build_session_context(&entries, Some("3"));
@@ -119,7 +143,12 @@ fn compaction_summary_then_kept() {
     ];
     let m = messages(&entries, None);
     assert_eq!(m.len(), 5);
-    assert!(m[0]["summary"].as_str().unwrap().contains("Summary of first two turns"));
+    assert!(
+        m[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Summary of first two turns")
+    );
     assert_eq!(m[1]["content"], "second");
     assert_eq!(m[2]["content"][0]["text"], "response2");
     assert_eq!(m[3]["content"], "third");
@@ -186,7 +215,12 @@ fn branch_summary_on_path() {
     ];
     let m = messages(&entries, Some("5"));
     assert_eq!(m.len(), 4);
-    assert!(m[2]["summary"].as_str().unwrap().contains("Summary of abandoned work"));
+    assert!(
+        m[2]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Summary of abandoned work")
+    );
     assert_eq!(m[3]["content"], "new direction");
 }
 
@@ -208,7 +242,12 @@ fn complex_tree() {
     ];
     let main = messages(&entries, Some("7"));
     assert_eq!(main.len(), 5);
-    assert!(main[0]["summary"].as_str().unwrap().contains("Compacted history"));
+    assert!(
+        main[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Compacted history")
+    );
     assert_eq!(main[1]["content"], "q2");
     assert_eq!(main[2]["content"][0]["text"], "r2");
     assert_eq!(main[3]["content"], "q3");
@@ -218,20 +257,31 @@ fn complex_tree() {
     assert_eq!(branch[0]["content"], "start");
     assert_eq!(branch[1]["content"][0]["text"], "r1");
     assert_eq!(branch[2]["content"], "q2");
-    assert!(branch[3]["summary"].as_str().unwrap().contains("Tried wrong approach"));
+    assert!(
+        branch[3]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Tried wrong approach")
+    );
     assert_eq!(branch[4]["content"], "better approach");
 }
 
 /// orig: buildSessionContext › edge cases › uses last entry when leafId not found
 #[test]
 fn unknown_leaf_uses_last_entry() {
-    let entries = [msg("1", None, "user", "hello"), msg("2", Some("1"), "assistant", "hi")];
+    let entries = [
+        msg("1", None, "user", "hello"),
+        msg("2", Some("1"), "assistant", "hi"),
+    ];
     assert_eq!(messages(&entries, Some("nonexistent")).len(), 2);
 }
 
 /// orig: buildSessionContext › edge cases › handles orphaned entries gracefully
 #[test]
 fn orphan_entry() {
-    let entries = [msg("1", None, "user", "hello"), msg("2", Some("missing"), "assistant", "orphan")];
+    let entries = [
+        msg("1", None, "user", "hello"),
+        msg("2", Some("missing"), "assistant", "orphan"),
+    ];
     assert_eq!(messages(&entries, Some("2")).len(), 1);
 }

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
+use pi::session::SessionManager;
 use pi::session::load::{MigrationWrite, load_session_file};
 use pi::session::manager::most_recent_session;
-use pi::session::SessionManager;
 
-const HEADER: &str = r#"{"type":"session","id":"abc","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}"#;
+const HEADER: &str =
+    r#"{"type":"session","id":"abc","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}"#;
 const MESSAGE: &str = r#"{"type":"message","id":"1","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"hi","timestamp":1}}"#;
 
 fn load(path: &Path) -> Option<pi::session::load::LoadedSession> {
@@ -117,7 +118,12 @@ fn recent_single() {
 
 fn set_mtime(path: &Path, secs_ago: u64) {
     let when = std::time::SystemTime::now() - std::time::Duration::from_secs(secs_ago);
-    std::fs::File::options().write(true).open(path).unwrap().set_modified(when).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
 }
 
 /// orig: findMostRecentSession › returns most recently modified session

@@ -74,7 +74,13 @@ fn labels_kept_by_fork() {
     s.create_branched_session(&b).unwrap();
     assert_eq!(s.label(&a), Some("important"));
     assert_eq!(s.label(&b), Some("also-important"));
-    assert_eq!(entries_json(&s).iter().filter(|e| e["type"] == "label").count(), 2);
+    assert_eq!(
+        entries_json(&s)
+            .iter()
+            .filter(|e| e["type"] == "label")
+            .count(),
+        2
+    );
 }
 
 /// orig: SessionManager labels › labels not on path are not preserved in createBranchedSession
@@ -108,6 +114,8 @@ fn labels_not_in_context() {
 #[test]
 fn label_missing_entry() {
     let mut s = memory();
-    let err = s.append_label_change("non-existent", Some("label")).unwrap_err();
+    let err = s
+        .append_label_change("non-existent", Some("label"))
+        .unwrap_err();
     assert_eq!(err.to_string(), "Entry non-existent not found");
 }

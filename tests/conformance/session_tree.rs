@@ -66,7 +66,10 @@ fn thinking_change_in_tree() {
     s.append_message(assistant("response"));
     let e = entries_json(&s);
     assert_eq!(e.len(), 3);
-    let entry = e.iter().find(|x| x["type"] == "thinking_level_change").unwrap();
+    let entry = e
+        .iter()
+        .find(|x| x["type"] == "thinking_level_change")
+        .unwrap();
     assert_eq!(entry["id"], t);
     assert_eq!(entry["parentId"], m);
     assert_eq!(entry["thinkingLevel"], "high");
@@ -200,7 +203,10 @@ fn linear_tree() {
 }
 
 fn child_ids(tree: &pi::session::tree::SessionTree<'_>, node: usize) -> Vec<String> {
-    let mut ids: Vec<String> = tree.children_of(node).map(|n| n.entry.id().to_string()).collect();
+    let mut ids: Vec<String> = tree
+        .children_of(node)
+        .map(|n| n.entry.id().to_string())
+        .collect();
     ids.sort();
     ids
 }
@@ -278,7 +284,10 @@ fn branch_moves_leaf() {
 fn branch_to_missing_entry() {
     let mut s = memory();
     s.append_message(user("hello"));
-    assert_eq!(s.branch("nonexistent").unwrap_err().to_string(), "Entry nonexistent not found");
+    assert_eq!(
+        s.branch("nonexistent").unwrap_err().to_string(),
+        "Entry nonexistent not found"
+    );
 }
 
 /// orig: SessionManager append and tree traversal › branch › new appends become children of branch point
@@ -299,7 +308,9 @@ fn branch_with_summary() {
     let a = s.append_message(user("1"));
     s.append_message(assistant("2"));
     s.append_message(user("3"));
-    let id = s.branch_with_summary(Some(&a), "Summary of abandoned work", None, None).unwrap();
+    let id = s
+        .branch_with_summary(Some(&a), "Summary of abandoned work", None, None)
+        .unwrap();
     assert_eq!(s.leaf_id(), Some(id.as_str()));
     let e = entries_json(&s);
     let entry = e.iter().find(|x| x["type"] == "branch_summary").unwrap();
@@ -312,7 +323,9 @@ fn branch_with_summary() {
 fn branch_with_summary_missing_entry() {
     let mut s = memory();
     s.append_message(user("hello"));
-    let err = s.branch_with_summary(Some("nonexistent"), "summary", None, None).unwrap_err();
+    let err = s
+        .branch_with_summary(Some("nonexistent"), "summary", None, None)
+        .unwrap_err();
     assert_eq!(err.to_string(), "Entry nonexistent not found");
 }
 
@@ -380,7 +393,9 @@ fn fork_from_missing_entry() {
     let mut s = memory();
     s.append_message(user("hello"));
     assert_eq!(
-        s.create_branched_session("nonexistent").unwrap_err().to_string(),
+        s.create_branched_session("nonexistent")
+            .unwrap_err()
+            .to_string(),
         "Entry nonexistent not found"
     );
 }
@@ -444,7 +459,11 @@ fn fork_from_first_user_message_writes_once() {
     assert!(file.exists());
     let recs = records(&file);
     assert_eq!(recs.iter().filter(|r| r["type"] == "session").count(), 1);
-    let ids: Vec<&str> = recs.iter().filter(|r| r["type"] != "session").filter_map(|r| r["id"].as_str()).collect();
+    let ids: Vec<&str> = recs
+        .iter()
+        .filter(|r| r["type"] != "session")
+        .filter_map(|r| r["id"].as_str())
+        .collect();
     let unique: std::collections::HashSet<&&str> = ids.iter().collect();
     assert_eq!(unique.len(), ids.len());
 }
@@ -460,5 +479,11 @@ fn fork_with_assistant_writes_now() {
     s.append_message(assistant("second answer"));
     let file = s.create_branched_session(&b).unwrap().unwrap();
     assert!(file.exists());
-    assert_eq!(records(&file).iter().filter(|r| r["type"] == "session").count(), 1);
+    assert_eq!(
+        records(&file)
+            .iter()
+            .filter(|r| r["type"] == "session")
+            .count(),
+        1
+    );
 }

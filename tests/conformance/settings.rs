@@ -20,7 +20,11 @@ fn dirs() -> Dirs {
     let project = root.path().join("project");
     std::fs::create_dir_all(&agent).unwrap();
     std::fs::create_dir_all(project.join(".pi")).unwrap();
-    Dirs { _root: root, agent, project }
+    Dirs {
+        _root: root,
+        agent,
+        project,
+    }
 }
 
 impl Dirs {
@@ -54,12 +58,22 @@ fn edit(path: &Path, key: &str, value: Value) {
 #[test]
 fn external_enabled_models_kept() {
     let d = dirs();
-    write(&d.global(), json!({"theme": "dark", "defaultModel": "claude-sonnet"}));
+    write(
+        &d.global(),
+        json!({"theme": "dark", "defaultModel": "claude-sonnet"}),
+    );
     let mut s = d.load();
-    edit(&d.global(), "enabledModels", json!(["claude-opus-4-5", "gpt-5.2-codex"]));
+    edit(
+        &d.global(),
+        "enabledModels",
+        json!(["claude-opus-4-5", "gpt-5.2-codex"]),
+    );
     s.set_global("defaultThinkingLevel", json!("high")).unwrap();
     let saved = read(&d.global());
-    assert_eq!(saved["enabledModels"], json!(["claude-opus-4-5", "gpt-5.2-codex"]));
+    assert_eq!(
+        saved["enabledModels"],
+        json!(["claude-opus-4-5", "gpt-5.2-codex"])
+    );
     assert_eq!(saved["defaultThinkingLevel"], "high");
     assert_eq!(saved["theme"], "dark");
     assert_eq!(saved["defaultModel"], "claude-sonnet");
@@ -95,10 +109,16 @@ fn in_memory_change_wins_for_its_key() {
 #[test]
 fn local_extensions_stay_extensions() {
     let d = dirs();
-    write(&d.global(), json!({"extensions": ["/local/ext.ts", "./relative/ext.ts"]}));
+    write(
+        &d.global(),
+        json!({"extensions": ["/local/ext.ts", "./relative/ext.ts"]}),
+    );
     let s = d.load();
     assert_eq!(s.get("packages").cloned().unwrap_or(json!([])), json!([]));
-    assert_eq!(s.get("extensions"), Some(&json!(["/local/ext.ts", "./relative/ext.ts"])));
+    assert_eq!(
+        s.get("extensions"),
+        Some(&json!(["/local/ext.ts", "./relative/ext.ts"]))
+    );
 }
 
 /// orig: settings-manager.test.ts › SettingsManager › packages migration › should handle packages with filtering objects
@@ -106,18 +126,30 @@ fn local_extensions_stay_extensions() {
 fn package_filter_objects() {
     let d = dirs();
     let filtered = json!({"source": "npm:shitty-extensions", "extensions": ["extensions/oracle.ts"], "skills": []});
-    write(&d.global(), json!({"packages": ["npm:simple-pkg", filtered.clone()]}));
+    write(
+        &d.global(),
+        json!({"packages": ["npm:simple-pkg", filtered.clone()]}),
+    );
     let s = d.load();
-    assert_eq!(s.get("packages"), Some(&json!(["npm:simple-pkg", filtered])));
+    assert_eq!(
+        s.get("packages"),
+        Some(&json!(["npm:simple-pkg", filtered]))
+    );
 }
 
 /// orig: settings-manager.test.ts › SettingsManager › reload › should reload global settings from disk
 #[test]
 fn reload_reads_disk_again() {
     let d = dirs();
-    write(&d.global(), json!({"theme": "dark", "extensions": ["/before.ts"]}));
+    write(
+        &d.global(),
+        json!({"theme": "dark", "extensions": ["/before.ts"]}),
+    );
     let _ = d.load();
-    write(&d.global(), json!({"theme": "light", "extensions": ["/after.ts"], "defaultModel": "claude-sonnet"}));
+    write(
+        &d.global(),
+        json!({"theme": "light", "extensions": ["/after.ts"], "defaultModel": "claude-sonnet"}),
+    );
     let s = d.load();
     assert_eq!(s.get("theme"), Some(&json!("light")));
     assert_eq!(s.get("extensions"), Some(&json!(["/after.ts"])));
@@ -132,8 +164,16 @@ fn both_broken_files_reported() {
     std::fs::write(d.project_file(), "{ invalid project json").unwrap();
     let (_, warnings) = Settings::load(&d.agent, &d.project);
     assert_eq!(warnings.len(), 2, "{warnings:?}");
-    assert!(warnings.iter().any(|w| w.contains(&d.global().display().to_string())));
-    assert!(warnings.iter().any(|w| w.contains(&d.project_file().display().to_string())));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains(&d.global().display().to_string()))
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains(&d.project_file().display().to_string()))
+    );
 }
 
 /// orig: settings-manager.test.ts › SettingsManager › project settings directory creation › should not create .pi folder when only reading project settings
@@ -163,8 +203,14 @@ fn writing_project_settings_creates_folder() {
 #[test]
 fn shell_prefix_loaded() {
     let d = dirs();
-    write(&d.global(), json!({"shellCommandPrefix": "shopt -s expand_aliases"}));
-    assert_eq!(d.load().get("shellCommandPrefix"), Some(&json!("shopt -s expand_aliases")));
+    write(
+        &d.global(),
+        json!({"shellCommandPrefix": "shopt -s expand_aliases"}),
+    );
+    assert_eq!(
+        d.load().get("shellCommandPrefix"),
+        Some(&json!("shopt -s expand_aliases"))
+    );
 }
 
 /// orig: settings-manager.test.ts › SettingsManager › shellCommandPrefix › should return undefined when shellCommandPrefix is not set
@@ -179,7 +225,10 @@ fn shell_prefix_absent() {
 #[test]
 fn shell_prefix_kept_on_save() {
     let d = dirs();
-    write(&d.global(), json!({"shellCommandPrefix": "shopt -s expand_aliases"}));
+    write(
+        &d.global(),
+        json!({"shellCommandPrefix": "shopt -s expand_aliases"}),
+    );
     let mut s = d.load();
     s.set_global("theme", json!("light")).unwrap();
     let saved = read(&d.global());
@@ -191,7 +240,10 @@ fn shell_prefix_kept_on_save() {
 #[test]
 fn external_packages_edit_kept() {
     let d = dirs();
-    write(&d.global(), json!({"theme": "dark", "packages": ["npm:pi-mcp-adapter"]}));
+    write(
+        &d.global(),
+        json!({"theme": "dark", "packages": ["npm:pi-mcp-adapter"]}),
+    );
     let mut s = d.load();
     assert_eq!(s.get("packages"), Some(&json!(["npm:pi-mcp-adapter"])));
     edit(&d.global(), "packages", json!([]));
@@ -205,18 +257,27 @@ fn external_packages_edit_kept() {
 #[test]
 fn external_extensions_edit_kept() {
     let d = dirs();
-    write(&d.global(), json!({"theme": "dark", "extensions": ["/old/extension.ts"]}));
+    write(
+        &d.global(),
+        json!({"theme": "dark", "extensions": ["/old/extension.ts"]}),
+    );
     let mut s = d.load();
     edit(&d.global(), "extensions", json!(["/new/extension.ts"]));
     s.set_global("defaultThinkingLevel", json!("high")).unwrap();
-    assert_eq!(read(&d.global())["extensions"], json!(["/new/extension.ts"]));
+    assert_eq!(
+        read(&d.global())["extensions"],
+        json!(["/new/extension.ts"])
+    );
 }
 
 /// orig: settings-manager-bug.test.ts › SettingsManager - External Edit Preservation › should preserve external project settings changes when updating unrelated project field
 #[test]
 fn external_project_edit_kept() {
     let d = dirs();
-    write(&d.project_file(), json!({"extensions": ["./old-extension.ts"], "prompts": ["./old-prompt.md"]}));
+    write(
+        &d.project_file(),
+        json!({"extensions": ["./old-extension.ts"], "prompts": ["./old-prompt.md"]}),
+    );
     let _s = d.load();
     edit(&d.project_file(), "prompts", json!(["./new-prompt.md"]));
     update_settings_file(&d.project_file(), |m| {
@@ -232,12 +293,22 @@ fn external_project_edit_kept() {
 #[test]
 fn project_change_wins_for_its_key() {
     let d = dirs();
-    write(&d.project_file(), json!({"extensions": ["./initial-extension.ts"]}));
+    write(
+        &d.project_file(),
+        json!({"extensions": ["./initial-extension.ts"]}),
+    );
     let _s = d.load();
-    edit(&d.project_file(), "extensions", json!(["./external-extension.ts"]));
+    edit(
+        &d.project_file(),
+        "extensions",
+        json!(["./external-extension.ts"]),
+    );
     update_settings_file(&d.project_file(), |m| {
         m.insert("extensions".into(), json!(["./in-memory-extension.ts"]));
     })
     .unwrap();
-    assert_eq!(read(&d.project_file())["extensions"], json!(["./in-memory-extension.ts"]));
+    assert_eq!(
+        read(&d.project_file())["extensions"],
+        json!(["./in-memory-extension.ts"])
+    );
 }

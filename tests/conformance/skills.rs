@@ -49,7 +49,10 @@ fn name_mismatch_warns() {
     let (skills, warnings) = fixture("name-mismatch");
     assert_eq!(skills.len(), 1);
     assert_eq!(skills[0].name, "different-name");
-    assert!(warned(&warnings, "does not match parent directory"), "{warnings:?}");
+    assert!(
+        warned(&warnings, "does not match parent directory"),
+        "{warnings:?}"
+    );
 }
 
 /// orig: skills › loadSkillsFromDir › should warn when name contains invalid characters
@@ -125,7 +128,11 @@ fn multiline_description() {
     let (skills, warnings) = fixture("multiline-description");
     assert_eq!(skills.len(), 1);
     assert!(skills[0].description.contains('\n'));
-    assert!(skills[0].description.contains("This is a multiline description."));
+    assert!(
+        skills[0]
+            .description
+            .contains("This is a multiline description.")
+    );
     assert!(warnings.is_empty(), "{warnings:?}");
 }
 
@@ -165,7 +172,11 @@ fn name_defaults_to_folder() {
     let dir = tempfile::tempdir().unwrap();
     let skill = dir.path().join("folder-name/SKILL.md");
     std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
-    std::fs::write(&skill, "---\ndescription: Named by its folder.\n---\nBody\n").unwrap();
+    std::fs::write(
+        &skill,
+        "---\ndescription: Named by its folder.\n---\nBody\n",
+    )
+    .unwrap();
     let (skills, warnings) = from_dir(dir.path());
     assert_eq!(skills.len(), 1);
     assert_eq!(skills[0].name, "folder-name");
@@ -206,7 +217,11 @@ fn no_skills_no_block() {
 /// orig: skills › formatSkillsForPrompt › should format skills as XML
 #[test]
 fn skills_as_xml() {
-    let out = format_skills(&[prompt_skill("test-skill", "A test skill.", "/path/to/skill/SKILL.md")]);
+    let out = format_skills(&[prompt_skill(
+        "test-skill",
+        "A test skill.",
+        "/path/to/skill/SKILL.md",
+    )]);
     for part in [
         "<available_skills>",
         "</available_skills>",
@@ -322,7 +337,8 @@ fn tilde_in_skill_paths() {
 /// orig: skills › collision handling › should detect name collisions and keep first skill
 #[test]
 fn collision_keeps_first() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance/skills-collision");
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance/skills-collision");
     let empty = tempfile::tempdir().unwrap();
     let (skills, warnings) = load_skills(&SkillSources {
         agent_dir: empty.path().join("agent"),

@@ -16,7 +16,10 @@ fn prompt(tools: Vec<PromptTool>, guidelines: &[&str]) -> String {
 fn builtin(names: &[&str]) -> Vec<PromptTool> {
     builtin_tools(names, &ToolOptions::default())
         .iter()
-        .map(|t| PromptTool { name: t.name().to_string(), snippet: t.prompt_snippet() })
+        .map(|t| PromptTool {
+            name: t.name().to_string(),
+            snippet: t.prompt_snippet(),
+        })
         .collect()
 }
 
@@ -54,7 +57,10 @@ fn custom_tool_snippet_listed() {
 fn tool_guidelines_appended() {
     let mut tools = builtin(&["read"]);
     tools.push(PromptTool::new("dynamic_tool", "x"));
-    assert!(prompt(tools, &["Use dynamic_tool for project summaries."]).contains("- Use dynamic_tool for project summaries."));
+    assert!(
+        prompt(tools, &["Use dynamic_tool for project summaries."])
+            .contains("- Use dynamic_tool for project summaries.")
+    );
 }
 
 /// orig: buildSystemPrompt › prompt guidelines › deduplicates and trims promptGuidelines
@@ -62,7 +68,11 @@ fn tool_guidelines_appended() {
 fn guidelines_trimmed_and_deduplicated() {
     let p = prompt(
         builtin(&["read"]),
-        &["Use dynamic_tool for summaries.", "  Use dynamic_tool for summaries.  ", "   "],
+        &[
+            "Use dynamic_tool for summaries.",
+            "  Use dynamic_tool for summaries.  ",
+            "   ",
+        ],
     );
     assert_eq!(p.matches("- Use dynamic_tool for summaries.").count(), 1);
 }

@@ -39,7 +39,10 @@ fn selector(entries: &[Value], leaf: &str) -> (tempfile::TempDir, TreeSelector) 
 }
 
 fn ctrl(s: &mut TreeSelector, c: char) {
-    s.handle_key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL), &Keybindings::default());
+    s.handle_key(
+        &KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL),
+        &Keybindings::default(),
+    );
 }
 
 /// orig: TreeSelectorComponent › initial selection with metadata entries › focuses nearest visible ancestor when currentLeafId is a model_change with sibling branch
@@ -121,7 +124,10 @@ fn empty_labeled_filter_and_back() {
 /// orig: TreeSelectorComponent › empty filter preservation › preserves selection through multiple empty filter switches
 #[test]
 fn several_empty_filter_switches() {
-    let entries = [user("user-1", None, "hello"), assistant("asst-1", "user-1", "hi")];
+    let entries = [
+        user("user-1", None, "hello"),
+        assistant("asst-1", "user-1", "hi"),
+    ];
     let (_d, mut s) = selector(&entries, "asst-1");
     assert_eq!(s.selected_id(), Some("asst-1"));
     ctrl(&mut s, 'l');

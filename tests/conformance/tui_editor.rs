@@ -37,7 +37,7 @@ fn ctrl(e: &mut Editor, c: char) {
 
 /// The cursor's column on a single, unwrapped line.
 fn column(e: &Editor) -> usize {
-    e.layout(200).1 .0
+    e.layout(200).1.0
 }
 
 fn with_history(items: &[&str]) -> Editor {
@@ -382,4 +382,104 @@ fn word_movement() {
     ctrl(&mut e, 'a');
     key(&mut e, KeyCode::Right, KeyModifiers::CONTROL);
     assert_eq!(column(&e), 6);
+}
+
+/// Editor rows for a terminal `width` columns wide (one column is kept for the cursor).
+fn rows(text: &str, width: usize) -> Vec<String> {
+    let mut e = Editor::new();
+    e.set_text(text);
+    e.layout(width - 1).0
+}
+
+fn fits(rows: &[String], width: usize) {
+    for row in rows {
+        assert!(
+            pi::ui_kit::ansi::visible_width(row) < width,
+            "{row:?} in {rows:?}"
+        );
+    }
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › wraps lines correctly when text contains wide emojis
+#[test]
+fn wide_emoji_fits() {
+    let r = rows("Hello ✅ World", 20);
+    assert_eq!(r, ["Hello ✅ World"]);
+    fits(&r, 20);
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › wraps long text with emojis at correct positions
+#[test]
+fn emoji_rows_fit() {
+    let r = rows("✅✅✅✅✅✅", 11);
+    assert_eq!(r, ["✅✅✅✅✅", "✅"]);
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › wraps CJK characters correctly (each is 2 columns wide)
+#[test]
+fn cjk_rows() {
+    assert_eq!(rows("日本語テスト", 11), ["日本語テス", "ト"]);
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › handles mixed ASCII and wide characters in wrapping
+#[test]
+fn mixed_width_one_row() {
+    assert_eq!(rows("Test ✅ OK 日本", 16), ["Test ✅ OK 日本"]);
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › renders cursor correctly on wide characters
+#[test]
+fn cursor_after_wide_character() {
+    let mut e = Editor::new();
+    e.set_text("A✅B");
+    assert_eq!(e.layout(19).1, (4, 0));
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › does not exceed terminal width with emoji at wrap boundary
+#[test]
+fn emoji_at_wrap_boundary() {
+    let r = rows("0123456789✅", 11);
+    assert_eq!(r, ["0123456789", "✅"]);
+    fits(&r, 11);
+}
+
+/// orig: Editor component › Grapheme-aware text wrapping › shows cursor at end of line before wrap, wraps on next char
+#[test]
+fn cursor_at_row_end_then_wrap() {
+    let mut e = Editor::new();
+    typed(&mut e, "aaaaaaaaa");
+    let (r, cursor) = e.layout(9);
+    assert_eq!(r.len(), 1);
+    assert_eq!(cursor, (9, 0));
+    typed(&mut e, "a");
+    assert_eq!(e.layout(9).0.len(), 2);
+}
+
+/// orig: Editor component › Word wrapping › breaks long words (URLs) at character level
+#[test]
+fn long_url_split() {
+    let r = rows(
+        "Check https://example.com/very/long/path/that/exceeds/width here",
+        30,
+    );
+    assert!(r.len() > 1);
+    fits(&r, 30);
+}
+
+/// orig: Editor component › Word wrapping › preserves multiple spaces within words on same line
+#[test]
+fn inner_spaces_kept() {
+    assert!(rows("Word1   Word2    Word3", 50)[0].contains("Word1   Word2"));
+}
+
+/// orig: Editor component › Word wrapping › handles empty string
+#[test]
+fn empty_text_one_row() {
+    assert_eq!(rows("", 40), [""]);
+}
+
+/// orig: Editor component › Word wrapping › handles single word that fits exactly
+#[test]
+fn exact_fit_one_row() {
+    assert_eq!(rows("1234567890", 11), ["1234567890"]);
 }

@@ -43,7 +43,12 @@ fn nested_list() {
 #[test]
 fn deeply_nested_list() {
     let l = plain("- Level 1\n  - Level 2\n    - Level 3\n      - Level 4", 80);
-    for part in ["- Level 1", "  - Level 2", "    - Level 3", "      - Level 4"] {
+    for part in [
+        "- Level 1",
+        "  - Level 2",
+        "    - Level 3",
+        "      - Level 4",
+    ] {
         assert!(has(&l, part), "{part} in {l:?}");
     }
 }
@@ -51,8 +56,16 @@ fn deeply_nested_list() {
 /// orig: Markdown component › Nested lists › should render ordered nested list
 #[test]
 fn ordered_nested_list() {
-    let l = plain("1. First\n   1. Nested first\n   2. Nested second\n2. Second", 80);
-    for part in ["1. First", "  1. Nested first", "  2. Nested second", "2. Second"] {
+    let l = plain(
+        "1. First\n   1. Nested first\n   2. Nested second\n2. Second",
+        80,
+    );
+    for part in [
+        "1. First",
+        "  1. Nested first",
+        "  2. Nested second",
+        "2. Second",
+    ] {
         assert!(has(&l, part), "{part} in {l:?}");
     }
 }
@@ -60,8 +73,15 @@ fn ordered_nested_list() {
 /// orig: Markdown component › Nested lists › should render mixed ordered and unordered nested lists
 #[test]
 fn mixed_nested_lists() {
-    let l = plain("1. Ordered item\n   - Unordered nested\n   - Another nested\n2. Second ordered\n   - More nested", 80);
-    for part in ["1. Ordered item", "  - Unordered nested", "2. Second ordered"] {
+    let l = plain(
+        "1. Ordered item\n   - Unordered nested\n   - Another nested\n2. Second ordered\n   - More nested",
+        80,
+    );
+    for part in [
+        "1. Ordered item",
+        "  - Unordered nested",
+        "2. Second ordered",
+    ] {
         assert!(has(&l, part), "{part} in {l:?}");
     }
 }
@@ -95,13 +115,19 @@ fn simple_table() {
 /// orig: Markdown component › Tables › should render row dividers between data rows
 #[test]
 fn row_dividers() {
-    assert_eq!(plain(TABLE, 80).iter().filter(|l| l.contains('┼')).count(), 2);
+    assert_eq!(
+        plain(TABLE, 80).iter().filter(|l| l.contains('┼')).count(),
+        2
+    );
 }
 
 /// orig: Markdown component › Tables › should render table with alignment
 #[test]
 fn aligned_table() {
-    let l = plain("| Left | Center | Right |\n| :--- | :---: | ---: |\n| A | B | C |\n| Long text | Middle | End |", 80);
+    let l = plain(
+        "| Left | Center | Right |\n| :--- | :---: | ---: |\n| A | B | C |\n| Long text | Middle | End |",
+        80,
+    );
     for part in ["Left", "Center", "Right", "Long text"] {
         assert!(has(&l, part), "{part}");
     }
@@ -110,7 +136,10 @@ fn aligned_table() {
 /// orig: Markdown component › Tables › should handle tables with varying column widths
 #[test]
 fn varying_column_widths() {
-    let l = plain("| Short | Very long column header |\n| --- | --- |\n| A | This is a much longer cell content |\n| B | Short |", 80);
+    let l = plain(
+        "| Short | Very long column header |\n| --- | --- |\n| A | This is a much longer cell content |\n| B | Short |",
+        80,
+    );
     assert!(has(&l, "Very long column header"));
     assert!(has(&l, "This is a much longer cell content"));
 }
@@ -134,15 +163,28 @@ fn wide_table_wraps() {
 /// orig: Markdown component › Spacing after code blocks › should have only one blank line between code block and following paragraph
 #[test]
 fn one_blank_after_code_block() {
-    let l = plain("hello world\n```js\nconst hello = \"world\";\n```\nagain, hello world", 80);
-    let closing = l.iter().rposition(|x| x.trim() == "```").expect("closing fence shown");
-    assert_eq!(l[closing + 1..].iter().take_while(|x| x.is_empty()).count(), 1, "{l:?}");
+    let l = plain(
+        "hello world\n```js\nconst hello = \"world\";\n```\nagain, hello world",
+        80,
+    );
+    let closing = l
+        .iter()
+        .rposition(|x| x.trim() == "```")
+        .expect("closing fence shown");
+    assert_eq!(
+        l[closing + 1..].iter().take_while(|x| x.is_empty()).count(),
+        1,
+        "{l:?}"
+    );
 }
 
 /// orig: Markdown component › Spacing after code blocks › should not add a trailing blank line when code block is the last rendered block
 #[test]
 fn no_trailing_blank_after_code_block() {
-    for src in ["```js\nconst hello = 'world';\n```", "hello world\n\n```js\nconst hello = 'world';\n```"] {
+    for src in [
+        "```js\nconst hello = 'world';\n```",
+        "hello world\n\n```js\nconst hello = 'world';\n```",
+    ] {
         let l = plain(src, 80);
         assert_ne!(l.last().map(String::as_str), Some(""), "{l:?}");
     }
@@ -224,8 +266,15 @@ fn mailto_link_text_and_url() {
 /// orig: Markdown component › HTML-like tags in text › should render content with HTML-like tags as text
 #[test]
 fn html_like_tags_visible() {
-    let all = plain("This is text with <thinking>hidden content</thinking> that should be visible", 80).join(" ");
-    assert!(all.contains("hidden content") || all.contains("<thinking>"), "{all}");
+    let all = plain(
+        "This is text with <thinking>hidden content</thinking> that should be visible",
+        80,
+    )
+    .join(" ");
+    assert!(
+        all.contains("hidden content") || all.contains("<thinking>"),
+        "{all}"
+    );
 }
 
 /// orig: Markdown component › HTML-like tags in text › should render HTML tags in code blocks correctly

@@ -42,7 +42,10 @@ fn underline_lines_end_with_underline_off() {
 #[test]
 fn background_kept_on_every_line() {
     let bg = "\x1b[44m";
-    let wrapped = wrap_text_with_ansi(&format!("{bg}hello world this is blue background text{RESET}"), 15);
+    let wrapped = wrap_text_with_ansi(
+        &format!("{bg}hello world this is blue background text{RESET}"),
+        15,
+    );
     for line in &wrapped {
         assert!(line.contains(bg), "{wrapped:?}");
     }
@@ -57,7 +60,10 @@ fn underline_inside_background() {
     let text = format!("\x1b[41mprefix {UL_ON}UNDERLINED_CONTENT_THAT_WRAPS{UL_OFF} suffix{RESET}");
     let wrapped = wrap_text_with_ansi(&text, 20);
     for line in &wrapped {
-        assert!(line.contains("[41m") || line.contains(";41m") || line.contains("[41;"), "{wrapped:?}");
+        assert!(
+            line.contains("[41m") || line.contains(";41m") || line.contains("[41;"),
+            "{wrapped:?}"
+        );
     }
     for line in &wrapped[..wrapped.len() - 1] {
         let underlined = line.contains("[4m") || line.contains("[4;") || line.contains(";4m");
@@ -155,7 +161,8 @@ fn flag_pairs_are_two_wide() {
 /// orig: regression-regional-indicator-width.test.ts › regional indicator width regression › keeps common streaming emoji intermediates at stable width
 #[test]
 fn emoji_sequences_are_two_wide() {
-    for sample in ["👍", "👍🏻", "✅", "⚡", "⚡️", "👨", "👨‍💻", "🏳️‍🌈"] {
+    for sample in ["👍", "👍🏻", "✅", "⚡", "⚡️", "👨", "👨‍💻", "🏳️‍🌈"]
+    {
         assert_eq!(visible_width(sample), 2, "{sample}");
     }
 }
@@ -168,13 +175,19 @@ fn fits(message: &str, max: usize) {
 /// orig: truncate-to-width.test.ts › truncateToWidth › should truncate messages with Unicode characters correctly
 #[test]
 fn truncate_unicode() {
-    fits("✔ script to run › dev $ concurrently \"vite\" \"node --import tsx ./", 65);
+    fits(
+        "✔ script to run › dev $ concurrently \"vite\" \"node --import tsx ./",
+        65,
+    );
 }
 
 /// orig: truncate-to-width.test.ts › truncateToWidth › should handle emoji characters
 #[test]
 fn truncate_emoji() {
-    fits("🎉 Celebration! 🚀 Launch 📦 Package ready for deployment now", 38);
+    fits(
+        "🎉 Celebration! 🚀 Launch 📦 Package ready for deployment now",
+        38,
+    );
 }
 
 /// orig: truncate-to-width.test.ts › truncateToWidth › should handle mixed ASCII and wide characters
@@ -186,13 +199,20 @@ fn truncate_wide() {
 /// orig: truncate-to-width.test.ts › truncateToWidth › should not truncate messages that fit
 #[test]
 fn truncate_fitting_text_unchanged() {
-    assert_eq!(truncate_to_width("Short message", 48, "..."), "Short message");
+    assert_eq!(
+        truncate_to_width("Short message", 48, "..."),
+        "Short message"
+    );
 }
 
 /// orig: truncate-to-width.test.ts › truncateToWidth › should add ellipsis when truncating
 #[test]
 fn truncate_adds_ellipsis() {
-    let cut = truncate_to_width("This is a very long message that needs to be truncated", 28, "...");
+    let cut = truncate_to_width(
+        "This is a very long message that needs to be truncated",
+        28,
+        "...",
+    );
     assert!(cut.contains("..."));
     assert!(visible_width(&cut) <= 28);
 }
@@ -200,7 +220,11 @@ fn truncate_adds_ellipsis() {
 /// orig: truncate-to-width.test.ts › truncateToWidth › should handle the exact crash case from issue report
 #[test]
 fn truncate_crash_case() {
-    let cut = truncate_to_width("✔ script to run › dev $ concurrently \"vite\" \"node --import tsx ./server.ts\"", 65, "...");
+    let cut = truncate_to_width(
+        "✔ script to run › dev $ concurrently \"vite\" \"node --import tsx ./server.ts\"",
+        65,
+        "...",
+    );
     assert!(visible_width(&cut) + 2 <= 67);
 }
 
@@ -285,7 +309,9 @@ fn filter_drops_non_matches() {
 /// orig: fuzzy.test.ts › fuzzyFilter › sorts results by match quality
 #[test]
 fn filter_sorts_by_quality() {
-    let got = fuzzy_filter(strings(&["a_p_p", "app", "application"]), "app", |s| s.clone());
+    let got = fuzzy_filter(strings(&["a_p_p", "app", "application"]), "app", |s| {
+        s.clone()
+    });
     assert_eq!(got[0], "app");
 }
 

@@ -306,7 +306,8 @@ async fn resuming_a_session_past_the_threshold_compacts_before_sending() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("large-session.jsonl");
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance/large-session.jsonl"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/conformance/large-session.jsonl"),
         &file,
     )
     .unwrap();
@@ -322,7 +323,11 @@ async fn resuming_a_session_past_the_threshold_compacts_before_sending() {
     server.push(MockReply::anthropic_text("TURN PREFIX SUMMARY"));
     server.push(MockReply::anthropic_text("answer"));
     agent
-        .prompt("next question".into(), Vec::new(), &CancellationToken::new())
+        .prompt(
+            "next question".into(),
+            Vec::new(),
+            &CancellationToken::new(),
+        )
         .await;
     let requests = server.requests();
     assert_eq!(requests.len(), 3, "two summaries, then the prompt");

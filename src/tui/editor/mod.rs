@@ -424,8 +424,10 @@ impl Editor {
                     let last = j + 1 == pieces.len();
                     if self.col < end || last {
                         let col = width(&line[consumed..self.col.max(consumed).min(end)]);
+                        // A cursor right after a full row sits in the column the caller
+                        // keeps free for it, on the same row (as pi draws it).
                         cursor = (col, rows.len() + j);
-                        if col >= max {
+                        if col > max {
                             cursor = (0, rows.len() + j + 1);
                         }
                         break;
@@ -448,13 +450,14 @@ fn wrap_hard(line: &str, max: usize) -> Vec<String> {
     if width(line) <= max {
         return vec![line.to_string()];
     }
+    use unicode_segmentation::UnicodeSegmentation;
     let mut out = Vec::new();
     let mut row = String::new();
-    for c in line.chars() {
-        if width(&row) + width(c.encode_utf8(&mut [0; 4])) > max {
+    for g in line.graphemes(true) {
+        if !row.is_empty() && width(&row) + width(g) > max {
             out.push(std::mem::take(&mut row));
         }
-        row.push(c);
+        row.push_str(g);
     }
     out.push(row);
     out
@@ -475,13 +478,21 @@ fn char_class(c: char) -> u8 {
 /// is one step for the cursor and for Backspace).
 fn prev_boundary(s: &str, i: usize) -> usize {
     use unicode_segmentation::UnicodeSegmentation;
-    s[..i].grapheme_indices(true).last().map(|(b, _)| b).unwrap_or(0)
+    s[..i]
+        .grapheme_indices(true)
+        .last()
+        .map(|(b, _)| b)
+        .unwrap_or(0)
 }
 
 /// The end of the grapheme cluster starting at byte `i`.
 fn next_boundary(s: &str, i: usize) -> usize {
     use unicode_segmentation::UnicodeSegmentation;
-    s[i..].graphemes(true).next().map(|g| i + g.len()).unwrap_or(i)
+    s[i..]
+        .graphemes(true)
+        .next()
+        .map(|g| i + g.len())
+        .unwrap_or(i)
 }
 
 fn byte_at_column(s: &str, column: usize) -> usize {
@@ -581,6 +592,8 @@ mod tests {
         assert_eq!(rows, vec!["abcde", "fgh"]);
         assert_eq!(cursor, (3, 1));
         typed(&mut e, "ij");
-        assert_eq!(e.layout(5).1, (0, 2));
+        assert_eq!(e.layout(5).1, (5, 1));
+        typed(&mut e, "k");
+        assert_eq!(e.layout(5).1, (1, 2));
     }
 }
