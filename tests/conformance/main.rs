@@ -4,6 +4,8 @@
 //! `MAPPING.md` beside this file lists every case (regenerate it with
 //! `scripts/conformance-mapping.sh`; the `mapping` test fails when it is stale).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod ai_anthropic;
 mod ai_google;
 mod ai_models;

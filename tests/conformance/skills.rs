@@ -367,3 +367,30 @@ fn all_hidden_no_block() {
         .collect();
     assert_eq!(format_skills(&shown), "");
 }
+
+/// A skill from a package reports the package's source and folder (pi's `sourceInfo` for
+/// package resources), not a generic "package" source.
+#[test]
+fn package_skills_name_their_package() {
+    use pi::packages::entries::{PackageEntry, Scope};
+    use pi::packages::ops::PackageResources;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pkg");
+    let skill = root.join("skills/pkg-skill/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(&skill, "---\ndescription: From a package.\n---\nBody\n").unwrap();
+    let mut resources = PackageResources::default();
+    resources.add_package(&root, &PackageEntry::plain("./pkg"), Scope::Global);
+    let (skills, warnings) = load_skills(&SkillSources {
+        agent_dir: dir.path().join("agent"),
+        home: dir.path().join("home"),
+        settings_paths: pi::resources::listed_from_packages(&resources.skills, &resources.origins),
+        ..Default::default()
+    });
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let info = &skills[0].source_info;
+    assert_eq!(info.source, "./pkg");
+    assert_eq!(info.origin, "package");
+    assert_eq!(info.scope, "user");
+    assert_eq!(info.base_dir.as_deref(), Some(root.as_path()));
+}

@@ -480,7 +480,7 @@ fn prev_boundary(s: &str, i: usize) -> usize {
     use unicode_segmentation::UnicodeSegmentation;
     s[..i]
         .grapheme_indices(true)
-        .last()
+        .next_back()
         .map(|(b, _)| b)
         .unwrap_or(0)
 }
