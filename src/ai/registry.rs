@@ -69,6 +69,21 @@ impl ModelRegistry {
         (registry, warnings)
     }
 
+    /// A registry holding exactly `models` (no built-ins, no `models.json`), for embedding
+    /// pi's model resolution with a fixed catalogue.
+    pub fn from_models(models: Vec<Model>) -> ModelRegistry {
+        ModelRegistry {
+            models,
+            request_configs: HashMap::new(),
+            model_headers: HashMap::new(),
+            models_path: PathBuf::new(),
+            error: None,
+            local_servers: Vec::new(),
+            local_models: Vec::new(),
+            extension_providers: Vec::new(),
+        }
+    }
+
     /// Re-read `models.json` (pi does this whenever the model list is shown).
     pub fn reload(&mut self) {
         self.request_configs.clear();

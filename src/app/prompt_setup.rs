@@ -28,7 +28,7 @@ pub fn load_resources(
 ) -> (Vec<Skill>, Vec<PromptTemplate>) {
     let listed = |files: &[std::path::PathBuf], key: &str| {
         let mut out = listed_from_settings(settings, key);
-        out.extend(listed_from_packages(files));
+        out.extend(listed_from_packages(files, &packaged.origins));
         out
     };
     let (skills, warnings) = load_skills(&SkillSources {

@@ -46,7 +46,7 @@ pub fn prepare_packages(
             continue;
         };
         let mut run_only = PackageResources::default();
-        run_only.add_package(&root, &PackageEntry::plain(&raw));
+        run_only.add_package(&root, &PackageEntry::plain(&raw), Scope::Temporary);
         cli_paths.extend(
             run_only
                 .extensions

@@ -229,6 +229,7 @@ impl AgentSession {
         } else {
             expand_resources(&self.skills, &self.templates, text)
         };
+        self.compact_before_prompt(signal).await;
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])
         } else {

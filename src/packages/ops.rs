@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::resources::PackageOrigin;
+
 use super::entries::{PackageEntry, ResourceKind, Scope, ScopedPackage, dedupe, entries_of};
 use super::manager::PackageManager;
 use super::resolve::package_resources;
@@ -162,11 +164,22 @@ pub struct PackageResources {
     pub themes: Vec<PathBuf>,
     /// Problems (a package that could not be installed, a bad entry).
     pub warnings: Vec<String>,
+    /// For each resource file, the package it came from.
+    pub origins: std::collections::BTreeMap<PathBuf, PackageOrigin>,
 }
 
 impl PackageResources {
-    /// Add the resources of the package installed at `root`.
-    pub fn add_package(&mut self, root: &Path, entry: &PackageEntry) {
+    /// Add the resources of the package installed at `root`, configured in `scope`.
+    pub fn add_package(&mut self, root: &Path, entry: &PackageEntry, scope: Scope) {
+        let origin = PackageOrigin {
+            source: entry.source.clone(),
+            scope: match scope {
+                Scope::Global => "user",
+                Scope::Project => "project",
+                Scope::Temporary => "temporary",
+            },
+            root: normalize(root),
+        };
         for kind in ResourceKind::ALL {
             let files = package_resources(root, kind, entry.filter(kind));
             let target = match kind {
@@ -178,6 +191,7 @@ impl PackageResources {
             for file in files {
                 let file = normalize(&file);
                 if !target.contains(&file) {
+                    self.origins.insert(file.clone(), origin.clone());
                     target.push(file);
                 }
             }
@@ -258,7 +272,7 @@ pub fn resolve_packages(
             ));
             continue;
         }
-        out.add_package(&path, &package.entry);
+        out.add_package(&path, &package.entry, package.scope);
     }
     out
 }

@@ -10,16 +10,21 @@ use std::path::{Path, PathBuf};
 /// The files a settings or command-line entry names: `raw` (with `~` expanded, relative to
 /// `base`) itself when it is a file, else what `in_folder` finds in it.
 fn entry_files(base: &Path, raw: &str, in_folder: impl Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
-    let path = crate::config::paths::expand_tilde(raw);
-    let path = if path.is_absolute() {
-        path
-    } else {
-        base.join(path)
-    };
+    let path = entry_path(base, raw);
     if path.is_file() {
         vec![path]
     } else {
         in_folder(&path)
+    }
+}
+
+/// A settings or command-line entry as a path: `~` expanded, relative to `base`.
+fn entry_path(base: &Path, raw: &str) -> PathBuf {
+    let path = crate::config::paths::expand_tilde(raw);
+    if path.is_absolute() {
+        path
+    } else {
+        base.join(path)
     }
 }
 
@@ -129,19 +134,39 @@ pub fn listed_from_settings(
         .collect()
 }
 
-/// Packaged files as listed entries.
-pub fn listed_from_packages(files: &[PathBuf]) -> Vec<Listed> {
+/// The package a resource file belongs to, as pi reports it in `sourceInfo`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageOrigin {
+    /// The package source as configured (`npm:name`, `git:...`, `./path`).
+    pub source: String,
+    /// `user`, `project` or `temporary`.
+    pub scope: &'static str,
+    /// The package's installed folder.
+    pub root: PathBuf,
+}
+
+/// Packaged files as listed entries: each reports its package's source and scope (pi's
+/// `sourceInfo` for package resources), relative to the package's folder.
+pub fn listed_from_packages(
+    files: &[PathBuf],
+    origins: &std::collections::BTreeMap<PathBuf, PackageOrigin>,
+) -> Vec<Listed> {
     files
         .iter()
-        .map(|f| Listed {
-            entry: f.to_string_lossy().into_owned(),
-            info: SourceInfo {
-                path: PathBuf::new(),
-                source: "package".into(),
-                scope: "user".into(),
-                origin: "package".into(),
-                base_dir: f.parent().map(Path::to_path_buf),
-            },
+        .map(|f| {
+            let origin = origins.get(f);
+            Listed {
+                entry: f.to_string_lossy().into_owned(),
+                info: SourceInfo {
+                    path: PathBuf::new(),
+                    source: origin.map_or_else(|| "package".into(), |o| o.source.clone()),
+                    scope: origin.map_or("user", |o| o.scope).into(),
+                    origin: "package".into(),
+                    base_dir: origin
+                        .map(|o| o.root.clone())
+                        .or_else(|| f.parent().map(Path::to_path_buf)),
+                },
+            }
         })
         .collect()
 }

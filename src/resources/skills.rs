@@ -46,6 +46,7 @@ pub struct SkillSources {
 
 /// Load every skill; problems come back as warnings naming the file.
 pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
+    let mut missing = Vec::new();
     let mut files: Vec<(PathBuf, SourceInfo)> = Vec::new();
     let tag = super::tag_files;
     if !sources.no_skills {
@@ -75,12 +76,13 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     for raw in &sources.cli_paths {
+        warn_if_missing(&cwd, raw, &mut missing);
         let found = super::entry_files(&cwd, raw, |dir| skill_files(dir, true));
         files.extend(tag(found, &SourceInfo::cli(Path::new(""))));
     }
     files.sort_by_key(|(_, info)| info.rank());
     let mut skills: Vec<Skill> = Vec::new();
-    let mut warnings = Vec::new();
+    let mut warnings = missing;
     let mut seen_files = std::collections::HashSet::new();
     for (file, source_info) in files {
         let canonical = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
@@ -105,10 +107,26 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
     (skills, warnings)
 }
 
+/// A warning when the skill path `raw` (relative to `base`) names nothing on disk.
+fn warn_if_missing(base: &Path, raw: &str, warnings: &mut Vec<String>) {
+    let path = super::entry_path(base, raw);
+    if !path.exists() {
+        warnings.push(format!(
+            "Skill path {}: skill path does not exist; check the --skill argument",
+            path.display()
+        ));
+    }
+}
+
 /// `SKILL.md` files below `dir` (recursively; a folder with `SKILL.md` is not searched
 /// further), plus the root `.md` files when `root_md` is set.
 pub fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    let own = dir.join("SKILL.md");
+    if own.is_file() {
+        out.push(own);
+        return out;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
     };
@@ -179,16 +197,16 @@ fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
     let at = file.display();
     if description.trim().is_empty() {
         warnings.push(format!(
-            "Skill {at} has no description and is not loaded: add `description:` to its frontmatter"
+            "Skill {at}: description is required; the skill is not loaded until its frontmatter has `description:`"
         ));
         return None;
     }
     for problem in name_problems(&name) {
-        warnings.push(format!("Skill {at}: name \"{name}\" {problem}"));
+        warnings.push(format!("Skill {at}: {problem} (name \"{name}\")"));
     }
     if is_skill_md && name != fallback_name {
         warnings.push(format!(
-            "Skill {at}: name \"{name}\" does not match its folder \"{fallback_name}\""
+            "Skill {at}: name \"{name}\" does not match parent directory \"{fallback_name}\""
         ));
     }
     if description.chars().count() > MAX_DESCRIPTION {
@@ -207,22 +225,29 @@ fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
 }
 
 /// What is wrong with a skill name under the standard's rules (empty when nothing).
-pub fn name_problems(name: &str) -> Vec<&'static str> {
+pub fn name_problems(name: &str) -> Vec<String> {
     let mut problems = Vec::new();
-    if name.is_empty() || name.chars().count() > MAX_NAME {
-        problems.push("must be 1-64 characters");
+    let length = name.chars().count();
+    if name.is_empty() {
+        problems.push("name is empty".to_string());
+    }
+    if length > MAX_NAME {
+        problems.push(format!("name exceeds {MAX_NAME} characters ({length})"));
     }
     if !name
         .chars()
         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
-        problems.push("may only use lowercase letters, digits and hyphens");
+        problems.push(
+            "name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"
+                .to_string(),
+        );
     }
     if name.starts_with('-') || name.ends_with('-') {
-        problems.push("must not start or end with a hyphen");
+        problems.push("name must not start or end with a hyphen".to_string());
     }
     if name.contains("--") {
-        problems.push("must not contain consecutive hyphens");
+        problems.push("name must not contain consecutive hyphens".to_string());
     }
     problems
 }
@@ -325,14 +350,19 @@ mod tests {
         );
         let all = warnings.join("\n");
         assert!(
-            all.contains("nodesc") && all.contains("no description"),
+            all.contains("nodesc") && all.contains("description is required"),
             "{all}"
         );
         assert!(
-            all.contains("does not match its folder \"folder\""),
+            all.contains("does not match parent directory \"folder\""),
             "{all}"
         );
-        assert!(all.contains("\"Bad_Name\" may only use lowercase"), "{all}");
+        assert!(
+            all.contains(
+                "invalid characters (must be lowercase a-z, 0-9, hyphens only) (name \"Bad_Name\")"
+            ),
+            "{all}"
+        );
         assert!(
             all.contains("\"valid\"") && all.contains("already defines it"),
             "{all}"

@@ -141,6 +141,16 @@ impl SessionManager {
         self.session_file.as_deref()
     }
 
+    /// [`SessionManager::new_session`] with a chosen session id instead of a generated one.
+    pub fn new_session_with_id(&mut self, parent_session: Option<&str>, id: &str) -> Option<&Path> {
+        self.new_session(parent_session);
+        self.header.id = id.to_string();
+        if let Some(dir) = &self.session_dir {
+            self.session_file = Some(dir.join(session_file_name(&self.header.timestamp, id)));
+        }
+        self.session_file.as_deref()
+    }
+
     fn blank(cwd: &Path, session_dir: Option<PathBuf>, file: Option<PathBuf>) -> Self {
         let header = new_header(cwd, None);
         let session_file = file.or_else(|| {

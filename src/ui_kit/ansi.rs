@@ -2,6 +2,7 @@
 //! strings return): measuring, truncating, slicing by column and wrapping, with escape
 //! sequences kept intact and taking no columns.
 
+use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthChar;
 
 /// A piece of styled text: an escape sequence or one visible character.
@@ -19,15 +20,33 @@ fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
         if rest.is_empty() {
             return None;
         }
-        let len = escape_len(rest).unwrap_or_else(|| rest.chars().next().map_or(1, char::len_utf8));
+        let len =
+            escape_len(rest).unwrap_or_else(|| rest.graphemes(true).next().map_or(1, str::len));
         let (head, tail) = rest.split_at(len);
         rest = tail;
         if head.starts_with('\x1b') {
             return Some(Piece::Escape(head));
         }
-        let c = head.chars().next().unwrap_or(' ');
-        Some(Piece::Char(head, c.width().unwrap_or(0)))
+        Some(Piece::Char(head, grapheme_width(head)))
     })
+}
+
+/// Columns one grapheme cluster takes, as terminals draw it: a regional indicator (even a
+/// lone one, as seen mid-stream before its flag is complete) and an emoji sequence (with a
+/// variation selector, skin tone or zero-width joiner) take two; otherwise the width of the
+/// base character (combining marks add none).
+fn grapheme_width(grapheme: &str) -> usize {
+    let mut chars = grapheme.chars();
+    let Some(first) = chars.next() else {
+        return 0;
+    };
+    if ('\u{1F1E6}'..='\u{1F1FF}').contains(&first) {
+        return 2;
+    }
+    let base = first.width().unwrap_or(0);
+    let emoji_sequence = chars
+        .any(|c| c == '\u{FE0F}' || c == '\u{200D}' || ('\u{1F3FB}'..='\u{1F3FF}').contains(&c));
+    if emoji_sequence { 2 } else { base }
 }
 
 /// Length in bytes of the escape sequence `text` starts with, if it starts with one.
@@ -128,7 +147,8 @@ pub fn wrap_text_with_ansi(text: &str, width: usize) -> Vec<String> {
                     if wrapper.word_width + w > wrapper.width {
                         wrapper.flush_word();
                         if wrapper.line_width + w > wrapper.width {
-                            wrapper.break_line();
+                            wrapper.flush_word();
+                            wrapper.finish_line(true);
                         }
                     }
                     wrapper.word.push_str(c);
@@ -161,7 +181,7 @@ impl Wrapper {
     /// Move the word onto the line, first breaking the line when the word does not fit.
     fn flush_word(&mut self) {
         if self.line_width + self.word_width > self.width && self.line_width > 0 {
-            self.finish_line();
+            self.finish_line(true);
             let trimmed = self.word.trim_start_matches(' ');
             self.word_width -= self.word.len() - trimmed.len();
             self.word = trimmed.to_string();
@@ -180,14 +200,40 @@ impl Wrapper {
     /// End the current line (after flushing the pending word).
     fn break_line(&mut self) {
         self.flush_word();
-        self.finish_line();
+        self.finish_line(false);
     }
 
-    fn finish_line(&mut self) {
-        let line = std::mem::replace(&mut self.line, self.active.concat());
-        self.lines.push(close(line));
+    /// End the current line; at a wrap (not a newline of the text) the spaces it ends with
+    /// are dropped. An underline still open is closed so it does not run into padding;
+    /// other styling (a background) is left open for the padding and re-opened on the next
+    /// line.
+    fn finish_line(&mut self, wrapped: bool) {
+        let mut line = std::mem::replace(&mut self.line, self.active.concat());
+        if wrapped {
+            let kept = line.trim_end_matches(' ').len();
+            line.truncate(kept);
+        }
+        if underline_open(&self.active) && !line.ends_with("\x1b[24m") {
+            line.push_str("\x1b[24m");
+        }
+        self.lines.push(line);
         self.line_width = 0;
     }
+}
+
+/// Whether the SGR sequences in `active` leave underline on.
+fn underline_open(active: &[String]) -> bool {
+    let mut on = false;
+    for seq in active {
+        for param in seq[2..seq.len() - 1].split(';') {
+            match param {
+                "4" => on = true,
+                "24" | "0" | "" => on = false,
+                _ => {}
+            }
+        }
+    }
+    on
 }
 
 /// Remember SGR sequences so a wrapped line can re-open them; a reset forgets them all.
@@ -200,14 +246,6 @@ fn track_sgr(active: &mut Vec<String>, seq: &str) {
         active.clear();
     } else {
         active.push(seq.to_string());
-    }
-}
-
-fn close(line: String) -> String {
-    if line.contains("\x1b[") && !line.ends_with("\x1b[0m") {
-        line + "\x1b[0m"
-    } else {
-        line
     }
 }
 
@@ -252,9 +290,9 @@ mod tests {
     fn wrapping_breaks_at_spaces_and_reopens_styles() {
         let lines = wrap_text_with_ansi(&format!("{RED}one two three{RESET} four"), 8);
         let plain: Vec<String> = lines.iter().map(|l| strip(l)).collect();
-        assert_eq!(plain, ["one two ", "three ", "four"]);
+        assert_eq!(plain, ["one two", "three", "four"]);
         assert!(lines[1].starts_with(RED), "{:?}", lines[1]);
-        assert!(lines[0].ends_with(RESET));
+        assert!(!lines[0].ends_with(RESET));
         for line in &lines {
             assert!(visible_width(line) <= 8);
         }

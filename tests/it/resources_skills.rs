@@ -51,7 +51,7 @@ fn skills_are_advertised_and_skill_commands_expand() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("broken") && stderr.contains("no description"),
+        stderr.contains("broken") && stderr.contains("description is required"),
         "{stderr}"
     );
     let system = request(&server, 0)["messages"][0]["content"].to_string();

@@ -294,3 +294,48 @@ async fn threshold_compaction_runs_after_a_turn_that_fills_the_window() {
     assert_eq!(ev[1]["willRetry"], false);
     assert_eq!(compactions(&agent).len(), 1);
 }
+
+#[tokio::test]
+async fn resuming_a_session_past_the_threshold_compacts_before_sending() {
+    // The original's large-session fixture: its last answer used ~177k tokens, far past a
+    // 100k window's threshold, so the next prompt first compacts and then sends only the
+    // summary, the kept messages and the prompt instead of the whole history. pi 0.73.1's
+    // own cut-point code keeps the last 181 of the fixture's 1018 entries (from index 837,
+    // inside a turn starting at 834); the conformance suite checks the same cut.
+    let server = MockServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("large-session.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/conformance/large-session.jsonl"),
+        &file,
+    )
+    .unwrap();
+    let session = SessionManager::open(&file).unwrap();
+    let history = session.build_context().messages;
+    assert_eq!(history.len(), 914);
+    let mut agent = agent(&server, session, dir.path(), 20_000);
+    agent.state.messages = history;
+    agent.config.model.context_window = 100_000;
+    let events = events_of(&mut agent);
+    // The cut lands inside a turn: the history and the turn's start are summarised.
+    server.push(MockReply::anthropic_text("## Goal\nRESUME SUMMARY"));
+    server.push(MockReply::anthropic_text("TURN PREFIX SUMMARY"));
+    server.push(MockReply::anthropic_text("answer"));
+    agent
+        .prompt(
+            "next question".into(),
+            Vec::new(),
+            &CancellationToken::new(),
+        )
+        .await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "two summaries, then the prompt");
+    assert!(prompt_text(&requests[0]).starts_with("<conversation>"));
+    assert!(prompt_text(&requests[1]).starts_with("<conversation>"));
+    let sent = requests[2].json()["messages"].as_array().unwrap().len();
+    assert_eq!(sent, 179, "summary, kept messages and the prompt");
+    let ev = events.lock().unwrap().clone();
+    assert_eq!(ev[0]["reason"], "threshold");
+    assert_eq!(compactions(&agent).len(), 1);
+}

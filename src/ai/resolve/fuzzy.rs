@@ -38,7 +38,13 @@ fn match_lowered(query: &[char], text: &[char]) -> FuzzyScore {
         }
         let boundary =
             i == 0 || matches!(text[i - 1], ' ' | '\t' | '\n' | '-' | '_' | '.' | '/' | ':');
-        if last.is_some_and(|l| l + 1 == i) {
+        // A match at the very start counts as continuing a run, as in pi (its "previous
+        // match" starts at -1).
+        let continues_run = match last {
+            Some(l) => l + 1 == i,
+            None => i == 0,
+        };
+        if continues_run {
             consecutive += 1.0;
             score -= consecutive * 5.0;
         } else {

@@ -201,5 +201,50 @@ impl AgentSession {
     }
 }
 
+impl AgentSession {
+    /// Before a prompt goes out: compact first when the context is already past the
+    /// threshold, as a resumed long session or an aborted last answer leaves it. An answer
+    /// from before the latest compaction does not count (its usage describes the old,
+    /// larger context).
+    pub(super) async fn compact_before_prompt(&mut self, signal: &CancellationToken) {
+        if !self.compaction.enabled || signal.is_cancelled() {
+            return;
+        }
+        let Some(last) = self
+            .state
+            .messages
+            .iter()
+            .rev()
+            .find_map(Message::as_assistant)
+        else {
+            return;
+        };
+        let compacted_at = self
+            .session
+            .get_branch(None)
+            .into_iter()
+            .rev()
+            .find_map(|e| match e {
+                crate::session::SessionEntry::Compaction(c) => Some(c.timestamp.clone()),
+                _ => None,
+            })
+            .and_then(|t| crate::session::ids::iso_to_ms(&t));
+        if compacted_at.is_some_and(|at| last.timestamp <= at) {
+            return;
+        }
+        let tokens = if last.stop_reason == StopReason::Error {
+            crate::compaction::estimate_context_tokens(&self.state.messages)
+        } else {
+            calculate_context_tokens(&last.usage)
+        };
+        let window = self.config.model.context_window;
+        if crate::compaction::should_compact(tokens, window, &self.compaction) {
+            let _ = self
+                .compact(None, CompactionReason::Threshold, false, signal)
+                .await;
+        }
+    }
+}
+
 /// The error of a compaction an extension cancelled.
 const CANCELLED: &str = "Compaction cancelled";

@@ -86,6 +86,7 @@ impl Editor {
         self.lines = text.split('\n').map(str::to_string).collect();
         self.row = self.lines.len() - 1;
         self.col = self.lines[self.row].len();
+        self.history_index = None;
     }
 
     /// Empty the editor (kept in undo).
@@ -359,6 +360,8 @@ impl Editor {
         self.col = start;
     }
 
+    /// Where a backward word move lands: over spaces, then over a run of punctuation or a
+    /// run of other characters (pi's three character classes).
     fn word_start(&self) -> usize {
         let line = &self.lines[self.row];
         let before: Vec<(usize, char)> = line[..self.col].char_indices().collect();
@@ -366,20 +369,27 @@ impl Editor {
         while i > 0 && before[i - 1].1.is_whitespace() {
             i -= 1;
         }
-        while i > 0 && !before[i - 1].1.is_whitespace() {
-            i -= 1;
+        if let Some(&(_, c)) = i.checked_sub(1).and_then(|j| before.get(j)) {
+            let class = char_class(c);
+            while i > 0 && char_class(before[i - 1].1) == class {
+                i -= 1;
+            }
         }
         before.get(i).map(|(b, _)| *b).unwrap_or(0)
     }
 
+    /// Where a forward word move lands: over spaces, then over one run of a class.
     fn word_end(&self) -> usize {
         let line = &self.lines[self.row];
         let mut chars = line[self.col..].char_indices().peekable();
         while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
             chars.next();
         }
-        while chars.peek().is_some_and(|(_, c)| !c.is_whitespace()) {
-            chars.next();
+        if let Some(&(_, c)) = chars.peek() {
+            let class = char_class(c);
+            while chars.peek().is_some_and(|(_, c)| char_class(*c) == class) {
+                chars.next();
+            }
         }
         chars
             .peek()
@@ -399,8 +409,8 @@ impl Editor {
         self.history_index = Some(next);
         let text = self.history[next].clone();
         self.lines = text.split('\n').map(str::to_string).collect();
-        self.row = 0;
-        self.col = self.lines[0].len();
+        self.row = self.lines.len() - 1;
+        self.col = self.lines[self.row].len();
     }
 
     fn history_forward(&mut self) {
@@ -433,8 +443,10 @@ impl Editor {
                     let last = j + 1 == pieces.len();
                     if self.col < end || last {
                         let col = width(&line[consumed..self.col.max(consumed).min(end)]);
+                        // A cursor right after a full row sits in the column the caller
+                        // keeps free for it, on the same row (as pi draws it).
                         cursor = (col, rows.len() + j);
-                        if col >= max {
+                        if col > max {
                             cursor = (0, rows.len() + j + 1);
                         }
                         break;
@@ -457,24 +469,49 @@ fn wrap_hard(line: &str, max: usize) -> Vec<String> {
     if width(line) <= max {
         return vec![line.to_string()];
     }
+    use unicode_segmentation::UnicodeSegmentation;
     let mut out = Vec::new();
     let mut row = String::new();
-    for c in line.chars() {
-        if width(&row) + width(c.encode_utf8(&mut [0; 4])) > max {
+    for g in line.graphemes(true) {
+        if !row.is_empty() && width(&row) + width(g) > max {
             out.push(std::mem::take(&mut row));
         }
-        row.push(c);
+        row.push_str(g);
     }
     out.push(row);
     out
 }
 
-fn prev_boundary(s: &str, i: usize) -> usize {
-    s[..i].char_indices().last().map(|(b, _)| b).unwrap_or(0)
+/// Word-movement classes: 0 whitespace, 1 punctuation, 2 anything else.
+fn char_class(c: char) -> u8 {
+    if c.is_whitespace() {
+        0
+    } else if "(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`".contains(c) {
+        1
+    } else {
+        2
+    }
 }
 
+/// The start of the grapheme cluster before byte `i` (an emoji with a skin tone or a flag
+/// is one step for the cursor and for Backspace).
+fn prev_boundary(s: &str, i: usize) -> usize {
+    use unicode_segmentation::UnicodeSegmentation;
+    s[..i]
+        .grapheme_indices(true)
+        .next_back()
+        .map(|(b, _)| b)
+        .unwrap_or(0)
+}
+
+/// The end of the grapheme cluster starting at byte `i`.
 fn next_boundary(s: &str, i: usize) -> usize {
-    s[i..].chars().next().map(|c| i + c.len_utf8()).unwrap_or(i)
+    use unicode_segmentation::UnicodeSegmentation;
+    s[i..]
+        .graphemes(true)
+        .next()
+        .map(|g| i + g.len())
+        .unwrap_or(i)
 }
 
 fn byte_at_column(s: &str, column: usize) -> usize {
@@ -574,6 +611,8 @@ mod tests {
         assert_eq!(rows, vec!["abcde", "fgh"]);
         assert_eq!(cursor, (3, 1));
         typed(&mut e, "ij");
-        assert_eq!(e.layout(5).1, (0, 2));
+        assert_eq!(e.layout(5).1, (5, 1));
+        typed(&mut e, "k");
+        assert_eq!(e.layout(5).1, (1, 2));
     }
 }

@@ -89,6 +89,9 @@ pub struct TreeSelector {
     /// Visible position marked active (the leaf, or the nearest shown
     /// entry before it).
     active: Option<usize>,
+    /// The row that was selected before a filter left nothing to show; it is selected
+    /// again once a filter shows it.
+    remembered: Option<usize>,
 }
 
 impl TreeSelector {
@@ -104,6 +107,7 @@ impl TreeSelector {
             show_label_time: false,
             label_edit: None,
             active: None,
+            remembered: None,
         };
         let leaf = s.data.leaf_row;
         s.refresh(leaf);
@@ -182,9 +186,10 @@ impl TreeSelector {
     }
 
     fn set_filter(&mut self, filter: TreeFilter) {
-        let keep = self.selected_row();
+        let keep = self.selected_row().or(self.remembered);
         self.filter = filter;
         self.refresh(keep);
+        self.remembered = if self.visible.is_empty() { keep } else { None };
     }
 
     fn toggle_filter(&mut self, filter: TreeFilter) {

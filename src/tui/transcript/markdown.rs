@@ -344,7 +344,8 @@ impl Renderer<'_> {
                 spans.push(Span::styled("│", border));
             }
             self.lines.push(Line::from(spans));
-            if r == 0 {
+            // A rule under the header and between data rows, as pi draws tables.
+            if r + 1 < rows.len() {
                 let rule: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
                 self.lines.push(Line::from(Span::styled(
                     format!("├{}┤", rule.join("┼")),

@@ -1,0 +1,36 @@
+//! The conformance suite: cases taken from the original pi's own test suite and checked
+//! against this implementation. Every case names the original test it comes from in a
+//! `/// orig:` line; each module's `//! orig-file:` line names the original test file.
+//! `MAPPING.md` beside this file lists every case (regenerate it with
+//! `scripts/conformance-mapping.sh`; the `mapping` test fails when it is stale).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod ai_anthropic;
+mod ai_google;
+mod ai_models;
+mod ai_overflow;
+mod auth_storage;
+mod cli_args;
+mod compaction;
+mod frontmatter;
+mod git_source;
+mod mapping;
+mod model_registry;
+mod model_resolver;
+mod package_sources;
+mod path_utils;
+mod prompt_templates;
+mod session_context;
+mod session_files;
+mod session_labels;
+mod session_misc;
+mod session_tree;
+mod settings;
+mod skills;
+mod system_prompt;
+mod tools;
+mod tree_selector;
+mod tui_editor;
+mod tui_markdown;
+mod tui_text;
