@@ -259,6 +259,10 @@ fn looks_like_html(bytes: &[u8]) -> bool {
     head.starts_with("<!doctype html") || head.starts_with("<html")
 }
 
+/// The largest single stream event pi holds (64 MiB); a sender that never
+/// finishes a line or an event is stopped there, not followed into gigabytes.
+pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
+
 /// A streaming response body decoded as SSE events.
 pub struct SseBody {
     provider: String,
@@ -309,6 +313,14 @@ impl SseBody {
                     self.started = self.started || !bytes.iter().all(u8::is_ascii_whitespace);
                     let queue = &mut self.queue;
                     self.parser.push_with(&bytes, |ev| queue.push_back(ev));
+                    if self.parser.pending_bytes() > MAX_EVENT_BYTES {
+                        return Err(ProviderError::new(format!(
+                            "{} sent a stream event larger than {} MiB without ending it; \
+                             the stream was given up",
+                            self.provider,
+                            MAX_EVENT_BYTES / (1024 * 1024)
+                        )));
+                    }
                 }
                 None => {
                     self.ended = true;

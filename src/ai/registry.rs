@@ -42,6 +42,8 @@ pub struct ModelRegistry {
     /// Providers registered by extensions (`pi.registerProvider`), in the models.json
     /// provider format; they apply after models.json.
     extension_providers: Vec<(String, ProviderConfig)>,
+    /// Keys of `models.json` the schema rejected at the last read.
+    schema_warnings: Vec<String>,
 }
 
 impl ModelRegistry {
@@ -63,9 +65,15 @@ impl ModelRegistry {
             local_servers: Vec::new(),
             local_models: Vec::new(),
             extension_providers: Vec::new(),
+            schema_warnings: Vec::new(),
         };
         registry.reload();
-        let warnings = registry.error.iter().cloned().collect();
+        let warnings = registry
+            .schema_warnings
+            .iter()
+            .chain(registry.error.iter())
+            .cloned()
+            .collect();
         (registry, warnings)
     }
 
@@ -74,6 +82,7 @@ impl ModelRegistry {
         self.request_configs.clear();
         self.model_headers.clear();
         self.error = None;
+        self.schema_warnings.clear();
         let config = match load_models_config(&self.models_path) {
             Ok(config) => config,
             Err(e) => {
@@ -83,7 +92,9 @@ impl ModelRegistry {
         };
         let mut config = config.unwrap_or(ModelsConfig {
             providers: IndexMap::new(),
+            warnings: Vec::new(),
         });
+        self.schema_warnings = std::mem::take(&mut config.warnings);
         for (name, provider) in &self.extension_providers {
             config.providers.insert(name.clone(), provider.clone());
         }

@@ -207,9 +207,14 @@ fn choose_theme(
     };
     let mut files = options.theme_files.iter().filter(|p| !p.is_dir());
     if let Some(path) = files.find(named) {
-        return match Theme::from_file(path) {
-            Ok(theme) => (theme, None, Some(path.clone())),
-            Err(e) => (Theme::default(), Some(e), Some(path.clone())),
+        let (theme, warnings) = Theme::from_file_checked(path);
+        let notes = (!warnings.is_empty()).then(|| warnings.join("\n"));
+        return match theme {
+            Ok(theme) => (theme, notes, Some(path.clone())),
+            Err(e) => {
+                let all = notes.map_or(e.clone(), |n| format!("{n}\n{e}"));
+                (Theme::default(), Some(all), Some(path.clone()))
+            }
         };
     }
     let mut all_dirs: Vec<&std::path::Path> = options
