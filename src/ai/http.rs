@@ -36,20 +36,45 @@ fn idle_timeout() -> Option<Duration> {
     }
 }
 
+static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+    build_client(|builder| {
+        builder
+            .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(30))
+            .read_timeout(Duration::from_secs(600))
+    })
+});
+
+/// Why the system's certificates could not be used, when they could not.
+static TLS_PROBLEM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Build an HTTP client. When the system's certificate store cannot be
+/// loaded (empty, unreadable, `SSL_CERT_FILE` pointing nowhere), the client
+/// is built without trusted certificates instead of failing: plain `http://`
+/// providers (local models, proxies) keep working, and an `https://` request
+/// fails with an error that says why (see [`network_error`]).
 #[expect(
     clippy::expect_used,
-    reason = "only a broken TLS backend fails here, and pi cannot talk to any provider without one"
+    reason = "without system certificates the builder has nothing left that can fail"
 )]
-static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+pub fn build_client(configure: impl Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder) -> reqwest::Client {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(Duration::from_secs(30))
-        .read_timeout(Duration::from_secs(600))
-        .build()
-        .expect("HTTP client configuration is valid")
-});
+    match configure(reqwest::Client::builder()).build() {
+        Ok(client) => client,
+        Err(e) => {
+            let mut why = e.to_string();
+            if let Some(source) = std::error::Error::source(&e) {
+                why = format!("{why}: {source}");
+            }
+            let _ = TLS_PROBLEM.set(why);
+            configure(reqwest::Client::builder())
+                .tls_certs_only(Vec::new())
+                .build()
+                .expect("a client without system certificates can be built")
+        }
+    }
+}
 
 /// The process-wide HTTP client (TLS via rustls with the ring provider).
 pub fn client() -> &'static reqwest::Client {
@@ -339,6 +364,14 @@ pub fn network_error(e: reqwest::Error) -> ProviderError {
         msg.push_str(": ");
         msg.push_str(&s.to_string());
         source = s.source();
+    }
+    if let Some(problem) = TLS_PROBLEM.get()
+        && e.url().is_some_and(|u| u.scheme() == "https")
+    {
+        msg.push_str(&format!(
+            " (no trusted certificates: the system certificate store could not be loaded: \
+             {problem}; point SSL_CERT_FILE at a CA bundle)"
+        ));
     }
     ProviderError::network(msg)
 }

@@ -161,9 +161,15 @@ impl ModelRegistry {
     /// Ask the local servers (Ollama, LM Studio) on this machine which models
     /// they serve; they join the model list until the next discovery.
     pub async fn discover_local_models(&mut self) {
+        // All servers are asked at once; each probe is bounded in time.
+        let probes = self
+            .local_servers
+            .iter()
+            .map(|(provider, url, _)| local_models::discover(provider, url));
+        let answers = futures::future::join_all(probes).await;
         let mut found = Vec::new();
-        for (provider, url, compat) in &self.local_servers {
-            for mut model in local_models::discover(provider, url).await {
+        for ((_, _, compat), models) in self.local_servers.iter().zip(answers) {
+            for mut model in models {
                 model.compat = compat.clone();
                 found.push(model);
             }

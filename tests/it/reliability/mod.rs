@@ -5,6 +5,8 @@
 //! a mock server on 127.0.0.1.
 
 mod escapes;
+mod fault_matrix;
+mod general_rules;
 mod stop_and_resume;
 mod waiting;
 
