@@ -57,7 +57,9 @@ static TLS_PROBLEM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     clippy::expect_used,
     reason = "without system certificates the builder has nothing left that can fail"
 )]
-pub fn build_client(configure: impl Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder) -> reqwest::Client {
+pub fn build_client(
+    configure: impl Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
+) -> reqwest::Client {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
     match configure(reqwest::Client::builder()).build() {

@@ -17,19 +17,16 @@ pub struct ConfigSchema {
 }
 
 /// `schemas/settings.schema.json`: `settings.json`, global and project.
-pub static SETTINGS: ConfigSchema = ConfigSchema::new(include_str!(
-    "../../schemas/settings.schema.json"
-));
+pub static SETTINGS: ConfigSchema =
+    ConfigSchema::new(include_str!("../../schemas/settings.schema.json"));
 /// `schemas/models.schema.json`: `models.json`.
 pub static MODELS: ConfigSchema =
     ConfigSchema::new(include_str!("../../schemas/models.schema.json"));
 /// `schemas/keybindings.schema.json`: `keybindings.json`.
-pub static KEYBINDINGS: ConfigSchema = ConfigSchema::new(include_str!(
-    "../../schemas/keybindings.schema.json"
-));
+pub static KEYBINDINGS: ConfigSchema =
+    ConfigSchema::new(include_str!("../../schemas/keybindings.schema.json"));
 /// `schemas/theme.schema.json`: theme files.
-pub static THEME: ConfigSchema =
-    ConfigSchema::new(include_str!("../../schemas/theme.schema.json"));
+pub static THEME: ConfigSchema = ConfigSchema::new(include_str!("../../schemas/theme.schema.json"));
 
 /// What is wrong with one key.
 enum Problem {
@@ -301,7 +298,7 @@ fn type_words(root: &Value, node: &Value, kind: &str, depth: usize) -> String {
                 node.get("maximum").and_then(Value::as_f64),
             ) {
                 (Some(lo), Some(hi)) => format!("{noun} from {lo} to {hi}"),
-                (Some(lo), None) if lo == 0.0 => format!("{noun} (0 or more)"),
+                (Some(0.0), None) => format!("{noun} (0 or more)"),
                 _ => noun.to_string(),
             }
         }
@@ -358,7 +355,10 @@ fn found_words(value: Option<&Value>) -> String {
 fn describe(file: &Path, root: &Value, path: &[String], problem: &Problem) -> String {
     let file = file.display();
     let key = key_name(root, path);
-    let pointer: String = path.iter().map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1"))).collect();
+    let pointer: String = path
+        .iter()
+        .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
+        .collect();
     let value = root.pointer(&pointer);
     let subject = if key.is_empty() {
         "the file".to_string()

@@ -59,10 +59,19 @@ fn nested_keys_list_items_and_unknown_keys_get_one_warning_each() {
     );
     assert_eq!(warnings.len(), 5, "{warnings:?}");
     let all = warnings.join("\n");
-    assert!(all.contains("\"retry.maxRetries\" should be a number (0 or more), not \"five\""), "{all}");
+    assert!(
+        all.contains("\"retry.maxRetries\" should be a number (0 or more), not \"five\""),
+        "{all}"
+    );
     assert!(all.contains("unknown key \"retry.bogus\""), "{all}");
-    assert!(all.contains("\"enabledModels[1]\" should be a string, not 3"), "{all}");
-    assert!(all.contains("\"enabledModels[3]\" should be a string, not {}"), "{all}");
+    assert!(
+        all.contains("\"enabledModels[1]\" should be a string, not 3"),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"enabledModels[3]\" should be a string, not {}"),
+        "{all}"
+    );
     assert!(all.contains("unknown key \"colour\""), "{all}");
     assert_eq!(
         kept,
@@ -167,9 +176,18 @@ fn a_model_without_an_id_is_dropped_and_the_others_stay() {
     );
     let all = warnings.join("\n");
     assert_eq!(warnings.len(), 3, "{all}");
-    assert!(all.contains("\"providers.p.models[0]\" is missing \"id\""), "{all}");
-    assert!(all.contains("\"providers.p.models[1].contextWindow\" should be a number, not \"big\""), "{all}");
-    assert!(all.contains("\"providers.p.models[1].input[1]\" should be one of \"text\", \"image\""), "{all}");
+    assert!(
+        all.contains("\"providers.p.models[0]\" is missing \"id\""),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"providers.p.models[1].contextWindow\" should be a number, not \"big\""),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"providers.p.models[1].input[1]\" should be one of \"text\", \"image\""),
+        "{all}"
+    );
     assert_eq!(
         kept,
         json!({"providers": {"p": {"baseUrl": "u", "models": [{"id": "m", "input": ["text"]}]}}})
@@ -184,14 +202,19 @@ fn theme_colours_name_the_accepted_forms() {
     let (_, warnings) = check(&THEME, theme);
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        warnings[0].contains("\"colors.accent\" should be a string or a whole number from 0 to 255, not true"),
+        warnings[0].contains(
+            "\"colors.accent\" should be a string or a whole number from 0 to 255, not true"
+        ),
         "{warnings:?}"
     );
 }
 
 #[test]
 fn a_keybinding_of_the_wrong_type_is_named() {
-    let (kept, warnings) = check(&KEYBINDINGS, json!({"app.quit": 5, "app.model.select": "ctrl+x"}));
+    let (kept, warnings) = check(
+        &KEYBINDINGS,
+        json!({"app.quit": 5, "app.model.select": "ctrl+x"}),
+    );
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0].contains("\"app.quit\" should be a string or a list of strings, not 5"),

@@ -163,7 +163,9 @@ async fn read_bounded(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
     use tokio::io::AsyncReadExt;
     let file = tokio::fs::File::open(path).await?;
     let mut bytes = Vec::new();
-    file.take(MAX_READ_BYTES + 1).read_to_end(&mut bytes).await?;
+    file.take(MAX_READ_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .await?;
     let cut = bytes.len() as u64 > MAX_READ_BYTES;
     bytes.truncate(MAX_READ_BYTES as usize);
     Ok((bytes, cut))

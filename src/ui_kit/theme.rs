@@ -228,9 +228,10 @@ impl Theme {
         let before = root.clone();
         let warnings = crate::config::schema_check::THEME.check(path, &mut root);
         let fallback = Theme::default();
-        if let (Some(was), Some(Value::Object(colors))) =
-            (before.get("colors").and_then(Value::as_object), root.get_mut("colors"))
-        {
+        if let (Some(was), Some(Value::Object(colors))) = (
+            before.get("colors").and_then(Value::as_object),
+            root.get_mut("colors"),
+        ) {
             for token in REQUIRED_TOKENS {
                 if was.contains_key(token) && !colors.contains_key(token) {
                     colors.insert(token.to_string(), color_json(fallback.color(token)));
@@ -371,7 +372,10 @@ mod tests {
         std::fs::write(&path, v.to_string()).unwrap();
         let (theme, warning, _) = Theme::locate("mine", &[dir.path()]);
         let warning = warning.unwrap();
-        assert!(warning.contains("\"colors.accent\" should be a string or a whole number"), "{warning}");
+        assert!(
+            warning.contains("\"colors.accent\" should be a string or a whole number"),
+            "{warning}"
+        );
         assert!(warning.contains("unknown key \"sparkle\""), "{warning}");
         assert!(warning.contains("mine.json"), "{warning}");
         assert_eq!(theme.name, "mine");

@@ -221,8 +221,17 @@ fn a_wrong_typed_model_field_is_named_and_the_rest_of_models_json_applies() {
     assert_eq!(registry.error(), None);
     let all = warnings.join("\n");
     assert_eq!(warnings.len(), 3, "{all}");
-    assert!(all.contains(&format!("{}: \"providers.p.models[0].contextWindow\" should be a number, not \"big\"", path.display())), "{all}");
-    assert!(all.contains("\"providers.p.models[1]\" is missing \"id\""), "{all}");
+    assert!(
+        all.contains(&format!(
+            "{}: \"providers.p.models[0].contextWindow\" should be a number, not \"big\"",
+            path.display()
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"providers.p.models[1]\" is missing \"id\""),
+        "{all}"
+    );
     assert!(all.contains("unknown key \"providers.p.tpyo\""), "{all}");
     let model = registry.find("p", "m").expect("the valid model is kept");
     assert_eq!(model.max_tokens, 777);

@@ -35,20 +35,80 @@ fn tricky_text(pieces: &'static [&'static str]) -> impl Strategy<Value = String>
 }
 
 const SSE_PIECES: &[&str] = &[
-    "data: ", "data:", "event: ", "id: 1", "retry: 5", ": comment", "\n", "\r", "\r\n", "\n\n",
-    "{\"a\":1}", "[DONE]", "\u{feff}", "é", "字", "data", ":",
+    "data: ",
+    "data:",
+    "event: ",
+    "id: 1",
+    "retry: 5",
+    ": comment",
+    "\n",
+    "\r",
+    "\r\n",
+    "\n\n",
+    "{\"a\":1}",
+    "[DONE]",
+    "\u{feff}",
+    "é",
+    "字",
+    "data",
+    ":",
 ];
 const MARKUP_PIECES: &[&str] = &[
-    "\x1b[31m", "\x1b[0m", "\x1b[", "\x1b]8;;http://x\x1b\\", "\x1b]52;c;aGk=\x07", "\x1b[2J",
-    "\x07", "\t", "\n", "\r", "**", "_", "`", "```", "```rust\n", "# ", "> ", "- ", "1. ", "|", "---",
-    "[a](b)", "![i](u)", "<b>", "&amp;", "字", "👍🏽", "e\u{301}", "\u{200b}", " ",
+    "\x1b[31m",
+    "\x1b[0m",
+    "\x1b[",
+    "\x1b]8;;http://x\x1b\\",
+    "\x1b]52;c;aGk=\x07",
+    "\x1b[2J",
+    "\x07",
+    "\t",
+    "\n",
+    "\r",
+    "**",
+    "_",
+    "`",
+    "```",
+    "```rust\n",
+    "# ",
+    "> ",
+    "- ",
+    "1. ",
+    "|",
+    "---",
+    "[a](b)",
+    "![i](u)",
+    "<b>",
+    "&amp;",
+    "字",
+    "👍🏽",
+    "e\u{301}",
+    "\u{200b}",
+    " ",
 ];
 const YAML_PIECES: &[&str] = &[
-    "---\n", "name: x\n", "description: |\n  a\n", "- a\n", "key: [1, 2\n", "&a ", "*a", "!!str ",
-    "{", "}", ":", "\"", "'", "\t", "\n", "  ", "? ", "%YAML 1.2\n", "...\n",
+    "---\n",
+    "name: x\n",
+    "description: |\n  a\n",
+    "- a\n",
+    "key: [1, 2\n",
+    "&a ",
+    "*a",
+    "!!str ",
+    "{",
+    "}",
+    ":",
+    "\"",
+    "'",
+    "\t",
+    "\n",
+    "  ",
+    "? ",
+    "%YAML 1.2\n",
+    "...\n",
 ];
 const KEY_PIECES: &[&str] = &[
-    "ctrl", "alt", "shift", "super", "+", "enter", "escape", "f12", "f99", "a", "pageDown", "-", " ",
+    "ctrl", "alt", "shift", "super", "+", "enter", "escape", "f12", "f99", "a", "pageDown", "-",
+    " ",
 ];
 
 #[test]
@@ -89,9 +149,27 @@ fn sse_decoding_of_raw_bytes_never_panics() {
 fn session_lines_of_any_shape_are_read_or_skipped_never_a_panic() {
     let line = prop_oneof![
         tricky_text(&[
-            "{", "}", "\"type\":", "\"message\"", "\"session\"", "\"id\":\"a\"", "\"parentId\":null",
-            "\"version\":", "3", "99", "-1", "1e400", "[", "]", ",", ":", "null", "\"role\":\"assistant\"",
-            "\"content\":[", "{\"type\":\"text\",\"text\":\"x\"}", "\"timestamp\":\"2024\"",
+            "{",
+            "}",
+            "\"type\":",
+            "\"message\"",
+            "\"session\"",
+            "\"id\":\"a\"",
+            "\"parentId\":null",
+            "\"version\":",
+            "3",
+            "99",
+            "-1",
+            "1e400",
+            "[",
+            "]",
+            ",",
+            ":",
+            "null",
+            "\"role\":\"assistant\"",
+            "\"content\":[",
+            "{\"type\":\"text\",\"text\":\"x\"}",
+            "\"timestamp\":\"2024\"",
         ]),
         any::<String>(),
     ];
@@ -118,8 +196,19 @@ fn session_lines_of_any_shape_are_read_or_skipped_never_a_panic() {
 fn rpc_records_are_bounded_by_the_line_limit() {
     const LIMIT: usize = 64;
     let input = prop_oneof![
-        tricky_text(&["{\"type\":\"prompt\"", ",\"id\":7", "}", "\n", "\r\n", "\"", "[1]", "x", "{", " "])
-            .prop_map(String::into_bytes),
+        tricky_text(&[
+            "{\"type\":\"prompt\"",
+            ",\"id\":7",
+            "}",
+            "\n",
+            "\r\n",
+            "\"",
+            "[1]",
+            "x",
+            "{",
+            " "
+        ])
+        .prop_map(String::into_bytes),
         proptest::collection::vec(any::<u8>(), 0..1024),
     ];
     proptest!(config(), |(bytes in input, chunk in 1usize..64)| {
@@ -142,13 +231,20 @@ fn rpc_records_are_bounded_by_the_line_limit() {
 
 #[test]
 fn an_overlong_rpc_line_is_an_error_and_the_next_line_is_read() {
-    let mut input = format!("{{\"id\":\"big\",\"type\":\"prompt\",\"message\":\"{}\"}}\n", "x".repeat(5000));
+    let mut input = format!(
+        "{{\"id\":\"big\",\"type\":\"prompt\",\"message\":\"{}\"}}\n",
+        "x".repeat(5000)
+    );
     input.push_str("{\"type\":\"get_state\"}\n");
     let mut records = Vec::new();
-    read_records(std::io::BufReader::with_capacity(100, input.as_bytes()), 1024, |r| {
-        records.push(r);
-        true
-    });
+    read_records(
+        std::io::BufReader::with_capacity(100, input.as_bytes()),
+        1024,
+        |r| {
+            records.push(r);
+            true
+        },
+    );
     assert_eq!(records.len(), 2);
     let Incoming::Invalid { line, error } = &records[0] else {
         panic!("{:?}", records[0])

@@ -78,7 +78,11 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// `sink` until the input ends, fails, or `sink` returns `false`. A line
 /// longer than `max_line` bytes is skipped up to its LF (only its start is
 /// kept, for the error and its `id`) and reported as invalid.
-pub fn read_records(mut input: impl BufRead, max_line: usize, mut sink: impl FnMut(Incoming) -> bool) {
+pub fn read_records(
+    mut input: impl BufRead,
+    max_line: usize,
+    mut sink: impl FnMut(Incoming) -> bool,
+) {
     let mut buf: Vec<u8> = Vec::new();
     let mut overlong = false;
     loop {

@@ -393,7 +393,19 @@ fn edit_externally(text: &str) -> Result<String, String> {
         .filter(|e| !e.trim().is_empty())
         .ok_or_else(|| t!("pi.tui.editor.none"))?;
     let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
-    std::fs::write(&file, text).map_err(|e| {
+    // The draft is conversation content: readable by the user only.
+    let written = {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&file)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+    };
+    written.map_err(|e| {
         t!(
             "pi.tui.editor.write_failed",
             path = file.display().to_string(),

@@ -33,8 +33,12 @@ fn an_empty_certificate_store_does_not_stop_an_http_provider() {
     std::fs::create_dir_all(&empty_dir).unwrap();
     let empty_file = sandbox.root.path().join("no-certs.pem");
     std::fs::write(&empty_file, "").unwrap();
-    sandbox.env.push(("SSL_CERT_FILE".into(), empty_file.display().to_string()));
-    sandbox.env.push(("SSL_CERT_DIR".into(), empty_dir.display().to_string()));
+    sandbox
+        .env
+        .push(("SSL_CERT_FILE".into(), empty_file.display().to_string()));
+    sandbox
+        .env
+        .push(("SSL_CERT_DIR".into(), empty_dir.display().to_string()));
     let out = sandbox.run(&["--model", "mock/mock-model", "-p", "hi"], None);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
@@ -50,7 +54,8 @@ fn a_local_model_server_that_never_answers_delays_start_by_a_bound() {
     let mut sandbox = PiSandbox::new();
     sandbox.write_agent_file(
         "models.json",
-        &json!({"providers": {"ollama": {"baseUrl": url}, "lmstudio": {"baseUrl": url}}}).to_string(),
+        &json!({"providers": {"ollama": {"baseUrl": url}, "lmstudio": {"baseUrl": url}}})
+            .to_string(),
     );
     let timed = |sandbox: &PiSandbox| {
         let started = Instant::now();
@@ -84,7 +89,9 @@ fn a_provider_closing_mid_stream_is_reported() {
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("The response stream ended before a finish_reason or [DONE]; the connection was cut off"),
+        stderr.contains(
+            "The response stream ended before a finish_reason or [DONE]; the connection was cut off"
+        ),
         "{stderr}"
     );
 }
@@ -92,7 +99,9 @@ fn a_provider_closing_mid_stream_is_reported() {
 #[test]
 fn garbage_sse_is_reported() {
     let server = MockServer::start();
-    server.push(MockReply::sse("data: {this is not json\n\ndata: [DONE]\n\n"));
+    server.push(MockReply::sse(
+        "data: {this is not json\n\ndata: [DONE]\n\n",
+    ));
     let (out, _) = mock_run(&server, NO_RETRY, "hi");
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
@@ -171,7 +180,10 @@ fn a_full_disk_when_appending_leaves_no_half_line() {
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
             cmd.pre_exec(move || {
-                let rlim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+                let rlim = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
                 if libc::setrlimit(libc::RLIMIT_FSIZE, &rlim) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
@@ -235,11 +247,18 @@ fn stdin_closed_mid_rpc_stops_the_run_and_keeps_what_was_said() {
     let started = Instant::now();
     let code = rpc.finish();
     assert_eq!(code, 0);
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     let files = sandbox.session_files();
     assert_eq!(files.len(), 1);
     let saved = std::fs::read_to_string(&files[0]).unwrap();
     assert!(saved.contains("keep me"), "{saved}");
-    assert!(saved.contains("\"text\":\"slowly"), "the partial answer is kept: {saved}");
+    assert!(
+        saved.contains("\"text\":\"slowly"),
+        "the partial answer is kept: {saved}"
+    );
     assert!(saved.contains("\"stopReason\":\"aborted\""), "{saved}");
 }

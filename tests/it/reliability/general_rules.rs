@@ -12,7 +12,11 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// `pi` with `args` in the sandbox, its files limited to `max_file_bytes`.
-fn with_file_limit(sandbox: &PiSandbox, args: &[&str], max_file_bytes: u64) -> std::process::Output {
+fn with_file_limit(
+    sandbox: &PiSandbox,
+    args: &[&str],
+    max_file_bytes: u64,
+) -> std::process::Output {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pi"));
     cmd.args(args)
         .current_dir(&sandbox.project)
@@ -42,7 +46,11 @@ fn a_file_size_limit_during_install_leaves_settings_byte_for_byte() {
     sandbox.write_agent_file("settings.json", original);
     let pkg = sandbox.project.join("pkg");
     std::fs::create_dir_all(pkg.join("skills")).unwrap();
-    std::fs::write(pkg.join("package.json"), r#"{"name": "pkg", "version": "1.0.0"}"#).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        r#"{"name": "pkg", "version": "1.0.0"}"#,
+    )
+    .unwrap();
     let out = with_file_limit(&sandbox, &["install", "./pkg"], 0);
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
@@ -63,7 +71,11 @@ fn a_kill_during_settings_writes_never_leaves_a_torn_file() {
     let sandbox = PiSandbox::new();
     let pkg = sandbox.project.join("pkg");
     std::fs::create_dir_all(&pkg).unwrap();
-    std::fs::write(pkg.join("package.json"), r#"{"name": "pkg", "version": "1.0.0"}"#).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        r#"{"name": "pkg", "version": "1.0.0"}"#,
+    )
+    .unwrap();
     let filler: Vec<String> = (0..2000).map(|i| format!("./filler-{i}")).collect();
     let original = serde_json::to_string_pretty(&json!({"extensions": filler})).unwrap();
     let settings = sandbox.agent_dir.join("settings.json");
@@ -88,7 +100,10 @@ async fn read_refuses_a_fifo_and_dev_zero_at_once() {
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    for (path, kind) in [("pipe", "a named pipe (FIFO)"), ("/dev/zero", "a character device")] {
+    for (path, kind) in [
+        ("pipe", "a named pipe (FIFO)"),
+        ("/dev/zero", "a character device"),
+    ] {
         let started = Instant::now();
         let err = pi::tools::ReadTool::new()
             .execute("c", json!({"path": path}), ToolContext::new(dir.path()))
@@ -104,7 +119,11 @@ async fn read_refuses_a_fifo_and_dev_zero_at_once() {
 #[test]
 fn the_model_reading_dev_zero_gets_an_error_and_pi_stays_small() {
     let server = MockServer::start();
-    server.push(MockReply::openai_tool_calls(&[("c1", "read", json!({"path": "/dev/zero"}))]));
+    server.push(MockReply::openai_tool_calls(&[(
+        "c1",
+        "read",
+        json!({"path": "/dev/zero"}),
+    )]));
     server.push(MockReply::openai_text("understood"));
     let sandbox = PiSandbox::with_mock(&server, "openai-completions");
     let started = Instant::now();
@@ -113,9 +132,16 @@ fn the_model_reading_dev_zero_gets_an_error_and_pi_stays_small() {
     let done = finish(child, started);
     assert_eq!(done.code, Some(0), "{}", done.stderr);
     assert_eq!(done.stdout, "understood\n");
-    assert!(done.max_rss_kib < 100 * 1024, "peak RSS {} KiB", done.max_rss_kib);
+    assert!(
+        done.max_rss_kib < 100 * 1024,
+        "peak RSS {} KiB",
+        done.max_rss_kib
+    );
     let result = server.requests()[1].tool_message();
-    assert!(result.contains("a character device, not a regular file"), "{result}");
+    assert!(
+        result.contains("a character device, not a regular file"),
+        "{result}"
+    );
 }
 
 #[test]
@@ -156,7 +182,10 @@ fn a_file_size_limit_on_redirected_output_is_reported_not_a_signal_death() {
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
-            let rlim = libc::rlimit { rlim_cur: 4, rlim_max: 4 };
+            let rlim = libc::rlimit {
+                rlim_cur: 4,
+                rlim_max: 4,
+            };
             libc::setrlimit(libc::RLIMIT_FSIZE, &rlim);
             Ok(())
         });
@@ -171,7 +200,12 @@ fn a_file_size_limit_on_redirected_output_is_reported_not_a_signal_death() {
 fn a_tool_call_cut_off_at_the_token_limit_is_not_run() {
     let server = MockServer::start();
     let cut = OpenAiSse::new()
-        .tool_call(0, "c1", "write", &json!({"path": "cut.txt", "content": "half"}))
+        .tool_call(
+            0,
+            "c1",
+            "write",
+            &json!({"path": "cut.txt", "content": "half"}),
+        )
         .finish("length");
     server.push(MockReply::openai(cut));
     let sandbox = PiSandbox::with_mock(&server, "openai-completions");
@@ -204,7 +238,14 @@ end
     );
     let started = Instant::now();
     let out = sandbox.run(
-        &["--model", "mock/mock-model", "-e", &ext.display().to_string(), "-p", "hi"],
+        &[
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext.display().to_string(),
+            "-p",
+            "hi",
+        ],
         None,
     );
     let stderr = text(&out.stderr);
