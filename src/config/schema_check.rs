@@ -64,7 +64,7 @@ impl ConfigSchema {
     }
 
     /// Check `value` (the parsed contents of `file`): one warning per offending
-    /// key, and every wrong-typed value removed from `value` (a list entry
+    /// key, and every wrong-typed value removed from `value` (an object
     /// missing a key it needs is removed too). Unknown keys are reported but
     /// left in place (nothing reads them). A problem with the whole document
     /// (not an object, say) is reported and nothing is removed.
@@ -117,14 +117,10 @@ impl ConfigSchema {
                 continue;
             }
             warnings.push(describe(file, value, &path, &problem));
-            let remove = match problem {
-                Problem::Unknown => false,
-                // An entry of a list that lacks a key it needs is left out; an
-                // object elsewhere is kept (its other keys still apply).
-                Problem::Missing { .. } => in_list(value, &path),
-                _ => !path.is_empty(),
-            };
-            if remove {
+            // A value of the wrong form, or an object lacking a key it needs,
+            // is left out; unknown keys stay (nothing reads them) and the
+            // whole document is never removed.
+            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
                 removed.push(path.clone());
             }
             reported.push(path);
@@ -135,28 +131,6 @@ impl ConfigSchema {
         }
         warnings
     }
-}
-
-/// Is the value at `path` an item of a list?
-fn in_list(root: &Value, path: &[String]) -> bool {
-    let Some((_, parents)) = path.split_last() else {
-        return false;
-    };
-    let mut node = root;
-    for key in parents {
-        node = match node {
-            Value::Object(map) => match map.get(key) {
-                Some(next) => next,
-                None => return false,
-            },
-            Value::Array(items) => match key.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                Some(next) => next,
-                None => return false,
-            },
-            _ => return false,
-        };
-    }
-    node.is_array()
 }
 
 /// The segments of a JSON pointer (`/a/b~1c` → `["a", "b/c"]`).

@@ -171,11 +171,16 @@ fn a_model_without_an_id_is_dropped_and_the_others_stay() {
     let (kept, warnings) = check(
         &MODELS,
         json!({"providers": {"p": {"baseUrl": "u", "models": [
-            {"name": "no id"}, {"id": "m", "contextWindow": "big", "input": ["text", "video"]}
+            {"name": "no id"}, {"id": "m", "contextWindow": "big", "input": ["text", "video"],
+                                "cost": {"input": 1}}
         ]}}}),
     );
     let all = warnings.join("\n");
-    assert_eq!(warnings.len(), 3, "{all}");
+    assert_eq!(warnings.len(), 4, "{all}");
+    assert!(
+        all.contains("\"providers.p.models[1].cost\" is missing \"output\""),
+        "{all}"
+    );
     assert!(
         all.contains("\"providers.p.models[0]\" is missing \"id\""),
         "{all}"

@@ -116,27 +116,44 @@ async fn read_refuses_a_fifo_and_dev_zero_at_once() {
     }
 }
 
+/// pi's own peak memory (`VmHWM`, KiB) while it runs. (`wait4`'s peak would
+/// count the test process's pages the child saw before `exec`.)
+fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 #[test]
 fn the_model_reading_dev_zero_gets_an_error_and_pi_stays_small() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
     let server = MockServer::start();
     server.push(MockReply::openai_tool_calls(&[(
         "c1",
         "read",
         json!({"path": "/dev/zero"}),
     )]));
-    server.push(MockReply::openai_text("understood"));
+    let pid = Arc::new(AtomicU32::new(0));
+    let peak = Arc::new(AtomicU64::new(0));
+    let (pid_seen, peak_seen) = (pid.clone(), peak.clone());
+    // Answered after the tool ran: measure pi's peak memory then.
+    server.set_handler(move |_| {
+        let kib = peak_memory_kib(pid_seen.load(Ordering::SeqCst)).unwrap_or(u64::MAX);
+        peak_seen.store(kib, Ordering::SeqCst);
+        MockReply::openai_text("understood")
+    });
     let sandbox = PiSandbox::with_mock(&server, "openai-completions");
     let started = Instant::now();
     let mut child = sandbox.spawn(&["--model", "mock/mock-model", "-p", "read it"]);
+    pid.store(child.id(), Ordering::SeqCst);
     drop(child.stdin.take());
     let done = finish(child, started);
     assert_eq!(done.code, Some(0), "{}", done.stderr);
     assert_eq!(done.stdout, "understood\n");
-    assert!(
-        done.max_rss_kib < 100 * 1024,
-        "peak RSS {} KiB",
-        done.max_rss_kib
-    );
+    let peak = peak.load(Ordering::SeqCst);
+    eprintln!("read /dev/zero: pi's peak memory {} MiB", peak / 1024);
+    assert!(peak < 100 * 1024, "peak memory {peak} KiB");
     let result = server.requests()[1].tool_message();
     assert!(
         result.contains("a character device, not a regular file"),
