@@ -1,5 +1,6 @@
-//! Embeds the user documentation (README.md, docs/*.md, extensions/examples/, and the
-//! LuaLS annotations in runtime-lua/types/ for extension authors' editors) in the
+//! Embeds the user documentation (README.md, docs/*.md, extensions/examples/, the
+//! LuaLS annotations in runtime-lua/types/ for extension authors' editors, and the
+//! configuration schemas in schemas/ for everyone's editors) in the
 //! binary: writes `$OUT_DIR/bundled_docs.rs`, a list of (relative path, bytes) and a
 //! fingerprint of them all.
 
@@ -35,6 +36,7 @@ fn main() {
     );
     collect(&root, Path::new("extensions/examples"), &mut files);
     collect(&root, Path::new("runtime-lua/types"), &mut files);
+    collect(&root, Path::new("schemas"), &mut files);
     files.sort();
     let mut hash = std::collections::hash_map::DefaultHasher::new();
     let mut list =
@@ -60,7 +62,13 @@ fn main() {
     );
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("bundled_docs.rs");
     let _ = std::fs::write(out, list);
-    for dir in ["README.md", "CHANGELOG.md", "docs", "extensions/examples"] {
+    for dir in [
+        "README.md",
+        "CHANGELOG.md",
+        "docs",
+        "extensions/examples",
+        "schemas",
+    ] {
         println!("cargo:rerun-if-changed={dir}");
     }
 }

@@ -2,6 +2,7 @@
 //! otherwise start the runtime and run.
 
 fn main() {
+    pi::modes::output_guard::install();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     // `pi --version` needs nothing else: no settings, locale or catalog.
     if let [only] = argv.as_slice()

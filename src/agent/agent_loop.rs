@@ -185,9 +185,13 @@ async fn run_turns(
             }
             let calls: Vec<ToolCall> = reply.tool_calls().into_iter().cloned().collect();
             more_tools = !calls.is_empty();
+            // A reply cut off at the token limit may hold a half-written call:
+            // nothing of it runs, and the run ends with the reason.
+            let cut_off = reply.stop_reason == StopReason::Length;
             let mut results = Vec::new();
             if more_tools {
-                results = execute_tool_calls(&calls, state, cfg, observer, signal).await;
+                results = execute_tool_calls(&calls, state, cfg, observer, signal, cut_off).await;
+                more_tools = !cut_off;
                 for r in &results {
                     state.messages.push(Message::ToolResult(r.clone()));
                     added.push(Message::ToolResult(r.clone()));
@@ -350,6 +354,11 @@ enum Prepared {
     },
 }
 
+/// The result of a tool call in a reply that hit the output token limit.
+pub const CUT_OFF_CALL: &str = "Tool call not executed: the reply was cut off at the output token \
+limit (stop reason \"length\"), so its arguments may be incomplete. Ask for a smaller step, or raise \
+the model's maxTokens.";
+
 fn error_output(message: impl Into<String>) -> ToolOutput {
     ToolOutput {
         content: vec![ContentBlock::text(message)],
@@ -408,6 +417,7 @@ async fn execute_tool_calls(
     cfg: &AgentLoopConfig,
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
+    cut_off: bool,
 ) -> Vec<ToolResultMessage> {
     let sequential = cfg.tool_execution == ExecutionMode::Sequential
         || calls.iter().any(|c| {
@@ -426,7 +436,14 @@ async fn execute_tool_calls(
             args: call.arguments.clone(),
         };
         observer.on_event(&ev).await;
-        match prepare(call, state, observer).await {
+        let prepared = match cut_off {
+            true => Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(CUT_OFF_CALL),
+            },
+            false => prepare(call, state, observer).await,
+        };
+        match prepared {
             Prepared::Immediate { call, output } => {
                 emit_end(observer, &call, &output, true).await;
                 finished[index] = Some((output, true));

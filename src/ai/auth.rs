@@ -114,7 +114,7 @@ impl AuthStorage {
     pub fn load_with_env(agent_dir: &Path, env: Env) -> (AuthStorage, Vec<String>) {
         let path = paths::auth_path(agent_dir);
         let mut warnings = Vec::new();
-        let (data, load_failed) = match std::fs::read_to_string(&path) {
+        let (data, load_failed) = match crate::config::json_file::read_config_text(&path) {
             Ok(text) => match parse_auth(&text) {
                 Ok(map) => (map, false),
                 Err(problem) => {
@@ -206,7 +206,7 @@ impl AuthStorage {
         let Some(path) = &self.path else {
             return;
         };
-        match std::fs::read_to_string(path) {
+        match crate::config::json_file::read_config_text(path) {
             Ok(text) => {
                 if let Ok(map) = parse_auth(&text) {
                     self.data = map;

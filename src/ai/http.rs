@@ -36,20 +36,47 @@ fn idle_timeout() -> Option<Duration> {
     }
 }
 
+static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+    build_client(|builder| {
+        builder
+            .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(30))
+            .read_timeout(Duration::from_secs(600))
+    })
+});
+
+/// Why the system's certificates could not be used, when they could not.
+static TLS_PROBLEM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Build an HTTP client. When the system's certificate store cannot be
+/// loaded (empty, unreadable, `SSL_CERT_FILE` pointing nowhere), the client
+/// is built without trusted certificates instead of failing: plain `http://`
+/// providers (local models, proxies) keep working, and an `https://` request
+/// fails with an error that says why (see [`network_error`]).
 #[expect(
     clippy::expect_used,
-    reason = "only a broken TLS backend fails here, and pi cannot talk to any provider without one"
+    reason = "without system certificates the builder has nothing left that can fail"
 )]
-static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
+pub fn build_client(
+    configure: impl Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
+) -> reqwest::Client {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
-        .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(Duration::from_secs(30))
-        .read_timeout(Duration::from_secs(600))
-        .build()
-        .expect("HTTP client configuration is valid")
-});
+    match configure(reqwest::Client::builder()).build() {
+        Ok(client) => client,
+        Err(e) => {
+            let mut why = e.to_string();
+            if let Some(source) = std::error::Error::source(&e) {
+                why = format!("{why}: {source}");
+            }
+            let _ = TLS_PROBLEM.set(why);
+            configure(reqwest::Client::builder())
+                .tls_certs_only(Vec::new())
+                .build()
+                .expect("a client without system certificates can be built")
+        }
+    }
+}
 
 /// The process-wide HTTP client (TLS via rustls with the ring provider).
 pub fn client() -> &'static reqwest::Client {
@@ -259,6 +286,10 @@ fn looks_like_html(bytes: &[u8]) -> bool {
     head.starts_with("<!doctype html") || head.starts_with("<html")
 }
 
+/// The largest single stream event pi holds (64 MiB); a sender that never
+/// finishes a line or an event is stopped there, not followed into gigabytes.
+pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
+
 /// A streaming response body decoded as SSE events.
 pub struct SseBody {
     provider: String,
@@ -309,6 +340,14 @@ impl SseBody {
                     self.started = self.started || !bytes.iter().all(u8::is_ascii_whitespace);
                     let queue = &mut self.queue;
                     self.parser.push_with(&bytes, |ev| queue.push_back(ev));
+                    if self.parser.pending_bytes() > MAX_EVENT_BYTES {
+                        return Err(ProviderError::new(format!(
+                            "{} sent a stream event larger than {} MiB without ending it; \
+                             the stream was given up",
+                            self.provider,
+                            MAX_EVENT_BYTES / (1024 * 1024)
+                        )));
+                    }
                 }
                 None => {
                     self.ended = true;
@@ -327,6 +366,14 @@ pub fn network_error(e: reqwest::Error) -> ProviderError {
         msg.push_str(": ");
         msg.push_str(&s.to_string());
         source = s.source();
+    }
+    if let Some(problem) = TLS_PROBLEM.get()
+        && e.url().is_some_and(|u| u.scheme() == "https")
+    {
+        msg.push_str(&format!(
+            " (no trusted certificates: the system certificate store could not be loaded: \
+             {problem}; point SSL_CERT_FILE at a CA bundle)"
+        ));
     }
     ProviderError::network(msg)
 }

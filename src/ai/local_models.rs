@@ -140,16 +140,13 @@ pub async fn discover(provider: &str, base_url: &str) -> Vec<Model> {
     if !is_loopback(base_url) {
         return Vec::new();
     }
-    // Several crates may race to install a TLS provider; losing is fine.
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let Ok(client) = reqwest::Client::builder()
-        .timeout(PROBE_TIMEOUT)
-        .connect_timeout(PROBE_TIMEOUT)
-        .no_proxy()
-        .build()
-    else {
-        return Vec::new();
-    };
+    // Local servers speak plain HTTP: an unusable certificate store does not matter.
+    let client = super::http::build_client(|builder| {
+        builder
+            .timeout(PROBE_TIMEOUT)
+            .connect_timeout(PROBE_TIMEOUT)
+            .no_proxy()
+    });
     let base = base_url.trim_end_matches('/');
     let mut urls = Vec::new();
     if provider == "ollama" {
@@ -157,15 +154,20 @@ pub async fn discover(provider: &str, base_url: &str) -> Vec<Model> {
         urls.push(format!("{root}/api/tags"));
     }
     urls.push(format!("{base}/models"));
-    for url in urls {
-        if let Some(body) = get_json(&client, &url).await {
-            let ids = model_ids(&body);
-            if !ids.is_empty() {
-                return ids
-                    .iter()
-                    .map(|id| local_model(provider, base, id))
-                    .collect();
-            }
+    // Every address is asked at once, and the whole probe ends within
+    // PROBE_TIMEOUT: a server that accepts and never answers costs that much
+    // once, not once per address.
+    let probes = futures::future::join_all(urls.iter().map(|url| get_json(&client, url)));
+    let bodies = tokio::time::timeout(PROBE_TIMEOUT, probes)
+        .await
+        .unwrap_or_default();
+    for body in bodies.into_iter().flatten() {
+        let ids = model_ids(&body);
+        if !ids.is_empty() {
+            return ids
+                .iter()
+                .map(|id| local_model(provider, base, id))
+                .collect();
         }
     }
     Vec::new()

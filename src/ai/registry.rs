@@ -42,6 +42,8 @@ pub struct ModelRegistry {
     /// Providers registered by extensions (`pi.registerProvider`), in the models.json
     /// provider format; they apply after models.json.
     extension_providers: Vec<(String, ProviderConfig)>,
+    /// Keys of `models.json` the schema rejected at the last read.
+    schema_warnings: Vec<String>,
 }
 
 impl ModelRegistry {
@@ -63,9 +65,15 @@ impl ModelRegistry {
             local_servers: Vec::new(),
             local_models: Vec::new(),
             extension_providers: Vec::new(),
+            schema_warnings: Vec::new(),
         };
         registry.reload();
-        let warnings = registry.error.iter().cloned().collect();
+        let warnings = registry
+            .schema_warnings
+            .iter()
+            .chain(registry.error.iter())
+            .cloned()
+            .collect();
         (registry, warnings)
     }
 
@@ -89,6 +97,7 @@ impl ModelRegistry {
         self.request_configs.clear();
         self.model_headers.clear();
         self.error = None;
+        self.schema_warnings.clear();
         let config = match load_models_config(&self.models_path) {
             Ok(config) => config,
             Err(e) => {
@@ -98,7 +107,9 @@ impl ModelRegistry {
         };
         let mut config = config.unwrap_or(ModelsConfig {
             providers: IndexMap::new(),
+            warnings: Vec::new(),
         });
+        self.schema_warnings = std::mem::take(&mut config.warnings);
         for (name, provider) in &self.extension_providers {
             config.providers.insert(name.clone(), provider.clone());
         }
@@ -165,9 +176,15 @@ impl ModelRegistry {
     /// Ask the local servers (Ollama, LM Studio) on this machine which models
     /// they serve; they join the model list until the next discovery.
     pub async fn discover_local_models(&mut self) {
+        // All servers are asked at once; each probe is bounded in time.
+        let probes = self
+            .local_servers
+            .iter()
+            .map(|(provider, url, _)| local_models::discover(provider, url));
+        let answers = futures::future::join_all(probes).await;
         let mut found = Vec::new();
-        for (provider, url, compat) in &self.local_servers {
-            for mut model in local_models::discover(provider, url).await {
+        for ((_, _, compat), models) in self.local_servers.iter().zip(answers) {
+            for mut model in models {
                 model.compat = compat.clone();
                 found.push(model);
             }

@@ -86,6 +86,12 @@ impl SseParser {
         self.scanned = self.buf.len();
     }
 
+    /// Bytes held for the event being read (its unfinished line and data so
+    /// far): what a sender that never ends a line or an event makes grow.
+    pub fn pending_bytes(&self) -> usize {
+        self.buf.len() + self.data.len()
+    }
+
     /// Flush what remains at end of stream: an unterminated last line and an
     /// event that was not followed by a blank line.
     pub fn finish(&mut self) -> Option<SseEvent> {

@@ -88,9 +88,14 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
 async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let cwd = std::env::current_dir().map_err(|e| t!("pi.cli.no_cwd", error = e.to_string()))?;
     let agent_dir = agent_dir();
+    // Problems with the configuration files go to stderr and, in the terminal
+    // UI (which takes over the screen), to its transcript as well.
+    let mut config_warnings = Vec::new();
     let (mut settings, warnings) = Settings::load(&agent_dir, &cwd);
+    config_warnings.extend(warnings.iter().cloned());
     warn_all(warnings);
     let (mut registry, warnings) = ModelRegistry::load(&agent_dir);
+    config_warnings.extend(warnings.iter().cloned());
     warn_all(warnings);
     if !args.offline && !crate::ai::local_models::offline_env() {
         registry.discover_local_models().await;
@@ -179,6 +184,9 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
 
     let load_warning = session.load_warning();
     let mut notices: Vec<String> = load_warning.iter().cloned().chain(trust_notice).collect();
+    if output.is_none() && !rpc {
+        notices.splice(0..0, config_warnings);
+    }
     let tool_options = ToolOptions {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),

@@ -1,6 +1,7 @@
 //! The user documentation carried inside the binary (README.md, CHANGELOG.md,
-//! `docs/*.md`, `extensions/examples/`, and the LuaLS annotations of
-//! `runtime-lua/types/` for editors), written on demand to
+//! `docs/*.md`, `extensions/examples/`, the LuaLS annotations of
+//! `runtime-lua/types/` and the configuration schemas of `schemas/` for editors),
+//! written on demand to
 //! `<agent>/docs/<version>/` so the model can read it with its tools, wherever the
 //! binary was copied to.
 

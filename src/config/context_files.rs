@@ -27,7 +27,7 @@ fn context_file_in(dir: &Path, warnings: &mut Vec<String>) -> Option<ContextFile
         if !path.exists() {
             continue;
         }
-        match std::fs::read_to_string(&path) {
+        match super::json_file::read_config_text(&path) {
             Ok(content) => return Some(ContextFile { path, content }),
             Err(e) => warnings.push(format!("Could not read {}: {e}", path.display())),
         }

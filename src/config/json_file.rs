@@ -86,6 +86,38 @@ fn next_significant(chars: &[char], mut from: usize) -> Option<char> {
     None
 }
 
+/// The largest configuration file pi reads (16 MiB).
+pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read a configuration file as text. Only a regular file is read (a FIFO,
+/// a device or a folder is an error at once, never a hang), and at most
+/// [`MAX_CONFIG_BYTES`]: a larger file is an error, never gigabytes of memory.
+/// A missing file keeps the `NotFound` kind.
+pub fn read_config_text(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (pi reads configuration only from regular files)",
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "larger than {} MiB, too large for a configuration file",
+                MAX_CONFIG_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    Ok(text)
+}
+
 /// Serialise as 2-space indented JSON (no trailing newline, like pi).
 pub fn to_pretty_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| "{}".to_string())
@@ -110,7 +142,7 @@ pub fn read_object_for_update(
     what: &str,
     parse: fn(&str) -> Result<serde_json::Map<String, Value>, String>,
 ) -> Result<serde_json::Map<String, Value>, String> {
-    match std::fs::read_to_string(path) {
+    match read_config_text(path) {
         Ok(text) => parse(&text).map_err(|e| format!("Not saving {what}: {}: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::Map::new()),
         Err(e) => Err(format!("Could not read {}: {e}", path.display())),
@@ -136,6 +168,23 @@ mod tests {
         let src = r#"{"a": "q\" // not a comment", }"#;
         let v: Value = serde_json::from_str(&strip_comments_and_trailing_commas(src)).unwrap();
         assert_eq!(v["a"], "q\" // not a comment");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn config_reads_refuse_fifos_and_devices_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("settings.json");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let started = std::time::Instant::now();
+        let err = read_config_text(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        assert!(read_config_text(Path::new("/dev/zero")).is_err());
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        let missing = read_config_text(&dir.path().join("none")).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
     }
 
     #[test]

@@ -46,7 +46,9 @@ pub struct Settings {
 impl Settings {
     /// Load and merge both files. Unreadable or malformed files are treated as
     /// empty; each problem yields a warning naming the file (and for JSON
-    /// errors the line and column). Never fails.
+    /// errors the line and column). A key of the wrong type, or one the schema
+    /// does not know, is reported once (file, key, expected type) and ignored;
+    /// the rest of the file applies. Never fails.
     pub fn load(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
         let global_path = paths::settings_path(agent_dir);
         let project_path = paths::project_settings_path(cwd);
@@ -237,7 +239,7 @@ fn load_file(
     scope: SettingsScope,
     warnings: &mut Vec<String>,
 ) -> (Map<String, Value>, bool) {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::json_file::read_config_text(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Map::new(), true),
         Err(e) => {
@@ -249,8 +251,16 @@ fn load_file(
             return (Map::new(), false);
         }
     };
-    match parse_settings_text(&text) {
-        Ok(map) => (map, true),
+    match parse_object(&text) {
+        Ok(map) => {
+            let mut value = Value::Object(map);
+            warnings.extend(super::schema_check::SETTINGS.check(path, &mut value));
+            let Value::Object(mut map) = value else {
+                return (Map::new(), true);
+            };
+            migrate(&mut map);
+            (map, true)
+        }
         Err(problem) => {
             warnings.push(format!(
                 "Invalid {} settings file {}: {problem}; pi continues with default settings",
@@ -263,15 +273,20 @@ fn load_file(
 }
 
 /// Parse settings text: empty text is `{}`; anything but an object is an error.
+/// Older spellings are upgraded.
 fn parse_settings_text(text: &str) -> Result<Map<String, Value>, String> {
+    let mut map = parse_object(text)?;
+    migrate(&mut map);
+    Ok(map)
+}
+
+/// Parse settings text as written: empty text is `{}`; anything but an object is an error.
+fn parse_object(text: &str) -> Result<Map<String, Value>, String> {
     if text.is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(mut map)) => {
-            migrate(&mut map);
-            Ok(map)
-        }
+        Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err("expected a JSON object at the top level".to_string()),
         Err(e) => Err(format!(
             "{} at line {}, column {}",

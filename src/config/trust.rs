@@ -133,7 +133,7 @@ impl TrustStore {
 /// The decisions in `path`; empty when the file does not exist, an error
 /// naming the file when it cannot be read or is not a JSON object.
 fn read_decisions(path: &Path) -> Result<BTreeMap<String, Value>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::json_file::read_config_text(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(e) => return Err(format!("{}: {e}", path.display())),

@@ -20,6 +20,10 @@ use crate::core::extension_bridge::{custom_message, user_content};
 use crate::lua::{ExtensionAction, LoadReport};
 use crate::session::manager::SessionManager;
 
+/// The most runs extensions may start one after another without a prompt
+/// from the user.
+const MAX_CHAINED_RUNS: usize = 25;
+
 /// Work left after applying extension actions while idle.
 pub(super) enum FollowUp {
     /// Send a user prompt.
@@ -370,16 +374,22 @@ impl AgentSession {
     }
 
     async fn apply_idle_actions_then_run(&mut self, signal: &CancellationToken) {
-        let mut budget = 100;
+        let mut runs = 0;
         loop {
-            if signal.is_cancelled() || budget == 0 {
+            if signal.is_cancelled() {
                 return;
             }
-            budget -= 1;
             let mut work = self.apply_idle_actions().await;
             if work.is_empty() {
                 return;
             }
+            // An extension answering every run with another (a message sent
+            // from `agent_end`, say) is followed only so far.
+            if runs == MAX_CHAINED_RUNS {
+                self.report_extension_error(t!("pi.ext.run_chain_stopped", count = runs));
+                return;
+            }
+            runs += 1;
             match work.remove(0) {
                 FollowUp::Prompt(text, images) => {
                     self.set_idle(false);

@@ -63,7 +63,9 @@ pub fn export_session(
         session,
         theme_json.unwrap_or(crate::ui_kit::theme::DARK_JSON),
     );
-    std::fs::write(&path, html).map_err(|e| ExportError::Io(path.clone(), e))?;
+    // Replaced whole or not at all; a new page is private to the user.
+    crate::config::atomic_file::write_atomically(&path, html.as_bytes())
+        .map_err(|e| ExportError::Io(path.clone(), e))?;
     Ok(path)
 }
 

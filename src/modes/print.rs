@@ -11,6 +11,8 @@ use crate::ai::types::{ContentBlock, Message, StopReason};
 use crate::core::agent_session::AgentSession;
 use crate::ui_kit::safe_text::{Stream, for_stream};
 
+use super::output_guard::stdout_failed;
+
 /// What a print run outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PrintOutput {
@@ -55,9 +57,23 @@ pub async fn run_print_mode(
             break;
         }
     }
-    let _ = std::io::stdout().flush();
+    if let Err(e) = std::io::stdout().flush() {
+        stdout_failed(&e);
+    }
     if run.output == PrintOutput::Json {
         return 0;
+    }
+    // A run that ended on a tool result that failed (a call cut off at the
+    // token limit is never run): its reason is the answer.
+    if let Some(Message::ToolResult(result)) = session.state.messages.last()
+        && result.is_error
+    {
+        for block in &result.content {
+            if let ContentBlock::Text(t) = block {
+                eprintln!("{}", for_stream(&t.text, Stream::Stderr));
+            }
+        }
+        return 1;
     }
     let Some(Message::Assistant(last)) = session.state.messages.last() else {
         return 0;
@@ -84,19 +100,28 @@ pub async fn run_print_mode(
         _ => {
             let mut out = std::io::stdout().lock();
             for block in &last.content {
-                if let ContentBlock::Text(t) = block {
-                    let _ = writeln!(out, "{}", for_stream(&t.text, Stream::Stdout));
+                if let ContentBlock::Text(t) = block
+                    && let Err(e) = writeln!(out, "{}", for_stream(&t.text, Stream::Stdout))
+                {
+                    stdout_failed(&e);
                 }
             }
-            let _ = out.flush();
+            if let Err(e) = out.flush() {
+                stdout_failed(&e);
+            }
             0
         }
     }
 }
 
+/// One JSON line on stdout; pi ends with a clear message when stdout fails.
 fn write_line(line: &str) {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(line.as_bytes());
-    let _ = out.write_all(b"\n");
-    let _ = out.flush();
+    let written = out
+        .write_all(line.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    if let Err(e) = written {
+        stdout_failed(&e);
+    }
 }

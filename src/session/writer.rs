@@ -25,8 +25,10 @@ impl LineAppender {
         }
     }
 
-    /// Append one line (a newline is added). On failure the line may be
-    /// partly written; the next append then starts on a fresh line.
+    /// Append one line (a newline is added). On failure (a full disk, a
+    /// file-size limit) the part that was written is cut off again, so the
+    /// file never holds half a line; should even that fail, the next append
+    /// starts on a fresh line.
     pub fn append_line(&mut self, line: &str) -> io::Result<()> {
         let separator = {
             self.open()?;
@@ -38,13 +40,16 @@ impl LineAppender {
         }
         buffer.extend_from_slice(line.as_bytes());
         buffer.push(b'\n');
-        match self.open()?.write_all(&buffer) {
+        let file = self.open()?;
+        let before = file.metadata()?.len();
+        match file.write_all(&buffer) {
             Ok(()) => {
                 self.needs_separator = false;
                 Ok(())
             }
             Err(err) => {
-                self.needs_separator = true;
+                let cut = file.set_len(before).is_ok();
+                self.needs_separator = !cut && separator_needed(file);
                 Err(err)
             }
         }
@@ -74,6 +79,12 @@ impl LineAppender {
             .as_mut()
             .ok_or_else(|| io::Error::other("session file not open"))
     }
+}
+
+/// After a failed write that could not be undone: does the file now end
+/// without a newline (assume so when that cannot be checked)?
+fn separator_needed(file: &mut File) -> bool {
+    !ends_with_newline(file).unwrap_or(false)
 }
 
 /// True when the file is empty or its last byte is a newline.

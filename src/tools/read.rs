@@ -88,7 +88,17 @@ async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOut
             "EISDIR: illegal operation on a directory, read",
         ));
     }
-    let bytes = tokio::fs::read(absolute)
+    let meta = std::fs::metadata(absolute)
+        .map_err(|e| ToolError::new(fs_errors::describe(&e, "stat", absolute)))?;
+    if !meta.is_file() {
+        return Err(ToolError::new(format!(
+            "Cannot read {}: it is {}, not a regular file. The read tool reads regular files \
+             only (a device or pipe could block or never end); use bash with `head -c` to sample it.",
+            absolute.display(),
+            special_kind(&meta)
+        )));
+    }
+    let (bytes, cut) = read_bounded(absolute)
         .await
         .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
 
@@ -128,6 +138,12 @@ async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOut
         Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
     };
     let mut output = select_lines(&text, request)?;
+    if cut {
+        output.text.push_str(&format!(
+            "\n\n[Only the first {} MiB of the file were read; use bash to look further.]",
+            MAX_READ_BYTES / (1024 * 1024)
+        ));
+    }
     if lossy {
         output.text.push_str(
             "\n\n[File is not valid UTF-8: invalid byte sequences are shown as \u{FFFD}.]",
@@ -137,6 +153,39 @@ async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOut
         content: vec![ContentBlock::text(output.text)],
         details: output.details,
     })
+}
+
+/// The most of one file the read tool loads (64 MiB).
+const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The first [`MAX_READ_BYTES`] of a regular file, and whether it is longer.
+async fn read_bounded(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
+    use tokio::io::AsyncReadExt;
+    let file = tokio::fs::File::open(path).await?;
+    let mut bytes = Vec::new();
+    file.take(MAX_READ_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .await?;
+    let cut = bytes.len() as u64 > MAX_READ_BYTES;
+    bytes.truncate(MAX_READ_BYTES as usize);
+    Ok((bytes, cut))
+}
+
+/// What a file that is not a regular file is, in words.
+fn special_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
 }
 
 /// Text and details of a text read.

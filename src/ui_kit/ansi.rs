@@ -73,7 +73,8 @@ fn escape_len(text: &str) -> Option<usize> {
             }
             Some(bytes.len())
         }
-        Some(_) => Some(2),
+        // ESC and the character after it (which may take several bytes).
+        Some(_) => Some(1 + text[1..].chars().next().map_or(1, char::len_utf8)),
         None => Some(1),
     }
 }
@@ -252,6 +253,12 @@ fn track_sgr(active: &mut Vec<String>, seq: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_escape_before_a_multibyte_character_is_split_at_a_character_boundary() {
+        assert_eq!(visible_width("\x1b\u{200b}ab"), 2);
+        assert_eq!(escape_len("\x1b字"), Some(4));
+    }
 
     const RED: &str = "\x1b[31m";
     const RESET: &str = "\x1b[0m";

@@ -231,29 +231,40 @@ impl Keybindings {
     /// for unknown ids and unparsable keys (which are ignored).
     pub fn load(agent_dir: &Path) -> (Keybindings, Vec<String>) {
         let path = agent_dir.join("keybindings.json");
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Keybindings::from_json(&text),
-            Err(_) => (Keybindings::default(), Vec::new()),
+        let Ok(text) = crate::config::json_file::read_config_text(&path) else {
+            return (Keybindings::default(), Vec::new());
+        };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(mut root) if root.is_object() => {
+                // Wrong-typed entries are named and left out (their defaults stay).
+                let mut warnings = crate::config::schema_check::KEYBINDINGS.check(&path, &mut root);
+                let (kb, more) = Keybindings::from_value(&root);
+                warnings.extend(more);
+                (kb, warnings)
+            }
+            _ => Keybindings::from_json(&text),
         }
     }
 
     /// Defaults overlaid with overrides given as JSON text.
     pub fn from_json(text: &str) -> (Keybindings, Vec<String>) {
+        match serde_json::from_str::<Value>(text) {
+            Ok(root) => Keybindings::from_value(&root),
+            Err(e) => (
+                Keybindings::default(),
+                vec![t!("pi.keys.file.invalid_json", error = e.to_string())],
+            ),
+        }
+    }
+
+    /// Defaults overlaid with overrides given as parsed JSON.
+    fn from_value(root: &Value) -> (Keybindings, Vec<String>) {
         let mut kb = Keybindings::default();
         let mut warnings = Vec::new();
-        let root: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => {
-                return (
-                    kb,
-                    vec![t!("pi.keys.file.invalid_json", error = e.to_string())],
-                );
-            }
-        };
         let Some(map) = root.as_object() else {
             return (kb, vec![t!("pi.keys.file.not_object")]);
         };
-        for (id, value) in map {
+        for (id, value) in map.iter().filter(|(id, _)| *id != "$schema") {
             let Some(slot) = kb.bindings.get_mut(id.as_str()) else {
                 warnings.push(t!("pi.keys.file.unknown_id", id = id));
                 continue;

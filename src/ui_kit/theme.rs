@@ -183,9 +183,14 @@ impl Theme {
         for dir in dirs {
             let path = dir.join(format!("{name}.json"));
             if path.is_file() {
-                return match Theme::from_file(&path) {
-                    Ok(theme) => (theme, None, Some(path)),
-                    Err(e) => (Theme::default(), Some(e), Some(path)),
+                let (theme, warnings) = Theme::from_file_checked(&path);
+                let notes = (!warnings.is_empty()).then(|| warnings.join("\n"));
+                return match theme {
+                    Ok(theme) => (theme, notes, Some(path)),
+                    Err(e) => {
+                        let all = notes.map_or(e.clone(), |n| format!("{n}\n{e}"));
+                        (Theme::default(), Some(all), Some(path))
+                    }
                 };
             }
         }
@@ -198,20 +203,42 @@ impl Theme {
 
     /// Parse a theme file; the error says which file and token is wrong.
     pub fn from_file(path: &Path) -> Result<Theme, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        Theme::from_file_checked(path).0
+    }
+
+    /// [`Theme::from_file`], also checking the file against
+    /// `schemas/theme.schema.json`: each wrong-typed or unknown key is named in
+    /// the warnings, and a colour of the wrong type takes the dark theme's
+    /// colour while the rest of the theme applies.
+    pub fn from_file_checked(path: &Path) -> (Result<Theme, String>, Vec<String>) {
+        let failed = |error: String| {
             t!(
                 "pi.theme.file_failed",
                 path = path.display().to_string(),
-                error = e.to_string()
+                error = error
             )
-        })?;
-        Theme::parse(&text).map_err(|e| {
-            t!(
-                "pi.theme.file_failed",
-                path = path.display().to_string(),
-                error = e
-            )
-        })
+        };
+        let text = match crate::config::json_file::read_config_text(path) {
+            Ok(text) => text,
+            Err(e) => return (Err(failed(e.to_string())), Vec::new()),
+        };
+        let Ok(mut root) = serde_json::from_str::<Value>(&text) else {
+            return (Theme::parse(&text).map_err(failed), Vec::new());
+        };
+        let before = root.clone();
+        let warnings = crate::config::schema_check::THEME.check(path, &mut root);
+        let fallback = Theme::default();
+        if let (Some(was), Some(Value::Object(colors))) = (
+            before.get("colors").and_then(Value::as_object),
+            root.get_mut("colors"),
+        ) {
+            for token in REQUIRED_TOKENS {
+                if was.contains_key(token) && !colors.contains_key(token) {
+                    colors.insert(token.to_string(), color_json(fallback.color(token)));
+                }
+            }
+        }
+        (Theme::parse(&root.to_string()).map_err(failed), warnings)
     }
 
     /// The colour of `token` (`None` = terminal default or unknown token).
@@ -258,6 +285,15 @@ fn resolve(
         Value::String(s) if s.starts_with('#') => parse_hex(s).map(Some),
         Value::String(s) => resolve(vars.get(s)?, vars, depth + 1),
         _ => None,
+    }
+}
+
+/// A resolved colour written back as theme JSON.
+fn color_json(color: Option<Color>) -> Value {
+    match color {
+        Some(Color::Rgb(r, g, b)) => Value::from(format!("#{r:02x}{g:02x}{b:02x}")),
+        Some(Color::Indexed(i)) => Value::from(i),
+        _ => Value::from(""),
     }
 }
 
@@ -322,6 +358,29 @@ mod tests {
         let (ember, warning, path) = Theme::locate("ember", &[]);
         assert_eq!((ember.name.as_str(), warning, path), ("ember", None, None));
         assert_eq!(builtin_theme_names().count(), 7);
+    }
+
+    #[test]
+    fn a_wrong_typed_colour_is_named_and_the_rest_of_the_theme_applies() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut v: Value = serde_json::from_str(DARK_JSON).unwrap();
+        v["name"] = Value::from("mine");
+        v["colors"]["accent"] = Value::Bool(true);
+        v["colors"]["error"] = Value::from("#010203");
+        v["sparkle"] = Value::from(1);
+        let path = dir.path().join("mine.json");
+        std::fs::write(&path, v.to_string()).unwrap();
+        let (theme, warning, _) = Theme::locate("mine", &[dir.path()]);
+        let warning = warning.unwrap();
+        assert!(
+            warning.contains("\"colors.accent\" should be a string or a whole number"),
+            "{warning}"
+        );
+        assert!(warning.contains("unknown key \"sparkle\""), "{warning}");
+        assert!(warning.contains("mine.json"), "{warning}");
+        assert_eq!(theme.name, "mine");
+        assert_eq!(theme.color("error"), Some(Color::Rgb(1, 2, 3)));
+        assert_eq!(theme.color("accent"), Theme::default().color("accent"));
     }
 
     #[test]

@@ -183,15 +183,11 @@ fn malformed_models_json_keeps_built_ins() {
 fn invalid_models_json_contents_are_reported() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("models.json");
-    write(
-        &path,
-        r#"{"providers": {"p": {"baseUrl": "u", "apiKey": "k", "api": "a",
-             "models": [{"id": "m", "contextWindow": "big"}]}}}"#,
-    );
+    write(&path, "{\"providers\": [\n 1]}");
     let registry = registry(dir.path());
     let err = registry.error().unwrap();
     assert!(err.starts_with("Invalid models.json schema:"), "{err}");
-    assert!(err.contains("line 2"), "{err}");
+    assert!(err.contains("line 1"), "{err}");
 
     write(
         &path,
@@ -209,6 +205,37 @@ fn invalid_models_json_contents_are_reported() {
     std::fs::remove_file(&path).unwrap();
     registry.reload();
     assert_eq!(registry.error(), None);
+}
+
+#[test]
+fn a_wrong_typed_model_field_is_named_and_the_rest_of_models_json_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("models.json");
+    write(
+        &path,
+        r#"{"providers": {"p": {"baseUrl": "u", "apiKey": "k", "api": "openai-completions",
+             "models": [{"id": "m", "contextWindow": "big", "maxTokens": 777}, {"name": "no id"}],
+             "tpyo": true}}}"#,
+    );
+    let (registry, warnings) = ModelRegistry::load(dir.path());
+    assert_eq!(registry.error(), None);
+    let all = warnings.join("\n");
+    assert_eq!(warnings.len(), 3, "{all}");
+    assert!(
+        all.contains(&format!(
+            "{}: \"providers.p.models[0].contextWindow\" should be a number, not \"big\"",
+            path.display()
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains("\"providers.p.models[1]\" is missing \"id\""),
+        "{all}"
+    );
+    assert!(all.contains("unknown key \"providers.p.tpyo\""), "{all}");
+    let model = registry.find("p", "m").expect("the valid model is kept");
+    assert_eq!(model.max_tokens, 777);
+    assert_eq!(model.context_window, 128_000);
 }
 
 // ------------------------------------------------------------------ auth.json

@@ -31,6 +31,7 @@ mod conformance;
 mod demo_provider;
 mod docs_links;
 mod export_html;
+mod fuzz_properties;
 mod i18n_lang_cli;
 mod i18n_literals;
 mod i18n_parity;

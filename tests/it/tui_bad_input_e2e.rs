@@ -49,6 +49,27 @@ fn invalid_utf8_and_escape_sequences_in_output_are_neutralised() {
 }
 
 #[test]
+fn wrong_typed_settings_are_named_in_the_transcript() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let pi = Session::launch(&server, |sandbox| {
+        sandbox.write_agent_file(
+            "settings.json",
+            r#"{"theme": 42, "defaultThinkingLevel": ["x"]}"#,
+        );
+    });
+    let screen = pi.tmux.wait_for("the warnings", WAIT, |s| {
+        s.contains("\"theme\" should be a string")
+            && s.contains("\"defaultThinkingLevel\" should be")
+    });
+    assert!(screen.contains("settings.json"), "{screen}");
+    pi.quit_and_check_terminal();
+}
+
+#[test]
 fn missing_editor_is_reported_and_the_message_kept() {
     if !tmux_available() {
         eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");

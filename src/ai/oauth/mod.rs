@@ -181,18 +181,13 @@ fn brief(json: &Value) -> String {
 
 /// The client for token requests. It keeps no idle connections, so it works
 /// from any runtime (refreshes may run on a short-lived one).
-#[expect(
-    clippy::expect_used,
-    reason = "only a broken TLS backend fails here, and pi cannot talk to any provider without one"
-)]
 static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
-    let _ = super::http::client();
-    reqwest::Client::builder()
-        .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(Duration::from_secs(30))
-        .pool_max_idle_per_host(0)
-        .build()
-        .expect("HTTP client configuration is valid")
+    super::http::build_client(|builder| {
+        builder
+            .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(30))
+            .pool_max_idle_per_host(0)
+    })
 });
 
 /// How a request body is encoded.

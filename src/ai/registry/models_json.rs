@@ -16,6 +16,9 @@ use crate::config::json_file::{json_error_message, strip_comments_and_trailing_c
 pub struct ModelsConfig {
     /// Provider name → configuration, in file order.
     pub providers: IndexMap<String, ProviderConfig>,
+    /// One line per key the schema rejected (the key was ignored).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// Input kinds a model accepts.
@@ -151,11 +154,13 @@ pub struct ModelOverride {
     pub compat: Option<Map<String, Value>>,
 }
 
-/// Read and validate `models.json`. `Ok(None)` when the file does not exist;
+/// Read and validate `models.json` against `schemas/models.schema.json` (keys of
+/// the wrong type are left out and listed in [`ModelsConfig::warnings`]).
+/// `Ok(None)` when the file does not exist;
 /// `Err` carries pi's user-facing message (naming the file, and for parse
 /// errors the line and column).
 pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::config::json_file::read_config_text(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
@@ -166,7 +171,7 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
         }
     };
     let cleaned = strip_comments_and_trailing_commas(&text);
-    let config: ModelsConfig = serde_json::from_str(&cleaned).map_err(|e| {
+    let describe = |e: serde_json::Error| {
         let location = format!("line {}, column {}", e.line(), e.column());
         let message = json_error_message(&e);
         match e.classify() {
@@ -179,7 +184,16 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
                 path.display()
             ),
         }
-    })?;
+    };
+    let mut value: Value = serde_json::from_str(&cleaned).map_err(describe)?;
+    // Wrong-typed keys are reported and left out; the rest of the file applies.
+    let warnings = crate::config::schema_check::MODELS.check(path, &mut value);
+    let mut config: ModelsConfig = match serde_json::from_value(value) {
+        Ok(config) => config,
+        // The line and column come from the text.
+        Err(_) => serde_json::from_str(&cleaned).map_err(describe)?,
+    };
+    config.warnings = warnings;
     if let Some(problem) = check_non_empty_strings(&config) {
         return Err(format!(
             "Invalid models.json schema:\n  - {problem}\n\nFile: {}",

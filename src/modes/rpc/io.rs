@@ -57,30 +57,90 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
     let (tx, rx) = unbounded_channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let record = buf.strip_suffix(b"\n").unwrap_or(&buf);
-            let Some(incoming) = parse_record(record) else {
-                continue;
-            };
+        read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
             if let Incoming::Command(value) = &incoming
                 && value["type"] == "extension_ui_response"
             {
                 replies.deliver(value);
-                continue;
+                return true;
             }
-            if tx.send(incoming).is_err() {
-                break;
-            }
-        }
+            tx.send(incoming).is_ok()
+        });
     });
     rx
+}
+
+/// The longest record accepted (64 MiB); a longer line is answered with a
+/// parse error and never held whole in memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Split `input` into LF-terminated records and hand each parsed one to
+/// `sink` until the input ends, fails, or `sink` returns `false`. A line
+/// longer than `max_line` bytes is skipped up to its LF (only its start is
+/// kept, for the error and its `id`) and reported as invalid.
+pub fn read_records(
+    mut input: impl BufRead,
+    max_line: usize,
+    mut sink: impl FnMut(Incoming) -> bool,
+) {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut overlong = false;
+    loop {
+        let (ended, line_done, used) = match input.fill_buf() {
+            Ok([]) => (true, true, 0),
+            Ok(chunk) => match memchr::memchr(b'\n', chunk) {
+                Some(at) => {
+                    keep(&mut buf, &chunk[..at], max_line, &mut overlong);
+                    (false, true, at + 1)
+                }
+                None => {
+                    keep(&mut buf, chunk, max_line, &mut overlong);
+                    (false, false, chunk.len())
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => (true, true, 0),
+        };
+        input.consume(used);
+        if !line_done {
+            continue;
+        }
+        let record = if overlong {
+            Some(Incoming::Invalid {
+                line: String::from_utf8_lossy(&buf[..buf.len().min(256)]).into_owned(),
+                error: format!(
+                    "the line is longer than {} MiB, the most one command may hold",
+                    max_line / (1024 * 1024)
+                ),
+            })
+        } else {
+            parse_record(&buf)
+        };
+        buf.clear();
+        overlong = false;
+        if let Some(record) = record
+            && !sink(record)
+        {
+            return;
+        }
+        if ended {
+            return;
+        }
+    }
+}
+
+/// Append `part` to the line being read, up to `max_line` bytes.
+fn keep(buf: &mut Vec<u8>, part: &[u8], max_line: usize, overlong: &mut bool) {
+    if *overlong {
+        return;
+    }
+    if buf.len() + part.len() > max_line {
+        *overlong = true;
+        let room = max_line.saturating_sub(buf.len()).min(256);
+        buf.extend_from_slice(&part[..room.min(part.len())]);
+        return;
+    }
+    buf.extend_from_slice(part);
 }
 
 /// The protocol's own copy of stdout, once [`take_over_stdout`] ran.

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub use io::{Incoming, parse_record, salvage_id};
+pub use io::{Incoming, MAX_LINE_BYTES, parse_record, read_records, salvage_id};
 pub use ui::{RpcUi, UiReplies};
 
 use crate::agent::events::AgentEvent;

@@ -209,9 +209,14 @@ fn choose_theme(
     };
     let mut files = options.theme_files.iter().filter(|p| !p.is_dir());
     if let Some(path) = files.find(named) {
-        return match Theme::from_file(path) {
-            Ok(theme) => (theme, None, Some(path.clone())),
-            Err(e) => (Theme::default(), Some(e), Some(path.clone())),
+        let (theme, warnings) = Theme::from_file_checked(path);
+        let notes = (!warnings.is_empty()).then(|| warnings.join("\n"));
+        return match theme {
+            Ok(theme) => (theme, notes, Some(path.clone())),
+            Err(e) => {
+                let all = notes.map_or(e.clone(), |n| format!("{n}\n{e}"));
+                (Theme::default(), Some(all), Some(path.clone()))
+            }
         };
     }
     let mut all_dirs: Vec<&std::path::Path> = options
@@ -390,7 +395,19 @@ fn edit_externally(text: &str) -> Result<String, String> {
         .filter(|e| !e.trim().is_empty())
         .ok_or_else(|| t!("pi.tui.editor.none"))?;
     let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
-    std::fs::write(&file, text).map_err(|e| {
+    // The draft is conversation content: readable by the user only.
+    let written = {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&file)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+    };
+    written.map_err(|e| {
         t!(
             "pi.tui.editor.write_failed",
             path = file.display().to_string(),

@@ -32,7 +32,7 @@ pub fn load(path: &Path) -> Vec<String> {
             .iter()
             .map(|e| format!("{}\n", serde_json::Value::String(e.clone())))
             .collect();
-        let _ = std::fs::write(path, body);
+        let _ = crate::config::atomic_file::write_atomically(path, body.as_bytes());
     }
     kept
 }

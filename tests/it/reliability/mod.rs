@@ -5,7 +5,10 @@
 //! a mock server on 127.0.0.1.
 
 mod escapes;
+mod fault_matrix;
+mod general_rules;
 mod stop_and_resume;
+mod validated_config;
 mod waiting;
 
 use crate::support::pi_cli::PiSandbox;

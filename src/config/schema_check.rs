@@ -1,0 +1,360 @@
+//! Checking configuration files against the JSON Schemas shipped in `schemas/`
+//! (the same files editors use through `$schema`). Every wrong-typed or unknown
+//! key yields one warning naming the file, the key and what was expected; the
+//! offending values are taken out so the rest of the file still applies.
+//! A schema is compiled the first time a file of its kind is checked.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value;
+
+/// One shipped schema, compiled on first use.
+pub struct ConfigSchema {
+    source: &'static str,
+    compiled: OnceLock<Option<(Value, jsonschema::Validator)>>,
+}
+
+/// `schemas/settings.schema.json`: `settings.json`, global and project.
+pub static SETTINGS: ConfigSchema =
+    ConfigSchema::new(include_str!("../../schemas/settings.schema.json"));
+/// `schemas/models.schema.json`: `models.json`.
+pub static MODELS: ConfigSchema =
+    ConfigSchema::new(include_str!("../../schemas/models.schema.json"));
+/// `schemas/keybindings.schema.json`: `keybindings.json`.
+pub static KEYBINDINGS: ConfigSchema =
+    ConfigSchema::new(include_str!("../../schemas/keybindings.schema.json"));
+/// `schemas/theme.schema.json`: theme files.
+pub static THEME: ConfigSchema = ConfigSchema::new(include_str!("../../schemas/theme.schema.json"));
+
+/// What is wrong with one key.
+enum Problem {
+    /// A key the schema does not know (kept, but nothing reads it).
+    Unknown,
+    /// A value of the wrong type or form (taken out).
+    Invalid { expected: String },
+    /// An object missing a key it needs (taken out).
+    Missing { property: String },
+    /// Anything else the schema rejects (taken out).
+    Other { message: String },
+}
+
+impl ConfigSchema {
+    const fn new(source: &'static str) -> Self {
+        ConfigSchema {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The schema as JSON.
+    pub fn schema(&self) -> Option<&Value> {
+        self.compiled().map(|(schema, _)| schema)
+    }
+
+    fn compiled(&self) -> Option<&(Value, jsonschema::Validator)> {
+        self.compiled
+            .get_or_init(|| {
+                let schema: Value = serde_json::from_str(self.source).ok()?;
+                let validator = jsonschema::validator_for(&schema).ok()?;
+                Some((schema, validator))
+            })
+            .as_ref()
+    }
+
+    /// Check `value` (the parsed contents of `file`): one warning per offending
+    /// key, and every wrong-typed value removed from `value` (an object
+    /// missing a key it needs is removed too). Unknown keys are reported but
+    /// left in place (nothing reads them). A problem with the whole document
+    /// (not an object, say) is reported and nothing is removed.
+    pub fn check(&self, file: &Path, value: &mut Value) -> Vec<String> {
+        let Some((schema, validator)) = self.compiled() else {
+            return Vec::new();
+        };
+        if validator.is_valid(&*value) {
+            return Vec::new();
+        }
+        let mut found: Vec<(Vec<String>, Problem)> = Vec::new();
+        for error in validator.iter_errors(&*value) {
+            let at = segments(error.instance_path().as_str());
+            match error.kind() {
+                ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    for key in unexpected {
+                        let mut path = at.clone();
+                        path.push(key.clone());
+                        found.push((path, Problem::Unknown));
+                    }
+                }
+                ValidationErrorKind::Required { property } => {
+                    let property = property.as_str().unwrap_or_default().to_string();
+                    found.push((at, Problem::Missing { property }));
+                }
+                ValidationErrorKind::Type { .. }
+                | ValidationErrorKind::Enum { .. }
+                | ValidationErrorKind::Constant { .. }
+                | ValidationErrorKind::AnyOf { .. }
+                | ValidationErrorKind::OneOfNotValid { .. } => {
+                    let node = schema_node(schema, error.schema_path().as_str());
+                    let expected = node.map(|n| expected(schema, n, 0)).unwrap_or_default();
+                    found.push((at, Problem::Invalid { expected }));
+                }
+                _ => found.push((
+                    at,
+                    Problem::Other {
+                        message: error.to_string(),
+                    },
+                )),
+            }
+        }
+        // One warning per key: the first problem found at a path wins, and a
+        // value already taken out hides the problems inside it.
+        let mut removed: Vec<Vec<String>> = Vec::new();
+        let mut reported: Vec<Vec<String>> = Vec::new();
+        let mut warnings = Vec::new();
+        for (path, problem) in found {
+            if reported.contains(&path) || removed.iter().any(|r| path.starts_with(r)) {
+                continue;
+            }
+            warnings.push(describe(file, value, &path, &problem));
+            // A value of the wrong form, or an object lacking a key it needs,
+            // is left out; unknown keys stay (nothing reads them) and the
+            // whole document is never removed.
+            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
+                removed.push(path.clone());
+            }
+            reported.push(path);
+        }
+        removed.sort_by(|a, b| compare_paths(b, a));
+        for path in removed {
+            remove(value, &path);
+        }
+        warnings
+    }
+}
+
+/// The segments of a JSON pointer (`/a/b~1c` → `["a", "b/c"]`).
+fn segments(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer
+        .trim_start_matches('/')
+        .split('/')
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// Deeper paths first, and later array items before earlier ones, so
+/// removing one value never shifts another that is still to be removed.
+fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let order = match (x.parse::<usize>(), y.parse::<usize>()) {
+            (Ok(i), Ok(j)) => i.cmp(&j),
+            _ => x.cmp(y),
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn remove(value: &mut Value, path: &[String]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut node = value;
+    for key in parents {
+        node = match node {
+            Value::Object(map) => match map.get_mut(key) {
+                Some(next) => next,
+                None => return,
+            },
+            Value::Array(items) => match key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                Some(next) => next,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    match node {
+        Value::Object(map) => {
+            map.shift_remove(last);
+        }
+        Value::Array(items) => {
+            if let Ok(i) = last.parse::<usize>()
+                && i < items.len()
+            {
+                items.remove(i);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The schema node whose keyword failed: the keyword location without its
+/// last segment, following `$ref`s met on the way.
+fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value> {
+    let mut parts = segments(keyword_location);
+    parts.pop();
+    let mut node = root;
+    for part in parts {
+        if part == "$ref" {
+            node = resolve_ref(root, node)?;
+            continue;
+        }
+        node = match node {
+            Value::Object(map) => map.get(&part)?,
+            Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
+fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
+    let target = node.get("$ref")?.as_str()?;
+    root.pointer(target.strip_prefix('#')?)
+}
+
+/// What a schema node accepts, in words: "a string", "one of \"a\", \"b\"",
+/// "a list of strings", "a string or an object".
+fn expected(root: &Value, node: &Value, depth: usize) -> String {
+    if depth > 6 {
+        return "a valid value".into();
+    }
+    if let Some(target) = resolve_ref(root, node) {
+        return expected(root, target, depth + 1);
+    }
+    if let Some(options) = node.get("enum").and_then(Value::as_array) {
+        let listed: Vec<String> = options.iter().map(Value::to_string).collect();
+        return format!("one of {}", listed.join(", "));
+    }
+    if let Some(constant) = node.get("const") {
+        return constant.to_string();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(branches) = node.get(key).and_then(Value::as_array) {
+            let words: Vec<String> = branches
+                .iter()
+                .map(|b| expected(root, b, depth + 1))
+                .collect();
+            return words.join(" or ");
+        }
+    }
+    match node.get("type") {
+        Some(Value::String(kind)) => type_words(root, node, kind, depth),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|k| type_words(root, node, k, depth))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "a valid value".into(),
+    }
+}
+
+fn type_words(root: &Value, node: &Value, kind: &str, depth: usize) -> String {
+    match kind {
+        "string" => "a string".into(),
+        "boolean" => "true or false".into(),
+        "null" => "null".into(),
+        "object" => "an object".into(),
+        "integer" | "number" => {
+            let noun = if kind == "integer" {
+                "a whole number"
+            } else {
+                "a number"
+            };
+            match (
+                node.get("minimum").and_then(Value::as_f64),
+                node.get("maximum").and_then(Value::as_f64),
+            ) {
+                (Some(lo), Some(hi)) => format!("{noun} from {lo} to {hi}"),
+                (Some(0.0), None) => format!("{noun} (0 or more)"),
+                _ => noun.to_string(),
+            }
+        }
+        "array" => match node.get("items") {
+            Some(items) if items.get("type") == Some(&Value::from("string")) => {
+                "a list of strings".into()
+            }
+            Some(items) => format!(
+                "a list whose items are {}",
+                expected(root, items, depth + 1)
+            ),
+            None => "a list".into(),
+        },
+        other => format!("a {other}"),
+    }
+}
+
+/// `a.b[2].c` for the path, `[2]` where the parent is a list.
+fn key_name(value: &Value, path: &[String]) -> String {
+    let mut out = String::new();
+    let mut node = Some(value);
+    for part in path {
+        match node {
+            Some(Value::Array(items)) => {
+                out.push_str(&format!("[{part}]"));
+                node = part.parse::<usize>().ok().and_then(|i| items.get(i));
+            }
+            other => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(part);
+                node = other.and_then(|n| n.get(part));
+            }
+        }
+    }
+    out
+}
+
+/// A short rendering of the value found: `42`, `["x"]`, `"text"`.
+fn found_words(value: Option<&Value>) -> String {
+    let Some(value) = value else {
+        return "nothing".into();
+    };
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        let short: String = text.chars().take(37).collect();
+        format!("{short}...")
+    } else {
+        text
+    }
+}
+
+fn describe(file: &Path, root: &Value, path: &[String], problem: &Problem) -> String {
+    let file = file.display();
+    let key = key_name(root, path);
+    let pointer: String = path
+        .iter()
+        .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
+        .collect();
+    let value = root.pointer(&pointer);
+    let subject = if key.is_empty() {
+        "the file".to_string()
+    } else {
+        format!("\"{key}\"")
+    };
+    let outcome = if path.is_empty() { "" } else { "; ignored" };
+    match problem {
+        Problem::Unknown => format!(
+            "{file}: unknown key {subject} (not in the schema; check its spelling and place){outcome}"
+        ),
+        Problem::Invalid { expected } => format!(
+            "{file}: {subject} should be {expected}, not {}{outcome}",
+            found_words(value)
+        ),
+        Problem::Missing { property } => {
+            format!("{file}: {subject} is missing \"{property}\"{outcome}")
+        }
+        Problem::Other { message } => format!("{file}: {subject}: {message}{outcome}"),
+    }
+}
+
+#[cfg(test)]
+#[path = "schema_check_tests.rs"]
+mod tests;
