@@ -1,0 +1,43 @@
+-- The playground's texts: one locale bundle per language in `locales/` beside the
+-- extensions (`en.json`, `zh-TW.json`, ...; a `.toml` file works too), registered
+-- under the namespace `ext.playground` through pi's i18n API. Every extension calls
+-- `local tr = require("lib.i18n").load(pi)` and then `tr("damage-control.status", {count = 2})`.
+
+local M = {}
+
+M.NAMESPACE = "ext.playground"
+M.LOCALES = { "en", "zh-TW", "zh-CN", "ja" }
+
+--- Register the bundles (once per extension load) and return the translate function.
+---@param pi pi.API
+---@return fun(key: string, params?: pi.I18nParams): string
+function M.load(pi)
+  local dir = pi.extensionDir .. "/locales/"
+  for _, tag in ipairs(M.LOCALES) do
+    local bundle, why
+    local text = pi.fs.read(dir .. tag .. ".json")
+    if text then
+      bundle = pi.json.decode(text)
+    else
+      text = pi.fs.read(dir .. tag .. ".toml")
+      if text then bundle, why = pi.toml.decode(text) end
+    end
+    if bundle then
+      bundle.version = bundle.version or 1
+      bundle.namespace = M.NAMESPACE
+      bundle.locale = tag
+      local ok, reasons = pi.i18n.registerBundle(bundle)
+      if not ok then
+        pi.log.warn(dir .. tag .. ": " .. table.concat(reasons or {}, "; "))
+      end
+    elseif why then
+      pi.log.warn(dir .. tag .. ".toml: " .. why)
+    end
+  end
+  local prefix = M.NAMESPACE .. "."
+  return function(key, params)
+    return pi.i18n.t(prefix .. key, params)
+  end
+end
+
+return M
