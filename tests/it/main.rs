@@ -57,6 +57,7 @@ mod oauth_refresh;
 mod oauth_tui;
 mod packages;
 mod playground_agents;
+mod playground_data;
 mod playground_safety;
 mod playground_ui;
 mod playground_ui_overlays;
