@@ -227,3 +227,122 @@ async fn agent_chain_and_pi_pi_use_the_bundled_chains_and_experts() {
         "every placeholder is filled: {prompt}"
     );
 }
+
+const SEED_THEMES: [&str; 11] = [
+    "synthwave",
+    "catppuccin-mocha",
+    "dracula",
+    "tokyo-night",
+    "cyberpunk",
+    "nord",
+    "gruvbox",
+    "rose-pine",
+    "everforest",
+    "ocean-breeze",
+    "midnight-ocean",
+];
+
+#[test]
+fn the_eleven_seed_themes_ship_with_all_51_tokens_beside_pis_own() {
+    use pi::ui_kit::theme::{REQUIRED_TOKENS, Theme, builtin_theme_names};
+    use ratatui::style::Color;
+    let names: Vec<&str> = builtin_theme_names().collect();
+    for own in [
+        "dark",
+        "light",
+        "ember",
+        "glacier",
+        "moss",
+        "nightshade",
+        "paper",
+    ] {
+        assert!(names.contains(&own), "{own} is kept");
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("themes");
+    for name in SEED_THEMES {
+        assert!(names.contains(&name), "{name} is built in");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["name"], name);
+        assert!(
+            json["$schema"].is_string() && json["vars"].is_object() && json["export"].is_object()
+        );
+        let colors = json["colors"].as_object().unwrap();
+        assert_eq!(colors.len(), 51, "{name}");
+        for token in REQUIRED_TOKENS {
+            assert!(colors.contains_key(token), "{name}: {token}");
+        }
+        let theme = Theme::builtin(name).unwrap();
+        assert!(
+            REQUIRED_TOKENS.iter().all(|t| theme.color(t).is_some()),
+            "{name}"
+        );
+    }
+    // The seed's signature colours.
+    let rgb = |name: &str, token: &str| Theme::builtin(name).unwrap().color(token).unwrap();
+    assert_eq!(rgb("synthwave", "accent"), Color::Rgb(0x36, 0xf9, 0xf6));
+    assert_eq!(
+        rgb("synthwave", "thinkingText"),
+        Color::Rgb(0x4a, 0x9e, 0x6a)
+    );
+    assert_eq!(rgb("dracula", "accent"), Color::Rgb(0xbd, 0x93, 0xf9));
+    assert_eq!(rgb("gruvbox", "toolTitle"), Color::Rgb(0xfd, 0x95, 0x3f));
+    // midnight-ocean uses 256-colour numbers and an export block of its own.
+    assert_eq!(rgb("midnight-ocean", "dim"), Color::Indexed(240));
+    assert_eq!(rgb("midnight-ocean", "borderMuted"), Color::Indexed(236));
+    let mo: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("midnight-ocean.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        mo["export"],
+        json!({"pageBg": "#0a192f", "cardBg": "#112240", "infoBg": "#0077be"})
+    );
+}
+
+#[tokio::test]
+async fn every_playground_extension_opens_in_the_seeds_theme_with_its_title() {
+    let expected = [
+        ("agent-chain", "midnight-ocean"),
+        ("agent-team", "dracula"),
+        ("cross-agent", "ocean-breeze"),
+        ("damage-control", "gruvbox"),
+        ("minimal", "synthwave"),
+        ("pi-pi", "rose-pine"),
+        ("pure-focus", "everforest"),
+        ("purpose-gate", "tokyo-night"),
+        ("session-replay", "catppuccin-mocha"),
+        ("subagent-widget", "cyberpunk"),
+        ("system-select", "catppuccin-mocha"),
+        ("theme-cycler", "synthwave"),
+        ("tilldone", "everforest"),
+        ("tool-counter", "synthwave"),
+        ("tool-counter-widget", "synthwave"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, theme) in expected {
+        let ui = FakeUi::new(vec![]);
+        let file = format!("{name}.lua");
+        let (h, _) = load(
+            &[file.as_str()],
+            SharedView::new(dir.path()),
+            Some(ui.clone()),
+        )
+        .await;
+        let out = h
+            .emit("session_start", json!({"type": "session_start"}))
+            .await;
+        assert!(out.errors.is_empty(), "{name}: {:?}", out.errors);
+        let themes: Vec<_> = ui
+            .calls("setTheme")
+            .iter()
+            .map(|c| c["name"].clone())
+            .collect();
+        assert_eq!(themes, [json!(theme)], "{name}");
+        let titles: Vec<_> = ui
+            .calls("setTitle")
+            .iter()
+            .map(|c| c["title"].clone())
+            .collect();
+        assert_eq!(titles, [json!(format!("π - {name}"))], "{name}");
+    }
+}
