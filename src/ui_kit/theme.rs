@@ -342,7 +342,7 @@ mod tests {
         }
         let (ember, warning, path) = Theme::locate("ember", &[]);
         assert_eq!((ember.name.as_str(), warning, path), ("ember", None, None));
-        assert_eq!(builtin_theme_names().count(), 7);
+        assert_eq!(builtin_theme_names().count(), 18);
     }
 
     #[test]
