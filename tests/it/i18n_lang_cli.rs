@@ -137,3 +137,29 @@ fn unknown_words_print_the_usage_with_exit_code_two() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).contains("pi lang doctor"));
 }
+
+#[test]
+fn a_toml_locale_pack_loads_like_a_json_one_and_a_broken_one_names_its_line() {
+    let agent = tempfile::tempdir().unwrap();
+    let locales = agent.path().join("locales");
+    std::fs::create_dir_all(&locales).unwrap();
+    std::fs::write(
+        locales.join("zh-TW.toml"),
+        "# Corrections for the shipped Traditional Chinese pack.\nversion = 1\nnamespace = \"pi\"\nlocale = \"zh-TW\"\n\n[messages]\n# shown as the title of the doctor's report\n\"lang.doctor.title\" = \"語系健檢（自訂）\"\n",
+    )
+    .unwrap();
+    let out = pi(agent.path(), &["lang", "doctor"], "zh-TW");
+    let text = stdout(&out);
+    assert!(
+        text.contains("語系健檢（自訂）"),
+        "the TOML pack's text is used: {text}"
+    );
+
+    std::fs::write(locales.join("fr.toml"), "version = 1\nlocale = \n").unwrap();
+    let text = stdout(&pi(agent.path(), &["lang", "debug"], "en"));
+    assert!(
+        text.contains("fr.toml:2:"),
+        "the broken file and line: {text}"
+    );
+    assert!(text.contains("not valid TOML"), "{text}");
+}

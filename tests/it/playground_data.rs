@@ -346,3 +346,65 @@ async fn every_playground_extension_opens_in_the_seeds_theme_with_its_title() {
         assert_eq!(titles, [json!(format!("π - {name}"))], "{name}");
     }
 }
+
+#[tokio::test]
+async fn extensions_read_and_write_toml_yaml_and_use_look_ahead_regexes() {
+    use crate::support::lua_agent;
+    use pi::lua::{ExtensionAction, ExtensionHandle, HostConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "formats.lua",
+        r#"return function(pi)
+  pi.registerCommand("formats", { handler = function()
+    local out = {}
+    local data = pi.toml.decode('# a comment\ntitle = "pi"\n[owner]\nname = "Ada"\nlangs = ["lua", "rust"]\n')
+    out[#out + 1] = data.title .. "/" .. data.owner.name .. "/" .. data.owner.langs[2]
+    local text = pi.toml.encode({ name = "x", n = 3 })
+    out[#out + 1] = tostring(pi.toml.decode(text).n)
+    local bad, why = pi.toml.decode("a = 1\nb = \n")
+    out[#out + 1] = tostring(bad) .. " " .. why
+    local y = pi.yaml.decode("b: 1\na: [x, y]\n")
+    out[#out + 1] = table.concat(pi.yaml.keys(y), ",") .. " " .. y.a[2]
+    local _, ywhy = pi.yaml.decode("a: [\n")
+    out[#out + 1] = ywhy
+    local fm, body = pi.yaml.frontmatter("---\nname: x\ntools: [a, b]\n---\nBody\n")
+    out[#out + 1] = fm.name .. " " .. fm.tools[2] .. " " .. body
+    local re = pi.regex.new([[\bgit\s+push\s+.*--force(?!-with-lease)]])
+    out[#out + 1] = tostring(re.test("git push --force")) .. " " .. tostring(re.test("git push --force-with-lease"))
+    local s, e, m = re.find("x; git push -v --force")
+    out[#out + 1] = s .. "-" .. e .. " " .. m
+    local caps = pi.regex.new([[(?<verb>\w+)\s+(\d+)]]).captures("take 42")
+    out[#out + 1] = caps.verb .. " " .. caps[2]
+    local none, rwhy = pi.regex.new("(open")
+    out[#out + 1] = tostring(none) .. " " .. rwhy
+    out[#out + 1] = tostring(pi.regex.new("ABC", { ignoreCase = true }).test("xabcx"))
+    pi.sendUserMessage(table.concat(out, "\n"))
+  end })
+end"#,
+    );
+    let view = SharedView::new(dir.path());
+    let handle = ExtensionHandle::start(HostConfig::new(vec![ext], dir.path()), view.clone());
+    assert!(handle.load().await.errors.is_empty());
+    handle.run_command("formats", "").await.unwrap();
+    let text = view
+        .take_actions()
+        .into_iter()
+        .find_map(|a| match a {
+            ExtensionAction::SendUserMessage { content, .. } => content.as_str().map(String::from),
+            _ => None,
+        })
+        .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "pi/Ada/rust");
+    assert_eq!(lines[1], "3");
+    assert!(lines[2].starts_with("nil TOML: line 2, column"), "{text}");
+    assert_eq!(lines[3], "b,a y");
+    assert!(lines[4].starts_with("YAML: line "), "{text}");
+    assert_eq!(lines[5], "x b Body");
+    assert_eq!(lines[6], "true false");
+    assert_eq!(lines[7], "4-22 git push -v --force");
+    assert_eq!(lines[8], "take 42");
+    assert!(lines[9].starts_with("nil bad regex (open"), "{text}");
+    assert_eq!(lines[10], "true");
+}

@@ -181,13 +181,23 @@ fn yaml_table(lua: &Lua) -> mlua::Result<Table> {
 pub fn toml_to_json(text: &str) -> Result<Value, String> {
     let value: toml::Table = toml::from_str(text).map_err(|e| {
         let place = e.span().map(|span| line_col(text, span.start));
-        let message = e.message().to_string();
+        let message = one_line(e.message());
         match place {
             Some((line, col)) => format!("line {line}, column {col}: {message}"),
             None => message,
         }
     })?;
     serde_json::to_value(value).map_err(|e| e.to_string())
+}
+
+/// A parser message on one line (`; ` between its lines).
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// 1-based line and column of byte `offset` in `text`.
