@@ -34,9 +34,25 @@ function M.load(pi)
       pi.log.warn(dir .. tag .. ".toml: " .. why)
     end
   end
+  local english = {}
+  local en = pi.fs.read(dir .. "en.json")
+  if en then english = (pi.json.decode(en) or {}).messages or {} end
   local prefix = M.NAMESPACE .. "."
   return function(key, params)
-    return pi.i18n.t(prefix .. key, params)
+    local full = prefix .. key
+    local out = pi.i18n.t(full, params)
+    if out ~= full then return out end
+    -- Not in the catalog (yet, or any more): the English text, filled in here.
+    local message = english[key]
+    if type(message) == "table" then message = message.value end
+    if type(message) == "table" then
+      message = (params and params.count == 1 and message.one) or message.other
+    end
+    if type(message) ~= "string" then return full end
+    return (message:gsub("{(%w+)}", function(name)
+      local value = params and params[name]
+      return value ~= nil and tostring(value) or nil
+    end))
   end
 end
 
