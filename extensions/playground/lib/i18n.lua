@@ -1,37 +1,38 @@
 -- The playground's texts: one locale bundle per language in `locales/` beside the
--- extensions (`en.json`, `zh-TW.json`, ...; a `.toml` file works too), registered
+-- extensions (`en.json`, `zh-TW.json`, ...; `fr.toml` works too), registered
 -- under the namespace `ext.playground` through pi's i18n API. Every extension calls
 -- `local tr = require("lib.i18n").load(pi)` and then `tr("damage-control.status", {count = 2})`.
 
 local M = {}
 
 M.NAMESPACE = "ext.playground"
-M.LOCALES = { "en", "zh-TW", "zh-CN", "ja" }
+M.LOCALES = { "en", "zh-TW", "zh-CN", "ja" } -- the languages shipped
 
 --- Register the bundles (once per extension load) and return the translate function.
 ---@param pi pi.API
 ---@return fun(key: string, params?: pi.I18nParams): string
 function M.load(pi)
   local dir = pi.extensionDir .. "/locales/"
-  for _, tag in ipairs(M.LOCALES) do
+  for _, entry in ipairs(pi.fs.list(dir) or {}) do
+    local tag, kind = entry.name:match("^(.+)%.(%a+)$")
+    local text = (kind == "json" or kind == "toml") and pi.fs.read(dir .. entry.name)
     local bundle, why
-    local text = pi.fs.read(dir .. tag .. ".json")
-    if text then
-      bundle = pi.json.decode(text)
-    else
-      text = pi.fs.read(dir .. tag .. ".toml")
-      if text then bundle, why = pi.toml.decode(text) end
+    if text and kind == "json" then
+      local ok, value = pcall(pi.json.decode, text)
+      if ok then bundle = value else why = tostring(value) end
+    elseif text then
+      bundle, why = pi.toml.decode(text)
     end
-    if bundle then
+    if type(bundle) == "table" then
       bundle.version = bundle.version or 1
       bundle.namespace = M.NAMESPACE
       bundle.locale = tag
       local ok, reasons = pi.i18n.registerBundle(bundle)
       if not ok then
-        pi.log.warn(dir .. tag .. ": " .. table.concat(reasons or {}, "; "))
+        pi.log.warn(dir .. entry.name .. ": " .. table.concat(reasons or {}, "; "))
       end
     elseif why then
-      pi.log.warn(dir .. tag .. ".toml: " .. why)
+      pi.log.warn(dir .. entry.name .. ": " .. why)
     end
   end
   local english = {}
