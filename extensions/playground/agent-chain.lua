@@ -32,7 +32,7 @@ return function(pi)
     if not ui_ctx then return end
     local cards = {}
     for _, s in ipairs(steps) do
-      local card = view.icon(ui_ctx, s.status) .. " " .. agents.display_name(s.agent) .. " " ..
+      local card = view.icon(ui_ctx, s.status) .. " " .. (defs[s.agent] and agents.label(defs[s.agent], tr) or s.agent) .. " " ..
         view.paint(ui_ctx, "dim", tr("team.status." .. s.status))
       if s.run then card = card .. " " .. view.duration(runner.elapsed(s.run)) end
       cards[#cards + 1] = card
@@ -77,7 +77,9 @@ return function(pi)
 
   local function flow(name)
     local names = {}
-    for _, s in ipairs(chains[name].steps) do names[#names + 1] = agents.display_name(s.agent) end
+    for _, s in ipairs(chains[name].steps) do
+      names[#names + 1] = defs[s.agent] and agents.label(defs[s.agent], tr) or s.agent
+    end
     return table.concat(names, " → ")
   end
 
@@ -227,7 +229,7 @@ return function(pi)
       for _, name in ipairs(chain_names) do
         lines[#lines + 1] = name .. (name == active and " ●" or "") .. " — " .. chains[name].description
         for i, step in ipairs(chains[name].steps) do
-          lines[#lines + 1] = "  " .. i .. ". " .. agents.display_name(step.agent)
+          lines[#lines + 1] = "  " .. i .. ". " .. (defs[step.agent] and agents.label(defs[step.agent], tr) or step.agent)
         end
       end
       ctx.ui.notify(#lines > 0 and table.concat(lines, "\n") or tr("chain.no-chains"), "info")

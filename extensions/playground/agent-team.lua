@@ -57,10 +57,10 @@ return function(pi)
     if m.run and m.run.inputTokens and context_window > 0 then
       percent = math.min(100, math.floor(m.run.inputTokens * 100 / context_window + 0.5))
     end
-    local work = (m.run and m.run.lastLine ~= "" and m.run.lastLine) or m.task or m.def.description
+    local work = (m.run and m.run.lastLine ~= "" and m.run.lastLine) or m.task or m.description or ""
     return {
       theme.fg("dim", "┌" .. string.rep("─", w - 2) .. "┐"),
-      row(theme.fg("accent", theme.bold(agents.display_name(m.def.name)))),
+      row(theme.fg("accent", theme.bold(m.name or m.def.name))),
       row(theme.fg(view.COLORS[m.status] or "dim", status)),
       row(bar(theme, percent)),
       row(theme.fg("muted", view.clip(work, inner))),
@@ -94,7 +94,11 @@ return function(pi)
 
   local function draw()
     if not ui_ctx or not ui_ctx.hasUI then return end
-    for _, m in ipairs(members) do m.label = tr("team.status." .. m.status) end
+    for _, m in ipairs(members) do
+      m.label = tr("team.status." .. m.status)
+      m.name = agents.label(m.def, tr)
+      m.description = agents.describe(m.def, tr)
+    end
     heading = #members == 0 and tr("team.empty", { team = tostring(team_name) })
       or tr("team.title", { team = tostring(team_name), count = #members })
     ui_ctx.ui.setWidget("agent-team", function(_, theme)
@@ -155,7 +159,7 @@ return function(pi)
   pi.on("session_start", function(_, ctx)
     load(ctx)
     local names = {}
-    for _, m in ipairs(members) do names[#names + 1] = agents.display_name(m.def.name) end
+    for _, m in ipairs(members) do names[#names + 1] = agents.label(m.def, tr) end
     ctx.ui.notify(tr("team.started", { team = tostring(team_name), members = table.concat(names, ", ") }), "info")
   end)
 
@@ -219,7 +223,7 @@ return function(pi)
       local run = m.run
       if ctx.hasUI then
         ctx.ui.notify(tr("team.finished", {
-          agent = agents.display_name(m.def.name), status = tr("team.status." .. m.status),
+          agent = agents.label(m.def, tr), status = tr("team.status." .. m.status),
           seconds = runner.elapsed(run),
         }), run.status == "done" and "info" or "warning")
       end
@@ -250,7 +254,10 @@ return function(pi)
       local options = {}
       for _, name in ipairs(team_names) do
         local names = {}
-        for _, n in ipairs(teams[name]) do names[#names + 1] = agents.display_name(n) end
+        for _, n in ipairs(teams[name]) do
+          local def = lookup(n)
+          names[#names + 1] = def and agents.label(def, tr) or n
+        end
         options[#options + 1] = name .. " — " .. table.concat(names, ", ")
       end
       local picked = ctx.ui.select(tr("team.select"), options)
@@ -268,8 +275,8 @@ return function(pi)
       local lines = {}
       for _, m in ipairs(members) do
         lines[#lines + 1] = tr("team.list-line", {
-          agent = agents.display_name(m.def.name), status = tr("team.status." .. m.status),
-          description = m.def.description,
+          agent = agents.label(m.def, tr), status = tr("team.status." .. m.status),
+          description = agents.describe(m.def, tr),
         })
       end
       ctx.ui.notify(#lines > 0 and table.concat(lines, "\n") or tr("team.empty", { team = tostring(team_name) }), "info")

@@ -24,7 +24,7 @@ return function(pi)
     local lines = { view.paint(ui_ctx, "accent", tr("pi-pi.title", { count = #order })) }
     for _, def in ipairs(order) do
       local s = state[def.name]
-      local line = view.icon(ui_ctx, s.status) .. " " .. agents.display_name(def.name) .. " " ..
+      local line = view.icon(ui_ctx, s.status) .. " " .. agents.label(def, tr) .. " " ..
         view.paint(ui_ctx, "dim", tr("team.status." .. s.status))
       if s.run then
         line = line .. " " .. view.duration(runner.elapsed(s.run)) .. "  " ..

@@ -56,11 +56,10 @@ return function(pi)
   local function deliver(sub)
     local run = sub.run
     if run.status == "killed" then return end
-    local verb = run.status == "done" and "finished" or "failed"
+    local key = run.status == "done" and "sub.result.done" or "sub.result.failed"
     pi.sendMessage({
       customType = "subagent-result",
-      content = string.format("Subagent #%d %s in %s. Result:\n%s",
-        sub.id, verb, view.duration(runner.elapsed(run)), runner.answer(run)),
+      content = tr(key, { id = sub.id, time = view.duration(runner.elapsed(run)) }) .. "\n" .. runner.answer(run),
       display = true,
       details = { id = sub.id, task = sub.task, status = run.status, session = sub.session },
     }, { deliverAs = "followUp", triggerTurn = true })

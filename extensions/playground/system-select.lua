@@ -133,8 +133,9 @@ return function(pi)
       local options = { DEFAULT_CHOICE }
       for _, agent in ipairs(agents) do
         local label = agent.name
-        if agent.description ~= "" then
-          label = label .. " — " .. agent.description
+        local description = agents.describe(agent, tr)
+        if description ~= "" then
+          label = label .. " — " .. description
         end
         options[#options + 1] = label .. " [" .. agent.source .. "]"
       end

@@ -168,7 +168,8 @@ return function(pi)
       }
     end,
     renderCall = function(args, theme)
-      local what = (args.action or "") .. (args.id and (" #" .. args.id) or "") .. (args.text and (" " .. args.text) or "")
+      local action = args.action and tr("tilldone.action." .. args.action) or ""
+      local what = action .. (args.id and (" #" .. args.id) or "") .. (args.text and (" " .. args.text) or "")
       return ui.Text(theme.fg("toolTitle", theme.bold("tilldone ")) .. theme.fg("muted", what), 0, 0)
     end,
     renderResult = function(result, options, theme)

@@ -220,6 +220,28 @@ function M.display_name(name)
   return (name:gsub("[-_]", " "):gsub("(%a)([%w]*)", function(a, b) return a:upper() .. b end))
 end
 
+-- The translation of `key` for a bundled agent, or nil when there is none.
+local function bundled_text(def, tr, field)
+  if not (def.bundled and tr) then return nil end
+  local key = "agent." .. def.name .. "." .. field
+  local text = tr(key)
+  if text:find(key, 1, true) then return nil end
+  return text
+end
+
+--- How an agent is named on screen: a bundled agent's name in the user's
+--- language, else "plan-reviewer" -> "Plan Reviewer".
+---@param def table an agent from discover
+---@param tr? fun(key: string, params?: table): string
+function M.label(def, tr)
+  return bundled_text(def, tr, "name") or M.display_name(def.name)
+end
+
+--- An agent's description on screen (bundled agents' in the user's language).
+function M.describe(def, tr)
+  return bundled_text(def, tr, "description") or def.description
+end
+
 --- The first non-empty line of `body`, without heading marks, cut to `width`.
 function M.summary(body, width)
   for line in (body .. "\n"):gmatch("([^\n]*)\n") do
