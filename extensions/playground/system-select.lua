@@ -8,7 +8,7 @@
 --
 --   pi -e extensions/playground/system-select.lua
 
-local agents = require("lib.agents")
+local agent_lib = require("lib.agents")
 
 -- Tool names other tools use, lower-cased, mapped to pi's.
 local TOOL_ALIASES = {
@@ -25,7 +25,7 @@ local TOOL_ALIASES = {
 }
 
 local function discover(pi)
-  local _, list = agents.discover(pi)
+  local _, list = agent_lib.discover(pi)
   return list
 end
 
@@ -133,7 +133,7 @@ return function(pi)
       local options = { DEFAULT_CHOICE }
       for _, agent in ipairs(agents) do
         local label = agent.name
-        local description = agents.describe(agent, tr)
+        local description = agent_lib.describe(agent, tr)
         if description ~= "" then
           label = label .. " — " .. description
         end
