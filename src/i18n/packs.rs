@@ -97,6 +97,18 @@ pub fn last_init() -> Option<InitReport> {
     lock_last().clone()
 }
 
+/// Record that the user switched to `locale` (with `/lang`, which saves it in settings):
+/// from now on its source is the settings.
+pub fn record_switch(locale: &str) {
+    let mut last = lock_last();
+    let errors = last.as_ref().map(|r| r.errors.clone()).unwrap_or_default();
+    *last = Some(InitReport {
+        locale: locale.to_string(),
+        source: LocaleSource::Settings,
+        errors,
+    });
+}
+
 /// Read the user's locale packs again (`/reload`). A file that is now broken keeps the
 /// catalog it had before (its errors are returned, and shown by `/lang debug`); files that
 /// parse replace their earlier version; deleted files are dropped. Extension bundles stay.
