@@ -2,6 +2,7 @@
 --   nightshade-model                                   [###-------] 30%
 -- Run: pi -e extensions/playground/minimal.lua
 return function(pi)
+  local no_model = require("lib.i18n").load(pi)("counter.no-model")
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   require("lib.defaults").apply(pi, "minimal")
@@ -12,7 +13,7 @@ return function(pi)
       tui_ref = tui
       return {
         render = function(width)
-          local model = ctx.model and ctx.model.id or "no model"
+          local model = ctx.model and ctx.model.id or no_model
           local usage = ctx.getContextUsage()
           local percent = usage and usage.percent or 0
           local left = " " .. model
