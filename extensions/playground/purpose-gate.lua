@@ -7,9 +7,9 @@
 return function(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "purpose-gate")
-  local tr = require("lib.i18n").load(pi)
-  -- Texts drawn in render, translated once.
-  local T = { label = tr("purpose.label"), unset = tr("purpose.unset") }
+  local i18n = require("lib.i18n")
+  local tr = i18n.load(pi)
+  local T = i18n.texts(pi, tr, { label = "purpose.label", unset = "purpose.unset" })
   local ENTRY = "purpose-gate"
   local purpose
 

@@ -2,8 +2,8 @@
 --   Tools (12):  [read 7]  [bash 3]  [write 2]
 -- Run: pi -e extensions/playground/tool-counter-widget.lua
 return function(pi)
-  local tr = require("lib.i18n").load(pi)
-  local T = { tools = tr("counter.widget-title"), none = tr("counter.none-yet") }
+  local i18n = require("lib.i18n")
+  local T = i18n.texts(pi, i18n.load(pi), { tools = "counter.widget-title", none = "counter.none-yet" })
   local ui = require("pi.ui")
   local tally = require("lib.tally").new()
   require("lib.defaults").apply(pi, "tool-counter-widget")

@@ -3,11 +3,10 @@
 --   line 2: folder and git branch, then calls per tool
 -- Run: pi -e extensions/playground/tool-counter.lua
 return function(pi)
-  local tr = require("lib.i18n").load(pi)
-  local T = {
-    no_model = tr("counter.no-model"), input = tr("counter.in"), output = tr("counter.out"),
-    no_tools = tr("counter.no-tools"),
-  }
+  local i18n = require("lib.i18n")
+  local T = i18n.texts(pi, i18n.load(pi), {
+    no_model = "counter.no-model", input = "counter.in", output = "counter.out", no_tools = "counter.no-tools",
+  })
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   local tally = require("lib.tally").new()

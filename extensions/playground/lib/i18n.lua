@@ -57,4 +57,20 @@ function M.load(pi)
   end
 end
 
+--- Texts drawn while rendering, translated ahead of time (never inside a render) and
+--- again whenever the language changes: `local T = i18n.texts(pi, tr, {title = "x.title"})`.
+---@param pi pi.API
+---@param tr fun(key: string, params?: pi.I18nParams): string
+---@param keys table<string, string> name -> message key
+---@return table<string, string>
+function M.texts(pi, tr, keys)
+  local out = {}
+  local function fill()
+    for name, key in pairs(keys) do out[name] = tr(key) end
+  end
+  fill()
+  pi.i18n.onLocaleChanged(fill)
+  return out
+end
+
 return M
