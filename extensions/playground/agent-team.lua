@@ -101,8 +101,18 @@ return function(pi)
     end
     heading = #members == 0 and tr("team.empty", { team = tostring(team_name) })
       or tr("team.title", { team = tostring(team_name), count = #members })
-    ui_ctx.ui.setWidget("agent-team", function(_, theme)
-      return { render = function(width) return grid(theme, width) end }
+    ui_ctx.ui.setWidget("agent-team", function(tui, theme)
+      -- The grid is laid out when the state changes (here), not in every render.
+      local cached_width = tui and tui.width or 80
+      local cached = grid(theme, cached_width)
+      return {
+        render = function(width)
+          if width ~= cached_width then
+            cached_width, cached = width, grid(theme, width)
+          end
+          return cached
+        end,
+      }
     end)
   end
 
