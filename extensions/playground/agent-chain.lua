@@ -1,28 +1,29 @@
 -- A pipeline: the `run_chain` tool runs the steps of a chain one after another,
--- each a specialist pi sub-agent (`.pi/agents/<agent>.md`). Chains come from
--- `.pi/agents/chains.lua`:
+-- each a specialist pi sub-agent (an agent definition file, see lib/agents.lua).
+-- Chains come from `agent-chain.yaml` (.pi/agents/agent-chain.yaml, then the
+-- bundled agents/agent-chain.yaml):
 --
---   return {
---     ["plan-build"] = {
---       description = "Plan, then build",
---       steps = {
---         { agent = "planner", prompt = "Plan the implementation for: $INPUT" },
---         { agent = "builder", prompt = "Implement this plan:\n\n$INPUT\n\nThe request was: $ORIGINAL" },
---       },
---     },
---   }
+--   plan-build:
+--     description: "Plan, then build"
+--     steps:
+--       - agent: planner
+--         prompt: "Plan the implementation for: $INPUT"
+--       - agent: builder
+--         prompt: "Implement this plan:\n\n$INPUT\n\nThe request was: $ORIGINAL"
 --
 -- In a step's prompt `$INPUT` is the previous step's answer (the task for the
 -- first step) and `$ORIGINAL` the task given to `run_chain`. `/chain` picks the
--- active chain; a widget shows the steps as they run.
+-- active chain, `/chain-list` lists them; a widget shows the steps as they run.
 -- Run: pi -e extensions/playground/agent-chain.lua
 return function(pi)
-  local agents = require("orchestration.agents")
+  local agents = require("lib.agents")
+  local tr = require("lib.i18n").load(pi)
+  require("lib.defaults").apply(pi, "agent-chain")
   local runner = require("orchestration.runner")
   local view = require("orchestration.view")
 
   local SESSIONS = ".pi/agent-sessions"
-  local defs, chains = {}, {}
+  local defs, chains, chain_names = {}, {}, {}
   local active
   local steps = {} -- {agent, status, run} of the current or last run
   local ui_ctx
@@ -31,11 +32,16 @@ return function(pi)
     if not ui_ctx then return end
     local cards = {}
     for _, s in ipairs(steps) do
-      local card = view.icon(ui_ctx, s.status) .. " " .. agents.display_name(s.agent)
+      local card = view.icon(ui_ctx, s.status) .. " " .. (defs[s.agent] and agents.label(defs[s.agent], tr) or s.agent) .. " " ..
+        view.paint(ui_ctx, "dim", tr("team.status." .. s.status))
       if s.run then card = card .. " " .. view.duration(runner.elapsed(s.run)) end
       cards[#cards + 1] = card
     end
-    local lines = { view.paint(ui_ctx, "accent", "Chain " .. tostring(active)) .. "  " ..
+    if not active then
+      ui_ctx.ui.setWidget("agent-chain", { view.paint(ui_ctx, "warning", tr("chain.none")) })
+      return
+    end
+    local lines = { view.paint(ui_ctx, "accent", tr("chain.title", { chain = tostring(active) })) .. "  " ..
       table.concat(cards, view.paint(ui_ctx, "dim", " ──▶ ")) }
     for _, s in ipairs(steps) do
       if s.status == "running" and s.run.lastLine ~= "" then
@@ -62,16 +68,24 @@ return function(pi)
   end
 
   local function check(name)
-    local chain = chains[name]
-    if type(chain) ~= "table" or type(chain.steps) ~= "table" or #chain.steps == 0 then
-      return "chain \"" .. name .. "\" needs a non-empty `steps` list"
-    end
-    for i, step in ipairs(chain.steps) do
-      if type(step.agent) ~= "string" or not defs[step.agent] then
-        return string.format("chain \"%s\" step %d names agent \"%s\", which no .pi/agents/*.md defines",
-          name, i, tostring(step.agent))
+    for i, step in ipairs(chains[name].steps) do
+      if not defs[step.agent] then
+        return tr("chain.missing-agent", { chain = name, step = i, agent = tostring(step.agent) })
       end
     end
+  end
+
+  local function flow(name)
+    local names = {}
+    for _, s in ipairs(chains[name].steps) do
+      names[#names + 1] = defs[s.agent] and agents.label(defs[s.agent], tr) or s.agent
+    end
+    return table.concat(names, " → ")
+  end
+
+  local function announce(ctx)
+    if not active then return end
+    ctx.ui.setStatus("agent-chain", tr("chain.status-line", { chain = active, count = #chains[active].steps }))
   end
 
   pi.on("session_start", function(_, ctx)
@@ -79,15 +93,38 @@ return function(pi)
     local errors
     defs, _, errors = agents.discover(pi)
     for _, e in ipairs(errors) do ctx.ui.notify("agent-chain: " .. e, "warning") end
-    local loaded, err = agents.load_data(pi, ".pi/agents/chains.lua")
-    if err then ctx.ui.notify("agent-chain: " .. err, "error") end
-    chains = loaded or {}
-    active = chains[pi.state.chain] and pi.state.chain or agents.sorted_keys(chains)[1]
+    local names, loaded, chain_errors = agents.chains(pi)
+    for _, e in ipairs(chain_errors) do ctx.ui.notify("agent-chain: " .. e, "error") end
+    chain_names, chains = names, loaded
+    active = chains[pi.state.chain] and pi.state.chain or chain_names[1]
     for name in pairs(defs) do
       os.remove(ctx.cwd .. "/" .. SESSIONS .. "/chain-" .. name .. ".jsonl")
     end
+    if not active then
+      ctx.ui.notify(tr("chain.no-chains"), "warning")
+    else
+      announce(ctx)
+      ctx.ui.notify(tr("chain.started", { chain = active, flow = flow(active) }), "info")
+    end
     reset_steps()
   end)
+
+  -- Each step's agent with its description and role, for the main agent's prompt.
+  local function catalog()
+    local out, seen = {}, {}
+    for i, s in ipairs(chains[active].steps) do
+      local def = defs[s.agent]
+      out[#out + 1] = string.format("%d. %s: %s", i, s.agent, def and def.description or "?")
+    end
+    for _, s in ipairs(chains[active].steps) do
+      local def = defs[s.agent]
+      if def and not seen[s.agent] then
+        seen[s.agent] = true
+        out[#out + 1] = "\n### " .. agents.display_name(s.agent) .. "\n" .. def.prompt
+      end
+    end
+    return table.concat(out, "\n") .. "\n\n"
+  end
 
   pi.on("before_agent_start", function(event)
     if not active then return end
@@ -96,7 +133,7 @@ return function(pi)
     return {
       systemPrompt = (event.systemPrompt or "") .. "\n\n## Pipeline\nFor substantial work call " ..
         "`run_chain` with the task; it runs the chain \"" .. active .. "\" (" ..
-        table.concat(names, " → ") .. ") and returns the last step's answer. " ..
+        table.concat(names, " → ") .. ") and returns the last step's answer.\n\n" .. catalog() ..
         "Handle simple questions yourself.",
     }
   end)
@@ -117,7 +154,7 @@ return function(pi)
       local name = params.chain or active
       if not name or not chains[name] then
         error("no chain \"" .. tostring(name) .. "\"; chains: " ..
-          table.concat(agents.sorted_keys(chains), ", ") .. " (defined in .pi/agents/chains.lua)")
+          table.concat(chain_names, ", ") .. " (defined in .pi/agents/agent-chain.yaml)")
       end
       local problem = check(name)
       if problem then error(problem) end
@@ -131,7 +168,7 @@ return function(pi)
         slot.status = "running"
         slot.run = runner.start(pi, {
           model = runner.model_of(ctx),
-          tools = def.tools,
+          tools = def.toolsCsv,
           systemPrompt = def.prompt,
           session = ctx.cwd .. "/" .. SESSIONS .. "/chain-" .. def.name .. ".jsonl",
           signal = signal,
@@ -162,20 +199,40 @@ return function(pi)
   })
 
   pi.registerCommand("chain", {
-    description = "Pick the active chain",
+    description = tr("chain.cmd.chain"),
     handler = function(_, ctx)
       ui_ctx = ctx
-      local names = agents.sorted_keys(chains)
-      if #names == 0 then
-        ctx.ui.notify("No chains: write .pi/agents/chains.lua (see docs/playground.md)", "warning")
+      if #chain_names == 0 then
+        ctx.ui.notify(tr("chain.no-chains"), "warning")
         return
       end
-      local picked = ctx.ui.select("Chain", names)
-      if picked then
-        active = picked
-        pi.state.chain = picked
-        reset_steps()
+      local options = {}
+      for _, name in ipairs(chain_names) do
+        options[#options + 1] = name .. " — " .. chains[name].description .. " (" .. flow(name) .. ")"
       end
+      local picked = ctx.ui.select(tr("chain.select"), options)
+      for i, option in ipairs(options) do
+        if option == picked then
+          active = chain_names[i]
+          pi.state.chain = active
+          announce(ctx)
+          reset_steps()
+        end
+      end
+    end,
+  })
+
+  pi.registerCommand("chain-list", {
+    description = tr("chain.cmd.list"),
+    handler = function(_, ctx)
+      local lines = {}
+      for _, name in ipairs(chain_names) do
+        lines[#lines + 1] = name .. (name == active and " ●" or "") .. " — " .. chains[name].description
+        for i, step in ipairs(chains[name].steps) do
+          lines[#lines + 1] = "  " .. i .. ". " .. (defs[step.agent] and agents.label(defs[step.agent], tr) or step.agent)
+        end
+      end
+      ctx.ui.notify(#lines > 0 and table.concat(lines, "\n") or tr("chain.no-chains"), "info")
     end,
   })
 end

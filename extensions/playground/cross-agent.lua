@@ -1,6 +1,7 @@
 -- cross-agent: brings the commands, skills and agents of Claude Code, Gemini
--- CLI and Codex into pi. Command files become slash commands named after
--- their tool (`.claude/commands/review.md` is `/claude:review`); running one
+-- CLI and Codex into pi. Command files become slash commands under their own
+-- name (`.claude/commands/prime.md` is `/prime`, as in the other tool) and under
+-- the tool's prefix (`/claude:prime`, which never clashes); running one
 -- sends its text as a user message with `$ARGUMENTS`, `$@`, `$1`..`$9` and
 -- `{{args}}` filled in. Skills and agents are listed in a startup summary.
 -- Project folders are read before the home folder; the first command of a
@@ -8,7 +9,7 @@
 --
 --   pi -e extensions/playground/cross-agent.lua
 
-local defs = require("lib.agent-defs")
+local agents = require("lib.agents")
 
 local TOOLS = {
   { id = "claude", dir = ".claude", commands = { "commands" } },
@@ -51,46 +52,44 @@ local function expand(template, args)
   return out
 end
 
-local function toml_string(text, key)
-  local lead = "\n%s*" .. key .. "%s*=%s*"
-  local value = text:match(lead .. '"""\n?(.-)"""')
-    or text:match(lead .. "'''\n?(.-)'''")
-    or text:match(lead .. "'([^'\n]*)'")
-  if value then
-    return value
-  end
-  value = text:match(lead .. '"([^\n]*)"')
-  if value then
-    value = value:gsub('\\"', '"'):gsub("\\n", "\n"):gsub("\\\\", "\\")
-  end
-  return value
-end
-
---- A command file as `{description, template}`, or nil when it has no prompt.
-local function read_command(text, file)
+--- A command file as `{description, template}`, or nil when it has no prompt
+--- (and the reason, for a file that does not parse).
+---@param pi pi.API
+local function read_command(pi, text, file)
   if file.path:sub(-5) == ".toml" then
-    text = "\n" .. text
-    local prompt = toml_string(text, "prompt")
-    if not prompt then
-      return nil
-    end
-    return { description = toml_string(text, "description") or defs.summary(prompt, 60), template = prompt }
+    local data, why = pi.toml.decode(text)
+    if not data then return nil, file.path .. ": " .. why end
+    if type(data.prompt) ~= "string" then return nil end
+    local description = type(data.description) == "string" and data.description or agents.summary(data.prompt, 60)
+    return { description = description, template = data.prompt }
   end
-  local fields, body = defs.parse(text)
-  local description = type(fields.description) == "string" and fields.description or defs.summary(body, 60)
-  if type(fields["argument-hint"]) == "string" then
-    description = description .. " " .. fields["argument-hint"]
+  local fields, body = agents.parse(pi, text)
+  if not fields then return nil, file.path .. ": " .. tostring(body) end
+  local description = fields.description ~= nil and tostring(fields.description) or agents.summary(body, 60)
+  if fields["argument-hint"] ~= nil then
+    description = description .. " " .. tostring(fields["argument-hint"])
   end
   return { description = description, template = body }
 end
 
-local function plural(n, word)
-  return n .. " " .. word .. (n == 1 and "" or "s")
+-- `name` in the project and in the home folder, as `{dir, label}`.
+local function roots(name)
+  local out = { { dir = name, label = name } }
+  local home = agents.home()
+  if home ~= "" then out[2] = { dir = home .. "/" .. name, label = "~/" .. name } end
+  return out
 end
 
+---@param pi pi.API
 return function(pi)
+  local tr = require("lib.i18n").load(pi)
+  require("lib.defaults").apply(pi, "cross-agent")
   local found = {} -- {label, kind, items} groups for the summary
   local registered = {}
+  local problems = {}
+  -- pi's own commands keep their names; a command file may not shadow them.
+  local builtin = {}
+  for _, c in ipairs(pi.getCommands and pi.getCommands() or {}) do builtin[c.name] = true end
 
   local function group(label, kind, items)
     if #items > 0 then
@@ -100,27 +99,35 @@ return function(pi)
 
   local function register(tool, root, file)
     local text = pi.fs.read(file.path)
-    local command = text and read_command(text, file)
-    local name = tool.id .. ":" .. file.name
-    if not command or registered[name] then
+    local command, why
+    if text then command, why = read_command(pi, text, file) end
+    if why then problems[#problems + 1] = why end
+    local prefixed = tool.id .. ":" .. file.name
+    if not command or registered[prefixed] then
       return nil
     end
-    registered[name] = true
-    pi.registerCommand(name, {
+    local spec = {
       description = "[" .. root.label .. "] " .. command.description,
       handler = function(args)
         pi.sendUserMessage(expand(command.template, args))
       end,
-    })
-    return "/" .. name
+    }
+    registered[prefixed] = true
+    pi.registerCommand(prefixed, spec)
+    -- The seed's name: the file name itself; the first command of a name wins.
+    if not registered[file.name] and not builtin[file.name] then
+      registered[file.name] = true
+      pi.registerCommand(file.name, spec)
+      return "/" .. file.name
+    end
+    return "/" .. prefixed
   end
 
   local function named_files(folder, ext, depth)
     local names = {}
-    for _, file in ipairs(defs.files(pi.fs, folder, ext, depth)) do
-      local text = pi.fs.read(file.path) or ""
-      local fields = defs.parse(text)
-      names[#names + 1] = "@" .. (type(fields.name) == "string" and fields.name or file.name)
+    for _, file in ipairs(agents.files(pi, folder, ext, depth)) do
+      local def = agents.definition(pi, pi.fs.read(file.path) or "", file.path, file.name)
+      names[#names + 1] = "@" .. (def and def.name or file.name)
     end
     return names
   end
@@ -131,8 +138,8 @@ return function(pi)
       if entry.isDir then
         local text = pi.fs.read(folder .. "/" .. entry.name .. "/SKILL.md")
         if text then
-          local fields = defs.parse(text)
-          names[#names + 1] = type(fields.name) == "string" and fields.name or entry.name
+          local fields = agents.parse(pi, text)
+          names[#names + 1] = fields and fields.name ~= nil and tostring(fields.name) or entry.name
         end
       end
     end
@@ -141,14 +148,14 @@ return function(pi)
 
   for _, place in ipairs({ "project", "home" }) do
     for _, tool in ipairs(TOOLS) do
-      local root = defs.roots({ tool.dir })[place == "project" and 1 or 2]
+      local root = roots(tool.dir)[place == "project" and 1 or 2]
       if root then
         local commands = {}
         for _, sub in ipairs(tool.commands) do
           local folder = root.dir .. "/" .. sub
-          local files = defs.files(pi.fs, folder, ".md", 3)
+          local files = agents.files(pi, folder, ".md", 3)
           if tool.id == "gemini" then
-            for _, f in ipairs(defs.files(pi.fs, folder, ".toml", 3)) do
+            for _, f in ipairs(agents.files(pi, folder, ".toml", 3)) do
               files[#files + 1] = f
             end
           end
@@ -161,7 +168,7 @@ return function(pi)
         group(root.label .. "/agents", "agent", named_files(root.dir .. "/agents", ".md", 0))
       end
     end
-    local pi_root = defs.roots({ ".pi" })[place == "project" and 1 or 2]
+    local pi_root = roots(".pi")[place == "project" and 1 or 2]
     if pi_root then
       local folder = place == "project" and pi_root.dir .. "/agents" or pi_root.dir .. "/agent/agents"
       local label = place == "project" and ".pi/agents" or "~/.pi/agent/agents"
@@ -170,12 +177,14 @@ return function(pi)
   end
 
   pi.on("session_start", function(_, ctx)
+    for _, p in ipairs(problems) do ctx.ui.notify("cross-agent: " .. p, "warning") end
     if #found == 0 then
       return
     end
-    local lines = { "cross-agent found:" }
+    local lines = { tr("cross.found") }
     for _, g in ipairs(found) do
-      lines[#lines + 1] = "  " .. g.label .. " (" .. plural(#g.items, g.kind) .. "): " .. table.concat(g.items, ", ")
+      lines[#lines + 1] = "  " .. g.label .. " (" .. tr("cross.kind." .. g.kind, { count = #g.items }) .. "): "
+        .. table.concat(g.items, ", ")
     end
     ctx.ui.notify(table.concat(lines, "\n"), "info")
   end)

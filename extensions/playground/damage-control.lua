@@ -1,26 +1,27 @@
 -- damage-control: every tool call is checked against a declarative rule set
--- (damage-control-rules.lua beside this file, plus .pi/damage-control-rules.lua
--- in the project when present) before it runs:
---   bash commands against dangerous-command patterns (refused, or asked about);
+-- (damage-control-rules.yaml beside this file, plus ~/.pi/agent/damage-control-rules.yaml
+-- and .pi/damage-control-rules.yaml in the project when present) before it runs:
+--   bash commands against dangerous-command regexes (refused, or asked about);
 --   every path a tool touches against zero-access paths (secrets);
 --   write/edit and bash writes against read-only paths;
 --   bash rm/mv against no-delete paths.
--- A refused call gets `{block = true, reason = ...}`, so the model sees why;
--- the footer counts refusals and `/damage-control` lists them. Without a UI
--- (print and json mode) rules that would ask refuse instead.
+-- A refused call gets `{block = true, reason = ...}` and the turn is aborted, so the
+-- model stops and you decide; `/damage-control` lists the rules and the refusals.
+-- Without a UI (print and json mode) rules that would ask refuse instead.
 --
 --   pi -e extensions/playground/damage-control.lua
 
-local bundled = require("damage-control-rules")
+local defaults = require("lib.defaults")
+local tr = nil -- set in the factory (needs pi)
 
-local PROJECT_RULES = ".pi/damage-control-rules.lua"
+local RULES_FILE = "damage-control-rules.yaml"
+local PROJECT_RULES = ".pi/" .. RULES_FILE
 local PATH_CATEGORIES = { "zeroAccessPaths", "readOnlyPaths", "noDeletePaths", "allowPaths" }
+local PATH_CATEGORIES_SET = { zeroAccessPaths = true, readOnlyPaths = true, noDeletePaths = true, allowPaths = true }
 local PATH_TOOLS = { read = true, write = true, edit = true, grep = true, find = true, ls = true }
 local WRITE_TOOLS = { write = true, edit = true }
 local HOME = os.getenv("HOME") or os.getenv("USERPROFILE") or ""
 
-local ADVICE = "Do not try to get around this with other commands, paths or tools that reach the same "
-  .. "result. Tell the user exactly what was blocked and ask how they want to proceed."
 
 ---------------------------------------------------------------------------
 -- Paths
@@ -99,101 +100,53 @@ end
 ---------------------------------------------------------------------------
 -- Rules
 
-local function flatten(pattern, out)
-  if type(pattern) == "string" then
-    out[#out + 1] = pattern
-  elseif type(pattern) == "table" then
-    for _, p in ipairs(pattern) do
-      flatten(p, out)
-    end
-  end
-  return out
+-- The line of `text` on which `needle` first appears (for error messages).
+local function line_of(text, needle)
+  if type(needle) ~= "string" or needle == "" then return nil end
+  local at = text:find(needle, 1, true)
+  if not at then return nil end
+  local _, breaks = text:sub(1, at):gsub("\n", "")
+  return breaks + 1
 end
 
--- What is wrong with Lua pattern `p`, or nil. (string.find only notices a
--- malformed pattern when matching reaches the bad part.)
-local function pattern_error(p)
-  local i, depth = 1, 0
-  while i <= #p do
-    local c = p:sub(i, i)
-    if c == "%" then
-      local after = p:sub(i + 1, i + 1)
-      if after == "" then
-        return "it ends with a lone %"
-      elseif after == "b" then
-        if #p < i + 3 then
-          return "%b needs two characters"
-        end
-        i = i + 4
-      elseif after == "f" then
-        if p:sub(i + 2, i + 2) ~= "[" then
-          return "%f needs a [set]"
-        end
-        i = i + 2
-      else
-        i = i + 2
-      end
-    elseif c == "[" then
-      local j = i + 1
-      if p:sub(j, j) == "^" then
-        j = j + 1
-      end
-      if p:sub(j, j) == "]" then
-        j = j + 1
-      end
-      while p:sub(j, j) ~= "]" do
-        if j > #p then
-          return "a [set] is not closed"
-        end
-        j = j + (p:sub(j, j) == "%" and 2 or 1)
-      end
-      i = j + 1
-    else
-      if c == "(" then
-        depth = depth + 1
-      elseif c == ")" then
-        depth = depth - 1
-        if depth < 0 then
-          return "a ) has no ("
-        end
-      end
-      i = i + 1
+-- Check and compile the decoded rules of `origin` (its `text` for line numbers).
+-- Errors are "file:line: what is wrong".
+local function compile(pi, data, origin, text)
+  local function fail(needle, message)
+    local line = line_of(text, needle)
+    error(origin .. (line and (":" .. line) or "") .. ": " .. message, 0)
+  end
+  if data == nil then
+    data = {}
+  end
+  if type(data) ~= "table" then
+    fail(nil, tr("damage-control.error.not-map"))
+  end
+  for key in pairs(data) do
+    if key ~= "bashToolPatterns" and key ~= "allowPaths" and not PATH_CATEGORIES_SET[key] then
+      fail(tostring(key) .. ":", tr("damage-control.error.unknown-key", { key = tostring(key) }))
     end
-  end
-  if depth ~= 0 then
-    return "a ( is not closed"
-  end
-  return nil
-end
-
--- Check and compile a rule table; errors name the file and the rule.
-local function compile(rules, origin)
-  if type(rules) ~= "table" then
-    error(origin .. ": must return a table of rules, got " .. type(rules), 0)
   end
   local out = { bash = {} }
-  for i, rule in ipairs(rules.bashToolPatterns or {}) do
-    local where = origin .. ": bashToolPatterns[" .. i .. "]"
-    if type(rule) ~= "table" or type(rule.reason) ~= "string" then
-      error(where .. " needs a `reason` string", 0)
+  for i, rule in ipairs(data.bashToolPatterns or {}) do
+    local where = "bashToolPatterns[" .. i .. "]"
+    if type(rule) ~= "table" or type(rule.pattern) ~= "string" or rule.pattern == "" then
+      fail(type(rule) == "table" and rule.reason or nil, tr("damage-control.error.no-pattern", { rule = where }))
     end
-    local patterns = flatten(rule.pattern, {})
-    if #patterns == 0 then
-      error(where .. " (" .. rule.reason .. ") needs a `pattern`: a Lua pattern or a list of them", 0)
+    if type(rule.reason) ~= "string" or rule.reason == "" then
+      fail(rule.pattern, tr("damage-control.error.no-reason", { rule = where }))
     end
-    for _, p in ipairs(patterns) do
-      local problem = pattern_error(p)
-      if problem then
-        error(where .. " (" .. rule.reason .. "): bad Lua pattern " .. p .. ": " .. problem, 0)
-      end
+    local re, why = pi.regex.new(rule.pattern)
+    if not re then
+      fail(rule.pattern, where .. ": " .. why)
     end
-    out.bash[#out.bash + 1] = { patterns = patterns, reason = rule.reason, ask = rule.ask == true, nocase = rule.nocase == true }
+    out.bash[#out.bash + 1] = { re = re, pattern = rule.pattern, reason = rule.reason, ask = rule.ask == true }
   end
   for _, category in ipairs(PATH_CATEGORIES) do
     out[category] = {}
-    for i, rule in ipairs(rules[category] or {}) do
+    for i, rule in ipairs(data[category] or {}) do
       if type(rule) ~= "string" or rule == "" then
-        error(origin .. ": " .. category .. "[" .. i .. "] must be a path string", 0)
+        fail(category .. ":", tr("damage-control.error.bad-path", { rule = category .. "[" .. i .. "]" }))
       end
       out[category][#out[category] + 1] = { text = rule, match = compile_path(rule) }
     end
@@ -201,12 +154,70 @@ local function compile(rules, origin)
   return out
 end
 
+-- Add `extra`'s rules to `base`. A bash rule whose pattern is already a default
+-- rule and says `ask: true` turns that refusal into a question (the only way a
+-- rules file may relax a default); every other rule is added.
 local function merge(base, extra)
-  for key, list in pairs(extra) do
-    for _, rule in ipairs(list) do
-      table.insert(base[key], rule)
+  for _, rule in ipairs(extra.bash) do
+    local same
+    for _, existing in ipairs(base.bash) do
+      if existing.pattern == rule.pattern then same = existing end
+    end
+    if same then
+      same.ask = same.ask or rule.ask
+      if rule.ask then same.reason = rule.reason end
+    else
+      table.insert(base.bash, rule)
     end
   end
+  for _, category in ipairs(PATH_CATEGORIES) do
+    for _, rule in ipairs(extra[category]) do
+      table.insert(base[category], rule)
+    end
+  end
+end
+
+local function agent_dir()
+  local dir = os.getenv("PI_CODING_AGENT_DIR")
+  if dir and dir ~= "" then return dir end
+  return HOME ~= "" and (HOME .. "/.pi/agent") or nil
+end
+
+-- Read and compile one rules file; nil when it does not exist.
+local function load_file(pi, path, label)
+  local text = pi.fs.read(path)
+  if not text then return nil end
+  local data, why = pi.yaml.decode(text)
+  if why then
+    local line, rest = why:match("line (%d+), column %d+: (.*)$")
+    error(label .. (line and (":" .. line .. ": " .. rest) or (": " .. why)), 0)
+  end
+  return compile(pi, data, label, text)
+end
+
+-- The bundled rules, then the global and the project file added to them.
+-- Returns the rules, how many came from where, and the errors of broken files.
+local function load_rules(pi)
+  local rules = load_file(pi, pi.extensionDir .. "/" .. RULES_FILE, RULES_FILE)
+  local errors, sources = {}, {}
+  local global = agent_dir()
+  local extras = {}
+  if global then extras[#extras + 1] = { global .. "/" .. RULES_FILE, "~/.pi/agent/" .. RULES_FILE } end
+  extras[#extras + 1] = { PROJECT_RULES, PROJECT_RULES }
+  for _, extra in ipairs(extras) do
+    local ok, result = pcall(load_file, pi, extra[1], extra[2])
+    if not ok then
+      errors[#errors + 1] = tostring(result)
+    elseif result then
+      merge(rules, result)
+      sources[#sources + 1] = extra[2]
+    end
+  end
+  return rules, sources, errors
+end
+
+local function count(rules)
+  return #rules.bash + #rules.zeroAccessPaths + #rules.readOnlyPaths + #rules.noDeletePaths
 end
 
 ---------------------------------------------------------------------------
@@ -302,26 +313,14 @@ end
 ---------------------------------------------------------------------------
 -- The extension
 
+---@param pi pi.API
 return function(pi)
-  local rules = compile(bundled, "damage-control-rules.lua")
-  local project_error
-  local project_text = pi.fs.read(PROJECT_RULES)
-  if project_text then
-    local env = { string = string, table = table, ipairs = ipairs, pairs = pairs, type = type, tostring = tostring }
-    local chunk, err = load(project_text, "@" .. PROJECT_RULES, "t", env)
-    local ok, extra = false, err
-    if chunk then
-      ok, extra = pcall(chunk)
-    end
-    if ok then
-      ok, extra = pcall(compile, extra, PROJECT_RULES)
-    end
-    if ok then
-      merge(rules, extra)
-    else
-      project_error = tostring(extra) .. "\nFix " .. PROJECT_RULES .. "; only the bundled rules apply until then."
-    end
-  end
+  tr = require("lib.i18n").load(pi)
+  defaults.apply(pi, "damage-control")
+  -- The bundled file is part of the extension: if it is broken, loading fails
+  -- with its file and line. A broken project or global file is reported and
+  -- the rules that did load stay in force.
+  local rules, sources, load_errors = load_rules(pi)
 
   local blocked = {} -- {tool, reason} of every refused call
   local cwd = "."
@@ -348,29 +347,33 @@ return function(pi)
     return first_match(rules[category], parts)
   end
 
-  local function block(event, ctx, reason)
+  local function status(ctx)
+    ctx.ui.setStatus("damage-control", tr("damage-control.status", { rules = count(rules), count = #blocked }))
+  end
+
+  -- Refuse the call, abort the turn (the model stops; you decide what next) and
+  -- record it.
+  local function block(event, ctx, reason, action)
     blocked[#blocked + 1] = { tool = event.toolName, reason = reason }
-    ctx.ui.setStatus("damage-control", "🛡 " .. #blocked .. " blocked")
-    ctx.ui.notify("damage-control blocked " .. event.toolName .. ": " .. reason, "warning")
-    pi.appendEntry("damage-control-log", { toolName = event.toolName, input = event.input, reason = reason })
-    return { block = true, reason = "🛑 Blocked by damage-control: " .. reason .. "\n\n" .. ADVICE }
+    status(ctx)
+    ctx.ui.notify(tr("damage-control.blocked", { tool = event.toolName, reason = reason }), "warning")
+    pi.appendEntry("damage-control-log", {
+      toolName = event.toolName, input = event.input, reason = reason, action = action or "blocked",
+    })
+    ctx.abort()
+    return { block = true, reason = tr("damage-control.reason", { reason = reason }) }
   end
 
   -- Pattern rules: a refusing match wins, else one question for every asking match.
   local function check_patterns(event, ctx, command)
-    local subject = ";" .. command:gsub("\n", ";") .. " "
-    local lower = subject:lower()
     local asks = {}
     for _, rule in ipairs(rules.bash) do
-      local text = rule.nocase and lower or subject
-      for _, p in ipairs(rule.patterns) do
-        if text:find(p) then
-          if not rule.ask then
-            return block(event, ctx, rule.reason)
-          end
-          asks[#asks + 1] = rule.reason
-          break
+      local ok, hit = pcall(rule.re.test, command)
+      if ok and hit then
+        if not rule.ask then
+          return block(event, ctx, rule.reason)
         end
+        asks[#asks + 1] = rule.reason
       end
     end
     if #asks == 0 then
@@ -378,11 +381,19 @@ return function(pi)
     end
     local what = table.concat(asks, "; ")
     if not ctx.hasUI then
-      return block(event, ctx, what .. " (needs the user's confirmation, and there is no UI to ask)")
+      return block(event, ctx, tr("damage-control.no-ui", { reason = what }), "blocked_without_ui")
     end
-    if not ctx.ui.confirm("damage-control: " .. what, command .. "\n\nRun it anyway?") then
-      return block(event, ctx, what .. " (the user declined)")
+    local no, yes = tr("damage-control.ask.no"), tr("damage-control.ask.yes")
+    local answer = ctx.ui.select(
+      tr("damage-control.ask.title", { reason = what, command = command }),
+      { no, yes }
+    )
+    if answer ~= yes then
+      return block(event, ctx, tr("damage-control.declined", { reason = what }), "blocked_by_user")
     end
+    pi.appendEntry("damage-control-log", {
+      toolName = event.toolName, input = event.input, reason = what, action = "confirmed_by_user",
+    })
     return nil
   end
 
@@ -395,26 +406,26 @@ return function(pi)
     for _, word in ipairs(path_words(command)) do
       local rule = check_path(word, "zeroAccessPaths")
       if rule then
-        return block(event, ctx, "the command touches " .. word .. ", a zero-access path (" .. rule .. ")")
+        return block(event, ctx, tr("damage-control.zero-access", { path = word, rule = rule }))
       end
     end
     local writes, deletes = targets(command)
     for _, path in ipairs(deletes) do
       local rule = check_path(path, "noDeletePaths")
       if rule then
-        return block(event, ctx, path .. " must not be deleted or moved (" .. rule .. ")")
+        return block(event, ctx, tr("damage-control.no-delete", { path = path, rule = rule }))
       end
       -- Removing a whole generated folder (node_modules/, dist/) is fine;
       -- removing system files (absolute read-only rules) is not.
       rule = check_path(path, "readOnlyPaths")
       if rule and rule:find("^[/~]") then
-        return block(event, ctx, path .. " is read-only (" .. rule .. ")")
+        return block(event, ctx, tr("damage-control.read-only", { path = path, rule = rule }))
       end
     end
     for _, path in ipairs(writes) do
       local rule = check_path(path, "readOnlyPaths")
       if rule then
-        return block(event, ctx, path .. " is read-only (" .. rule .. ")")
+        return block(event, ctx, tr("damage-control.read-only", { path = path, rule = rule }))
       end
     end
     return nil
@@ -422,18 +433,23 @@ return function(pi)
 
   local function check_tool(event, ctx)
     local input = event.input or {}
-    local path = input.path or input.file_path
-    if type(path) ~= "string" or path == "" then
-      return nil
+    local paths = { input.path or input.file_path }
+    if event.toolName == "grep" and type(input.glob) == "string" then
+      paths[#paths + 1] = input.glob
     end
-    local rule = check_path(path, "zeroAccessPaths")
-    if rule then
-      return block(event, ctx, event.toolName .. " on " .. path .. ": zero-access path (" .. rule .. ")")
+    for _, path in ipairs(paths) do
+      if type(path) == "string" and path ~= "" then
+        local rule = check_path(path, "zeroAccessPaths")
+        if rule then
+          return block(event, ctx, tr("damage-control.zero-access", { path = path, rule = rule }))
+        end
+      end
     end
-    if WRITE_TOOLS[event.toolName] then
-      rule = check_path(path, "readOnlyPaths")
+    local path = paths[1]
+    if WRITE_TOOLS[event.toolName] and type(path) == "string" and path ~= "" then
+      local rule = check_path(path, "readOnlyPaths")
       if rule then
-        return block(event, ctx, path .. " is read-only (" .. rule .. ")")
+        return block(event, ctx, tr("damage-control.read-only", { path = path, rule = rule }))
       end
     end
     return nil
@@ -441,9 +457,11 @@ return function(pi)
 
   pi.on("session_start", function(_, ctx)
     cwd = ctx.cwd
-    ctx.ui.setStatus("damage-control", "🛡 " .. #blocked .. " blocked")
-    if project_error then
-      ctx.ui.notify("damage-control: " .. project_error, "error")
+    status(ctx)
+    local from = #sources > 0 and table.concat(sources, ", ") or tr("damage-control.source.bundled")
+    ctx.ui.notify(tr("damage-control.loaded", { count = count(rules), sources = from }), "info")
+    for _, err in ipairs(load_errors) do
+      ctx.ui.notify(tr("damage-control.load-error", { error = err }), "error")
     end
   end)
 
@@ -458,16 +476,22 @@ return function(pi)
   end)
 
   pi.registerCommand("damage-control", {
-    description = "Show the damage-control rule counts and the calls it blocked",
+    description = tr("damage-control.command"),
     handler = function(_, ctx)
-      local lines = {
-        "damage-control: " .. #rules.bash .. " command rules, " .. #rules.zeroAccessPaths .. " zero-access, "
-          .. #rules.readOnlyPaths .. " read-only, " .. #rules.noDeletePaths .. " no-delete paths",
-      }
-      if project_error then
-        lines[#lines + 1] = project_error
+      local asking = 0
+      for _, rule in ipairs(rules.bash) do
+        if rule.ask then asking = asking + 1 end
       end
-      lines[#lines + 1] = #blocked .. " blocked this session"
+      local lines = {
+        tr("damage-control.summary", {
+          bash = #rules.bash, ask = asking, zero = #rules.zeroAccessPaths,
+          readonly = #rules.readOnlyPaths, nodelete = #rules.noDeletePaths,
+        }),
+      }
+      for _, err in ipairs(load_errors) do
+        lines[#lines + 1] = tr("damage-control.load-error", { error = err })
+      end
+      lines[#lines + 1] = tr("damage-control.blocked-count", { count = #blocked })
       for _, b in ipairs(blocked) do
         lines[#lines + 1] = "  " .. b.tool .. ": " .. b.reason
       end

@@ -2,6 +2,8 @@
 --   nightshade-model                                   [###-------] 30%
 -- Run: pi -e extensions/playground/minimal.lua
 return function(pi)
+  local i18n = require("lib.i18n")
+  local T = i18n.texts(pi, i18n.load(pi), { no_model = "counter.no-model" })
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   require("lib.defaults").apply(pi, "minimal")
@@ -12,7 +14,7 @@ return function(pi)
       tui_ref = tui
       return {
         render = function(width)
-          local model = ctx.model and ctx.model.id or "no model"
+          local model = ctx.model and ctx.model.id or T.no_model
           local usage = ctx.getContextUsage()
           local percent = usage and usage.percent or 0
           local left = " " .. model

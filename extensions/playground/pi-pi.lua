@@ -1,15 +1,19 @@
 -- Parallel research: the `query_experts` tool asks several expert sub-agents the
 -- same question at once and returns all their answers together. Experts are the
--- `.pi/agents/pi-pi/*.md` files; `pi-orchestrator.md` there, if present, is not
--- an expert: its body is added to the main agent's system prompt. Experts run
--- without sessions, so every question starts fresh.
+-- `*.md` files of the first `pi-pi/` agent folder that has any (.pi/agents/pi-pi/
+-- in the project, ..., then the nine bundled experts in agents/pi-pi/);
+-- `pi-orchestrator.md` there is not an expert: its body, with {{EXPERT_COUNT}},
+-- {{EXPERT_NAMES}} and {{EXPERT_CATALOG}} filled in, is added to the main agent's
+-- system prompt. Experts run without sessions, so every question starts fresh.
 -- Run: pi -e extensions/playground/pi-pi.lua
 return function(pi)
-  local agents = require("orchestration.agents")
+  local agents = require("lib.agents")
+  local tr = require("lib.i18n").load(pi)
+  require("lib.defaults").apply(pi, "pi-pi")
   local runner = require("orchestration.runner")
   local view = require("orchestration.view")
 
-  local DIR = ".pi/agents/pi-pi"
+  local dir = ".pi/agents/pi-pi" -- where the experts in use came from
   local experts, order = {}, {}
   local orchestrator
   local state = {} -- name -> {status, run}
@@ -17,10 +21,11 @@ return function(pi)
 
   local function draw()
     if not ui_ctx then return end
-    local lines = { view.paint(ui_ctx, "accent", "Experts") }
+    local lines = { view.paint(ui_ctx, "accent", tr("pi-pi.title", { count = #order })) }
     for _, def in ipairs(order) do
       local s = state[def.name]
-      local line = view.icon(ui_ctx, s.status) .. " " .. agents.display_name(def.name)
+      local line = view.icon(ui_ctx, s.status) .. " " .. agents.label(def, tr) .. " " ..
+        view.paint(ui_ctx, "dim", tr("team.status." .. s.status))
       if s.run then
         line = line .. " " .. view.duration(runner.elapsed(s.run)) .. "  " ..
           view.paint(ui_ctx, "muted", view.clip(s.run.lastLine, 50))
@@ -32,7 +37,15 @@ return function(pi)
 
   pi.on("session_start", function(_, ctx)
     ui_ctx = ctx
-    local by_name, list, errors = agents.discover(pi, { DIR })
+    local folder
+    for _, f in ipairs(agents.folders(pi, "pi-pi")) do
+      if #agents.md_files(pi, f.dir) > 0 then
+        folder = f
+        break
+      end
+    end
+    dir = folder and folder.label or dir
+    local by_name, list, errors = agents.discover(pi, { folders = { folder } })
     for _, e in ipairs(errors) do ctx.ui.notify("pi-pi: " .. e, "warning") end
     orchestrator = by_name["pi-orchestrator"]
     experts, order, state = {}, {}, {}
@@ -43,26 +56,35 @@ return function(pi)
         state[def.name] = { status = "idle" }
       end
     end
+    ctx.ui.setStatus("pi-pi", tr("pi-pi.status-line", { count = #order }))
     draw()
   end)
 
   pi.on("before_agent_start", function(event)
     if #order == 0 then return end
-    local catalog = {}
+    local catalog, names = {}, {}
     for _, def in ipairs(order) do
       catalog[#catalog + 1] = "- `" .. def.name .. "`: " .. def.description
+      names[#names + 1] = def.name
     end
+    local fill = {
+      EXPERT_COUNT = tostring(#order),
+      EXPERT_NAMES = table.concat(names, ", "),
+      EXPERT_CATALOG = table.concat(catalog, "\n"),
+    }
+    local intro = orchestrator and (orchestrator.prompt:gsub("{{([%u_]+)}}", function(key)
+      return fill[key]
+    end) .. "\n\n") or ""
     return {
-      systemPrompt = (event.systemPrompt or "") .. "\n\n" ..
-        (orchestrator and (orchestrator.prompt .. "\n\n") or "") ..
+      systemPrompt = (event.systemPrompt or "") .. "\n\n" .. intro ..
         "## Experts\nAsk them with `query_experts` (they answer in parallel):\n" ..
-        table.concat(catalog, "\n"),
+        fill.EXPERT_CATALOG,
     }
   end)
 
   pi.registerTool({
     name = "query_experts",
-    label = "Experts",
+    label = "Query Experts",
     description = "Ask several expert agents the same question in parallel; returns every answer.",
     parameters = {
       type = "object",
@@ -82,19 +104,19 @@ return function(pi)
           local names = {}
           for _, def in ipairs(order) do names[#names + 1] = def.name end
           error("no expert \"" .. name .. "\"; experts: " .. table.concat(names, ", ") ..
-            " (defined in " .. DIR .. "/*.md)")
+            " (defined in " .. dir .. "/*.md)")
         end
         chosen[#chosen + 1] = experts[name]
       end
       if #chosen == 0 then chosen = order end
-      if #chosen == 0 then error("no experts: add definitions to " .. DIR .. "/") end
+      if #chosen == 0 then error("no experts: add definitions to .pi/agents/pi-pi/") end
       -- Start everyone first, then wait: they all run at the same time.
       for _, def in ipairs(chosen) do
         local s = state[def.name]
         s.status = "running"
         s.run = runner.start(pi, {
           model = runner.model_of(ctx),
-          tools = def.tools,
+          tools = def.toolsCsv,
           systemPrompt = def.prompt,
           signal = signal,
         }, params.question, function(run)

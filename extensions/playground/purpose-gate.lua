@@ -7,6 +7,9 @@
 return function(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "purpose-gate")
+  local i18n = require("lib.i18n")
+  local tr = i18n.load(pi)
+  local T = i18n.texts(pi, tr, { label = "purpose.label", unset = "purpose.unset" })
   local ENTRY = "purpose-gate"
   local purpose
 
@@ -16,9 +19,9 @@ return function(pi)
         render = function(width)
           local line
           if purpose then
-            line = theme.fg("accent", "◎ PURPOSE  ") .. theme.fg("success", purpose)
+            line = theme.fg("accent", "◎ " .. T.label .. "  ") .. theme.fg("success", purpose)
           else
-            line = theme.fg("warning", "◎ PURPOSE  ") .. theme.fg("dim", "not set: your first message asks for it")
+            line = theme.fg("warning", "◎ " .. T.label .. "  ") .. theme.fg("dim", T.unset)
           end
           return { ui.truncateToWidth(line, width) }
         end,
@@ -38,13 +41,13 @@ return function(pi)
   end
 
   local function ask(ctx)
-    local answer = ctx.ui.input("What is this session for?", "e.g. fix the flaky login test")
+    local answer = ctx.ui.input(tr("purpose.question"), tr("purpose.placeholder"))
     answer = answer and answer:gsub("^%s+", ""):gsub("%s+$", "")
     if not answer or answer == "" then return false end
     purpose = answer
     pi.appendEntry(ENTRY, { purpose = purpose })
     show(ctx)
-    ctx.ui.notify("Purpose set: " .. purpose, "success")
+    ctx.ui.notify(tr("purpose.set", { purpose = purpose }), "success")
     return true
   end
 
@@ -55,7 +58,7 @@ return function(pi)
     if purpose or not ctx.hasUI or event.source == "extension" then return nil end
     if ask(ctx) then return { action = "continue" } end
     ctx.ui.setEditorText(event.text or "")
-    ctx.ui.notify("State the purpose of this session first; your message is back in the editor.", "warning")
+    ctx.ui.notify(tr("purpose.first"), "warning")
     return { action = "handled" }
   end)
 
@@ -68,16 +71,16 @@ return function(pi)
   end)
 
   pi.registerCommand("purpose", {
-    description = "Show or change the purpose of this session",
+    description = tr("purpose.cmd"),
     handler = function(args, ctx)
       local text = (args or ""):gsub("^%s+", ""):gsub("%s+$", "")
       if text ~= "" then
         purpose = text
         pi.appendEntry(ENTRY, { purpose = purpose })
         show(ctx)
-        ctx.ui.notify("Purpose set: " .. purpose, "success")
+        ctx.ui.notify(tr("purpose.set", { purpose = purpose }), "success")
       elseif not ask(ctx) then
-        ctx.ui.notify(purpose and ("Purpose: " .. purpose) or "No purpose set yet", "info")
+        ctx.ui.notify(purpose and tr("purpose.show", { purpose = purpose }) or tr("purpose.none"), "info")
       end
     end,
   })

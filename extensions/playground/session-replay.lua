@@ -5,6 +5,7 @@ return function(pi)
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   require("lib.defaults").apply(pi, "session-replay")
+  local tr = require("lib.i18n").load(pi)
   local MAX_EXPANDED = 40
 
   -- "2026-11-23T10:23:01.000Z" → "10:23:01" and seconds since midnight.
@@ -29,21 +30,21 @@ return function(pi)
       local m = entry.type == "message" and entry.message
       local item
       if m and m.role == "user" then
-        item = { kind = "user", label = "User", text = fmt.text(m.content) }
+        item = { kind = "user", label = tr("replay.user"), text = fmt.text(m.content) }
       elseif m and m.role == "assistant" then
         local text, calls = fmt.text(m.content), tool_calls(m.content)
         if #calls > 0 then
-          text = (text ~= "" and (text .. "\n") or "") .. "→ calls " .. table.concat(calls, ", ")
+          text = (text ~= "" and (text .. "\n") or "") .. tr("replay.calls", { tools = table.concat(calls, ", ") })
         end
-        item = { kind = "assistant", label = "Assistant", text = text }
+        item = { kind = "assistant", label = tr("replay.assistant"), text = text }
       elseif m and m.role == "toolResult" then
-        item = { kind = "tool", label = "Tool: " .. tostring(m.toolName), text = fmt.text(m.content), error = m.isError }
+        item = { kind = "tool", label = tr("replay.tool", { tool = tostring(m.toolName) }), text = fmt.text(m.content), error = m.isError }
       elseif m and m.role == "bashExecution" then
-        item = { kind = "tool", label = "Shell", text = "$ " .. tostring(m.command) .. "\n" .. tostring(m.output or "") }
+        item = { kind = "tool", label = tr("replay.shell"), text = "$ " .. tostring(m.command) .. "\n" .. tostring(m.output or "") }
       elseif m and m.role == "custom" then
         item = { kind = "custom", label = "[" .. tostring(m.customType) .. "]", text = fmt.text(m.content) }
       elseif entry.type == "compaction" then
-        item = { kind = "custom", label = "Compaction", text = tostring(entry.summary or "") }
+        item = { kind = "custom", label = tr("replay.compaction"), text = tostring(entry.summary or "") }
       end
       if item then
         item.time, item.seconds = clock(entry.timestamp)
@@ -57,6 +58,11 @@ return function(pi)
   local COLOUR = { user = "accent", assistant = "success", tool = "warning", custom = "muted" }
 
   local function timeline(items)
+    -- Texts drawn in render, translated once per opening.
+    local T = {
+      failed = tr("replay.failed"), empty = tr("replay.empty"), title = tr("replay.title"),
+      hints = tr("replay.hints"), entries = tr("replay.entries", { count = #items }),
+    }
     return function(tui, theme, _, done)
       local selected, top = 1, 1
       local expanded = {}
@@ -70,15 +76,15 @@ return function(pi)
         if item.seconds and prev and prev.seconds then
           head = head .. theme.fg("dim", string.format(" (+%ds)", math.max(0, item.seconds - prev.seconds)))
         end
-        if item.error then head = head .. theme.fg("error", "  failed") end
+        if item.error then head = head .. theme.fg("error", "  " .. T.failed) end
         local marker = i == selected and theme.fg("accent", "› ") or "  "
         local lines = { ui.truncateToWidth(marker .. head, width) }
-        local text = item.text ~= "" and item.text or "(empty)"
+        local text = item.text ~= "" and item.text or T.empty
         if expanded[i] then
           local body = ui.wrapTextWithAnsi(text, math.max(1, width - 4))
           for n, l in ipairs(body) do
             if n > MAX_EXPANDED then
-              lines[#lines + 1] = theme.fg("dim", "    … " .. (#body - MAX_EXPANDED) .. " more lines")
+              lines[#lines + 1] = theme.fg("dim", "    … +" .. (#body - MAX_EXPANDED))
               break
             end
             lines[#lines + 1] = "    " .. theme.fg("muted", l)
@@ -108,13 +114,13 @@ return function(pi)
         if last > top + body_rows - 1 then top = math.max(first, last - body_rows + 1) end
         if first < top then top = first end
         local out = {
-          ui.truncateToWidth(theme.fg("accent", theme.bold(" SESSION REPLAY"))
-            .. theme.fg("dim", string.format("  |  %d entries  |  %d/%d", #items, selected, #items)), width),
+          ui.truncateToWidth(theme.fg("accent", theme.bold(" " .. T.title))
+            .. theme.fg("dim", string.format("  |  %s  |  %d/%d", T.entries, selected, #items)), width),
           rule,
         }
         for n = top, math.min(#all, top + body_rows - 1) do out[#out + 1] = all[n] end
         out[#out + 1] = rule
-        out[#out + 1] = ui.truncateToWidth(theme.fg("dim", " ↑/↓ Navigate • Enter Expand • Esc Close"), width)
+        out[#out + 1] = ui.truncateToWidth(theme.fg("dim", " " .. T.hints), width)
         return out
       end
 
@@ -139,11 +145,11 @@ return function(pi)
   end
 
   pi.registerCommand("replay", {
-    description = "Replay this session as a scrollable timeline",
+    description = tr("replay.cmd"),
     handler = function(_, ctx)
       local items = history(ctx)
       if #items == 0 then
-        ctx.ui.notify("Nothing to replay yet: the session has no messages.", "info")
+        ctx.ui.notify(tr("replay.nothing"), "info")
         return
       end
       ctx.ui.custom(timeline(items), {

@@ -7,6 +7,8 @@
 return function(pi)
   local runner = require("orchestration.runner")
   local view = require("orchestration.view")
+  local tr = require("lib.i18n").load(pi)
+  require("lib.defaults").apply(pi, "subagent-widget")
 
   local subs = {} -- id -> {id, task, session, run}
   local next_id = 1
@@ -21,9 +23,9 @@ return function(pi)
 
   local function widget_lines(sub)
     local run = sub.run
-    local head = string.format("%s Subagent #%d  %s  (%s) | Tools: %d",
-      view.icon(ui_ctx, run.status), sub.id, view.clip(sub.task, 40),
-      view.duration(runner.elapsed(run)), run.tools)
+    local head = view.icon(ui_ctx, run.status) .. " " .. tr("sub.widget", {
+      id = sub.id, task = view.clip(sub.task, 40), time = view.duration(runner.elapsed(run)), count = run.tools,
+    })
     local detail = run.status == "error" and run.error or run.lastLine
     return { head, "  " .. view.paint(ui_ctx, "dim", view.clip(detail, 70)) }
   end
@@ -54,11 +56,10 @@ return function(pi)
   local function deliver(sub)
     local run = sub.run
     if run.status == "killed" then return end
-    local verb = run.status == "done" and "finished" or "failed"
+    local key = run.status == "done" and "sub.result.done" or "sub.result.failed"
     pi.sendMessage({
       customType = "subagent-result",
-      content = string.format("Subagent #%d %s in %s. Result:\n%s",
-        sub.id, verb, view.duration(runner.elapsed(run)), runner.answer(run)),
+      content = tr(key, { id = sub.id, time = view.duration(runner.elapsed(run)) }) .. "\n" .. runner.answer(run),
       display = true,
       details = { id = sub.id, task = sub.task, status = run.status, session = sub.session },
     }, { deliverAs = "followUp", triggerTurn = true })
@@ -82,7 +83,7 @@ return function(pi)
     local n = tonumber(arg or "")
     local sub = n and subs[n]
     if not sub then
-      ctx.ui.notify("No subagent #" .. tostring(arg) .. "; see the widgets for the numbers in use.", "error")
+      ctx.ui.notify(tr("sub.unknown", { id = tostring(arg) }), "error")
     end
     return sub
   end
@@ -90,12 +91,12 @@ return function(pi)
   pi.on("session_start", function(_, ctx) ui_ctx = ctx end)
 
   pi.registerCommand("sub", {
-    description = "Run a task in a background sub-agent: /sub <task>",
+    description = tr("sub.cmd.sub"),
     handler = function(args, ctx)
       ui_ctx = ctx
       local task = args:match("^%s*(.-)%s*$")
       if task == "" then
-        ctx.ui.notify("Usage: /sub <task>", "warning")
+        ctx.ui.notify(tr("sub.usage.sub"), "warning")
         return
       end
       local id = next_id
@@ -107,23 +108,23 @@ return function(pi)
       }
       subs[id] = sub
       launch(sub, task, ctx)
-      ctx.ui.notify("Subagent #" .. id .. " started.", "info")
+      ctx.ui.notify(tr("sub.started", { id = id }), "info")
     end,
   })
 
   pi.registerCommand("subcont", {
-    description = "Continue a finished sub-agent: /subcont <n> <follow-up>",
+    description = tr("sub.cmd.subcont"),
     handler = function(args, ctx)
       ui_ctx = ctx
       local n, prompt = args:match("^%s*(%S+)%s*(.-)%s*$")
       local sub = find(n, ctx)
       if not sub then return end
       if prompt == "" then
-        ctx.ui.notify("Usage: /subcont <n> <follow-up>", "warning")
+        ctx.ui.notify(tr("sub.usage.subcont"), "warning")
         return
       end
       if sub.run.status == "running" then
-        ctx.ui.notify("Subagent #" .. sub.id .. " is still running; wait for it or /subrm " .. sub.id, "warning")
+        ctx.ui.notify(tr("sub.still-running", { id = sub.id }), "warning")
         return
       end
       sub.task = prompt
@@ -132,7 +133,7 @@ return function(pi)
   })
 
   pi.registerCommand("subrm", {
-    description = "Stop and remove a sub-agent: /subrm <n>",
+    description = tr("sub.cmd.subrm"),
     handler = function(args, ctx)
       ui_ctx = ctx
       local sub = find(args:match("%S+"), ctx)
@@ -140,7 +141,7 @@ return function(pi)
       subs[sub.id] = nil
       sub.run.process.kill()
       ctx.ui.setWidget("subagent-" .. sub.id, nil)
-      ctx.ui.notify("Subagent #" .. sub.id .. " removed.", "info")
+      ctx.ui.notify(tr("sub.removed", { id = sub.id }), "info")
     end,
   })
 end

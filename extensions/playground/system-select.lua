@@ -1,20 +1,14 @@
 -- system-select: `/system` picks an agent definition (a markdown file with
 -- `name`, `description` and `tools` frontmatter) from the agent folders of
--- pi, Claude Code, Gemini CLI and Codex, in the project and the home folder.
+-- pi, Claude Code, Gemini CLI and Codex, in the project and the home folder,
+-- and the agents bundled with the playground (see lib/agents.lua).
 -- The chosen agent's body is added to the system prompt of every turn and
 -- its tools become the active tool set; the footer shows which agent is on.
 -- `/system <name>` switches without the dialog, `/system default` goes back.
 --
 --   pi -e extensions/playground/system-select.lua
 
-local defs = require("lib.agent-defs")
-
--- Folders scanned in order; the first definition of a name wins.
-local PROJECT_DIRS = { ".pi/agents", ".claude/agents", ".gemini/agents", ".codex/agents" }
-local HOME_DIRS = { ".pi/agent/agents", ".pi/agents", ".claude/agents", ".gemini/agents", ".codex/agents" }
-
--- Used when a definition names no tools.
-local DEFAULT_TOOLS = { "read", "grep", "find", "ls" }
+local agent_lib = require("lib.agents")
 
 -- Tool names other tools use, lower-cased, mapped to pi's.
 local TOOL_ALIASES = {
@@ -30,40 +24,9 @@ local TOOL_ALIASES = {
   list_directory = "ls",
 }
 
-local DEFAULT_CHOICE = "default (pi's own prompt and tools)"
-
 local function discover(pi)
-  local agents, seen = {}, {}
-  local places = {}
-  for _, dir in ipairs(PROJECT_DIRS) do
-    places[#places + 1] = { dir = dir, label = dir }
-  end
-  local home = defs.home()
-  if home ~= "" then
-    for _, dir in ipairs(HOME_DIRS) do
-      places[#places + 1] = { dir = home .. "/" .. dir, label = "~/" .. dir }
-    end
-  end
-  for _, place in ipairs(places) do
-    for _, file in ipairs(defs.files(pi.fs, place.dir, ".md")) do
-      local text = pi.fs.read(file.path)
-      if text then
-        local fields, body = defs.parse(text)
-        local name = type(fields.name) == "string" and fields.name or file.name
-        if not seen[name] then
-          seen[name] = true
-          agents[#agents + 1] = {
-            name = name,
-            description = type(fields.description) == "string" and fields.description or "",
-            tools = fields.tools and defs.list(fields.tools) or DEFAULT_TOOLS,
-            prompt = body:gsub("^%s+", ""):gsub("%s+$", ""),
-            source = place.label,
-          }
-        end
-      end
-    end
-  end
-  return agents
+  local _, list = agent_lib.discover(pi)
+  return list
 end
 
 -- The agent's tools that pi knows, and the names it does not.
@@ -88,7 +51,11 @@ local function resolve_tools(pi, wanted)
   return tools, unknown
 end
 
+---@param pi pi.API
 return function(pi)
+  local tr = require("lib.i18n").load(pi)
+  require("lib.defaults").apply(pi, "system-select")
+  local DEFAULT_CHOICE = tr("system.default-choice")
   local active -- the chosen agent, nil for pi's default
   local saved_tools = pi.state.systemSelectSaved -- active tools before the first switch
   local names = {} -- agent names from the last scan, for completion
@@ -102,11 +69,13 @@ return function(pi)
     pi.setActiveTools(tools)
     active = agent
     pi.state.systemSelect = agent.name
-    ctx.ui.setStatus("system-select", "agent: " .. agent.name)
-    local note = "Agent " .. agent.name .. " (" .. agent.source .. ") is active; tools: "
-      .. (#tools > 0 and table.concat(tools, ", ") or "none")
+    ctx.ui.setStatus("system-select", tr("system.status", { agent = agent.name }))
+    local note = tr("system.active", {
+      agent = agent.name, source = agent.source,
+      tools = #tools > 0 and table.concat(tools, ", ") or tr("system.no-tools"),
+    })
     if #unknown > 0 then
-      note = note .. "\nUnknown tools left out: " .. table.concat(unknown, ", ")
+      note = note .. "\n" .. tr("system.unknown-tools", { tools = table.concat(unknown, ", ") })
       ctx.ui.notify(note, "warning")
     else
       ctx.ui.notify(note, "info")
@@ -122,11 +91,11 @@ return function(pi)
     pi.state.systemSelect = nil
     pi.state.systemSelectSaved = nil
     ctx.ui.setStatus("system-select", nil)
-    ctx.ui.notify("Back to pi's default system prompt and tools", "info")
+    ctx.ui.notify(tr("system.back"), "info")
   end
 
   pi.registerCommand("system", {
-    description = "Switch the system prompt and tools to an agent definition",
+    description = tr("system.cmd"),
     getArgumentCompletions = function(prefix)
       local out = {}
       for _, name in ipairs(names) do
@@ -154,24 +123,23 @@ return function(pi)
             return
           end
         end
-        ctx.ui.notify("No agent named \"" .. wanted .. "\". Known agents: "
-          .. (#names > 0 and table.concat(names, ", ") or "none") .. " (or \"default\")", "error")
+        ctx.ui.notify(tr("system.unknown-agent", { agent = wanted, known = table.concat(names, ", ") }), "error")
         return
       end
       if #agents == 0 then
-        ctx.ui.notify("No agent definitions found. Add markdown files with name/description/tools "
-          .. "frontmatter to .pi/agents/ (or .claude/agents/, .gemini/agents/, .codex/agents/)", "warning")
+        ctx.ui.notify(tr("system.none"), "warning")
         return
       end
       local options = { DEFAULT_CHOICE }
       for _, agent in ipairs(agents) do
         local label = agent.name
-        if agent.description ~= "" then
-          label = label .. " — " .. agent.description
+        local description = agent_lib.describe(agent, tr)
+        if description ~= "" then
+          label = label .. " — " .. description
         end
         options[#options + 1] = label .. " [" .. agent.source .. "]"
       end
-      local choice = ctx.ui.select("System prompt", options)
+      local choice = ctx.ui.select(tr("system.select"), options)
       if not choice then
         return
       end
@@ -195,7 +163,7 @@ return function(pi)
       names[#names + 1] = agent.name
       if agent.name == pi.state.systemSelect and not active then
         active = agent
-        ctx.ui.setStatus("system-select", "agent: " .. agent.name)
+        ctx.ui.setStatus("system-select", tr("system.status", { agent = agent.name }))
       end
     end
   end)

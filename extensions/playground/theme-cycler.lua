@@ -5,6 +5,7 @@
 return function(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "theme-cycler")
+  local tr = require("lib.i18n").load(pi)
   local SWATCH_MS = 3000
   local SWATCH = { "accent", "success", "warning", "error", "muted", "dim" }
   local swatch_timer
@@ -37,7 +38,7 @@ return function(pi)
   local function apply(ctx, name)
     local result = ctx.ui.setTheme(name)
     if not result.success then
-      ctx.ui.notify(result.error or ("Cannot use theme " .. name), "error")
+      ctx.ui.notify(result.error or tr("theme.cannot", { name = name }), "error")
       return
     end
     ctx.ui.setStatus("theme", ctx.ui.theme.fg("accent", "◐ ") .. name)
@@ -58,16 +59,16 @@ return function(pi)
   pi.on("session_start", function(_, ctx) names(ctx) end)
 
   pi.registerShortcut("ctrl+x", {
-    description = "Next theme",
+    description = tr("theme.next"),
     handler = function(ctx) cycle(ctx, 1) end,
   })
   pi.registerShortcut("ctrl+q", {
-    description = "Previous theme",
+    description = tr("theme.previous"),
     handler = function(ctx) cycle(ctx, -1) end,
   })
 
   pi.registerCommand("theme", {
-    description = "Pick a theme (or /theme <name>)",
+    description = tr("theme.cmd"),
     getArgumentCompletions = function(prefix)
       local out = {}
       for _, name in ipairs(known) do
@@ -78,7 +79,7 @@ return function(pi)
     handler = function(args, ctx)
       local wanted = (args or ""):gsub("^%s+", ""):gsub("%s+$", "")
       if wanted == "" then
-        wanted = ctx.ui.select("Theme (now " .. ctx.ui.theme.name .. ")", names(ctx))
+        wanted = ctx.ui.select(tr("theme.select", { name = ctx.ui.theme.name }), names(ctx))
         if not wanted then return end
       end
       apply(ctx, wanted)

@@ -2,11 +2,14 @@
 -- `tilldone` tool; each task is todo → in progress → done. Every other tool is
 -- refused until some task is in progress. The current task shows under the
 -- editor and a status slot counts what is left. The list lives in the tool
--- results, so /tree, /fork and /resume show the list of that point.
+-- results, so /tree, /fork and /resume show the list of that point. When the
+-- agent stops while tasks are still open, a nudge lists them and starts another
+-- turn (once per prompt).
 -- Run: pi -e extensions/playground/tilldone.lua
 return function(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "tilldone")
+  local tr = require("lib.i18n").load(pi)
   local TOOL = "tilldone"
   local NEXT = { todo = "inprogress", inprogress = "done", done = "todo" }
   local ICON = { todo = "○", inprogress = "◐", done = "●" }
@@ -25,7 +28,7 @@ return function(pi)
 
   local function find(id)
     for i, t in ipairs(tasks) do if t.id == id then return t, i end end
-    error("no task #" .. tostring(id) .. "; use action \"list\" to see the ids")
+    error(tr("tilldone.no-task", { id = tostring(id) }))
   end
 
   local function refresh()
@@ -37,19 +40,22 @@ return function(pi)
       return
     end
     local left = #tasks - count("done")
-    ctx.ui.setStatus("tilldone", string.format("TillDone: %d task%s (%d remaining)", #tasks, #tasks == 1 and "" or "s", left))
+    ctx.ui.setStatus("tilldone", tr("tilldone.status", { count = #tasks, left = left }))
+    local working = tr("tilldone.working")
+    local all_done = tr("tilldone.all-done", { count = #tasks })
+    local idle = tr("tilldone.idle", { count = left })
     ctx.ui.setWidget("tilldone-current", function(_, theme)
       return {
         render = function(width)
           local border = theme.fg("dim", string.rep("─", width))
           local cur, line = current(), nil
           if cur then
-            line = theme.fg("accent", "◐ ") .. theme.fg("dim", "WORKING ON  ")
+            line = theme.fg("accent", "◐ ") .. theme.fg("dim", working .. "  ")
               .. theme.fg("accent", "#" .. cur.id .. " ") .. theme.fg("success", cur.text)
           elseif left == 0 then
-            line = theme.fg("success", "● all " .. #tasks .. " tasks done")
+            line = theme.fg("success", "● " .. all_done)
           else
-            line = theme.fg("warning", "○ ") .. theme.fg("dim", "no task in progress, " .. left .. " to do")
+            line = theme.fg("warning", "○ ") .. theme.fg("dim", idle)
           end
           return { border, ui.truncateToWidth(" " .. line, width), border }
         end,
@@ -76,16 +82,16 @@ return function(pi)
   end
 
   local function listing()
-    if #tasks == 0 then return "No tasks." end
+    if #tasks == 0 then return tr("tilldone.no-tasks") end
     local lines = { title and ("# " .. title) or nil }
     for _, t in ipairs(tasks) do
-      lines[#lines + 1] = string.format("%s #%d [%s] %s", ICON[t.status], t.id, t.status, t.text)
+      lines[#lines + 1] = string.format("%s #%d [%s] %s", ICON[t.status], t.id, tr("tilldone.state." .. t.status), t.text)
     end
     return table.concat(lines, "\n")
   end
 
   local function need_text(params)
-    if not params.text or params.text == "" then error("action \"" .. params.action .. "\" needs `text`") end
+    if not params.text or params.text == "" then error(tr("tilldone.needs-text", { action = params.action })) end
     return params.text
   end
 
@@ -102,32 +108,33 @@ return function(pi)
   local ACTIONS = {
     ["new-list"] = function(p)
       tasks, next_id, title = {}, 1, p.text
-      return "Started a new list" .. (title and (": " .. title) or "")
+      return title and tr("tilldone.new-list-titled", { title = title }) or tr("tilldone.new-list")
     end,
     add = function(p)
       local first = next_id
       add(need_text(p))
-      return first == next_id - 1 and ("Added #" .. first) or string.format("Added #%d–#%d", first, next_id - 1)
+      return first == next_id - 1 and tr("tilldone.added", { id = first })
+        or tr("tilldone.added-range", { first = first, last = next_id - 1 })
     end,
     toggle = function(p)
       local t = find(p.id)
       t.status = NEXT[t.status]
-      return string.format("#%d is now %s", t.id, t.status)
+      return tr("tilldone.toggled", { id = t.id, state = tr("tilldone.state." .. t.status) })
     end,
     remove = function(p)
       local t, i = find(p.id)
       table.remove(tasks, i)
-      return "Removed #" .. t.id
+      return tr("tilldone.removed", { id = t.id })
     end,
     update = function(p)
       local t = find(p.id)
       t.text = need_text(p)
-      return "Updated #" .. t.id
+      return tr("tilldone.updated", { id = t.id })
     end,
     list = function() return listing() end,
     clear = function()
       tasks = {}
-      return "Cleared the list"
+      return tr("tilldone.cleared")
     end,
   }
 
@@ -150,7 +157,7 @@ return function(pi)
     },
     execute = function(_, params, _, _, ctx)
       local run = ACTIONS[params.action]
-      if not run then error("unknown action \"" .. tostring(params.action) .. "\"") end
+      if not run then error(tr("tilldone.unknown-action", { action = tostring(params.action) })) end
       local message = run(params)
       if params.action ~= "list" and #tasks > 0 then message = message .. "\n\n" .. listing() end
       ui_ctx = ctx or ui_ctx
@@ -161,14 +168,15 @@ return function(pi)
       }
     end,
     renderCall = function(args, theme)
-      local what = (args.action or "") .. (args.id and (" #" .. args.id) or "") .. (args.text and (" " .. args.text) or "")
+      local action = args.action and tr("tilldone.action." .. args.action) or ""
+      local what = action .. (args.id and (" #" .. args.id) or "") .. (args.text and (" " .. args.text) or "")
       return ui.Text(theme.fg("toolTitle", theme.bold("tilldone ")) .. theme.fg("muted", what), 0, 0)
     end,
     renderResult = function(result, options, theme)
       local list = (result.details or {}).tasks or {}
       local done = 0
       for _, t in ipairs(list) do if t.status == "done" then done = done + 1 end end
-      local text = theme.fg("success", "✓ ") .. string.format("%d/%d done", done, #list)
+      local text = theme.fg("success", "✓ ") .. tr("tilldone.progress", { done = done, count = #list })
       if options.expanded then
         for _, t in ipairs(list) do
           text = text .. "\n" .. ICON[t.status] .. " #" .. t.id .. " " .. t.text
@@ -183,16 +191,39 @@ return function(pi)
     if #tasks == 0 then
       return {
         block = true,
-        reason = "No TillDone tasks yet. Use the tilldone tool (action \"add\") to list the work, "
-          .. "then \"toggle\" one task to in progress before using other tools.",
+        reason = tr("tilldone.block.empty"),
       }
     end
     if not current() then
       return {
         block = true,
-        reason = "No task is in progress. Use tilldone \"toggle\" on the task you are about to work on.",
+        reason = tr("tilldone.block.idle"),
       }
     end
     return nil
+  end)
+
+  -- Seed flow 1: when the agent stops with tasks still open, remind it (once per
+  -- prompt) and start another turn.
+  local nudged = false
+  pi.on("input", function()
+    nudged = false
+    return nil
+  end)
+  pi.on("agent_end", function()
+    local open = {}
+    for _, t in ipairs(tasks) do
+      if t.status ~= "done" then
+        open[#open + 1] = string.format("%s #%d [%s] %s", ICON[t.status], t.id, tr("tilldone.state." .. t.status), t.text)
+      end
+    end
+    if #open == 0 or nudged then return end
+    nudged = true
+    pi.sendMessage({
+      customType = "tilldone-nudge",
+      content = tr("tilldone.nudge", { count = #open }) .. "\n\n" .. table.concat(open, "\n"),
+      display = true,
+      details = { open = #open },
+    }, { triggerTurn = true })
   end)
 end

@@ -2,6 +2,8 @@
 --   Tools (12):  [read 7]  [bash 3]  [write 2]
 -- Run: pi -e extensions/playground/tool-counter-widget.lua
 return function(pi)
+  local i18n = require("lib.i18n")
+  local T = i18n.texts(pi, i18n.load(pi), { tools = "counter.widget-title", none = "counter.none-yet" })
   local ui = require("pi.ui")
   local tally = require("lib.tally").new()
   require("lib.defaults").apply(pi, "tool-counter-widget")
@@ -23,9 +25,9 @@ return function(pi)
       tui_ref = tui
       return {
         render = function(width)
-          local parts = { theme.fg("dim", string.format("Tools (%d):", tally.total)) }
+          local parts = { theme.fg("dim", (T.tools:gsub("{count}", tostring(tally.total)))) }
           local sorted = tally:sorted()
-          if #sorted == 0 then parts[#parts + 1] = theme.fg("dim", "none yet") end
+          if #sorted == 0 then parts[#parts + 1] = theme.fg("dim", T.none) end
           for _, t in ipairs(sorted) do
             parts[#parts + 1] = theme.fg(colour_of(t.name), "[" .. t.name .. " " .. t.count .. "]")
           end

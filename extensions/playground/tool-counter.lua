@@ -3,6 +3,10 @@
 --   line 2: folder and git branch, then calls per tool
 -- Run: pi -e extensions/playground/tool-counter.lua
 return function(pi)
+  local i18n = require("lib.i18n")
+  local T = i18n.texts(pi, i18n.load(pi), {
+    no_model = "counter.no-model", input = "counter.in", output = "counter.out", no_tools = "counter.no-tools",
+  })
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   local tally = require("lib.tally").new()
@@ -40,10 +44,10 @@ return function(pi)
     local input, output, cost = usage_totals(ctx)
     local usage = ctx.getContextUsage()
     local percent = usage and usage.percent or 0
-    local model = ctx.model and ctx.model.id or "no model"
+    local model = ctx.model and ctx.model.id or T.no_model
     local top_left = " " .. theme.fg("accent", model) .. "  "
       .. theme.fg("dim", string.format("[%s] %d%%", fmt.bar(percent, 10), math.floor(percent + 0.5)))
-    local top_right = theme.fg("muted", string.format("%s in  %s out  $%.2f ", fmt.count(input), fmt.count(output), cost))
+    local top_right = theme.fg("muted", string.format("%s %s  %s %s  $%.2f ", fmt.count(input), T.input, fmt.count(output), T.output, cost))
 
     local place = " " .. fmt.basename(ctx.cwd)
     if branch then place = place .. theme.fg("dim", " (" .. branch .. ")") end
@@ -51,7 +55,7 @@ return function(pi)
     for _, t in ipairs(tally:sorted()) do
       counts[#counts + 1] = theme.fg("accent", t.name) .. " " .. t.count
     end
-    local bottom_right = (#counts > 0 and table.concat(counts, "  ") or theme.fg("dim", "no tools yet")) .. " "
+    local bottom_right = (#counts > 0 and table.concat(counts, "  ") or theme.fg("dim", T.no_tools)) .. " "
     return {
       ui.truncateToWidth(fmt.spread(top_left, top_right, width), width),
       ui.truncateToWidth(fmt.spread(place, bottom_right, width), width),

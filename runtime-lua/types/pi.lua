@@ -361,6 +361,30 @@
 ---@field decode fun(text: string): any
 ---@field null userdata JSON null
 
+---YAML with the parser pi uses for skills. Decoders return the value, or nil and a
+---message naming the line and column. `null` becomes nil; mappings remember key order.
+---@class pi.Yaml
+---@field decode fun(text: string): any, string|nil value, or nil and "YAML: line L, column C: ..."
+---@field encode fun(value: any): string
+---@field frontmatter fun(text: string): table|nil, string the `---` block's fields and the body after it, or nil and why
+---@field keys fun(map: table): string[] a decoded mapping's keys in the file's order (other tables: sorted)
+
+---TOML (comments allowed, so people can annotate data they write by hand).
+---@class pi.Toml
+---@field decode fun(text: string): table|nil, string|nil value, or nil and "TOML: line L, column C: ..."
+---@field encode fun(value: table): string|nil, string|nil text, or nil and why
+
+---A compiled regular expression (look-around and back-references supported).
+---@class pi.Regex
+---@field source string the pattern
+---@field test fun(text: string): boolean
+---@field find fun(text: string): integer|nil, integer|nil, string|nil 1-based start and end (bytes) and the match
+---@field captures fun(text: string): table<integer|string, string>|nil groups by number (0 = whole match) and name
+
+---@class pi.RegexLib
+---@field new fun(pattern: string, opts?: {ignoreCase?: boolean}): pi.Regex|nil, string|nil the regex, or nil and why the pattern is bad
+---@field test fun(pattern: string, text: string): boolean errors on a bad pattern
+
 ---@class pi.Log
 ---@field debug fun(...) only with PI_DEBUG set
 ---@field info fun(...)
@@ -410,6 +434,10 @@
 ---@field truncateTail fun(text: string, options?: pi.TruncationOptions): pi.TruncationResult
 ---@field events pi.Events
 ---@field json pi.Json
+---@field yaml pi.Yaml
+---@field toml pi.Toml
+---@field regex pi.RegexLib
+---@field extensionDir string folder of this extension's entry file (for data files shipped beside it)
 ---@field log pi.Log
 ---@field fs pi.Fs
 ---@field i18n pi.I18nApi translations: see docs/extensions.md, "Localising an extension"

@@ -89,6 +89,7 @@ impl ModelRegistry {
             local_servers: Vec::new(),
             local_models: Vec::new(),
             extension_providers: Vec::new(),
+            schema_warnings: Vec::new(),
         }
     }
 

@@ -1,30 +1,9 @@
-//! `pi lang doctor` and `pi lang debug`: the locale doctor (with the i18n_score) and the
-//! locale state report, from the command line. The doctor exits with 1 below the bar, for CI.
+//! `pi lang ...` from the command line: the same subcommands as `/lang` in the terminal
+//! UI (a language to switch to and save, `doctor`, `debug`, `probe`, `setup`, `hacks`; no
+//! word lists the languages). The doctor exits with 1 below the bar, for CI; words that
+//! name nothing print the usage and exit with 2.
 
-use clap::{Parser, Subcommand};
-
-use crate::i18n::lang_command;
-use crate::t;
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "pi lang",
-    no_binary_name = true,
-    disable_help_flag = true,
-    disable_version_flag = true
-)]
-struct LangArgs {
-    #[command(subcommand)]
-    command: LangCli,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
-enum LangCli {
-    /// Check every bundle and compute the i18n_score.
-    Doctor,
-    /// Locale, fallback, where it came from, bundles and core hacks.
-    Debug,
-}
+use crate::config::settings::Settings;
 
 /// Whether the command line asks for `pi lang ...`.
 pub fn is_lang_command(argv: &[String]) -> bool {
@@ -32,20 +11,11 @@ pub fn is_lang_command(argv: &[String]) -> bool {
 }
 
 /// Run `pi lang <argv>` (the words after `lang`): the text to print and the exit code.
-/// `doctor` exits with 1 when the score is below the bar; bad words print the usage and 2.
 pub fn run(argv: &[String]) -> (String, i32) {
-    match LangArgs::try_parse_from(argv) {
-        Ok(LangArgs {
-            command: LangCli::Doctor,
-        }) => {
-            let (text, score) = crate::lua::i18n_score::doctor();
-            (text, if score.passes() { 0 } else { 1 })
-        }
-        Ok(LangArgs {
-            command: LangCli::Debug,
-        }) => (lang_command::debug(), 0),
-        Err(_) => (t!("pi.cli.lang_usage"), 2),
-    }
+    let agent_dir = crate::config::paths::agent_dir();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (mut settings, _) = Settings::load(&agent_dir, &cwd);
+    crate::modes::lang::run(&argv.join(" "), Some(&mut settings))
 }
 
 #[cfg(test)]
@@ -65,10 +35,9 @@ mod tests {
 
     #[test]
     fn unknown_words_print_the_usage() {
-        let (text, code) = run(&words("bogus"));
+        let (text, code) = run(&words("bogus-words here"));
         assert_eq!(code, 2);
         assert!(text.contains("doctor"), "{text}");
-        assert_eq!(run(&[]).1, 2);
     }
 
     #[test]

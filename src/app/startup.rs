@@ -129,6 +129,24 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     if let Some(source) = &args.export {
         return export_session_file(source, args.messages().first().map(String::as_str));
     }
+    // `pi -p "/lang ..."` needs no model: answer it before choosing one.
+    let messages = args.messages();
+    if args.print
+        && matches!(args.mode, None | Some(OutputMode::Text))
+        && !messages.is_empty()
+        && messages
+            .iter()
+            .all(|m| crate::modes::lang::is_lang_prompt(m))
+    {
+        let mut code = 0;
+        for message in messages {
+            let words = message.trim_start().trim_start_matches("/lang").trim();
+            let (text, status) = crate::modes::lang::run(words, Some(&mut settings));
+            println!("{text}");
+            code = status;
+        }
+        return Ok(code);
+    }
     reject_unavailable(&args)?;
 
     let rpc = args.mode == Some(OutputMode::Rpc);
@@ -422,6 +440,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         output,
         initial: initial.map(|text| (text, files.images)),
         messages: rest,
+        settings: Some(settings),
     };
     let code = run_print_mode(&mut agent, run, &signal).await;
     agent.session_event("session_shutdown", "quit").await;

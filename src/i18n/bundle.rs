@@ -86,6 +86,41 @@ pub fn parse_bundle_text(text: &str, origin: &str) -> Result<Bundle, Vec<String>
     parse_bundle_value(&value, origin)
 }
 
+/// Parse bundle TOML text (the same fields as JSON; a translator can add `#` comments);
+/// errors name the file, and the line and column for syntax errors.
+pub fn parse_bundle_toml(text: &str, origin: &str) -> Result<Bundle, Vec<String>> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        let (line, column) = e.span().map_or((1, 1), |span| line_col(text, span.start));
+        vec![format!(
+            "{origin}:{line}:{column}: not valid TOML: {}",
+            e.message().trim().replace('\n', "; ")
+        )]
+    })?;
+    let value = serde_json::to_value(table).map_err(|e| vec![format!("{origin}: {e}")])?;
+    parse_bundle_value(&value, origin)
+}
+
+/// Parse a bundle file's text: TOML when `path` ends in `.toml`, JSON otherwise.
+pub fn parse_bundle_file(
+    path: &std::path::Path,
+    text: &str,
+    origin: &str,
+) -> Result<Bundle, Vec<String>> {
+    if path.extension().is_some_and(|e| e == "toml") {
+        parse_bundle_toml(text, origin)
+    } else {
+        parse_bundle_text(text, origin)
+    }
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
 /// Validate a bundle given as JSON; the errors say which field is wrong and why.
 pub fn parse_bundle_value(value: &Value, origin: &str) -> Result<Bundle, Vec<String>> {
     let errors: Vec<String> = schema_validator()

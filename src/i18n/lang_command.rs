@@ -95,6 +95,13 @@ pub fn switched_message(tag: &str) -> String {
     text
 }
 
+/// Switch the interface to `tag` now and remember that the user chose it, so `/lang debug`
+/// names the right source at once.
+pub fn switch_locale(tag: &str) {
+    super::set_locale(tag);
+    super::packs::record_switch(tag);
+}
+
 /// Whether pi ships a catalog for `tag` or its base language.
 pub fn is_shipped(tag: &str) -> bool {
     let base = tag.split('-').next().unwrap_or(tag);

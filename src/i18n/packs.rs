@@ -1,23 +1,23 @@
-//! Locale packs on disk: every `*.json` bundle in a folder (the user's
+//! Locale packs on disk: every `*.json` and `*.toml` bundle in a folder (the user's
 //! `~/.pi/agent/locales/`, an extension's `locales/`), and start-up initialisation.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::bundle::{Bundle, parse_bundle_text};
+use super::bundle::{Bundle, parse_bundle_file};
 use super::locale::{LocaleSource, detect_from_environment};
 
-/// Bundles of every `*.json` file in `dir` (sorted by name) and the errors of those that
-/// were rejected. `origin` prefixes each bundle's origin so it can be dropped later.
+/// Bundles of every `*.json` and `*.toml` file in `dir` (sorted by name) and the errors of
+/// those that were rejected. `origin` prefixes each bundle's origin so it can be dropped later.
 /// A missing folder gives nothing.
 pub fn load_bundle_dir(dir: &Path, origin: &str) -> (Vec<Bundle>, Vec<String>) {
-    let files = files_with_extension(dir, "json");
+    let files = locale_files(dir);
     let mut bundles = Vec::new();
     let mut errors = Vec::new();
     for file in files {
         let label = format!("{origin}{}", file.display());
         match std::fs::read_to_string(&file) {
-            Ok(text) => match parse_bundle_text(&text, &label) {
+            Ok(text) => match parse_bundle_file(&file, &text, &label) {
                 Ok(bundle) => bundles.push(bundle),
                 Err(mut reasons) => errors.append(&mut reasons),
             },
@@ -25,6 +25,14 @@ pub fn load_bundle_dir(dir: &Path, origin: &str) -> (Vec<Bundle>, Vec<String>) {
         }
     }
     (bundles, errors)
+}
+
+/// The locale pack files of `dir` (`*.json` and `*.toml`), sorted.
+pub fn locale_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = files_with_extension(dir, "json");
+    files.extend(files_with_extension(dir, "toml"));
+    files.sort();
+    files
 }
 
 /// The files of `dir` ending in `.{extension}`, sorted; none when the folder is missing.
@@ -89,6 +97,18 @@ pub fn last_init() -> Option<InitReport> {
     lock_last().clone()
 }
 
+/// Record that the user switched to `locale` (with `/lang`, which saves it in settings):
+/// from now on its source is the settings.
+pub fn record_switch(locale: &str) {
+    let mut last = lock_last();
+    let errors = last.as_ref().map(|r| r.errors.clone()).unwrap_or_default();
+    *last = Some(InitReport {
+        locale: locale.to_string(),
+        source: LocaleSource::Settings,
+        errors,
+    });
+}
+
 /// Read the user's locale packs again (`/reload`). A file that is now broken keeps the
 /// catalog it had before (its errors are returned, and shown by `/lang debug`); files that
 /// parse replace their earlier version; deleted files are dropped. Extension bundles stay.
@@ -97,11 +117,11 @@ pub fn reload(user_dirs: &[PathBuf]) -> Vec<String> {
     let mut errors = Vec::new();
     let mut broken = Vec::new();
     for dir in user_dirs {
-        for file in files_with_extension(dir, "json") {
+        for file in locale_files(dir) {
             let label = format!("{USER_ORIGIN}{}", file.display());
             let parsed = std::fs::read_to_string(&file)
                 .map_err(|e| vec![format!("{label}: cannot read: {e}")])
-                .and_then(|text| parse_bundle_text(&text, &label));
+                .and_then(|text| parse_bundle_file(&file, &text, &label));
             match parsed {
                 Ok(bundle) => fresh.push(bundle),
                 Err(mut reasons) => {
@@ -180,6 +200,26 @@ mod tests {
         );
         assert!(
             errors.iter().any(|e| e.contains("ja.json:3:")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn toml_packs_load_with_comments_plurals_and_errors_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("fr.toml"),
+            "# French, by hand\nversion = 1\nnamespace = \"pi\"\nlocale = \"fr\"\n\n[messages]\n\"a.b\" = \"bonjour\" # greeting\n\"c\" = { value = { one = \"{count} fichier\", other = \"{count} fichiers\" } }\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("de.toml"), "version = 1\nlocale = \n").unwrap();
+        let (bundles, errors) = load_bundle_dir(dir.path(), "t:");
+        assert_eq!(bundles.len(), 1, "{errors:?}");
+        assert_eq!(bundles[0].locale, "fr");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("de.toml:2:") && e.contains("not valid TOML")),
             "{errors:?}"
         );
     }

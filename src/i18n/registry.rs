@@ -160,12 +160,20 @@ impl Registry {
         let Some(found) = self.find(key) else {
             return key.to_string();
         };
+        // The form is chosen by the rules of the language the text is in: an English
+        // fallback under zh-TW says "1 file", never "1 files".
         let category = match found.message {
             Message::Plural(_) => args
                 .iter()
                 .find(|(name, _)| *name == "count")
                 .and_then(|(_, arg)| arg.as_number())
-                .map(|n| self.plural.select(n)),
+                .map(|n| {
+                    if found.locale == self.locale {
+                        self.plural.select(n)
+                    } else {
+                        PluralSelector::new(found.locale).select(n)
+                    }
+                }),
             Message::Text(_) => None,
         };
         fill(found.message.form(category), args, on_missing)
@@ -242,6 +250,18 @@ mod tests {
         assert_eq!(t(&r, "pi.tool.x", &[]), "longest prefix");
         assert_eq!(r.split_key("pi.tool.x"), Some(("pi.tool", "x")));
         assert_eq!(r.split_key("pi.toolbox"), Some(("pi", "toolbox")));
+    }
+
+    #[test]
+    fn a_plural_fallen_back_to_english_uses_english_rules() {
+        let mut r = Registry::new("zh-TW", "en");
+        r.insert(bundle(
+            "ext.x",
+            "en",
+            json!({"files": {"value": {"one": "{count} file", "other": "{count} files"}}}),
+        ));
+        assert_eq!(t(&r, "ext.x.files", &[("count", Arg::Int(1))]), "1 file");
+        assert_eq!(t(&r, "ext.x.files", &[("count", Arg::Int(2))]), "2 files");
     }
 
     #[test]

@@ -4,9 +4,7 @@
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use super::packs::files_with_extension;
-
-/// What the folder looked like: each `*.json` file with its modification time and size.
+/// What the folder looked like: each `*.json` and `*.toml` file with its modification time and size.
 type Stamp = Vec<(PathBuf, Option<SystemTime>, u64)>;
 
 /// Watches one locale folder by polling (cheap: one `read_dir` and a `stat` per file).
@@ -34,7 +32,7 @@ impl LocaleDirWatcher {
 }
 
 fn stamp(dir: &std::path::Path) -> Stamp {
-    files_with_extension(dir, "json")
+    super::packs::locale_files(dir)
         .into_iter()
         .map(|file| {
             let meta = std::fs::metadata(&file).ok();

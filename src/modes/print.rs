@@ -30,6 +30,8 @@ pub struct PrintRun {
     pub initial: Option<(String, Vec<ContentBlock>)>,
     /// Further messages, sent one after another.
     pub messages: Vec<String>,
+    /// Settings, where `/lang <language>` saves the choice (`None`: not saved).
+    pub settings: Option<crate::config::settings::Settings>,
 }
 
 /// Run the prompts and print. Returns the process exit code.
@@ -51,7 +53,24 @@ pub async fn run_print_mode(
         .initial
         .into_iter()
         .chain(run.messages.into_iter().map(|m| (m, Vec::new())));
+    let mut settings = run.settings;
+    let mut lang_code = None;
     for (text, images) in prompts {
+        // `/lang` is answered here, as the terminal UI does, never sent to the model.
+        if super::lang::is_lang_prompt(&text) {
+            let args = text.trim_start().trim_start_matches("/lang").trim();
+            let (answer, code) = super::lang::run(args, settings.as_mut());
+            match run.output {
+                PrintOutput::Text => write_line(&for_stream(&answer, Stream::Stdout)),
+                PrintOutput::Json => write_line(
+                    &serde_json::json!({"type": "lang", "text": answer, "exitCode": code})
+                        .to_string(),
+                ),
+            }
+            lang_code = Some(code);
+            continue;
+        }
+        lang_code = None;
         session.prompt(text, images, signal).await;
         if signal.is_cancelled() {
             break;
@@ -59,6 +78,9 @@ pub async fn run_print_mode(
     }
     if let Err(e) = std::io::stdout().flush() {
         stdout_failed(&e);
+    }
+    if let Some(code) = lang_code {
+        return code;
     }
     if run.output == PrintOutput::Json {
         return 0;

@@ -16,8 +16,9 @@ pub const DARK_JSON: &str = include_str!("../../themes/dark.json");
 /// The built-in light theme.
 pub const LIGHT_JSON: &str = include_str!("../../themes/light.json");
 
-/// Every built-in theme as (name, JSON), in the order pickers list them.
-pub const BUILTIN_THEMES: [(&str, &str); 7] = [
+/// Every built-in theme as (name, JSON), in the order pickers list them: pi's own, then the
+/// eleven themes of the extension playground.
+pub const BUILTIN_THEMES: [(&str, &str); 18] = [
     ("dark", DARK_JSON),
     ("light", LIGHT_JSON),
     ("ember", include_str!("../../themes/ember.json")),
@@ -25,6 +26,26 @@ pub const BUILTIN_THEMES: [(&str, &str); 7] = [
     ("moss", include_str!("../../themes/moss.json")),
     ("nightshade", include_str!("../../themes/nightshade.json")),
     ("paper", include_str!("../../themes/paper.json")),
+    ("synthwave", include_str!("../../themes/synthwave.json")),
+    (
+        "catppuccin-mocha",
+        include_str!("../../themes/catppuccin-mocha.json"),
+    ),
+    ("dracula", include_str!("../../themes/dracula.json")),
+    ("tokyo-night", include_str!("../../themes/tokyo-night.json")),
+    ("cyberpunk", include_str!("../../themes/cyberpunk.json")),
+    ("nord", include_str!("../../themes/nord.json")),
+    ("gruvbox", include_str!("../../themes/gruvbox.json")),
+    ("rose-pine", include_str!("../../themes/rose-pine.json")),
+    ("everforest", include_str!("../../themes/everforest.json")),
+    (
+        "ocean-breeze",
+        include_str!("../../themes/ocean-breeze.json"),
+    ),
+    (
+        "midnight-ocean",
+        include_str!("../../themes/midnight-ocean.json"),
+    ),
 ];
 
 /// Names of the built-in themes, in listing order.
@@ -357,7 +378,7 @@ mod tests {
         }
         let (ember, warning, path) = Theme::locate("ember", &[]);
         assert_eq!((ember.name.as_str(), warning, path), ("ember", None, None));
-        assert_eq!(builtin_theme_names().count(), 7);
+        assert_eq!(builtin_theme_names().count(), 18);
     }
 
     #[test]

@@ -133,7 +133,115 @@ fn debug_names_the_locale_source_and_bundles() {
 #[test]
 fn unknown_words_print_the_usage_with_exit_code_two() {
     let agent = tempfile::tempdir().unwrap();
-    let out = pi(agent.path(), &["lang", "nonsense"], "en");
+    let out = pi(agent.path(), &["lang", "no", "such", "thing"], "en");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stdout(&out).contains("pi lang doctor"));
+    assert!(stdout(&out).contains("doctor"));
+}
+
+#[test]
+fn a_toml_locale_pack_loads_like_a_json_one_and_a_broken_one_names_its_line() {
+    let agent = tempfile::tempdir().unwrap();
+    let locales = agent.path().join("locales");
+    std::fs::create_dir_all(&locales).unwrap();
+    std::fs::write(
+        locales.join("zh-TW.toml"),
+        "# Corrections for the shipped Traditional Chinese pack.\nversion = 1\nnamespace = \"pi\"\nlocale = \"zh-TW\"\n\n[messages]\n# shown as the title of the doctor's report\n\"lang.doctor.title\" = \"語系健檢（自訂）\"\n",
+    )
+    .unwrap();
+    let out = pi(agent.path(), &["lang", "doctor"], "zh-TW");
+    let text = stdout(&out);
+    assert!(
+        text.contains("語系健檢（自訂）"),
+        "the TOML pack's text is used: {text}"
+    );
+
+    std::fs::write(locales.join("fr.toml"), "version = 1\nlocale = \n").unwrap();
+    let text = stdout(&pi(agent.path(), &["lang", "debug"], "en"));
+    assert!(
+        text.contains("fr.toml:2:"),
+        "the broken file and line: {text}"
+    );
+    assert!(text.contains("not valid TOML"), "{text}");
+}
+
+#[test]
+fn pi_lang_takes_every_subcommand_of_slash_lang_and_a_language_is_saved() {
+    let agent = tempfile::tempdir().unwrap();
+    let list = stdout(&pi(agent.path(), &["lang"], "en"));
+    assert!(
+        list.contains("繁體中文 (zh-TW)") && list.contains("● English (en)"),
+        "{list}"
+    );
+    let out = pi(agent.path(), &["lang", "ja"], "en");
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("言語：日本語 (ja)"),
+        "switched at once: {text}"
+    );
+    let settings = std::fs::read_to_string(agent.path().join("settings.json")).unwrap();
+    assert!(settings.contains("\"locale\": \"ja\""), "{settings}");
+    for words in [
+        &["lang", "probe"][..],
+        &["lang", "hacks"],
+        &["lang", "setup"],
+    ] {
+        let out = pi(agent.path(), words, "en");
+        assert_eq!(out.status.code(), Some(0), "{words:?}: {}", stdout(&out));
+    }
+    let out = pi(agent.path(), &["lang", "klingon-ish"], "en");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn slash_lang_works_in_print_mode_and_debug_names_the_new_source_at_once() {
+    let agent = tempfile::tempdir().unwrap();
+    let out = pi(
+        agent.path(),
+        &["--offline", "--no-session", "-p", "/lang ja", "/lang debug"],
+        "en",
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("言語：日本語 (ja)"), "{text}");
+    assert!(
+        text.contains("決定元：設定（locale）"),
+        "the switch, not PI_LOCALE: {text}"
+    );
+    assert!(!text.contains("PI_LOCALE"), "{text}");
+    let settings = std::fs::read_to_string(agent.path().join("settings.json")).unwrap();
+    assert!(settings.contains("\"locale\": \"ja\""), "{settings}");
+}
+
+#[test]
+fn slash_lang_between_print_mode_prompts_is_answered_by_pi_not_the_model() {
+    use crate::support::pi_cli::PiSandbox;
+    use crate::support::{MockReply, MockServer};
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("你好！"));
+    let mut sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    sandbox.env.push(("PI_LOCALE".into(), "en".into()));
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "-p", "/lang zh-TW", "hello"],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("語言：繁體中文 (zh-TW)"), "{text}");
+    assert!(text.ends_with("你好！\n"), "{text}");
+    assert_eq!(
+        server.request_count(),
+        1,
+        "only the real prompt reached the model"
+    );
+    assert!(!String::from_utf8_lossy(&server.requests()[0].body).contains("/lang"));
 }

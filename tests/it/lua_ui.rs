@@ -107,7 +107,7 @@ async fn every_method_reaches_the_front_end_and_answers_come_back() {
     assert_eq!(r["dim"], "\x1b[2md\x1b[22m");
     assert_eq!(r["italic"], "\x1b[3mi\x1b[23m");
     assert_eq!(r["strike"], "\x1b[9ms\x1b[29m");
-    assert_eq!(r["themes"], 7, "every built-in theme");
+    assert_eq!(r["themes"], 18, "every built-in theme");
     assert_eq!(r["light"], "light");
     assert_eq!(r["missingTheme"], true);
 

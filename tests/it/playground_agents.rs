@@ -271,8 +271,8 @@ fn agent_team_dispatches_to_a_specialist_subprocess_and_returns_its_answer() {
     specialist(&sandbox.project, ".pi/agents/scout.md", "scout", "read");
     write(
         &sandbox.project,
-        ".pi/agents/teams.lua",
-        "return { core = { \"builder\" }, recon = { \"scout\" } }",
+        ".pi/agents/teams.yaml",
+        "# a comment\ncore:\n  - builder\nrecon: [scout]\n",
     );
     let stdout = run_print(&sandbox, "agent-team.lua", "build me a widget");
     assert!(stdout.contains("Main agent wraps up."), "{stdout}");
@@ -316,7 +316,10 @@ fn agent_chain_feeds_each_step_the_previous_answer_and_the_original_request() {
     let server = MockServer::start();
     server.set_handler(|req| {
         let sys = system(req);
-        if sys.contains("You are the planner specialist") {
+        if sys.contains("## Pipeline") {
+            // The main agent's prompt lists every step's role too.
+            main_agent(req, "run_chain", json!({"task": "make a widget"}))
+        } else if sys.contains("You are the planner specialist") {
             MockReply::anthropic_text("PLAN-42")
         } else if sys.contains("You are the builder specialist") {
             MockReply::anthropic_text("BUILD-OK")
@@ -334,11 +337,15 @@ fn agent_chain_feeds_each_step_the_previous_answer_and_the_original_request() {
     );
     write(
         &sandbox.project,
-        ".pi/agents/chains.lua",
-        r#"return { ["plan-build"] = { description = "two steps", steps = {
-            { agent = "planner", prompt = "Plan: $INPUT" },
-            { agent = "builder", prompt = "Build from [$INPUT] for [$ORIGINAL] (100% sure)" },
-        } } }"#,
+        ".pi/agents/agent-chain.yaml",
+        r#"plan-build:
+  description: two steps
+  steps:
+    - agent: planner
+      prompt: "Plan: $INPUT"
+    - agent: builder
+      prompt: "Build from [$INPUT] for [$ORIGINAL] (100% sure)"
+"#,
     );
     let stdout = run_print(&sandbox, "agent-chain.lua", "please make a widget");
     assert!(stdout.contains("Main agent wraps up."), "{stdout}");
@@ -352,7 +359,11 @@ fn agent_chain_feeds_each_step_the_previous_answer_and_the_original_request() {
     let step = |who: &str| {
         requests
             .iter()
-            .find(|r| system(r).contains(&format!("You are the {who} specialist")))
+            .find(|r| {
+                let sys = system(r);
+                sys.contains(&format!("You are the {who} specialist"))
+                    && !sys.contains("## Pipeline")
+            })
             .unwrap_or_else(|| panic!("no {who} request"))
             .clone()
     };

@@ -351,7 +351,7 @@ async fn tilldone_rebuilds_the_list_from_the_branch() {
     let listed = tilldone(&h, json!({"action": "list"})).await.unwrap();
     assert_eq!(
         listed["content"][0]["text"],
-        "# release\n● #1 [done] tag\n◐ #2 [inprogress] announce"
+        "# release\n● #1 [done] tag\n◐ #2 [in progress] announce"
     );
 
     // /tree back to the first result: one task, none in progress.
@@ -366,4 +366,78 @@ async fn tilldone_rebuilds_the_list_from_the_branch() {
     })
     .await;
     assert_eq!(tool_call(&h, "bash").await[0]["block"], true);
+}
+
+#[tokio::test]
+async fn tilldone_nudges_once_per_prompt_when_the_agent_stops_with_open_tasks() {
+    let view = SharedView::new(".");
+    let (h, _) = load(&["tilldone.lua"], view.clone(), None).await;
+    h.emit("session_start", json!({"type": "session_start"}))
+        .await;
+    let nudges = |view: &SharedView| -> Vec<(String, bool)> {
+        view.take_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                ExtensionAction::SendMessage {
+                    custom_type,
+                    content,
+                    trigger_turn,
+                    ..
+                } if custom_type == "tilldone-nudge" => {
+                    Some((content.as_str().unwrap().to_string(), trigger_turn))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let end = json!({"type": "agent_end", "messages": []});
+    h.emit("agent_end", end.clone()).await;
+    assert!(nudges(&view).is_empty(), "no list, no nudge");
+
+    tilldone(&h, json!({"action": "add", "text": "a\nb"}))
+        .await
+        .unwrap();
+    tilldone(&h, json!({"action": "toggle", "id": 1}))
+        .await
+        .unwrap();
+    h.emit("agent_end", end.clone()).await;
+    let sent = nudges(&view);
+    assert_eq!(sent.len(), 1);
+    let (text, trigger) = &sent[0];
+    assert!(*trigger, "the nudge starts another turn");
+    assert!(
+        text.starts_with("You stopped with 2 TillDone tasks still open."),
+        "{text}"
+    );
+    assert!(
+        text.contains("◐ #1 [in progress] a") && text.contains("○ #2 [todo] b"),
+        "{text}"
+    );
+
+    h.emit("agent_end", end.clone()).await;
+    assert!(nudges(&view).is_empty(), "once per prompt");
+    h.emit(
+        "input",
+        json!({"type": "input", "text": "go on", "source": "interactive"}),
+    )
+    .await;
+    h.emit("agent_end", end.clone()).await;
+    assert_eq!(nudges(&view).len(), 1, "a new prompt, a new nudge");
+
+    tilldone(&h, json!({"action": "toggle", "id": 1}))
+        .await
+        .unwrap();
+    tilldone(&h, json!({"action": "toggle", "id": 2}))
+        .await
+        .unwrap();
+    tilldone(&h, json!({"action": "toggle", "id": 2}))
+        .await
+        .unwrap();
+    h.emit(
+        "input",
+        json!({"type": "input", "text": "x", "source": "interactive"}),
+    )
+    .await;
+    h.emit("agent_end", end).await;
+    assert!(nudges(&view).is_empty(), "everything is done");
 }

@@ -190,23 +190,31 @@ async fn theme_cycler_steps_through_every_theme_both_ways_and_shows_a_swatch() {
     .await;
     h.emit("session_start", json!({"type": "session_start"}))
         .await;
-    assert_eq!(themes_set(&ui), ["nightshade"], "its own theme first");
+    assert_eq!(themes_set(&ui), ["synthwave"], "its own theme first");
 
     h.run_shortcut("ctrl+x").await.unwrap();
     h.run_shortcut("ctrl+x").await.unwrap();
     h.run_shortcut("ctrl+q").await.unwrap();
-    assert_eq!(themes_set(&ui), ["nightshade", "paper", "dark", "paper"]);
+    assert_eq!(
+        themes_set(&ui),
+        [
+            "synthwave",
+            "catppuccin-mocha",
+            "dracula",
+            "catppuccin-mocha"
+        ]
+    );
     let status = ui.calls("setStatus").last().unwrap().clone();
     assert_eq!(status["statusKey"], "theme");
-    assert!(plain(status["statusText"].as_str().unwrap()).ends_with("paper"));
+    assert!(plain(status["statusText"].as_str().unwrap()).ends_with("catppuccin-mocha"));
     let swatch = widget(&store, "theme-swatch").await;
-    assert_eq!(swatch, ["███ ███ ███ ███ ███ ███  paper"]);
+    assert_eq!(swatch, ["███ ███ ███ ███ ███ ███  catppuccin-mocha"]);
 
     h.run_command("theme", "glacier").await.unwrap();
     h.run_command("theme", "").await.unwrap();
     assert_eq!(ui.calls("select")[0]["title"], "Theme (now glacier)");
     let offered = ui.calls("select")[0]["options"].clone();
-    assert_eq!(offered.as_array().unwrap().len(), 7, "{offered}");
+    assert_eq!(offered.as_array().unwrap().len(), 18, "{offered}");
     h.run_command("theme", "no-such-theme").await.unwrap();
     assert_eq!(themes_set(&ui).last().unwrap(), "moss");
     let error = ui.calls("notify").last().unwrap().clone();
@@ -243,7 +251,7 @@ async fn stacked_playground_extensions_take_the_first_ones_theme_and_title() {
         h.emit("session_start", json!({"type": "session_start"}))
             .await;
     }
-    assert_eq!(themes_set(&ui), ["glacier", "glacier"]);
+    assert_eq!(themes_set(&ui), ["tokyo-night", "tokyo-night"]);
     let titles: Vec<_> = ui
         .calls("setTitle")
         .iter()

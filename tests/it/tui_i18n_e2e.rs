@@ -92,7 +92,7 @@ const ALLOWED: &[&str] = &[
 /// Words of Latin script on `screen` that are not allowed. Commands (`/model`), paths and
 /// file names and dotted identifiers (`hello.txt`, `~/.pi/agent`, `app.model.select`),
 /// flags (`--model`) and key combinations of allowed key names are skipped.
-fn english_words(screen: &str) -> Vec<String> {
+pub(crate) fn english_words(screen: &str) -> Vec<String> {
     let mut out = Vec::new();
     for token in screen.split(|c: char| !c.is_ascii_graphic()) {
         if token.contains('/') {

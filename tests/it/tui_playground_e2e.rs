@@ -69,7 +69,7 @@ fn minimal_footer_and_theme_cycler_stack_in_the_real_ui() {
     pi.tmux.key("C-x");
     pi.tmux
         .wait_for("the swatch of the next theme", LIMIT, |s| {
-            s.contains("███ ███") && s.contains("paper")
+            s.contains("███ ███") && s.contains("catppuccin-mocha")
         });
     pi.tmux
         .wait_for("the swatch to go", LIMIT, |s| !s.contains("███ ███"));

@@ -2,17 +2,27 @@
 -- to "π - <name>". When several are stacked, the first one given with -e wins.
 local M = {}
 
---- Default theme of each playground extension (built-in themes).
+--- Default theme of each playground extension (the themes shipped with pi).
 M.THEMES = {
-  ["pure-focus"] = "moss",
-  minimal = "nightshade",
-  ["tool-counter"] = "nightshade",
-  ["tool-counter-widget"] = "nightshade",
-  ["purpose-gate"] = "glacier",
-  tilldone = "moss",
-  ["session-replay"] = "ember",
-  ["theme-cycler"] = "nightshade",
+  ["agent-chain"] = "midnight-ocean",
+  ["agent-team"] = "dracula",
+  ["cross-agent"] = "ocean-breeze",
+  ["damage-control"] = "gruvbox",
+  minimal = "synthwave",
+  ["pi-pi"] = "rose-pine",
+  ["pure-focus"] = "everforest",
+  ["purpose-gate"] = "tokyo-night",
+  ["session-replay"] = "catppuccin-mocha",
+  ["subagent-widget"] = "cyberpunk",
+  ["system-select"] = "catppuccin-mocha",
+  ["theme-cycler"] = "synthwave",
+  tilldone = "everforest",
+  ["tool-counter"] = "synthwave",
+  ["tool-counter-widget"] = "synthwave",
 }
+
+--- The theme for extensions missing from the map.
+M.FALLBACK = "synthwave"
 
 local CHANNEL = "playground/defaults-owner"
 
@@ -28,8 +38,8 @@ function M.apply(pi, name)
     owner = true
     pi.events.emit(CHANNEL, name)
     ctx.ui.setTitle("π - " .. name)
-    local theme = M.THEMES[name]
-    if theme then ctx.ui.setTheme(theme) end
+    local result = ctx.ui.setTheme(M.THEMES[name] or M.FALLBACK)
+    if result and result.success == false then ctx.ui.setTheme(M.FALLBACK) end
   end)
 end
 

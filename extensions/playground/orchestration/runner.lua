@@ -72,6 +72,10 @@ function M.apply(run, line)
       run.text = text
       run.lastLine = last_line(text)
     end
+    local usage = event.message.usage
+    if type(usage) == "table" and tonumber(usage.input) then
+      run.inputTokens = tonumber(usage.input) + (tonumber(usage.cacheRead) or 0)
+    end
     if event.message.stopReason == "error" or event.message.stopReason == "aborted" then
       run.error = event.message.errorMessage or ("the model request ended with " .. event.message.stopReason)
     else

@@ -1,4 +1,4 @@
-//! `pi.i18n`, the global `t(key, params)`, extension locale bundles (`locales/*.json`
+//! `pi.i18n`, the global `t(key, params)`, extension locale bundles (`locales/*.json` or `*.toml`
 //! beside a folder extension's entry file, namespace `ext.<name>` by default) and the
 //! pi-i18n event-bus handshake, so extensions written against pi-i18n work unchanged.
 
@@ -98,7 +98,7 @@ fn ext_identity(host: &HostCtx, ext: usize) -> (String, std::path::PathBuf) {
     (info.name.clone(), info.path.clone())
 }
 
-/// Load `<folder>/locales/*.json` of a folder extension; a file may leave out
+/// Load `<folder>/locales/*.json` (and `*.toml`) of a folder extension; a file may leave out
 /// `namespace` (`ext.<name>`) and `locale` (the file name). Rejected files are reported.
 fn load_locale_dir(lua: &Lua, host: &HostCtx, ext: usize) {
     let (name, path) = ext_identity(host, ext);
@@ -108,11 +108,16 @@ fn load_locale_dir(lua: &Lua, host: &HostCtx, ext: usize) {
     let Some(dir) = path.parent().map(|p| p.join("locales")) else {
         return;
     };
-    for file in i18n::packs::files_with_extension(&dir, "json") {
+    for file in i18n::packs::locale_files(&dir) {
         let label = file.display().to_string();
+        let is_toml = file.extension().is_some_and(|e| e == "toml");
         let parsed = std::fs::read_to_string(&file)
             .map_err(|e| vec![format!("{label}: {e}")])
             .and_then(|text| {
+                if is_toml {
+                    return crate::lua::api::formats::toml_to_json(&text)
+                        .map_err(|e| vec![format!("{label}: not valid TOML: {e}")]);
+                }
                 serde_json::from_str::<Value>(&text).map_err(|e| {
                     vec![format!(
                         "{label}:{}:{}: not valid JSON: {e}",

@@ -2,8 +2,10 @@
 //! `pi.events` bus, and the parts built in the `api_*` modules.
 
 pub mod exec;
+pub mod formats;
 pub mod helpers;
 pub mod i18n;
+pub mod regex;
 pub mod register;
 pub mod session;
 pub mod spawn;
@@ -70,7 +72,15 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     pi.set("ui", crate::lua::ui::lib::module(lua)?)?;
     pi.set("events", events_table(lua, host, ext)?)?;
     pi.set("json", json_table(lua)?)?;
+    crate::lua::api::formats::add_formats(lua, &pi)?;
+    crate::lua::api::regex::add_regex(lua, &pi)?;
     let name = host.reg.borrow().extensions[ext].name.clone();
+    let dir = host.reg.borrow().extensions[ext]
+        .path
+        .parent()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|| ".".into());
+    pi.set("extensionDir", dir)?;
     pi.set("log", log_table(lua, name, host)?)?;
     pi.set("fs", fs_table(lua, host)?)?;
     crate::lua::api::i18n::add_i18n(vm, ext, &pi)?;

@@ -49,7 +49,7 @@ impl App {
 
     /// Switch to `tag` now (everything on screen re-renders) and save it in settings.
     pub(super) fn switch_locale(&mut self, tag: &str) {
-        crate::i18n::set_locale(tag);
+        lang_command::switch_locale(tag);
         let saved = lang_command::persist(&mut self.ui_settings.settings, tag);
         let kind = if is_rtl(tag) {
             NoticeKind::Warning

@@ -155,6 +155,11 @@ async fn cross_agent_registers_other_tools_commands_and_expands_arguments() {
     );
     write(
         dir.path(),
+        ".claude/commands/prime.md",
+        "---\ndescription: Load the project context\n---\nRead the README and summarise it.\n",
+    );
+    write(
+        dir.path(),
         ".claude/commands/git/commit.md",
         "Write a commit message for the staged diff.\n",
     );
@@ -210,6 +215,15 @@ async fn cross_agent_registers_other_tools_commands_and_expands_arguments() {
         Some("[.codex] Plan")
     );
 
+    // The seed's names: the file name itself, as in the tool the file comes from.
+    assert_eq!(
+        find("prime").description.as_deref(),
+        Some("[.claude] Load the project context")
+    );
+    assert!(commands.iter().any(|c| c.name == "claude:prime"));
+    assert!(commands.iter().any(|c| c.name == "review"));
+    handle.run_command("prime", "").await.unwrap();
+    assert_eq!(user_messages(&view), ["Read the README and summarise it."]);
     handle
         .run_command("claude:review", "src/lib.rs strict")
         .await
@@ -225,7 +239,7 @@ async fn cross_agent_registers_other_tools_commands_and_expands_arguments() {
     assert_eq!(
         user_messages(&view),
         [
-            "Review src/lib.rs strict carefully. Start with src/lib.rs, mode strict.\n",
+            "Review src/lib.rs strict carefully. Start with src/lib.rs, mode strict.",
             "Explain the parser to a newcomer.\n",
             "# Plan\nMake a plan.\n\n\nfor the release",
         ]
@@ -233,11 +247,11 @@ async fn cross_agent_registers_other_tools_commands_and_expands_arguments() {
 
     let summary = notes(&ui).join("\n");
     for line in [
-        "  .claude (2 commands): /claude:git:commit, /claude:review",
+        "  .claude (3 commands): /git:commit, /prime, /review",
         "  .claude/skills (1 skill): pdf-tools",
         "  .claude/agents (1 agent): @scout",
-        "  .gemini (1 command): /gemini:explain",
-        "  .codex (1 command): /codex:plan",
+        "  .gemini (1 command): /explain",
+        "  .codex (1 command): /plan",
         "  .pi/agents (1 agent): @planner",
     ] {
         assert!(summary.contains(line), "{line:?} in {summary}");
@@ -275,17 +289,14 @@ fn cross_agent_reads_the_home_folder_and_its_commands_run_in_the_terminal_ui() {
     let wait = Duration::from_secs(30);
     let screen = pi
         .tmux
-        .wait_for("the summary", wait, |s| s.contains("/codex:summary"));
+        .wait_for("the summary", wait, |s| s.contains("(1 command): /summary"));
+    assert!(screen.contains(".claude (1 command): /greet"), "{screen}");
     assert!(
-        screen.contains(".claude (1 command): /claude:greet"),
-        "{screen}"
-    );
-    assert!(
-        screen.contains("~/.codex (1 command): /codex:summary"),
+        screen.contains("~/.codex (1 command): /summary"),
         "{screen}"
     );
 
-    pi.send("/claude:greet Ada");
+    pi.send("/greet Ada");
     pi.tmux
         .wait_for("the first answer", wait, |s| s.contains("hello back"));
     let body = String::from_utf8_lossy(&server.requests()[0].body).into_owned();
@@ -295,10 +306,74 @@ fn cross_agent_reads_the_home_folder_and_its_commands_run_in_the_terminal_ui() {
         "the project command wins: {body}"
     );
 
-    pi.send("/codex:summary");
+    pi.send("/summary");
     pi.tmux
         .wait_for("the second answer", wait, |s| s.contains("summary done"));
     let body = String::from_utf8_lossy(&server.requests()[1].body).into_owned();
     assert!(body.contains("Summarise the repo."), "{body}");
     pi.quit_and_check_terminal();
+}
+
+#[tokio::test]
+async fn a_users_agent_file_shows_in_system_and_in_the_teams_that_name_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".pi/agents/foo.md",
+        "---\nname: foo\ndescription: \"Does foo: things\"\ntools: [read, bash]\n---\nYou are foo.\n",
+    );
+    write(
+        dir.path(),
+        ".pi/agents/teams.yaml",
+        "mine:\n  - foo\n  - scout\n",
+    );
+    let ui = FakeUi::new(vec![json!({"cancelled": true})]);
+    let (handle, _) = start("system-select.lua", dir.path(), Some(ui.clone())).await;
+    handle.run_command("system", "").await.unwrap();
+    let options = ui.calls("select")[0]["options"].clone();
+    let options: Vec<String> = options
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(options[1], "foo — Does foo: things [.pi/agents]");
+    // The bundled agents are offered too.
+    for bundled in [
+        "scout",
+        "planner",
+        "plan-reviewer",
+        "builder",
+        "reviewer",
+        "red-team",
+        "documenter",
+        "bowser",
+    ] {
+        assert!(
+            options
+                .iter()
+                .any(|o| o.starts_with(&format!("{bundled} — ")) && o.ends_with("[bundled]")),
+            "{bundled} in {options:?}"
+        );
+    }
+
+    let ui = FakeUi::new(vec![]);
+    let (team, _) = start("agent-team.lua", dir.path(), Some(ui.clone())).await;
+    let out = team
+        .emit(
+            "before_agent_start",
+            json!({"type": "before_agent_start", "systemPrompt": "base"}),
+        )
+        .await;
+    let prompt = out.event["systemPrompt"].as_str().unwrap();
+    assert!(prompt.contains("## Active team: mine"), "{prompt}");
+    assert!(
+        prompt.contains("Dispatch as: `foo`\nDoes foo: things\nTools: read,bash"),
+        "{prompt}"
+    );
+    assert!(
+        prompt.contains("Dispatch as: `scout`"),
+        "a bundled agent on the user's team: {prompt}"
+    );
+    assert!(!prompt.contains("`builder`"), "{prompt}");
 }
