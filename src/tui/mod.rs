@@ -7,6 +7,8 @@ pub mod commands;
 pub mod editor;
 pub mod input;
 pub mod panels;
+pub mod screen;
+pub mod scrollback;
 pub mod terminal;
 pub mod transcript;
 pub mod trust_prompt;

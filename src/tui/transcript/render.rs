@@ -35,6 +35,8 @@ pub struct RenderCache {
     generation: u64,
     entries: Vec<(u64, Vec<Line<'static>>)>,
     memo: MarkdownMemo,
+    /// Incremented whenever every entry is thrown away (options, locale or theme changed).
+    epoch: u64,
 }
 
 /// The markdown of the streaming answer's completed lines, reused until a
@@ -81,6 +83,7 @@ impl RenderCache {
             self.entries.clear();
             self.options = Some(options.clone());
             self.generation = generation;
+            self.epoch += 1;
         }
         self.entries.truncate(transcript.items.len());
         for (i, item) in transcript.items.iter().enumerate() {
@@ -125,6 +128,18 @@ impl RenderCache {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.memo = MarkdownMemo::default();
+        self.epoch += 1;
+    }
+
+    /// Changes whenever all items are rendered afresh, so lines drawn
+    /// earlier may no longer match.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The rendered lines of item `index` (after [`RenderCache::update`]).
+    pub fn item_lines(&self, index: usize) -> &[Line<'static>] {
+        self.entries.get(index).map_or(&[], |(_, l)| l.as_slice())
     }
 }
 
@@ -175,6 +190,14 @@ fn render_item_with(
                 lines.push(Line::default().style(bg));
             }
         },
+        Item::Help { text } => {
+            crate::i18n::probe::observe(text);
+            for line in render_markdown(text, inner, theme) {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(line.spans);
+                lines.push(Line::from(spans));
+            }
+        }
         Item::User { text } => {
             let bg = theme.bg("userMessageBg");
             let fg = theme.fg("userMessageText");
