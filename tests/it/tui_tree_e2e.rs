@@ -79,6 +79,14 @@ fn compact_then_tree_back_to_the_first_message() {
         },
     );
     assert!(!screen.contains("First answer."), "{screen}");
+    assert!(
+        !pi.tmux.history().contains("New session started"),
+        "navigating stays in the same session"
+    );
+    assert!(
+        screen.contains('↑'),
+        "the footer keeps the token counts: {screen}"
+    );
     assert_eq!(
         server.request_count(),
         3,

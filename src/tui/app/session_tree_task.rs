@@ -12,7 +12,7 @@ use crate::ai::types::Message;
 use crate::compaction::{collect_entries_for_branch_summary, generate_branch_summary};
 use crate::core::agent_session::{AgentSession, CompactionReason};
 use crate::session::entries::SessionEntry;
-use crate::tui::app::session_task::UiEvent;
+use crate::tui::app::session_task::{ResetKind, UiEvent};
 use crate::tui::panels::tree_rows::flatten;
 
 /// A tree, fork, clone or compaction request from the UI.
@@ -40,7 +40,7 @@ pub enum TreeCommand {
         /// Label text.
         label: String,
     },
-    /// Send the user messages of the current path (`/fork`).
+    /// Send the user messages of the whole session file (`/fork`).
     ForkList,
     /// Start a new session file from before this user message.
     Fork(String),
@@ -55,9 +55,9 @@ pub enum TreeCommand {
     },
 }
 
-fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>) {
+fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>, kind: ResetKind) {
     agent.state.messages = agent.session.build_context().messages;
-    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone()));
+    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
 }
 
 fn user_text(entry: &SessionEntry) -> Option<String> {
@@ -106,7 +106,7 @@ pub async fn run_tree_command(
         .await
         {
             Ok(editor) => {
-                reset(agent, ui);
+                reset(agent, ui, ResetKind::Navigated);
                 if let Some(text) = editor {
                     let _ = ui.send(UiEvent::EditorText(text));
                 }
@@ -114,10 +114,11 @@ pub async fn run_tree_command(
             Err(e) => failed(e),
         },
         TreeCommand::ForkList => {
+            // Every user message of the file, on any branch, in the order written (as pi).
             let messages = agent
                 .session
-                .get_branch(None)
-                .into_iter()
+                .entries()
+                .iter()
                 .filter_map(|e| match e {
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
                         Some((e.id().to_string(), user_text(e).unwrap_or_default()))
@@ -133,7 +134,7 @@ pub async fn run_tree_command(
             }
             match agent.branch_session(&id, BranchPosition::Before).await {
                 Ok(BranchOutcome::Branched { text }) => {
-                    reset(agent, ui);
+                    reset(agent, ui, ResetKind::Forked);
                     let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
                 }
                 Ok(BranchOutcome::Cancelled) => {
@@ -148,7 +149,7 @@ pub async fn run_tree_command(
             };
             match agent.branch_session(&leaf, BranchPosition::At).await {
                 Ok(BranchOutcome::Branched { .. }) => {
-                    reset(agent, ui);
+                    reset(agent, ui, ResetKind::Cloned);
                     let place = agent
                         .session
                         .session_file()
