@@ -19,4 +19,6 @@ pub use app::runner::{InteractiveOptions, run_interactive};
 #[cfg(test)]
 mod ext_view_tests;
 #[cfg(test)]
+mod screens_tests;
+#[cfg(test)]
 mod view_tests;

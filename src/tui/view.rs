@@ -18,8 +18,16 @@ use crate::ui_kit::text::{sanitize, truncate};
 pub const MIN_WIDTH: u16 = 20;
 /// Editor rows shown before it scrolls.
 const EDITOR_MAX_ROWS: usize = 8;
-/// `/` completions shown at once.
-const COMPLETIONS_VISIBLE: usize = 5;
+/// `/` completions shown at once (`autocompleteMaxVisible`, 3 to 20).
+fn completions_visible(app: &App) -> usize {
+    (app.ui_settings.settings.autocomplete_max_visible() as usize).clamp(3, 20)
+}
+
+/// `text` followed by spaces up to `columns` display columns.
+fn pad_to(text: &str, columns: usize) -> String {
+    let used = crate::ui_kit::text::width(text);
+    format!("{text}{}", " ".repeat(columns.saturating_sub(used)))
+}
 
 /// Draw one frame: the whole screen (alternate-screen mode).
 pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
@@ -87,15 +95,81 @@ pub fn render_options(app: &App, width: usize) -> RenderOptions {
     }
 }
 
-/// The built-in header at `width`.
+/// The built-in header at `width`; with Ctrl+O (expanded rows) it also
+/// lists the main keys, one a line.
 pub fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    crate::tui::chrome::header_lines(
+    let mut lines = crate::tui::chrome::header_lines(
         &app.keys,
         &app.theme,
         width,
         app.quiet_startup,
         &app.resources,
-    )
+    );
+    if app.tools_expanded && lines.len() >= 3 {
+        let help = key_help_lines(app, width);
+        lines.splice(3..3, help);
+    }
+    lines
+}
+
+/// The full key help of the expanded header.
+fn key_help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    use crate::ui_kit::keybindings::description;
+    let kb = &app.keys;
+    let mut rows: Vec<(String, String)> = [
+        "app.interrupt",
+        "app.clear",
+        "app.exit",
+        "app.suspend",
+        "tui.editor.deleteToLineEnd",
+        "app.thinking.cycle",
+    ]
+    .iter()
+    .map(|id| (kb.keys_text(id), description(id)))
+    .collect();
+    rows.push((
+        format!(
+            "{}/{}",
+            kb.keys_text("app.model.cycleForward"),
+            kb.keys_text("app.model.cycleBackward")
+        ),
+        t!("pi.cmd.hotkeys.cycle_models"),
+    ));
+    for id in [
+        "app.model.select",
+        "app.tools.expand",
+        "app.thinking.toggle",
+        "app.editor.external",
+    ] {
+        rows.push((kb.keys_text(id), description(id)));
+    }
+    rows.push(("/".into(), t!("pi.cmd.hotkeys.slash")));
+    rows.push(("!".into(), t!("pi.cmd.hotkeys.bash")));
+    rows.push(("!!".into(), t!("pi.cmd.hotkeys.bash_excluded")));
+    for id in [
+        "app.message.followUp",
+        "app.message.dequeue",
+        "app.clipboard.pasteImage",
+    ] {
+        rows.push((kb.keys_text(id), description(id)));
+    }
+    rows.into_iter()
+        .filter(|(key, _)| !key.is_empty())
+        .map(|(key, text)| {
+            Line::from(vec![
+                Span::raw(" "),
+                Span::styled(key.clone(), app.theme.fg("dim")),
+                Span::styled(
+                    truncate(
+                        &format!(" {text}"),
+                        width.saturating_sub(crate::ui_kit::text::width(&key) + 1),
+                        "…",
+                    ),
+                    app.theme.fg("muted"),
+                ),
+            ])
+        })
+        .collect()
 }
 
 /// Everything drawn below the transcript: queued messages, the working
@@ -309,13 +383,17 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     let cursor = Some((cx, cy - first + 1));
     if let Some(selected) = app.completion {
         let options = app.completions();
-        let start = selected.saturating_sub(COMPLETIONS_VISIBLE - 1);
-        for (i, (label, desc)) in options
+        let visible = completions_visible(app);
+        let start = selected.saturating_sub(visible - 1);
+        let label_width = options
             .iter()
-            .enumerate()
             .skip(start)
-            .take(COMPLETIONS_VISIBLE)
-        {
+            .take(visible)
+            .map(|(label, _)| crate::ui_kit::text::width(label))
+            .max()
+            .unwrap_or(0)
+            .clamp(15, 30);
+        for (i, (label, desc)) in options.iter().enumerate().skip(start).take(visible) {
             let chosen = i == selected;
             let marker = if chosen { "→ " } else { "  " };
             let label_style = if chosen {
@@ -323,7 +401,12 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
             } else {
                 ratatui::style::Style::default()
             };
-            let head = truncate(&format!("{marker}{label:<15}"), width, "…");
+            // Padded by display width, so rows with CJK names line up.
+            let head = truncate(
+                &format!("{marker}{}", pad_to(label, label_width)),
+                width,
+                "…",
+            );
             let room = width.saturating_sub(crate::ui_kit::text::width(&head) + 1);
             let mut spans = vec![Span::styled(head, label_style)];
             if room > 3 && !desc.is_empty() {
@@ -334,6 +417,17 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
                 ));
             }
             lines.push(Line::from(spans));
+        }
+        if options.len() > visible {
+            let counter = t!(
+                "pi.tui.completion.position",
+                current = selected + 1,
+                total = options.len()
+            );
+            lines.push(Line::from(Span::styled(
+                truncate(&format!("  {counter}"), width, "…"),
+                app.theme.fg("dim"),
+            )));
         }
     }
     (lines, cursor)

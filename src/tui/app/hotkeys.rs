@@ -24,18 +24,13 @@ const fn labelled(ids: &'static [&'static str], label: &'static str) -> Row {
 
 const NAVIGATION: &[Row] = &[
     labelled(
-        &[
-            "tui.editor.cursorUp",
-            "tui.editor.cursorDown",
-            "tui.editor.cursorLeft",
-            "tui.editor.cursorRight",
-        ],
+        &["tui.editor.cursorUp", "tui.editor.cursorDown"],
         "pi.cmd.hotkeys.move_cursor",
     ),
-    labelled(
-        &["tui.editor.cursorWordLeft", "tui.editor.cursorWordRight"],
-        "pi.cmd.hotkeys.move_word",
-    ),
+    row(&["tui.editor.cursorLeft"]),
+    row(&["tui.editor.cursorRight"]),
+    row(&["tui.editor.cursorWordLeft"]),
+    row(&["tui.editor.cursorWordRight"]),
     row(&["tui.editor.cursorLineStart"]),
     row(&["tui.editor.cursorLineEnd"]),
     row(&["tui.editor.jumpForward"]),

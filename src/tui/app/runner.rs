@@ -296,6 +296,9 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                 if screen.draw(app).is_err() {
                     break;
                 }
+                if let Some(store) = &app.lua.surfaces {
+                    store.redraw_all();
+                }
                 app.dirty = false;
                 last_frame = Instant::now();
             }

@@ -406,7 +406,7 @@ impl Editor {
         let mut rows = Vec::new();
         let mut cursor = (0, 0);
         for (i, line) in self.lines.iter().enumerate() {
-            let pieces = wrap_hard(line, max);
+            let pieces = crate::ui_kit::text::wrap_keeping(line, max);
             if i == self.row {
                 let mut consumed = 0;
                 for (j, piece) in pieces.iter().enumerate() {
@@ -430,24 +430,6 @@ impl Editor {
         }
         (rows, cursor)
     }
-}
-
-/// Break a line at exactly `max` columns (the editor keeps byte offsets
-/// stable, so it does not word-wrap).
-fn wrap_hard(line: &str, max: usize) -> Vec<String> {
-    if width(line) <= max {
-        return vec![line.to_string()];
-    }
-    let mut out = Vec::new();
-    let mut row = String::new();
-    for c in line.chars() {
-        if width(&row) + width(c.encode_utf8(&mut [0; 4])) > max {
-            out.push(std::mem::take(&mut row));
-        }
-        row.push(c);
-    }
-    out.push(row);
-    out
 }
 
 fn prev_boundary(s: &str, i: usize) -> usize {

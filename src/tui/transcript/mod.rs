@@ -213,12 +213,11 @@ impl Transcript {
                 }
                 Message::BashExecution(b) => {
                     let id = format!("user-bash-{}", b.timestamp);
-                    t.start_tool(
-                        &id,
-                        "bash",
-                        serde_json::json!({"command": b.command}),
-                        false,
-                    );
+                    let mut args = serde_json::json!({"command": b.command});
+                    if b.exclude_from_context == Some(true) {
+                        args["excludeFromContext"] = true.into();
+                    }
+                    t.start_tool(&id, "bash", args, false);
                     t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
                 }
                 Message::CompactionSummary(c) => {

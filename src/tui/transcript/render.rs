@@ -143,6 +143,15 @@ impl RenderCache {
     }
 }
 
+/// A message that starts with an expanded `/skill:` block: the skill's name
+/// and what follows the block (the user's own words).
+fn skill_block(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix("<skill name=\"")?;
+    let (name, _) = rest.split_once('"')?;
+    let end = text.find("</skill>")? + "</skill>".len();
+    Some((name, &text[end..]))
+}
+
 /// Render one item.
 pub fn render_item(item: &Item, options: &RenderOptions, theme: &Theme) -> Vec<Line<'static>> {
     render_item_with(item, options, theme, &mut MarkdownMemo::default())
@@ -202,10 +211,36 @@ fn render_item_with(
             let bg = theme.bg("userMessageBg");
             let fg = theme.fg("userMessageText");
             lines.push(Line::default().style(bg));
-            for raw in sanitize(text).split('\n') {
-                for piece in wrap_line(raw, inner) {
-                    lines.push(Line::from(vec![Span::raw(" "), Span::styled(piece, fg)]).style(bg));
-                }
+            let mut body = text.as_str();
+            if let Some((name, rest)) = skill_block(text)
+                && !options.tools_expanded
+            {
+                // A `/skill:` message: the skill's text folded to one line.
+                lines.push(
+                    Line::from(vec![
+                        Span::raw(" "),
+                        Span::styled(
+                            format!("{} ", t!("pi.tui.skill.label")),
+                            theme.fg("customMessageLabel"),
+                        ),
+                        Span::styled(sanitize(name), fg),
+                        Span::styled(
+                            format!(
+                                " {}",
+                                t!("pi.tui.summary.expand", key = &options.expand_key)
+                            ),
+                            theme.fg("dim"),
+                        ),
+                    ])
+                    .style(bg),
+                );
+                body = rest;
+            }
+            // The user's markdown is rendered, as in answers.
+            for line in render_markdown(&sanitize(body.trim()), inner, theme) {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(line.spans);
+                lines.push(Line::from(spans).style(bg.patch(fg)));
             }
             lines.push(Line::default().style(bg));
         }
