@@ -16,6 +16,11 @@ fn main() {
         println!("{text}");
         std::process::exit(code);
     }
+    if pi::app::luarc_command::is_luarc_command(&argv) {
+        let (text, code) = pi::app::luarc_command::run(&argv[1..]);
+        println!("{text}");
+        std::process::exit(code);
+    }
     if pi::app::package_commands::is_package_command(&argv) {
         std::process::exit(pi::app::package_commands::run(&argv));
     }

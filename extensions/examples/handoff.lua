@@ -72,15 +72,6 @@ end
 
 return function(pi)
   local ui = require("pi.ui")
-  local pending -- the prompt to put in the next session's editor
-
-  pi.on("session_start", function(event, ctx)
-    if event.reason == "new" and pending then
-      ctx.ui.setEditorText(pending)
-      ctx.ui.notify("Handoff ready. Submit when ready.", "info")
-      pending = nil
-    end
-  end)
 
   pi.registerCommand("handoff", {
     description = "Transfer context to a new focused session",
@@ -137,12 +128,15 @@ return function(pi)
 
       local edited = ctx.ui.editor("Edit handoff prompt", result)
       if edited == nil then return ctx.ui.notify("Cancelled", "info") end
-      pending = edited
-      local switched = ctx.newSession({ parentSession = ctx.sessionManager.getSessionFile() })
-      if switched and switched.cancelled then
-        pending = nil
-        ctx.ui.notify("New session cancelled", "info")
-      end
+      -- The new session's own ctx does the work there; this one belongs to the old session.
+      local switched = ctx.newSession({
+        parentSession = ctx.sessionManager.getSessionFile(),
+        withSession = function(new_ctx)
+          new_ctx.ui.setEditorText(edited)
+          new_ctx.ui.notify("Handoff ready. Submit when ready.", "info")
+        end,
+      })
+      if switched and switched.cancelled then ctx.ui.notify("New session cancelled", "info") end
     end,
   })
 end

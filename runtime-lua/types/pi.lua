@@ -283,7 +283,22 @@
 ---@field success boolean
 ---@field error? string why the theme was refused
 
+---@class pi.AutocompleteItem
+---@field value string inserted in place of the prefix
+---@field label? string shown in the list (default: value)
+---@field description? string
+
+---@class pi.AutocompleteSuggestions
+---@field prefix string the text before the cursor that a chosen item replaces
+---@field items pi.AutocompleteItem[]
+
+---@class pi.AutocompleteProvider
+---@field getSuggestions fun(lines: string[], line: integer, col: integer, options: table): pi.AutocompleteSuggestions|nil `lines[line]` is the cursor's line, `col` the bytes before the cursor; may yield (pi.exec); nil lets the provider below answer
+---@field applyCompletion? fun(lines: string[], line: integer, col: integer, item: pi.AutocompleteItem, prefix: string): any
+---@field shouldTriggerFileCompletion? fun(lines: string[], line: integer, col: integer): boolean
+
 ---@class pi.UI
+---@field addAutocompleteProvider fun(factory: fun(current: pi.AutocompleteProvider): pi.AutocompleteProvider) stack a completion provider over the editor's own (`/` commands, `@` paths)
 ---@field notify fun(message: string, level?: "info"|"success"|"warning"|"error") shown in the transcript
 ---@field confirm fun(title: string, message: string, opts?: pi.DialogOptions): boolean yields; false on cancel, timeout or without a UI
 ---@field select fun(title: string, options: string[], opts?: pi.DialogOptions): string|nil yields; nil on cancel, timeout or without a UI
@@ -330,10 +345,10 @@
 
 ---@class pi.CommandContext: pi.Context
 ---@field waitForIdle fun()
----@field newSession fun(options?: table): {cancelled: boolean}
+---@field newSession fun(options?: {parentSession?: string, withSession?: fun(ctx: pi.CommandContext)}): {cancelled: boolean} start a new session once the command returns; `withSession` then runs with the new session's ctx
 ---@field reload fun() reload every extension once the command returns
 ---@field fork fun(entryId: string, options?: table): {cancelled: boolean} fork before a user message once the command returns
----@field navigateTree fun(targetId: string, options?: table) not available yet
+---@field navigateTree fun(targetId: string, options?: {summarize?: boolean, customInstructions?: string, replaceInstructions?: boolean, label?: string}): {cancelled: boolean} move within the session tree once the command returns (a user message target puts its text back in the editor)
 ---@field switchSession fun(sessionPath: string, options?: table): {cancelled: boolean} switch once the command returns
 
 ---@class pi.Events

@@ -2,6 +2,7 @@
 //! `pi install`/`pi lang` sub-commands.
 
 pub mod lang_command;
+pub mod luarc_command;
 mod model_setup;
 pub mod package_commands;
 pub mod project_trust;

@@ -80,21 +80,14 @@ pub fn system_prompt(
         tools: Vec::new(),
         guidelines: Vec::new(),
         context_files,
-        skills: skills
-            .iter()
-            .filter(|s| !s.disable_model_invocation)
-            .map(|s| PromptSkill {
-                name: s.name.clone(),
-                description: s.description.clone(),
-                path: s.file_path.clone(),
-            })
-            .collect(),
+        skills: prompt_skills(skills),
         cwd: cwd.to_path_buf(),
         date: local_date(),
         docs: crate::config::paths::find_docs(agent_dir),
     };
-    let rebuild = Arc::new(move |tools: &[Arc<dyn AgentTool>]| {
+    let rebuild = Arc::new(move |tools: &[Arc<dyn AgentTool>], skills: &[Skill]| {
         build_system_prompt(&SystemPromptOptions {
+            skills: prompt_skills(skills),
             tools: tools
                 .iter()
                 .map(|t| PromptTool {
@@ -106,5 +99,18 @@ pub fn system_prompt(
             ..base.clone()
         })
     });
-    (rebuild(tools), rebuild)
+    (rebuild(tools, skills), rebuild)
+}
+
+/// The skills the model may invoke, as the system prompt lists them.
+fn prompt_skills(skills: &[Skill]) -> Vec<PromptSkill> {
+    skills
+        .iter()
+        .filter(|s| !s.disable_model_invocation)
+        .map(|s| PromptSkill {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            path: s.file_path.clone(),
+        })
+        .collect()
 }

@@ -5,14 +5,13 @@ use crate::t;
 
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
+use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
 use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
-use crate::ai::model::{Model, ThinkingLevel};
+use crate::ai::model::ThinkingLevel;
 use crate::ai::providers::demo::{demo_model, is_demo};
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::list_models;
@@ -26,6 +25,7 @@ use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
 use crate::core::agent_session::{AgentSession, RetryPolicy};
 use crate::core::extension_bridge::ExtensionBridge;
+use crate::core::model_catalog::ModelCatalog;
 use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
@@ -223,10 +223,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     }
     // Providers registered by extensions count like models.json ones from here on:
     // `--model`, the model list, cycling and RPC all see them.
-    if extensions.is_some() {
-        let providers = view.lock().providers.clone();
-        warn_all(registry.set_extension_providers(&providers));
-    }
+    let extension_providers = match &extensions {
+        Some(_) => view.lock().providers.clone(),
+        None => Vec::new(),
+    };
+    warn_all(registry.set_extension_providers(&extension_providers));
     let (model, thinking) =
         match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
             Ok(chosen) => chosen,
@@ -280,36 +281,20 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         session.append_thinking_level_change(thinking);
     }
 
-    let mut available = registry.available(&auth);
-    if is_demo(&model) {
-        available.push(model.clone());
-    }
-    let registry = Arc::new(registry);
-    // Re-read before each request: `/login` may store a key while pi runs.
-    let auth = Arc::new(std::sync::Mutex::new(auth));
-    let oauth = crate::ai::oauth::manager::OAuthManager::shared(&agent_dir);
+    let catalog = ModelCatalog::new(registry, auth, agent_dir.clone());
+    catalog.set_extension_providers(&extension_providers);
+    let available = {
+        let mut models = catalog.available();
+        if is_demo(&model) {
+            models.push(model.clone());
+        }
+        models
+    };
     let config = AgentLoopConfig {
         model,
         thinking,
         providers: ProviderRegistry::builtin(),
-        auth: Arc::new(move |m: &Model| {
-            if is_demo(m) {
-                return Ok(RequestAuth {
-                    api_key: None,
-                    headers: Default::default(),
-                    base_url: None,
-                });
-            }
-            let mut auth = crate::sync::LockExt::locked(&*auth);
-            auth.reload_stored();
-            let resolved =
-                crate::ai::oauth::request::resolve_request_auth(&registry, &auth, &oauth, m)?;
-            Ok(RequestAuth {
-                api_key: resolved.api_key,
-                headers: resolved.headers,
-                base_url: resolved.base_url,
-            })
-        }),
+        auth: catalog.auth_resolver(),
         tool_execution: ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),
         convert_to_llm: crate::session::convert::convert_to_llm,
@@ -344,6 +329,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     agent.skills = skills;
     agent.templates = templates;
     agent.prompt_for_tools = Some(prompt_for_tools);
+    agent.catalog = Some(catalog);
     agent.compaction = settings.compaction();
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
@@ -377,7 +363,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     if rpc {
         let options = RpcOptions {
             cycle_models: cycle_models(&args, &settings, &available),
-            models: available,
             default_thinking: settings
                 .default_thinking_level()
                 .unwrap_or(ThinkingLevel::Medium),

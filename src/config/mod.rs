@@ -5,6 +5,7 @@ pub mod bundled_docs;
 pub mod config_value;
 pub mod context_files;
 pub mod json_file;
+pub mod luarc;
 pub mod paths;
 pub mod settings;
 pub mod settings_keys;

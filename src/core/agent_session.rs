@@ -64,7 +64,7 @@ pub const DEFAULT_COMPACTION: CompactionSettings = CompactionSettings {
 
 /// The system prompt for the given active tools.
 pub type PromptForTools = std::sync::Arc<
-    dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>]) -> String + Send + Sync,
+    dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>], &[Skill]) -> String + Send + Sync,
 >;
 
 /// One conversation: agent state, its session file and its subscribers.
@@ -87,6 +87,10 @@ pub struct AgentSession {
     pub templates: Vec<PromptTemplate>,
     /// Builds the system prompt for a set of active tools (when extensions change them).
     pub prompt_for_tools: Option<PromptForTools>,
+    /// The models this process can use (shared with the request credentials).
+    pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
+    /// Skill and template files that `resources_discover` handlers added.
+    pub(super) discovered_files: Vec<std::path::PathBuf>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -123,10 +127,24 @@ impl AgentSession {
             skills: Vec::new(),
             templates: Vec::new(),
             prompt_for_tools: None,
+            catalog: None,
+            discovered_files: Vec::new(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
         }
+    }
+
+    /// Models with credentials now (the scripted demo model too while it is in use).
+    pub fn available_models(&self) -> Vec<crate::ai::model::Model> {
+        let mut models = match &self.catalog {
+            Some(catalog) => catalog.available(),
+            None => Vec::new(),
+        };
+        if crate::ai::providers::demo::is_demo(&self.config.model) {
+            models.push(self.config.model.clone());
+        }
+        models
     }
 
     /// Attach loaded extensions; they see every event from now on.

@@ -127,8 +127,23 @@ impl AgentSession {
 
     /// Pick up tools registered after loading (in handlers or commands).
     async fn refresh_extension_tools(&mut self) {
+        let before: Vec<String> = self
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect();
         if let Some(ext) = &mut self.extensions {
             ext.merge_extension_tools(&mut self.state.tools).await;
+        }
+        if self
+            .state
+            .tools
+            .iter()
+            .map(|t| t.name())
+            .ne(before.iter().map(String::as_str))
+        {
+            self.rebuild_system_prompt();
         }
     }
 
@@ -146,6 +161,9 @@ impl AgentSession {
                 ext.resources_discover(&cwd, discover).await;
             }
         }
+        if name == "session_start" {
+            self.apply_discovered_resources();
+        }
     }
 
     /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
@@ -162,6 +180,18 @@ impl AgentSession {
         let ext = self.extensions.as_mut()?;
         let report = ext.reload(&mut self.state).await;
         ext.resources_discover(&cwd, "reload").await;
+        // Providers the reloaded extensions register replace the earlier ones.
+        if let Some(catalog) = &self.catalog {
+            let providers = ext.view.lock().providers.clone();
+            for warning in catalog.set_extension_providers(&providers) {
+                ext.view.report(format!("Warning: {warning}"));
+            }
+        }
+        self.apply_discovered_resources();
+        let models = self.available_models();
+        if let Some(ext) = &mut self.extensions {
+            ext.models = models;
+        }
         self.sync_extensions();
         Some(report)
     }
@@ -398,9 +428,7 @@ impl AgentSession {
             ExtensionAction::SetActiveTools(names) => {
                 if let Some(ext) = &self.extensions {
                     ext.set_active_tools(&mut self.state, &names);
-                    if let Some(rebuild) = &self.prompt_for_tools {
-                        self.state.system_prompt = rebuild(&self.state.tools);
-                    }
+                    self.rebuild_system_prompt();
                 }
             }
             ExtensionAction::SendUserMessage { content, .. } => {
@@ -458,13 +486,41 @@ impl AgentSession {
                 // Load errors are reported by the host.
                 self.reload_only().await;
             }
-            ExtensionAction::NewSession => {
-                Box::pin(self.new_session()).await;
+            ExtensionAction::NewSession {
+                parent,
+                with_session,
+            } => {
+                let started = Box::pin(self.new_session_with_parent(parent.as_deref())).await;
+                if let (true, Some(id), Some(ext)) = (started, with_session, &self.extensions)
+                    && let Err(e) = ext.handle.run_callback(id).await
+                {
+                    self.report_extension_error(e);
+                }
             }
             ExtensionAction::Fork(entry_id) => {
                 let position = crate::core::session_switch::BranchPosition::Before;
                 if let Err(e) = Box::pin(self.branch_session(&entry_id, position)).await {
                     self.report_extension_error(format!("ctx.fork: {e}"));
+                }
+            }
+            ExtensionAction::NavigateTree {
+                target,
+                summarize,
+                custom_instructions,
+                replace_instructions,
+                label,
+            } => {
+                let options = crate::core::tree_navigation::NavigateOptions {
+                    summarize,
+                    custom_instructions,
+                    replace_instructions,
+                    label,
+                    reserve_tokens: self.compaction.reserve_tokens,
+                };
+                let signal = CancellationToken::new();
+                let run = self.navigate_tree(&target, &options, &signal);
+                if let Err(e) = Box::pin(run).await {
+                    self.report_extension_error(format!("ctx.navigateTree: {e}"));
                 }
             }
             ExtensionAction::SwitchSession(path) => {

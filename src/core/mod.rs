@@ -4,10 +4,13 @@
 //! terminal UI, print, JSON and RPC modes) drives it the same way.
 
 pub mod agent_session;
+pub mod discovered_resources;
 pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
+pub mod model_catalog;
 pub mod session_switch;
+pub mod tree_navigation;
 pub mod user_bash;
 
 pub use agent_session::AgentSession;

@@ -219,14 +219,6 @@ fn action_fn(lua: &Lua, host: &Rc<HostCtx>, action: ExtensionAction) -> mlua::Re
     })
 }
 
-fn not_yet(lua: &Lua, name: &'static str) -> mlua::Result<Function> {
-    lua.create_function(move |_, _: mlua::MultiValue| -> mlua::Result<()> {
-        Err(mlua::Error::runtime(format!(
-            "ctx.{name} is not available in this version of pi yet"
-        )))
-    })
-}
-
 /// The extra functions of a command handler's `ctx`.
 fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -234,8 +226,21 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
     let h = host.clone();
     t.set(
         "newSession",
-        lua.create_function(move |lua, _: mlua::MultiValue| {
-            h.view.push_action(ExtensionAction::NewSession);
+        lua.create_function(move |lua, opts: Option<Table>| {
+            let (parent, with_session) = match &opts {
+                Some(o) => (
+                    o.get::<Option<String>>("parentSession")?,
+                    o.get::<Option<mlua::Function>>("withSession")?,
+                ),
+                None => (None, None),
+            };
+            let with_session = with_session
+                .map(|f| crate::lua::callbacks::keep(lua, f))
+                .transpose()?;
+            h.view.push_action(ExtensionAction::NewSession {
+                parent,
+                with_session,
+            });
             let r = lua.create_table()?;
             r.set("cancelled", false)?;
             Ok(r)
@@ -252,7 +257,28 @@ fn command_statics(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
             Ok(r)
         })?,
     )?;
-    t.set("navigateTree", not_yet(lua, "navigateTree")?)?;
+    let h = host.clone();
+    t.set(
+        "navigateTree",
+        lua.create_function(move |lua, (target, opts): (String, Option<Table>)| {
+            let field = |key: &str| -> mlua::Result<LuaValue> {
+                match &opts {
+                    Some(o) => o.get(key),
+                    None => Ok(LuaValue::Nil),
+                }
+            };
+            h.view.push_action(ExtensionAction::NavigateTree {
+                target,
+                summarize: field("summarize")?.as_boolean().unwrap_or(false),
+                custom_instructions: lua.unpack(field("customInstructions")?)?,
+                replace_instructions: field("replaceInstructions")?.as_boolean().unwrap_or(false),
+                label: lua.unpack(field("label")?)?,
+            });
+            let r = lua.create_table()?;
+            r.set("cancelled", false)?;
+            Ok(r)
+        })?,
+    )?;
     let h = host.clone();
     t.set(
         "switchSession",

@@ -235,6 +235,33 @@ impl ExtensionHandle {
         .await
     }
 
+    /// Run a callback an extension handed over earlier (`withSession` of `ctx.newSession`).
+    pub async fn run_callback(&self, id: u64) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Request::Callback { id, reply }).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
+    /// Whether an extension added an autocomplete provider.
+    pub fn has_autocomplete(&self) -> bool {
+        self.has_handlers(crate::lua::autocomplete::AUTOCOMPLETE_MARK)
+    }
+
+    /// Suggestions of the extensions' autocomplete providers for the cursor at byte `col`
+    /// of line `line` (1-based): `{prefix, items}`, or `None` for the editor's own.
+    pub async fn autocomplete(&self, lines: Vec<String>, line: usize, col: usize) -> Option<Value> {
+        self.ask(|reply| Request::Autocomplete {
+            lines,
+            line,
+            col,
+            reply,
+        })
+        .await
+    }
+
     /// Run an extension tool. Partial results arrive on `updates`.
     pub async fn execute_tool(
         &self,

@@ -53,6 +53,16 @@ pub(crate) enum Request {
         prefix: String,
         reply: oneshot::Sender<Vec<Value>>,
     },
+    Callback {
+        id: u64,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Autocomplete {
+        lines: Vec<String>,
+        line: usize,
+        col: usize,
+        reply: oneshot::Sender<Option<Value>>,
+    },
     StopProcesses(oneshot::Sender<()>),
     ExecuteTool {
         name: String,
@@ -218,6 +228,25 @@ async fn serve(host: Rc<Host>, request: Request) {
                 None => Vec::new(),
             };
             let _ = reply.send(list);
+        }
+        Request::Callback { id, reply } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::callbacks::run(&vm, id).await,
+                None => Ok(()),
+            };
+            let _ = reply.send(result);
+        }
+        Request::Autocomplete {
+            lines,
+            line,
+            col,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::autocomplete::suggest(&vm, lines, line, col).await,
+                None => None,
+            };
+            let _ = reply.send(result);
         }
         Request::StopProcesses(reply) => {
             if let Some(vm) = host.current() {

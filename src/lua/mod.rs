@@ -4,7 +4,9 @@
 //! thread-safe door to it.
 
 pub mod api;
+pub mod autocomplete;
 pub mod budget;
+pub mod callbacks;
 pub mod command;
 pub mod convert;
 pub mod ctx;

@@ -179,6 +179,8 @@ pub struct Registry {
     pub bus: Vec<BusHandler>,
     /// Providers registered by each extension (name, extension).
     pub providers: Vec<(String, usize)>,
+    /// The top of the `ctx.ui.addAutocompleteProvider` stack.
+    pub autocomplete: Option<Table>,
 }
 
 impl Registry {
@@ -196,7 +198,11 @@ impl Registry {
 
     /// Names of events with at least one handler.
     pub fn subscribed_events(&self) -> HashSet<String> {
-        self.handlers.iter().map(|h| h.event.clone()).collect()
+        let mut events: HashSet<String> = self.handlers.iter().map(|h| h.event.clone()).collect();
+        if self.autocomplete.is_some() {
+            events.insert(crate::lua::autocomplete::AUTOCOMPLETE_MARK.to_string());
+        }
+        events
     }
 
     /// Forget everything extension `ext` registered.

@@ -65,10 +65,29 @@ pub enum ExtensionAction {
     Shutdown,
     /// `ctx.reload()` from a command.
     Reload,
-    /// `ctx.newSession()` from a command.
-    NewSession,
+    /// `ctx.newSession(options)` from a command.
+    NewSession {
+        /// `parentSession`: recorded in the new session's header.
+        parent: Option<String>,
+        /// The `withSession` callback, run with the new session's `ctx` (see
+        /// [`crate::lua::ExtensionHandle::run_callback`]).
+        with_session: Option<u64>,
+    },
     /// `ctx.fork(entryId)` from a command.
     Fork(String),
+    /// `ctx.navigateTree(targetId, options)` from a command.
+    NavigateTree {
+        /// The entry to move to.
+        target: String,
+        /// Summarize the branch left behind.
+        summarize: bool,
+        /// Instructions for that summary.
+        custom_instructions: Option<String>,
+        /// The instructions replace the default prompt.
+        replace_instructions: bool,
+        /// A label for the summary entry (or the target).
+        label: Option<String>,
+    },
     /// `ctx.switchSession(path)` from a command.
     SwitchSession(String),
     /// `ctx.compact{customInstructions}`.

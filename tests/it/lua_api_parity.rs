@@ -102,20 +102,10 @@ const SOMETIMES_ABSENT: &[&str] = &["ctx.signal"];
 
 /// Not available yet, each with what it needs: the test fails once one exists, so that it
 /// leaves this list.
-const NOT_YET: &[(&str, &str)] = &[
-    (
-        "ctx.ui.addAutocompleteProvider",
-        "completion providers layered over the editor's own",
-    ),
-    (
-        "ctx.ui.onTerminalInput",
-        "raw terminal input handed to extensions before the editor",
-    ),
-];
-
-/// Present but answering with a clear "not available yet" error: the test fails once one
-/// works, so that it leaves this list.
-const STUBBED: &[(&str, &str)] = &[("navigateTree", "moving within the session tree")];
+const NOT_YET: &[(&str, &str)] = &[(
+    "ctx.ui.onTerminalInput",
+    "raw terminal input handed to extensions before the editor",
+)];
 
 /// A Lua table literal of strings.
 fn lua_list(names: &[&str]) -> String {
@@ -234,28 +224,4 @@ fn the_annotation_reader_sees_classes_and_optional_fields() {
     assert!(context.iter().any(|f| f == "signal"), "{context:?}");
     assert!(!annotated("pi.CommandContext").iter().any(|f| f == "cwd"));
     assert!(annotated("pi.API").len() > 20);
-}
-
-#[tokio::test]
-async fn stubbed_methods_still_say_they_are_not_available() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("stub.lua");
-    let calls: Vec<String> = STUBBED
-        .iter()
-        .map(|(name, _)| format!("local ok, err = pcall(ctx.{name}, 'x') if ok or not tostring(err):find('not available') then error('{name} works now', 0) end"))
-        .collect();
-    std::fs::write(
-        &path,
-        format!(
-            "return function(pi) pi.registerCommand('stubs', {{ handler = function(args, ctx) {} end }}) end",
-            calls.join(" ")
-        ),
-    )
-    .unwrap();
-    let handle = ExtensionHandle::start(
-        HostConfig::new(vec![path], dir.path()),
-        SharedView::new("."),
-    );
-    assert!(handle.load().await.errors.is_empty());
-    handle.run_command("stubs", "").await.unwrap();
 }

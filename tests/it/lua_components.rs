@@ -407,3 +407,23 @@ end
     assert_eq!(widget(&ext.store.lock(), "interval").unwrap(), vec!["n=3"]);
     assert!(widget(&ext.store.lock(), "cancelled").is_none());
 }
+
+#[tokio::test]
+async fn a_timer_callback_may_call_functions_that_yield() {
+    let ext = load(
+        r#"
+return function(pi)
+  pi.registerCommand("later", { handler = function(_, ctx)
+    pi.setTimeout(function()
+      local out = pi.exec("echo", { "from a timer" })
+      ctx.ui.setWidget("exec", { out.stdout:match("^(.-)%s*$") })
+    end, 5)
+  end })
+end
+"#,
+    )
+    .await;
+    ext.handle.run_command("later", "").await.unwrap();
+    let lines = until(&ext.store, "the exec output", |s| widget(s, "exec")).await;
+    assert_eq!(lines, vec!["from a timer"]);
+}

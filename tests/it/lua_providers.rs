@@ -91,3 +91,62 @@ fn rpc_offers_and_sets_it() {
     assert_eq!(request.json()["model"], "lua-model");
     assert_eq!(request.header("authorization"), Some("Bearer lua-key"));
 }
+
+/// An extension with the command `/rl` (reloads) that registers the provider `name`, if any.
+fn reloading_extension(name: Option<&str>, server: &MockServer) -> String {
+    let provider = name.map_or(String::new(), |name| {
+        format!(
+            "  pi.registerProvider(\"{name}\", {{ baseUrl = \"{}\", api = \"openai-completions\", \
+             apiKey = \"k\", models = {{ {{ id = \"{name}-model\" }} }} }})\n",
+            server.openai_base_url()
+        )
+    });
+    format!(
+        "return function(pi)\n{provider}  pi.registerCommand(\"rl\", {{ handler = function(_, ctx) \
+         ctx.reload() end }})\nend\n"
+    )
+}
+
+fn listed_providers(rpc: &mut RpcClient) -> Vec<String> {
+    let models = rpc.call(json!({"type": "get_available_models"}));
+    let mut providers: Vec<String> = models["data"]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["provider"].as_str().unwrap().to_string())
+        .collect();
+    providers.dedup();
+    providers
+}
+
+#[test]
+fn reload_adds_and_removes_providers_registered_from_lua() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let path = sandbox.project.join("reloading.lua");
+    std::fs::write(&path, reloading_extension(Some("lua-one"), &server)).unwrap();
+    let ext = path.to_string_lossy().into_owned();
+    let mut rpc =
+        RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
+    assert!(listed_providers(&mut rpc).contains(&"lua-one".to_string()));
+
+    std::fs::write(&path, reloading_extension(Some("lua-two"), &server)).unwrap();
+    rpc.call(json!({"type": "prompt", "message": "/rl"}));
+    let providers = listed_providers(&mut rpc);
+    assert!(providers.contains(&"lua-two".to_string()), "{providers:?}");
+    assert!(!providers.contains(&"lua-one".to_string()), "{providers:?}");
+    let set =
+        rpc.call(json!({"type": "set_model", "provider": "lua-two", "modelId": "lua-two-model"}));
+    assert_eq!(set["success"], true, "{set}");
+
+    std::fs::write(&path, reloading_extension(None, &server)).unwrap();
+    rpc.call(json!({"type": "prompt", "message": "/rl"}));
+    let providers = listed_providers(&mut rpc);
+    assert!(
+        !providers.iter().any(|p| p.starts_with("lua-")),
+        "{providers:?}"
+    );
+    let set =
+        rpc.call(json!({"type": "set_model", "provider": "lua-one", "modelId": "lua-one-model"}));
+    assert_eq!(set["success"], false, "{set}");
+}

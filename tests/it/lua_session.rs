@@ -104,3 +104,133 @@ end"#,
         tool_names(&faux)
     );
 }
+
+/// `ctx.navigateTree` from a command: the leaf moves to the chosen entry, the branch left
+/// behind is summarized (by a `session_before_tree` handler here) and labelled, the context
+/// follows the new path, and `session_tree` reports the move.
+#[tokio::test]
+async fn navigate_tree_moves_the_leaf_summarizes_labels_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "nav.lua",
+        r#"return function(pi)
+  pi.on("session_before_tree", function(event)
+    local p = event.preparation
+    pi.appendEntry("before", { target = p.targetId, wants = p.userWantsSummary, label = p.label })
+    return { summary = { summary = "left: " .. #p.entriesToSummarize .. " entries" } }
+  end)
+  pi.on("session_tree", function(event)
+    pi.appendEntry("moved", { newLeaf = event.newLeafId, old = event.oldLeafId,
+      summary = event.summaryEntry and event.summaryEntry.summary, fromExtension = event.fromExtension })
+  end)
+  pi.registerCommand("go", { handler = function(args, ctx)
+    local r = ctx.navigateTree(args, { summarize = true, label = "checkpoint" })
+    assert(r.cancelled == false)
+  end })
+end
+"#,
+    );
+    let (mut agent, faux) = session_with(vec![ext], dir.path()).await;
+    let signal = CancellationToken::new();
+    faux.push_text("first answer");
+    agent.prompt("first".into(), Vec::new(), &signal).await;
+    let first_answer = agent.session.leaf_id().unwrap().to_string();
+    faux.push_text("second answer");
+    agent.prompt("second".into(), Vec::new(), &signal).await;
+    let old_leaf = agent.session.leaf_id().unwrap().to_string();
+    assert_eq!(agent.state.messages.len(), 4);
+
+    agent
+        .run_extension_command("go", &first_answer, &signal)
+        .await
+        .unwrap();
+
+    let before = custom_entries(&agent, "before");
+    assert_eq!(before[0]["target"], first_answer.as_str());
+    assert_eq!(before[0]["wants"], true);
+    assert_eq!(before[0]["label"], "checkpoint");
+    let moved = custom_entries(&agent, "moved");
+    assert_eq!(moved[0]["old"], old_leaf.as_str());
+    assert_eq!(moved[0]["summary"], "left: 2 entries");
+    assert_eq!(moved[0]["fromExtension"], true);
+    // The context is the first exchange plus the summary of what was left.
+    let texts: Vec<String> = agent
+        .state
+        .messages
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap().to_string())
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("first answer")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.iter().any(|t| t.contains("second answer")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("left: 2 entries")),
+        "{texts:?}"
+    );
+    let entries: Vec<serde_json::Value> = agent
+        .session
+        .entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    let summary = entries
+        .iter()
+        .find(|e| e["type"] == "branch_summary")
+        .expect("a branch summary entry");
+    assert_eq!(summary["parentId"], first_answer.as_str());
+    assert!(
+        entries.iter().any(|e| e["type"] == "label"
+            && e["targetId"] == summary["id"]
+            && e["label"] == "checkpoint"),
+        "{entries:?}"
+    );
+}
+
+/// `ctx.newSession{parentSession, withSession}`: the new header names the parent, and the
+/// callback runs in the new session (its message starts a turn there).
+#[tokio::test]
+async fn new_session_records_the_parent_and_runs_with_session_in_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = lua_agent::write_extension(
+        dir.path(),
+        "handoff.lua",
+        r#"return function(pi)
+  pi.registerCommand("handoff", { handler = function(args, ctx)
+    ctx.newSession({ parentSession = "/sessions/parent.jsonl", withSession = function(new_ctx)
+      new_ctx.sendUserMessage("kickoff: " .. args)
+    end })
+  end })
+end
+"#,
+    );
+    let (mut agent, faux) = session_with(vec![ext], dir.path()).await;
+    let signal = CancellationToken::new();
+    faux.push_text("old answer");
+    agent.prompt("old work".into(), Vec::new(), &signal).await;
+    let old_id = agent.session.session_id().to_string();
+    faux.push_text("new answer");
+    agent
+        .run_extension_command("handoff", "go on", &signal)
+        .await
+        .unwrap();
+    assert_ne!(agent.session.session_id(), old_id);
+    assert_eq!(
+        agent.session.header().parent_session.as_deref(),
+        Some("/sessions/parent.jsonl")
+    );
+    let texts: Vec<String> = agent
+        .state
+        .messages
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap().to_string())
+        .collect();
+    assert!(texts[0].contains("kickoff: go on"), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("new answer")), "{texts:?}");
+    assert!(!texts.iter().any(|t| t.contains("old work")), "{texts:?}");
+}

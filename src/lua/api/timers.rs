@@ -22,7 +22,7 @@ fn timers(lua: &Lua) -> mlua::Result<Table> {
 }
 
 /// Run timer `id` once; `false` when it was cleared or the VM is gone.
-fn fire(weak: &mlua::WeakLua, id: i64, once: bool) -> bool {
+async fn fire(weak: &mlua::WeakLua, id: i64, once: bool) -> bool {
     let Some(lua) = weak.try_upgrade() else {
         return false;
     };
@@ -39,7 +39,8 @@ fn fire(weak: &mlua::WeakLua, id: i64, once: bool) -> bool {
     if let Some(h) = &host {
         h.budget.reset();
     }
-    if let Err(e) = callback.call::<()>(()) {
+    // Asynchronous, so that a callback may call functions that yield (`pi.exec`, dialogs).
+    if let Err(e) = callback.call_async::<()>(()).await {
         let message = format!("Extension error: timer callback failed: {e}");
         match host {
             Some(h) => h.view.report(message),
@@ -59,14 +60,14 @@ fn start(lua: &Lua, callback: Function, ms: Option<u64>, once: bool) -> mlua::Re
     tokio::task::spawn_local(async move {
         if once {
             tokio::time::sleep(period).await;
-            fire(&weak, id, true);
+            fire(&weak, id, true).await;
             return;
         }
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         loop {
             tick.tick().await;
-            if !fire(&weak, id, false) {
+            if !fire(&weak, id, false).await {
                 break;
             }
         }

@@ -100,5 +100,6 @@ pub fn connected_ui(
     crate::lua::ui::dialogs::install(lua, &t, host, &ui)?;
     crate::lua::ui::chrome::install(lua, &t, &ui)?;
     crate::lua::ui::theme::install(lua, &t, &ui)?;
+    crate::lua::autocomplete::install(lua, &t, host)?;
     Ok(t)
 }

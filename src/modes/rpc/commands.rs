@@ -113,16 +113,14 @@ impl Server {
                 json!({ "text": last_assistant_text(&agent.state.messages) }),
             )),
             "get_session_stats" => Ok(Some(session_stats(agent))),
-            "get_available_models" => Ok(Some(json!({ "models": self.options.models }))),
+            "get_available_models" => Ok(Some(json!({ "models": agent.available_models() }))),
             "set_model" => {
                 let provider = required_str(c, "provider")?;
                 let model_id = required_str(c, "modelId")?;
-                let model = self
-                    .options
-                    .models
-                    .iter()
+                let model = agent
+                    .available_models()
+                    .into_iter()
                     .find(|m| m.provider == provider && m.id == model_id)
-                    .cloned()
                     .ok_or_else(|| format!("Model not found: {provider}/{model_id}"))?;
                 let changed = set_model(agent, model.clone(), self.options.default_thinking);
                 self.save_model(agent, changed);
@@ -313,9 +311,9 @@ impl Server {
     fn cycle_model(&mut self, agent: &mut AgentSession) -> Option<Value> {
         let scoped = !self.options.cycle_models.is_empty();
         let models = if scoped {
-            &self.options.cycle_models
+            self.options.cycle_models.clone()
         } else {
-            &self.options.models
+            agent.available_models()
         };
         if models.len() < 2 {
             return None;

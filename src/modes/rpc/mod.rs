@@ -32,8 +32,6 @@ use state::Live;
 
 /// What RPC mode needs besides the session.
 pub struct RpcOptions {
-    /// Models with credentials (`get_available_models`, `set_model`).
-    pub models: Vec<Model>,
     /// `--models` scope for `cycle_model` (empty: all available).
     pub cycle_models: Vec<Model>,
     /// Thinking level used when switching away from a model without

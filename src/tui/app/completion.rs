@@ -21,6 +21,12 @@ impl App {
         if let Some(items) = self.extension_argument_completions(&text) {
             return items;
         }
+        if let Some(items) = self.provider_completions() {
+            return items
+                .iter()
+                .map(|(_, label, description)| (label.clone(), description.clone()))
+                .collect();
+        }
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {
@@ -63,18 +69,23 @@ impl App {
         };
         let n = options.len();
         let kb = &self.keys;
+        let tab = kb.matches("tui.input.tab", key);
+        let accept = tab || kb.matches("tui.input.submit", key);
         if kb.matches("tui.select.up", key) {
             self.completion = Some((selected + n - 1) % n);
         } else if kb.matches("tui.select.down", key) {
             self.completion = Some((selected + 1) % n);
-        } else if kb.matches("tui.input.tab", key) || kb.matches("tui.input.submit", key) {
+        } else if accept {
             let label = options[selected.min(n - 1)].0.clone();
             self.completion = None;
+            if self.apply_provider_completion(selected.min(n - 1)) {
+                return true;
+            }
             if label.starts_with('@') {
                 let suffix = if label.ends_with('/') { "" } else { " " };
                 self.editor
                     .replace_word_before_cursor(&format!("{label}{suffix}"));
-            } else if kb.matches("tui.input.tab", key) {
+            } else if tab {
                 self.editor.set_text(&format!("{label} "));
             } else {
                 self.editor.clear();

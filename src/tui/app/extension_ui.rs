@@ -60,6 +60,12 @@ impl App {
                 }
             }
             UiRequest::Shortcuts(list) => self.set_extension_shortcuts(&list),
+            UiRequest::ProviderCompletions(found) => {
+                if found.state == self.editor_state() {
+                    self.completion = (!found.items.is_empty()).then_some(0);
+                    self.ext.provider_completions = Some(found);
+                }
+            }
         }
         self.dirty = true;
     }
@@ -198,6 +204,86 @@ impl App {
             Some((for_text, items)) if for_text == text => Some(items.clone()),
             _ => None,
         }
+    }
+
+    /// The editor's text and cursor, which provider completions belong to.
+    pub(super) fn editor_state(&self) -> (String, usize, usize) {
+        let (_, row, col) = self.editor.cursor();
+        (self.editor.text(), row, col)
+    }
+
+    /// The provider suggestions for the editor as it is now: (value, label, description).
+    pub(super) fn provider_completions(&self) -> Option<&[(String, String, String)]> {
+        self.ext
+            .provider_completions
+            .as_ref()
+            .filter(|found| found.state == self.editor_state())
+            .map(|found| found.items.as_slice())
+    }
+
+    /// Insert a provider suggestion: it replaces the prefix the provider matched.
+    pub(super) fn apply_provider_completion(&mut self, index: usize) -> bool {
+        let Some(found) = self.ext.provider_completions.take() else {
+            return false;
+        };
+        if found.state != self.editor_state() {
+            return false;
+        }
+        let Some((value, _, _)) = found.items.get(index) else {
+            return false;
+        };
+        let (lines, row, col) = self.editor.cursor();
+        if lines[row][..col].ends_with(&found.prefix) {
+            self.editor.replace_before_cursor(found.prefix.len(), value);
+        }
+        true
+    }
+
+    /// Ask the extensions' autocomplete providers about the editor as it is now.
+    pub(super) fn request_provider_completions(&mut self) {
+        let (Some(handle), Some(sender)) = (self.ext.handle.clone(), self.ext.sender.clone())
+        else {
+            return;
+        };
+        if !handle.has_autocomplete() {
+            return;
+        }
+        let state = self.editor_state();
+        if self
+            .ext
+            .provider_completions
+            .as_ref()
+            .is_some_and(|found| found.state == state)
+        {
+            return;
+        }
+        let lines = self.editor.cursor().0.to_vec();
+        tokio::spawn(async move {
+            let (_, row, col) = state;
+            let Some(found) = handle.autocomplete(lines, row + 1, col).await else {
+                return;
+            };
+            let text = |item: &Value, key: &str| item[key].as_str().unwrap_or_default().to_string();
+            let items = found["items"]
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|item| {
+                            let value = text(item, "value");
+                            let label = item["label"].as_str().unwrap_or(&value).to_string();
+                            (value, label, text(item, "description"))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let found = crate::tui::chrome::extension::ProviderCompletions {
+                state,
+                prefix: text(&found, "prefix"),
+                items,
+            };
+            let _ = sender.send(UiRequest::ProviderCompletions(found));
+        });
     }
 
     /// Ask the extension for argument completions of the `/name args` being typed.

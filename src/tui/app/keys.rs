@@ -159,6 +159,7 @@ impl App {
         }
         self.ensure_file_index();
         self.request_argument_completions();
+        self.request_provider_completions();
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
     }
 }

@@ -41,6 +41,8 @@ pub enum LoginEvent {
 pub struct LoginState {
     /// The agent directory holding `auth.json` (unset: logins unavailable).
     pub agent_dir: Option<PathBuf>,
+    /// The running process's models; a login reads its credentials again.
+    pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
     flow: Option<LoginFlow>,
 }
 
@@ -338,7 +340,10 @@ impl App {
     }
 
     fn reload_available_models(&mut self) {
-        if let Some(dir) = &self.login.agent_dir {
+        if let Some(catalog) = &self.login.catalog {
+            catalog.reload_from_disk();
+            self.models = catalog.available();
+        } else if let Some(dir) = &self.login.agent_dir {
             let (registry, _) = ModelRegistry::load(dir);
             let (auth, _) = AuthStorage::load(dir);
             self.models = registry.available(&auth);

@@ -380,6 +380,7 @@ impl App {
                 }
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
+            UiEvent::Models(models) => self.models = models,
             UiEvent::Quit => self.quit = true,
             UiEvent::Notice(_)
             | UiEvent::Tree(_)

@@ -81,6 +81,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         .map(|b| b.registrations.shortcuts.clone())
         .unwrap_or_default();
     let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
+    let catalog = agent.catalog.clone();
     let (commands, mut ui_events, task) = spawn_session(agent);
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
@@ -102,6 +103,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let mut app = App::new(commands, queues, keys, theme, footer);
     app.session_dir = options.session_dir;
     app.login.agent_dir = Some(options.agent_dir.clone());
+    app.login.catalog = catalog;
     app.ui_settings = crate::tui::app::settings::UiSettings {
         settings: options.settings,
         theme_dirs: theme_dirs.to_vec(),

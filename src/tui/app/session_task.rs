@@ -141,6 +141,8 @@ pub enum UiEvent {
     EditorText(String),
     /// An extension queued work (a message, a turn) while nothing ran.
     ExtensionActionsQueued,
+    /// The models with credentials changed (a reload added or removed a provider).
+    Models(Vec<Model>),
 }
 
 /// Switch to the model and thinking level recorded in a resumed session;
@@ -223,6 +225,47 @@ fn forward_messages(view: &crate::lua::SharedView, ui: &UnboundedSender<UiEvent>
             MessageKind::Error => UiEvent::Failed(text),
             MessageKind::Warning | MessageKind::Info => UiEvent::Notice(text),
         });
+    }
+}
+
+/// Where the conversation was before an extension ran: its session and leaf.
+struct SessionPlace {
+    session_id: String,
+    leaf: Option<String>,
+}
+
+impl SessionPlace {
+    fn of(agent: &AgentSession) -> Self {
+        SessionPlace {
+            session_id: agent.session.session_id().to_string(),
+            leaf: agent.session.leaf_id().map(str::to_string),
+        }
+    }
+
+    /// Redraw the transcript when an extension switched sessions or moved off the path
+    /// (`ctx.newSession`, `ctx.fork`, `ctx.switchSession`, `ctx.navigateTree`); entries
+    /// appended to the same path are drawn as they arrive.
+    fn reset_if_moved(&self, agent: &AgentSession, ui: &UnboundedSender<UiEvent>) {
+        let same_session = agent.session.session_id() == self.session_id;
+        let on_path = match &self.leaf {
+            None => true,
+            Some(leaf) => agent
+                .session
+                .get_branch(None)
+                .iter()
+                .any(|e| e.id() == leaf),
+        };
+        if !(same_session && on_path) {
+            // Another session is announced as such; a move within this one says nothing.
+            let kind = if same_session {
+                ResetKind::Navigated
+            } else if agent.state.messages.is_empty() {
+                ResetKind::New
+            } else {
+                ResetKind::Resumed
+            };
+            let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
+        }
     }
 }
 
@@ -321,18 +364,23 @@ pub fn spawn_session(
                             )
                         };
                         let _ = ui_tx.send(UiEvent::Notice(text));
+                        let _ = ui_tx.send(UiEvent::Models(agent.available_models()));
                     }
                     None => {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
                     }
                 },
                 SessionCommand::ExtensionActions { signal } => {
+                    let place = SessionPlace::of(&agent);
                     agent.run_extension_actions(&signal).await;
+                    place.reset_if_moved(&agent, &ui_tx);
                 }
                 SessionCommand::ExtensionCommand { name, args, signal } => {
+                    let place = SessionPlace::of(&agent);
                     if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
                         let _ = ui_tx.send(UiEvent::Failed(e));
                     }
+                    place.reset_if_moved(&agent, &ui_tx);
                 }
                 SessionCommand::SetName(name) => {
                     agent.session.append_session_info(&name);

@@ -9,8 +9,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::ai::types::Message;
-use crate::compaction::{collect_entries_for_branch_summary, generate_branch_summary};
 use crate::core::agent_session::{AgentSession, CompactionReason};
+use crate::core::tree_navigation::{NavigateOptions, NavigateOutcome, user_text};
 use crate::session::entries::SessionEntry;
 use crate::tui::app::session_task::{ResetKind, UiEvent};
 use crate::tui::panels::tree_rows::flatten;
@@ -60,17 +60,6 @@ fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>, kind: ResetKin
     let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
 }
 
-fn user_text(entry: &SessionEntry) -> Option<String> {
-    match entry {
-        SessionEntry::Message(m) => match &m.message {
-            Message::User(u) => Some(u.content.text()),
-            _ => None,
-        },
-        SessionEntry::CustomMessage(c) => Some(c.content.text()),
-        _ => None,
-    }
-}
-
 /// Carry out one request.
 pub async fn run_tree_command(
     agent: &mut AgentSession,
@@ -96,23 +85,24 @@ pub async fn run_tree_command(
             instructions,
             reserve_tokens,
             signal,
-        } => match navigate(
-            agent,
-            &target,
-            summarize.then_some(instructions.as_deref().unwrap_or("")),
-            reserve_tokens,
-            &signal,
-        )
-        .await
-        {
-            Ok(editor) => {
-                reset(agent, ui, ResetKind::Navigated);
-                if let Some(text) = editor {
-                    let _ = ui.send(UiEvent::EditorText(text));
+        } => {
+            let options = NavigateOptions {
+                summarize,
+                custom_instructions: instructions,
+                reserve_tokens,
+                ..NavigateOptions::default()
+            };
+            match agent.navigate_tree(&target, &options, &signal).await {
+                Ok(NavigateOutcome::Moved { editor_text }) => {
+                    reset(agent, ui, ResetKind::Navigated);
+                    if let Some(text) = editor_text {
+                        let _ = ui.send(UiEvent::EditorText(text));
+                    }
                 }
+                Ok(NavigateOutcome::Cancelled) => failed(t!("pi.tui.tree.cancelled")),
+                Err(e) => failed(e),
             }
-            Err(e) => failed(e),
-        },
+        }
         TreeCommand::ForkList => {
             // Every user message of the file, on any branch, in the order written (as pi).
             let messages = agent
@@ -174,87 +164,4 @@ pub async fn run_tree_command(
                 .await;
         }
     }
-}
-
-/// Move the leaf for a chosen entry (pi's rules: a user or custom message
-/// moves to its parent and returns its text for the editor; anything else
-/// becomes the leaf), writing a branch summary when asked (`summarize` is
-/// its extra focus, empty for none).
-async fn navigate(
-    agent: &mut AgentSession,
-    target: &str,
-    summarize: Option<&str>,
-    reserve_tokens: u64,
-    signal: &CancellationToken,
-) -> Result<Option<String>, String> {
-    let entry = agent
-        .session
-        .entry(target)
-        .cloned()
-        .ok_or_else(|| t!("pi.tui.tree.gone"))?;
-    let editor = user_text(&entry);
-    let new_leaf = match editor {
-        Some(_) => entry.parent_id().map(str::to_string),
-        None => Some(target.to_string()),
-    };
-    let old_leaf = agent.session.leaf_id().map(str::to_string);
-    let (entries, common) =
-        collect_entries_for_branch_summary(&agent.session, old_leaf.as_deref(), target);
-    let mut supplied = None;
-    if let Some(ext) = agent.extensions() {
-        let payload = serde_json::json!({
-            "type": "session_before_tree",
-            "preparation": {
-                "targetId": target, "oldLeafId": old_leaf, "commonAncestorId": common,
-                "entriesToSummarize": entries, "userWantsSummary": summarize.is_some(),
-                "customInstructions": summarize.filter(|s| !s.is_empty()),
-            },
-        });
-        for result in ext.before_tree(payload).await {
-            if result.get("cancel").and_then(serde_json::Value::as_bool) == Some(true) {
-                return Err(t!("pi.tui.tree.cancelled"));
-            }
-            if let Some(s) = result.get("summary").filter(|s| s.is_object()) {
-                supplied = Some(s.clone());
-            }
-        }
-    }
-    if let Some(focus) = summarize
-        && old_leaf.as_deref() != Some(target)
-        && !entries.is_empty()
-    {
-        let (text, details, from_hook) = match supplied {
-            Some(s) => (
-                s.get("summary")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                s.get("details").filter(|d| !d.is_null()).cloned(),
-                Some(true),
-            ),
-            None => {
-                let summary = generate_branch_summary(
-                    &entries,
-                    &agent.config,
-                    reserve_tokens,
-                    Some(focus).filter(|f| !f.trim().is_empty()),
-                    false,
-                    signal,
-                )
-                .await
-                .map_err(|e| t!("pi.tui.tree.summary_failed", error = e.to_string()))?;
-                (summary.summary, Some(summary.details), None)
-            }
-        };
-        agent
-            .session
-            .branch_with_summary(new_leaf.as_deref(), &text, details, from_hook)
-            .map_err(|e| e.to_string())?;
-        return Ok(editor);
-    }
-    match new_leaf {
-        Some(id) => agent.session.branch(&id).map_err(|e| e.to_string())?,
-        None => agent.session.reset_leaf(),
-    }
-    Ok(editor)
 }

@@ -54,8 +54,21 @@ pub struct ExtensionChrome {
     pub arg_completions: Option<(String, Vec<(String, String)>)>,
     /// Editor text completions were last asked for.
     pub asked_for: Option<String>,
+    /// Suggestions of the extensions' autocomplete providers for an editor state.
+    pub provider_completions: Option<ProviderCompletions>,
     /// The shortcut registrations `shortcuts` was built from.
     pub shortcut_source: Vec<crate::lua::ShortcutInfo>,
+}
+
+/// What the extensions' autocomplete providers suggested for one editor state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProviderCompletions {
+    /// The editor text and cursor (row, byte column) they were asked for.
+    pub state: (String, usize, usize),
+    /// The text before the cursor that a chosen item replaces.
+    pub prefix: String,
+    /// (value inserted, label shown, description).
+    pub items: Vec<(String, String, String)>,
 }
 
 impl ExtensionChrome {

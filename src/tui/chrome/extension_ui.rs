@@ -37,6 +37,8 @@ pub enum UiRequest {
     },
     /// Extension shortcuts (after start-up or a reload).
     Shortcuts(Vec<crate::lua::ShortcutInfo>),
+    /// What the extensions' autocomplete providers suggest for an editor state.
+    ProviderCompletions(crate::tui::chrome::extension::ProviderCompletions),
 }
 
 /// UI state the extension thread reads synchronously.

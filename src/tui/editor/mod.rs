@@ -105,6 +105,25 @@ impl Editor {
         &before[start..]
     }
 
+    /// The lines and the cursor: (lines, row, byte column).
+    pub fn cursor(&self) -> (&[String], usize, usize) {
+        (&self.lines, self.row, self.col)
+    }
+
+    /// Replace the `len` bytes before the cursor with `text` (nothing when they are not on
+    /// the cursor's line).
+    pub fn replace_before_cursor(&mut self, len: usize, text: &str) {
+        let Some(start) = self.col.checked_sub(len) else {
+            return;
+        };
+        if !self.lines[self.row].is_char_boundary(start) {
+            return;
+        }
+        self.snapshot();
+        self.lines[self.row].replace_range(start..self.col, text);
+        self.col = start + text.len();
+    }
+
     /// Replace the word before the cursor with `text`.
     pub fn replace_word_before_cursor(&mut self, text: &str) {
         self.snapshot();

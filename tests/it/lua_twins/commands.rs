@@ -542,3 +542,28 @@ async fn tools_restores_the_saved_choice_from_the_branch() {
 }
 
 // ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn hidden_thinking_label_sets_and_resets_the_collapsed_thinking_label() {
+    let twin = Twin::start("hidden-thinking-label.lua", vec![]).await;
+    twin.emit("session_start", json!({"reason": "startup"}))
+        .await;
+    twin.command("thinking-label", "  Deep thought  ").await;
+    twin.command("thinking-label", "").await;
+    let labels: Vec<Value> = twin
+        .calls("setHiddenThinkingLabel")
+        .iter()
+        .map(|c| c["label"].clone())
+        .collect();
+    assert_eq!(
+        labels,
+        [json!("Pondering..."), json!("Deep thought"), Value::Null]
+    );
+    assert_eq!(
+        twin.notes(),
+        [
+            "Hidden thinking label set to: Deep thought",
+            "Hidden thinking label reset to: Pondering..."
+        ]
+    );
+}

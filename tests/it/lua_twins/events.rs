@@ -191,6 +191,25 @@ async fn dynamic_resources_offers_its_skill_prompt_and_theme() {
 }
 
 #[test]
+fn dynamic_resources_skill_reaches_the_system_prompt_and_its_template_expands() {
+    let cli = Cli::new();
+    cli.text("listed").text("expanded");
+    cli.ok(&["dynamic-resources"], &["-p", "hi", "/dynamic"]);
+    let system = cli.system_prompt(0);
+    assert!(system.contains("dynamic-resources"), "{system}");
+    assert!(
+        system.contains("A skill contributed by an extension through resources_discover"),
+        "{system}"
+    );
+    assert!(
+        cli.last_user_text(1)
+            .starts_with("Give an overview of how this repository is laid out"),
+        "{}",
+        cli.last_user_text(1)
+    );
+}
+
+#[test]
 fn notify_sends_an_osc_777_notification_when_the_agent_ends() {
     let cli = Cli::new();
     cli.text("finished");

@@ -42,6 +42,11 @@ fn dynamic_tools_registers_echo_session_at_start_and_more_by_command() {
     cli.ok(&["dynamic-tools.lua"], &["-p", "echo"]);
     assert!(cli.tools(0).contains(&"echo_session".to_string()));
     assert_eq!(cli.tool_result(1), "[session] hi there");
+    let system = cli.system_prompt(0);
+    assert!(
+        system.contains("Echo back user-provided text with [session] prefix"),
+        "a tool registered at session_start brings its prompt snippet: {system}"
+    );
 }
 
 #[tokio::test]
