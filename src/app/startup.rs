@@ -423,6 +423,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             initial_prompt: (!prompts.is_empty()).then(|| prompts.join("\n\n")),
             notices,
             quiet_startup: settings.quiet_startup(),
+            alternate_screen: settings.alternate_screen(),
             resources,
             project_trusted: trust.trusted,
             tree: tree_options(&settings),

@@ -195,6 +195,13 @@ impl Settings {
         self.bool_key("quietStartup", false)
     }
 
+    /// `alternateScreen` (default false): the interactive UI takes the
+    /// terminal's alternate screen instead of drawing on the normal screen
+    /// with scrollback.
+    pub fn alternate_screen(&self) -> bool {
+        self.bool_key("alternateScreen", false)
+    }
+
     /// `theme` (`None` = pick from the terminal background).
     pub fn theme(&self) -> Option<&str> {
         self.str_key("theme")

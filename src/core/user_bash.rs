@@ -38,7 +38,11 @@ pub async fn run_user_bash(
         None => Arc::new(BashTool::new(&ToolOptions::default())),
     };
     let id = format!("user-bash-{}", now_ms());
-    let args = json!({ "command": command });
+    let args = if exclude {
+        json!({ "command": command, "excludeFromContext": true })
+    } else {
+        json!({ "command": command })
+    };
     let send = |event: AgentEvent| on_event(event);
     send(AgentEvent::ToolExecutionStart {
         tool_call_id: id.clone(),
@@ -62,7 +66,7 @@ pub async fn run_user_bash(
     let intercepted = agent.user_bash_override(&command, exclude).await;
     let (output, details, is_error, exit_code) = match intercepted {
         Some((output, code)) => (output, None, code != Some(0), code),
-        None => match bash.execute(&id, args.clone(), ctx).await {
+        None => match bash.execute(&id, json!({ "command": &command }), ctx).await {
             Ok(out) => (text_of(&out.content), out.details, false, Some(0)),
             Err(e) => {
                 let code = exit_code_in(&e.message);

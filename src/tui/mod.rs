@@ -7,6 +7,8 @@ pub mod commands;
 pub mod editor;
 pub mod input;
 pub mod panels;
+pub mod screen;
+pub mod scrollback;
 pub mod terminal;
 pub mod transcript;
 pub mod trust_prompt;
@@ -16,5 +18,7 @@ pub use app::runner::{InteractiveOptions, run_interactive};
 
 #[cfg(test)]
 mod ext_view_tests;
+#[cfg(test)]
+mod screens_tests;
 #[cfg(test)]
 mod view_tests;

@@ -1,6 +1,6 @@
 //! Taking over the terminal and giving it back exactly as it was: raw mode,
-//! the alternate screen, bracketed paste, mouse wheel reporting, keyboard
-//! enhancement and the cursor. Restoring is idempotent and also runs from a
+//! the alternate screen and mouse wheel reporting (alternate-screen mode
+//! only), bracketed paste, keyboard enhancement and the cursor. Restoring is idempotent and also runs from a
 //! panic hook and on SIGTERM/SIGHUP.
 
 use std::io::{self, Write};
@@ -19,25 +19,37 @@ use crossterm::{cursor, execute};
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Keyboard enhancement flags were pushed.
 static ENHANCED: AtomicBool = AtomicBool::new(false);
+/// The UI draws on the alternate screen (else on the normal screen, with scrollback).
+static ALTERNATE: AtomicBool = AtomicBool::new(false);
 
 /// Wheel events only (button tracking + SGR coordinates); no motion
 /// tracking, so Shift+drag selection keeps working in most terminals.
 const MOUSE_ON: &str = "\x1b[?1000h\x1b[?1006h";
 const MOUSE_OFF: &str = "\x1b[?1006l\x1b[?1000l";
 
-/// Enter the UI's terminal mode and install the panic hook.
-pub fn enter() -> io::Result<()> {
+/// Enter the UI's terminal mode and install the panic hook. With
+/// `alternate`, the UI takes the alternate screen and the mouse wheel;
+/// otherwise it draws on the normal screen and the terminal keeps its own
+/// scrollback, wheel and selection.
+pub fn enter(alternate: bool) -> io::Result<()> {
+    ALTERNATE.store(alternate, Ordering::SeqCst);
+    reenter()
+}
+
+/// Enter the UI's terminal mode again, as the last [`enter`] chose.
+pub fn reenter() -> io::Result<()> {
     install_panic_hook();
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
+    let alternate = ALTERNATE.load(Ordering::SeqCst);
     let mut out = io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableBracketedPaste,
-        cursor::Hide
-    )?;
-    out.write_all(MOUSE_ON.as_bytes())?;
+    if alternate {
+        execute!(out, EnterAlternateScreen)?;
+    }
+    execute!(out, EnableBracketedPaste, cursor::Hide)?;
+    if alternate {
+        out.write_all(MOUSE_ON.as_bytes())?;
+    }
     if matches!(
         crossterm::terminal::supports_keyboard_enhancement(),
         Ok(true)
@@ -60,13 +72,11 @@ pub fn restore() {
     if ENHANCED.swap(false, Ordering::SeqCst) {
         let _ = execute!(out, PopKeyboardEnhancementFlags);
     }
-    let _ = out.write_all(MOUSE_OFF.as_bytes());
-    let _ = execute!(
-        out,
-        DisableBracketedPaste,
-        LeaveAlternateScreen,
-        cursor::Show
-    );
+    if ALTERNATE.load(Ordering::SeqCst) {
+        let _ = out.write_all(MOUSE_OFF.as_bytes());
+        let _ = execute!(out, LeaveAlternateScreen);
+    }
+    let _ = execute!(out, DisableBracketedPaste, cursor::Show);
     let _ = out.flush();
     let _ = disable_raw_mode();
 }

@@ -22,7 +22,7 @@ use crate::ui_kit::theme::Theme;
 /// people). `Some(true)`: trust and load; `Some(false)`: do not; `None`: the question
 /// was dismissed (Escape, or no terminal), which decides nothing.
 pub fn ask(cwd: &Path, contents: &str, theme: &Theme, agent_dir: &Path) -> Option<bool> {
-    enter().ok()?;
+    enter(true).ok()?;
     let _restore = TerminalGuard;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout())).ok()?;
     let (keys, _) = Keybindings::load(agent_dir);

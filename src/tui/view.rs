@@ -3,13 +3,14 @@
 use crate::t;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Widget};
 
 use crate::tui::app::App;
 use crate::tui::chrome::extension::Placement;
-use crate::tui::chrome::{footer_lines, header_lines, rule, working_line};
+use crate::tui::chrome::{footer_lines, rule, working_line};
 use crate::tui::transcript::render::RenderOptions;
 use crate::ui_kit::text::{sanitize, truncate};
 
@@ -17,89 +18,37 @@ use crate::ui_kit::text::{sanitize, truncate};
 pub const MIN_WIDTH: u16 = 20;
 /// Editor rows shown before it scrolls.
 const EDITOR_MAX_ROWS: usize = 8;
-/// `/` completions shown at once.
-const COMPLETIONS_VISIBLE: usize = 5;
+/// `/` completions shown at once (`autocompleteMaxVisible`, 3 to 20).
+fn completions_visible(app: &App) -> usize {
+    (app.ui_settings.settings.autocomplete_max_visible() as usize).clamp(3, 20)
+}
 
-/// Draw one frame.
+/// `text` followed by spaces up to `columns` display columns.
+fn pad_to(text: &str, columns: usize) -> String {
+    let used = crate::ui_kit::text::width(text);
+    format!("{text}{}", " ".repeat(columns.saturating_sub(used)))
+}
+
+/// Draw one frame: the whole screen (alternate-screen mode).
 pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let area = frame.area();
     if area.width < MIN_WIDTH {
-        let notice = Paragraph::new(Line::from(truncate(
-            &t!("pi.tui.too_narrow"),
-            area.width as usize,
-            "",
-        )));
-        frame.render_widget(
-            notice,
-            Rect {
-                height: 1.min(area.height),
-                ..area
-            },
-        );
+        draw_too_narrow(frame);
         return;
     }
     let width = area.width as usize;
-    let theme = app.theme.clone();
-    app.ext.prune();
-    let lua = crate::tui::chrome::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
-    let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
-    above.extend(lua.above.iter().cloned());
-    let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
-    below.extend(lua.below.iter().cloned());
+    let live = Live::build(app, area);
+    let available = (area.height as usize)
+        .saturating_sub(live.fixed_len())
+        .max(1);
 
-    let pending = pending_lines(app, width);
-    // While an extension's dialog or component has the keyboard, its own hints apply.
-    let extension_focused = lua.focused || !app.ext.dialogs.is_empty();
-    let working: Vec<Line<'static>> = match app.busy_since {
-        Some(_) if extension_focused || app.ext.working_hidden => Vec::new(),
-        Some(since) => vec![
-            app.ext
-                .working_line(since.elapsed(), &theme, width)
-                .unwrap_or_else(|| {
-                    working_line(
-                        since.elapsed(),
-                        &app.keys.keys_text("app.interrupt"),
-                        &theme,
-                        width,
-                    )
-                }),
-        ],
-        None => Vec::new(),
-    };
-    let (input_lines, cursor) = match &lua.inline {
-        Some(lines) => (lines.clone(), None),
-        None => input_lines(app, width),
-    };
-    let footer = match &lua.footer {
+    let options = render_options(app, width);
+    let header = match &live.lua.header {
         Some(lines) => lines.clone(),
-        None => {
-            let mut lines = footer_lines(&app.footer, &theme, width);
-            lines.extend(app.ext.status_line(&theme, width));
-            lines
-        }
-    };
-
-    let fixed = pending.len()
-        + working.len()
-        + above.len()
-        + input_lines.len()
-        + below.len()
-        + footer.len();
-    let available = (area.height as usize).saturating_sub(fixed).max(1);
-
-    let options = RenderOptions {
-        width,
-        tools_expanded: app.tools_expanded,
-        thinking_expanded: app.thinking_expanded,
-        expand_key: app.keys.keys_text("app.tools.expand"),
-        hidden_thinking_label: app.ext.hidden_thinking_label.clone(),
-    };
-    let header = match &lua.header {
-        Some(lines) => lines.clone(),
-        None => header_lines(&app.keys, &theme, width, app.quiet_startup, &app.resources),
+        None => header_lines(app, width),
     };
     let header_len = header.len();
-    let body_total = app.cache.update(&app.transcript, &options, &theme);
+    let body_total = app.cache.update(&app.transcript, &options, &app.theme);
     let total = header_len + body_total;
     let visible = total.min(available);
     app.page = available;
@@ -115,36 +64,246 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
     let body_end = end.saturating_sub(header_len);
     let body_count = visible - shown.len();
     shown.extend(app.cache.window(body_end, body_count));
+    live.render(frame, shown);
+}
 
-    // Content flows from the top; the editor and footer follow it and stay
-    // at the bottom once the transcript fills the screen.
-    let chunks = Layout::vertical([
-        Constraint::Length(visible as u16),
-        Constraint::Length(pending.len() as u16),
-        Constraint::Length(working.len() as u16),
-        Constraint::Length(above.len() as u16),
-        Constraint::Length(input_lines.len() as u16),
-        Constraint::Length(below.len() as u16),
-        Constraint::Length(footer.len() as u16),
-        Constraint::Min(0),
-    ])
-    .split(area);
-    frame.render_widget(Paragraph::new(shown), chunks[0]);
+/// The notice drawn instead of the UI on a too narrow terminal.
+pub fn draw_too_narrow(frame: &mut Frame<'_>) {
+    let area = frame.area();
+    let notice = Paragraph::new(Line::from(truncate(
+        &t!("pi.tui.too_narrow"),
+        area.width as usize,
+        "",
+    )));
+    frame.render_widget(
+        notice,
+        Rect {
+            height: 1.min(area.height),
+            ..area
+        },
+    );
+}
 
-    frame.render_widget(Paragraph::new(pending), chunks[1]);
-    frame.render_widget(Paragraph::new(working), chunks[2]);
-    frame.render_widget(Paragraph::new(above), chunks[3]);
-    frame.render_widget(Paragraph::new(input_lines), chunks[4]);
-    frame.render_widget(Paragraph::new(below), chunks[5]);
-    frame.render_widget(Paragraph::new(footer), chunks[6]);
-    if let Some((x, y)) = cursor {
-        frame.set_cursor_position(Position {
+/// How transcript items render at `width` with the app's switches.
+pub fn render_options(app: &App, width: usize) -> RenderOptions {
+    RenderOptions {
+        width,
+        tools_expanded: app.tools_expanded,
+        thinking_expanded: app.thinking_expanded,
+        expand_key: app.keys.keys_text("app.tools.expand"),
+        hidden_thinking_label: app.ext.hidden_thinking_label.clone(),
+    }
+}
+
+/// The built-in header at `width`; with Ctrl+O (expanded rows) it also
+/// lists the main keys, one a line.
+pub fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let mut lines = crate::tui::chrome::header_lines(
+        &app.keys,
+        &app.theme,
+        width,
+        app.quiet_startup,
+        &app.resources,
+    );
+    if app.tools_expanded && lines.len() >= 3 {
+        let help = key_help_lines(app, width);
+        lines.splice(3..3, help);
+    }
+    lines
+}
+
+/// The full key help of the expanded header.
+fn key_help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    use crate::ui_kit::keybindings::description;
+    let kb = &app.keys;
+    let mut rows: Vec<(String, String)> = [
+        "app.interrupt",
+        "app.clear",
+        "app.exit",
+        "app.suspend",
+        "tui.editor.deleteToLineEnd",
+        "app.thinking.cycle",
+    ]
+    .iter()
+    .map(|id| (kb.keys_text(id), description(id)))
+    .collect();
+    rows.push((
+        format!(
+            "{}/{}",
+            kb.keys_text("app.model.cycleForward"),
+            kb.keys_text("app.model.cycleBackward")
+        ),
+        t!("pi.cmd.hotkeys.cycle_models"),
+    ));
+    for id in [
+        "app.model.select",
+        "app.tools.expand",
+        "app.thinking.toggle",
+        "app.editor.external",
+    ] {
+        rows.push((kb.keys_text(id), description(id)));
+    }
+    rows.push(("/".into(), t!("pi.cmd.hotkeys.slash")));
+    rows.push(("!".into(), t!("pi.cmd.hotkeys.bash")));
+    rows.push(("!!".into(), t!("pi.cmd.hotkeys.bash_excluded")));
+    for id in [
+        "app.message.followUp",
+        "app.message.dequeue",
+        "app.clipboard.pasteImage",
+    ] {
+        rows.push((kb.keys_text(id), description(id)));
+    }
+    rows.into_iter()
+        .filter(|(key, _)| !key.is_empty())
+        .map(|(key, text)| {
+            Line::from(vec![
+                Span::raw(" "),
+                Span::styled(key.clone(), app.theme.fg("dim")),
+                Span::styled(
+                    truncate(
+                        &format!(" {text}"),
+                        width.saturating_sub(crate::ui_kit::text::width(&key) + 1),
+                        "…",
+                    ),
+                    app.theme.fg("muted"),
+                ),
+            ])
+        })
+        .collect()
+}
+
+/// Everything drawn below the transcript: queued messages, the working
+/// line, extension widgets, the editor (or the open panel) and the footer.
+pub struct Live {
+    /// What Lua components published (header, footer, widgets, overlays).
+    pub lua: crate::tui::chrome::lua_surfaces::LuaChrome,
+    pending: Vec<Line<'static>>,
+    working: Vec<Line<'static>>,
+    above: Vec<Line<'static>>,
+    input: Vec<Line<'static>>,
+    cursor: Option<(usize, usize)>,
+    below: Vec<Line<'static>>,
+    footer: Vec<Line<'static>>,
+}
+
+impl Live {
+    /// Collect the live parts for a screen of `area`.
+    pub fn build(app: &mut App, area: Rect) -> Live {
+        let width = area.width as usize;
+        let theme = app.theme.clone();
+        app.ext.prune();
+        let lua =
+            crate::tui::chrome::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
+        let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
+        above.extend(lua.above.iter().cloned());
+        let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
+        below.extend(lua.below.iter().cloned());
+
+        let pending = pending_lines(app, width);
+        // While an extension's dialog or component has the keyboard, its own hints apply.
+        let extension_focused = lua.focused || !app.ext.dialogs.is_empty();
+        let working: Vec<Line<'static>> = match app.busy_since {
+            Some(_) if extension_focused || app.ext.working_hidden => Vec::new(),
+            Some(since) => vec![
+                app.ext
+                    .working_line(since.elapsed(), &theme, width)
+                    .unwrap_or_else(|| {
+                        working_line(
+                            since.elapsed(),
+                            &app.keys.keys_text("app.interrupt"),
+                            &theme,
+                            width,
+                        )
+                    }),
+            ],
+            None => Vec::new(),
+        };
+        let (input, cursor) = match &lua.inline {
+            Some(lines) => (lines.clone(), None),
+            None => input_lines(app, width),
+        };
+        let footer = match &lua.footer {
+            Some(lines) => lines.clone(),
+            None => {
+                let mut lines = footer_lines(&app.footer, &theme, width);
+                lines.extend(app.ext.status_line(&theme, width));
+                lines
+            }
+        };
+        Live {
+            lua,
+            pending,
+            working,
+            above,
+            input,
+            cursor,
+            below,
+            footer,
+        }
+    }
+
+    /// Rows the live parts take (the transcript gets the rest).
+    pub fn fixed_len(&self) -> usize {
+        self.pending.len()
+            + self.working.len()
+            + self.above.len()
+            + self.input.len()
+            + self.below.len()
+            + self.footer.len()
+    }
+
+    /// Lua overlays are open (they are placed on the whole screen).
+    pub fn has_overlays(&self) -> bool {
+        !self.lua.overlays.is_empty()
+    }
+
+    /// Draw `transcript` lines at the top of the frame, the live parts below
+    /// them, then overlays and hyperlinks.
+    pub fn render(self, frame: &mut Frame<'_>, transcript: Vec<Line<'static>>) {
+        let area = frame.area();
+        if let Some(cursor) = self.render_into(frame.buffer_mut(), area, transcript) {
+            frame.set_cursor_position(cursor);
+        }
+    }
+
+    /// [`Live::render`] into `buf` on `area`; returns where the cursor goes.
+    pub fn render_into(
+        self,
+        buf: &mut Buffer,
+        area: Rect,
+        transcript: Vec<Line<'static>>,
+    ) -> Option<Position> {
+        let available = (area.height as usize).saturating_sub(self.fixed_len());
+        let skip = transcript.len().saturating_sub(available.max(1));
+        let shown: Vec<Line<'static>> = transcript.into_iter().skip(skip).collect();
+        // Content flows from the top; the editor and footer follow it and stay
+        // at the bottom once the transcript fills the screen.
+        let chunks = Layout::vertical([
+            Constraint::Length(shown.len() as u16),
+            Constraint::Length(self.pending.len() as u16),
+            Constraint::Length(self.working.len() as u16),
+            Constraint::Length(self.above.len() as u16),
+            Constraint::Length(self.input.len() as u16),
+            Constraint::Length(self.below.len() as u16),
+            Constraint::Length(self.footer.len() as u16),
+            Constraint::Min(0),
+        ])
+        .split(area);
+        Paragraph::new(shown).render(chunks[0], buf);
+        Paragraph::new(self.pending).render(chunks[1], buf);
+        Paragraph::new(self.working).render(chunks[2], buf);
+        Paragraph::new(self.above).render(chunks[3], buf);
+        Paragraph::new(self.input).render(chunks[4], buf);
+        Paragraph::new(self.below).render(chunks[5], buf);
+        Paragraph::new(self.footer).render(chunks[6], buf);
+        self.lua.draw_overlays_in(buf, area);
+        crate::tui::transcript::hyperlink::apply_links(buf);
+        let (x, y) = self.cursor?;
+        (chunks[4].height as usize > y).then(|| Position {
             x: chunks[4].x + x as u16,
             y: chunks[4].y + y as u16,
-        });
+        })
     }
-    lua.draw_overlays(frame);
-    crate::tui::transcript::hyperlink::apply_links(frame.buffer_mut());
 }
 
 /// Queued steering and follow-up messages, above the editor.
@@ -224,13 +383,17 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
     let cursor = Some((cx, cy - first + 1));
     if let Some(selected) = app.completion {
         let options = app.completions();
-        let start = selected.saturating_sub(COMPLETIONS_VISIBLE - 1);
-        for (i, (label, desc)) in options
+        let visible = completions_visible(app);
+        let start = selected.saturating_sub(visible - 1);
+        let label_width = options
             .iter()
-            .enumerate()
             .skip(start)
-            .take(COMPLETIONS_VISIBLE)
-        {
+            .take(visible)
+            .map(|(label, _)| crate::ui_kit::text::width(label))
+            .max()
+            .unwrap_or(0)
+            .clamp(15, 30);
+        for (i, (label, desc)) in options.iter().enumerate().skip(start).take(visible) {
             let chosen = i == selected;
             let marker = if chosen { "→ " } else { "  " };
             let label_style = if chosen {
@@ -238,7 +401,12 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
             } else {
                 ratatui::style::Style::default()
             };
-            let head = truncate(&format!("{marker}{label:<15}"), width, "…");
+            // Padded by display width, so rows with CJK names line up.
+            let head = truncate(
+                &format!("{marker}{}", pad_to(label, label_width)),
+                width,
+                "…",
+            );
             let room = width.saturating_sub(crate::ui_kit::text::width(&head) + 1);
             let mut spans = vec![Span::styled(head, label_style)];
             if room > 3 && !desc.is_empty() {
@@ -249,6 +417,17 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
                 ));
             }
             lines.push(Line::from(spans));
+        }
+        if options.len() > visible {
+            let counter = t!(
+                "pi.tui.completion.position",
+                current = selected + 1,
+                total = options.len()
+            );
+            lines.push(Line::from(Span::styled(
+                truncate(&format!("  {counter}"), width, "…"),
+                app.theme.fg("dim"),
+            )));
         }
     }
     (lines, cursor)

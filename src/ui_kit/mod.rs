@@ -3,6 +3,7 @@
 //! components and by the HTML export.
 
 pub mod ansi;
+pub mod ansi_buffer;
 pub mod ansi_line;
 pub mod keybindings;
 pub mod safe_text;

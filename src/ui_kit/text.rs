@@ -133,6 +133,45 @@ pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
     rows
 }
 
+/// Word-wrap like [`wrap_line`], but keep every character: the pieces joined
+/// give `line` back (spaces stay at the end of the row they follow), so an
+/// editor can map byte offsets to rows. A row's trailing spaces may run past
+/// `max`; they draw as nothing.
+pub fn wrap_keeping(line: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    if width(line) <= max {
+        return vec![line.to_string()];
+    }
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    let mut row_width = 0;
+    for word in split_keeping_spaces(line) {
+        let visible = width(word.trim_end());
+        if row_width + visible <= max {
+            row.push_str(word);
+            row_width += width(word);
+            continue;
+        }
+        if !row.is_empty() && visible <= max {
+            rows.push(std::mem::take(&mut row));
+            row.push_str(word);
+            row_width = width(word);
+            continue;
+        }
+        for c in word.chars() {
+            let cw = char_width(c);
+            if row_width + cw > max && !row.is_empty() && c != ' ' {
+                rows.push(std::mem::take(&mut row));
+                row_width = 0;
+            }
+            row.push(c);
+            row_width += cw;
+        }
+    }
+    rows.push(row);
+    rows
+}
+
 /// Split into words, each keeping its trailing spaces.
 fn split_keeping_spaces(line: &str) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -194,6 +233,18 @@ mod tests {
         assert_eq!(truncate("日本語のテキスト", 7, "…"), "日本語…");
         assert_eq!(truncate("short", 10, "…"), "short");
         assert!(width(&truncate("日本語", 2, "...")) <= 2);
+    }
+
+    #[test]
+    fn editor_wrapping_breaks_between_words_and_keeps_every_character() {
+        let line = "the quick brown fox jumps over the lazy dog";
+        let rows = wrap_keeping(line, 12);
+        assert_eq!(rows.concat(), line);
+        assert_eq!(rows[0], "the quick ");
+        assert!(rows.iter().all(|r| width(r.trim_end()) <= 12), "{rows:?}");
+        let long = "x".repeat(30);
+        assert_eq!(wrap_keeping(&long, 12).concat(), long);
+        assert_eq!(wrap_keeping("中文字中文字", 5).concat(), "中文字中文字");
     }
 
     #[test]

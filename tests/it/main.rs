@@ -96,4 +96,5 @@ mod tui_lua_e2e;
 mod tui_panels_e2e;
 mod tui_playground_e2e;
 mod tui_reload_e2e;
+mod tui_scrollback_e2e;
 mod tui_tree_e2e;

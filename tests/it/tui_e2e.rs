@@ -168,6 +168,83 @@ fn model_command_switches_the_model() {
 }
 
 #[test]
+fn the_model_chosen_with_slash_model_is_active_after_a_restart() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    sandbox.write_agent_file(
+        "models.json",
+        &json!({"providers": {"mock": {
+            "baseUrl": server.openai_base_url(), "api": "openai-completions", "apiKey": "k",
+            "models": [
+                {"id": "mock-model", "contextWindow": 100000, "maxTokens": 4096},
+                {"id": "other-model", "contextWindow": 50000, "maxTokens": 4096}
+            ]
+        }}})
+        .to_string(),
+    );
+    sandbox.write_agent_file(
+        "settings.json",
+        r#"{"defaultProvider": "mock", "defaultModel": "mock-model"}"#,
+    );
+    let pi = Session::start(sandbox, "");
+    pi.tmux
+        .wait_for("the first model", Duration::from_secs(20), |s| {
+            s.contains("mock-model") && s.contains("/100k")
+        });
+    pi.send("/model");
+    pi.tmux
+        .wait_for("the selector", Duration::from_secs(20), |s| {
+            s.contains("other-model")
+        });
+    pi.tmux.type_text("other");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the switch", Duration::from_secs(20), |s| {
+            s.contains("Model: mock/other-model") && s.contains("/50k")
+        });
+    // Ctrl+P twice: one status line, updated in place.
+    pi.tmux.key("C-p");
+    pi.tmux
+        .wait_for("the cycled model", Duration::from_secs(20), |s| {
+            s.contains("Model: mock/mock-model")
+        });
+    pi.tmux.key("C-p");
+    let screen = pi
+        .tmux
+        .wait_for("the model back", Duration::from_secs(20), |s| {
+            s.contains("Model: mock/other-model") && !s.contains("Model: mock/mock-model")
+        });
+    assert_eq!(screen.matches("Model: mock/").count(), 1, "{screen}");
+    pi.quit_and_check_terminal();
+    let saved: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(pi.sandbox.agent_dir.join("settings.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(saved["defaultProvider"], "mock");
+    assert_eq!(saved["defaultModel"], "other-model");
+
+    let Session {
+        sandbox,
+        tmux,
+        after,
+        ..
+    } = pi;
+    drop(tmux);
+    std::fs::remove_file(after).unwrap();
+    let again = Session::start(sandbox, "");
+    again
+        .tmux
+        .wait_for("the remembered model", Duration::from_secs(20), |s| {
+            s.contains("other-model") && s.contains("/50k")
+        });
+    again.quit_and_check_terminal();
+}
+
+#[test]
 fn resume_command_continues_an_earlier_session() {
     if !tmux_available() {
         eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");

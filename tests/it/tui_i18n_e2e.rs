@@ -280,7 +280,7 @@ fn a_working_day_in_zh_tw_shows_no_english() {
     }
 
     pi.send("/hotkeys");
-    let screen = pi.tmux.wait_for("/hotkeys", WAIT, |s| s.contains("ctrl+"));
+    let screen = pi.tmux.wait_for("/hotkeys", WAIT, |s| s.contains("Ctrl+"));
     assert_chinese(&screen, "/hotkeys");
 
     pi.send("/session");

@@ -29,7 +29,8 @@ fn compact_then_tree_back_to_the_first_message() {
     pi.send("beta question");
     pi.tmux
         .wait_for("second answer", Duration::from_secs(20), |s| {
-            s.contains("Second answer.")
+            // The turn is over too (the text shows while it still runs).
+            s.contains("Second answer.") && !s.contains("Working...")
         });
 
     pi.send("/compact keep the greek letters");
@@ -79,6 +80,14 @@ fn compact_then_tree_back_to_the_first_message() {
         },
     );
     assert!(!screen.contains("First answer."), "{screen}");
+    assert!(
+        !pi.tmux.history().contains("New session started"),
+        "navigating stays in the same session"
+    );
+    assert!(
+        screen.contains('↑'),
+        "the footer keeps the token counts: {screen}"
+    );
     assert_eq!(
         server.request_count(),
         3,

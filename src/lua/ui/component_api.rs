@@ -80,7 +80,10 @@ pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
                     LuaValue::Function(_) => return Ok(()),
                     _ => {}
                 }
-                if let Some(f) = &lines_setter {
+                // A UI that draws components shows plain lines through the same
+                // store as factories; sending them the other way too drew them twice.
+                let drawn_here = c.attached() && matches!(content, LuaValue::Table(_));
+                if let Some(f) = lines_setter.as_ref().filter(|_| !drawn_here) {
                     f.call::<()>((key.clone(), content.clone(), opts.clone()))?;
                 }
                 if !c.attached() {

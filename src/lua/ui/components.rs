@@ -234,6 +234,7 @@ impl Components {
         if dirty.is_empty() {
             return;
         }
+        let mut changed = false;
         for (id, slot, component, extension, warned) in dirty {
             let width = match &slot {
                 Slot::Custom(Some(o)) => o.content_width(cols),
@@ -264,9 +265,13 @@ impl Components {
                 m.warned_wide |= too_wide;
                 m.broken |= overran;
             }
-            self.publish(id, &slot, lines);
+            changed |= self.publish(id, &slot, lines);
         }
-        self.store.published();
+        // Unchanged lines are not announced, so asking every component to
+        // render again after each frame settles instead of looping.
+        if changed {
+            self.store.published();
+        }
     }
 
     /// Render queued tool rows and custom messages.
@@ -346,21 +351,35 @@ impl Components {
         self.weak.borrow().as_ref().and_then(|w| w.try_upgrade())
     }
 
-    fn publish(&self, id: u64, slot: &Slot, lines: Vec<String>) {
+    /// Store a component's lines; `true` when they differ from the last ones.
+    fn publish(&self, id: u64, slot: &Slot, lines: Vec<String>) -> bool {
         let mut s = self.store.lock();
-        match slot {
-            Slot::Custom(_) => {
-                if let Some(c) = s.customs.iter_mut().find(|c| c.id == id) {
-                    c.lines = lines;
-                }
-            }
+        let target = match slot {
+            Slot::Custom(_) => match s.customs.iter_mut().find(|c| c.id == id) {
+                Some(c) => &mut c.lines,
+                None => return false,
+            },
             Slot::Widget(key, placement) => {
-                s.widgets.insert(key.clone(), (*placement, lines));
+                let entry = s
+                    .widgets
+                    .entry(key.clone())
+                    .or_insert_with(|| (*placement, Vec::new()));
+                if entry.0 != *placement {
+                    entry.0 = *placement;
+                    entry.1 = lines;
+                    return true;
+                }
+                &mut entry.1
             }
-            Slot::Footer => s.footer = Some(lines),
-            Slot::Header => s.header = Some(lines),
-            Slot::Editor => s.editor = Some(lines),
+            Slot::Footer => s.footer.get_or_insert_with(|| vec![String::from("\0")]),
+            Slot::Header => s.header.get_or_insert_with(|| vec![String::from("\0")]),
+            Slot::Editor => s.editor.get_or_insert_with(|| vec![String::from("\0")]),
+        };
+        if *target == lines {
+            return false;
         }
+        *target = lines;
+        true
     }
 
     fn deliver_key(&self, id: u64, key: String) {

@@ -233,6 +233,13 @@ impl SurfaceStore {
         self.wake_host();
     }
 
+    /// Every mounted component renders again (after each frame, so footers
+    /// and widgets showing changing data stay current, as in pi).
+    pub fn redraw_all(&self) {
+        self.lock().redraw_all = true;
+        self.wake_host();
+    }
+
     /// Queue `key` for component `id` (`0`: the editor component).
     pub fn send_key(&self, id: u64, key: String) {
         self.lock().keys.push_back((id, key));

@@ -21,16 +21,20 @@ impl App {
         match command {
             SlashCommand::Quit => self.quit = true,
             SlashCommand::Hotkeys => {
-                let mut text = t!("pi.cmd.hotkeys.title") + "\n";
-                for (id, keys, desc) in self.keys.listing() {
-                    let keys = if keys.is_empty() {
-                        t!("pi.cmd.hotkeys.none")
-                    } else {
-                        keys
-                    };
-                    text.push_str(&format!("{keys:<22} {desc}  [{id}]\n"));
-                }
-                self.transcript.notice(text.trim_end(), NoticeKind::Info);
+                let extension: Vec<(String, String)> = self
+                    .ext
+                    .shortcut_source
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.shortcut.clone(),
+                            s.description.clone().unwrap_or_default(),
+                        )
+                    })
+                    .collect();
+                let text = crate::tui::app::hotkeys::hotkeys_markdown(&self.keys, &extension);
+                self.transcript
+                    .push(crate::tui::transcript::Item::Help { text });
             }
             SlashCommand::Session => {
                 let text = self.session_summary();
@@ -231,7 +235,7 @@ impl App {
         self.footer.provider = model.provider.clone();
         self.footer.reasoning = model.reasoning;
         self.footer.context_window = model.context_window;
-        self.transcript.notice(
+        self.transcript.status(
             t!(
                 "pi.tui.model.switched",
                 provider = &model.provider,
@@ -239,9 +243,28 @@ impl App {
             ),
             NoticeKind::Info,
         );
+        // The next start uses this model, as in pi.
+        self.save_default("defaultProvider", &model.provider);
+        self.save_default("defaultModel", &model.id);
         let _ = self
             .commands
             .send(SessionCommand::SetModel(Box::new(model)));
+    }
+
+    /// Remember a choice in the global settings (a failure is shown, not fatal).
+    pub(super) fn save_default(&mut self, key: &str, value: &str) {
+        let value = serde_json::Value::String(value.to_string());
+        if let Err(e) = self.ui_settings.settings.set_global(key, value) {
+            self.transcript.notice(e, NoticeKind::Error);
+        }
+    }
+
+    /// A chosen thinking level becomes the default, unless it is `off` on a
+    /// model that cannot think.
+    pub(super) fn save_thinking_default(&mut self, level: ThinkingLevel) {
+        if self.footer.reasoning || level != ThinkingLevel::Off {
+            self.save_default("defaultThinkingLevel", level.as_str());
+        }
     }
 
     pub(super) fn cycle_thinking(&mut self) {
@@ -258,6 +281,14 @@ impl App {
         let next = order[(at + 1) % order.len()];
         if let Some(level) = ThinkingLevel::parse(next) {
             self.footer.thinking = next.to_string();
+            self.transcript.status(
+                t!(
+                    "pi.tui.thinking.changed",
+                    level = t!(&format!("pi.settings.value.{next}"))
+                ),
+                NoticeKind::Info,
+            );
+            self.save_thinking_default(level);
             let _ = self.commands.send(SessionCommand::SetThinking(level));
         }
     }

@@ -4,6 +4,7 @@
 mod commands;
 mod completion;
 mod extension_ui;
+pub mod hotkeys;
 mod keys;
 mod lang;
 pub mod login;
@@ -386,11 +387,23 @@ impl App {
             | UiEvent::ForkMessages(_)
             | UiEvent::EditorText(_) => self.handle_tree_event(event),
             UiEvent::Info(message) => self.transcript.notice(message, NoticeKind::Info),
-            UiEvent::Reset(messages) => {
+            UiEvent::Reset(messages, kind) => {
+                use crate::tui::app::session_task::ResetKind;
+                let usage = std::mem::take(&mut self.transcript.usage);
                 self.transcript = Transcript::from_messages(&messages);
-                if messages.is_empty() {
-                    self.transcript
-                        .notice(t!("pi.tui.session.new"), NoticeKind::Info);
+                match kind {
+                    // The same session: its token totals stay as they were.
+                    ResetKind::Navigated => self.transcript.usage = usage,
+                    ResetKind::New if messages.is_empty() => self
+                        .transcript
+                        .notice(t!("pi.tui.session.new"), NoticeKind::Info),
+                    ResetKind::Forked => self
+                        .transcript
+                        .notice(t!("pi.tui.fork.done"), NoticeKind::Info),
+                    ResetKind::Resumed => self
+                        .transcript
+                        .notice(t!("pi.tui.session.resumed"), NoticeKind::Info),
+                    ResetKind::New | ResetKind::Cloned => {}
                 }
                 self.fill_history();
                 self.cache.clear();

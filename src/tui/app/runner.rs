@@ -8,8 +8,6 @@ use crate::t;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use tokio::time::Instant;
 
 use crate::ai::model::Model;
@@ -18,6 +16,7 @@ use crate::tui::app::session_task::{snapshot, spawn_session};
 use crate::tui::app::{App, TerminalRequest};
 use crate::tui::chrome::{FooterInfo, git_branch};
 use crate::tui::input::Input;
+use crate::tui::screen::Screen;
 use crate::tui::terminal::{TerminalGuard, enter};
 use crate::tui::transcript::{NoticeKind, Transcript};
 use crate::ui_kit::keybindings::Keybindings;
@@ -65,6 +64,9 @@ pub struct InteractiveOptions {
     pub tree: crate::tui::app::TreeOptions,
     /// Where extensions' `ctx.ui` requests arrive (`None`: no extensions).
     pub extension_ui: Option<crate::tui::chrome::extension_ui::ExtensionUiInbox>,
+    /// `alternateScreen` setting: draw on the alternate screen instead of the
+    /// normal screen with scrollback.
+    pub alternate_screen: bool,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
@@ -148,7 +150,7 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     }
     app.show_whats_new(has_messages);
 
-    if let Err(e) = enter() {
+    if let Err(e) = enter(options.alternate_screen) {
         crate::tui::terminal::restore();
         eprintln!(
             "{}",
@@ -163,8 +165,8 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     {
         app.theme = Theme::light();
     }
-    let code = match Terminal::new(CrosstermBackend::new(std::io::stdout())) {
-        Ok(mut terminal) => {
+    let code = match Screen::open(options.alternate_screen) {
+        Ok(mut screen) => {
             if let Some(prompt) = options.initial_prompt {
                 app.send_prompt(prompt);
             }
@@ -176,7 +178,8 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
                 theme_watcher: &mut theme_watcher,
                 extension_ui: &mut extension_ui,
             };
-            event_loop(&mut app, &mut terminal, &mut channels).await;
+            event_loop(&mut app, &mut screen, &mut channels).await;
+            screen.finish();
             0
         }
         Err(e) => {
@@ -259,11 +262,7 @@ fn refresh_shortcuts(app: &App) {
     });
 }
 
-async fn event_loop(
-    app: &mut App,
-    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    channels: &mut Channels<'_>,
-) {
+async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<'_>) {
     let Channels {
         ui_events,
         theme_watcher,
@@ -301,8 +300,11 @@ async fn event_loop(
             }
             event = crate::tui::app::login::next_event(&mut app.login) => app.handle_login_event(event),
             _ = tokio::time::sleep_until(next_frame), if app.dirty => {
-                if draw_synchronized(terminal, app).is_err() {
+                if screen.draw(app).is_err() {
                     break;
+                }
+                if let Some(store) = &app.lua.surfaces {
+                    store.redraw_all();
                 }
                 app.dirty = false;
                 last_frame = Instant::now();
@@ -350,7 +352,7 @@ async fn event_loop(
             input.pause();
             handle_terminal_request(app, request);
             input.resume();
-            let _ = terminal.clear();
+            screen.invalidate();
             app.dirty = true;
         }
     }
@@ -379,7 +381,7 @@ fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
             }
         }
     }
-    if let Err(e) = enter() {
+    if let Err(e) = crate::tui::terminal::reenter() {
         app.transcript.notice(
             t!("pi.tui.terminal.restore_failed", error = e.to_string()),
             NoticeKind::Error,
@@ -439,18 +441,6 @@ fn edit_externally(text: &str) -> Result<String, String> {
     Ok(edited)
 }
 
-/// Draw a frame inside synchronized-output markers so terminals that
-/// support them show it at once (others ignore the markers).
-fn draw_synchronized(
-    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    app: &mut App,
-) -> std::io::Result<()> {
-    use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
-    crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-    terminal.draw(|frame| crate::tui::view::draw(frame, app))?;
-    crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)
-}
-
 async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
     match signal {
         Some(s) => {
@@ -482,6 +472,7 @@ mod tests {
             notices: Vec::new(),
             settings: Default::default(),
             extension_ui: None,
+            alternate_screen: false,
         }
     }
 

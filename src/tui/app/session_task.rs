@@ -100,6 +100,21 @@ pub struct SessionSnapshot {
     pub resource_commands: Vec<(String, String)>,
 }
 
+/// Why the conversation shown was replaced, which decides what the user is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResetKind {
+    /// `/new`.
+    New,
+    /// `/resume` opened another session.
+    Resumed,
+    /// `/tree` moved to another point of the same session.
+    Navigated,
+    /// `/fork` started a new session from an earlier message.
+    Forked,
+    /// `/clone` copied the path into a new session.
+    Cloned,
+}
+
 /// Something the UI should react to.
 #[derive(Debug, Clone)]
 pub enum UiEvent {
@@ -107,8 +122,9 @@ pub enum UiEvent {
     Agent(Box<AgentEvent>),
     /// A command finished; the conversation is idle with this state.
     Idle(Box<SessionSnapshot>),
-    /// The session was replaced (`/new`, `/resume`): show these messages.
-    Reset(Vec<Message>),
+    /// The conversation was replaced (`/new`, `/resume`, `/tree`, `/fork`):
+    /// show these messages.
+    Reset(Vec<Message>, ResetKind),
     /// A command finished with something to tell the user.
     Info(String),
     /// A command failed.
@@ -240,7 +256,15 @@ impl SessionPlace {
                 .any(|e| e.id() == leaf),
         };
         if !(same_session && on_path) {
-            let _ = ui.send(UiEvent::Reset(agent.state.messages.clone()));
+            // Another session is announced as such; a move within this one says nothing.
+            let kind = if same_session {
+                ResetKind::Navigated
+            } else if agent.state.messages.is_empty() {
+                ResetKind::New
+            } else {
+                ResetKind::Resumed
+            };
+            let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
         }
     }
 }
@@ -322,7 +346,7 @@ pub fn spawn_session(
                 }
                 SessionCommand::NewSession => {
                     if agent.new_session().await {
-                        let _ = ui_tx.send(UiEvent::Reset(Vec::new()));
+                        let _ = ui_tx.send(UiEvent::Reset(Vec::new(), ResetKind::New));
                     } else {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }
@@ -393,7 +417,10 @@ pub fn spawn_session(
                 SessionCommand::Resume { path, models } => {
                     match agent.resume_session(&path).await {
                         Ok(true) => {
-                            let _ = ui_tx.send(UiEvent::Reset(agent.state.messages.clone()));
+                            let _ = ui_tx.send(UiEvent::Reset(
+                                agent.state.messages.clone(),
+                                ResetKind::Resumed,
+                            ));
                             let context = agent.session.build_context();
                             if let Some(note) = restore_model(&mut agent, &context, &models) {
                                 let _ = ui_tx.send(UiEvent::Failed(note));

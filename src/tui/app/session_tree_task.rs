@@ -12,7 +12,7 @@ use crate::ai::types::Message;
 use crate::core::agent_session::{AgentSession, CompactionReason};
 use crate::core::tree_navigation::{NavigateOptions, NavigateOutcome, user_text};
 use crate::session::entries::SessionEntry;
-use crate::tui::app::session_task::UiEvent;
+use crate::tui::app::session_task::{ResetKind, UiEvent};
 use crate::tui::panels::tree_rows::flatten;
 
 /// A tree, fork, clone or compaction request from the UI.
@@ -40,7 +40,7 @@ pub enum TreeCommand {
         /// Label text.
         label: String,
     },
-    /// Send the user messages of the current path (`/fork`).
+    /// Send the user messages of the whole session file (`/fork`).
     ForkList,
     /// Start a new session file from before this user message.
     Fork(String),
@@ -55,9 +55,9 @@ pub enum TreeCommand {
     },
 }
 
-fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>) {
+fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>, kind: ResetKind) {
     agent.state.messages = agent.session.build_context().messages;
-    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone()));
+    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
 }
 
 /// Carry out one request.
@@ -94,7 +94,7 @@ pub async fn run_tree_command(
             };
             match agent.navigate_tree(&target, &options, &signal).await {
                 Ok(NavigateOutcome::Moved { editor_text }) => {
-                    reset(agent, ui);
+                    reset(agent, ui, ResetKind::Navigated);
                     if let Some(text) = editor_text {
                         let _ = ui.send(UiEvent::EditorText(text));
                     }
@@ -104,10 +104,11 @@ pub async fn run_tree_command(
             }
         }
         TreeCommand::ForkList => {
+            // Every user message of the file, on any branch, in the order written (as pi).
             let messages = agent
                 .session
-                .get_branch(None)
-                .into_iter()
+                .entries()
+                .iter()
                 .filter_map(|e| match e {
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
                         Some((e.id().to_string(), user_text(e).unwrap_or_default()))
@@ -123,7 +124,7 @@ pub async fn run_tree_command(
             }
             match agent.branch_session(&id, BranchPosition::Before).await {
                 Ok(BranchOutcome::Branched { text }) => {
-                    reset(agent, ui);
+                    reset(agent, ui, ResetKind::Forked);
                     let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
                 }
                 Ok(BranchOutcome::Cancelled) => {
@@ -138,7 +139,7 @@ pub async fn run_tree_command(
             };
             match agent.branch_session(&leaf, BranchPosition::At).await {
                 Ok(BranchOutcome::Branched { .. }) => {
-                    reset(agent, ui);
+                    reset(agent, ui, ResetKind::Cloned);
                     let place = agent
                         .session
                         .session_file()

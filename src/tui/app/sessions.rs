@@ -14,16 +14,16 @@ use crate::tui::panels::session::SessionPanel;
 use crate::tui::transcript::NoticeKind;
 
 impl App {
-    /// `/resume` and `--resume`: choose another session to continue.
+    /// `/resume` and `--resume`: choose a session to continue.
     pub fn open_session_selector(&mut self) {
         let Some(dir) = &self.session_dir else {
             self.transcript
                 .notice(t!("pi.tui.session.not_saved"), NoticeKind::Warning);
             return;
         };
-        let current_file = self.session_file.clone();
+        // The current session is listed too (as in pi); empty ones are not.
         let others = move |mut sessions: Vec<SessionInfo>| {
-            sessions.retain(|s| Some(&s.path) != current_file.as_ref() && s.message_count > 0);
+            sessions.retain(|s| s.message_count > 0);
             sessions
         };
         let current = others(list_sessions(dir));

@@ -169,10 +169,10 @@ fn a_resumed_session_fills_the_prompt_history() {
             timestamp: 0,
         })
     };
-    a.handle_ui_event(UiEvent::Reset(vec![
-        user("first question"),
-        user("second question"),
-    ]));
+    a.handle_ui_event(UiEvent::Reset(
+        vec![user("first question"), user("second question")],
+        crate::tui::app::session_task::ResetKind::Resumed,
+    ));
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);
     assert_eq!(a.editor.text(), "second question");
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);

@@ -107,10 +107,16 @@ impl LuaChrome {
     /// Draw the overlays over everything else.
     pub fn draw_overlays(&self, frame: &mut Frame<'_>) {
         let area = frame.area();
+        self.draw_overlays_in(frame.buffer_mut(), area);
+    }
+
+    /// Draw the overlays into `buf`, placed on `area`.
+    pub fn draw_overlays_in(&self, buf: &mut ratatui::buffer::Buffer, area: Rect) {
+        use ratatui::widgets::Widget;
         for (options, lines) in &self.overlays {
             let rect = overlay_rect(options, lines.len(), area);
-            frame.render_widget(Clear, rect);
-            frame.render_widget(Paragraph::new(lines.clone()), rect);
+            Clear.render(rect, buf);
+            Paragraph::new(lines.clone()).render(rect, buf);
         }
     }
 }

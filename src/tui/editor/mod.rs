@@ -435,7 +435,7 @@ impl Editor {
         let mut rows = Vec::new();
         let mut cursor = (0, 0);
         for (i, line) in self.lines.iter().enumerate() {
-            let pieces = wrap_hard(line, max);
+            let pieces = crate::ui_kit::text::wrap_keeping(line, max);
             if i == self.row {
                 let mut consumed = 0;
                 for (j, piece) in pieces.iter().enumerate() {
@@ -461,25 +461,6 @@ impl Editor {
         }
         (rows, cursor)
     }
-}
-
-/// Break a line at exactly `max` columns (the editor keeps byte offsets
-/// stable, so it does not word-wrap).
-fn wrap_hard(line: &str, max: usize) -> Vec<String> {
-    if width(line) <= max {
-        return vec![line.to_string()];
-    }
-    use unicode_segmentation::UnicodeSegmentation;
-    let mut out = Vec::new();
-    let mut row = String::new();
-    for g in line.graphemes(true) {
-        if !row.is_empty() && width(&row) + width(g) > max {
-            out.push(std::mem::take(&mut row));
-        }
-        row.push_str(g);
-    }
-    out.push(row);
-    out
 }
 
 /// Word-movement classes: 0 whitespace, 1 punctuation, 2 anything else.

@@ -46,6 +46,9 @@ pub struct TreeRow {
     pub on_path: bool,
     /// Index of the first row after this entry's descendants.
     pub subtree_end: usize,
+    /// Branch lines drawn before the text (`│  `, `├─ `, `└─ `), three
+    /// columns a level.
+    pub guide: String,
 }
 
 /// The flattened tree and where the leaf is.
@@ -190,6 +193,38 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
     }
 }
 
+/// A step of the depth-first walk in [`flatten`].
+struct Visit {
+    node: usize,
+    depth: usize,
+    /// Closes the node's subtree (records where it ends).
+    exit: bool,
+    /// Per level above, whether a `│` continues there (a later sibling follows).
+    gutters: Vec<bool>,
+    /// `Some(last)`: the node starts a branch, drawn `└─ ` when `last`, else `├─ `.
+    connector: Option<bool>,
+}
+
+/// The branch lines of a row.
+fn guide_text(gutters: &[bool], connector: Option<bool>) -> String {
+    let mut out = String::new();
+    for (level, &show) in gutters.iter().enumerate() {
+        let piece = match connector {
+            Some(last) if level + 1 == gutters.len() => {
+                if last {
+                    "└─ "
+                } else {
+                    "├─ "
+                }
+            }
+            _ if show => "│  ",
+            _ => "   ",
+        };
+        out.push_str(piece);
+    }
+    out
+}
+
 /// Flatten `session`'s tree. Children of an entry with several children
 /// are indented one level; a single child continues at the same level.
 pub fn flatten(session: &SessionManager) -> TreeData {
@@ -204,14 +239,34 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         rows: Vec::with_capacity(tree.nodes.len()),
         leaf_row: None,
     };
-    // (node, depth, is_exit): exits close a subtree to record its end.
-    let mut stack: Vec<(usize, usize, bool)> = Vec::new();
-    let roots_depth = usize::from(tree.roots.len() > 1);
-    for &root in tree.roots.iter().rev() {
-        stack.push((root, roots_depth, false));
+    // Which nodes lead to the leaf: their branch is listed first, as in pi.
+    let mut leads_to_leaf = vec![false; tree.nodes.len()];
+    for (i, n) in tree.nodes.iter().enumerate() {
+        leads_to_leaf[i] = on_path.contains(n.entry.id());
+    }
+    let mut stack: Vec<Visit> = Vec::new();
+    let several_roots = tree.roots.len() > 1;
+    let roots_depth = usize::from(several_roots);
+    let mut roots = tree.roots.clone();
+    roots.sort_by_key(|&r| !leads_to_leaf[r]);
+    for &root in roots.iter().rev() {
+        stack.push(Visit {
+            node: root,
+            depth: roots_depth,
+            exit: false,
+            gutters: vec![false; roots_depth],
+            connector: None,
+        });
     }
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
-    while let Some((node, depth, exit)) = stack.pop() {
+    while let Some(visit) = stack.pop() {
+        let Visit {
+            node,
+            depth,
+            exit,
+            gutters,
+            connector,
+        } = visit;
         if exit {
             let row = row_of_node[node];
             data.rows[row].subtree_end = data.rows.len();
@@ -223,6 +278,11 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         if Some(id) == leaf {
             data.leaf_row = Some(data.rows.len());
         }
+        let mut guide = guide_text(&gutters, connector);
+        if several_roots {
+            // The roots hang from nothing drawn: shift everything one level left.
+            guide = guide.chars().skip(3).collect();
+        }
         row_of_node[node] = data.rows.len();
         data.rows.push(TreeRow {
             id: id.to_string(),
@@ -233,15 +293,35 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             label_time: n.label_timestamp.map(str::to_string),
             on_path: on_path.contains(id),
             subtree_end: 0,
+            guide,
         });
-        stack.push((node, depth, true));
-        let child_depth = if n.children.len() > 1 {
-            depth + 1
-        } else {
-            depth
-        };
-        for &child in n.children.iter().rev() {
-            stack.push((child, child_depth, false));
+        stack.push(Visit {
+            node,
+            depth,
+            exit: true,
+            gutters: Vec::new(),
+            connector: None,
+        });
+        let mut children = n.children.clone();
+        children.sort_by_key(|&c| !leads_to_leaf[c]);
+        let branches = children.len() > 1;
+        let count = children.len();
+        for (i, &child) in children.iter().enumerate().rev() {
+            let last = i + 1 == count;
+            let (depth, gutters, connector) = if branches {
+                let mut g = gutters.clone();
+                g.push(!last);
+                (depth + 1, g, Some(last))
+            } else {
+                (depth, gutters.clone(), None)
+            };
+            stack.push(Visit {
+                node: child,
+                depth,
+                exit: false,
+                gutters,
+                connector,
+            });
         }
     }
     data

@@ -373,7 +373,7 @@ impl TreeSelector {
             } else {
                 ""
             };
-            let indent = "  ".repeat(r.depth.min(20));
+            let indent: String = r.guide.chars().take(60).collect();
             let leaf = if Some(pos) == self.active {
                 t!("pi.tui.tree.active")
             } else {
@@ -393,8 +393,13 @@ impl TreeSelector {
             }
             let mut spans = vec![
                 Span::styled(marker, theme.fg("accent")),
-                Span::raw(format!("{indent}{fold}")),
+                Span::styled(indent, theme.fg("dim")),
+                Span::raw(fold),
             ];
+            if r.on_path {
+                // The path from the root to where the conversation is now.
+                spans.push(Span::styled("• ", theme.fg("accent")));
+            }
             if let Some(label) = &r.label {
                 let mut tag = format!("[{label}]");
                 if self.show_label_time
@@ -487,13 +492,16 @@ mod tests {
                 (0, "[model: anthropic/claude]", true),
                 (0, "user: hello", true),
                 (0, "assistant: hi", true),
-                (1, "user: approach A", false),
-                (1, "assistant: doing A", false),
                 (1, "user: approach B", true),
                 (1, "[label: start]", true),
+                (1, "user: approach A", false),
+                (1, "assistant: doing A", false),
             ]
         );
-        assert_eq!(data.leaf_row, Some(6));
+        // The branch holding the leaf comes first; connectors show the branches.
+        let guides: Vec<&str> = data.rows.iter().map(|r| r.guide.as_str()).collect();
+        assert_eq!(guides, ["", "", "", "├─ ", "│  ", "└─ ", "   "]);
+        assert_eq!(data.leaf_row, Some(4));
         assert_eq!(data.rows[2].label.as_deref(), Some("start"));
         assert_eq!(data.rows[2].subtree_end, 7);
         assert_eq!(data.rows[3].subtree_end, 5);
@@ -523,7 +531,7 @@ mod tests {
         assert_eq!(t.filter, TreeFilter::UserOnly);
         assert_eq!(
             texts(&t),
-            ["user: hello", "user: approach A", "user: approach B"]
+            ["user: hello", "user: approach B", "user: approach A"]
         );
         t.handle_key(&key(KeyCode::Char('u'), KeyModifiers::CONTROL), &kb);
         assert_eq!(t.filter, TreeFilter::Default);
@@ -537,7 +545,7 @@ mod tests {
         for c in "approach".chars() {
             t.handle_key(&key(KeyCode::Char(c), KeyModifiers::NONE), &kb);
         }
-        assert_eq!(texts(&t), ["user: approach A", "user: approach B"]);
+        assert_eq!(texts(&t), ["user: approach B", "user: approach A"]);
         for _ in 0.."approach".len() {
             t.handle_key(&key(KeyCode::Backspace, KeyModifiers::NONE), &kb);
         }

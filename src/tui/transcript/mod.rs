@@ -102,6 +102,11 @@ pub enum Item {
         /// Colour.
         kind: NoticeKind,
     },
+    /// Help text from pi itself (`/hotkeys`), drawn as markdown.
+    Help {
+        /// Markdown.
+        text: String,
+    },
     /// A notification from an extension: the extension's own text, re-worded by core
     /// hacks each time it is drawn (so turning a hack off shows the original again).
     ExtensionNotice {
@@ -110,6 +115,25 @@ pub enum Item {
         /// Colour.
         kind: NoticeKind,
     },
+}
+
+impl Item {
+    /// The item will not change any more (the answer or tool call is over),
+    /// so it can be written to the terminal's scrollback.
+    pub fn is_settled(&self) -> bool {
+        match self {
+            Item::Assistant { streaming, .. } => !streaming,
+            Item::Tool(row) => row.done,
+            _ => true,
+        }
+    }
+}
+
+/// A revision number no transcript has used yet, so that lines rendered for
+/// one transcript are never mistaken for another's (a resumed or new session).
+fn next_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Messages of a resumed session shown in the transcript at most (about).
@@ -136,6 +160,8 @@ pub struct Transcript {
     pub last_context_tokens: u64,
     /// Per item, the revision at which it last changed.
     pub item_revisions: Vec<u64>,
+    /// The status line shown last, updated in place while nothing follows it.
+    status: Option<usize>,
     tools: HashMap<String, usize>,
 }
 
@@ -187,12 +213,11 @@ impl Transcript {
                 }
                 Message::BashExecution(b) => {
                     let id = format!("user-bash-{}", b.timestamp);
-                    t.start_tool(
-                        &id,
-                        "bash",
-                        serde_json::json!({"command": b.command}),
-                        false,
-                    );
+                    let mut args = serde_json::json!({"command": b.command});
+                    if b.exclude_from_context == Some(true) {
+                        args["excludeFromContext"] = true.into();
+                    }
+                    t.start_tool(&id, "bash", args, false);
                     t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
                 }
                 Message::CompactionSummary(c) => {
@@ -211,12 +236,12 @@ impl Transcript {
     /// Append an item.
     pub fn push(&mut self, item: Item) {
         self.items.push(item);
-        self.revision += 1;
+        self.revision = next_revision();
         self.item_revisions.push(self.revision);
     }
 
     fn touch(&mut self, index: usize) {
-        self.revision += 1;
+        self.revision = next_revision();
         if let Some(r) = self.item_revisions.get_mut(index) {
             *r = self.revision;
         }
@@ -229,6 +254,33 @@ impl Transcript {
         self.push(Item::Notice { text, kind });
     }
 
+    /// Show a status line (model or thinking level changed): it replaces the
+    /// previous status line when nothing came after it, instead of stacking up.
+    pub fn status(&mut self, text: impl Into<String>, kind: NoticeKind) {
+        let text = text.into();
+        crate::i18n::probe::observe(&text);
+        match self.status {
+            Some(index) if index + 1 == self.items.len() => {
+                self.items[index] = Item::Notice { text, kind };
+                self.touch(index);
+            }
+            _ => {
+                self.push(Item::Notice { text, kind });
+                self.status = Some(self.items.len() - 1);
+            }
+        }
+    }
+
+    /// How many leading items are final: nothing still arriving, and not a
+    /// status line that may yet be updated in place.
+    pub fn settled_len(&self) -> usize {
+        let settled = self.items.iter().take_while(|i| i.is_settled()).count();
+        match self.status {
+            Some(index) if index + 1 == self.items.len() && settled == self.items.len() => index,
+            _ => settled,
+        }
+    }
+
     /// Append an extension's notification (kept as sent; core hacks apply when drawn).
     pub fn extension_notice(&mut self, text: impl Into<String>, kind: NoticeKind) {
         let text = text.into();
@@ -239,7 +291,7 @@ impl Transcript {
     /// Remove everything (a new session).
     pub fn clear(&mut self) {
         *self = Transcript {
-            revision: self.revision + 1,
+            revision: next_revision(),
             ..Transcript::default()
         };
     }

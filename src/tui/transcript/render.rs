@@ -35,6 +35,8 @@ pub struct RenderCache {
     generation: u64,
     entries: Vec<(u64, Vec<Line<'static>>)>,
     memo: MarkdownMemo,
+    /// Incremented whenever every entry is thrown away (options, locale or theme changed).
+    epoch: u64,
 }
 
 /// The markdown of the streaming answer's completed lines, reused until a
@@ -81,6 +83,7 @@ impl RenderCache {
             self.entries.clear();
             self.options = Some(options.clone());
             self.generation = generation;
+            self.epoch += 1;
         }
         self.entries.truncate(transcript.items.len());
         for (i, item) in transcript.items.iter().enumerate() {
@@ -125,7 +128,28 @@ impl RenderCache {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.memo = MarkdownMemo::default();
+        self.epoch += 1;
     }
+
+    /// Changes whenever all items are rendered afresh, so lines drawn
+    /// earlier may no longer match.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// The rendered lines of item `index` (after [`RenderCache::update`]).
+    pub fn item_lines(&self, index: usize) -> &[Line<'static>] {
+        self.entries.get(index).map_or(&[], |(_, l)| l.as_slice())
+    }
+}
+
+/// A message that starts with an expanded `/skill:` block: the skill's name
+/// and what follows the block (the user's own words).
+fn skill_block(text: &str) -> Option<(&str, &str)> {
+    let rest = text.strip_prefix("<skill name=\"")?;
+    let (name, _) = rest.split_once('"')?;
+    let end = text.find("</skill>")? + "</skill>".len();
+    Some((name, &text[end..]))
 }
 
 /// Render one item.
@@ -175,14 +199,48 @@ fn render_item_with(
                 lines.push(Line::default().style(bg));
             }
         },
+        Item::Help { text } => {
+            crate::i18n::probe::observe(text);
+            for line in render_markdown(text, inner, theme) {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(line.spans);
+                lines.push(Line::from(spans));
+            }
+        }
         Item::User { text } => {
             let bg = theme.bg("userMessageBg");
             let fg = theme.fg("userMessageText");
             lines.push(Line::default().style(bg));
-            for raw in sanitize(text).split('\n') {
-                for piece in wrap_line(raw, inner) {
-                    lines.push(Line::from(vec![Span::raw(" "), Span::styled(piece, fg)]).style(bg));
-                }
+            let mut body = text.as_str();
+            if let Some((name, rest)) = skill_block(text)
+                && !options.tools_expanded
+            {
+                // A `/skill:` message: the skill's text folded to one line.
+                lines.push(
+                    Line::from(vec![
+                        Span::raw(" "),
+                        Span::styled(
+                            format!("{} ", t!("pi.tui.skill.label")),
+                            theme.fg("customMessageLabel"),
+                        ),
+                        Span::styled(sanitize(name), fg),
+                        Span::styled(
+                            format!(
+                                " {}",
+                                t!("pi.tui.summary.expand", key = &options.expand_key)
+                            ),
+                            theme.fg("dim"),
+                        ),
+                    ])
+                    .style(bg),
+                );
+                body = rest;
+            }
+            // The user's markdown is rendered, as in answers.
+            for line in render_markdown(&sanitize(body.trim()), inner, theme) {
+                let mut spans = vec![Span::raw(" ")];
+                spans.extend(line.spans);
+                lines.push(Line::from(spans).style(bg.patch(fg)));
             }
             lines.push(Line::default().style(bg));
         }

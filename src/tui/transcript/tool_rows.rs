@@ -33,8 +33,18 @@ pub fn render_tool(
     match custom.and_then(|c| c.call.as_ref()) {
         Some(lines) => body.extend(lines.iter().map(|l| l.spans.clone())),
         None => {
-            for piece in wrap_line(&sanitize(&title(row)), inner) {
-                body.push(vec![Span::styled(piece, theme.bold("toolTitle"))]);
+            // The user's own `!` commands take the bash-mode colour; `!!` ones,
+            // whose output the model never sees, are dimmed and say so.
+            let (title_text, title_style) = if !row.id.starts_with("user-bash-") {
+                (title(row), theme.bold("toolTitle"))
+            } else if row.args.get("excludeFromContext") == Some(&Value::Bool(true)) {
+                let note = t!("pi.tui.bash.excluded");
+                (format!("{}  {note}", title(row)), theme.fg("dim"))
+            } else {
+                (title(row), theme.bold("bashMode"))
+            };
+            for piece in wrap_line(&sanitize(&title_text), inner) {
+                body.push(vec![Span::styled(piece, title_style)]);
             }
         }
     }

@@ -81,6 +81,18 @@ impl Tmux {
         self.tmux(&["capture-pane", "-p"])
     }
 
+    /// The pane's history and screen together.
+    pub fn history(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-S", "-"])
+    }
+
+    /// A tmux format evaluated for the pane, e.g. `#{alternate_on}`.
+    pub fn format(&self, format: &str) -> String {
+        self.tmux(&["display-message", "-p", format])
+            .trim()
+            .to_string()
+    }
+
     pub fn type_text(&self, text: &str) {
         self.tmux(&["send-keys", "-l", text]);
     }

@@ -1,0 +1,256 @@
+//! Drawing on the terminal's normal screen (the default). The header and
+//! every finished transcript item are printed once, as ordinary terminal
+//! lines: they scroll into the terminal's own history, where the wheel,
+//! search and selection reach them, and they stay after pi exits. Only the
+//! live area below them (an answer still arriving, queued messages, the
+//! working line, widgets, the editor or an open panel, the footer) is
+//! redrawn, row by row where it changed.
+//!
+//! When lines already printed no longer match (the terminal was resized,
+//! tool output was expanded, the theme, language or session changed), the
+//! screen and its history are cleared and everything is printed again.
+
+use std::fmt::Write as _;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::tui::app::App;
+use crate::tui::view::{Live, MIN_WIDTH, header_lines, render_options};
+use crate::ui_kit::ansi_buffer::row_ansi;
+
+/// What the normal screen shows, so the next frame writes only the difference.
+#[derive(Default)]
+pub struct Scrollback {
+    /// Terminal size the printed lines were laid out for (`None`: nothing printed yet).
+    size: Option<(u16, u16)>,
+    /// Something was drawn before (a later full redraw also clears the history).
+    started: bool,
+    /// The header as printed.
+    header: Vec<Line<'static>>,
+    /// Revisions of the transcript items printed so far, in order.
+    committed: Vec<u64>,
+    /// The render cache's epoch when they were printed.
+    epoch: u64,
+    /// The live area's rows as last written.
+    rows: Vec<String>,
+    /// The live area row the terminal cursor was left on.
+    cursor_row: usize,
+    /// The last frame covered the screen for an overlay.
+    under_overlay: bool,
+}
+
+/// Where a frame starts writing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// At the top of the live area.
+    Here,
+    /// At the top of the screen, which is cleared (its history is kept).
+    Home,
+    /// On a cleared screen and history (after the first frame).
+    Clear,
+}
+
+impl Scrollback {
+    /// Nothing printed yet; the first frame starts where the cursor is.
+    pub fn new() -> Self {
+        Scrollback::default()
+    }
+
+    /// The screen was disturbed (an external program ran): clear it and print everything again.
+    pub fn invalidate(&mut self) {
+        self.size = None;
+    }
+
+    /// The bytes that bring the terminal (of `cols` x `rows`) up to date with `app`.
+    pub fn frame(&mut self, app: &mut App, (cols, rows): (u16, u16)) -> String {
+        let rows = rows.max(1);
+        let area = Rect::new(0, 0, cols, rows);
+        if cols < MIN_WIDTH {
+            let mut buf = Buffer::empty(Rect::new(0, 0, cols, 1));
+            Paragraph::new(Line::from(crate::ui_kit::text::truncate(
+                &crate::t!("pi.tui.too_narrow"),
+                cols as usize,
+                "",
+            )))
+            .render(buf.area, &mut buf);
+            self.size = Some((0, 0));
+            return self.write(Start::Clear, Vec::new(), vec![row_ansi(&buf, 0)], None);
+        }
+        let live = Live::build(app, area);
+        let options = render_options(app, cols as usize);
+        app.cache.update(&app.transcript, &options, &app.theme);
+        app.scroll = 0;
+        let header = match &live.lua.header {
+            Some(lines) => lines.clone(),
+            None => header_lines(app, cols as usize),
+        };
+        let revisions = &app.transcript.item_revisions;
+        let printed_still_true = self.epoch == app.cache.epoch()
+            && self.header == header
+            && self.committed.len() <= revisions.len()
+            && self.committed.iter().zip(revisions).all(|(a, b)| a == b);
+        let reprint = self.size != Some((cols, rows)) || !printed_still_true;
+        let items = app.transcript.items.len();
+        if live.has_overlays() {
+            // Overlays are placed on the whole screen, over the conversation's
+            // last lines; nothing is printed for good while one is open.
+            let mut all = header;
+            for i in 0..items {
+                all.extend_from_slice(app.cache.item_lines(i));
+            }
+            let mut buf = Buffer::empty(area);
+            let cursor = live.render_into(&mut buf, area, all);
+            let screen = (0..rows).map(|y| row_ansi(&buf, y)).collect();
+            self.under_overlay = true;
+            return self.write(Start::Home, Vec::new(), screen, cursor);
+        }
+        let mut new_lines = Vec::new();
+        let mut start = Start::Here;
+        if reprint {
+            self.committed.clear();
+            self.epoch = app.cache.epoch();
+            self.size = Some((cols, rows));
+            new_lines.extend(header.iter().cloned());
+            self.header = header;
+            start = Start::Clear;
+        }
+        let settled = app.transcript.settled_len();
+        let before = self.committed.len();
+        for i in before..settled {
+            new_lines.extend_from_slice(app.cache.item_lines(i));
+            self.committed.push(revisions.get(i).copied().unwrap_or(0));
+        }
+        let mut tail = Vec::new();
+        for i in settled..items {
+            tail.extend_from_slice(app.cache.item_lines(i));
+        }
+        let height = (live.fixed_len() + tail.len()).clamp(1, rows as usize);
+        if std::mem::take(&mut self.under_overlay) && !reprint {
+            // Put back the conversation's last lines the overlay covered.
+            let room = (rows as usize).saturating_sub(height + new_lines.len());
+            let mut shown: Vec<Line<'static>> = self.header.clone();
+            for i in 0..before {
+                shown.extend_from_slice(app.cache.item_lines(i));
+            }
+            let skip = shown.len().saturating_sub(room);
+            let mut lines: Vec<Line<'static>> = shown.into_iter().skip(skip).collect();
+            lines.append(&mut new_lines);
+            new_lines = lines;
+            start = Start::Home;
+        }
+        let live_area = Rect::new(0, 0, cols, height as u16);
+        let mut buf = Buffer::empty(live_area);
+        let cursor = live.render_into(&mut buf, live_area, tail);
+        let live_rows = (0..live_area.height).map(|y| row_ansi(&buf, y)).collect();
+        let printed = print_lines(new_lines, cols);
+        self.write(start, printed, live_rows, cursor)
+    }
+
+    /// Leave the cursor below the live area (at exit), so the shell prompt
+    /// follows the conversation.
+    pub fn finish(&mut self) -> String {
+        let mut out = String::new();
+        let down = self.rows.len().saturating_sub(self.cursor_row + 1);
+        if down > 0 {
+            let _ = write!(out, "\x1b[{down}B");
+        }
+        out.push_str("\r\n\x1b[?25h");
+        self.rows.clear();
+        self.cursor_row = 0;
+        out
+    }
+
+    /// Write `printed` lines, then the live rows, from where `start` says.
+    fn write(
+        &mut self,
+        start: Start,
+        printed: Vec<String>,
+        live: Vec<String>,
+        cursor: Option<Position>,
+    ) -> String {
+        let mut out = String::from("\r");
+        let mut old_rows = std::mem::take(&mut self.rows);
+        match start {
+            Start::Here => {
+                if self.cursor_row > 0 {
+                    let _ = write!(out, "\x1b[{}A", self.cursor_row);
+                }
+            }
+            Start::Home => {
+                out.push_str("\x1b[0m\x1b[H\x1b[2J");
+                old_rows.clear();
+            }
+            Start::Clear => {
+                if self.started {
+                    out.push_str("\x1b[0m\x1b[H\x1b[2J\x1b[3J");
+                } else if self.cursor_row > 0 {
+                    let _ = write!(out, "\x1b[{}A", self.cursor_row);
+                }
+                old_rows.clear();
+            }
+        }
+        let shifted = !printed.is_empty();
+        let total = printed.len() + live.len();
+        for (i, text) in printed.iter().chain(live.iter()).enumerate() {
+            if i > 0 {
+                out.push_str("\r\n");
+            }
+            let unchanged =
+                !shifted && i >= printed.len() && old_rows.get(i - printed.len()) == Some(text);
+            if !unchanged {
+                out.push_str("\x1b[2K");
+                out.push_str(text);
+            }
+        }
+        if old_rows.len() > total {
+            // The live area shrank: clear what is left of the old one.
+            out.push_str("\r\n\x1b[J\x1b[1A");
+        }
+        let last = live.len().saturating_sub(1);
+        match cursor {
+            Some(Position { x, y }) => {
+                let y = (y as usize).min(last);
+                if last > y {
+                    let _ = write!(out, "\x1b[{}A", last - y);
+                }
+                out.push('\r');
+                if x > 0 {
+                    let _ = write!(out, "\x1b[{x}C");
+                }
+                out.push_str("\x1b[?25h");
+                self.cursor_row = y;
+            }
+            None => {
+                out.push_str("\x1b[?25l");
+                self.cursor_row = last;
+            }
+        }
+        self.rows = live;
+        self.started = true;
+        out
+    }
+}
+
+/// `lines` laid out `cols` wide, one ANSI string per terminal row.
+fn print_lines(lines: Vec<Line<'static>>, cols: u16) -> Vec<String> {
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    // Lay out in slices so a long session never needs one huge buffer.
+    for chunk in lines.chunks(256) {
+        let area = Rect::new(0, 0, cols, chunk.len() as u16);
+        let mut buf = Buffer::empty(area);
+        Paragraph::new(chunk.to_vec()).render(area, &mut buf);
+        crate::tui::transcript::hyperlink::apply_links(&mut buf);
+        out.extend((0..area.height).map(|y| row_ansi(&buf, y)));
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "scrollback_tests.rs"]
+mod tests;

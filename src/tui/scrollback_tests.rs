@@ -1,0 +1,96 @@
+use super::*;
+use crate::tui::transcript::Item;
+use crate::tui::view_tests::app;
+
+fn answer(streaming: bool, text: &str) -> Item {
+    Item::Assistant {
+        text: text.into(),
+        thinking: String::new(),
+        streaming,
+        error: None,
+        aborted: false,
+    }
+}
+
+#[test]
+fn finished_items_are_printed_once_and_the_live_area_is_redrawn() {
+    let mut a = app();
+    a.transcript.push(Item::User {
+        text: "first question".into(),
+    });
+    a.transcript.push(answer(false, "first answer"));
+    let mut s = Scrollback::new();
+    let first = s.frame(&mut a, (80, 24));
+    assert!(first.contains("first question") && first.contains("first answer"));
+    assert!(
+        !first.contains("\x1b[3J"),
+        "the shell's history is kept at start"
+    );
+
+    let again = s.frame(&mut a, (80, 24));
+    assert!(
+        !again.contains("first answer"),
+        "nothing printed twice: {again:?}"
+    );
+    assert!(
+        !again.contains("\x1b[2K"),
+        "unchanged rows are not rewritten"
+    );
+
+    a.transcript.push(Item::User {
+        text: "second question".into(),
+    });
+    let next = s.frame(&mut a, (80, 24));
+    assert!(next.contains("second question") && !next.contains("first question"));
+}
+
+#[test]
+fn an_answer_still_arriving_stays_in_the_live_area_until_it_ends() {
+    let mut a = app();
+    a.transcript.push(answer(true, "partial words"));
+    let mut s = Scrollback::new();
+    assert!(s.frame(&mut a, (80, 24)).contains("partial words"));
+    assert!(s.committed.is_empty(), "not printed for good yet");
+    let index = a.transcript.items.len() - 1;
+    a.transcript.items[index] = answer(false, "partial words and the rest");
+    a.transcript.item_revisions[index] += 1_000_000;
+    let done = s.frame(&mut a, (80, 24));
+    assert!(done.contains("and the rest"));
+    assert_eq!(s.committed.len(), 1);
+}
+
+#[test]
+fn a_resize_or_a_display_switch_prints_everything_again() {
+    let mut a = app();
+    a.transcript.push(Item::User {
+        text: "kept question".into(),
+    });
+    let mut s = Scrollback::new();
+    s.frame(&mut a, (80, 24));
+    let resized = s.frame(&mut a, (60, 24));
+    assert!(resized.contains("\x1b[3J") && resized.contains("kept question"));
+    a.tools_expanded = !a.tools_expanded;
+    let expanded = s.frame(&mut a, (60, 24));
+    assert!(expanded.contains("\x1b[3J") && expanded.contains("kept question"));
+    a.transcript.clear();
+    let cleared = s.frame(&mut a, (60, 24));
+    assert!(cleared.contains("\x1b[3J") && !cleared.contains("kept question"));
+}
+
+#[test]
+fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
+    let mut a = app();
+    a.editor.set_text("draft");
+    let mut s = Scrollback::new();
+    let out = s.frame(&mut a, (80, 24));
+    assert!(
+        out.ends_with("\x1b[?25h"),
+        "cursor shown in the editor: {out:?}"
+    );
+    assert!(
+        s.cursor_row < s.rows.len() - 1,
+        "the footer is below the editor"
+    );
+    let end = s.finish();
+    assert!(end.contains("\r\n") && end.contains("B"));
+}
