@@ -392,6 +392,15 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let Some(output) = output else {
         let mut prompts: Vec<String> = initial.into_iter().collect();
         prompts.extend(rest);
+        let update_notice =
+            crate::core::update_check::allowed(settings.update_check_enabled(), args.offline).then(
+                || {
+                    let dir = agent_dir.clone();
+                    tokio::spawn(async move {
+                        crate::core::update_check::check(&dir, crate::VERSION).await
+                    })
+                },
+            );
         let options = InteractiveOptions {
             agent_dir,
             cwd,
@@ -417,6 +426,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             tree: tree_options(&settings),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
+            update_notice,
             settings,
             extension_ui: tui_inbox,
         };

@@ -306,9 +306,21 @@ impl AgentSession {
         {
             return Ok(false);
         }
+        self.switch_session_file(path, None).await?;
+        Ok(true)
+    }
+
+    /// Leave the current session for the file at `path` (its cwd replaced by `cwd` when
+    /// given), with `session_shutdown` and `session_start{reason="resume"}` around it.
+    pub(crate) async fn switch_session_file(
+        &mut self,
+        path: &Path,
+        cwd: Option<&Path>,
+    ) -> Result<(), String> {
+        let target = path.display().to_string();
         let _ = self.session.sync();
         let dir = self.session.session_dir().map(std::path::PathBuf::from);
-        let session = SessionManager::open_with(path, dir.as_deref(), None).map_err(|e| {
+        let session = SessionManager::open_with(path, dir.as_deref(), cwd).map_err(|e| {
             t!(
                 "pi.session.open_failed",
                 path = path.display().to_string(),
@@ -331,7 +343,7 @@ impl AgentSession {
         )
         .await;
         self.apply_idle_actions().await;
-        Ok(true)
+        Ok(())
     }
 
     /// After a run: carry out queued actions and any prompts or turns they ask for.

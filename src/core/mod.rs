@@ -7,7 +7,9 @@ pub mod agent_session;
 pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
+pub mod session_import;
 pub mod session_switch;
+pub mod update_check;
 pub mod user_bash;
 
 pub use agent_session::AgentSession;

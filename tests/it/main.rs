@@ -92,3 +92,4 @@ mod tui_panels_e2e;
 mod tui_playground_e2e;
 mod tui_reload_e2e;
 mod tui_tree_e2e;
+mod tui_update_check;

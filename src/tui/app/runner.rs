@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use crate::ai::model::Model;
 use crate::core::agent_session::AgentSession;
-use crate::tui::app::session_task::{snapshot, spawn_session};
+use crate::tui::app::session_task::{SessionCommand, snapshot, spawn_session};
 use crate::tui::app::{App, TerminalRequest};
 use crate::tui::chrome::{FooterInfo, git_branch};
 use crate::tui::input::Input;
@@ -65,10 +65,12 @@ pub struct InteractiveOptions {
     pub tree: crate::tui::app::TreeOptions,
     /// Where extensions' `ctx.ui` requests arrive (`None`: no extensions).
     pub extension_ui: Option<crate::tui::chrome::extension_ui::ExtensionUiInbox>,
+    /// The running update check, whose notice (if any) is shown when it arrives.
+    pub update_notice: Option<tokio::task::JoinHandle<Option<String>>>,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
-pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
+pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOptions) -> i32 {
     crate::tui::transcript::highlight::preload();
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
@@ -80,6 +82,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
         .unwrap_or_default();
     let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
     let (commands, mut ui_events, task) = spawn_session(agent);
+    if let Some(check) = options.update_notice.take() {
+        let _ = commands.send(SessionCommand::NoticeWhenReady(check));
+    }
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
     let mut theme_dirs = vec![options.agent_dir.join("themes")];
@@ -463,6 +468,7 @@ mod tests {
             notices: Vec::new(),
             settings: Default::default(),
             extension_ui: None,
+            update_notice: None,
         }
     }
 
