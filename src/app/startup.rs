@@ -158,7 +158,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         )
     });
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
-    let files = process_file_args(&args.file_args(), &cwd)?;
+    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
@@ -183,6 +183,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
         bin_dir: Some(agent_dir.join("bin")),
+        keep_image_size: !settings.image_auto_resize(),
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let view = SharedView::new(&cwd);
@@ -312,6 +313,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         }),
         tool_execution: ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),
+        block_images: settings.block_images(),
         convert_to_llm: crate::session::convert::convert_to_llm,
         cwd: cwd.clone(),
     };

@@ -35,6 +35,8 @@ pub enum SessionCommand {
     SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
+    /// Keep images from being sent (`images.blockImages`).
+    SetBlockImages(bool),
     /// Continue another session file (`/resume`), restoring its model (one
     /// of `models`) and thinking level.
     Resume {
@@ -373,6 +375,7 @@ pub fn spawn_session(
                 SessionCommand::SetThinking(level) => {
                     agent.set_thinking_level(level).await;
                 }
+                SessionCommand::SetBlockImages(block) => agent.config.block_images = block,
                 SessionCommand::Tree(command) => {
                     crate::tui::app::session_tree_task::run_tree_command(
                         &mut agent, command, &ui_tx,
