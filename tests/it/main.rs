@@ -8,6 +8,7 @@ mod support;
 
 mod agent_loop;
 mod ai_bedrock;
+mod ai_cloudflare;
 mod ai_compat_flags;
 mod ai_google;
 mod ai_handoff;
