@@ -1,6 +1,7 @@
 //! Start-up: turn the command line, settings and files into a running mode, and the
 //! `pi install`/`pi lang` sub-commands.
 
+pub mod config_command;
 pub mod lang_command;
 mod model_setup;
 pub mod package_commands;

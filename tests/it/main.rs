@@ -84,6 +84,7 @@ mod tools_registry;
 mod tools_write;
 mod tui_bad_input_e2e;
 mod tui_clipboard_image;
+mod tui_config_e2e;
 mod tui_e2e;
 mod tui_export;
 mod tui_extension_ui_e2e;
