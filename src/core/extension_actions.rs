@@ -485,12 +485,33 @@ impl AgentSession {
                     self.report_extension_error(format!("ctx.switchSession: {e}"));
                 }
             }
-            ExtensionAction::Compact(instructions) => {
+            ExtensionAction::Compact {
+                instructions,
+                callback,
+            } => {
                 let signal = CancellationToken::new();
                 let reason = crate::core::agent_session::CompactionReason::Manual;
                 let run = self.compact(instructions.as_deref(), reason, false, &signal);
-                if let Err(e) = Box::pin(run).await {
-                    self.report_extension_error(format!("ctx.compact: {e}"));
+                let outcome = Box::pin(run).await;
+                let payload = match (&outcome, callback) {
+                    (_, None) => None,
+                    (Ok(result), Some(id)) => {
+                        Some(json!({"id": id, "ok": true, "result": result.to_json()}))
+                    }
+                    (Err(e), Some(id)) => Some(json!({"id": id, "ok": false, "error": e})),
+                };
+                match (outcome, payload) {
+                    (_, Some(payload)) => {
+                        if let Some(ext) = &self.extensions {
+                            let event = crate::lua::compact_callbacks::EVENT;
+                            let done = ext.handle.emit(event, payload).await;
+                            for error in done.errors {
+                                self.report_extension_error(error);
+                            }
+                        }
+                    }
+                    (Err(e), None) => self.report_extension_error(format!("ctx.compact: {e}")),
+                    (Ok(_), None) => {}
                 }
             }
             ExtensionAction::Abort

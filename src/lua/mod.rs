@@ -6,6 +6,7 @@
 pub mod api;
 pub mod budget;
 pub mod command;
+pub mod compact_callbacks;
 pub mod convert;
 pub mod ctx;
 pub mod discovery;
