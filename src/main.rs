@@ -22,6 +22,9 @@ fn main() {
         println!("{text}");
         std::process::exit(code);
     }
+    if pi::app::config_command::is_config_command(&argv) {
+        std::process::exit(pi::app::config_command::run());
+    }
     if pi::app::package_commands::is_package_command(&argv) {
         std::process::exit(pi::app::package_commands::run(&argv));
     }

@@ -6,19 +6,19 @@ local THRESHOLD = 100000
 
 return function(pi)
   local previous -- tokens after the previous turn
-  local waiting = false -- a compaction we asked for has not finished yet
 
   local function compact(ctx, instructions)
     if ctx.hasUI then ctx.ui.notify("Compaction started", "info") end
-    waiting = true
-    ctx.compact({ customInstructions = instructions })
+    ctx.compact({
+      customInstructions = instructions,
+      onComplete = function()
+        if ctx.hasUI then ctx.ui.notify("Compaction completed", "info") end
+      end,
+      onError = function(err)
+        if ctx.hasUI then ctx.ui.notify("Compaction failed: " .. err.message, "error") end
+      end,
+    })
   end
-
-  -- ctx.compact does not call back; the finished compaction arrives as an event.
-  pi.on("session_compact", function(_, ctx)
-    if waiting and ctx.hasUI then ctx.ui.notify("Compaction completed", "info") end
-    waiting = false
-  end)
 
   pi.on("turn_end", function(_, ctx)
     local usage = ctx.getContextUsage()

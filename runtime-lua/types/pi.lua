@@ -340,7 +340,7 @@
 ---@field hasPendingMessages fun(): boolean
 ---@field shutdown fun() quit pi once idle
 ---@field getContextUsage fun(): {tokens: integer, contextWindow: integer, percent: number}|nil nil for an empty conversation
----@field compact fun(options?: {customInstructions?: string}) compact once the current turn is over
+---@field compact fun(options?: {customInstructions?: string, onComplete?: fun(result: {summary: string, firstKeptEntryId: string, tokensBefore: integer, details?: table}), onError?: fun(err: {message: string})}) compact once the current turn is over; `onComplete`/`onError` tell how it went
 ---@field getSystemPrompt fun(): string
 ---@field sendUserMessage fun(content: string|pi.Content[], options?: pi.SendOptions) like pi.sendUserMessage
 

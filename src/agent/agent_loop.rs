@@ -56,6 +56,8 @@ pub struct AgentLoopConfig {
     pub tool_execution: ExecutionMode,
     /// Session id, for provider prompt caching.
     pub session_id: Option<String>,
+    /// Replace every image with a short text before a request (`images.blockImages`).
+    pub block_images: bool,
     /// Message conversion before each request.
     pub convert_to_llm: ConvertToLlm,
     /// Working directory for tools.
@@ -234,6 +236,9 @@ async fn stream_reply(
     };
     let mut messages = (cfg.convert_to_llm)(&state.messages);
     observer.transform_context(&mut messages).await;
+    if cfg.block_images {
+        crate::ai::transform::block_images(&mut messages);
+    }
     let context = Arc::new(Context {
         system_prompt: Some(state.system_prompt.clone()).filter(|s| !s.is_empty()),
         messages,

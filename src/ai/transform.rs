@@ -20,6 +20,41 @@ const TOOL_IMAGE_PLACEHOLDER: &str = "(tool image omitted: model does not suppor
 /// Text of the synthetic result given to a tool call that never got one.
 pub const MISSING_TOOL_RESULT: &str = "No result provided";
 
+/// What replaces an image when images are blocked (`images.blockImages`).
+pub const BLOCKED_IMAGE_TEXT: &str = "Image reading is disabled.";
+
+/// Replace every image in user and tool-result messages with [`BLOCKED_IMAGE_TEXT`]
+/// (neighbouring replacements merged into one), so no image leaves the machine.
+pub fn block_images(messages: &mut [Message]) {
+    let strip = |blocks: Vec<ContentBlock>| -> Vec<ContentBlock> {
+        let mut out: Vec<ContentBlock> = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let block = match block {
+                ContentBlock::Image(_) => ContentBlock::text(BLOCKED_IMAGE_TEXT),
+                other => other,
+            };
+            let repeated = matches!((&block, out.last()),
+                (ContentBlock::Text(a), Some(ContentBlock::Text(b)))
+                    if a.text == BLOCKED_IMAGE_TEXT && b.text == BLOCKED_IMAGE_TEXT);
+            if !repeated {
+                out.push(block);
+            }
+        }
+        out
+    };
+    for message in messages.iter_mut() {
+        match message {
+            Message::User(u) => {
+                if let UserContent::Blocks(blocks) = &mut u.content {
+                    *blocks = strip(std::mem::take(blocks));
+                }
+            }
+            Message::ToolResult(r) => r.content = strip(std::mem::take(&mut r.content)),
+            _ => {}
+        }
+    }
+}
+
 /// Rewrite `messages` for `model`. `normalize_id` maps a foreign tool-call id
 /// to one the target API accepts (applied only to other models' calls).
 pub fn transform_messages(
@@ -303,5 +338,41 @@ mod tests {
         );
         let kept = transform_messages(&msgs, &model(&["text", "image"]), &|id| id.to_string());
         assert_eq!(kept, msgs);
+    }
+
+    #[test]
+    fn blocked_images_become_one_text_in_user_and_tool_messages() {
+        let img = ContentBlock::image("AAA", "image/png");
+        let mut msgs = vec![
+            Message::User(UserMessage {
+                content: UserContent::Blocks(vec![
+                    ContentBlock::text("look"),
+                    img.clone(),
+                    img.clone(),
+                ]),
+                timestamp: 0,
+            }),
+            Message::ToolResult(ToolResultMessage {
+                tool_call_id: "t".into(),
+                tool_name: "read".into(),
+                content: vec![img.clone()],
+                details: None,
+                is_error: false,
+                timestamp: 0,
+            }),
+        ];
+        block_images(&mut msgs);
+        let Message::User(u) = &msgs[0] else { panic!() };
+        assert_eq!(
+            u.content,
+            UserContent::Blocks(vec![
+                ContentBlock::text("look"),
+                ContentBlock::text(BLOCKED_IMAGE_TEXT)
+            ])
+        );
+        let Message::ToolResult(r) = &msgs[1] else {
+            panic!()
+        };
+        assert_eq!(r.content, vec![ContentBlock::text(BLOCKED_IMAGE_TEXT)]);
     }
 }

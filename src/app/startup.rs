@@ -181,7 +181,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         )
     });
     let stdin_text = if stdin_is_tty { None } else { read_stdin() };
-    let files = process_file_args(&args.file_args(), &cwd)?;
+    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
@@ -209,6 +209,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
         bin_dir: Some(agent_dir.join("bin")),
+        keep_image_size: !settings.image_auto_resize(),
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
     let view = SharedView::new(&cwd);
@@ -323,6 +324,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         auth: catalog.auth_resolver(),
         tool_execution: ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),
+        block_images: settings.block_images(),
         convert_to_llm: crate::session::convert::convert_to_llm,
         cwd: cwd.clone(),
     };
@@ -403,6 +405,15 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let Some(output) = output else {
         let mut prompts: Vec<String> = initial.into_iter().collect();
         prompts.extend(rest);
+        let update_notice =
+            crate::core::update_check::allowed(settings.update_check_enabled(), args.offline).then(
+                || {
+                    let dir = agent_dir.clone();
+                    tokio::spawn(async move {
+                        crate::core::update_check::check(&dir, crate::VERSION).await
+                    })
+                },
+            );
         let options = InteractiveOptions {
             agent_dir,
             cwd,
@@ -429,6 +440,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             tree: tree_options(&settings),
             open_resume: args.resume,
             session_dir: (!args.no_session).then_some(session_dir),
+            update_notice,
             settings,
             extension_ui: tui_inbox,
         };

@@ -4,8 +4,6 @@ use crate::t;
 
 use std::path::Path;
 
-use base64::Engine;
-
 use crate::ai::types::ContentBlock;
 
 /// Text and images gathered from `@file` arguments.
@@ -19,7 +17,13 @@ pub struct FileInputs {
 
 /// Read `@file` arguments relative to `cwd`. Empty files are skipped; a missing
 /// or unreadable file is an error naming its absolute path.
-pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, String> {
+/// Images are scaled to the provider limits when `auto_resize` is set (`images.autoResize`),
+/// with a note mapping coordinates back.
+pub fn process_file_args(
+    files: &[String],
+    cwd: &Path,
+    auto_resize: bool,
+) -> Result<FileInputs, String> {
     let mut out = FileInputs::default();
     for arg in files {
         let path = crate::tools::paths::resolve_read_path(arg, cwd);
@@ -36,10 +40,18 @@ pub fn process_file_args(files: &[String], cwd: &Path) -> Result<FileInputs, Str
             continue;
         }
         if let Some(mime) = crate::tools::mime::detect_image_mime_type(&bytes) {
-            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            out.images.push(ContentBlock::image(data, mime));
-            out.text
-                .push_str(&format!("<file name=\"{shown}\"></file>\n"));
+            match crate::tools::image_resize::prepare_attachment(&bytes, mime, auto_resize) {
+                Some((image, note)) => {
+                    out.images.push(image);
+                    let note = note.unwrap_or_default();
+                    out.text
+                        .push_str(&format!("<file name=\"{shown}\">{note}</file>\n"));
+                }
+                None => out.text.push_str(&format!(
+                    "<file name=\"{shown}\">{}</file>\n",
+                    crate::tools::image_resize::OMITTED_NOTE
+                )),
+            }
             continue;
         }
         let text = String::from_utf8(bytes)
@@ -88,7 +100,7 @@ mod tests {
         let png = [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0];
         std::fs::write(dir.path().join("i.png"), png).unwrap();
         let args = ["a.txt", "empty.txt", "i.png"].map(String::from);
-        let got = process_file_args(&args, dir.path()).unwrap();
+        let got = process_file_args(&args, dir.path(), true).unwrap();
         let a = dir.path().join("a.txt");
         let i = dir.path().join("i.png");
         assert_eq!(
@@ -100,7 +112,7 @@ mod tests {
             )
         );
         assert_eq!(got.images.len(), 1);
-        let missing = process_file_args(&["nope.txt".into()], dir.path()).unwrap_err();
+        let missing = process_file_args(&["nope.txt".into()], dir.path(), true).unwrap_err();
         assert!(missing.starts_with("File not found: ") && missing.ends_with("nope.txt"));
     }
 

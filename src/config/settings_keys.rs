@@ -190,6 +190,11 @@ impl Settings {
         self.str_key("shellCommandPrefix")
     }
 
+    /// `enableUpdateCheck` (default false): look for a newer pi at start-up, at most daily.
+    pub fn update_check_enabled(&self) -> bool {
+        self.bool_key("enableUpdateCheck", false)
+    }
+
     /// `quietStartup` (default false).
     pub fn quiet_startup(&self) -> bool {
         self.bool_key("quietStartup", false)

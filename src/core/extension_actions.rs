@@ -340,9 +340,21 @@ impl AgentSession {
         {
             return Ok(false);
         }
+        self.switch_session_file(path, None).await?;
+        Ok(true)
+    }
+
+    /// Leave the current session for the file at `path` (its cwd replaced by `cwd` when
+    /// given), with `session_shutdown` and `session_start{reason="resume"}` around it.
+    pub(crate) async fn switch_session_file(
+        &mut self,
+        path: &Path,
+        cwd: Option<&Path>,
+    ) -> Result<(), String> {
+        let target = path.display().to_string();
         let _ = self.session.sync();
         let dir = self.session.session_dir().map(std::path::PathBuf::from);
-        let session = SessionManager::open_with(path, dir.as_deref(), None).map_err(|e| {
+        let session = SessionManager::open_with(path, dir.as_deref(), cwd).map_err(|e| {
             t!(
                 "pi.session.open_failed",
                 path = path.display().to_string(),
@@ -365,7 +377,7 @@ impl AgentSession {
         )
         .await;
         self.apply_idle_actions().await;
-        Ok(true)
+        Ok(())
     }
 
     /// After a run: carry out queued actions and any prompts or turns they ask for.
@@ -539,12 +551,33 @@ impl AgentSession {
                     self.report_extension_error(format!("ctx.switchSession: {e}"));
                 }
             }
-            ExtensionAction::Compact(instructions) => {
+            ExtensionAction::Compact {
+                instructions,
+                callback,
+            } => {
                 let signal = CancellationToken::new();
                 let reason = crate::core::agent_session::CompactionReason::Manual;
                 let run = self.compact(instructions.as_deref(), reason, false, &signal);
-                if let Err(e) = Box::pin(run).await {
-                    self.report_extension_error(format!("ctx.compact: {e}"));
+                let outcome = Box::pin(run).await;
+                let payload = match (&outcome, callback) {
+                    (_, None) => None,
+                    (Ok(result), Some(id)) => {
+                        Some(json!({"id": id, "ok": true, "result": result.to_json()}))
+                    }
+                    (Err(e), Some(id)) => Some(json!({"id": id, "ok": false, "error": e})),
+                };
+                match (outcome, payload) {
+                    (_, Some(payload)) => {
+                        if let Some(ext) = &self.extensions {
+                            let event = crate::lua::compact_callbacks::EVENT;
+                            let done = ext.handle.emit(event, payload).await;
+                            for error in done.errors {
+                                self.report_extension_error(error);
+                            }
+                        }
+                    }
+                    (Err(e), None) => self.report_extension_error(format!("ctx.compact: {e}")),
+                    (Ok(_), None) => {}
                 }
             }
             ExtensionAction::Abort

@@ -9,8 +9,10 @@ pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
 pub mod model_catalog;
+pub mod session_import;
 pub mod session_switch;
 pub mod tree_navigation;
+pub mod update_check;
 pub mod user_bash;
 
 pub use agent_session::AgentSession;

@@ -4,6 +4,9 @@
 //! conversation, the session tree (any branch selectable) and a search box.
 //! Nothing is fetched from the network when the file is opened.
 
+pub mod jsonl;
+pub mod share;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};

@@ -365,10 +365,18 @@ pub fn install_static(
     let h = host.clone();
     t.set(
         "compact",
-        lua.create_function(move |_, opts: Option<Table>| {
-            let instructions =
-                opts.and_then(|o| o.get::<Option<String>>("customInstructions").ok().flatten());
-            h.view.push_action(ExtensionAction::Compact(instructions));
+        lua.create_function(move |lua, opts: Option<Table>| {
+            let instructions = opts
+                .as_ref()
+                .and_then(|o| o.get::<Option<String>>("customInstructions").ok().flatten());
+            let callback = match &opts {
+                Some(o) => crate::lua::compact_callbacks::keep(lua, o)?,
+                None => None,
+            };
+            h.view.push_action(ExtensionAction::Compact {
+                instructions,
+                callback,
+            });
             Ok(())
         })?,
     )?;

@@ -150,7 +150,8 @@ impl ExtensionHandle {
     /// Run `payload` through the handlers of `event` (returned unchanged when
     /// there are none).
     pub async fn emit(&self, event: &str, payload: Value) -> Dispatched {
-        if !self.has_handlers(event) {
+        let internal = event == crate::lua::compact_callbacks::EVENT;
+        if !internal && !self.has_handlers(event) {
             return Dispatched::unchanged(payload);
         }
         let fallback = payload.clone();

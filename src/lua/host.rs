@@ -189,6 +189,9 @@ async fn serve(host: Rc<Host>, request: Request) {
             reply,
         } => {
             let out = match host.current() {
+                Some(vm) if event == crate::lua::compact_callbacks::EVENT => {
+                    crate::lua::compact_callbacks::finish(&vm, payload).await
+                }
                 Some(vm) => dispatch(&vm, &event, payload).await,
                 None => Dispatched::unchanged(payload),
             };

@@ -8,6 +8,7 @@ pub mod autocomplete;
 pub mod budget;
 pub mod callbacks;
 pub mod command;
+pub mod compact_callbacks;
 pub mod convert;
 pub mod ctx;
 pub mod discovery;

@@ -91,7 +91,13 @@ pub enum ExtensionAction {
     /// `ctx.switchSession(path)` from a command.
     SwitchSession(String),
     /// `ctx.compact{customInstructions}`.
-    Compact(Option<String>),
+    Compact {
+        /// `customInstructions`.
+        instructions: Option<String>,
+        /// The `onComplete`/`onError` pair kept for this call, to be run with
+        /// [`crate::lua::compact_callbacks::EVENT`] when the compaction ends.
+        callback: Option<u64>,
+    },
 }
 
 /// A snapshot of the session for extensions (`ctx`, `pi.get*`).

@@ -7,3 +7,4 @@ pub mod manager;
 pub mod ops;
 pub mod resolve;
 pub mod source;
+pub mod toggle;

@@ -21,6 +21,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("compact", true),
     ("export", true),
     ("share", true),
+    ("import", true),
     ("login", true),
     ("logout", true),
     ("lang", true),

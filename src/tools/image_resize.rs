@@ -15,6 +15,9 @@ use image::{DynamicImage, ImageFormat};
 pub const MAX_DIMENSION: u32 = 2000;
 /// Largest base64 payload sent to a provider.
 pub const MAX_BASE64_BYTES: usize = 4_718_592; // 4.5 MiB
+/// What the model is told in place of an image that cannot be made small enough.
+pub const OMITTED_NOTE: &str =
+    "[Image omitted: could not be resized below the inline image size limit.]";
 /// JPEG qualities tried, best first.
 const JPEG_QUALITIES: [u8; 5] = [80, 85, 70, 55, 40];
 
@@ -113,6 +116,23 @@ fn smallest_fitting_encoding(img: &DynamicImage) -> Option<(String, &'static str
         }
     }
     None
+}
+
+/// An image attachment as `images.autoResize` wants it: with `auto_resize`, fitted within
+/// the limits plus the note mapping coordinates back when it was scaled; without, the bytes
+/// as they are. `None` when the image cannot be made to fit.
+pub fn prepare_attachment(
+    bytes: &[u8],
+    mime_type: &str,
+    auto_resize: bool,
+) -> Option<(crate::ai::types::ContentBlock, Option<String>)> {
+    use crate::ai::types::ContentBlock;
+    if !auto_resize {
+        return Some((ContentBlock::image(STANDARD.encode(bytes), mime_type), None));
+    }
+    let fitted = fit_image(bytes, mime_type)?;
+    let note = dimension_note(&fitted);
+    Some((ContentBlock::image(fitted.data, fitted.mime_type), note))
 }
 
 /// The note telling the model how sent coordinates map to the original.

@@ -105,12 +105,15 @@ pub struct ToolOptions {
     pub shell_command_prefix: Option<String>,
     /// Directory prepended to `PATH` for bash commands (the agent's `bin` directory).
     pub bin_dir: Option<PathBuf>,
+    /// `read` sends images as they are instead of scaling them to the provider limits
+    /// (`images.autoResize: false`).
+    pub keep_image_size: bool,
 }
 
 /// The built-in tool called `name`, or `None` for an unknown name.
 pub fn builtin_tool(name: &str, options: &ToolOptions) -> Option<Arc<dyn AgentTool>> {
     let tool: Arc<dyn AgentTool> = match name {
-        "read" => Arc::new(ReadTool::new()),
+        "read" => Arc::new(ReadTool::with_resize(!options.keep_image_size)),
         "bash" => Arc::new(BashTool::new(options)),
         "edit" => Arc::new(EditTool::new()),
         "write" => Arc::new(WriteTool::new()),

@@ -15,7 +15,7 @@ use super::args::{
     check_aborted, js_number, object_schema, optional_number, required_str, unless_aborted,
 };
 use super::fs_errors;
-use super::image_resize::{dimension_note, fit_image};
+use super::image_resize::prepare_attachment;
 use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
 use super::paths::resolve_read_path;
 use super::truncate::{
@@ -23,13 +23,27 @@ use super::truncate::{
 };
 
 /// The built-in `read` tool.
-#[derive(Debug, Clone, Default)]
-pub struct ReadTool;
+#[derive(Debug, Clone)]
+pub struct ReadTool {
+    /// Scale images to the provider limits (`images.autoResize`).
+    auto_resize: bool,
+}
+
+impl Default for ReadTool {
+    fn default() -> Self {
+        ReadTool::new()
+    }
+}
 
 impl ReadTool {
-    /// A read tool.
+    /// A read tool that scales large images down.
     pub fn new() -> Self {
-        ReadTool
+        ReadTool { auto_resize: true }
+    }
+
+    /// A read tool that scales large images down only when `auto_resize` is set.
+    pub fn with_resize(auto_resize: bool) -> Self {
+        ReadTool { auto_resize }
     }
 }
 
@@ -66,7 +80,11 @@ impl ReadTool {
         };
         check_aborted(&ctx.signal)?;
         let absolute = resolve_read_path(path, &ctx.cwd);
-        unless_aborted(&ctx.signal, read_file(&request, &absolute)).await?
+        unless_aborted(
+            &ctx.signal,
+            read_file(&request, &absolute, self.auto_resize),
+        )
+        .await?
     }
 }
 
@@ -80,7 +98,11 @@ struct ReadRequest<'a> {
     limit: Option<f64>,
 }
 
-async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOutput, ToolError> {
+async fn read_file(
+    request: &ReadRequest<'_>,
+    absolute: &Path,
+    auto_resize: bool,
+) -> Result<ToolOutput, ToolError> {
     fs_errors::access(absolute, libc::R_OK)
         .map_err(|e| ToolError::new(fs_errors::describe(&e, "access", absolute)))?;
     if absolute.is_dir() {
@@ -103,17 +125,18 @@ async fn read_file(request: &ReadRequest<'_>, absolute: &Path) -> Result<ToolOut
         .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
 
     if let Some(mime_type) = detect_image_mime_type(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
-        let content = match fit_image(&bytes, mime_type) {
-            Some(img) => {
-                let mut note = format!("Read image file [{}]", img.mime_type);
-                if let Some(dims) = dimension_note(&img) {
+        let content = match prepare_attachment(&bytes, mime_type, auto_resize) {
+            Some((image, dims)) => {
+                let sent = match &image {
+                    ContentBlock::Image(i) => i.mime_type.clone(),
+                    _ => mime_type.to_string(),
+                };
+                let mut note = format!("Read image file [{sent}]");
+                if let Some(dims) = dims {
                     note.push('\n');
                     note.push_str(&dims);
                 }
-                vec![
-                    ContentBlock::text(note),
-                    ContentBlock::image(img.data, img.mime_type),
-                ]
+                vec![ContentBlock::text(note), image]
             }
             None => vec![ContentBlock::text(format!(
                 "Read image file [{mime_type}]\n[Image omitted: could not be resized below the inline image size limit.]"

@@ -46,6 +46,8 @@ pub enum SlashCommand {
     Export(String),
     /// `/share`.
     Share,
+    /// `/import <file.jsonl>`.
+    Import(String),
     /// `/lang [tag|alias|subcommand]`.
     Lang(String),
     /// A known command whose feature is not in this build.
@@ -85,14 +87,32 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "fork" => SlashCommand::Fork,
         "clone" => SlashCommand::Clone,
         "compact" => SlashCommand::Compact(arg),
-        "export" => SlashCommand::Export(arg),
+        "export" => SlashCommand::Export(path_argument(&arg)),
         "share" => SlashCommand::Share,
+        "import" => SlashCommand::Import(path_argument(&arg)),
         "lang" => SlashCommand::Lang(arg),
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }
         other => SlashCommand::Unknown(other.to_string()),
     })
+}
+
+/// The path a command was given: the text inside quotes when it starts with one
+/// (`/export "my file.jsonl"`), otherwise the first word.
+pub fn path_argument(arg: &str) -> String {
+    let arg = arg.trim();
+    match arg.chars().next() {
+        Some(q @ ('"' | '\'')) => match arg[1..].find(q) {
+            Some(end) => arg[1..1 + end].to_string(),
+            None => arg[1..].to_string(),
+        },
+        _ => arg
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }
 }
 
 /// The description of built-in command `name`, in the current locale.

@@ -147,6 +147,7 @@ fn setup(replies: Vec<Reply>, mode: ExecutionMode) -> (AgentLoopConfig, AgentSta
         auth: Arc::new(|_| Ok(RequestAuth::default())),
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
+        block_images: false,
         convert_to_llm: |m| m.to_vec(),
         cwd: std::env::temp_dir(),
     };

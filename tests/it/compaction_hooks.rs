@@ -52,6 +52,7 @@ async fn agent_with_extension(cwd: &Path) -> (AgentSession, FauxProvider) {
         auth: Arc::new(|_| Ok(RequestAuth::default())),
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
+        block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
     };

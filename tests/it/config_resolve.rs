@@ -144,8 +144,8 @@ fn scope_patterns() {
             .iter()
             .filter(|n| n.contains("claude-opus-4-7"))
             .count(),
-        2,
-        "anthropic and opencode, each once: {names:?}"
+        3,
+        "anthropic, cloudflare-ai-gateway and opencode, each once: {names:?}"
     );
     assert_eq!(
         warnings,

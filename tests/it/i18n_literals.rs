@@ -99,6 +99,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "Extension error: {}",
         "kind marker of extension diagnostics, shown translated (lua::messages)",
     ),
+    (
+        "core/extension_actions.rs",
+        "Warning: {warning}",
+        "kind marker of extension diagnostics, shown translated (lua::messages)",
+    ),
+    (
+        "core/discovered_resources.rs",
+        "Warning: {warning}",
+        "kind marker of extension diagnostics, shown translated (lua::messages)",
+    ),
 ];
 
 fn is_english_text(text: &str) -> bool {

@@ -255,4 +255,22 @@ async fn fork_and_clone_emit_before_fork_shutdown_and_start() {
         matches!(e, pi::session::entries::SessionEntry::Compaction(c) if c.summary.contains("the summary"))
     });
     assert!(compacted, "ctx.compact appended a compaction");
+    let log_rows = read_log(&log);
+    let done = log_rows.iter().find(|e| e["type"] == "compact_done");
+    assert!(
+        done.is_some_and(|e| e["reason"].as_str().unwrap().contains("the summary")),
+        "onComplete got the result: {log_rows:?}"
+    );
+
+    // A second compaction right away has nothing to summarise: onError hears why.
+    agent
+        .run_extension_command("compact-now", "again", &signal)
+        .await
+        .unwrap();
+    let log_rows = read_log(&log);
+    let failed = log_rows.iter().find(|e| e["type"] == "compact_error");
+    assert!(
+        failed.is_some_and(|e| !e["reason"].as_str().unwrap().is_empty()),
+        "onError got the message: {log_rows:?}"
+    );
 }

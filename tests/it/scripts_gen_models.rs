@@ -98,3 +98,71 @@ fn committed_catalog_parses_with_hundreds_of_models() {
         .sum();
     assert!(total > 500, "{total}");
 }
+
+#[test]
+fn gateway_routes_give_models_their_own_api_and_only_named_providers_are_regenerated() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "name = \"M\"\ntool_call = true\n[cost]\ninput = 1\noutput = 2\n[limit]\ncontext = 1000\noutput = 100\n";
+    for id in ["up/claude-x", "compat/@cf/lab/small", "elsewhere/skipped"] {
+        let path = dir.path().join(format!("providers/gate/models/{id}.toml"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, model).unwrap();
+    }
+    let config = json!({"providers": [
+        {"provider": "gate", "source": "gate", "api": "openai-completions", "baseUrl": "https://g/{ID}/compat",
+         "routes": [
+            {"prefix": "up/", "strip": true, "api": "anthropic-messages", "baseUrl": "https://g/{ID}/up"},
+            {"prefix": "compat/"}
+         ]},
+        {"provider": "zzz-untouched", "source": "absent", "api": "openai-completions", "baseUrl": "https://z"}
+    ]});
+    std::fs::write(dir.path().join("config.json"), config.to_string()).unwrap();
+    let out = dir.path().join("catalog.json");
+    let existing = json!({"providers": [
+        {"provider": "aaa-kept", "api": "openai-completions", "baseUrl": "https://a", "models": [
+            {"id": "kept", "name": "Kept", "reasoning": false, "input": ["text"], "cost": [0, 0, 0, 0],
+             "contextWindow": 1, "maxTokens": 1}]}
+    ]});
+    std::fs::write(&out, existing.to_string()).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = Command::new("python3")
+        .arg(root.join("scripts/gen-models"))
+        .arg("--source")
+        .arg(dir.path())
+        .arg("--config")
+        .arg(dir.path().join("config.json"))
+        .arg("--output")
+        .arg(&out)
+        .args(["--provider", "gate"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let catalog: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let providers = catalog["providers"].as_array().unwrap();
+    let names: Vec<&str> = providers
+        .iter()
+        .map(|p| p["provider"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["aaa-kept", "gate"],
+        "other providers kept, unnamed ones not added"
+    );
+    let models = providers[1]["models"].as_array().unwrap();
+    let ids: Vec<&str> = models.iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        ["compat/@cf/lab/small", "claude-x"],
+        "unrouted ids are skipped"
+    );
+    assert_eq!(models[1]["api"], "anthropic-messages");
+    assert_eq!(models[1]["baseUrl"], "https://g/{ID}/up");
+    assert!(
+        models[0].get("api").is_none(),
+        "the provider's own api is not repeated"
+    );
+}

@@ -35,6 +35,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path, keep: u64) ->
         }),
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
+        block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
     };

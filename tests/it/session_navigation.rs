@@ -37,6 +37,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path) -> AgentSessi
         }),
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
+        block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
     };

@@ -4,6 +4,7 @@
 
 pub mod anthropic;
 pub mod bedrock;
+pub mod cloudflare;
 pub mod demo;
 pub mod faux;
 pub mod google;

@@ -51,9 +51,22 @@ impl App {
                     .send(SessionCommand::Export { path, share: false });
             }
             SlashCommand::Share => {
+                self.transcript
+                    .notice(t!("pi.cmd.share.creating"), NoticeKind::Info);
                 let _ = self.commands.send(SessionCommand::Export {
                     path: None,
                     share: true,
+                });
+            }
+            SlashCommand::Import(_) if busy => refuse_busy(self),
+            SlashCommand::Import(path) if path.is_empty() => self
+                .transcript
+                .notice(t!("pi.cmd.import.usage"), NoticeKind::Warning),
+            SlashCommand::Import(path) => {
+                self.busy_since = Some(std::time::Instant::now());
+                let _ = self.commands.send(SessionCommand::Import {
+                    path: std::path::PathBuf::from(path),
+                    models: self.models.clone(),
                 });
             }
             SlashCommand::New if busy => refuse_busy(self),

@@ -100,6 +100,10 @@ impl App {
             }
             return;
         }
+        if kb.matches("app.clipboard.pasteImage", &key) {
+            self.paste_clipboard_image();
+            return;
+        }
         if kb.matches("app.editor.external", &key) {
             self.terminal_request = Some(TerminalRequest::ExternalEditor);
             return;
@@ -163,5 +167,31 @@ impl App {
         self.request_argument_completions();
         self.request_provider_completions();
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
+    }
+
+    /// Ctrl+V: save the clipboard's image to a temporary file and put its path into the
+    /// editor (attached when the message is sent), or say why there is none.
+    fn paste_clipboard_image(&mut self) {
+        use crate::t;
+        use crate::tui::editor::clipboard_image::{ClipboardError, save_image};
+        use crate::tui::transcript::NoticeKind;
+        match save_image(&std::env::temp_dir()) {
+            Ok(path) => {
+                let needs_space = !self.editor.text().is_empty()
+                    && !self.editor.text().ends_with(char::is_whitespace);
+                let lead = if needs_space { " " } else { "" };
+                self.editor.insert(&format!("{lead}{} ", path.display()));
+            }
+            Err(ClipboardError::NoClipboard) => self
+                .transcript
+                .notice(t!("pi.tui.clipboard.none"), NoticeKind::Warning),
+            Err(ClipboardError::NoImage) => self
+                .transcript
+                .notice(t!("pi.tui.clipboard.no_image"), NoticeKind::Info),
+            Err(ClipboardError::Save(error)) => self.transcript.notice(
+                t!("pi.tui.clipboard.save_failed", error = error),
+                NoticeKind::Error,
+            ),
+        }
     }
 }

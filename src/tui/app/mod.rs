@@ -289,7 +289,9 @@ impl App {
     /// Images named in `text` when the current model accepts them (a
     /// notice otherwise).
     fn attached_images(&mut self, text: &str) -> Vec<crate::ai::types::ContentBlock> {
-        let images = crate::tui::editor::image_attach::find_images(text, &self.footer.cwd);
+        let auto_resize = self.ui_settings.settings.image_auto_resize();
+        let images =
+            crate::tui::editor::image_attach::find_images(text, &self.footer.cwd, auto_resize);
         if images.is_empty() {
             return images;
         }

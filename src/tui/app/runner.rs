@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use crate::ai::model::Model;
 use crate::core::agent_session::AgentSession;
-use crate::tui::app::session_task::{snapshot, spawn_session};
+use crate::tui::app::session_task::{SessionCommand, snapshot, spawn_session};
 use crate::tui::app::{App, TerminalRequest};
 use crate::tui::chrome::{FooterInfo, git_branch};
 use crate::tui::input::Input;
@@ -67,10 +67,12 @@ pub struct InteractiveOptions {
     /// `alternateScreen` setting: draw on the alternate screen instead of the
     /// normal screen with scrollback.
     pub alternate_screen: bool,
+    /// The running update check, whose notice (if any) is shown when it arrives.
+    pub update_notice: Option<tokio::task::JoinHandle<Option<String>>>,
 }
 
 /// Run the interactive UI until the user quits; returns the exit code.
-pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -> i32 {
+pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOptions) -> i32 {
     crate::tui::transcript::highlight::preload();
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
@@ -83,6 +85,9 @@ pub async fn run_interactive(agent: AgentSession, options: InteractiveOptions) -
     let surfaces = agent.extensions().map(|e| e.view.lock().surfaces.clone());
     let catalog = agent.catalog.clone();
     let (commands, mut ui_events, task) = spawn_session(agent);
+    if let Some(check) = options.update_notice.take() {
+        let _ = commands.send(SessionCommand::NoticeWhenReady(check));
+    }
 
     let (keys, key_warnings) = Keybindings::load(&options.agent_dir);
     let mut theme_dirs = vec![options.agent_dir.join("themes")];
@@ -473,6 +478,7 @@ mod tests {
             settings: Default::default(),
             extension_ui: None,
             alternate_screen: false,
+            update_notice: None,
         }
     }
 

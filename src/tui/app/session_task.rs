@@ -35,6 +35,8 @@ pub enum SessionCommand {
     SetModel(Box<Model>),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
+    /// Keep images from being sent (`images.blockImages`).
+    SetBlockImages(bool),
     /// Continue another session file (`/resume`), restoring its model (one
     /// of `models`) and thinking level.
     Resume {
@@ -61,12 +63,22 @@ pub enum SessionCommand {
     },
     /// `/tree`, `/fork`, `/clone`, `/compact`.
     Tree(crate::tui::app::session_tree_task::TreeCommand),
-    /// Write the session as HTML (`/export [file]`, `/share`).
+    /// Write the session as HTML, or as JSONL when the file name ends in `.jsonl`
+    /// (`/export [file]`), or upload it as a secret gist (`/share`).
     Export {
-        /// Output file (default: `pi-session-<file>.html`; `/share`: a temp file).
+        /// Output file (default: `pi-session-<file>.html`).
         path: Option<PathBuf>,
-        /// Say how to share the file as a gist.
+        /// Upload the page as a secret gist with `gh` instead.
         share: bool,
+    },
+    /// Show the notice this task yields, if any, once it finishes (the update check).
+    NoticeWhenReady(JoinHandle<Option<String>>),
+    /// Copy a session file into the session folder and continue it (`/import`).
+    Import {
+        /// The session file to import.
+        path: PathBuf,
+        /// Models the session's model may be one of.
+        models: Vec<Model>,
     },
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
@@ -269,22 +281,51 @@ impl SessionPlace {
     }
 }
 
-/// Export the session and describe the outcome.
-fn export_event(agent: &AgentSession, path: Option<PathBuf>, share: bool) -> UiEvent {
-    let path = match (path, share) {
-        (Some(path), _) => Some(path),
-        (None, true) => {
-            Some(std::env::temp_dir().join(crate::export::default_output_path(&agent.session)))
+/// Export the session (HTML, or JSONL by the file's extension) and describe the outcome.
+fn export_event(agent: &AgentSession, path: Option<PathBuf>) -> UiEvent {
+    let result = match &path {
+        Some(p) if crate::export::jsonl::wants_jsonl(p) => {
+            crate::export::jsonl::export_jsonl(&agent.session, Some(p))
         }
-        (None, false) => None,
+        _ => crate::export::export_session(&agent.session, path.as_deref(), None),
     };
-    match crate::export::export_session(&agent.session, path.as_deref(), None) {
-        Ok(path) if share => UiEvent::Info(t!(
-            "pi.cmd.share.written",
-            path = path.display().to_string()
-        )),
+    match result {
         Ok(path) => UiEvent::Info(t!("pi.cmd.export.done", path = path.display().to_string())),
         Err(e) => UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string())),
+    }
+}
+
+/// Upload the session as a secret gist and describe the outcome.
+async fn share_event(session: &crate::session::manager::SessionManager) -> UiEvent {
+    use crate::export::share::{ShareError, share_session};
+    match share_session(session, None).await {
+        Ok(shared) => UiEvent::Info(t!(
+            "pi.cmd.share.done",
+            url = shared.viewer_url,
+            gist = shared.gist_url
+        )),
+        Err(ShareError::NotInstalled) => UiEvent::Failed(t!("pi.cmd.share.no_gh")),
+        Err(ShareError::NotLoggedIn) => UiEvent::Failed(t!("pi.cmd.share.not_logged_in")),
+        Err(ShareError::Export(e)) => {
+            UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string()))
+        }
+        Err(ShareError::Gist(error)) => UiEvent::Failed(t!("pi.cmd.share.failed", error = error)),
+        Err(ShareError::NoGistId) => UiEvent::Failed(t!("pi.cmd.share.no_id")),
+    }
+}
+
+/// Tell the UI about the session it now shows after `/resume` or `/import`.
+fn announce_switch(agent: &mut AgentSession, models: &[Model], ui_tx: &UnboundedSender<UiEvent>) {
+    let _ = ui_tx.send(UiEvent::Reset(
+        agent.state.messages.clone(),
+        ResetKind::Resumed,
+    ));
+    let context = agent.session.build_context();
+    if let Some(note) = restore_model(agent, &context, models) {
+        let _ = ui_tx.send(UiEvent::Failed(note));
+    }
+    if let Some(warning) = agent.session.load_warning() {
+        let _ = ui_tx.send(UiEvent::Failed(warning));
     }
 }
 
@@ -336,7 +377,17 @@ pub fn spawn_session(
                 // polled again, so a watched change never reloads mid-turn.
                 _ = agent.extension_change() => SessionCommand::Reload,
             };
+            if let SessionCommand::NoticeWhenReady(check) = command {
+                let sink = ui_tx.clone();
+                tokio::spawn(async move {
+                    if let Ok(Some(text)) = check.await {
+                        let _ = sink.send(UiEvent::Notice(text));
+                    }
+                });
+                continue;
+            }
             match command {
+                SessionCommand::NoticeWhenReady(_) => {}
                 SessionCommand::Prompt {
                     text,
                     images,
@@ -391,6 +442,7 @@ pub fn spawn_session(
                 SessionCommand::SetThinking(level) => {
                     agent.set_thinking_level(level).await;
                 }
+                SessionCommand::SetBlockImages(block) => agent.config.block_images = block,
                 SessionCommand::Tree(command) => {
                     crate::tui::app::session_tree_task::run_tree_command(
                         &mut agent, command, &ui_tx,
@@ -411,24 +463,33 @@ pub fn spawn_session(
                     )
                     .await;
                 }
-                SessionCommand::Export { path, share } => {
-                    let _ = ui_tx.send(export_event(&agent, path, share));
+                SessionCommand::Export { share: true, .. } => {
+                    let _ = ui_tx.send(share_event(&agent.session).await);
+                }
+                SessionCommand::Export { path, .. } => {
+                    let _ = ui_tx.send(export_event(&agent, path));
+                }
+                SessionCommand::Import { path, models } => {
+                    match agent.import_session(&path).await {
+                        Ok(Some(_)) => {
+                            announce_switch(&mut agent, &models, &ui_tx);
+                            let _ = ui_tx.send(UiEvent::Info(t!(
+                                "pi.cmd.import.done",
+                                path = path.display().to_string()
+                            )));
+                        }
+                        Ok(None) => {
+                            let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.import.cancelled")));
+                        }
+                        Err(e) => {
+                            let _ =
+                                ui_tx.send(UiEvent::Failed(t!("pi.cmd.import.failed", error = e)));
+                        }
+                    }
                 }
                 SessionCommand::Resume { path, models } => {
                     match agent.resume_session(&path).await {
-                        Ok(true) => {
-                            let _ = ui_tx.send(UiEvent::Reset(
-                                agent.state.messages.clone(),
-                                ResetKind::Resumed,
-                            ));
-                            let context = agent.session.build_context();
-                            if let Some(note) = restore_model(&mut agent, &context, &models) {
-                                let _ = ui_tx.send(UiEvent::Failed(note));
-                            }
-                            if let Some(warning) = agent.session.load_warning() {
-                                let _ = ui_tx.send(UiEvent::Failed(warning));
-                            }
-                        }
+                        Ok(true) => announce_switch(&mut agent, &models, &ui_tx),
                         Ok(false) => {
                             let _ =
                                 ui_tx.send(UiEvent::Notice(t!("pi.tui.session.switch_cancelled")));

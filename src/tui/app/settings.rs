@@ -180,6 +180,9 @@ impl App {
                     self.transcript.notice(w, NoticeKind::Warning);
                 }
             }
+            "block-images" => {
+                let _ = self.commands.send(SessionCommand::SetBlockImages(on));
+            }
             "thinking" => {
                 if let Some(level) = ThinkingLevel::parse(value)
                     && self.footer.reasoning

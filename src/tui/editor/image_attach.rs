@@ -1,12 +1,12 @@
 //! Image attachments from the message text: an `@path` (or a pasted path)
 //! naming an image file is sent with the message as an image block when the
-//! model accepts images.
+//! model accepts images. With `images.autoResize` a large image is scaled to the provider
+//! limits and preceded by a note telling the model the scale.
 
 use std::path::Path;
 
-use base64::Engine;
-
 use crate::ai::types::ContentBlock;
+use crate::tools::image_resize::prepare_attachment;
 use crate::tools::mime::detect_image_mime_type;
 
 /// File name endings taken as images.
@@ -17,7 +17,7 @@ pub const MAX_IMAGE_BYTES: u64 = 20 * 1024 * 1024;
 /// Images named in `text` (relative to `cwd`), in order, each once. Words
 /// may start with `@` and be quoted; files that are missing, too large or
 /// not really images are left alone.
-pub fn find_images(text: &str, cwd: &Path) -> Vec<ContentBlock> {
+pub fn find_images(text: &str, cwd: &Path, auto_resize: bool) -> Vec<ContentBlock> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for word in text.split_whitespace() {
@@ -42,9 +42,11 @@ pub fn find_images(text: &str, cwd: &Path) -> Vec<ContentBlock> {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        if let Some(mime) = detect_image_mime_type(&bytes) {
-            let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            out.push(ContentBlock::image(data, mime));
+        if let Some(mime) = detect_image_mime_type(&bytes)
+            && let Some((image, note)) = prepare_attachment(&bytes, mime, auto_resize)
+        {
+            out.extend(note.map(ContentBlock::text));
+            out.push(image);
             seen.push(path);
         }
     }
@@ -67,7 +69,7 @@ mod tests {
             "look at @shot.png and '{}' and @fake.png and @missing.jpg",
             absolute.display()
         );
-        let images = find_images(&text, dir.path());
+        let images = find_images(&text, dir.path(), true);
         assert_eq!(
             images.len(),
             1,
@@ -77,6 +79,25 @@ mod tests {
             panic!("an image block")
         };
         assert_eq!(image.mime_type, "image/png");
-        assert!(find_images("no images here.", dir.path()).is_empty());
+        assert!(find_images("no images here.", dir.path(), true).is_empty());
+    }
+
+    #[test]
+    fn a_large_image_is_scaled_with_a_note_unless_resizing_is_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = image::DynamicImage::new_rgb8(3000, 1500);
+        big.save(dir.path().join("big.png")).unwrap();
+        let blocks = find_images("see @big.png", dir.path(), true);
+        let ContentBlock::Text(note) = &blocks[0] else {
+            panic!("a note first: {blocks:?}")
+        };
+        assert!(
+            note.text
+                .contains("original 3000x1500, displayed at 2000x1000")
+        );
+        assert!(note.text.contains("Multiply coordinates by 1.50"));
+        assert!(matches!(&blocks[1], ContentBlock::Image(_)));
+        let raw = find_images("see @big.png", dir.path(), false);
+        assert_eq!(raw.len(), 1, "no note when the image is sent as it is");
     }
 }

@@ -1,6 +1,7 @@
 //! The multi-line message editor: cursor motion, word and line deletion with
 //! a kill buffer, undo, prompt history and collapsed large pastes.
 
+pub mod clipboard_image;
 pub mod file_complete;
 pub mod history_file;
 pub mod image_attach;

@@ -54,6 +54,7 @@ pub async fn session_with_tools(
         auth: Arc::new(|_| Ok(RequestAuth::default())),
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
+        block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.clone(),
     };

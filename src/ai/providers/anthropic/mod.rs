@@ -38,14 +38,18 @@ impl ApiProvider for AnthropicMessages {
         let api_key = resolve_api_key(model, &req.options)?;
         let oauth = is_oauth_token(&api_key);
         let body = build_body(model, &req.context, &req.options, oauth);
-        let base = base_headers(model, &req.context, &api_key);
+        let base = super::cloudflare::auth_headers(
+            model,
+            base_headers(model, &req.context, &api_key),
+            &api_key,
+        );
         let extra = model.headers.iter().flatten().chain(&req.options.headers);
         let headers = header_map(
             base.iter()
                 .map(|(k, v)| (*k, v.as_str()))
                 .chain(extra.map(|(k, v)| (k.as_str(), v.as_str()))),
         )?;
-        let url = join_url(&model.base_url, "v1/messages");
+        let url = join_url(&super::cloudflare::base_url(model)?, "v1/messages");
         let mut sse = post_stream(&url, headers, &body, req).await?;
         let mut state = AnthropicStreamState::new(model, &req.context.tools, oauth);
         let mut started = false;

@@ -43,7 +43,7 @@ impl ApiProvider for OpenAiCompletions {
         let api_key = resolve_api_key(model, &req.options)?;
         let compat = OpenAiCompat::for_model(model);
         let body = build_body(model, &req.context, &req.options, &compat);
-        let base = base_headers(&api_key);
+        let base = super::cloudflare::auth_headers(model, base_headers(&api_key), &api_key);
         let session = session_headers(&compat, &req.options);
         // Order: defaults, model headers, session affinity, per-request headers.
         let mut ordered: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -51,7 +51,7 @@ impl ApiProvider for OpenAiCompletions {
         ordered.extend(session.iter().map(|(k, v)| (*k, v.as_str())));
         ordered.extend(option_headers(&req.options));
         let headers = header_map(ordered)?;
-        let url = join_url(&model.base_url, "chat/completions");
+        let url = join_url(&super::cloudflare::base_url(model)?, "chat/completions");
         let mut sse = post_stream(&url, headers, &body, req).await?;
         out.keep_blocks_open();
         out.start();

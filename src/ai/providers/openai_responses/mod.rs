@@ -41,11 +41,11 @@ impl ApiProvider for OpenAiResponses {
         let model = &req.model;
         let api_key = resolve_api_key(model, &req.options)?;
         let body = build_body(model, &req.context, &req.options);
-        let base = base_headers(&api_key);
+        let base = super::cloudflare::auth_headers(model, base_headers(&api_key), &api_key);
         let mut ordered: Vec<(&str, &str)> = base.iter().map(|(k, v)| (*k, v.as_str())).collect();
         ordered.extend(configured_headers(model, &req.options));
         let headers = header_map(ordered)?;
-        let url = join_url(&model.base_url, "responses");
+        let url = join_url(&super::cloudflare::base_url(model)?, "responses");
         let mut sse = post_stream(&url, headers, &body, req).await?;
         decode_responses(&mut sse, model, out, |event| event, ENDED_EARLY).await
     }

@@ -1,0 +1,72 @@
+//! `/import <file.jsonl>`: copy a session file into this project's session folder and
+//! continue it, like `/resume` (`session_before_switch` may cancel, then
+//! `session_shutdown` and `session_start{reason="resume"}`).
+
+use crate::t;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::core::agent_session::AgentSession;
+
+impl AgentSession {
+    /// Import the session file at `path`: `Ok(Some(copy))` once the conversation continues
+    /// in the copy, `Ok(None)` when an extension cancelled. The imported session runs in
+    /// the current working directory, whatever folder it was recorded in.
+    pub async fn import_session(&mut self, path: &Path) -> Result<Option<PathBuf>, String> {
+        let source = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let shown = source.display().to_string();
+        if !source.is_file() {
+            return Err(t!("pi.session.import_missing", path = &shown));
+        }
+        check_session_file(&source)
+            .map_err(|reason| t!("pi.session.import_invalid", path = &shown, error = reason))?;
+        let dir = self
+            .session
+            .session_dir()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| t!("pi.session.import_no_dir"))?;
+        let name = source
+            .file_name()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("imported.jsonl"));
+        let destination = dir.join(name);
+        let target = destination.display().to_string();
+        if self
+            .session_before(
+                "session_before_switch",
+                json!({"reason": "resume", "targetSessionFile": target}),
+            )
+            .await
+        {
+            return Ok(None);
+        }
+        if destination != source {
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::copy(&source, &destination))
+                .map_err(|e| {
+                    t!(
+                        "pi.session.import_copy_failed",
+                        path = &target,
+                        error = e.to_string()
+                    )
+                })?;
+        }
+        let cwd = self.session.cwd().to_path_buf();
+        self.switch_session_file(&destination, Some(&cwd)).await?;
+        Ok(Some(destination))
+    }
+}
+
+/// `Ok` when the first line of `path` is a session header (`{"type":"session","id":...}`).
+fn check_session_file(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let header: Value = serde_json::from_str(first).map_err(|e| e.to_string())?;
+    if header["type"] == "session" && header["id"].is_string() {
+        Ok(())
+    } else {
+        Err(t!("pi.session.import_no_header"))
+    }
+}
