@@ -44,6 +44,7 @@ static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
+        .tls_backend_preconfigured(crate::ai::tls::client_config().expect("TLS defaults are valid"))
         .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(Duration::from_secs(30))
         .read_timeout(Duration::from_secs(600))
@@ -51,7 +52,8 @@ static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
         .expect("HTTP client configuration is valid")
 });
 
-/// The process-wide HTTP client (TLS via rustls with the ring provider).
+/// The process-wide HTTP client (TLS via rustls with the ring provider; the
+/// system's root certificates are read on the first `https://` request).
 pub fn client() -> &'static reqwest::Client {
     &CLIENT
 }

@@ -17,5 +17,6 @@ pub mod resolve;
 pub mod sse;
 pub mod stream;
 pub mod thinking;
+pub mod tls;
 pub mod transform;
 pub mod types;

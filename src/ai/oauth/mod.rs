@@ -188,6 +188,7 @@ fn brief(json: &Value) -> String {
 static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
     let _ = super::http::client();
     reqwest::Client::builder()
+        .tls_backend_preconfigured(crate::ai::tls::client_config().expect("TLS defaults are valid"))
         .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(Duration::from_secs(30))
         .pool_max_idle_per_host(0)
