@@ -5,8 +5,8 @@
 //! with `stopReason` `error` or `aborted`.
 
 use serde::Serialize;
-use tokio::sync::mpsc;
 
+use crate::ai::event_channel::{DeltaKind, EventReceiver, EventSender, Queued};
 use crate::ai::partial_json::parse_partial_object;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
@@ -95,27 +95,124 @@ impl AssistantMessageEvent {
     }
 }
 
-/// Receiving end of a provider stream.
+/// Receiving end of a provider stream. Deltas arrive without the message; the
+/// stream keeps its own copy of the partial message, brings it up to date from
+/// each delta, and hands out a copy with every event.
 pub struct AssistantStream {
-    rx: mpsc::UnboundedReceiver<AssistantMessageEvent>,
+    rx: EventReceiver,
     last: Option<AssistantMessage>,
+    /// The partial message as of the last event handed out.
+    partial: Option<AssistantMessage>,
+    /// Raw JSON of each tool call's arguments, by content index.
+    tool_json: Vec<String>,
 }
 
 impl AssistantStream {
     /// Wrap a receiver.
-    pub fn new(rx: mpsc::UnboundedReceiver<AssistantMessageEvent>) -> Self {
-        AssistantStream { rx, last: None }
+    pub fn new(rx: EventReceiver) -> Self {
+        AssistantStream {
+            rx,
+            last: None,
+            partial: None,
+            tool_json: Vec::new(),
+        }
     }
 
-    /// The next event; `None` after the terminal event.
+    /// The next event; `None` after the terminal event. Deltas of one block that
+    /// queued up while the caller was busy come as one delta.
     pub async fn next(&mut self) -> Option<AssistantMessageEvent> {
-        let ev = self.rx.recv().await?;
-        match &ev {
-            AssistantMessageEvent::Done { message, .. } => self.last = Some(message.clone()),
-            AssistantMessageEvent::Error { error, .. } => self.last = Some(error.clone()),
+        let item = self.rx.recv().await?;
+        Some(self.complete(item))
+    }
+
+    /// The next queued event without waiting (and without joining deltas the
+    /// provider sent separately once they were taken one by one).
+    pub fn try_next(&mut self) -> Option<AssistantMessageEvent> {
+        let item = self.rx.try_recv()?;
+        Some(self.complete(item))
+    }
+
+    fn complete(&mut self, item: Queued) -> AssistantMessageEvent {
+        match item {
+            Queued::Event(ev) => {
+                self.observe(&ev);
+                ev
+            }
+            Queued::Delta { kind, index, text } => self.rebuild(kind, index, text),
+        }
+    }
+
+    /// Track a complete event: its message becomes the copy deltas apply to.
+    fn observe(&mut self, ev: &AssistantMessageEvent) {
+        use AssistantMessageEvent as E;
+        match ev {
+            E::Done { message, .. } => self.last = Some(message.clone()),
+            E::Error { error, .. } => self.last = Some(error.clone()),
+            E::ToolCallStart { content_index, .. } => self.tool_json_at(*content_index).clear(),
+            E::ToolCallDelta {
+                content_index,
+                delta,
+                ..
+            } => self.tool_json_at(*content_index).push_str(delta),
             _ => {}
         }
-        Some(ev)
+        self.partial = match ev {
+            E::Done { .. } | E::Error { .. } => None,
+            E::Start { partial }
+            | E::TextStart { partial, .. }
+            | E::TextDelta { partial, .. }
+            | E::TextEnd { partial, .. }
+            | E::ThinkingStart { partial, .. }
+            | E::ThinkingDelta { partial, .. }
+            | E::ThinkingEnd { partial, .. }
+            | E::ToolCallStart { partial, .. }
+            | E::ToolCallDelta { partial, .. }
+            | E::ToolCallEnd { partial, .. } => Some(partial.clone()),
+        };
+    }
+
+    fn tool_json_at(&mut self, index: usize) -> &mut String {
+        if self.tool_json.len() <= index {
+            self.tool_json.resize(index + 1, String::new());
+        }
+        &mut self.tool_json[index]
+    }
+
+    /// The event for joined fragments of one block, with the copy brought up to date.
+    fn rebuild(&mut self, kind: DeltaKind, index: usize, delta: String) -> AssistantMessageEvent {
+        if kind == DeltaKind::ToolCall {
+            self.tool_json_at(index).push_str(&delta);
+        }
+        let raw = self.tool_json.get(index).map(String::as_str);
+        let partial = self
+            .partial
+            .get_or_insert_with(|| AssistantMessage::empty("", "", ""));
+        match (kind, partial.content.get_mut(index)) {
+            (DeltaKind::Text, Some(ContentBlock::Text(t))) => t.text.push_str(&delta),
+            (DeltaKind::Thinking, Some(ContentBlock::Thinking(t))) => t.thinking.push_str(&delta),
+            (DeltaKind::ToolCall, Some(ContentBlock::ToolCall(c))) => {
+                c.arguments = parse_partial_object(raw.unwrap_or_default());
+            }
+            _ => {}
+        }
+        let partial = partial.clone();
+        match kind {
+            DeltaKind::Text => AssistantMessageEvent::TextDelta {
+                content_index: index,
+                delta,
+                partial,
+            },
+            DeltaKind::Thinking => AssistantMessageEvent::ThinkingDelta {
+                content_index: index,
+                delta,
+                partial,
+            },
+            DeltaKind::ToolCall => AssistantMessageEvent::ToolCallDelta {
+                content_index: index,
+                delta,
+                partial,
+            },
+        }
     }
 
     /// Drain the stream and return the final message.
@@ -134,7 +231,10 @@ impl AssistantStream {
 /// Providers drive it; it guarantees well-formed start/delta/end sequences.
 pub struct MessageBuilder {
     partial: AssistantMessage,
-    tx: mpsc::UnboundedSender<AssistantMessageEvent>,
+    tx: EventSender,
+    /// The message changed outside a delta (usage, ids, signatures): the next
+    /// delta carries the whole message so readers see the change.
+    changed: bool,
     tool_json: Vec<String>,
     /// Content indices of blocks started but not yet ended, oldest first.
     open: Vec<usize>,
@@ -146,15 +246,11 @@ pub struct MessageBuilder {
 
 impl MessageBuilder {
     /// Start building a reply for `api`/`provider`/`model`, sending events to `tx`.
-    pub fn new(
-        api: &str,
-        provider: &str,
-        model: &str,
-        tx: mpsc::UnboundedSender<AssistantMessageEvent>,
-    ) -> Self {
+    pub fn new(api: &str, provider: &str, model: &str, tx: EventSender) -> Self {
         MessageBuilder {
             partial: AssistantMessage::empty(api, provider, model),
             tx,
+            changed: false,
             tool_json: Vec::new(),
             open: Vec::new(),
             keep_open: false,
@@ -177,18 +273,38 @@ impl MessageBuilder {
             .find(|i| kind(&self.partial.content[*i]))
     }
 
-    /// The message so far.
+    /// The message so far (the arguments of a tool call still streaming are
+    /// parsed when it closes).
     pub fn partial(&self) -> &AssistantMessage {
         &self.partial
     }
 
     /// Mutable access for usage, ids and stop reason.
     pub fn partial_mut(&mut self) -> &mut AssistantMessage {
+        self.changed = true;
         &mut self.partial
     }
 
-    fn emit(&self, ev: AssistantMessageEvent) {
-        let _ = self.tx.send(ev);
+    fn emit(&mut self, ev: AssistantMessageEvent) {
+        self.changed = false;
+        self.tx.send_event(ev);
+    }
+
+    /// Send a fragment of block `idx`: light, unless the message changed
+    /// otherwise since the last event (then `whole` builds the full event).
+    fn emit_delta(
+        &mut self,
+        kind: DeltaKind,
+        idx: usize,
+        delta: &str,
+        whole: impl FnOnce(&AssistantMessage) -> AssistantMessageEvent,
+    ) {
+        if self.changed {
+            let ev = whole(&self.partial);
+            self.emit(ev);
+        } else {
+            self.tx.send_delta(kind, idx, delta);
+        }
     }
 
     /// Emit `start`.
@@ -272,15 +388,18 @@ impl MessageBuilder {
         if let ContentBlock::Text(t) = &mut self.partial.content[idx] {
             t.text.push_str(delta);
         }
-        self.emit(AssistantMessageEvent::TextDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::Text, idx, delta, |partial| {
+            AssistantMessageEvent::TextDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
     }
 
     /// Set the signature of the open text block.
     pub fn set_text_signature(&mut self, sig: String) {
+        self.changed = true;
         if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Text(_)))
             && let ContentBlock::Text(t) = &mut self.partial.content[i]
         {
@@ -314,15 +433,18 @@ impl MessageBuilder {
         if let ContentBlock::Thinking(t) = &mut self.partial.content[idx] {
             t.thinking.push_str(delta);
         }
-        self.emit(AssistantMessageEvent::ThinkingDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::Thinking, idx, delta, |partial| {
+            AssistantMessageEvent::ThinkingDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
     }
 
     /// Append to the signature of the open thinking block.
     pub fn thinking_signature_delta(&mut self, sig: &str) {
+        self.changed = true;
         if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Thinking(_)))
             && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
         {
@@ -372,19 +494,26 @@ impl MessageBuilder {
             return;
         };
         raw.push_str(delta);
-        let parsed = parse_partial_object(raw);
-        if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
-            c.arguments = parsed;
+        // The arguments are parsed when a whole message is sent (and when the
+        // call closes), not for every fragment.
+        if self.changed {
+            let parsed = parse_partial_object(raw);
+            if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
+                c.arguments = parsed;
+            }
         }
-        self.emit(AssistantMessageEvent::ToolCallDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::ToolCall, idx, delta, |partial| {
+            AssistantMessageEvent::ToolCallDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
     }
 
     /// Set a tool call's id or name when the provider sends it late.
     pub fn toolcall_patch(&mut self, idx: usize, id: Option<&str>, name: Option<&str>) {
+        self.changed = true;
         if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
             if let Some(id) = id.filter(|s| !s.is_empty()) {
                 c.id = id.to_string();
@@ -448,8 +577,50 @@ mod tests {
     use super::*;
 
     #[tokio::test]
+    async fn deltas_taken_one_by_one_carry_the_message_so_far() {
+        let (tx, rx) = crate::ai::event_channel::event_channel();
+        let mut b = MessageBuilder::new("faux", "faux", "m", tx);
+        let mut s = AssistantStream::new(rx);
+        b.start();
+        b.text_delta("a");
+        let mut texts = Vec::new();
+        while let Some(ev) = s.try_next() {
+            texts.push(serde_json::to_value(&ev).unwrap());
+        }
+        b.text_delta("b");
+        b.partial_mut().usage.output = 7;
+        b.text_delta("c");
+        while let Some(ev) = s.try_next() {
+            texts.push(serde_json::to_value(&ev).unwrap());
+        }
+        let deltas: Vec<(String, String, u64)> = texts
+            .iter()
+            .filter(|v| v["type"] == "text_delta")
+            .map(|v| {
+                (
+                    v["delta"].as_str().unwrap().to_string(),
+                    v["partial"]["content"][0]["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_string(),
+                    v["partial"]["usage"]["output"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        // A change outside a delta (usage) makes the next delta carry the whole message.
+        assert_eq!(
+            deltas,
+            [
+                ("a".to_string(), "a".to_string(), 0),
+                ("b".to_string(), "ab".to_string(), 0),
+                ("c".to_string(), "abc".to_string(), 7)
+            ]
+        );
+    }
+
+    #[tokio::test]
     async fn builder_emits_ordered_events_and_final_message() {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::ai::event_channel::event_channel();
         let mut b = MessageBuilder::new("faux", "faux", "m", tx);
         b.start();
         b.text_delta("Hel");
@@ -461,24 +632,29 @@ mod tests {
         drop(b);
         let mut s = AssistantStream::new(rx);
         let mut kinds = Vec::new();
+        let mut seen = Vec::new();
         while let Some(ev) = s.next().await {
-            kinds.push(
-                serde_json::to_value(&ev).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_string(),
-            );
+            let v = serde_json::to_value(&ev).unwrap();
+            kinds.push(v["type"].as_str().unwrap().to_string());
+            seen.push(v);
         }
+        // Deltas queued before the reader took them arrive joined, with the
+        // message rebuilt from them.
+        assert_eq!(seen[2]["delta"], "Hello");
+        assert_eq!(seen[2]["partial"]["content"][0]["text"], "Hello");
+        assert_eq!(seen[5]["delta"], "{\"path\":\"a.txt\"}");
+        assert_eq!(
+            seen[5]["partial"]["content"][1]["arguments"]["path"],
+            "a.txt"
+        );
         assert_eq!(
             kinds,
             [
                 "start",
                 "text_start",
                 "text_delta",
-                "text_delta",
                 "text_end",
                 "toolcall_start",
-                "toolcall_delta",
                 "toolcall_delta",
                 "toolcall_end",
                 "done"

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod cost;
 pub mod error_kind;
 pub mod errors;
+pub mod event_channel;
 pub mod events;
 pub mod http;
 pub mod local_models;
