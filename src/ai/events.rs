@@ -511,6 +511,17 @@ impl MessageBuilder {
         });
     }
 
+    /// The arguments of the tool call at `idx` as streamed so far (parsed now).
+    pub fn toolcall_arguments(&self, idx: usize) -> serde_json::Value {
+        match self.tool_json.get(idx) {
+            Some(raw) if !raw.is_empty() => parse_partial_object(raw),
+            _ => match self.partial.content.get(idx) {
+                Some(ContentBlock::ToolCall(c)) => c.arguments.clone(),
+                _ => serde_json::Value::Null,
+            },
+        }
+    }
+
     /// Set a tool call's id or name when the provider sends it late.
     pub fn toolcall_patch(&mut self, idx: usize, id: Option<&str>, name: Option<&str>) {
         self.changed = true;
