@@ -285,6 +285,15 @@ impl MessageBuilder {
         &mut self.partial
     }
 
+    /// Set the usage so far; only a different value counts as a change readers
+    /// must see with the next delta.
+    pub fn set_usage(&mut self, usage: crate::ai::types::Usage) {
+        if self.partial.usage != usage {
+            self.partial.usage = usage;
+            self.changed = true;
+        }
+    }
+
     fn emit(&mut self, ev: AssistantMessageEvent) {
         self.changed = false;
         self.tx.send_event(ev);
