@@ -30,7 +30,7 @@ pub enum DeltaKind {
 #[derive(Debug)]
 pub enum Queued {
     /// A complete event (carrying the builder's message as it was).
-    Event(AssistantMessageEvent),
+    Event(Box<AssistantMessageEvent>),
     /// Fragments of one block, joined in order.
     Delta {
         /// Block kind.
@@ -81,7 +81,10 @@ pub struct EventSender {
 impl EventSender {
     /// Queue a complete event.
     pub fn send_event(&self, event: AssistantMessageEvent) {
-        self.channel.lock().queue.push_back(Queued::Event(event));
+        self.channel
+            .lock()
+            .queue
+            .push_back(Queued::Event(Box::new(event)));
         self.channel.notify.notify_one();
     }
 

@@ -136,7 +136,7 @@ impl AssistantStream {
         match item {
             Queued::Event(ev) => {
                 self.observe(&ev);
-                ev
+                *ev
             }
             Queued::Delta { kind, index, text } => self.rebuild(kind, index, text),
         }
