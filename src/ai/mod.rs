@@ -1,5 +1,6 @@
 //! The LLM layer: provider-neutral types, streaming, wire protocols, models and auth.
 
+pub mod assistant_stream;
 pub mod auth;
 pub mod catalog;
 pub mod cost;
