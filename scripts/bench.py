@@ -1,21 +1,43 @@
 #!/usr/bin/env python3
 """Benchmarks pi against the reference pi 0.73.1 on the same work, in one run.
 
-Usage: scripts/bench.py [--runs N] [--no-reference]
+Usage: scripts/bench.py [--runs N] [--no-reference] [--reference-cli PATH] [--pi PATH]
+                        [--only NAME[,NAME...]] [--markdown FILE]
 
-Measures, for each implementation, the median wall time and median peak RSS of:
-  * `pi --version`
-  * a three-turn `-p` tool loop (bash, then read, then answer) against a local
-    mock LLM server (examples/mock_llm.rs, OpenAI chat-completions wire format)
-and, for ours only, the session-open and SSE-parsing micro benchmarks.
+Everything is measured for ours and the reference side by side in one run, against a
+hello-world Rust binary built in the same run (the floor for start-up):
 
-The reference is installed with npm into target/bench-reference on first use.
-Nothing leaves the machine: the mock server listens on 127.0.0.1.
+  version      `pi --version`: wall time and peak RSS
+  turn         one `-p` turn against the local mock LLM (no --offline)
+  loop         a three-turn `-p` tool loop (bash, read, answer)
+  frame        the terminal UI's first complete frame in a 120x40 pseudo-terminal
+  resume       the first frame resuming the original's 1 MB session (914 messages)
+  stream-tui   a 40,000-word answer streamed into the terminal UI
+  stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
+  stream-rpc   the same answer over `--mode rpc`
+  rpc-200      200 turns of 200-word answers over RPC: peak RSS
+
+Times are medians with min-max over --runs runs; the long-answer and 200-turn rows are
+one run each (they take seconds). Peak RSS is the kernel's high-water mark (VmHWM or
+GNU time's %M); CPU is user + system time of the process.
+
+The mock LLM is `examples/mock_llm.rs` (OpenAI chat-completions on 127.0.0.1): it plays
+the standard tool scenario and answers a prompt `::words N` with N words, one per SSE
+event, as fast as it can write. The 1 MB session is the original's test fixture
+`large-session.jsonl`, read from the pi-mono git mirror (--fixture PATH to give it).
+The reference is installed with npm into target/bench-reference on first use unless
+--reference-cli names its dist/cli.js. Nothing leaves the machine.
+
+Too slow for the test suite; run it by hand and paste the markdown into BENCHMARKS.md.
 """
 
 import argparse
 import json
 import os
+import re
+import select
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -23,31 +45,15 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
-
-
-def run_once(cmd, cwd, env, check):
-    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
-    if proc.returncode != 0 or (check and check not in proc.stdout):
-        raise SystemExit(f"benchmark command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
-    return proc
-
-
-def measure(cmd, runs, cwd=None, env=None, check=None):
-    """Median wall time (ms) and median peak RSS (MiB) over `runs` runs.
-
-    Wall time is taken from plain runs; peak RSS from separate runs under
-    GNU time (a child forked from Python would report Python's own RSS).
-    """
-    walls, rss = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run_once(cmd, cwd, env, check)
-        walls.append((time.perf_counter() - start) * 1000)
-        proc = run_once(["/usr/bin/time", "-f", "%M"] + cmd, cwd, env, check)
-        rss.append(int(proc.stderr.strip().splitlines()[-1]) / 1024)
-    return statistics.median(walls), statistics.median(rss)
+FIXTURE_IN_MIRROR = "packages/coding-agent/test/fixtures/large-session.jsonl"
+MIRROR = "/work/.mirror/badlogic+pi-mono/repo"
+WORDS = 40_000
+RPC_TURNS = 200
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+HELLO_RS = 'fn main() { println!("0.73.1"); }\n'
 
 
 def ensure_reference():
@@ -59,11 +65,23 @@ def ensure_reference():
     return ["node", cli]
 
 
+def target_dir():
+    return os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+
+
 def cargo_build():
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi",
-                    "--example", "mock_llm", "--example", "session_bench", "--example", "sse_bench"],
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm"],
                    cwd=ROOT, check=True)
-    return os.path.join(ROOT, "target", "release")
+    return os.path.join(target_dir(), "release")
+
+
+def build_hello(tmp):
+    src = os.path.join(tmp, "hello.rs")
+    with open(src, "w") as f:
+        f.write(HELLO_RS)
+    out = os.path.join(tmp, "hello")
+    subprocess.run(["rustc", "-O", "-C", "strip=symbols", "-o", out, src], check=True)
+    return [out]
 
 
 def start_mock(release):
@@ -72,59 +90,405 @@ def start_mock(release):
     return proc, port
 
 
-def agent_dir_for(port, root):
-    agent = os.path.join(root, "agent")
-    os.makedirs(agent, exist_ok=True)
-    models = {"providers": {"mock": {
-        "baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions", "apiKey": "bench-key",
-        "models": [{"id": "mock-model", "contextWindow": 100000, "maxTokens": 4096}]}}}
-    with open(os.path.join(agent, "models.json"), "w") as f:
-        json.dump(models, f)
-    return agent
+def stats(values):
+    if not values:
+        return None
+    return (statistics.median(values), min(values), max(values))
+
+
+class Sandbox:
+    """An agent folder with models.json for the mock and a project folder."""
+
+    def __init__(self, root, name, port):
+        self.root = os.path.join(root, name)
+        self.agent = os.path.join(self.root, "agent")
+        self.proj = os.path.join(self.root, "proj")
+        os.makedirs(self.agent)
+        os.makedirs(self.proj)
+        models = {"providers": {"mock": {
+            "baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions", "apiKey": "bench-key",
+            "models": [{"id": "mock-model", "contextWindow": 1000000, "maxTokens": 4096}]}}}
+        with open(os.path.join(self.agent, "models.json"), "w") as f:
+            json.dump(models, f)
+        with open(os.path.join(self.agent, "settings.json"), "w") as f:
+            json.dump({"quietStartup": False, "collapseChangelog": True, "lastChangelogVersion": "0.73.1"}, f)
+        with open(os.path.join(self.proj, "hello.txt"), "w") as f:
+            f.write("hello world\n")
+        self.env = dict(os.environ, PI_CODING_AGENT_DIR=self.agent, PI_SKIP_VERSION_CHECK="1",
+                        TERM="xterm-256color", COLORTERM="truecolor")
+        for var in ("PI_OFFLINE", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "TMUX", "OLLAMA_HOST"):
+            self.env.pop(var, None)
+
+
+def timed(cmd, cwd, env, check=None, timeout=600):
+    """(wall ms, peak RSS MiB, CPU s, stdout bytes) of one run under GNU time."""
+    start = time.perf_counter()
+    # Output goes to a file: a long answer can write gigabytes.
+    with tempfile.TemporaryFile() as sink:
+        proc = subprocess.run(["/usr/bin/time", "-f", "BENCH %M %U %S"] + cmd, cwd=cwd, env=env,
+                              stdout=sink, stderr=subprocess.PIPE, timeout=timeout)
+        wall = (time.perf_counter() - start) * 1000
+        size = sink.seek(0, os.SEEK_END)
+        sink.seek(max(0, size - (4 << 20)))
+        out = sink.read()
+    if proc.returncode != 0 or (check and check.encode() not in out):
+        tail = proc.stderr.decode(errors="replace")[-1500:]
+        raise RuntimeError(f"failed ({proc.returncode}): {' '.join(cmd)}\n{tail}")
+    line = [l for l in proc.stderr.decode().splitlines() if l.startswith("BENCH ")][-1].split()
+    return wall, int(line[1]) / 1024, float(line[2]) + float(line[3]), size
+
+
+def plain_wall(cmd, cwd, env, check=None):
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wall = (time.perf_counter() - start) * 1000
+    if proc.returncode != 0 or (check and check.encode() not in proc.stdout):
+        raise RuntimeError(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-1500:]}")
+    return wall
+
+
+def repeat(runs, cmd, cwd, env, check=None):
+    """Wall times from plain runs (no time(1) in between), RSS from runs under time(1)."""
+    walls, rss = [], []
+    for _ in range(runs):
+        walls.append(plain_wall(cmd, cwd, env, check))
+        rss.append(timed(cmd, cwd, env, check)[1])
+    return {"wall": stats(walls), "rss": stats(rss)}
+
+
+def proc_status(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def proc_cpu(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def tree_pids(pid):
+    """`pid` and its descendants (node may run helpers)."""
+    out = [pid]
+    try:
+        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    except OSError:
+        children = []
+    for c in children:
+        out.extend(tree_pids(int(c)))
+    return out
+
+
+# ---------------------------------------------------------------- terminal UI
+
+
+def pty_class():
+    from bench_tui import Pty  # noqa: E402  (shares the terminal emulation)
+    return Pty
+
+
+def first_frame(cmd, sb, marker=b"mock-model", extra=()):
+    Pty = pty_class()
+    p = Pty(cmd + list(extra), sb.proj, sb.env)
+    try:
+        return p.wait_for(marker, timeout=120) * 1000
+    finally:
+        p.close()
+
+
+def stream_tui(cmd, sb, words, timeout):
+    Pty = pty_class()
+    p = Pty(cmd + ["--no-session"], sb.proj, sb.env)
+    try:
+        p.wait_for(b"mock-model", timeout=120)
+        time.sleep(0.5)
+        cpu0 = proc_cpu(p.pid)
+        mark = p.mark()
+        t0 = time.perf_counter()
+        p.type(f"::words {words}".encode())
+        time.sleep(0.2)
+        p.type(b"\r")
+        p.wait_for(f"word{words - 1}".encode(), since=mark, timeout=timeout)
+        wall = time.perf_counter() - t0
+        time.sleep(0.3)
+        return {"rss": proc_status(p.pid, "VmHWM"), "cpu": proc_cpu(p.pid) - cpu0, "wall": wall}
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------- RPC
+
+
+class Rpc:
+    def __init__(self, cmd, sb):
+        self.proc = subprocess.Popen(cmd + ["--mode", "rpc", "--no-session"], cwd=sb.proj, env=sb.env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.buf = b""
+        self.bytes = 0
+
+    def send(self, obj):
+        self.proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def wait_type(self, kind, timeout=900):
+        deadline = time.time() + timeout
+        fd = self.proc.stdout.fileno()
+        while True:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                if f'"type":"{kind}"'.encode() in line.replace(b'": "', b'":"')[:200]:
+                    return
+            left = deadline - time.time()
+            if left <= 0:
+                raise RuntimeError(f"RPC: no {kind} in time")
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    raise RuntimeError("RPC: the process ended")
+                self.bytes += len(chunk)
+                self.buf += chunk
+                # Keep only the unfinished line plus complete lines still to scan.
+                if len(self.buf) > (64 << 20):
+                    self.buf = self.buf[-(1 << 20):]
+
+    def peak(self):
+        return max(proc_status(pid, "VmHWM") for pid in tree_pids(self.proc.pid))
+
+    def cpu(self):
+        return sum(proc_cpu(pid) for pid in tree_pids(self.proc.pid))
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def rpc_prompts(cmd, sb, prompt, turns, timeout=600):
+    rpc = Rpc(cmd, sb)
+    try:
+        time.sleep(0.2)
+        cpu0 = rpc.cpu()
+        t0 = time.perf_counter()
+        for i in range(turns):
+            rpc.send({"type": "prompt", "id": f"p{i}", "message": prompt})
+            rpc.wait_type("agent_end", timeout)
+        wall = time.perf_counter() - t0
+        return {"rss": rpc.peak(), "cpu": rpc.cpu() - cpu0, "wall": wall, "bytes": rpc.bytes}
+    finally:
+        rpc.close()
+
+
+# ---------------------------------------------------------------- fixture
+
+
+def fixture_text(path):
+    if path:
+        with open(path) as f:
+            return f.read()
+    out = subprocess.run(["git", "-C", MIRROR, "show", f"HEAD:{FIXTURE_IN_MIRROR}"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    return out.stdout
+
+
+def write_fixture(text, sb):
+    """The fixture with its header's cwd set to the sandbox project."""
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    header["cwd"] = sb.proj
+    path = os.path.join(sb.root, "large-session.jsonl")
+    with open(path, "w") as f:
+        f.write(json.dumps(header) + "\n" + "\n".join(lines[1:]) + "\n")
+    return path
+
+
+# ---------------------------------------------------------------- main
+
+
+def attempt(results, key, fn):
+    try:
+        results[key] = fn()
+    except Exception as e:  # a failing reference run is reported, not fatal
+        results[key] = {"error": str(e).splitlines()[0][:120]}
+        print(f"    {key}: {results[key]['error']}", flush=True)
+
+
+def bench(name, cmd, args, root, port, fixture):
+    sb = Sandbox(root, name.replace(" ", "_").replace(".", "_"), port)
+    r = {}
+    only = set(args.only.split(",")) if args.only else None
+    if name == "before":
+        only = set(args.baseline_only.split(",")) & (only or set(args.baseline_only.split(",")))
+
+    def want(key):
+        return only is None or key in only
+
+    print(f"  {name}", flush=True)
+    model = ["--model", "mock/mock-model"]
+    if want("version"):
+        attempt(r, "version", lambda: repeat(args.runs, cmd + ["--version"], sb.proj, sb.env))
+    if name == "hello-world":
+        return r
+    if want("turn"):
+        attempt(r, "turn", lambda: repeat(args.runs, cmd + model + ["--no-session", "-p", "::words 5"],
+                                          sb.proj, sb.env, check="word4"))
+    if want("loop"):
+        attempt(r, "loop", lambda: repeat(args.runs, cmd + model + ["--no-session", "-p", "run the tools"],
+                                          sb.proj, sb.env, check="All done."))
+    if want("frame"):
+        attempt(r, "frame", lambda: {"wall": stats([first_frame(cmd + model + ["--no-session"], sb)
+                                                    for _ in range(args.runs)])})
+    if want("resume") and fixture:
+        path = write_fixture(fixture, sb)
+        # The fixture's last answer ends with this; the first frame shows it.
+        attempt(r, "resume", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
+                                                                 marker=b"mock-model")
+                                                     for _ in range(args.runs)])})
+    if want("stream-json"):
+        def json_run():
+            wall, rss, cpu, size = timed(cmd + model + ["--no-session", "--mode", "json", "-p", f"::words {WORDS}"],
+                                         sb.proj, sb.env, check=f"word{WORDS - 1}", timeout=args.long_timeout)
+            return {"wall": wall / 1000, "rss": rss, "cpu": cpu, "bytes": size}
+        attempt(r, "stream-json", json_run)
+    if want("stream-rpc"):
+        attempt(r, "stream-rpc", lambda: rpc_prompts(cmd + model, sb, f"::words {WORDS}", 1, args.long_timeout))
+    if want("stream-tui"):
+        attempt(r, "stream-tui", lambda: stream_tui(cmd + model, sb, WORDS, args.long_timeout))
+    if want("rpc-200"):
+        attempt(r, "rpc-200", lambda: rpc_prompts(cmd + model, sb, "::words 200", RPC_TURNS))
+    return r
+
+
+def fmt_stat(s, unit, digits=1):
+    if s is None:
+        return "–"
+    med, lo, hi = s
+    return f"{med:.{digits}f} {unit} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def cell(results, impl, key, field, unit, digits=1):
+    v = results.get(impl, {}).get(key)
+    if v is None:
+        return "–"
+    if "error" in v:
+        return "failed: " + v["error"]
+    x = v.get(field)
+    if x is None:
+        return "–"
+    if isinstance(x, tuple):
+        return fmt_stat(x, unit, digits)
+    if field == "bytes":
+        return f"{x / 1e6:.1f} MB"
+    return f"{x:.{digits}f} {unit}"
+
+
+def median_of(results, impl, key, field):
+    v = results.get(impl, {}).get(key) or {}
+    x = v.get(field)
+    if isinstance(x, tuple):
+        return x[0]
+    return x
+
+
+def ratio(a, b):
+    if a is None or b is None or a == 0:
+        return "–"
+    return f"{b / a:.1f}x"
+
+
+def report(results, args):
+    ours, ref, floor = "ours", "pi 0.73.1", "hello-world"
+    rows = [
+        ("`--version` wall", "version", "wall", "ms", "≤ 2× hello-world"),
+        ("`--version` peak RSS", "version", "rss", "MiB", "≤ hello-world + 4 MiB"),
+        ("one `-p` turn vs local mock, wall", "turn", "wall", "ms", "≤ 6 ms"),
+        ("one `-p` turn, peak RSS", "turn", "rss", "MiB", ""),
+        ("three-turn `-p` tool loop, wall", "loop", "wall", "ms", "≤ 10 ms"),
+        ("three-turn `-p` tool loop, peak RSS", "loop", "rss", "MiB", ""),
+        ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
+        ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
+        (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
+        (f"{WORDS:,}-word answer, TUI: CPU", "stream-tui", "cpu", "s", "≤ 0.5 s"),
+        (f"{WORDS:,}-word answer, `--mode json`: peak RSS", "stream-json", "rss", "MiB", "≤ 64 MiB"),
+        (f"{WORDS:,}-word answer, `--mode json`: CPU", "stream-json", "cpu", "s", "≤ 0.5 s"),
+        (f"{WORDS:,}-word answer, `--mode json`: output", "stream-json", "bytes", "", "≤ 100 MB"),
+        (f"{WORDS:,}-word answer, RPC: peak RSS", "stream-rpc", "rss", "MiB", "≤ 64 MiB"),
+        (f"{WORDS:,}-word answer, RPC: CPU", "stream-rpc", "cpu", "s", "≤ 0.5 s"),
+        (f"{WORDS:,}-word answer, RPC: output", "stream-rpc", "bytes", "", ""),
+        (f"{RPC_TURNS} RPC turns of 200 words: peak RSS", "rpc-200", "rss", "MiB", ""),
+        (f"{RPC_TURNS} RPC turns of 200 words: wall", "rpc-200", "wall", "s", ""),
+    ]
+    before = "before" in results
+    lines = [f"runs per timing: {args.runs}; medians with (min–max)", "",
+             "| measurement | hello-world |" + (" before |" if before else "") +
+             " ours | pi 0.73.1 | pi 0.73.1 / ours | target |",
+             "|---|---:|" + ("---:|" if before else "") + "---:|---:|---:|---|"]
+    for label, key, field, unit, target in rows:
+        hw = cell(results, floor, key, field, unit, 2 if unit == "ms" else 1) if key == "version" else ""
+        digits = 2 if unit == "ms" else (2 if unit == "s" else 1)
+        was = f" {cell(results, 'before', key, field, unit, digits)} |" if before else ""
+        lines.append(f"| {label} | {hw} |{was} {cell(results, ours, key, field, unit, digits)} | "
+                     f"{cell(results, ref, key, field, unit, digits)} | "
+                     f"{ratio(median_of(results, ours, key, field), median_of(results, ref, key, field))} | {target} |")
+    hw_wall = median_of(results, floor, "version", "wall")
+    hw_rss = median_of(results, floor, "version", "rss")
+    ow, orss = median_of(results, ours, "version", "wall"), median_of(results, ours, "version", "rss")
+    if hw_wall and ow:
+        lines.append("")
+        lines.append(f"`--version` against the floor: {ow / hw_wall:.2f}× the hello-world wall time, "
+                     f"{orss - hw_rss:+.1f} MiB over its peak RSS.")
+    return "\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--reference-cli", help="dist/cli.js of an installed pi 0.73.1 (default: npm install)")
+    ap.add_argument("--pi", help="our binary (default: build it)")
+    ap.add_argument("--fixture", help="large-session.jsonl (default: from the pi-mono git mirror)")
+    ap.add_argument("--baseline", help="an earlier build of ours, measured as a 'before' column")
+    ap.add_argument("--baseline-only", default="version,turn,loop,frame,resume",
+                    help="what the baseline runs (long answers can take minutes on old builds)")
+    ap.add_argument("--only", help="comma-separated measurement names")
+    ap.add_argument("--long-timeout", type=int, default=600)
+    ap.add_argument("--markdown", help="also write the table to this file")
     args = ap.parse_args()
 
-    release = cargo_build()
-    ours = [os.path.join(release, "pi")]
-    impls = [("ours", ours)]
-    if not args.no_reference:
-        impls.append(("pi 0.73.1", ensure_reference()))
-
-    mock, port = start_mock(release)
+    release = cargo_build() if not args.pi else os.path.join(target_dir(), "release")
+    ours = [os.path.abspath(args.pi)] if args.pi else [os.path.join(release, "pi")]
+    fixture = fixture_text(args.fixture)
+    if fixture is None:
+        print("the 1 MB fixture was not found; the resume row is skipped (--fixture PATH)")
     results = {}
-    try:
-        for name, cmd in impls:
-            with tempfile.TemporaryDirectory() as tmp:
-                agent = agent_dir_for(port, tmp)
-                proj = os.path.join(tmp, "proj")
-                os.makedirs(proj)
-                with open(os.path.join(proj, "hello.txt"), "w") as f:
-                    f.write("hello world\n")
-                env = dict(os.environ, PI_CODING_AGENT_DIR=agent, PI_OFFLINE="1", PI_SKIP_VERSION_CHECK="1")
-                version = measure(cmd + ["--version"], args.runs, env=env)
-                loop = measure(cmd + ["--model", "mock/mock-model", "--no-session", "-p", "run the tools"],
-                               args.runs, cwd=proj, env=env, check="All done.")
-                results[name] = {"version": version, "loop": loop}
-    finally:
-        mock.terminate()
-
-    print(f"runs per measurement: {args.runs} (medians)")
-    print(f"{'':<12}{'--version ms':>14}{'--version MiB':>15}{'3-turn -p ms':>14}{'3-turn -p MiB':>15}")
-    for name, r in results.items():
-        print(f"{name:<12}{r['version'][0]:>14.1f}{r['version'][1]:>15.1f}{r['loop'][0]:>14.1f}{r['loop'][1]:>15.1f}")
-    if len(results) == 2:
-        a, b = results["ours"], results["pi 0.73.1"]
-        print(f"{'ratio':<12}{b['version'][0]/a['version'][0]:>13.0f}x{b['version'][1]/a['version'][1]:>14.0f}x"
-              f"{b['loop'][0]/a['loop'][0]:>13.0f}x{b['loop'][1]/a['loop'][1]:>14.0f}x")
-
-    for example in ("session_bench", "sse_bench"):
-        out = subprocess.run([os.path.join(release, "examples", example)], capture_output=True, text=True, check=True)
-        print(out.stdout.strip())
+    with tempfile.TemporaryDirectory() as root:
+        impls = [("hello-world", build_hello(root))]
+        if args.baseline:
+            impls.append(("before", [os.path.abspath(args.baseline)]))
+        impls.append(("ours", ours))
+        if not args.no_reference:
+            ref = ["node", args.reference_cli] if args.reference_cli else ensure_reference()
+            impls.append(("pi 0.73.1", ref))
+        mock, port = start_mock(release)
+        try:
+            for name, cmd in impls:
+                results[name] = bench(name, cmd, args, root, port, fixture)
+        finally:
+            mock.terminate()
+    table = report(results, args)
+    print()
+    print(table)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table + "\n")
 
 
 if __name__ == "__main__":

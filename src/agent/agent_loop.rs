@@ -286,14 +286,18 @@ async fn stream_reply(
             }
             other => {
                 let partial = partial_of(&other).clone();
-                if started && let Some(last) = state.messages.last_mut() {
-                    *last = Message::Assistant(partial.clone());
-                }
                 let ev = AgentEvent::MessageUpdate {
                     message: Message::Assistant(partial),
                     assistant_message_event: Box::new(other),
                 };
                 observer.on_event(&ev).await;
+                // The event's copy becomes the context's: no third copy per update.
+                if started
+                    && let Some(last) = state.messages.last_mut()
+                    && let AgentEvent::MessageUpdate { message, .. } = ev
+                {
+                    *last = message;
+                }
             }
         }
     }

@@ -5,8 +5,9 @@
 //! with `stopReason` `error` or `aborted`.
 
 use serde::Serialize;
-use tokio::sync::mpsc;
 
+pub use crate::ai::assistant_stream::AssistantStream;
+use crate::ai::event_channel::{DeltaKind, EventSender};
 use crate::ai::partial_json::parse_partial_object;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, StopReason, TextContent, ThinkingContent, ToolCall,
@@ -95,46 +96,14 @@ impl AssistantMessageEvent {
     }
 }
 
-/// Receiving end of a provider stream.
-pub struct AssistantStream {
-    rx: mpsc::UnboundedReceiver<AssistantMessageEvent>,
-    last: Option<AssistantMessage>,
-}
-
-impl AssistantStream {
-    /// Wrap a receiver.
-    pub fn new(rx: mpsc::UnboundedReceiver<AssistantMessageEvent>) -> Self {
-        AssistantStream { rx, last: None }
-    }
-
-    /// The next event; `None` after the terminal event.
-    pub async fn next(&mut self) -> Option<AssistantMessageEvent> {
-        let ev = self.rx.recv().await?;
-        match &ev {
-            AssistantMessageEvent::Done { message, .. } => self.last = Some(message.clone()),
-            AssistantMessageEvent::Error { error, .. } => self.last = Some(error.clone()),
-            _ => {}
-        }
-        Some(ev)
-    }
-
-    /// Drain the stream and return the final message.
-    pub async fn result(mut self) -> AssistantMessage {
-        while self.next().await.is_some() {}
-        self.last.unwrap_or_else(|| {
-            let mut m = AssistantMessage::empty("", "", "");
-            m.stop_reason = StopReason::Error;
-            m.error_message = Some("stream ended without a final message".into());
-            m
-        })
-    }
-}
-
 /// Builds the partial assistant message and emits the matching events.
 /// Providers drive it; it guarantees well-formed start/delta/end sequences.
 pub struct MessageBuilder {
     partial: AssistantMessage,
-    tx: mpsc::UnboundedSender<AssistantMessageEvent>,
+    tx: EventSender,
+    /// The message changed outside a delta (usage, ids, signatures): the next
+    /// delta carries the whole message so readers see the change.
+    changed: bool,
     tool_json: Vec<String>,
     /// Content indices of blocks started but not yet ended, oldest first.
     open: Vec<usize>,
@@ -146,15 +115,11 @@ pub struct MessageBuilder {
 
 impl MessageBuilder {
     /// Start building a reply for `api`/`provider`/`model`, sending events to `tx`.
-    pub fn new(
-        api: &str,
-        provider: &str,
-        model: &str,
-        tx: mpsc::UnboundedSender<AssistantMessageEvent>,
-    ) -> Self {
+    pub fn new(api: &str, provider: &str, model: &str, tx: EventSender) -> Self {
         MessageBuilder {
             partial: AssistantMessage::empty(api, provider, model),
             tx,
+            changed: false,
             tool_json: Vec::new(),
             open: Vec::new(),
             keep_open: false,
@@ -177,18 +142,47 @@ impl MessageBuilder {
             .find(|i| kind(&self.partial.content[*i]))
     }
 
-    /// The message so far.
+    /// The message so far (the arguments of a tool call still streaming are
+    /// parsed when it closes).
     pub fn partial(&self) -> &AssistantMessage {
         &self.partial
     }
 
     /// Mutable access for usage, ids and stop reason.
     pub fn partial_mut(&mut self) -> &mut AssistantMessage {
+        self.changed = true;
         &mut self.partial
     }
 
-    fn emit(&self, ev: AssistantMessageEvent) {
-        let _ = self.tx.send(ev);
+    /// Set the usage so far; only a different value counts as a change readers
+    /// must see with the next delta.
+    pub fn set_usage(&mut self, usage: crate::ai::types::Usage) {
+        if self.partial.usage != usage {
+            self.partial.usage = usage;
+            self.changed = true;
+        }
+    }
+
+    fn emit(&mut self, ev: AssistantMessageEvent) {
+        self.changed = false;
+        self.tx.send_event(ev);
+    }
+
+    /// Send a fragment of block `idx`: light, unless the message changed
+    /// otherwise since the last event (then `whole` builds the full event).
+    fn emit_delta(
+        &mut self,
+        kind: DeltaKind,
+        idx: usize,
+        delta: &str,
+        whole: impl FnOnce(&AssistantMessage) -> AssistantMessageEvent,
+    ) {
+        if self.changed {
+            let ev = whole(&self.partial);
+            self.emit(ev);
+        } else {
+            self.tx.send_delta(kind, idx, delta);
+        }
     }
 
     /// Emit `start`.
@@ -272,15 +266,18 @@ impl MessageBuilder {
         if let ContentBlock::Text(t) = &mut self.partial.content[idx] {
             t.text.push_str(delta);
         }
-        self.emit(AssistantMessageEvent::TextDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::Text, idx, delta, |partial| {
+            AssistantMessageEvent::TextDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
     }
 
     /// Set the signature of the open text block.
     pub fn set_text_signature(&mut self, sig: String) {
+        self.changed = true;
         if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Text(_)))
             && let ContentBlock::Text(t) = &mut self.partial.content[i]
         {
@@ -314,15 +311,18 @@ impl MessageBuilder {
         if let ContentBlock::Thinking(t) = &mut self.partial.content[idx] {
             t.thinking.push_str(delta);
         }
-        self.emit(AssistantMessageEvent::ThinkingDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::Thinking, idx, delta, |partial| {
+            AssistantMessageEvent::ThinkingDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
     }
 
     /// Append to the signature of the open thinking block.
     pub fn thinking_signature_delta(&mut self, sig: &str) {
+        self.changed = true;
         if let Some(i) = self.last_open(|b| matches!(b, ContentBlock::Thinking(_)))
             && let ContentBlock::Thinking(t) = &mut self.partial.content[i]
         {
@@ -372,19 +372,37 @@ impl MessageBuilder {
             return;
         };
         raw.push_str(delta);
-        let parsed = parse_partial_object(raw);
-        if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
-            c.arguments = parsed;
+        // The arguments are parsed when a whole message is sent (and when the
+        // call closes), not for every fragment.
+        if self.changed {
+            let parsed = parse_partial_object(raw);
+            if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
+                c.arguments = parsed;
+            }
         }
-        self.emit(AssistantMessageEvent::ToolCallDelta {
-            content_index: idx,
-            delta: delta.to_string(),
-            partial: self.partial.clone(),
+        self.emit_delta(DeltaKind::ToolCall, idx, delta, |partial| {
+            AssistantMessageEvent::ToolCallDelta {
+                content_index: idx,
+                delta: delta.to_string(),
+                partial: partial.clone(),
+            }
         });
+    }
+
+    /// The arguments of the tool call at `idx` as streamed so far (parsed now).
+    pub fn toolcall_arguments(&self, idx: usize) -> serde_json::Value {
+        match self.tool_json.get(idx) {
+            Some(raw) if !raw.is_empty() => parse_partial_object(raw),
+            _ => match self.partial.content.get(idx) {
+                Some(ContentBlock::ToolCall(c)) => c.arguments.clone(),
+                _ => serde_json::Value::Null,
+            },
+        }
     }
 
     /// Set a tool call's id or name when the provider sends it late.
     pub fn toolcall_patch(&mut self, idx: usize, id: Option<&str>, name: Option<&str>) {
+        self.changed = true;
         if let Some(ContentBlock::ToolCall(c)) = self.partial.content.get_mut(idx) {
             if let Some(id) = id.filter(|s| !s.is_empty()) {
                 c.id = id.to_string();
@@ -448,8 +466,50 @@ mod tests {
     use super::*;
 
     #[tokio::test]
+    async fn deltas_taken_one_by_one_carry_the_message_so_far() {
+        let (tx, rx) = crate::ai::event_channel::event_channel();
+        let mut b = MessageBuilder::new("faux", "faux", "m", tx);
+        let mut s = AssistantStream::new(rx);
+        b.start();
+        b.text_delta("a");
+        let mut texts = Vec::new();
+        while let Some(ev) = s.try_next() {
+            texts.push(serde_json::to_value(&ev).unwrap());
+        }
+        b.text_delta("b");
+        b.partial_mut().usage.output = 7;
+        b.text_delta("c");
+        while let Some(ev) = s.try_next() {
+            texts.push(serde_json::to_value(&ev).unwrap());
+        }
+        let deltas: Vec<(String, String, u64)> = texts
+            .iter()
+            .filter(|v| v["type"] == "text_delta")
+            .map(|v| {
+                (
+                    v["delta"].as_str().unwrap().to_string(),
+                    v["partial"]["content"][0]["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_string(),
+                    v["partial"]["usage"]["output"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        // A change outside a delta (usage) makes the next delta carry the whole message.
+        assert_eq!(
+            deltas,
+            [
+                ("a".to_string(), "a".to_string(), 0),
+                ("b".to_string(), "ab".to_string(), 0),
+                ("c".to_string(), "abc".to_string(), 7)
+            ]
+        );
+    }
+
+    #[tokio::test]
     async fn builder_emits_ordered_events_and_final_message() {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::ai::event_channel::event_channel();
         let mut b = MessageBuilder::new("faux", "faux", "m", tx);
         b.start();
         b.text_delta("Hel");
@@ -461,24 +521,29 @@ mod tests {
         drop(b);
         let mut s = AssistantStream::new(rx);
         let mut kinds = Vec::new();
+        let mut seen = Vec::new();
         while let Some(ev) = s.next().await {
-            kinds.push(
-                serde_json::to_value(&ev).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_string(),
-            );
+            let v = serde_json::to_value(&ev).unwrap();
+            kinds.push(v["type"].as_str().unwrap().to_string());
+            seen.push(v);
         }
+        // Deltas queued before the reader took them arrive joined, with the
+        // message rebuilt from them.
+        assert_eq!(seen[2]["delta"], "Hello");
+        assert_eq!(seen[2]["partial"]["content"][0]["text"], "Hello");
+        assert_eq!(seen[5]["delta"], "{\"path\":\"a.txt\"}");
+        assert_eq!(
+            seen[5]["partial"]["content"][1]["arguments"]["path"],
+            "a.txt"
+        );
         assert_eq!(
             kinds,
             [
                 "start",
                 "text_start",
                 "text_delta",
-                "text_delta",
                 "text_end",
                 "toolcall_start",
-                "toolcall_delta",
                 "toolcall_delta",
                 "toolcall_end",
                 "done"

@@ -62,7 +62,12 @@ pub fn build_client(
 ) -> reqwest::Client {
     // Several crates may race to install a provider; losing the race is fine.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    match configure(reqwest::Client::builder()).build() {
+    // Root certificates are read on the first https:// handshake, not here.
+    let builder = || match crate::ai::tls::client_config() {
+        Ok(tls) => reqwest::Client::builder().tls_backend_preconfigured(tls),
+        Err(_) => reqwest::Client::builder(),
+    };
+    match configure(builder()).build() {
         Ok(client) => client,
         Err(e) => {
             let mut why = e.to_string();
@@ -78,7 +83,8 @@ pub fn build_client(
     }
 }
 
-/// The process-wide HTTP client (TLS via rustls with the ring provider).
+/// The process-wide HTTP client (TLS via rustls with the ring provider; the
+/// system's root certificates are read on the first `https://` request).
 pub fn client() -> &'static reqwest::Client {
     &CLIENT
 }

@@ -3,7 +3,13 @@
 //! the server (Ollama: `/api/tags`, else `/v1/models`; LM Studio:
 //! `/v1/models`) when its base URL is on this machine. A server that is not
 //! running costs a refused connection; nothing is ever sent off the machine.
+//!
+//! Nobody is asked at start-up unless the run needs it: when `models.json`
+//! configures a local provider, the chosen model is a local one, or the model
+//! list is shown. What the servers answered is kept for the rest of the
+//! process ([`ensure_background_discovery`], [`discovered`]).
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -35,6 +41,85 @@ pub const LOCAL_SERVERS: [LocalServer; 2] = [
 /// How long one listing request may take (connect included).
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
 
+/// A local server to list models from: provider, base URL and the provider's
+/// `compat` settings from `models.json`.
+pub type LocalTarget = (String, String, Option<Value>);
+
+/// What the local servers answered, once asked in this process.
+static DISCOVERED: tokio::sync::OnceCell<Vec<Model>> = tokio::sync::OnceCell::const_new();
+
+/// The servers a discovery asks (none until start-up names them).
+static TARGETS: Mutex<Vec<LocalTarget>> = Mutex::new(Vec::new());
+
+fn targets() -> Vec<LocalTarget> {
+    TARGETS.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
+/// The servers a discovery of this process asks (start-up sets them unless
+/// pi runs offline).
+pub fn remember_targets(targets: Vec<LocalTarget>) {
+    *TARGETS.lock().unwrap_or_else(|p| p.into_inner()) = targets;
+}
+
+/// The models the local servers reported, once a discovery of this process
+/// finished (empty before).
+pub fn discovered() -> Vec<Model> {
+    DISCOVERED.get().cloned().unwrap_or_default()
+}
+
+/// Ask the remembered servers for their models on a background task, once
+/// per process (later calls do nothing). The answer is read with
+/// [`discovered`]. Needs a tokio runtime; outside one nothing happens.
+pub fn ensure_background_discovery() {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    if DISCOVERED.initialized() || targets().is_empty() {
+        return;
+    }
+    runtime.spawn(async {
+        DISCOVERED.get_or_init(|| discover_all(targets())).await;
+    });
+}
+
+/// The models of the remembered servers: asked now, or the answer of the
+/// discovery already running or done in this process.
+pub async fn discover_now() -> Vec<Model> {
+    DISCOVERED
+        .get_or_init(|| discover_all(targets()))
+        .await
+        .clone()
+}
+
+async fn discover_all(targets: Vec<LocalTarget>) -> Vec<Model> {
+    // All servers are asked at once; each probe is bounded in time.
+    let probes = targets
+        .iter()
+        .map(|(provider, url, _)| discover(provider, url));
+    let answers = futures::future::join_all(probes).await;
+    let mut found = Vec::new();
+    for ((_, _, compat), models) in targets.iter().zip(answers) {
+        for mut model in models {
+            model.compat = compat.clone();
+            found.push(model);
+        }
+    }
+    found
+}
+
+/// Whether a run with these choices uses a local server's models: `--provider`,
+/// the provider part of `--model` or a `--models` pattern, or the default
+/// provider from settings names Ollama or LM Studio.
+pub fn names_local_provider<'a>(choices: impl IntoIterator<Item = &'a str>) -> bool {
+    choices.into_iter().any(|choice| {
+        choice.split(',').any(|pattern| {
+            let pattern = pattern.trim();
+            let provider = pattern.split_once('/').map_or(pattern, |(p, _)| p);
+            is_local_provider(provider)
+        })
+    })
+}
+
 /// Whether `PI_OFFLINE` asks pi to skip startup network operations
 /// (local model discovery included).
 pub fn offline_env() -> bool {
@@ -47,16 +132,26 @@ pub fn is_local_provider(provider: &str) -> bool {
     LOCAL_SERVERS.iter().any(|s| s.provider == provider)
 }
 
+/// The environment variable naming a local server's address: Ollama's own
+/// `OLLAMA_HOST`, and `LM_STUDIO_HOST` for LM Studio.
+fn host_variable(server: &LocalServer) -> &'static str {
+    match server.provider {
+        "ollama" => "OLLAMA_HOST",
+        _ => "LM_STUDIO_HOST",
+    }
+}
+
 /// The base URL of a local server: `models.json` `baseUrl`, else `OLLAMA_HOST`
-/// (Ollama's own setting, `host:port` or a URL), else the default.
+/// / `LM_STUDIO_HOST` (`host:port` or a URL), else the default.
 pub fn base_url(server: &LocalServer, configured: Option<&str>, env: &Env) -> String {
     if let Some(url) = configured.map(str::trim).filter(|u| !u.is_empty()) {
         return url.trim_end_matches('/').to_string();
     }
-    if server.provider == "ollama"
-        && let Some(host) = env.var("OLLAMA_HOST").filter(|h| !h.trim().is_empty())
+    if let Some(host) = env
+        .var(host_variable(server))
+        .filter(|h| !h.trim().is_empty())
     {
-        // Ollama's bind-everything address is reached on this machine.
+        // A bind-everything address is reached on this machine.
         let host = host
             .trim()
             .trim_end_matches('/')

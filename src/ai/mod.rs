@@ -1,10 +1,12 @@
 //! The LLM layer: provider-neutral types, streaming, wire protocols, models and auth.
 
+pub mod assistant_stream;
 pub mod auth;
 pub mod catalog;
 pub mod cost;
 pub mod error_kind;
 pub mod errors;
+pub mod event_channel;
 pub mod events;
 pub mod http;
 pub mod local_models;
@@ -17,5 +19,6 @@ pub mod resolve;
 pub mod sse;
 pub mod stream;
 pub mod thinking;
+pub mod tls;
 pub mod transform;
 pub mod types;

@@ -36,7 +36,9 @@ pub struct ModelRegistry {
     models_path: PathBuf,
     error: Option<String>,
     /// Local servers (provider, base URL, provider compat) to list models from.
-    local_servers: Vec<(String, String, Option<serde_json::Value>)>,
+    local_servers: Vec<local_models::LocalTarget>,
+    /// Whether `models.json` (or an extension) configures Ollama or LM Studio.
+    local_configured: bool,
     /// Models the local servers reported at the last discovery.
     local_models: Vec<Model>,
     /// Providers registered by extensions (`pi.registerProvider`), in the models.json
@@ -63,6 +65,7 @@ impl ModelRegistry {
             models_path: models_path.to_path_buf(),
             error: None,
             local_servers: Vec::new(),
+            local_configured: false,
             local_models: Vec::new(),
             extension_providers: Vec::new(),
             schema_warnings: Vec::new(),
@@ -90,6 +93,7 @@ impl ModelRegistry {
             local_models: Vec::new(),
             extension_providers: Vec::new(),
             schema_warnings: Vec::new(),
+            local_configured: false,
         }
     }
 
@@ -131,6 +135,9 @@ impl ModelRegistry {
             }
         }
         self.models = models;
+        self.local_configured = local_models::LOCAL_SERVERS
+            .iter()
+            .any(|server| config.providers.contains_key(server.provider));
         self.local_servers = local_models::LOCAL_SERVERS
             .iter()
             .map(|server| {
@@ -175,23 +182,35 @@ impl ModelRegistry {
     }
 
     /// Ask the local servers (Ollama, LM Studio) on this machine which models
-    /// they serve; they join the model list until the next discovery.
+    /// they serve, or take what this process already learned; they join the
+    /// model list.
     pub async fn discover_local_models(&mut self) {
-        // All servers are asked at once; each probe is bounded in time.
-        let probes = self
-            .local_servers
-            .iter()
-            .map(|(provider, url, _)| local_models::discover(provider, url));
-        let answers = futures::future::join_all(probes).await;
-        let mut found = Vec::new();
-        for ((_, _, compat), models) in self.local_servers.iter().zip(answers) {
-            for mut model in models {
-                model.compat = compat.clone();
-                found.push(model);
-            }
+        local_models::remember_targets(self.local_servers.clone());
+        self.local_models = local_models::discover_now().await;
+        self.merge_local_models();
+    }
+
+    /// The local servers this registry would ask for models.
+    pub fn local_targets(&self) -> Vec<local_models::LocalTarget> {
+        self.local_servers.clone()
+    }
+
+    /// Add what a finished background discovery found; true when the model
+    /// list changed.
+    pub fn add_discovered_models(&mut self) -> bool {
+        let found = local_models::discovered();
+        if found.len() == self.local_models.len() {
+            return false;
         }
         self.local_models = found;
+        let before = self.models.len();
         self.merge_local_models();
+        self.models.len() != before
+    }
+
+    /// Whether `models.json` or an extension configures Ollama or LM Studio.
+    pub fn configures_local_provider(&self) -> bool {
+        self.local_configured
     }
 
     /// Add discovered local models not already defined in `models.json`.

@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::ai::events::{AssistantStream, MessageBuilder};
@@ -93,7 +92,7 @@ impl ProviderRegistry {
         context: Arc<Context>,
         options: StreamOptions,
     ) -> AssistantStream {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::ai::event_channel::event_channel();
         let provider = self.get(&model.api);
         let req = StreamRequest {
             model,

@@ -13,6 +13,54 @@ use crate::ai::resolve::{
 use crate::cli::args::Args;
 use crate::config::settings::Settings;
 
+/// Local model discovery for this run. Nothing is asked when pi runs offline. The
+/// servers are asked before the model is chosen when the model list is printed or
+/// the run names Ollama or LM Studio (`--provider`, `--model`, `--models`,
+/// `defaultProvider`, `enabledModels`); when `models.json` only configures one, they
+/// are asked in the background; otherwise only when the model selector opens.
+pub(super) async fn prepare_local_models(
+    args: &Args,
+    settings: &Settings,
+    registry: &mut ModelRegistry,
+) {
+    if args.offline || crate::ai::local_models::offline_env() {
+        return;
+    }
+    crate::ai::local_models::remember_targets(registry.local_targets());
+    let enabled = settings.enabled_models().unwrap_or_default();
+    let named = [
+        args.provider.as_deref(),
+        args.model.as_deref(),
+        args.models.as_deref(),
+        settings.default_provider(),
+    ]
+    .into_iter()
+    .flatten()
+    .chain(enabled.iter().map(String::as_str));
+    if args.list_models.is_some() || crate::ai::local_models::names_local_provider(named) {
+        registry.discover_local_models().await;
+    } else if registry.configures_local_provider() {
+        crate::ai::local_models::ensure_background_discovery();
+    }
+}
+
+/// A resumed session whose model is served by a local server needs the servers'
+/// answer before the model is chosen.
+pub(super) async fn discover_for_session_model(
+    args: &Args,
+    registry: &mut ModelRegistry,
+    session_model: Option<&(String, String)>,
+) {
+    let offline = args.offline || crate::ai::local_models::offline_env();
+    if let Some((provider, id)) = session_model
+        && !offline
+        && crate::ai::local_models::is_local_provider(provider)
+        && registry.find(provider, id).is_none()
+    {
+        registry.discover_local_models().await;
+    }
+}
+
 /// `--models` / `enabledModels` resolved against the available models.
 pub(super) fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
     match model_patterns(args, settings) {

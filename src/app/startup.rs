@@ -72,17 +72,33 @@ fn reject_unavailable(args: &Args) -> StartupResult<()> {
 /// Pick the locale before anything is shown: `locale` in settings (project over global),
 /// then `PI_LOCALE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, the OS, English; and add the user's
 /// locale packs from `~/.pi/agent/locales/` and the core hacks from `~/.pi/agent/core-hacks/`.
+/// The core hacks load when first needed. The settings read here are kept for [`run`]:
+/// one read per process.
 pub fn init_locale() -> crate::i18n::packs::InitReport {
     let agent_dir = agent_dir();
     let cwd = std::env::current_dir().unwrap_or_default();
-    let (settings, _) = Settings::load(&agent_dir, &cwd);
+    let (settings, warnings) = Settings::load(&agent_dir, &cwd);
     let configured = settings
         .get("locale")
         .and_then(serde_json::Value::as_str)
         .map(str::to_string);
     let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
-    crate::i18n::core_hacks::reload(&agent_dir);
+    crate::i18n::core_hacks::load_lazily(&agent_dir);
+    *crate::sync::LockExt::locked(&EARLY_SETTINGS) = Some((agent_dir, cwd, settings, warnings));
     report
+}
+
+/// Settings [`init_locale`] read: agent folder, working folder, settings, warnings.
+type EarlySettings = (PathBuf, PathBuf, Settings, Vec<String>);
+static EARLY_SETTINGS: std::sync::Mutex<Option<EarlySettings>> = std::sync::Mutex::new(None);
+
+/// The settings of this run: those [`init_locale`] read for the same folders, else
+/// read now.
+fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
+    match crate::sync::LockExt::locked(&EARLY_SETTINGS).take() {
+        Some((a, c, settings, warnings)) if a == agent_dir && c == cwd => (settings, warnings),
+        _ => Settings::load(agent_dir, cwd),
+    }
 }
 
 async fn run_inner(mut args: Args) -> StartupResult<i32> {
@@ -91,15 +107,13 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     // Problems with the configuration files go to stderr and, in the terminal
     // UI (which takes over the screen), to its transcript as well.
     let mut config_warnings = Vec::new();
-    let (mut settings, warnings) = Settings::load(&agent_dir, &cwd);
+    let (mut settings, warnings) = load_settings(&agent_dir, &cwd);
     config_warnings.extend(warnings.iter().cloned());
     warn_all(warnings);
     let (mut registry, warnings) = ModelRegistry::load(&agent_dir);
     config_warnings.extend(warnings.iter().cloned());
     warn_all(warnings);
-    if !args.offline && !crate::ai::local_models::offline_env() {
-        registry.discover_local_models().await;
-    }
+    crate::app::model_setup::prepare_local_models(&args, &settings, &mut registry).await;
     let (mut auth, warnings) = AuthStorage::load(&agent_dir);
     warn_all(warnings);
 
@@ -255,6 +269,12 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         None => Vec::new(),
     };
     warn_all(registry.set_extension_providers(&extension_providers));
+    crate::app::model_setup::discover_for_session_model(
+        &args,
+        &mut registry,
+        existing.model.as_ref(),
+    )
+    .await;
     let (model, thinking) =
         match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
             Ok(chosen) => chosen,

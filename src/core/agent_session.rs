@@ -388,7 +388,10 @@ impl AgentObserver for Persisting<'_> {
                     self.session.append_message(other.clone());
                 }
             },
-            AgentEvent::TurnEnd { .. } | AgentEvent::AgentEnd { .. } => {
+            // Every entry is written to the file when it is appended, so a
+            // crash of pi loses nothing; the flush to disk (against power loss)
+            // happens once per run instead of once per turn.
+            AgentEvent::AgentEnd { .. } => {
                 if let Err(e) = self.session.sync() {
                     eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
                 }

@@ -5,11 +5,37 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{LazyLock, Mutex, RwLock};
 
 use super::hacks::{HackSet, HackState};
 
 static ACTIVE: LazyLock<RwLock<HackSet>> = LazyLock::new(|| RwLock::new(HackSet::default()));
+
+/// The agent folder whose hacks load on first use ([`load_lazily`]).
+static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// Whether [`PENDING`] may hold a folder (a cheap check for the common path).
+static HAS_PENDING: AtomicBool = AtomicBool::new(false);
+
+/// Use the built-in hacks and the user's from `agent_dir/core-hacks/`, loaded (each
+/// in its own small Lua VM) only when text first needs them or a report lists them,
+/// so a run that never shows such text starts no VM.
+pub fn load_lazily(agent_dir: &Path) {
+    *PENDING.lock().unwrap_or_else(|e| e.into_inner()) = Some(agent_dir.to_path_buf());
+    HAS_PENDING.store(true, Ordering::SeqCst);
+}
+
+/// Load the hacks [`load_lazily`] deferred, if any.
+fn ensure_loaded() {
+    if !HAS_PENDING.load(Ordering::Acquire) {
+        return;
+    }
+    let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner()).take();
+    HAS_PENDING.store(false, Ordering::Release);
+    if let Some(dir) = pending {
+        reload(&dir);
+    }
+}
 
 /// The folder of user core hacks under the agent directory.
 pub fn user_dir(agent_dir: &Path) -> PathBuf {
@@ -24,6 +50,8 @@ pub fn reload(agent_dir: &Path) -> usize {
 
 /// Use `set` from now on (keeping the on/off choices of hacks with the same id).
 pub fn replace(mut set: HackSet) -> usize {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner()).take();
+    HAS_PENDING.store(false, Ordering::SeqCst);
     let mut active = ACTIVE.write().unwrap_or_else(|e| e.into_inner());
     let disabled: Vec<String> = active
         .hacks()
@@ -50,6 +78,7 @@ pub fn display(text: &str) -> Cow<'_, str> {
     if text.is_empty() {
         return Cow::Borrowed(text);
     }
+    ensure_loaded();
     let locale = super::current_locale();
     let active = ACTIVE.read().unwrap_or_else(|e| e.into_inner());
     match active.apply(text, &locale) {
@@ -60,6 +89,7 @@ pub fn display(text: &str) -> Cow<'_, str> {
 
 /// Turn the hack `id` on or off; false when no hack has that id.
 pub fn set_enabled(id: &str, enabled: bool) -> bool {
+    ensure_loaded();
     ACTIVE
         .write()
         .unwrap_or_else(|e| e.into_inner())
@@ -69,6 +99,7 @@ pub fn set_enabled(id: &str, enabled: bool) -> bool {
 /// One line per hack for reports: id, state (`matched`, `notFound`, `unsafe`, `failed`,
 /// `disabled`), hits, origin and the reason of a problem.
 pub fn report() -> Vec<HackReport> {
+    ensure_loaded();
     let active = ACTIVE.read().unwrap_or_else(|e| e.into_inner());
     active
         .hacks()

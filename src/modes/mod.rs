@@ -1,6 +1,7 @@
 //! Run modes: print (`-p`), JSON event stream (`--mode json`) and RPC
 //! (`--mode rpc`).
 
+pub mod coalesce;
 pub mod lang;
 pub mod output_guard;
 pub mod print;

@@ -43,11 +43,14 @@ pub async fn run_print_mode(
     if run.output == PrintOutput::Json {
         let header = serde_json::to_string(session.session.header()).unwrap_or_default();
         write_line(&header);
-        session.subscribe(Box::new(|event| {
-            if let Ok(line) = serde_json::to_string(event) {
-                write_line(&line);
-            }
-        }));
+        let coalescer = crate::modes::coalesce::UpdateCoalescer::new(std::sync::Arc::new(
+            |event: &crate::agent::events::AgentEvent| {
+                if let Ok(line) = serde_json::to_string(event) {
+                    write_line(&line);
+                }
+            },
+        ));
+        session.subscribe(Box::new(move |event| coalescer.event(event)));
     }
     let prompts = run
         .initial

@@ -1,27 +1,68 @@
-//! Asking the terminal for its background colour (OSC 11) to choose the
-//! light or dark theme when none is configured. The query is followed by a
-//! device-attributes request every terminal answers, so a terminal that
-//! ignores OSC 11 costs one round trip, not a timeout.
+//! Asking the terminal about itself once, in one round trip: whether it
+//! speaks the keyboard protocol (`CSI ? u`) and its background colour
+//! (OSC 11, to choose the light or dark theme when none is configured). The
+//! queries are followed by a device-attributes request every terminal
+//! answers, so a terminal that ignores the others costs one round trip; one
+//! that answers nothing costs at most [`TIMEOUT`].
 
 use std::io::Write;
 use std::os::fd::AsRawFd;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Give up waiting for answers after this long.
-const TIMEOUT: Duration = Duration::from_millis(150);
+const TIMEOUT: Duration = Duration::from_millis(100);
 
-/// Whether the background is light: `Some(true)` light, `Some(false)` dark,
-/// `None` unknown. Must run in raw mode before anything else reads stdin.
-pub fn query_light_background() -> Option<bool> {
-    let mut out = std::io::stdout();
-    out.write_all(b"\x1b]11;?\x1b\\\x1b[c").ok()?;
-    out.flush().ok()?;
-    let reply = read_until_device_attributes(TIMEOUT);
-    parse_background(&reply).map(|(r, g, b)| luminance(r, g, b) > 0.5)
+/// What the terminal answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TerminalAnswers {
+    /// It reported keyboard protocol flags (`CSI ? flags u`).
+    pub keyboard_enhancement: bool,
+    /// `Some(true)` light, `Some(false)` dark, `None` unknown.
+    pub light_background: Option<bool>,
+}
+
+static ANSWERS: OnceLock<TerminalAnswers> = OnceLock::new();
+
+/// Ask the terminal (the first time; later calls return the same answers).
+/// Must run in raw mode before anything else reads stdin.
+pub fn query_terminal() -> TerminalAnswers {
+    *ANSWERS.get_or_init(|| {
+        let mut out = std::io::stdout();
+        let asked = out
+            .write_all(b"\x1b[?u\x1b]11;?\x1b\\\x1b[c")
+            .and_then(|()| out.flush());
+        match asked {
+            Ok(()) => parse_answers(&read_until_device_attributes(TIMEOUT)),
+            Err(_) => TerminalAnswers::default(),
+        }
+    })
+}
+
+/// The answers found in what the terminal wrote back.
+pub fn parse_answers(reply: &[u8]) -> TerminalAnswers {
+    TerminalAnswers {
+        keyboard_enhancement: keyboard_flags_reported(reply),
+        light_background: parse_background(reply).map(|(r, g, b)| luminance(r, g, b) > 0.5),
+    }
+}
+
+/// A keyboard protocol answer: `ESC [ ? <digits> u`.
+fn keyboard_flags_reported(reply: &[u8]) -> bool {
+    reply.windows(3).enumerate().any(|(at, w)| {
+        w == b"\x1b[?"
+            && reply[at + 3..]
+                .iter()
+                .position(|b| !b.is_ascii_digit())
+                .is_some_and(|end| end > 0 && reply[at + 3 + end] == b'u')
+    })
 }
 
 fn read_until_device_attributes(timeout: Duration) -> Vec<u8> {
-    let fd = std::io::stdin().as_raw_fd();
+    read_answers_from(std::io::stdin().as_raw_fd(), timeout)
+}
+
+fn read_answers_from(fd: std::os::fd::RawFd, timeout: Duration) -> Vec<u8> {
     let deadline = Instant::now() + timeout;
     let mut reply = Vec::new();
     loop {
@@ -98,5 +139,38 @@ mod tests {
         assert!(parse_background(b"\x1b[?1;2c").is_none());
         assert!(device_attributes_end(b"\x1b]11;rgb:0/0/0\x07\x1b[?1;2c"));
         assert!(!device_attributes_end(b"\x1b]11;rgb:0/0/0\x07\x1b[?1;2"));
+    }
+
+    #[test]
+    fn keyboard_protocol_answer_is_recognised() {
+        let kitty = parse_answers(b"\x1b[?0u\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c");
+        assert_eq!(
+            kitty,
+            TerminalAnswers {
+                keyboard_enhancement: true,
+                light_background: Some(true)
+            }
+        );
+        let plain = parse_answers(b"\x1b[?62;22c");
+        assert_eq!(plain, TerminalAnswers::default());
+        assert!(!parse_answers(b"\x1b[?u").keyboard_enhancement);
+    }
+
+    #[test]
+    fn a_silent_terminal_costs_at_most_the_timeout() {
+        let mut fds = [0; 2];
+        // SAFETY: a two-element array for the pipe's ends.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        let started = Instant::now();
+        let reply = read_answers_from(fds[0], TIMEOUT);
+        let waited = started.elapsed();
+        assert!(reply.is_empty());
+        assert!(waited >= TIMEOUT - Duration::from_millis(5), "{waited:?}");
+        assert!(waited < Duration::from_millis(600), "{waited:?}");
+        // SAFETY: closing the two descriptors opened above.
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
     }
 }

@@ -50,10 +50,9 @@ pub fn reenter() -> io::Result<()> {
     if alternate {
         out.write_all(MOUSE_ON.as_bytes())?;
     }
-    if matches!(
-        crossterm::terminal::supports_keyboard_enhancement(),
-        Ok(true)
-    ) {
+    // One round trip with a short timeout (crossterm's own check waits 2 s
+    // on a terminal that does not answer).
+    if crate::tui::background::query_terminal().keyboard_enhancement {
         execute!(
             out,
             PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)

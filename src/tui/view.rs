@@ -48,7 +48,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         None => header_lines(app, width),
     };
     let header_len = header.len();
-    let body_total = app.cache.update(&app.transcript, &options, &app.theme);
+    // Only the items that reach the screen are laid out: the rendered tail
+    // covers the scroll position plus one screen, or the whole transcript.
+    let need = app.scroll.saturating_add(available);
+    let (body_total, whole) = app
+        .cache
+        .update_tail(&app.transcript, &options, &app.theme, need);
+    // Above an incomplete tail there is more than a screen: the header is
+    // out of sight and the scroll position needs no clamp.
+    let header_len = if whole { header_len } else { 0 };
+    let header: Vec<Line<'static>> = if whole { header } else { Vec::new() };
     let total = header_len + body_total;
     let visible = total.min(available);
     app.page = available;

@@ -21,7 +21,7 @@ fn gemini(id: &str) -> Model {
 /// The message built from streamed chunks, each holding `parts`.
 fn stream(chunks: &[Value]) -> AssistantMessage {
     let model = gemini("gemini-2.5-flash");
-    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, _rx) = pi::ai::event_channel::event_channel();
     let mut out = MessageBuilder::new("google-generative-ai", "google", "gemini-2.5-flash", tx);
     let mut state = GeminiStreamState::new(&model);
     for parts in chunks {

@@ -113,3 +113,78 @@ fn no_server_and_offline_mode_list_no_local_models() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("ollama "));
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
+
+/// A listener standing in for a local model server that must not be asked:
+/// nothing accepts its connections, so each one waits in its backlog.
+fn tripwire() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let host = listener.local_addr().unwrap().to_string();
+    (listener, host)
+}
+
+fn was_contacted(listener: &std::net::TcpListener) -> bool {
+    match listener.accept() {
+        Ok(_) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => false,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn a_print_turn_with_only_http_providers_connects_to_the_provider_alone() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("hello from the provider"));
+    let (ollama, ollama_host) = tripwire();
+    let (lm_studio, lm_studio_host) = tripwire();
+    let mut sb = PiSandbox::with_mock(&server, "openai-completions");
+    sb.env.push(("PI_OFFLINE".into(), "0".into()));
+    sb.env.push(("OLLAMA_HOST".into(), ollama_host));
+    sb.env.push(("LM_STUDIO_HOST".into(), lm_studio_host));
+
+    let out = sb.run(&["--model", "mock/mock-model", "-p", "hi"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "hello from the provider\n"
+    );
+    assert_eq!(server.request_count(), 1);
+    assert!(!was_contacted(&ollama), "the Ollama port was contacted");
+    assert!(
+        !was_contacted(&lm_studio),
+        "the LM Studio port was contacted"
+    );
+
+    // The same environment does reach both ports when the model list is wanted.
+    let out = sb.run(&["--list-models"], None);
+    assert!(out.status.success());
+    assert!(was_contacted(&ollama), "listing models did not ask Ollama");
+    assert!(
+        was_contacted(&lm_studio),
+        "listing models did not ask LM Studio"
+    );
+}
+
+#[test]
+fn naming_a_local_model_asks_its_server_before_the_turn() {
+    let server = MockServer::start();
+    server.set_handler(|req: &CapturedRequest| match req.path.as_str() {
+        "/api/tags" => MockReply::json(200, json!({"models": [{"name": "qwen3:8b"}]})),
+        _ => MockReply::openai_text("from the local model"),
+    });
+    // models.json configures Ollama; `--model ollama/...` needs its answer first.
+    let sb = sandbox("ollama", &format!("{}/v1", server.url()));
+    let out = sb.run(&["--model", "ollama/qwen3:8b", "-p", "hi"], None);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "from the local model\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let paths: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+    assert_eq!(paths, ["/api/tags", "/v1/chat/completions"]);
+}

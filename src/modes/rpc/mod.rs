@@ -73,9 +73,12 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     let live = Arc::new(Mutex::new(Live::default()));
     live.locked().queues = agent.queues.clone();
     let listener_live = live.clone();
+    let coalescer = crate::modes::coalesce::UpdateCoalescer::new(Arc::new(
+        |event: &crate::agent::events::AgentEvent| emit(event),
+    ));
     agent.subscribe(Box::new(move |event| {
         listener_live.locked().observe(event);
-        emit(event);
+        coalescer.event(event);
     }));
     let queued = agent.extension_actions_queued();
     let mut input = io::spawn_stdin_reader(options.ui_replies.clone());

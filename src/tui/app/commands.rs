@@ -146,6 +146,18 @@ impl App {
     }
 
     pub(super) fn open_model_selector(&mut self, search: &str) {
+        // Local servers are asked the first time the list is wanted; what they
+        // answered joins it once the background request is done.
+        crate::ai::local_models::ensure_background_discovery();
+        for model in crate::ai::local_models::discovered() {
+            if !self
+                .models
+                .iter()
+                .any(|m| m.provider == model.provider && m.id == model.id)
+            {
+                self.models.push(model);
+            }
+        }
         if self.models.is_empty() {
             self.transcript
                 .notice(t!("pi.cmd.model.none"), NoticeKind::Warning);

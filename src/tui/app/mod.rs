@@ -374,6 +374,11 @@ impl App {
                     self.run_extension_actions();
                 }
             }
+            UiEvent::Streaming(latest) => {
+                if let Some(event) = latest.take() {
+                    self.transcript.apply(&event);
+                }
+            }
             UiEvent::ExtensionActionsQueued => {
                 if self.is_busy() {
                     self.actions_waiting = true;

@@ -166,7 +166,7 @@ pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOption
     let guard = TerminalGuard;
     if options.theme.is_none()
         && options.theme_files.is_empty()
-        && crate::tui::background::query_light_background() == Some(true)
+        && crate::tui::background::query_terminal().light_background == Some(true)
     {
         app.theme = Theme::light();
     }

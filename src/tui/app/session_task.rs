@@ -155,6 +155,29 @@ pub enum UiEvent {
     ExtensionActionsQueued,
     /// The models with credentials changed (a reload added or removed a provider).
     Models(Vec<Model>),
+    /// The streaming message changed: its newest state waits in the slot.
+    Streaming(LatestUpdate),
+}
+
+/// The newest `message_update` the UI has not taken yet. Updates replace each
+/// other here instead of queueing, so a UI busy drawing a long answer holds one
+/// copy of it, not one per delta; any other event takes the held update out and
+/// sends it first, so the order of events never changes.
+#[derive(Debug, Clone, Default)]
+pub struct LatestUpdate(std::sync::Arc<std::sync::Mutex<Option<Box<AgentEvent>>>>);
+
+impl LatestUpdate {
+    /// Take the held update, if any.
+    pub fn take(&self) -> Option<Box<AgentEvent>> {
+        crate::sync::LockExt::locked(&*self.0).take()
+    }
+
+    /// Hold `event`; true when the slot was empty (the UI must be told).
+    fn hold(&self, event: &AgentEvent) -> bool {
+        crate::sync::LockExt::locked(&*self.0)
+            .replace(Box::new(event.clone()))
+            .is_none()
+    }
 }
 
 /// Switch to the model and thinking level recorded in a resumed session;
@@ -348,8 +371,18 @@ pub fn spawn_session(
         forward_messages(view, &ui_tx);
     }
     let listener_view = view.clone();
+    let latest = LatestUpdate::default();
     agent.subscribe(Box::new(move |event| {
-        let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
+        if matches!(event, AgentEvent::MessageUpdate { .. }) {
+            if latest.hold(event) {
+                let _ = listener_tx.send(UiEvent::Streaming(latest.clone()));
+            }
+        } else {
+            if let Some(held) = latest.take() {
+                let _ = listener_tx.send(UiEvent::Agent(held));
+            }
+            let _ = listener_tx.send(UiEvent::Agent(Box::new(event.clone())));
+        }
         if let Some(view) = &listener_view {
             forward_messages(view, &listener_tx);
         }

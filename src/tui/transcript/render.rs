@@ -33,30 +33,85 @@ pub struct RenderCache {
     options: Option<RenderOptions>,
     /// The i18n generation the entries were rendered at; a locale switch re-renders all.
     generation: u64,
-    entries: Vec<(u64, Vec<Line<'static>>)>,
+    /// Per item: the revision its lines were rendered at (`None`: not rendered,
+    /// it is above what was shown) and the lines.
+    entries: Vec<(Option<u64>, Vec<Line<'static>>)>,
+    /// The first item of the rendered tail [`RenderCache::update_tail`] keeps.
+    tail_first: usize,
     memo: MarkdownMemo,
     /// Incremented whenever every entry is thrown away (options, locale or theme changed).
     epoch: u64,
 }
 
-/// The markdown of the streaming answer's completed lines, reused until a
-/// new line completes (the answer re-renders on every token otherwise).
+/// The markdown of the streaming answer, laid out in pieces: paragraphs that
+/// ended (a blank line outside a code fence) are rendered once and kept, and
+/// only the paragraph still growing is rendered again when a line completes.
+/// A long answer thus costs the same per line at its end as at its start; the
+/// finished answer is rendered whole once.
 #[derive(Default)]
 struct MarkdownMemo {
-    source: String,
     width: usize,
-    lines: Vec<Line<'static>>,
+    /// Source of the settled paragraphs, and their lines.
+    stable: String,
+    stable_lines: Vec<Line<'static>>,
+    /// The last render of what follows them.
+    rest: String,
+    rest_lines: Vec<Line<'static>>,
 }
 
 impl MarkdownMemo {
     fn render(&mut self, source: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-        if self.width != width || self.source != source {
-            self.lines = render_markdown(source, width, theme);
-            self.source = source.to_string();
-            self.width = width;
+        if self.width != width || !source.starts_with(self.stable.as_str()) {
+            *self = MarkdownMemo {
+                width,
+                ..MarkdownMemo::default()
+            };
         }
-        self.lines.clone()
+        let rest = &source[self.stable.len()..];
+        if let Some(cut) = settled_paragraphs(rest) {
+            let piece = &rest[..cut];
+            let lines = render_markdown(piece, width, theme);
+            if !lines.is_empty() {
+                if !self.stable_lines.is_empty() {
+                    self.stable_lines.push(Line::default());
+                }
+                self.stable_lines.extend(lines);
+            }
+            self.stable.push_str(piece);
+        }
+        let rest = &source[self.stable.len()..];
+        if rest != self.rest {
+            self.rest_lines = render_markdown(rest, width, theme);
+            self.rest = rest.to_string();
+        }
+        let mut out = Vec::with_capacity(self.stable_lines.len() + self.rest_lines.len() + 1);
+        out.extend(self.stable_lines.iter().cloned());
+        if !out.is_empty() && !self.rest_lines.is_empty() {
+            out.push(Line::default());
+        }
+        out.extend(self.rest_lines.iter().cloned());
+        out
     }
+}
+
+/// The length of `text` up to its last blank line outside a code fence
+/// (`text` starts outside one), if there is such a line.
+fn settled_paragraphs(text: &str) -> Option<usize> {
+    let mut in_fence = false;
+    let mut cut = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+        }
+        let before = offset;
+        offset += line.len();
+        if trimmed.is_empty() && line.ends_with('\n') && !in_fence && before > 0 {
+            cut = Some(offset);
+        }
+    }
+    cut
 }
 
 impl RenderCache {
@@ -78,6 +133,39 @@ impl RenderCache {
         options: &RenderOptions,
         theme: &Theme,
     ) -> usize {
+        self.prepare(transcript, options);
+        for i in 0..transcript.items.len() {
+            self.render_at(i, transcript, options, theme);
+        }
+        self.tail_first = 0;
+        self.entries.iter().map(|(_, l)| l.len()).sum()
+    }
+
+    /// Re-render only the last items, until they hold at least `need` lines (or
+    /// every item is rendered); items above stay as they were, or unrendered.
+    /// Returns the lines of that rendered tail and whether it is the whole
+    /// transcript. A long transcript's first frame thus lays out one screen.
+    pub fn update_tail(
+        &mut self,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+        need: usize,
+    ) -> (usize, bool) {
+        self.prepare(transcript, options);
+        let mut have = 0;
+        let mut first = transcript.items.len();
+        while first > 0 && have < need {
+            first -= 1;
+            self.render_at(first, transcript, options, theme);
+            have += self.entries[first].1.len();
+        }
+        self.tail_first = first;
+        (have, first == 0)
+    }
+
+    /// Drop what the options or the locale made stale; one slot per item.
+    fn prepare(&mut self, transcript: &Transcript, options: &RenderOptions) {
         let generation = crate::i18n::generation();
         if self.options.as_ref() != Some(options) || self.generation != generation {
             self.entries.clear();
@@ -85,31 +173,32 @@ impl RenderCache {
             self.generation = generation;
             self.epoch += 1;
         }
-        self.entries.truncate(transcript.items.len());
-        for (i, item) in transcript.items.iter().enumerate() {
-            let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
-            match self.entries.get(i) {
-                Some((cached, _)) if *cached == rev => {}
-                _ => {
-                    let lines = render_item_with(item, options, theme, &mut self.memo);
-                    if i < self.entries.len() {
-                        self.entries[i] = (rev, lines);
-                    } else {
-                        self.entries.push((rev, lines));
-                    }
-                }
-            }
+        self.entries
+            .resize_with(transcript.items.len(), || (None, Vec::new()));
+    }
+
+    fn render_at(
+        &mut self,
+        i: usize,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) {
+        let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
+        if self.entries[i].0 != Some(rev) {
+            let lines = render_item_with(&transcript.items[i], options, theme, &mut self.memo);
+            self.entries[i] = (Some(rev), lines);
         }
-        self.entries.iter().map(|(_, l)| l.len()).sum()
     }
 
     /// The `count` lines ending `end` lines into the transcript (after
-    /// [`RenderCache::update`]); only these are cloned.
+    /// [`RenderCache::update`]), or into the rendered tail (after
+    /// [`RenderCache::update_tail`]); only these are cloned.
     pub fn window(&self, end: usize, count: usize) -> Vec<Line<'static>> {
         let start = end.saturating_sub(count);
         let mut out = Vec::with_capacity(end - start);
         let mut offset = 0;
-        for (_, lines) in &self.entries {
+        for (_, lines) in &self.entries[self.tail_first.min(self.entries.len())..] {
             let next = offset + lines.len();
             if next > start && offset < end {
                 let from = start.saturating_sub(offset);
@@ -398,6 +487,68 @@ mod tests {
         };
         let out = plain(&render_item(&item, &options(40), &Theme::plain()));
         assert_eq!(out, vec!["", " Thinking...", "", " bold done", " **half"]);
+    }
+
+    #[test]
+    fn streaming_markdown_keeps_settled_paragraphs_and_matches_a_whole_render() {
+        let theme = Theme::plain();
+        let mut memo = MarkdownMemo::default();
+        let mut source = String::new();
+        let mut parts = Vec::new();
+        for i in 0..40 {
+            parts.push(format!(
+                "Paragraph {i} with **bold** words that wrap around.\n\n"
+            ));
+        }
+        parts.push("```\nfn a() {}\n\nfn b() {}\n```\n\n".into());
+        parts.push("- one\n- two\n\nlast line\n".into());
+        for part in &parts {
+            source.push_str(part);
+            memo.render(&source, 30, &theme);
+        }
+        let text = |lines: Vec<Line<'static>>| -> Vec<String> {
+            lines.iter().map(|l| l.to_string()).collect()
+        };
+        assert_eq!(
+            text(memo.render(&source, 30, &theme)),
+            text(render_markdown(&source, 30, &theme))
+        );
+        // Only the growing paragraph is left to render again.
+        assert_eq!(memo.rest, "last line\n");
+        assert_eq!(settled_paragraphs("```\na\n\nb"), None);
+        assert_eq!(settled_paragraphs("a\n\nb"), Some(3));
+    }
+
+    #[test]
+    fn a_long_transcript_lays_out_only_the_tail_it_shows() {
+        let mut t = Transcript::default();
+        for i in 0..500 {
+            t.push(Item::User {
+                text: format!("question {i}"),
+            });
+        }
+        let mut cache = RenderCache::default();
+        let (have, whole) = cache.update_tail(&t, &options(30), &Theme::plain(), 10);
+        assert!(!whole);
+        assert!((10..20).contains(&have), "{have}");
+        let rendered = cache
+            .entries
+            .iter()
+            .filter(|(rev, _)| rev.is_some())
+            .count();
+        assert!(rendered <= 5, "{rendered} items laid out");
+        let shown: Vec<String> = cache
+            .window(have, 3)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        assert!(
+            shown.iter().any(|l| l.contains("question 499")),
+            "{shown:?}"
+        );
+        let (all, whole) = cache.update_tail(&t, &options(30), &Theme::plain(), usize::MAX);
+        assert!(whole);
+        assert_eq!(all, cache.update(&t, &options(30), &Theme::plain()));
     }
 
     #[test]

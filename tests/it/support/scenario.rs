@@ -60,8 +60,57 @@ fn text(request: &CapturedRequest, text: &str) -> MockReply {
     }
 }
 
-/// The reply to `request` in `scenario`.
+/// The text of the last message of an Anthropic or OpenAI request.
+fn last_text(request: &CapturedRequest) -> String {
+    let Some(last) = request
+        .json
+        .as_ref()
+        .and_then(|b| b["messages"].as_array())
+        .and_then(|m| m.last())
+    else {
+        return String::new();
+    };
+    match &last["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join(""),
+        _ => String::new(),
+    }
+}
+
+/// A prompt `::words N` asks for an answer of N words, streamed one word per
+/// event (a paragraph break every 12 words) as fast as the server can write.
+pub fn words_reply(request: &CapturedRequest) -> Option<MockReply> {
+    let text = last_text(request);
+    let n: usize = text.trim().strip_prefix("::words")?.trim().parse().ok()?;
+    if is_anthropic(request) {
+        let words: String = (0..n).map(|i| format!("word{i} ")).collect();
+        return Some(MockReply::anthropic_text(&words));
+    }
+    let mut sse = super::sse_builders::OpenAiSse::new();
+    for i in 0..n {
+        let word = if i % 12 == 11 {
+            format!("word{i}\n\n")
+        } else {
+            format!("word{i} ")
+        };
+        sse = sse.raw(json!({
+            "id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 1_700_000_000,
+            "model": "gpt-mock",
+            "choices": [{"index": 0, "delta": {"content": word}, "finish_reason": null}]
+        }));
+    }
+    Some(MockReply::openai(sse.finish("stop").usage(10, n as u64, 0)))
+}
+
+/// The reply to `request` in `scenario`; a `::words N` prompt gets N words.
 pub fn scenario_reply(scenario: Scenario, request: &CapturedRequest) -> MockReply {
+    if let Some(reply) = words_reply(request) {
+        return reply;
+    }
     let bash = ("call_bash_1", "bash", json!({"command": "echo hi"}));
     let read = ("call_read_1", "read", json!({"path": "hello.txt"}));
     match (scenario, tool_results_in(request)) {

@@ -1,5 +1,4 @@
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use super::*;
 use crate::ai::sse::SseParser;
@@ -53,7 +52,8 @@ fn model() -> Model {
 /// emitted events (as JSON) and the terminal result.
 fn run(chunks: &[&[u8]]) -> (Vec<Value>, Result<(), ProviderError>) {
     let model = model();
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, rx) = crate::ai::event_channel::event_channel();
+    let mut rx = crate::ai::events::AssistantStream::new(rx);
     let mut out = MessageBuilder::new("anthropic-messages", "anthropic", "claude-x", tx);
     out.partial_mut().timestamp = 0;
     out.start();
@@ -78,7 +78,7 @@ fn run(chunks: &[&[u8]]) -> (Vec<Value>, Result<(), ProviderError>) {
     }
     drop(out);
     let mut events = Vec::new();
-    while let Ok(ev) = rx.try_recv() {
+    while let Some(ev) = rx.try_next() {
         events.push(serde_json::to_value(&ev).unwrap());
     }
     (events, result)

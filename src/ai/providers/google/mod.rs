@@ -128,7 +128,7 @@ impl<'a> GeminiStreamState<'a> {
             self.finish = Some(map_finish_reason(reason));
         }
         if chunk["usageMetadata"].is_object() {
-            out.partial_mut().usage = parse_usage(&chunk["usageMetadata"], self.model);
+            out.set_usage(parse_usage(&chunk["usageMetadata"], self.model));
         }
         Ok(())
     }

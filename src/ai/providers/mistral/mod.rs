@@ -105,7 +105,7 @@ impl<'a> MistralStreamState<'a> {
             out.partial_mut().response_id = Some(id.to_string());
         }
         if chunk["usage"].is_object() {
-            out.partial_mut().usage = parse_usage(&chunk["usage"], self.model);
+            out.set_usage(parse_usage(&chunk["usage"], self.model));
         }
         let Some(choice) = chunk["choices"].get(0) else {
             return Ok(true);

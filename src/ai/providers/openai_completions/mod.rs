@@ -145,27 +145,28 @@ impl<'a> OpenAiStreamState<'a> {
     }
 
     fn apply_chunk(&mut self, chunk: &Value, out: &mut MessageBuilder) {
-        let partial = out.partial_mut();
-        if partial.response_id.is_none()
+        // Only real changes go through `partial_mut`: a change makes the next
+        // delta carry the whole message.
+        if out.partial().response_id.is_none()
             && let Some(id) = chunk["id"].as_str().filter(|s| !s.is_empty())
         {
-            partial.response_id = Some(id.to_string());
+            out.partial_mut().response_id = Some(id.to_string());
         }
-        if partial.response_model.is_none()
+        if out.partial().response_model.is_none()
             && let Some(m) = chunk["model"].as_str()
             && !m.is_empty()
             && m != self.model.id
         {
-            partial.response_model = Some(m.to_string());
+            out.partial_mut().response_model = Some(m.to_string());
         }
         if chunk["usage"].is_object() {
-            partial.usage = parse_usage(&chunk["usage"], self.model);
+            out.set_usage(parse_usage(&chunk["usage"], self.model));
         }
         let Some(choice) = chunk["choices"].get(0) else {
             return;
         };
         if !chunk["usage"].is_object() && choice["usage"].is_object() {
-            out.partial_mut().usage = parse_usage(&choice["usage"], self.model);
+            out.set_usage(parse_usage(&choice["usage"], self.model));
         }
         if let Some(reason) = choice["finish_reason"].as_str() {
             self.terminated = true;

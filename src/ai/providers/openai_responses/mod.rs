@@ -210,8 +210,11 @@ fn item_done(item: &Value, idx: usize, out: &mut MessageBuilder) {
         Some("function_call") => {
             let empty = matches!(
                 out.partial().content.get(idx),
-                Some(ContentBlock::ToolCall(c)) if c.arguments.as_object().is_some_and(|o| o.is_empty())
-            );
+                Some(ContentBlock::ToolCall(_))
+            ) && out
+                .toolcall_arguments(idx)
+                .as_object()
+                .is_some_and(|o| o.is_empty());
             if let Some(args) = item["arguments"].as_str().filter(|_| empty) {
                 out.toolcall_delta(idx, args);
             }
