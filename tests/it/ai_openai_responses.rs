@@ -106,7 +106,9 @@ async fn reasoning_text_two_calls_and_cached_usage() {
     let k = kinds(&events);
     assert_eq!(k.first().map(String::as_str), Some("start"));
     assert_eq!(k.last().map(String::as_str), Some("done"));
-    assert_eq!(k.iter().filter(|t| *t == "thinking_delta").count(), 2);
+    // Deltas the reader has not taken yet arrive joined: one or two.
+    let thinking = k.iter().filter(|t| *t == "thinking_delta").count();
+    assert!((1..=2).contains(&thinking), "{k:?}");
     assert_eq!(k.iter().filter(|t| *t == "toolcall_end").count(), 2);
 
     let req = server.last_request().unwrap();

@@ -47,7 +47,8 @@ async fn anthropic_text_reply_with_usage_and_cost() {
     let k = kinds(&events);
     assert_eq!(k.first().map(String::as_str), Some("start"));
     assert_eq!(k.last().map(String::as_str), Some("done"));
-    assert!(k.iter().filter(|t| *t == "text_delta").count() > 1);
+    // Deltas the reader has not taken yet arrive joined, so one or more.
+    assert!(k.iter().filter(|t| *t == "text_delta").count() >= 1);
 
     let req = server.last_request().unwrap();
     assert_eq!(
@@ -294,8 +295,34 @@ async fn same_events_for_all_chunkings(
     );
     for _ in 0..3 {
         let (events, _) = collect(&model, user_context("x"), options()).await;
-        assert_eq!(events, reference);
+        assert_eq!(merged_deltas(&events), merged_deltas(&reference));
     }
+}
+
+/// `events` with runs of deltas of one block joined into one (a reader that lags behind
+/// receives the deltas it has not taken yet as one, so how many arrive depends on timing;
+/// their text and the final message do not).
+fn merged_deltas(events: &[serde_json::Value]) -> Vec<serde_json::Value> {
+    let mut out: Vec<serde_json::Value> = Vec::new();
+    for event in events {
+        let kind = event["type"].as_str().unwrap_or_default();
+        if let Some(last) = out.last_mut()
+            && kind.ends_with("_delta")
+            && last["type"] == event["type"]
+            && last["contentIndex"] == event["contentIndex"]
+        {
+            let joined = format!(
+                "{}{}",
+                last["delta"].as_str().unwrap_or_default(),
+                event["delta"].as_str().unwrap_or_default()
+            );
+            *last = event.clone();
+            last["delta"] = serde_json::Value::String(joined);
+            continue;
+        }
+        out.push(event.clone());
+    }
+    out
 }
 
 #[tokio::test]

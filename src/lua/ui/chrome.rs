@@ -107,8 +107,16 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
         "setWidget",
         lua.create_function(
             move |_, (key, lines, opts): (String, LuaValue, Option<Table>)| {
+                let drawn = opts.as_ref().and_then(|o| {
+                    o.get::<Option<bool>>(super::component_api::DRAWN_BY_COMPONENTS)
+                        .ok()
+                        .flatten()
+                }) == Some(true);
                 let mut request = json!({"method": "setWidget", "widgetKey": key,
                     "widgetPlacement": placement(opts)?});
+                if drawn {
+                    request["drawnByComponents"] = json!(true);
+                }
                 match lines {
                     // Component factories need a front end with components.
                     LuaValue::Function(_) => return Ok(()),

@@ -34,6 +34,9 @@ fn slot_setter(lua: &Lua, slot: Slot) -> mlua::Result<Function> {
 /// Where the factory last given to `setEditorComponent` is kept.
 const EDITOR_FACTORY_KEY: &str = "pi.ui.editorFactory";
 
+/// The `setWidget` option that marks lines the component store already draws.
+pub const DRAWN_BY_COMPONENTS: &str = "drawnByComponents";
+
 /// Put the component functions on `ui`, keeping any earlier `setWidget`
 /// for plain lines.
 pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
@@ -82,9 +85,27 @@ pub fn add_ui_functions(lua: &Lua, ui: &Table) -> mlua::Result<()> {
                 }
                 // A UI that draws components shows plain lines through the same
                 // store as factories; sending them the other way too drew them twice.
+                // The front end still hears of them (marked), so it knows not to draw them.
                 let drawn_here = c.attached() && matches!(content, LuaValue::Table(_));
-                if let Some(f) = lines_setter.as_ref().filter(|_| !drawn_here) {
-                    f.call::<()>((key.clone(), content.clone(), opts.clone()))?;
+                if let Some(f) = &lines_setter {
+                    let opts = match (&opts, drawn_here) {
+                        (_, false) => opts.clone(),
+                        (Some(o), true) => {
+                            let copy = lua.create_table()?;
+                            for pair in o.pairs::<LuaValue, LuaValue>() {
+                                let (k, v) = pair?;
+                                copy.set(k, v)?;
+                            }
+                            copy.set(DRAWN_BY_COMPONENTS, true)?;
+                            Some(copy)
+                        }
+                        (None, true) => {
+                            let marked = lua.create_table()?;
+                            marked.set(DRAWN_BY_COMPONENTS, true)?;
+                            Some(marked)
+                        }
+                    };
+                    f.call::<()>((key.clone(), content.clone(), opts))?;
                 }
                 if !c.attached() {
                     return Ok(());

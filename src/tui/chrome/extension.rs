@@ -97,6 +97,11 @@ impl ExtensionChrome {
             }
             "setWidget" => {
                 let key = s("widgetKey").unwrap_or_default();
+                // Lines the Lua component store draws are not drawn a second time here.
+                if request["drawnByComponents"] == true {
+                    self.widgets.shift_remove(&key);
+                    return true;
+                }
                 let placement = match request["widgetPlacement"].as_str() {
                     Some("belowEditor") => Placement::BelowEditor,
                     _ => Placement::AboveEditor,
