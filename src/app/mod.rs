@@ -9,6 +9,7 @@ pub mod package_commands;
 pub mod project_trust;
 pub mod prompt_setup;
 pub mod resource_setup;
+pub mod session_setup;
 pub mod startup;
 
 pub use startup::run;

@@ -29,13 +29,12 @@ use crate::core::model_catalog::ModelCatalog;
 use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
-use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
 use crate::tui::{InteractiveOptions, run_interactive};
 
 /// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
-type StartupResult<T> = Result<T, String>;
+pub(crate) type StartupResult<T> = Result<T, String>;
 
 /// Print each warning on stderr.
 pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
@@ -210,7 +209,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         &agent_dir,
         &cwd,
     );
-    let mut session = open_session(&args, &cwd, &session_dir, &agent_dir)?;
+    let mut session =
+        crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
@@ -513,58 +513,6 @@ fn read_stdin() -> Option<String> {
     std::io::stdin().read_to_string(&mut text).ok()?;
     let trimmed = text.trim();
     (!trimmed.is_empty()).then(|| trimmed.to_string())
-}
-
-fn open_session(
-    args: &Args,
-    cwd: &Path,
-    session_dir: &Path,
-    agent_dir: &Path,
-) -> StartupResult<SessionManager> {
-    if args.no_session {
-        return Ok(SessionManager::in_memory(cwd));
-    }
-    if let Some(arg) = &args.fork {
-        let source = resolve_session_arg(arg, cwd, Some(session_dir), agent_dir)?;
-        return SessionManager::fork_from(&source, cwd, session_dir).map_err(|e| e.to_string());
-    }
-    if let Some(arg) = &args.session {
-        return match lookup_session_arg(arg, cwd, Some(session_dir), agent_dir)? {
-            ResolvedSessionArg::Global { path, .. } => Err(t!(
-                "pi.cli.session_other_project",
-                id = arg,
-                path = path.display().to_string()
-            )),
-            found => {
-                let session = SessionManager::open_with(found.path(), Some(session_dir), None)
-                    .map_err(|e| e.to_string())?;
-                require_stored_cwd(&session, cwd)?;
-                Ok(session)
-            }
-        };
-    }
-    if args.continue_session {
-        return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
-    }
-    Ok(SessionManager::create(cwd, session_dir))
-}
-
-/// A session whose stored working directory is gone cannot be resumed: its tools would
-/// run in a folder that does not exist.
-fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> StartupResult<()> {
-    let stored = &session.header().cwd;
-    if stored.is_empty() || Path::new(stored).is_dir() {
-        return Ok(());
-    }
-    Err(t!(
-        "pi.cli.session_cwd_missing",
-        cwd = stored.as_str(),
-        file = session
-            .session_file()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        current = cwd.display().to_string()
-    ))
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

@@ -5,7 +5,6 @@
 
 use crate::t;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -18,7 +17,6 @@ use crate::ai::types::{ContentBlock, Message};
 use crate::core::agent_session::AgentSession;
 use crate::core::extension_bridge::{custom_message, user_content};
 use crate::lua::{ExtensionAction, LoadReport};
-use crate::session::manager::SessionManager;
 
 /// The most runs extensions may start one after another without a prompt
 /// from the user.
@@ -291,93 +289,6 @@ impl AgentSession {
             .as_ref()?
             .user_bash(command, exclude, &cwd)
             .await
-    }
-
-    /// Start a fresh session (`/new`): `session_before_switch` may cancel
-    /// (returns `false`); then `session_shutdown`, the reset and
-    /// `session_start{reason="new", previousSessionFile}`.
-    pub async fn new_session(&mut self) -> bool {
-        self.new_session_with_parent(None).await
-    }
-
-    /// [`Self::new_session`] with a `parentSession` recorded in the new header.
-    pub async fn new_session_with_parent(&mut self, parent: Option<&str>) -> bool {
-        if self
-            .session_before("session_before_switch", json!({"reason": "new"}))
-            .await
-        {
-            return false;
-        }
-        let previous = self.session.session_file().map(|p| p.display().to_string());
-        self.session_event_with("session_shutdown", "new", json!({}))
-            .await;
-        self.session.new_session(parent);
-        self.bind_session();
-        let model = self.config.model.clone();
-        self.session.append_model_change(&model.provider, &model.id);
-        self.session
-            .append_thinking_level_change(self.config.thinking);
-        self.session_event_with(
-            "session_start",
-            "new",
-            json!({"previousSessionFile": previous}),
-        )
-        .await;
-        self.apply_idle_actions().await;
-        true
-    }
-
-    /// Continue the session file at `path` (`/resume`):
-    /// `session_before_switch` may cancel (`Ok(false)`).
-    pub async fn resume_session(&mut self, path: &Path) -> Result<bool, String> {
-        let target = path.display().to_string();
-        if self
-            .session_before(
-                "session_before_switch",
-                json!({"reason": "resume", "targetSessionFile": target}),
-            )
-            .await
-        {
-            return Ok(false);
-        }
-        self.switch_session_file(path, None).await?;
-        Ok(true)
-    }
-
-    /// Leave the current session for the file at `path` (its cwd replaced by `cwd` when
-    /// given), with `session_shutdown` and `session_start{reason="resume"}` around it.
-    pub(crate) async fn switch_session_file(
-        &mut self,
-        path: &Path,
-        cwd: Option<&Path>,
-    ) -> Result<(), String> {
-        let target = path.display().to_string();
-        let _ = self.session.sync();
-        let dir = self.session.session_dir().map(std::path::PathBuf::from);
-        let session = SessionManager::open_with(path, dir.as_deref(), cwd).map_err(|e| {
-            t!(
-                "pi.session.open_failed",
-                path = path.display().to_string(),
-                error = e.to_string()
-            )
-        })?;
-        let previous = self.session.session_file().map(|p| p.display().to_string());
-        self.session_event_with(
-            "session_shutdown",
-            "resume",
-            json!({"targetSessionFile": target}),
-        )
-        .await;
-        self.session = session;
-        self.bind_session();
-        self.session_event_with(
-            "session_start",
-            "resume",
-            json!({"previousSessionFile": previous}),
-        )
-        .await;
-        self.apply_idle_actions().await;
-        Ok(())
     }
 
     /// After a run: carry out queued actions and any prompts or turns they ask for.

@@ -1,13 +1,17 @@
-//! Forking and cloning the conversation into a new session file, with the extension events
-//! pi emits around it: `session_before_fork` (may cancel), `session_shutdown`, then
-//! `session_start{reason="fork", previousSessionFile}`.
+//! Switching the conversation to another session file: a new one (`/new`), a stored one
+//! (`/resume`), a fork or a clone, with the extension events pi emits around each
+//! (`session_before_switch` / `session_before_fork` may cancel, then `session_shutdown` and
+//! `session_start` with the reason and `previousSessionFile`).
 
 use crate::t;
+
+use std::path::Path;
 
 use serde_json::json;
 
 use crate::ai::types::Message;
 use crate::core::agent_session::AgentSession;
+use crate::session::manager::SessionManager;
 
 /// Where the new session ends relative to the chosen entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +34,93 @@ pub enum BranchOutcome {
 }
 
 impl AgentSession {
+    /// Start a fresh session (`/new`): `session_before_switch` may cancel
+    /// (returns `false`); then `session_shutdown`, the reset and
+    /// `session_start{reason="new", previousSessionFile}`.
+    pub async fn new_session(&mut self) -> bool {
+        self.new_session_with_parent(None).await
+    }
+
+    /// [`Self::new_session`] with a `parentSession` recorded in the new header.
+    pub async fn new_session_with_parent(&mut self, parent: Option<&str>) -> bool {
+        if self
+            .session_before("session_before_switch", json!({"reason": "new"}))
+            .await
+        {
+            return false;
+        }
+        let previous = self.session.session_file().map(|p| p.display().to_string());
+        self.session_event_with("session_shutdown", "new", json!({}))
+            .await;
+        self.session.new_session(parent);
+        self.bind_session();
+        let model = self.config.model.clone();
+        self.session.append_model_change(&model.provider, &model.id);
+        self.session
+            .append_thinking_level_change(self.config.thinking);
+        self.session_event_with(
+            "session_start",
+            "new",
+            json!({"previousSessionFile": previous}),
+        )
+        .await;
+        self.apply_idle_actions().await;
+        true
+    }
+
+    /// Continue the session file at `path` (`/resume`):
+    /// `session_before_switch` may cancel (`Ok(false)`).
+    pub async fn resume_session(&mut self, path: &Path) -> Result<bool, String> {
+        let target = path.display().to_string();
+        if self
+            .session_before(
+                "session_before_switch",
+                json!({"reason": "resume", "targetSessionFile": target}),
+            )
+            .await
+        {
+            return Ok(false);
+        }
+        self.switch_session_file(path, None).await?;
+        Ok(true)
+    }
+
+    /// Leave the current session for the file at `path` (its cwd replaced by `cwd` when
+    /// given), with `session_shutdown` and `session_start{reason="resume"}` around it.
+    pub(crate) async fn switch_session_file(
+        &mut self,
+        path: &Path,
+        cwd: Option<&Path>,
+    ) -> Result<(), String> {
+        let target = path.display().to_string();
+        let _ = self.session.sync();
+        let dir = self.session.session_dir().map(std::path::PathBuf::from);
+        let session = SessionManager::open_with(path, dir.as_deref(), cwd).map_err(|e| {
+            t!(
+                "pi.session.open_failed",
+                path = path.display().to_string(),
+                error = e.to_string()
+            )
+        })?;
+        let previous = self.session.session_file().map(|p| p.display().to_string());
+        self.session_event_with(
+            "session_shutdown",
+            "resume",
+            json!({"targetSessionFile": target}),
+        )
+        .await;
+        self.session = session;
+        self.bind_session();
+        self.session_event_with(
+            "session_start",
+            "resume",
+            json!({"previousSessionFile": previous}),
+        )
+        .await;
+        self.apply_idle_actions().await;
+        Ok(())
+    }
+
     /// Fork (`Before` a user message) or clone (`At` an entry) into a new session file whose
     /// header names the current one as `parentSession`.
     pub async fn branch_session(
