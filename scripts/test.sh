@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # Type-check the shipped Lua and the docs' extension examples, build the release
 # binary, then run the whole test suite. Needs a Rust toolchain, bash (which the
-# tools under test use) and Chromium (the HTML export is checked in headless
-# Chromium; installed here with apt-get when missing); the Lua checker is
+# tools under test use), Chromium (the HTML export is checked in headless
+# Chromium) and tmux (the terminal UI is driven in it), both installed here with
+# apt-get when missing; the Lua checker is
 # installed with cargo when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+missing=""
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    missing="chromium"
+fi
+# The terminal UI is driven end to end in tmux.
+if ! command -v tmux >/dev/null 2>&1; then
+    missing="$missing tmux"
+fi
+if [ -n "$missing" ]; then
     sudo=""
     if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 ./scripts/check-lua.sh
 cargo build --release --locked
