@@ -11,6 +11,26 @@ use crate::tui::panels::PanelOutcome;
 use crate::tui::panels::selector::SelectorOutcome;
 
 impl App {
+    /// Escape twice within half a second on an idle, empty editor opens the session tree or
+    /// the fork list (`doubleEscapeAction`: `tree`, `fork` or `none`).
+    fn double_escape(&mut self) {
+        let now = Instant::now();
+        let second = self
+            .last_escape
+            .is_some_and(|t| now.duration_since(t) < DOUBLE_CTRL_C);
+        if !second {
+            self.last_escape = Some(now);
+            return;
+        }
+        self.last_escape = None;
+        use crate::tui::app::session_tree_task::TreeCommand;
+        match self.ui_settings.settings.double_escape_action() {
+            "tree" => self.request_tree(TreeCommand::Open),
+            "fork" => self.request_tree(TreeCommand::ForkList),
+            _ => {}
+        }
+    }
+
     pub(super) fn handle_key(&mut self, key: KeyEvent) {
         for key in self.through_terminal_input(key) {
             if self.handle_dialog_key(&key) {
@@ -87,6 +107,8 @@ impl App {
         if kb.matches("app.interrupt", &key) {
             if self.completion.is_some() {
                 self.completion = None;
+            } else if self.signal.is_none() && self.editor.is_empty() {
+                self.double_escape();
             } else if let Some(signal) = &self.signal {
                 signal.cancel();
                 let restored = self.take_queued();

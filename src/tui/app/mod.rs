@@ -187,6 +187,8 @@ pub struct App {
     /// Lua components' published lines and render requests.
     pub lua: crate::tui::chrome::lua_surfaces::LuaUi,
     pub(super) last_ctrl_c: Option<Instant>,
+    /// When Escape last reached an idle, empty editor (`doubleEscapeAction`).
+    pub(super) last_escape: Option<Instant>,
     pub(super) signal: Option<CancellationToken>,
     pub(super) commands: UnboundedSender<SessionCommand>,
     /// Extensions queued work while a command ran; carried out once idle.
@@ -237,6 +239,7 @@ impl App {
             ext: Default::default(),
             lua: Default::default(),
             last_ctrl_c: None,
+            last_escape: None,
             signal: None,
             commands,
             actions_waiting: false,

@@ -126,6 +126,38 @@ fn slash_completion_and_tree_command() {
 }
 
 #[test]
+fn double_escape_on_an_empty_editor_opens_the_tree_or_the_fork_list_as_set() {
+    use crate::tui::app::session_task::SessionCommand as C;
+    use crate::tui::app::session_tree_task::TreeCommand as T;
+    for (action, expected) in [
+        ("tree", Some("tree")),
+        ("fork", Some("fork")),
+        ("none", None),
+    ] {
+        let (mut a, mut rx) = app();
+        a.ui_settings.settings = crate::config::settings::Settings::from_values(
+            serde_json::json!({ "doubleEscapeAction": action }),
+            serde_json::json!({}),
+        );
+        key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+        assert!(rx.try_recv().is_err(), "one Escape does nothing");
+        key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+        let sent = match rx.try_recv() {
+            Ok(C::Tree(T::Open)) => Some("tree"),
+            Ok(C::Tree(T::ForkList)) => Some("fork"),
+            _ => None,
+        };
+        assert_eq!(sent, expected, "{action}");
+    }
+    // With text in the editor, Escape never opens anything.
+    let (mut a, mut rx) = app();
+    type_text(&mut a, "draft");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(rx.try_recv().is_err());
+}
+
+#[test]
 fn session_and_copy_commands_report_in_the_transcript() {
     let (mut a, _rx) = app();
     a.session_id = "0193-abc".into();
