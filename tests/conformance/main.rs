@@ -30,6 +30,7 @@ mod settings;
 mod skills;
 mod system_prompt;
 mod tools;
+mod tools_edit;
 mod tree_selector;
 mod tui_editor;
 mod tui_markdown;
