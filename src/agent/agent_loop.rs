@@ -285,7 +285,7 @@ async fn stream_reply(
                 return message;
             }
             other => {
-                let partial = partial_of(&other).clone();
+                let partial = other.message().clone();
                 let ev = AgentEvent::MessageUpdate {
                     message: Message::Assistant(partial),
                     assistant_message_event: Box::new(other),
@@ -330,24 +330,6 @@ async fn emit_whole_message(observer: &mut dyn AgentObserver, message: &Message)
         message: message.clone(),
     };
     observer.on_event(&end).await;
-}
-
-fn partial_of(ev: &AssistantMessageEvent) -> &AssistantMessage {
-    use AssistantMessageEvent as E;
-    match ev {
-        E::Start { partial }
-        | E::TextStart { partial, .. }
-        | E::TextDelta { partial, .. }
-        | E::TextEnd { partial, .. }
-        | E::ThinkingStart { partial, .. }
-        | E::ThinkingDelta { partial, .. }
-        | E::ThinkingEnd { partial, .. }
-        | E::ToolCallStart { partial, .. }
-        | E::ToolCallDelta { partial, .. }
-        | E::ToolCallEnd { partial, .. } => partial,
-        E::Done { message, .. } => message,
-        E::Error { error, .. } => error,
-    }
 }
 
 /// A tool call ready to run, or already answered (unknown tool, invalid args, blocked).

@@ -67,19 +67,7 @@ impl AssistantStream {
             } => self.tool_json_at(*content_index).push_str(delta),
             _ => {}
         }
-        self.partial = match ev {
-            E::Done { .. } | E::Error { .. } => None,
-            E::Start { partial }
-            | E::TextStart { partial, .. }
-            | E::TextDelta { partial, .. }
-            | E::TextEnd { partial, .. }
-            | E::ThinkingStart { partial, .. }
-            | E::ThinkingDelta { partial, .. }
-            | E::ThinkingEnd { partial, .. }
-            | E::ToolCallStart { partial, .. }
-            | E::ToolCallDelta { partial, .. }
-            | E::ToolCallEnd { partial, .. } => Some(partial.clone()),
-        };
+        self.partial = (!ev.is_terminal()).then(|| ev.message().clone());
     }
 
     fn tool_json_at(&mut self, index: usize) -> &mut String {

@@ -94,6 +94,25 @@ impl AssistantMessageEvent {
     pub fn is_terminal(&self) -> bool {
         matches!(self, Self::Done { .. } | Self::Error { .. })
     }
+
+    /// The message as it stands after this event: the partial message, or the finished
+    /// (or failed) one for `Done` and `Error`.
+    pub fn message(&self) -> &AssistantMessage {
+        match self {
+            Self::Start { partial }
+            | Self::TextStart { partial, .. }
+            | Self::TextDelta { partial, .. }
+            | Self::TextEnd { partial, .. }
+            | Self::ThinkingStart { partial, .. }
+            | Self::ThinkingDelta { partial, .. }
+            | Self::ThinkingEnd { partial, .. }
+            | Self::ToolCallStart { partial, .. }
+            | Self::ToolCallDelta { partial, .. }
+            | Self::ToolCallEnd { partial, .. } => partial,
+            Self::Done { message, .. } => message,
+            Self::Error { error, .. } => error,
+        }
+    }
 }
 
 /// Builds the partial assistant message and emits the matching events.
