@@ -139,6 +139,36 @@
 ---@field renderResult? fun(result: pi.ToolResult, options: {expanded: boolean, isPartial: boolean}, theme: pi.Theme, context: pi.ToolRenderContext): pi.Component|nil nil: built-in output
 ---@field renderShell? "default"|"self" "self": no tool background or padding
 
+---@class pi.FileOperations operations of pi.createReadTool/createWriteTool/createEditTool; a missing one is done locally
+---@field readFile? fun(absolutePath: string): string the file's bytes (read, edit)
+---@field access? fun(absolutePath: string) raise with error(...) when the file cannot be used (read: readable; edit: readable and writable)
+---@field detectImageMimeType? fun(absolutePath: string): string|nil "image/png" etc., nil for text (read; default: sniff the bytes)
+---@field writeFile? fun(absolutePath: string, content: string) (write, edit)
+---@field mkdir? fun(dir: string) create a folder and its parents (write)
+
+---@class pi.FileToolOptions
+---@field operations? pi.FileOperations
+
+---@class pi.BashExecOptions
+---@field onData fun(data: string) hand output (stdout and stderr, in arrival order) to the tool
+---@field signal pi.Signal fires on abort
+---@field timeout? number seconds, when the model gave one
+---@field env? table<string, string> the whole environment, when a spawnHook produced one
+
+---@class pi.BashOperations
+---@field exec fun(command: string, cwd: string, options: pi.BashExecOptions): {exitCode: integer|nil} error("aborted") or error("timeout:<s>") when stopped; nil exitCode when killed
+
+---@class pi.BashSpawnContext
+---@field command string
+---@field cwd string
+---@field env table<string, string>
+
+---@class pi.BashToolOptions
+---@field operations? pi.BashOperations run commands elsewhere (default: the local shell)
+---@field spawnHook? fun(spawn: pi.BashSpawnContext): pi.BashSpawnContext|nil adjust command, cwd or env before each run (nil: keep the changed table)
+---@field commandPrefix? string put on its own line before every command
+---@field shellPath? string local shell to use instead of bash
+
 ---@class pi.CommandOptions
 ---@field description? string
 ---@field handler fun(args: string, ctx: pi.CommandContext)
@@ -401,6 +431,10 @@
 ---@class pi.API
 ---@field on fun(event: pi.EventName, handler: pi.Handler)
 ---@field registerTool fun(definition: pi.ToolDefinition)
+---@field createReadTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition pi's read tool with custom operations; cwd defaults to the session's
+---@field createWriteTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition
+---@field createEditTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition
+---@field createBashTool fun(cwdOrOptions?: string|pi.BashToolOptions, options?: pi.BashToolOptions): pi.ToolDefinition
 ---@field registerCommand fun(name: string, options: pi.CommandOptions) duplicates get ":1", ":2"
 ---@field registerShortcut fun(shortcut: string, options: pi.ShortcutOptions)
 ---@field registerFlag fun(name: string, options?: pi.FlagOptions)

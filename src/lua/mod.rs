@@ -23,6 +23,7 @@ pub mod shortcut;
 pub mod terminal_input;
 pub mod tool;
 pub mod tool_exec;
+pub mod tool_ops;
 pub mod ui;
 pub mod view;
 pub mod vm;

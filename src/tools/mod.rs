@@ -68,6 +68,7 @@ pub mod listing;
 pub mod ls;
 pub mod mime;
 pub mod mutation_queue;
+pub mod operations;
 pub mod paths;
 pub mod read;
 pub mod truncate;

@@ -14,9 +14,9 @@ use crate::ai::types::ContentBlock;
 use super::args::{
     check_aborted, js_number, object_schema, optional_number, required_str, unless_aborted,
 };
-use super::fs_errors;
 use super::image_resize::prepare_attachment;
-use super::mime::{SNIFF_BYTES, detect_image_mime_type, looks_binary};
+use super::mime::{SNIFF_BYTES, looks_binary};
+use super::operations::{FileBytes, LocalFs, MAX_READ_BYTES, ReadOperations};
 use super::paths::resolve_read_path;
 use super::truncate::{
     DEFAULT_MAX_BYTES, TruncatedBy, TruncationLimits, format_size, truncate_head,
@@ -72,20 +72,30 @@ impl_builtin_tool! {
 
 impl ReadTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
-        let path = required_str(&args, "path")?;
-        let request = ReadRequest {
-            path,
-            offset: optional_number(&args, "offset"),
-            limit: optional_number(&args, "limit"),
-        };
-        check_aborted(&ctx.signal)?;
-        let absolute = resolve_read_path(path, &ctx.cwd);
-        unless_aborted(
-            &ctx.signal,
-            read_file(&request, &absolute, self.auto_resize),
-        )
-        .await?
+        read_with(&LocalFs, &args, &ctx, self.auto_resize).await
     }
+}
+
+/// Run the read tool with its I/O going through `ops`.
+pub async fn read_with<O: ReadOperations>(
+    ops: &O,
+    args: &Value,
+    ctx: &ToolContext,
+    auto_resize: bool,
+) -> Result<ToolOutput, ToolError> {
+    let path = required_str(args, "path")?;
+    let request = ReadRequest {
+        path,
+        offset: optional_number(args, "offset"),
+        limit: optional_number(args, "limit"),
+    };
+    check_aborted(&ctx.signal)?;
+    let absolute = resolve_read_path(path, &ctx.cwd);
+    unless_aborted(
+        &ctx.signal,
+        read_file(ops, &request, &absolute, auto_resize),
+    )
+    .await?
 }
 
 /// The arguments of one read.
@@ -98,38 +108,21 @@ struct ReadRequest<'a> {
     limit: Option<f64>,
 }
 
-async fn read_file(
+async fn read_file<O: ReadOperations>(
+    ops: &O,
     request: &ReadRequest<'_>,
     absolute: &Path,
     auto_resize: bool,
 ) -> Result<ToolOutput, ToolError> {
-    fs_errors::access(absolute, libc::R_OK)
-        .map_err(|e| ToolError::new(fs_errors::describe(&e, "access", absolute)))?;
-    if absolute.is_dir() {
-        return Err(ToolError::new(
-            "EISDIR: illegal operation on a directory, read",
-        ));
-    }
-    let meta = std::fs::metadata(absolute)
-        .map_err(|e| ToolError::new(fs_errors::describe(&e, "stat", absolute)))?;
-    if !meta.is_file() {
-        return Err(ToolError::new(format!(
-            "Cannot read {}: it is {}, not a regular file. The read tool reads regular files \
-             only (a device or pipe could block or never end); use bash with `head -c` to sample it.",
-            absolute.display(),
-            special_kind(&meta)
-        )));
-    }
-    let (bytes, cut) = read_bounded(absolute)
-        .await
-        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
-
-    if let Some(mime_type) = detect_image_mime_type(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
-        let content = match prepare_attachment(&bytes, mime_type, auto_resize) {
+    ops.access(absolute).await.map_err(ToolError::new)?;
+    let FileBytes { bytes, cut } = ops.read_file(absolute).await.map_err(ToolError::new)?;
+    let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    if let Some(mime_type) = ops.detect_image_mime_type(absolute, head).await {
+        let content = match prepare_attachment(&bytes, &mime_type, auto_resize) {
             Some((image, dims)) => {
                 let sent = match &image {
                     ContentBlock::Image(i) => i.mime_type.clone(),
-                    _ => mime_type.to_string(),
+                    _ => mime_type.clone(),
                 };
                 let mut note = format!("Read image file [{sent}]");
                 if let Some(dims) = dims {
@@ -176,39 +169,6 @@ async fn read_file(
         content: vec![ContentBlock::text(output.text)],
         details: output.details,
     })
-}
-
-/// The most of one file the read tool loads (64 MiB).
-const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
-
-/// The first [`MAX_READ_BYTES`] of a regular file, and whether it is longer.
-async fn read_bounded(path: &Path) -> std::io::Result<(Vec<u8>, bool)> {
-    use tokio::io::AsyncReadExt;
-    let file = tokio::fs::File::open(path).await?;
-    let mut bytes = Vec::new();
-    file.take(MAX_READ_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .await?;
-    let cut = bytes.len() as u64 > MAX_READ_BYTES;
-    bytes.truncate(MAX_READ_BYTES as usize);
-    Ok((bytes, cut))
-}
-
-/// What a file that is not a regular file is, in words.
-fn special_kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = meta.file_type();
-    if kind.is_fifo() {
-        "a named pipe (FIFO)"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
 }
 
 /// Text and details of a text read.

@@ -5,8 +5,8 @@ use serde_json::Value;
 use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{check_aborted, object_schema, required_str};
-use super::fs_errors;
 use super::mutation_queue::lock_file_unless_aborted;
+use super::operations::{LocalFs, WriteOperations};
 use super::paths::resolve_to_cwd;
 
 /// The built-in `write` tool.
@@ -42,24 +42,31 @@ impl_builtin_tool! {
 
 impl WriteTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
-        let path = required_str(&args, "path")?;
-        let content = required_str(&args, "content")?;
-        let absolute = resolve_to_cwd(path, &ctx.cwd);
-        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
-        check_aborted(&ctx.signal)?;
-        if let Some(dir) = absolute.parent() {
-            tokio::fs::create_dir_all(dir)
-                .await
-                .map_err(|e| ToolError::new(fs_errors::describe(&e, "mkdir", dir)))?;
-        }
-        check_aborted(&ctx.signal)?;
-        tokio::fs::write(&absolute, content)
-            .await
-            .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", &absolute)))?;
-        // The count is in UTF-16 code units, as this result text has always reported it.
-        let length = content.encode_utf16().count();
-        Ok(ToolOutput::text(format!(
-            "Successfully wrote {length} bytes to {path}"
-        )))
+        write_with(&LocalFs, &args, &ctx).await
     }
+}
+
+/// Run the write tool with its I/O going through `ops`.
+pub async fn write_with<O: WriteOperations>(
+    ops: &O,
+    args: &Value,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let path = required_str(args, "path")?;
+    let content = required_str(args, "content")?;
+    let absolute = resolve_to_cwd(path, &ctx.cwd);
+    let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
+    check_aborted(&ctx.signal)?;
+    if let Some(dir) = absolute.parent() {
+        ops.mkdir(dir).await.map_err(ToolError::new)?;
+    }
+    check_aborted(&ctx.signal)?;
+    ops.write_file(&absolute, content)
+        .await
+        .map_err(ToolError::new)?;
+    // The count is in UTF-16 code units, as this result text has always reported it.
+    let length = content.encode_utf16().count();
+    Ok(ToolOutput::text(format!(
+        "Successfully wrote {length} bytes to {path}"
+    )))
 }

@@ -10,6 +10,7 @@ pub mod register;
 pub mod session;
 pub mod spawn;
 pub mod timers;
+pub mod tool_factories;
 
 use crate::t;
 use std::rc::Rc;
@@ -68,6 +69,7 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     add_async(lua, host, &pi)?;
     add_session(lua, host, &pi)?;
     add_truncation(lua, &pi)?;
+    crate::lua::api::tool_factories::add_tool_factories(lua, host, &pi)?;
     crate::lua::api::timers::add_timers(lua, &pi)?;
     pi.set("ui", crate::lua::ui::lib::module(lua)?)?;
     pi.set("events", events_table(lua, host, ext)?)?;

@@ -1,10 +1,10 @@
 //! The `bash` tool: run a shell command, stream its output, keep the tail.
 
 pub mod logs;
+pub mod operations;
 pub mod output;
 pub mod process;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
@@ -15,8 +15,9 @@ use crate::ai::types::ContentBlock;
 use super::ToolOptions;
 use super::args::{js_number, object_schema, optional_number, required_str};
 use super::truncate::{DEFAULT_MAX_BYTES, TruncatedBy, TruncationLimits, format_size};
+use operations::{BashOperations, ExecRequest, LocalShell, SpawnContext};
 use output::{OutputAccumulator, OutputSnapshot};
-use process::{CommandEnd, CommandSpec, Interruption, OutputSink, resolve_shell, run_command};
+use process::{CommandEnd, Interruption, OutputSink};
 
 /// Minimum time between two streamed updates.
 const UPDATE_THROTTLE: Duration = Duration::from_millis(100);
@@ -26,19 +27,25 @@ const TEMP_FILE_PREFIX: &str = "pi-bash";
 /// The built-in `bash` tool.
 #[derive(Debug, Clone, Default)]
 pub struct BashTool {
-    shell_path: Option<PathBuf>,
+    shell: LocalShell,
     command_prefix: Option<String>,
-    path_prefix: Option<PathBuf>,
 }
 
 impl BashTool {
     /// A bash tool using the shell, command prefix and `PATH` addition of `options`.
     pub fn new(options: &ToolOptions) -> Self {
         BashTool {
-            shell_path: options.shell_path.clone(),
+            shell: LocalShell {
+                shell_path: options.shell_path.clone(),
+                path_prefix: options.bin_dir.clone(),
+            },
             command_prefix: options.shell_command_prefix.clone(),
-            path_prefix: options.bin_dir.clone(),
         }
+    }
+
+    /// The local shell this tool runs commands in.
+    pub fn local_shell(&self) -> &LocalShell {
+        &self.shell
     }
 }
 
@@ -62,60 +69,72 @@ impl_builtin_tool! {
 
 impl BashTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
-        let command = required_str(&args, "command")?;
-        let timeout = optional_number(&args, "timeout").filter(|t| *t > 0.0);
-        let full_command = match self.command_prefix.as_deref() {
-            Some(prefix) if !prefix.is_empty() => format!("{prefix}\n{command}"),
-            _ => command.to_string(),
-        };
-        ctx.update(ToolOutput::default());
-        let shell = resolve_shell(self.shell_path.as_deref()).map_err(ToolError::new)?;
-        if !ctx.cwd.exists() {
-            return Err(ToolError::new(format!(
-                "Working directory does not exist: {}\nCannot execute bash commands.",
-                ctx.cwd.display()
-            )));
-        }
-        if ctx.signal.is_cancelled() {
-            return Err(ToolError::new("Command aborted"));
-        }
+        bash_with(&self.shell, self.command_prefix.as_deref(), &args, &ctx).await
+    }
+}
 
-        let spec = CommandSpec {
-            shell: &shell,
-            command: &full_command,
-            cwd: &ctx.cwd,
-            path_prefix: self.path_prefix.as_deref(),
-            timeout: timeout.map(Duration::from_secs_f64),
-        };
-        let mut sink = StreamingSink::new(&ctx);
-        let end = run_command(&spec, &ctx.signal, &mut sink).await;
-        let snapshot = sink.finish().map_err(ToolError::from)?;
-        let last_line_bytes = sink.accumulator.last_line_bytes();
+/// Run the bash tool with commands going through `ops`; `command_prefix` is put on its
+/// own line before every command.
+pub async fn bash_with<O: BashOperations>(
+    ops: &O,
+    command_prefix: Option<&str>,
+    args: &Value,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let command = required_str(args, "command")?;
+    let timeout = optional_number(args, "timeout").filter(|t| *t > 0.0);
+    let full_command = match command_prefix {
+        Some(prefix) if !prefix.is_empty() => format!("{prefix}\n{command}"),
+        _ => command.to_string(),
+    };
+    ctx.update(ToolOutput::default());
+    if ctx.signal.is_cancelled() {
+        return Err(ToolError::new("Command aborted"));
+    }
+    let mut spawn = SpawnContext {
+        command: full_command,
+        cwd: ctx.cwd.clone(),
+        env: Default::default(),
+    };
+    let hooked = ops.has_spawn_hook();
+    if hooked {
+        spawn.env = ops.base_env();
+        spawn = ops.spawn_hook(spawn).await?;
+    }
+    let request = ExecRequest {
+        command: &spawn.command,
+        cwd: &spawn.cwd,
+        env: hooked.then_some(&spawn.env),
+        timeout: timeout.map(Duration::from_secs_f64),
+    };
+    let mut sink = StreamingSink::new(ctx);
+    let end = ops.exec(&request, &ctx.signal, &mut sink).await;
+    let snapshot = sink.finish().map_err(ToolError::from)?;
+    let last_line_bytes = sink.accumulator.last_line_bytes();
 
-        match end.map_err(ToolError::from)? {
-            CommandEnd::Interrupted(reason) => {
-                let (text, _) = format_output(&snapshot, "", last_line_bytes);
-                let status = match reason {
-                    Interruption::Aborted => "Command aborted".to_string(),
-                    Interruption::TimedOut => format!(
-                        "Command timed out after {} seconds",
-                        js_number(timeout.unwrap_or_default())
-                    ),
-                };
-                Err(ToolError::new(append_status(&text, &status)))
-            }
-            CommandEnd::Exited(code) => {
-                let (text, details) = format_output(&snapshot, "(no output)", last_line_bytes);
-                match code {
-                    Some(code) if code != 0 => Err(ToolError::new(append_status(
-                        &text,
-                        &format!("Command exited with code {code}"),
-                    ))),
-                    _ => Ok(ToolOutput {
-                        content: vec![ContentBlock::text(text)],
-                        details,
-                    }),
-                }
+    match end? {
+        CommandEnd::Interrupted(reason) => {
+            let (text, _) = format_output(&snapshot, "", last_line_bytes);
+            let status = match reason {
+                Interruption::Aborted => "Command aborted".to_string(),
+                Interruption::TimedOut => format!(
+                    "Command timed out after {} seconds",
+                    js_number(timeout.unwrap_or_default())
+                ),
+            };
+            Err(ToolError::new(append_status(&text, &status)))
+        }
+        CommandEnd::Exited(code) => {
+            let (text, details) = format_output(&snapshot, "(no output)", last_line_bytes);
+            match code {
+                Some(code) if code != 0 => Err(ToolError::new(append_status(
+                    &text,
+                    &format!("Command exited with code {code}"),
+                ))),
+                _ => Ok(ToolOutput {
+                    content: vec![ContentBlock::text(text)],
+                    details,
+                }),
             }
         }
     }

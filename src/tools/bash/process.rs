@@ -58,6 +58,8 @@ pub struct CommandSpec<'a> {
     pub cwd: &'a Path,
     /// Directory prepended to `PATH`, if any.
     pub path_prefix: Option<&'a Path>,
+    /// The complete environment; `None` inherits pi's (plus `path_prefix`).
+    pub env: Option<&'a std::collections::HashMap<String, String>>,
     /// Kill the command after this long.
     pub timeout: Option<Duration>,
 }
@@ -85,7 +87,7 @@ pub fn resolve_shell(custom: Option<&Path>) -> Result<PathBuf, String> {
 }
 
 /// `PATH` with `prefix` in front, unless it is already listed.
-fn path_with_prefix(prefix: &Path) -> Option<OsString> {
+pub fn path_with_prefix(prefix: &Path) -> Option<OsString> {
     let current = std::env::var_os("PATH").unwrap_or_default();
     if std::env::split_paths(&current).any(|dir| dir == prefix) {
         return None;
@@ -154,7 +156,9 @@ pub async fn run_command(
         .stdout(writer)
         .stderr(stderr_writer)
         .process_group(0);
-    if let Some(path) = spec.path_prefix.and_then(path_with_prefix) {
+    if let Some(env) = spec.env {
+        command.env_clear().envs(env);
+    } else if let Some(path) = spec.path_prefix.and_then(path_with_prefix) {
         command.env("PATH", path);
     }
     let mut child = command.spawn()?;

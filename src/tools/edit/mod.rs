@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{check_aborted, required_str};
-use super::fs_errors;
 use super::mutation_queue::lock_file_unless_aborted;
+use super::operations::{EditOperations, LocalFs};
 use super::paths::resolve_to_cwd;
 use apply::{
     Replacement, apply_edits, detect_line_ending, normalize_to_lf, restore_line_endings, strip_bom,
@@ -134,34 +134,38 @@ impl_builtin_tool! {
 
 impl EditTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
-        let args = prepare_edit_arguments(args);
-        let path = required_str(&args, "path")?;
-        let edits = parse_edits(&args)?;
-        let absolute = resolve_to_cwd(path, &ctx.cwd);
-        let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
-        edit_file(path, &absolute, &edits, &ctx).await
+        edit_with(&LocalFs, args, &ctx).await
     }
 }
 
-async fn edit_file(
+/// Run the edit tool with its I/O going through `ops`.
+pub async fn edit_with<O: EditOperations>(
+    ops: &O,
+    args: Value,
+    ctx: &ToolContext,
+) -> Result<ToolOutput, ToolError> {
+    let args = prepare_edit_arguments(args);
+    let path = required_str(&args, "path")?;
+    let edits = parse_edits(&args)?;
+    let absolute = resolve_to_cwd(path, &ctx.cwd);
+    let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
+    edit_file(ops, path, &absolute, &edits, ctx).await
+}
+
+async fn edit_file<O: EditOperations>(
+    ops: &O,
     path: &str,
     absolute: &Path,
     edits: &[Replacement],
     ctx: &ToolContext,
 ) -> Result<ToolOutput, ToolError> {
     check_aborted(&ctx.signal)?;
-    if let Err(e) = fs_errors::access(absolute, libc::R_OK | libc::W_OK) {
-        let reason = match fs_errors::error_code(&e) {
-            Some(code) => format!("Error code: {code}"),
-            None => e.to_string(),
-        };
+    if let Err(reason) = ops.access(absolute).await {
         return Err(ToolError::new(format!(
             "Could not edit file: {path}. {reason}."
         )));
     }
-    let bytes = tokio::fs::read(absolute)
-        .await
-        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
+    let bytes = ops.read_file(absolute).await.map_err(ToolError::new)?;
     check_aborted(&ctx.signal)?;
     let raw = String::from_utf8(bytes).map_err(|_| {
         ToolError::new(format!(
@@ -179,9 +183,9 @@ async fn edit_file(
         "{bom}{}",
         restore_line_endings(&applied.new_content, ending)
     );
-    tokio::fs::write(absolute, final_content)
+    ops.write_file(absolute, &final_content)
         .await
-        .map_err(|e| ToolError::new(fs_errors::describe(&e, "open", absolute)))?;
+        .map_err(ToolError::new)?;
 
     let diff = generate_diff(
         &applied.base_content,

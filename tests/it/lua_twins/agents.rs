@@ -167,6 +167,12 @@ fn ssh_runs_every_tool_on_the_remote() {
     );
     cli.tool_call("read", json!({"path": "notes/a.txt"}));
     cli.tool_call("bash", json!({"command": "ls notes && pwd"}));
+    cli.tool_call("read", json!({"path": "notes/a.txt", "limit": 1}));
+    cli.tool_call("bash", json!({"command": "echo oops; exit 3"}));
+    cli.tool_call(
+        "edit",
+        json!({"path": "notes/a.txt", "edits": [{"oldText": "missing", "newText": "x"}]}),
+    );
     cli.text("done");
     let target = format!("dev@box:{}", remote.display());
     cli.ok(&["ssh.lua"], &["--ssh", &target, "-p", "work remotely"]);
@@ -183,8 +189,17 @@ fn ssh_runs_every_tool_on_the_remote() {
         cli.tool_result(2),
         "Successfully replaced 1 block(s) in notes/a.txt."
     );
-    assert_eq!(cli.tool_result(3), "bye remote\nline 2");
+    // The built-in tools' own output: the file as it is, their continuation notice,
+    // status line and edit matching errors.
+    assert_eq!(cli.tool_result(3), "bye remote\nline 2\n");
     assert_eq!(cli.tool_result(4), format!("a.txt\n{}\n", remote.display()));
+    assert_eq!(
+        cli.tool_result(5),
+        "bye remote\n\n[2 more lines in file. Use offset=2 to continue.]"
+    );
+    assert_eq!(cli.tool_result(6), "oops\n\n\nCommand exited with code 3");
+    let missing = cli.tool_result(7);
+    assert!(missing.starts_with("Could not find"), "{missing}");
     assert!(
         std::fs::read_to_string(&log)
             .unwrap()
