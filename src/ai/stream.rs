@@ -72,6 +72,8 @@ pub trait ApiProvider: Send + Sync {
 #[derive(Clone, Default)]
 pub struct ProviderRegistry {
     providers: BTreeMap<String, Arc<dyn ApiProvider>>,
+    /// Serves every api no registered provider serves (providers that extensions stream).
+    fallback: Option<Arc<dyn ApiProvider>>,
 }
 
 impl ProviderRegistry {
@@ -80,9 +82,15 @@ impl ProviderRegistry {
         self.providers.insert(p.api().to_string(), p);
     }
 
+    /// Hand every api without a provider of its own to `p` (which fails the request
+    /// itself when it does not serve the api either).
+    pub fn set_fallback(&mut self, p: Arc<dyn ApiProvider>) {
+        self.fallback = Some(p);
+    }
+
     /// Look up a provider.
     pub fn get(&self, api: &str) -> Option<Arc<dyn ApiProvider>> {
-        self.providers.get(api).cloned()
+        self.providers.get(api).or(self.fallback.as_ref()).cloned()
     }
 
     /// Start streaming a reply. Never fails: problems arrive as an `error` event.

@@ -340,7 +340,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let config = AgentLoopConfig {
         model,
         thinking,
-        providers: ProviderRegistry::builtin(),
+        providers: {
+            let mut providers = ProviderRegistry::builtin();
+            // Providers that extensions stream themselves (`registerProvider{streamSimple}`).
+            if let Some(bridge) = &bridge {
+                providers.set_fallback(std::sync::Arc::new(
+                    crate::lua::provider_stream::LuaStreamProvider::new(bridge.handle.clone()),
+                ));
+            }
+            providers
+        },
         auth: catalog.auth_resolver(),
         tool_execution: ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),

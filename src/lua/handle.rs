@@ -292,6 +292,30 @@ impl ExtensionHandle {
         .await
     }
 
+    /// Stream a reply from the Lua provider serving `api` (`streamSimple` with the
+    /// request's `[model, context, options]`), its events going to `events`.
+    pub async fn stream_provider(
+        &self,
+        api: &str,
+        request: [Value; 3],
+        signal: CancellationToken,
+        events: mpsc::UnboundedSender<crate::lua::provider_stream::StreamEvent>,
+    ) -> Result<(), String> {
+        let (reply, rx) = oneshot::channel();
+        let request = Request::Stream {
+            api: api.to_string(),
+            request,
+            signal,
+            events,
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
     /// Run an extension tool. Partial results arrive on `updates`.
     pub async fn execute_tool(
         &self,

@@ -68,6 +68,13 @@ pub(crate) enum Request {
         reply: oneshot::Sender<Option<Value>>,
     },
     StopProcesses(oneshot::Sender<()>),
+    Stream {
+        api: String,
+        request: [Value; 3],
+        signal: CancellationToken,
+        events: mpsc::UnboundedSender<crate::lua::provider_stream::StreamEvent>,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     ExecuteTool {
         name: String,
         call_id: String,
@@ -279,6 +286,22 @@ async fn serve(host: Rc<Host>, request: Request) {
             let result = match host.current() {
                 Some(vm) => execute_tool(&vm, &name, &call_id, params, signal, updates).await,
                 None => Err("extensions are not loaded".to_string()),
+            };
+            let _ = reply.send(result);
+        }
+        Request::Stream {
+            api,
+            request,
+            signal,
+            events,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => {
+                    crate::lua::provider_stream::run_stream(&vm, &api, request, signal, events)
+                        .await
+                }
+                None => Err(format!("No API provider registered for api: {api}")),
             };
             let _ = reply.send(result);
         }

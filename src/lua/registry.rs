@@ -179,6 +179,8 @@ pub struct Registry {
     pub bus: Vec<BusHandler>,
     /// Providers registered by each extension (name, extension).
     pub providers: Vec<(String, usize)>,
+    /// `streamSimple` functions of registered providers: (api, provider name, function, extension).
+    pub streams: Vec<(String, String, Function, usize)>,
     /// The top of the `ctx.ui.addAutocompleteProvider` stack.
     pub autocomplete: Option<Table>,
     /// `ctx.ui.onTerminalInput` handlers with their ids, in the order added.
@@ -224,6 +226,7 @@ impl Registry {
         self.renderers.retain(|_, (e, _)| *e != ext);
         self.bus.retain(|b| b.ext != ext);
         self.providers.retain(|(_, e)| *e != ext);
+        self.streams.retain(|(_, _, _, e)| *e != ext);
     }
 
     /// Store a command, suffixing `:1`, `:2`, ... on a name clash.

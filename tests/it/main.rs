@@ -49,6 +49,7 @@ mod lua_luarc;
 mod lua_providers;
 mod lua_reload;
 mod lua_session;
+mod lua_stream_provider;
 mod lua_tool_factories;
 mod lua_twins;
 mod lua_ui;

@@ -72,6 +72,34 @@ fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result
     })
 }
 
+/// The checks of a provider on a built-in wire protocol.
+fn check_provider(name: &str, config: &Value) -> mlua::Result<()> {
+    let has_models = config
+        .get("models")
+        .and_then(Value::as_array)
+        .is_some_and(|m| !m.is_empty());
+    if has_models && config.get("baseUrl").and_then(Value::as_str).is_none() {
+        return Err(mlua::Error::runtime(format!(
+            "registerProvider \"{name}\": `baseUrl` is required when `models` are given"
+        )));
+    }
+    if let Some(api) = config.get("api").and_then(Value::as_str)
+        && !PROVIDER_APIS.contains(&api)
+    {
+        return Err(mlua::Error::runtime(format!(
+            "registerProvider \"{name}\": api \"{api}\" is not supported; use one of {}, or stream it yourself with `streamSimple`",
+            PROVIDER_APIS.join(", ")
+        )));
+    }
+    if has_models && config.get("api").is_none() {
+        return Err(mlua::Error::runtime(format!(
+            "registerProvider \"{name}\": `api` is required when `models` are given ({})",
+            PROVIDER_APIS.join(" or ")
+        )));
+    }
+    Ok(())
+}
+
 /// Long option names pi itself defines (`help`, `model`, ...).
 pub fn builtin_flag_names() -> Vec<String> {
     crate::cli::args::Args::command()
@@ -255,30 +283,41 @@ fn add_providers(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua:
     let h = host.clone();
     pi.set(
         "registerProvider",
-        lua.create_function(move |lua, (name, config): (String, Table)| {
-            let config = to_json(lua, LuaValue::Table(config))?;
-            let has_models = config
-                .get("models")
-                .and_then(Value::as_array)
-                .is_some_and(|m| !m.is_empty());
-            if has_models && config.get("baseUrl").and_then(Value::as_str).is_none() {
-                return Err(mlua::Error::runtime(format!(
-                    "registerProvider \"{name}\": `baseUrl` is required when `models` are given"
-                )));
-            }
-            if let Some(api) = config.get("api").and_then(Value::as_str)
-                && !PROVIDER_APIS.contains(&api)
-            {
-                return Err(mlua::Error::runtime(format!(
-                    "registerProvider \"{name}\": api \"{api}\" is not supported; use one of {}",
-                    PROVIDER_APIS.join(", ")
-                )));
-            }
-            if has_models && config.get("api").is_none() {
-                return Err(mlua::Error::runtime(format!(
-                    "registerProvider \"{name}\": `api` is required when `models` are given ({})",
-                    PROVIDER_APIS.join(" or ")
-                )));
+        lua.create_function(move |lua, (name, table): (String, Table)| {
+            let stream = match table.get::<LuaValue>("streamSimple")? {
+                LuaValue::Nil => None,
+                LuaValue::Function(f) => Some(f),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "registerProvider \"{name}\": `streamSimple` must be a function, got {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            let mut config = to_json(lua, LuaValue::Table(table))?;
+            if let Some(stream) = stream {
+                // A provider that streams itself: any api name (its own by default), and
+                // no server address unless the extension wants one.
+                let api = config
+                    .get("api")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&name)
+                    .to_string();
+                if PROVIDER_APIS.contains(&api.as_str()) {
+                    return Err(mlua::Error::runtime(format!(
+                        "registerProvider \"{name}\": with `streamSimple`, `api` must be a name of its own, not the built-in \"{api}\""
+                    )));
+                }
+                if let Value::Object(map) = &mut config {
+                    map.insert("api".into(), json!(api));
+                    map.entry("baseUrl").or_insert_with(|| json!(""));
+                }
+                let mut reg = h.reg.borrow_mut();
+                reg.streams.retain(|(a, n, _, _)| *a != api && *n != name);
+                reg.streams.push((api, name.clone(), stream, ext));
+            } else {
+                h.reg.borrow_mut().streams.retain(|(_, n, _, _)| *n != name);
+                check_provider(&name, &config)?;
             }
             let mut reg = h.reg.borrow_mut();
             reg.providers.retain(|(n, _)| *n != name);
@@ -293,7 +332,9 @@ fn add_providers(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua:
     pi.set(
         "unregisterProvider",
         lua.create_function(move |_, name: String| {
-            h.reg.borrow_mut().providers.retain(|(n, _)| *n != name);
+            let mut reg = h.reg.borrow_mut();
+            reg.providers.retain(|(n, _)| *n != name);
+            reg.streams.retain(|(_, n, _, _)| *n != name);
             h.view.lock().providers.retain(|(n, _)| *n != name);
             Ok(())
         })?,
