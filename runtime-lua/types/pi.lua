@@ -201,6 +201,23 @@
 ---@field headers? table<string, string>
 ---@field models? pi.Model[]
 ---@field streamSimple? fun(model: pi.Model, context: pi.StreamContext, options: pi.StreamOptions, stream: pi.ProviderStream) produce the reply yourself, on the extension thread; error(...) fails the request
+---@field oauth? pi.ProviderOAuth a subscription login /login offers
+
+---@class pi.OAuthCredentials stored in auth.json; extra fields are kept
+---@field access string
+---@field refresh string
+---@field expires integer epoch milliseconds
+
+---@class pi.OAuthLoginCallbacks
+---@field onAuth fun(info: {url: string, instructions?: string}) show the page to open
+---@field onPrompt fun(prompt: {message: string}): string ask the user for a line (raises when cancelled)
+---@field onProgress fun(message: string)
+
+---@class pi.ProviderOAuth
+---@field name? string shown by /login (default: the provider's name)
+---@field login fun(callbacks: pi.OAuthLoginCallbacks): pi.OAuthCredentials
+---@field refreshToken fun(credentials: pi.OAuthCredentials): pi.OAuthCredentials called when the access token expired
+---@field getApiKey? fun(credentials: pi.OAuthCredentials): string what requests send (default: the access token)
 
 ---@class pi.StreamContext
 ---@field systemPrompt? string

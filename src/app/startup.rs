@@ -292,6 +292,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     }
 
     let mut bridge = extensions.map(|handle| {
+        // Logins of providers registered from Lua (`registerProvider{oauth}`).
+        crate::ai::oauth::extension::install(Some(std::sync::Arc::new(
+            crate::lua::oauth::LuaOAuth::new(handle.clone(), view.clone()),
+        )));
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
         ExtensionBridge::new(handle, view, all)
     });

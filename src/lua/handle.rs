@@ -292,6 +292,28 @@ impl ExtensionHandle {
         .await
     }
 
+    /// Run the Lua login of `provider` (or, given stored credentials, its
+    /// `refreshToken`); the login's questions go to `ui`.
+    pub async fn oauth(
+        &self,
+        provider: &str,
+        refresh: Option<Value>,
+        ui: mpsc::UnboundedSender<crate::lua::oauth::LoginRequest>,
+    ) -> Result<Value, String> {
+        let (reply, rx) = oneshot::channel();
+        let request = Request::OAuth {
+            provider: provider.to_string(),
+            refresh,
+            ui,
+            reply,
+        };
+        if self.tx.send(request).is_err() {
+            return Err("the extension host has stopped".into());
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
     /// Stream a reply from the Lua provider serving `api` (`streamSimple` with the
     /// request's `[model, context, options]`), its events going to `events`.
     pub async fn stream_provider(

@@ -68,6 +68,12 @@ pub(crate) enum Request {
         reply: oneshot::Sender<Option<Value>>,
     },
     StopProcesses(oneshot::Sender<()>),
+    OAuth {
+        provider: String,
+        refresh: Option<Value>,
+        ui: mpsc::UnboundedSender<crate::lua::oauth::LoginRequest>,
+        reply: oneshot::Sender<Result<Value, String>>,
+    },
     Stream {
         api: String,
         request: [Value; 3],
@@ -285,6 +291,18 @@ async fn serve(host: Rc<Host>, request: Request) {
         } => {
             let result = match host.current() {
                 Some(vm) => execute_tool(&vm, &name, &call_id, params, signal, updates).await,
+                None => Err("extensions are not loaded".to_string()),
+            };
+            let _ = reply.send(result);
+        }
+        Request::OAuth {
+            provider,
+            refresh,
+            ui,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => crate::lua::oauth::run_oauth(&vm, &provider, refresh, ui).await,
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);

@@ -18,6 +18,7 @@ mod host;
 pub mod i18n_score;
 pub mod loader;
 pub mod messages;
+pub mod oauth;
 pub mod provider_stream;
 pub mod registry;
 pub mod shortcut;

@@ -181,6 +181,8 @@ pub struct Registry {
     pub providers: Vec<(String, usize)>,
     /// `streamSimple` functions of registered providers: (api, provider name, function, extension).
     pub streams: Vec<(String, String, Function, usize)>,
+    /// `oauth` tables of registered providers: (provider name, table, extension).
+    pub oauth: Vec<(String, Table, usize)>,
     /// The top of the `ctx.ui.addAutocompleteProvider` stack.
     pub autocomplete: Option<Table>,
     /// `ctx.ui.onTerminalInput` handlers with their ids, in the order added.
@@ -227,6 +229,7 @@ impl Registry {
         self.bus.retain(|b| b.ext != ext);
         self.providers.retain(|(_, e)| *e != ext);
         self.streams.retain(|(_, _, _, e)| *e != ext);
+        self.oauth.retain(|(_, _, e)| *e != ext);
     }
 
     /// Store a command, suffixing `:1`, `:2`, ... on a name clash.

@@ -46,6 +46,7 @@ mod lua_events;
 mod lua_examples_ui;
 mod lua_host;
 mod lua_luarc;
+mod lua_oauth;
 mod lua_providers;
 mod lua_reload;
 mod lua_session;

@@ -37,13 +37,18 @@ pub async fn login(
         "github-copilot" => copilot::login(endpoints, ui).await,
         "google-gemini-cli" => google_gemini_cli::login(endpoints, ui).await,
         "google-antigravity" => google_antigravity::login(endpoints, ui).await,
-        other => Err(unknown_provider(other)),
+        other => match super::extension::installed() {
+            Some(hook) if super::extension::provider_name(other).is_some() => {
+                hook.login(other, ui).await
+            }
+            _ => Err(unknown_provider(other)),
+        },
     }
 }
 
 /// The error for a provider without subscription login, listing those with one.
 pub fn unknown_provider(provider: &str) -> String {
-    let ids: Vec<&str> = super::PROVIDERS.iter().map(|p| p.id).collect();
+    let ids: Vec<String> = all_providers().into_iter().map(|(id, _)| id).collect();
     format!(
         "\"{provider}\" has no subscription login. Choose one of: {}",
         ids.join(", ")
@@ -141,6 +146,22 @@ pub fn logout(agent_dir: &Path, provider: &str) -> Result<bool, String> {
 }
 
 /// Display name of a provider for messages.
-pub fn provider_name(provider: &str) -> &str {
-    find_provider(provider).map_or(provider, |p| p.name)
+pub fn provider_name(provider: &str) -> String {
+    match find_provider(provider) {
+        Some(p) => p.name.to_string(),
+        None => super::extension::provider_name(provider).unwrap_or_else(|| provider.to_string()),
+    }
+}
+
+/// `(id, display name)` of every provider `/login` offers: pi's own, then those of
+/// extensions.
+pub fn all_providers() -> Vec<(String, String)> {
+    let mut all: Vec<(String, String)> = super::PROVIDERS
+        .iter()
+        .map(|p| (p.id.to_string(), p.name.to_string()))
+        .collect();
+    if let Some(hook) = super::extension::installed() {
+        all.extend(hook.providers());
+    }
+    all
 }

@@ -6,6 +6,7 @@
 pub mod anthropic;
 pub mod callback;
 pub mod copilot;
+pub mod extension;
 pub mod google;
 pub mod google_antigravity;
 pub mod google_gemini_cli;
@@ -141,9 +142,14 @@ pub async fn refresh_credential(
                 .and_then(copilot::normalize_domain);
             copilot::copilot_token(endpoints, &credential.refresh, domain.as_deref()).await
         }
-        other => Err(format!(
-            "Provider \"{other}\" has no subscription login; its OAuth token cannot be refreshed"
-        )),
+        other => match extension::installed() {
+            Some(hook) if extension::provider_name(other).is_some() => {
+                hook.refresh(other, credential).await
+            }
+            _ => Err(format!(
+                "Provider \"{other}\" has no subscription login; its OAuth token cannot be refreshed"
+            )),
+        },
     }
 }
 

@@ -60,6 +60,11 @@ pub fn resolve_request_auth(
 /// The key a provider's protocol expects when it is not the bare access
 /// token: Cloud Code Assist takes `{"token", "projectId"}` as JSON.
 pub fn provider_api_key(provider: &str, credential: &OAuthCredential) -> Option<String> {
+    if let Some(Value::String(key)) = credential.extra.get(super::extension::API_KEY_FIELD)
+        && super::find_provider(provider).is_none()
+    {
+        return Some(key.clone());
+    }
     matches!(provider, "google-gemini-cli" | "google-antigravity").then(|| {
         serde_json::json!({
             "token": credential.access,

@@ -294,6 +294,32 @@ fn add_providers(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua:
                     )));
                 }
             };
+            let oauth = match table.get::<LuaValue>("oauth")? {
+                LuaValue::Nil => None,
+                LuaValue::Table(t) => {
+                    for key in ["login", "refreshToken"] {
+                        if t.get::<Option<Function>>(key)?.is_none() {
+                            return Err(mlua::Error::runtime(format!(
+                                "registerProvider \"{name}\": `oauth.{key}` must be a function"
+                            )));
+                        }
+                    }
+                    Some(t)
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "registerProvider \"{name}\": `oauth` must be a table, got {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            {
+                let mut reg = h.reg.borrow_mut();
+                reg.oauth.retain(|(n, _, _)| *n != name);
+                if let Some(t) = oauth {
+                    reg.oauth.push((name.clone(), t, ext));
+                }
+            }
             let mut config = to_json(lua, LuaValue::Table(table))?;
             if let Some(stream) = stream {
                 // A provider that streams itself: any api name (its own by default), and
@@ -335,6 +361,7 @@ fn add_providers(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua:
             let mut reg = h.reg.borrow_mut();
             reg.providers.retain(|(n, _)| *n != name);
             reg.streams.retain(|(_, n, _, _)| *n != name);
+            reg.oauth.retain(|(n, _, _)| *n != name);
             h.view.lock().providers.retain(|(n, _)| *n != name);
             Ok(())
         })?,

@@ -11,8 +11,10 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::task::JoinHandle;
 
 use crate::ai::auth::{AuthStorage, Credential};
-use crate::ai::oauth::login::{LoginUi, login, logout, provider_name, save_api_key, save_login};
-use crate::ai::oauth::{Endpoints, PROVIDERS, find_provider};
+use crate::ai::oauth::login::{
+    LoginUi, all_providers, login, logout, provider_name, save_api_key, save_login,
+};
+use crate::ai::oauth::{Endpoints, find_provider};
 use crate::ai::registry::ModelRegistry;
 use crate::tui::app::{App, Overlay};
 use crate::tui::panels::login::{LoginDialog, LoginOutcome, LoginProvider};
@@ -116,14 +118,15 @@ impl App {
             self.open_login_selector();
             return;
         }
-        if find_provider(provider).is_none() {
+        let offered = all_providers();
+        if !offered.iter().any(|(id, _)| id == provider) {
             self.transcript.notice(
                 t!(
                     "pi.login.unknown_provider",
                     provider = provider,
-                    providers = PROVIDERS
+                    providers = offered
                         .iter()
-                        .map(|p| p.id)
+                        .map(|(id, _)| id.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -171,12 +174,12 @@ impl App {
             LoginOutcome::Cancelled => self.overlay = None,
             LoginOutcome::Back => self.open_login_selector(),
             LoginOutcome::ChooseSubscription => {
-                let providers = PROVIDERS
-                    .iter()
-                    .map(|p| LoginProvider {
-                        id: p.id.to_string(),
-                        name: p.name.to_string(),
-                        detail: format!("[{}]", p.id),
+                let providers = all_providers()
+                    .into_iter()
+                    .map(|(id, name)| LoginProvider {
+                        detail: format!("[{id}]"),
+                        id,
+                        name,
                     })
                     .collect();
                 self.overlay = Some(Overlay::Login(LoginDialog::subscription(providers)));
