@@ -249,6 +249,7 @@
 ---@field toolCall fun(id: string, name: string, arguments?: table) a whole tool call
 ---@field done fun(reason?: "stop"|"length"|"toolUse") finish (toolUse is implied when there are tool calls)
 ---@field error fun(message: string) fail the request
+---@field forward fun(api: string, options?: {baseUrl?: string, apiKey?: string, headers?: table<string, string>, model?: string}) stream this reply with one of pi's wire protocols (call it before any other event)
 
 ---@class pi.ExecOptions
 ---@field timeout? integer milliseconds

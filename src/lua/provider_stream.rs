@@ -47,17 +47,38 @@ pub enum StreamEvent {
     Done(StopReason),
     /// `error` with its message.
     Error(String),
+    /// Stream the reply with pi's built-in wire protocol `api` instead.
+    Forward(Forward),
+}
+
+/// Where `stream.forward` sends the request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Forward {
+    /// A built-in wire protocol (`anthropic-messages`, `openai-responses`, ...).
+    pub api: String,
+    /// The endpoint (default: the model's).
+    pub base_url: Option<String>,
+    /// The key (default: the request's).
+    pub api_key: Option<String>,
+    /// Headers added to the request's.
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// The model id the endpoint knows (default: the model's).
+    pub model: Option<String>,
 }
 
 /// The registry's fallback provider: every api a Lua provider streams.
 pub struct LuaStreamProvider {
     handle: ExtensionHandle,
+    builtin: crate::ai::stream::ProviderRegistry,
 }
 
 impl LuaStreamProvider {
     /// Serve the streaming providers of the extensions behind `handle`.
     pub fn new(handle: ExtensionHandle) -> Self {
-        LuaStreamProvider { handle }
+        LuaStreamProvider {
+            handle,
+            builtin: crate::ai::stream::ProviderRegistry::builtin(),
+        }
     }
 }
 
@@ -117,7 +138,47 @@ impl ApiProvider for LuaStreamProvider {
         while let Ok(event) = rx.try_recv() {
             state.apply(event, out)?;
         }
-        result.map_err(ProviderError::new)
+        result.map_err(ProviderError::new)?;
+        match state.forward.take() {
+            Some(forward) => self.forward(req, forward, out).await,
+            None => Ok(()),
+        }
+    }
+}
+
+impl LuaStreamProvider {
+    /// Run the request with the built-in protocol `forward.api`, into `out`.
+    async fn forward(
+        &self,
+        req: &StreamRequest,
+        forward: Forward,
+        out: &mut MessageBuilder,
+    ) -> Result<(), ProviderError> {
+        let Some(provider) = self.builtin.get(&forward.api) else {
+            return Err(ProviderError::new(format!(
+                "stream.forward: \"{}\" is not one of pi's wire protocols",
+                forward.api
+            )));
+        };
+        let mut model = req.model.clone();
+        model.api = forward.api;
+        if let Some(base_url) = forward.base_url {
+            model.base_url = base_url;
+        }
+        if let Some(id) = forward.model {
+            model.id = id;
+        }
+        let mut options = req.options.clone();
+        if forward.api_key.is_some() {
+            options.api_key = forward.api_key;
+        }
+        options.headers.extend(forward.headers);
+        let inner = StreamRequest {
+            model,
+            context: req.context.clone(),
+            options,
+        };
+        provider.stream(&inner, out).await
     }
 }
 
@@ -126,11 +187,22 @@ impl ApiProvider for LuaStreamProvider {
 struct Applied {
     started: bool,
     tool: Option<usize>,
+    /// `stream.forward` was called: the built-in protocol produces the reply.
+    forward: Option<Forward>,
 }
 
 impl Applied {
     fn apply(&mut self, event: StreamEvent, out: &mut MessageBuilder) -> Result<(), ProviderError> {
-        if out.is_finished() {
+        if out.is_finished() || self.forward.is_some() {
+            return Ok(());
+        }
+        if let StreamEvent::Forward(forward) = event {
+            if self.started {
+                return Err(ProviderError::new(
+                    "stream.forward must come before any other event of the reply",
+                ));
+            }
+            self.forward = Some(forward);
             return Ok(());
         }
         if !self.started {
@@ -169,6 +241,7 @@ impl Applied {
             }
             StreamEvent::Done(reason) => out.done(reason),
             StreamEvent::Error(message) => return Err(ProviderError::new(message)),
+            StreamEvent::Forward(_) => {}
         }
         Ok(())
     }
@@ -266,6 +339,29 @@ fn emitter(lua: &Lua, events: mpsc::UnboundedSender<StreamEvent>) -> mlua::Resul
         "done",
         lua.create_function(move |_, reason: Option<String>| {
             let _ = tx.send(StreamEvent::Done(stop_reason(reason.as_deref())?));
+            Ok(())
+        })?,
+    )?;
+    let tx = events.clone();
+    stream.set(
+        "forward",
+        lua.create_function(move |_, (api, opts): (String, Option<Table>)| {
+            let mut forward = Forward {
+                api,
+                ..Forward::default()
+            };
+            if let Some(o) = opts {
+                forward.base_url = o.get("baseUrl")?;
+                forward.api_key = o.get("apiKey")?;
+                forward.model = o.get("model")?;
+                if let Some(h) = o.get::<Option<Table>>("headers")? {
+                    for pair in h.pairs::<String, String>() {
+                        let (k, v) = pair?;
+                        forward.headers.insert(k, v);
+                    }
+                }
+            }
+            let _ = tx.send(StreamEvent::Forward(forward));
             Ok(())
         })?,
     )?;

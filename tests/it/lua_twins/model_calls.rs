@@ -264,3 +264,109 @@ fn preset_flag_adds_the_instructions_to_the_system_prompt() {
 }
 
 // ---------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------
+// custom-provider-gitlab-duo: a GitLab token traded for a gateway token, the reply
+// streamed by pi's own Anthropic protocol (`stream.forward`), all against the mock server.
+
+#[test]
+fn gitlab_duo_trades_the_gitlab_token_and_streams_through_the_gateway() {
+    let mut cli = Cli::new();
+    let url = cli.server.url();
+    cli.server.push(support::MockReply::json(
+        200,
+        json!({"token": "gateway-1", "headers": {"x-gitlab-instance-id": "inst-7"}}),
+    ));
+    cli.server
+        .push(support::MockReply::anthropic_text("hello from Duo"));
+    for (k, v) in [
+        ("GITLAB_URL", url.as_str()),
+        ("GITLAB_AI_GATEWAY_URL", url.as_str()),
+        ("GITLAB_TOKEN", "glpat-abc"),
+    ] {
+        cli.sandbox.env.push((k.into(), v.into()));
+    }
+    let (stdout, _) = cli.ok(
+        &["custom-provider-gitlab-duo"],
+        &[
+            "--model",
+            "gitlab-duo/claude-sonnet-4-5-20250929",
+            "-p",
+            "hi",
+        ],
+    );
+    assert_eq!(stdout, "hello from Duo\n");
+    let requests = cli.server.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert_eq!(
+        requests[0].path,
+        "/api/v4/ai/third_party_agents/direct_access"
+    );
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Bearer glpat-abc")
+    );
+    assert_eq!(requests[1].path, "/ai/v1/proxy/anthropic/v1/messages");
+    assert_eq!(
+        requests[1].header("authorization"),
+        Some("Bearer gateway-1")
+    );
+    assert_eq!(requests[1].header("x-gitlab-instance-id"), Some("inst-7"));
+    assert_eq!(requests[1].json()["model"], "claude-sonnet-4-5-20250929");
+}
+
+#[test]
+fn gitlab_duo_refreshes_an_expired_login_before_the_request() {
+    let mut cli = Cli::new();
+    let url = cli.server.url();
+    std::fs::write(
+        cli.sandbox.agent_dir.join("auth.json"),
+        json!({"gitlab-duo": {"type": "oauth", "access": "old", "refresh": "r-old", "expires": 1000}})
+            .to_string(),
+    )
+    .unwrap();
+    cli.server.push(support::MockReply::json(
+        200,
+        json!({"access_token": "glo-new", "refresh_token": "r-new", "expires_in": 7200, "created_at": 4_000_000_000u64}),
+    ));
+    cli.server.push(support::MockReply::json(
+        200,
+        json!({"token": "gateway-2", "headers": {}}),
+    ));
+    cli.server
+        .push(support::MockReply::anthropic_text("refreshed"));
+    for (k, v) in [
+        ("GITLAB_URL", url.as_str()),
+        ("GITLAB_AI_GATEWAY_URL", url.as_str()),
+    ] {
+        cli.sandbox.env.push((k.into(), v.into()));
+    }
+    let (stdout, _) = cli.ok(
+        &["custom-provider-gitlab-duo"],
+        &[
+            "--model",
+            "gitlab-duo/claude-haiku-4-5-20251001",
+            "-p",
+            "hi",
+        ],
+    );
+    assert_eq!(stdout, "refreshed\n");
+    let requests = cli.server.requests();
+    assert_eq!(requests[0].path, "/oauth/token");
+    let body = String::from_utf8_lossy(&requests[0].body).into_owned();
+    assert!(
+        body.contains("grant_type=refresh_token") && body.contains("refresh_token=r-old"),
+        "{body}"
+    );
+    assert_eq!(requests[1].header("authorization"), Some("Bearer glo-new"));
+    assert_eq!(
+        requests[2].header("authorization"),
+        Some("Bearer gateway-2")
+    );
+    let stored: Value = serde_json::from_str(
+        &std::fs::read_to_string(cli.sandbox.agent_dir.join("auth.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(stored["gitlab-duo"]["access"], "glo-new");
+    assert_eq!(stored["gitlab-duo"]["refresh"], "r-new");
+}
