@@ -32,6 +32,7 @@ const TWINS: &[&str] = &[
     "custom-compaction.lua",
     "custom-footer.lua",
     "custom-header.lua",
+    "custom-provider-anthropic",
     "custom-provider-gitlab-duo",
     "dirty-repo-guard.lua",
     "dynamic-resources",

@@ -370,3 +370,103 @@ fn gitlab_duo_refreshes_an_expired_login_before_the_request() {
     assert_eq!(stored["gitlab-duo"]["access"], "glo-new");
     assert_eq!(stored["gitlab-duo"]["refresh"], "r-new");
 }
+
+// ---------------------------------------------------------------------------
+// custom-provider-anthropic: its own streaming of Anthropic's Messages API from Lua.
+
+#[test]
+fn custom_anthropic_streams_tool_calls_thinking_and_text_itself() {
+    let mut cli = Cli::new();
+    let url = cli.server.url();
+    cli.server.push(support::MockReply::anthropic_tool_calls(&[(
+        "toolu_1",
+        "bash",
+        json!({"command": "echo hi"}),
+    )]));
+    cli.server.push(support::MockReply::anthropic_thinking(
+        "pondering",
+        "sig",
+        "the tool said hi",
+    ));
+    for (k, v) in [
+        ("CUSTOM_ANTHROPIC_BASE_URL", url.as_str()),
+        ("CUSTOM_ANTHROPIC_API_KEY", "sk-ant-test"),
+    ] {
+        cli.sandbox.env.push((k.into(), v.into()));
+    }
+    let (stdout, _) = cli.ok(
+        &["custom-provider-anthropic"],
+        &[
+            "--model",
+            "custom-anthropic/claude-sonnet-4-5",
+            "-p",
+            "run echo",
+        ],
+    );
+    assert_eq!(stdout, "the tool said hi\n");
+    let requests = cli.server.requests();
+    assert_eq!(requests.len(), 2, "{requests:?}");
+    assert_eq!(requests[0].path, "/v1/messages");
+    assert_eq!(requests[0].header("x-api-key"), Some("sk-ant-test"));
+    let first = requests[0].json();
+    assert_eq!(first["model"], "claude-sonnet-4-5");
+    assert_eq!(first["stream"], true);
+    assert!(
+        first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "bash"),
+        "{first}"
+    );
+    let second = requests[1].json();
+    let messages = second["messages"].as_array().unwrap();
+    let result = &messages.last().unwrap()["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["tool_use_id"], "toolu_1");
+    assert_eq!(result["content"], "hi\n");
+    assert_eq!(messages[1]["content"][0]["type"], "tool_use");
+    assert_eq!(messages[1]["content"][0]["input"]["command"], "echo hi");
+}
+
+#[test]
+fn custom_anthropic_refreshes_its_login_and_sends_the_token_as_bearer() {
+    let mut cli = Cli::new();
+    let url = cli.server.url();
+    std::fs::write(
+        cli.sandbox.agent_dir.join("auth.json"),
+        json!({"custom-anthropic": {"type": "oauth", "access": "sk-ant-oat-old", "refresh": "rt-1", "expires": 1000}})
+            .to_string(),
+    )
+    .unwrap();
+    cli.server.push(support::MockReply::json(
+        200,
+        json!({"access_token": "sk-ant-oat-new", "refresh_token": "rt-2", "expires_in": 3600}),
+    ));
+    cli.server
+        .push(support::MockReply::anthropic_text("signed in"));
+    for (k, v) in [
+        ("CUSTOM_ANTHROPIC_BASE_URL", url.as_str()),
+        ("CUSTOM_ANTHROPIC_OAUTH_URL", url.as_str()),
+    ] {
+        cli.sandbox.env.push((k.into(), v.into()));
+    }
+    let (stdout, _) = cli.ok(
+        &["custom-provider-anthropic"],
+        &["--model", "custom-anthropic/claude-opus-4-5", "-p", "hi"],
+    );
+    assert_eq!(stdout, "signed in\n");
+    let requests = cli.server.requests();
+    assert_eq!(requests[0].path, "/v1/oauth/token");
+    assert_eq!(requests[0].json()["grant_type"], "refresh_token");
+    assert_eq!(requests[0].json()["refresh_token"], "rt-1");
+    assert_eq!(
+        requests[1].header("authorization"),
+        Some("Bearer sk-ant-oat-new")
+    );
+    assert!(
+        requests[1]
+            .header("anthropic-beta")
+            .is_some_and(|b| b.contains("oauth"))
+    );
+}
