@@ -124,6 +124,7 @@
 ---@class pi.ToolResult
 ---@field content string|pi.Content[]
 ---@field details? any persisted with the result; read it back from getBranch()
+---@field terminate? boolean end the run after this batch of tool calls without another model call (only when every result of the batch sets it)
 
 ---@class pi.ToolDefinition
 ---@field name string name the model uses (a built-in of the same name is replaced)

@@ -192,8 +192,12 @@ async fn run_turns(
             let cut_off = reply.stop_reason == StopReason::Length;
             let mut results = Vec::new();
             if more_tools {
-                results = execute_tool_calls(&calls, state, cfg, observer, signal, cut_off).await;
-                more_tools = !cut_off;
+                let terminate;
+                (results, terminate) =
+                    execute_tool_calls(&calls, state, cfg, observer, signal, cut_off).await;
+                // Every result of the batch asked to end the run (`terminate`): no
+                // follow-up model call.
+                more_tools = !cut_off && !terminate;
                 for r in &results {
                     state.messages.push(Message::ToolResult(r.clone()));
                     added.push(Message::ToolResult(r.clone()));
@@ -354,6 +358,7 @@ fn error_output(message: impl Into<String>) -> ToolOutput {
     ToolOutput {
         content: vec![ContentBlock::text(message)],
         details: Some(Value::Object(Default::default())),
+        terminate: false,
     }
 }
 
@@ -409,7 +414,7 @@ async fn execute_tool_calls(
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
     cut_off: bool,
-) -> Vec<ToolResultMessage> {
+) -> (Vec<ToolResultMessage>, bool) {
     let sequential = cfg.tool_execution == ExecutionMode::Sequential
         || calls.iter().any(|c| {
             state
@@ -458,9 +463,11 @@ async fn execute_tool_calls(
     drop(tx);
     drive(&mut running, &mut rx, calls, observer, &mut finished).await;
     let mut results = Vec::with_capacity(calls.len());
+    let mut terminate = !calls.is_empty();
     for (call, done) in calls.iter().zip(finished) {
         let (output, is_error) =
             done.unwrap_or_else(|| (error_output("Tool did not finish"), true));
+        terminate &= output.terminate;
         let msg = ToolResultMessage {
             tool_call_id: call.id.clone(),
             tool_name: call.name.clone(),
@@ -472,7 +479,7 @@ async fn execute_tool_calls(
         emit_whole_message(observer, &Message::ToolResult(msg.clone())).await;
         results.push(msg);
     }
-    results
+    (results, terminate)
 }
 
 /// Run tools until all finish, forwarding progress and emitting ends in completion order.
@@ -527,6 +534,7 @@ async fn run_tool(
                 ToolOutput {
                     content: vec![ContentBlock::text(e.message)],
                     details,
+                    terminate: false,
                 },
                 true,
             )

@@ -16,6 +16,9 @@ pub struct ToolOutput {
     pub content: Vec<ContentBlock>,
     /// Tool-specific metadata (`None` is serialised as absent).
     pub details: Option<Value>,
+    /// Ask to end the run after this batch of tool calls without another model call
+    /// (honoured only when every result of the batch asks for it).
+    pub terminate: bool,
 }
 
 impl ToolOutput {
@@ -24,6 +27,7 @@ impl ToolOutput {
         ToolOutput {
             content: vec![ContentBlock::text(text)],
             details: None,
+            terminate: false,
         }
     }
 

@@ -52,7 +52,15 @@ pub fn output_from_json(value: &Value) -> Result<ToolOutput, String> {
         Some(other) => return Err(format!("`content` must be a list of blocks, got {other}")),
     };
     let details = value.get("details").filter(|d| !d.is_null()).cloned();
-    Ok(ToolOutput { content, details })
+    let terminate = value
+        .get("terminate")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    Ok(ToolOutput {
+        content,
+        details,
+        terminate,
+    })
 }
 
 #[async_trait]

@@ -46,6 +46,7 @@ pub fn finish_listing(raw: &str, facts: ListingNotices) -> ToolOutput {
     ToolOutput {
         content: vec![ContentBlock::text(text)],
         details: (!details.is_empty()).then_some(Value::Object(details)),
+        terminate: false,
     }
 }
 

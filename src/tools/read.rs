@@ -138,6 +138,7 @@ async fn read_file<O: ReadOperations>(
         return Ok(ToolOutput {
             content,
             details: None,
+            terminate: false,
         });
     }
     if looks_binary(&bytes) {
@@ -168,6 +169,7 @@ async fn read_file<O: ReadOperations>(
     Ok(ToolOutput {
         content: vec![ContentBlock::text(output.text)],
         details: output.details,
+        terminate: false,
     })
 }
 

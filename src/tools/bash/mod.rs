@@ -134,6 +134,7 @@ pub async fn bash_with<O: BashOperations>(
                 _ => Ok(ToolOutput {
                     content: vec![ContentBlock::text(text)],
                     details,
+                    terminate: false,
                 }),
             }
         }
@@ -241,6 +242,7 @@ impl<'a> StreamingSink<'a> {
             Ok(snapshot) => self.ctx.update(ToolOutput {
                 content: vec![ContentBlock::text(snapshot.content.clone())],
                 details: Some(snapshot_details(&snapshot)),
+                terminate: false,
             }),
             Err(e) => self.error = Some(e),
         }

@@ -203,6 +203,7 @@ async fn edit_file<O: EditOperations>(
             edits.len()
         ))],
         details: Some(Value::Object(details)),
+        terminate: false,
     })
 }
 

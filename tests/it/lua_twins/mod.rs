@@ -72,6 +72,7 @@ const TWINS: &[&str] = &[
     "space-invaders.lua",
     "ssh.lua",
     "status-line.lua",
+    "structured-output.lua",
     "subagent",
     "summarize.lua",
     "system-prompt-header.lua",

@@ -408,3 +408,53 @@ fn todo_tool_keeps_its_list_in_the_results() {
 }
 
 // ---------------------------------------------------------------------------
+
+// structured-output: a terminating tool result ends the run without another model call.
+
+#[test]
+fn structured_output_ends_the_run_on_its_tool_call() {
+    let cli = Cli::new();
+    cli.tool_call(
+        "structured_output",
+        json!({"headline": "Release", "summary": "All green.", "actionItems": ["tag", "publish"]}),
+    );
+    let (_, stderr) = cli.ok(
+        &["structured-output.lua"],
+        &["-p", "summarize as structured output"],
+    );
+    assert_eq!(
+        cli.server.request_count(),
+        1,
+        "no follow-up model call: {stderr}"
+    );
+    let entries = cli.session_entries();
+    let result = entries
+        .iter()
+        .find(|e| e["message"]["role"] == "toolResult")
+        .expect("the tool result is in the session");
+    assert_eq!(
+        result["message"]["content"][0]["text"],
+        "Saved structured output: Release"
+    );
+    assert_eq!(
+        result["message"]["details"]["actionItems"],
+        json!(["tag", "publish"])
+    );
+}
+
+#[test]
+fn a_terminating_result_next_to_an_ordinary_one_does_not_end_the_run() {
+    let cli = Cli::new();
+    cli.server.push(support::MockReply::openai_tool_calls(&[
+        (
+            "call_a",
+            "structured_output",
+            json!({"headline": "H", "summary": "S", "actionItems": []}),
+        ),
+        ("call_b", "read", json!({"path": "hello.txt"})),
+    ]));
+    cli.text("both done");
+    let (stdout, _) = cli.ok(&["structured-output.lua"], &["-p", "do both"]);
+    assert_eq!(cli.server.request_count(), 2);
+    assert_eq!(stdout, "both done\n");
+}
