@@ -222,15 +222,16 @@ fn built_in_tool_renderer_tools_still_read_write_edit_and_run() {
     );
     assert!(
         cli.tool_result(4)
-            .starts_with("Could not find edits[0] in src/a.txt."),
+            .starts_with("Could not find the exact text in src/a.txt."),
         "{}",
         cli.tool_result(4)
     );
+    // The built-in tools' own texts.
     assert_eq!(
         cli.tool_result(5),
-        "2\n\n[1 more lines in file. Use offset=3 to continue.]"
+        "2\n\n[2 more lines in file. Use offset=3 to continue.]"
     );
-    assert_eq!(cli.tool_result(6), "out\n\nCommand exited with code 4");
+    assert_eq!(cli.tool_result(6), "out\n\n\nCommand exited with code 4");
 }
 
 #[tokio::test]
