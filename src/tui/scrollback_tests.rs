@@ -12,6 +12,11 @@ fn answer(streaming: bool, text: &str) -> Item {
     }
 }
 
+fn set(a: &mut crate::tui::app::App, global: serde_json::Value) {
+    a.ui_settings.settings =
+        crate::config::settings::Settings::from_values(global, serde_json::json!({}));
+}
+
 #[test]
 fn finished_items_are_printed_once_and_the_live_area_is_redrawn() {
     let mut a = app();
@@ -83,9 +88,19 @@ fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
     a.editor.set_text("draft");
     let mut s = Scrollback::new();
     let out = s.frame(&mut a, (80, 24));
+    // By default the caret is drawn in reverse video and the terminal's own
+    // cursor, though moved there, stays hidden.
+    assert!(out.contains("draft\x1b[0;7m "), "{out:?}");
     assert!(
-        out.ends_with("\x1b[?25h"),
-        "cursor shown in the editor: {out:?}"
+        out.ends_with("\x1b[5C\x1b[?25l"),
+        "cursor at the caret, hidden: {out:?}"
+    );
+    set(&mut a, serde_json::json!({"showHardwareCursor": true}));
+    a.editor.set_text("draft2");
+    let shown = s.frame(&mut a, (80, 24));
+    assert!(
+        shown.ends_with("\x1b[6C\x1b[?25h"),
+        "cursor shown with showHardwareCursor: {shown:?}"
     );
     assert!(
         s.cursor_row < s.rows.len() - 1,
@@ -93,4 +108,65 @@ fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
     );
     let end = s.finish();
     assert!(end.contains("\r\n") && end.contains("B"));
+}
+
+#[test]
+fn a_shrinking_live_area_clears_its_rows_or_with_clear_on_shrink_prints_all_again() {
+    let mut a = app();
+    a.transcript.push(Item::User {
+        text: "kept question".into(),
+    });
+    a.editor.set_text("one\ntwo\nthree\nfour");
+    let mut s = Scrollback::new();
+    s.frame(&mut a, (80, 24));
+    a.editor.set_text("");
+    let shrunk = s.frame(&mut a, (80, 24));
+    assert!(shrunk.contains("\x1b[J"), "stale rows erased: {shrunk:?}");
+    assert!(!shrunk.contains("kept question"), "{shrunk:?}");
+
+    set(
+        &mut a,
+        serde_json::json!({"terminal": {"clearOnShrink": true}}),
+    );
+    a.editor.set_text("one\ntwo\nthree\nfour");
+    s.frame(&mut a, (80, 24));
+    a.editor.set_text("");
+    let redrawn = s.frame(&mut a, (80, 24));
+    assert!(
+        redrawn.contains("\x1b[2J\x1b[3J") && redrawn.contains("kept question"),
+        "everything printed again: {redrawn:?}"
+    );
+    // Growing again is no shrink.
+    a.editor.set_text("a\nb");
+    assert!(!s.frame(&mut a, (80, 24)).contains("kept question"));
+}
+
+#[test]
+fn images_are_drawn_over_the_rows_they_reserve() {
+    use crate::ai::types::{ContentBlock, UserContent, UserMessage};
+    let data = crate::tui::transcript::images::tests::png(90, 36);
+    let mut a = app();
+    let message = UserMessage {
+        content: UserContent::Blocks(vec![
+            ContentBlock::text("look"),
+            ContentBlock::image(data, "image/png"),
+        ]),
+        timestamp: 0,
+    };
+    a.transcript
+        .apply(&crate::agent::events::AgentEvent::MessageStart {
+            message: crate::ai::types::Message::User(message),
+        });
+    a.image_protocol = Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty);
+    let mut s = Scrollback::new();
+    let out = s.frame(&mut a, (80, 24));
+    // 90x36 px at 9x18 px cells: 10 columns, 2 rows; drawn from the second
+    // reserved row, one row up, one column in.
+    let at = out
+        .find("\x1b_Ga=T,f=100,q=2,C=1,c=10,r=2,")
+        .expect("kitty sequence");
+    assert!(out[..at].ends_with("\r\x1b[1A\x1b[1C"), "{out:?}");
+    assert!(out[at..].contains("\x1b\\\x1b[1B"), "{out:?}");
+    // Printed once: the next frame does not draw it again.
+    assert!(!s.frame(&mut a, (80, 24)).contains("\x1b_G"));
 }

@@ -124,6 +124,8 @@ pub struct App {
     pub transcript: Transcript,
     /// Rendered transcript lines, per item.
     pub cache: RenderCache,
+    /// The graphics protocol images are drawn with (`None`: as text).
+    pub image_protocol: Option<crate::ui_kit::terminal_image::ImageProtocol>,
     /// The message editor.
     pub editor: Editor,
     /// Live keybindings.
@@ -224,6 +226,7 @@ impl App {
             quit: false,
             file_index: None,
             quiet_startup: false,
+            image_protocol: crate::ui_kit::terminal_image::protocol(),
             resources: Default::default(),
             terminal_request: None,
             queues,

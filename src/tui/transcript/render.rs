@@ -6,6 +6,7 @@ use crate::t;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::tui::transcript::images::{ImageOptions, ImageRows, append_images};
 use crate::tui::transcript::markdown::render_markdown;
 use crate::tui::transcript::tool_rows::render_tool;
 use crate::tui::transcript::{Item, NoticeKind, Transcript};
@@ -25,6 +26,8 @@ pub struct RenderOptions {
     pub expand_key: String,
     /// Shown for a collapsed thinking block instead of the default label.
     pub hidden_thinking_label: Option<String>,
+    /// How images are drawn.
+    pub images: ImageOptions,
 }
 
 /// Rendered lines per item, reused while the item and options are unchanged.
@@ -36,6 +39,8 @@ pub struct RenderCache {
     /// Per item: the revision its lines were rendered at (`None`: not rendered,
     /// it is above what was shown) and the lines.
     entries: Vec<(Option<u64>, Vec<Line<'static>>)>,
+    /// Per item, the images laid out in its lines.
+    images: Vec<Vec<ImageRows>>,
     /// The first item of the rendered tail [`RenderCache::update_tail`] keeps.
     tail_first: usize,
     memo: MarkdownMemo,
@@ -175,6 +180,7 @@ impl RenderCache {
         }
         self.entries
             .resize_with(transcript.items.len(), || (None, Vec::new()));
+        self.images.resize_with(transcript.items.len(), Vec::new);
     }
 
     fn render_at(
@@ -186,7 +192,13 @@ impl RenderCache {
     ) {
         let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
         if self.entries[i].0 != Some(rev) {
-            let lines = render_item_with(&transcript.items[i], options, theme, &mut self.memo);
+            let mut lines = render_item_with(&transcript.items[i], options, theme, &mut self.memo);
+            self.images[i] = match transcript.images.get(&i) {
+                Some(images) => {
+                    append_images(&mut lines, images, &options.images, options.width, theme)
+                }
+                None => Vec::new(),
+            };
             self.entries[i] = (Some(rev), lines);
         }
     }
@@ -213,9 +225,37 @@ impl RenderCache {
         out
     }
 
+    /// The images among the lines [`RenderCache::window`] returns for the
+    /// same arguments, each with the line it starts on in that window.
+    pub fn window_images(&self, end: usize, count: usize) -> Vec<(usize, ImageRows)> {
+        let start = end.saturating_sub(count);
+        let first = self.tail_first.min(self.entries.len());
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for (i, (_, lines)) in self.entries.iter().enumerate().skip(first) {
+            for image in self.images.get(i).into_iter().flatten() {
+                let at = offset + image.line;
+                if at >= start && at < end {
+                    out.push((at - start, image.clone()));
+                }
+            }
+            offset += lines.len();
+            if offset >= end {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The images laid out in item `index`'s lines (after [`RenderCache::update`]).
+    pub fn item_images(&self, index: usize) -> &[ImageRows] {
+        self.images.get(index).map_or(&[], Vec::as_slice)
+    }
+
     /// Forget everything (theme change).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.images.clear();
         self.memo = MarkdownMemo::default();
         self.epoch += 1;
     }
@@ -473,6 +513,7 @@ mod tests {
             thinking_expanded: false,
             expand_key: "ctrl+o".into(),
             hidden_thinking_label: None,
+            images: Default::default(),
         }
     }
 
