@@ -53,7 +53,10 @@ impl Screen {
                             terminal.backend_mut().write_all(delete.as_bytes())?;
                         }
                     }
-                    terminal.clear()?;
+                    // Clear the screen and forget what it showed (without
+                    // `Terminal::clear`, which asks the terminal where the cursor is).
+                    terminal.backend_mut().write_all(b"\x1b[2J")?;
+                    terminal.swap_buffers();
                     terminal
                         .draw(|frame| drawn = crate::tui::view::draw_with_images(frame, app))?;
                     *images = drawn;

@@ -94,6 +94,7 @@ mod tui_export;
 mod tui_extension_ui_e2e;
 mod tui_i18n_e2e;
 mod tui_i18n_playground_e2e;
+mod tui_images_e2e;
 mod tui_lang_e2e;
 mod tui_login_e2e;
 mod tui_lua_e2e;
