@@ -89,6 +89,7 @@ mod tui_autocomplete_e2e;
 mod tui_bad_input_e2e;
 mod tui_clipboard_image;
 mod tui_config_e2e;
+mod tui_cursor_e2e;
 mod tui_e2e;
 mod tui_export;
 mod tui_extension_ui_e2e;
