@@ -15,6 +15,9 @@ use crate::t;
 use crate::ui_kit::terminal_image::{self, ImageProtocol, Placement};
 use crate::ui_kit::theme::Theme;
 
+/// The last sequence built for an image: for which placement and protocol.
+type SequenceCache = Arc<Mutex<Option<(Placement, ImageProtocol, Arc<str>)>>>;
+
 /// One image of the conversation.
 #[derive(Debug, Clone)]
 pub struct InlineImage {
@@ -27,7 +30,7 @@ pub struct InlineImage {
     /// Width and height in pixels, when the data could be read.
     pub size: Option<(u32, u32)>,
     /// The last escape sequence built, for the placement it was built for.
-    sequence: Arc<Mutex<Option<(Placement, ImageProtocol, Arc<str>)>>>,
+    sequence: SequenceCache,
 }
 
 impl PartialEq for InlineImage {
@@ -97,6 +100,32 @@ pub fn images_of(blocks: &[ContentBlock]) -> Vec<InlineImage> {
             _ => None,
         })
         .collect()
+}
+
+impl super::Transcript {
+    /// Append a user message, with the images it carries.
+    pub(super) fn push_user(&mut self, u: &crate::ai::types::UserMessage) {
+        self.push(super::Item::User {
+            text: u.content.text(),
+        });
+        if let crate::ai::types::UserContent::Blocks(blocks) = &u.content {
+            let found = images_of(blocks);
+            if !found.is_empty() {
+                self.images.insert(self.items.len() - 1, found);
+            }
+        }
+    }
+
+    /// Show the images of a tool result under its tool row.
+    pub(super) fn add_tool_images(&mut self, id: &str, blocks: &[ContentBlock]) {
+        let found = images_of(blocks);
+        if let Some(&index) = self.tools.get(id)
+            && !found.is_empty()
+        {
+            self.images.insert(index, found);
+            self.touch(index);
+        }
+    }
 }
 
 /// How images are drawn this frame.

@@ -235,30 +235,6 @@ impl Transcript {
         t
     }
 
-    /// Append a user message, with the images it carries.
-    fn push_user(&mut self, u: &crate::ai::types::UserMessage) {
-        self.push(Item::User {
-            text: u.content.text(),
-        });
-        if let crate::ai::types::UserContent::Blocks(blocks) = &u.content {
-            let found = images::images_of(blocks);
-            if !found.is_empty() {
-                self.images.insert(self.items.len() - 1, found);
-            }
-        }
-    }
-
-    /// Show the images of a tool result under its tool row.
-    fn add_tool_images(&mut self, id: &str, blocks: &[ContentBlock]) {
-        let found = images::images_of(blocks);
-        if let Some(&index) = self.tools.get(id)
-            && !found.is_empty()
-        {
-            self.images.insert(index, found);
-            self.touch(index);
-        }
-    }
-
     /// Append an item.
     pub fn push(&mut self, item: Item) {
         self.items.push(item);
