@@ -149,7 +149,9 @@ impl Scrollback {
             // Put back the conversation's last lines the overlay covered.
             let room = (rows as usize).saturating_sub(height + new_lines.len());
             let mut shown: Vec<Line<'static>> = self.header.clone();
+            let mut shown_images = Vec::new();
             for i in 0..before {
+                images_at(&mut shown_images, shown.len(), app.cache.item_images(i));
                 shown.extend_from_slice(app.cache.item_lines(i));
             }
             let skip = shown.len().saturating_sub(room);
@@ -157,6 +159,14 @@ impl Scrollback {
             for (at, _) in &mut new_images {
                 *at += lines.len();
             }
+            // Pictures whose rows are all put back are drawn again.
+            let mut again: Vec<_> = shown_images
+                .into_iter()
+                .filter(|(at, _)| *at >= skip)
+                .map(|(at, image)| (at - skip, image))
+                .collect();
+            again.append(&mut new_images);
+            new_images = again;
             lines.append(&mut new_lines);
             new_lines = lines;
             start = Start::Home;

@@ -84,3 +84,73 @@ fn the_sequence_is_written_from_the_last_reserved_row() {
     let iterm = draw_from_last_row(&laid[0], ImageProtocol::Iterm2);
     assert!(iterm.contains("\x1b]1337;File=inline=1;width=20;"));
 }
+
+#[test]
+fn a_resumed_session_and_live_events_keep_their_images() {
+    use crate::ai::types::{Message, UserContent, UserMessage};
+    let user = Message::User(UserMessage {
+        content: UserContent::Blocks(vec![
+            ContentBlock::text("see"),
+            ContentBlock::image(png(10, 10), "image/png"),
+        ]),
+        timestamp: 0,
+    });
+    let t = crate::tui::transcript::Transcript::from_messages(&[user]);
+    assert_eq!(t.images.get(&0).map(Vec::len), Some(1));
+    assert_eq!(t.images[&0][0].size, Some((10, 10)));
+    // A tool result's image goes under its row, and its text keeps no placeholder.
+    let mut live = crate::tui::transcript::Transcript::new();
+    live.apply(&crate::agent::events::AgentEvent::ToolExecutionStart {
+        tool_call_id: "c1".into(),
+        tool_name: "read".into(),
+        args: serde_json::json!({"path": "a.png"}),
+    });
+    let result = crate::agent::events::ToolResultPayload {
+        content: vec![
+            ContentBlock::text("Read image file"),
+            ContentBlock::image(png(4, 2), "image/png"),
+        ],
+        details: None,
+    };
+    live.apply(&crate::agent::events::AgentEvent::ToolExecutionEnd {
+        tool_call_id: "c1".into(),
+        tool_name: "read".into(),
+        result,
+        is_error: false,
+    });
+    let index = live.items.len() - 1;
+    assert_eq!(live.images[&index][0].size, Some((4, 2)));
+    match &live.items[index] {
+        crate::tui::transcript::Item::Tool(row) => {
+            assert_eq!(row.output, "Read image file");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn on_the_alternate_screen_the_first_cell_carries_the_picture_and_the_rest_are_left_alone() {
+    use ratatui::buffer::{Buffer, CellDiffOption};
+    use ratatui::layout::Rect;
+    let image = InlineImage::new(&png(400, 200), "image/png");
+    let mut lines = Vec::new();
+    let laid = append_images(&mut lines, &[image], &kitty_options(), 80, &Theme::plain());
+    let mut buf = Buffer::empty(Rect::new(0, 0, 40, 10));
+    let fits = (2, laid[0].clone());
+    let cut_off = (8, laid[0].clone());
+    let drawn = draw_into_buffer(&mut buf, &[fits, cut_off], ImageProtocol::Kitty);
+    assert_eq!(drawn, vec![(laid[0].placement.id, 1, 2)]);
+    let first = &buf[(1, 2)];
+    assert!(
+        first
+            .symbol()
+            .starts_with("\x1b_Ga=T,f=100,q=2,C=1,c=20,r=5,")
+    );
+    assert!(matches!(first.diff_option, CellDiffOption::ForcedWidth(_)));
+    assert_eq!(buf[(2, 2)].diff_option, CellDiffOption::Skip);
+    assert_eq!(buf[(20, 6)].diff_option, CellDiffOption::Skip);
+    assert_eq!(buf[(21, 6)].diff_option, CellDiffOption::None);
+    assert_eq!(buf[(1, 7)].diff_option, CellDiffOption::None);
+    // The image cut off at the bottom is not drawn.
+    assert_eq!(buf[(1, 8)].diff_option, CellDiffOption::None);
+}
