@@ -160,13 +160,13 @@ fn images_are_drawn_over_the_rows_they_reserve() {
     a.image_protocol = Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty);
     let mut s = Scrollback::new();
     let out = s.frame(&mut a, (80, 24));
-    // 90x36 px at 9x18 px cells: 10 columns, 2 rows; drawn from the second
-    // reserved row, one row up, one column in.
+    // 90x36 px drawn 60 cells (540 px) wide at 9x18 px cells: 216 px high,
+    // 12 rows; drawn from the last reserved row, eleven rows up, one column in.
     let at = out
-        .find("\x1b_Ga=T,f=100,q=2,C=1,c=10,r=2,")
+        .find("\x1b_Ga=T,f=100,q=2,C=1,c=60,r=12,")
         .expect("kitty sequence");
-    assert!(out[..at].ends_with("\r\x1b[1A\x1b[1C"), "{out:?}");
-    assert!(out[at..].contains("\x1b\\\x1b[1B"), "{out:?}");
+    assert!(out[..at].ends_with("\r\x1b[11A\x1b[1C"), "{out:?}");
+    assert!(out[at..].contains("\x1b\\\x1b[11B"), "{out:?}");
     // Printed once: the next frame does not draw it again.
     assert!(!s.frame(&mut a, (80, 24)).contains("\x1b_G"));
 }

@@ -103,11 +103,10 @@ pub fn rows_for(size: (u32, u32), columns: u16, cell: (u32, u32)) -> u16 {
     drawn_height.div_ceil(cell.1.max(1) as u64).clamp(1, 500) as u16
 }
 
-/// Columns to draw an image: `preferred`, but no wider than the image at
-/// one pixel per pixel nor than `max` (at least one).
-pub fn columns_for(size: (u32, u32), preferred: u16, max: u16, cell: (u32, u32)) -> u16 {
-    let natural = (size.0 as u64).div_ceil(cell.0.max(1) as u64).max(1);
-    (preferred.min(max) as u64).min(natural).max(1) as u16
+/// Columns to draw an image: `preferred`, but no more than `max` (at least
+/// one). Small images are scaled up to the width, as in pi.
+pub fn columns_for(preferred: u16, max: u16) -> u16 {
+    preferred.min(max).max(1)
 }
 
 /// Where and how large an image is drawn.

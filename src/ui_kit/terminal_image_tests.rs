@@ -109,10 +109,10 @@ fn sizes_in_cells_follow_the_aspect_ratio() {
     assert_eq!(rows_for((1000, 1), 60, (9, 18)), 1);
     // Rounding up: 100x37 at 10 cells of 10x20 = 37 px high, two rows.
     assert_eq!(rows_for((100, 37), 10, (10, 20)), 2);
-    // A small image is not blown up past one cell per cell of pixels.
-    assert_eq!(columns_for((40, 40), 60, 100, (9, 18)), 5);
-    assert_eq!(columns_for((4000, 40), 60, 100, (9, 18)), 60);
-    assert_eq!(columns_for((4000, 40), 60, 38, (9, 18)), 38);
+    // The preferred width, within the room there is.
+    assert_eq!(columns_for(60, 100), 60);
+    assert_eq!(columns_for(60, 38), 38);
+    assert_eq!(columns_for(0, 38), 1);
 }
 
 #[test]

@@ -181,8 +181,7 @@ pub fn append_images(
         lines.push(Line::default());
         match (options.protocol, image.size) {
             (Some(_), Some(size)) => {
-                let columns =
-                    terminal_image::columns_for(size, options.width_cells, max, options.cell);
+                let columns = terminal_image::columns_for(options.width_cells, max);
                 let rows = terminal_image::rows_for(size, columns, options.cell);
                 out.push(ImageRows {
                     line: lines.len(),
