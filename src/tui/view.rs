@@ -132,6 +132,7 @@ pub fn image_options(app: &App) -> crate::tui::transcript::images::ImageOptions 
         protocol: app.image_protocol.filter(|_| settings.show_images()),
         width_cells: settings.image_width_cells(),
         cell: terminal_image::cell_size(),
+        max_rows: crossterm::terminal::size().map_or(0, |(_, rows)| rows.saturating_sub(2)),
     }
 }
 

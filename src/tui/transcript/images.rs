@@ -137,6 +137,9 @@ pub struct ImageOptions {
     pub width_cells: u16,
     /// Cell size in pixels.
     pub cell: (u32, u32),
+    /// Most rows an image may cover (0: no limit), so that a tall picture
+    /// fits on the screen; it is drawn narrower instead.
+    pub max_rows: u16,
 }
 
 impl Default for ImageOptions {
@@ -145,6 +148,7 @@ impl Default for ImageOptions {
             protocol: None,
             width_cells: 60,
             cell: terminal_image::DEFAULT_CELL,
+            max_rows: 0,
         }
     }
 }
@@ -181,8 +185,13 @@ pub fn append_images(
         lines.push(Line::default());
         match (options.protocol, image.size) {
             (Some(_), Some(size)) => {
-                let columns = terminal_image::columns_for(options.width_cells, max);
-                let rows = terminal_image::rows_for(size, columns, options.cell);
+                let mut columns = terminal_image::columns_for(options.width_cells, max);
+                let mut rows = terminal_image::rows_for(size, columns, options.cell);
+                while options.max_rows > 0 && rows > options.max_rows && columns > 1 {
+                    let scaled = columns as u32 * options.max_rows as u32 / rows as u32;
+                    columns = (scaled as u16).clamp(1, columns - 1);
+                    rows = terminal_image::rows_for(size, columns, options.cell);
+                }
                 out.push(ImageRows {
                     line: lines.len(),
                     x: INDENT,

@@ -17,7 +17,26 @@ fn kitty_options() -> ImageOptions {
         protocol: Some(ImageProtocol::Kitty),
         width_cells: 20,
         cell: (10, 20),
+        max_rows: 0,
     }
+}
+
+#[test]
+fn a_tall_image_is_drawn_narrower_to_fit_the_screen() {
+    let image = InlineImage::new(&png(100, 1000), "image/png");
+    let options = ImageOptions {
+        max_rows: 22,
+        ..kitty_options()
+    };
+    let mut lines = Vec::new();
+    let rows = append_images(&mut lines, &[image], &options, 80, &Theme::plain());
+    // 20 cells (200 px) wide would be 2000 px, 100 rows high.
+    let placement = rows[0].placement;
+    assert!(placement.rows <= 22, "{placement:?}");
+    assert!(
+        placement.columns >= 3 && placement.columns < 20,
+        "{placement:?}"
+    );
 }
 
 #[test]
