@@ -7,6 +7,7 @@ pub mod login;
 pub mod scoped_models;
 pub mod selector;
 pub mod session;
+pub mod session_search;
 pub mod settings;
 pub mod settings_defs;
 pub mod tree_rows;
