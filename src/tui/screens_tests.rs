@@ -100,7 +100,10 @@ fn settings_list_filter_and_thinking_levels() {
     );
     a.overlay = Some(Overlay::Panel(Box::new(panel)));
     let list = screen(&mut a, 80, 30);
-    assert!(list.contains("(1/20)") && list.contains("Type to search"), "{list}");
+    assert!(
+        list.contains("(1/20)") && list.contains("Type to search"),
+        "{list}"
+    );
     insta::assert_snapshot!("settings_80x30", list);
     let press = |a: &mut crate::tui::app::App, code| {
         a.handle_terminal_event(crossterm::event::Event::Key(KeyEvent::new(
@@ -112,10 +115,16 @@ fn settings_list_filter_and_thinking_levels() {
         press(&mut a, KeyCode::Char(c));
     }
     let filtered = screen(&mut a, 80, 30);
-    assert!(filtered.contains("→ Thinking level") && filtered.contains("Hide thinking"), "{filtered}");
+    assert!(
+        filtered.contains("→ Thinking level") && filtered.contains("Hide thinking"),
+        "{filtered}"
+    );
     insta::assert_snapshot!("settings_filtered_80x30", filtered);
     press(&mut a, KeyCode::Enter);
     let levels = screen(&mut a, 80, 30);
-    assert!(levels.contains("Moderate reasoning (~8k tokens)"), "{levels}");
+    assert!(
+        levels.contains("Moderate reasoning (~8k tokens)"),
+        "{levels}"
+    );
     insta::assert_snapshot!("settings_thinking_levels_80x30", levels);
 }

@@ -22,7 +22,12 @@ fn text(panel: &dyn Panel) -> String {
     panel
         .lines(&Theme::plain(), 80)
         .iter()
-        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>())
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
         .map(|l| l.trim_end().to_string())
         .collect::<Vec<_>>()
         .join("\n")
@@ -37,14 +42,19 @@ fn assert_no_english(screen: &str) {
 }
 
 fn press(panel: &mut dyn Panel, code: KeyCode) {
-    panel.handle_key(&KeyEvent::new(code, KeyModifiers::NONE), &Keybindings::default());
+    panel.handle_key(
+        &KeyEvent::new(code, KeyModifiers::NONE),
+        &Keybindings::default(),
+    );
 }
 
 #[test]
 fn settings_in_zh_tw() {
     pi::i18n::set_locale("zh-TW");
     let settings = Settings::from_values(json!({"quietStartup": true}), json!({}));
-    let levels = ["off", "minimal", "low", "medium", "high"].map(String::from).to_vec();
+    let levels = ["off", "minimal", "low", "medium", "high"]
+        .map(String::from)
+        .to_vec();
     let mut panel = SettingsPanel::new(&settings, vec!["dark".into(), "light".into()], levels);
     let list = text(&panel);
     assert!(list.contains("自動壓縮"), "{list}");
@@ -61,7 +71,13 @@ fn settings_in_zh_tw() {
     insta::assert_snapshot!("settings_thinking_zh_tw_80", levels);
 }
 
-fn session(id: &str, first: &str, name: Option<&str>, at: DateTime<Utc>, parent: Option<&str>) -> SessionInfo {
+fn session(
+    id: &str,
+    first: &str,
+    name: Option<&str>,
+    at: DateTime<Utc>,
+    parent: Option<&str>,
+) -> SessionInfo {
     SessionInfo {
         path: PathBuf::from(format!("/工作階段/{id}.jsonl")),
         id: id.into(),
@@ -82,7 +98,13 @@ fn resume_in_zh_tw() {
     let now = Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0).unwrap();
     let sessions = vec![
         session("a", "整理測試", None, now - Duration::minutes(5), Some("c")),
-        session("b", "修正頁尾", Some("頁尾重構"), now - Duration::hours(3), None),
+        session(
+            "b",
+            "修正頁尾",
+            Some("頁尾重構"),
+            now - Duration::hours(3),
+            None,
+        ),
         session("c", "翻譯介面", None, now - Duration::days(9), None),
     ];
     let mut panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default())
@@ -102,7 +124,10 @@ fn resume_in_zh_tw() {
         &Keybindings::default(),
     );
     let named = text(&panel);
-    assert!(named.contains("頁尾重構") && !named.contains("整理測試"), "{named}");
+    assert!(
+        named.contains("頁尾重構") && !named.contains("整理測試"),
+        "{named}"
+    );
     assert_no_english(&named);
     insta::assert_snapshot!("resume_named_recent_zh_tw_80", named);
 }
