@@ -234,10 +234,10 @@ fn changelog_shows_the_shipped_changelog() {
 }
 
 /// Open `/settings`, filter to `label` and press Enter on it (a space would change
-/// the highlighted entry, so only the first word is typed).
+/// the highlighted entry, so the label is typed without spaces).
 fn change(app: &mut App, label: &str) {
     run(app, "/settings");
-    for c in label.split(' ').next().unwrap_or(label).chars() {
+    for c in label.chars().filter(|c| *c != ' ') {
         key(app, KeyCode::Char(c), KeyModifiers::NONE);
     }
     assert!(
@@ -314,4 +314,48 @@ fn terminal_progress_shows_while_busy_only_when_switched_on() {
     assert_eq!(f.app.terminal_progress(), None, "written once");
     f.app.busy_since = None;
     assert_eq!(f.app.terminal_progress(), Some(PROGRESS_CLEAR));
+}
+
+#[test]
+fn terminal_entries_write_their_keys_and_block_images_reaches_the_session() {
+    let mut f = fixture("{}");
+    change(&mut f.app, "Show images");
+    change(&mut f.app, "Image width");
+    change(&mut f.app, "Show hardware cursor");
+    change(&mut f.app, "Clear on shrink");
+    change(&mut f.app, "Block images");
+    assert_eq!(
+        f.saved(),
+        json!({
+            "terminal": {"showImages": false, "imageWidthCells": 80, "clearOnShrink": true},
+            "showHardwareCursor": true,
+            "images": {"blockImages": true}
+        })
+    );
+    let sent = commands(&mut f);
+    assert!(
+        sent.iter()
+            .any(|c| matches!(c, SessionCommand::SetBlockImages(true))),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn autocomplete_max_items_changes_the_slash_menu_at_once() {
+    let mut f = fixture("{}");
+    let rows = |app: &mut App| {
+        app.editor.set_text("/");
+        app.completion = Some(0);
+        let screen = crate::tui::view_tests::screen(app, 80, 40);
+        app.completion = None;
+        app.editor.set_text("");
+        screen
+            .lines()
+            .filter(|l| l.starts_with("  /") || l.starts_with("→ /"))
+            .count()
+    };
+    assert_eq!(rows(&mut f.app), 5);
+    change(&mut f.app, "Autocomplete");
+    assert_eq!(f.saved(), json!({"autocompleteMaxVisible": 7}));
+    assert_eq!(rows(&mut f.app), 7);
 }
