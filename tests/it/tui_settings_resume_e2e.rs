@@ -68,6 +68,10 @@ fn settings_filter_theme_list_and_editor_padding() {
         v["editorPaddingX"] == 1
     });
     pi.tmux.key("Escape");
+    // Typing right after Escape would read as Alt+key.
+    pi.tmux.wait_for("the settings closed", WAIT, |s| {
+        !s.contains("Type to search")
+    });
     pi.tmux.type_text("padded");
     pi.tmux
         .wait_for("the editor padded by one column", WAIT, |s| {
@@ -140,6 +144,9 @@ fn resume_named_filter_sort_current_mark_and_resumed_message() {
             s.contains("Cannot delete the currently active session")
         });
     pi.tmux.key("Escape");
+    pi.tmux.wait_for("the selector closed", WAIT, |s| {
+        !s.contains("Resume Session")
+    });
     pi.quit_and_check_terminal();
     assert_eq!(pi.sandbox.session_files().len(), 2, "nothing deleted");
 }

@@ -312,14 +312,16 @@ impl SessionPanel {
         let active = self.is_active(s);
         let marker = if chosen { "→ " } else { "  " };
         let prefix = row.prefix();
-        let mut title = Self::title(s);
-        if active {
-            title = format!("{title} {}", t!("pi.tui.resume.current"));
-        }
+        // The mark stays visible when a long title is cut.
+        let mark = if active {
+            format!(" {}", t!("pi.tui.resume.current"))
+        } else {
+            String::new()
+        };
         let room = max
-            .saturating_sub(width(marker) + width(&prefix) + width(&right) + 2)
+            .saturating_sub(width(marker) + width(&prefix) + width(&right) + width(&mark) + 2)
             .max(10);
-        let title = truncate(&title, room, "…");
+        let title = format!("{}{mark}", truncate(&Self::title(s), room, "…"));
         let style = if deleting {
             theme.fg("error")
         } else if active {
