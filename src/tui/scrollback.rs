@@ -30,7 +30,10 @@ pub struct Scrollback {
     started: bool,
     /// The header as printed.
     header: Vec<Line<'static>>,
-    /// Revisions of the transcript items printed so far, in order.
+    /// The first transcript item printed: a long (resumed) transcript is
+    /// printed from its last few screens on, not laid out whole.
+    from: usize,
+    /// Revisions of the transcript items printed so far (from `from`), in order.
     committed: Vec<u64>,
     /// The render cache's epoch when they were printed.
     epoch: u64,
@@ -81,24 +84,39 @@ impl Scrollback {
         }
         let live = Live::build(app, area);
         let options = render_options(app, cols as usize);
-        app.cache.update(&app.transcript, &options, &app.theme);
+        let revisions = &app.transcript.item_revisions;
+        let same_items = self.committed.len() + self.from <= revisions.len()
+            && self
+                .committed
+                .iter()
+                .zip(&revisions[self.from..])
+                .all(|(a, b)| a == b);
+        if !same_items || !self.started {
+            // Another transcript (start, resume, session switch): print its
+            // last screens only; `/tree` and the alternate screen reach the rest.
+            let need = rows as usize * HISTORY_SCREENS;
+            app.cache
+                .update_tail(&app.transcript, &options, &app.theme, need);
+            self.from = app.cache.tail_start();
+            self.committed.clear();
+        }
+        app.cache
+            .update_from(self.from, &app.transcript, &options, &app.theme);
         app.scroll = 0;
         let header = match &live.lua.header {
             Some(lines) => lines.clone(),
             None => header_lines(app, cols as usize),
         };
-        let revisions = &app.transcript.item_revisions;
-        let printed_still_true = self.epoch == app.cache.epoch()
-            && self.header == header
-            && self.committed.len() <= revisions.len()
-            && self.committed.iter().zip(revisions).all(|(a, b)| a == b);
+        let printed_still_true =
+            same_items && self.started && self.epoch == app.cache.epoch() && self.header == header;
         let reprint = self.size != Some((cols, rows)) || !printed_still_true;
         let items = app.transcript.items.len();
+        let from = self.from;
         if live.has_overlays() {
             // Overlays are placed on the whole screen, over the conversation's
             // last lines; nothing is printed for good while one is open.
             let mut all = header;
-            for i in 0..items {
+            for i in from..items {
                 all.extend_from_slice(app.cache.item_lines(i));
             }
             let mut buf = Buffer::empty(area);
@@ -115,10 +133,13 @@ impl Scrollback {
             self.size = Some((cols, rows));
             new_lines.extend(header.iter().cloned());
             self.header = header;
+            if from > 0 {
+                new_lines.push(earlier_not_printed(app));
+            }
             start = Start::Clear;
         }
-        let settled = app.transcript.settled_len();
-        let before = self.committed.len();
+        let settled = app.transcript.settled_len().max(from);
+        let before = from + self.committed.len();
         for i in before..settled {
             new_lines.extend_from_slice(app.cache.item_lines(i));
             self.committed.push(revisions.get(i).copied().unwrap_or(0));
@@ -132,7 +153,7 @@ impl Scrollback {
             // Put back the conversation's last lines the overlay covered.
             let room = (rows as usize).saturating_sub(height + new_lines.len());
             let mut shown: Vec<Line<'static>> = self.header.clone();
-            for i in 0..before {
+            for i in from..before {
                 shown.extend_from_slice(app.cache.item_lines(i));
             }
             let skip = shown.len().saturating_sub(room);
@@ -232,6 +253,19 @@ impl Scrollback {
         self.started = true;
         out
     }
+}
+
+/// How many screens of a transcript's last items the normal screen prints
+/// when it starts (or the session changes); a long resumed session is not
+/// laid out whole.
+const HISTORY_SCREENS: usize = 3;
+
+/// The line saying the session has more above what was printed.
+fn earlier_not_printed(app: &App) -> Line<'static> {
+    Line::styled(
+        crate::t!("pi.tui.transcript.earlier_not_printed"),
+        app.theme.fg("muted"),
+    )
 }
 
 /// `lines` laid out `cols` wide, one ANSI string per terminal row.

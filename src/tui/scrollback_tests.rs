@@ -94,3 +94,36 @@ fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
     let end = s.finish();
     assert!(end.contains("\r\n") && end.contains("B"));
 }
+
+#[test]
+fn a_long_transcript_is_printed_from_its_last_screens_without_laying_out_the_rest() {
+    let mut a = app();
+    for i in 0..300 {
+        a.transcript.push(Item::User {
+            text: format!("question number {i}"),
+        });
+    }
+    let mut s = Scrollback::new();
+    let first = s.frame(&mut a, (80, 24));
+    assert!(first.contains("question number 299"));
+    assert!(!first.contains("question number 0\r"), "{first:?}");
+    assert!(first.contains(&crate::t!("pi.tui.transcript.earlier_not_printed")));
+    assert!(s.from > 200, "only the last screens: from item {}", s.from);
+    assert!(
+        a.cache.item_lines(0).is_empty(),
+        "the first item is not laid out"
+    );
+
+    a.transcript.push(Item::User {
+        text: "one more".into(),
+    });
+    let next = s.frame(&mut a, (80, 24));
+    assert!(next.contains("one more") && !next.contains("question number 299"));
+
+    // A resize prints the same part again, not the whole session.
+    let from = s.from;
+    let resized = s.frame(&mut a, (100, 30));
+    assert_eq!(s.from, from);
+    assert!(resized.contains("question number 299") && resized.contains("one more"));
+    assert!(a.cache.item_lines(0).is_empty());
+}

@@ -164,6 +164,29 @@ impl RenderCache {
         (have, first == 0)
     }
 
+    /// Re-render the items from `first` on; those above stay as they were, or
+    /// unrendered (the normal screen prints a resumed session's last part only).
+    pub fn update_from(
+        &mut self,
+        first: usize,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) {
+        self.prepare(transcript, options);
+        let first = first.min(transcript.items.len());
+        for i in first..transcript.items.len() {
+            self.render_at(i, transcript, options, theme);
+        }
+        self.tail_first = first;
+    }
+
+    /// The first item of the tail the last [`RenderCache::update_tail`] or
+    /// [`RenderCache::update_from`] rendered.
+    pub fn tail_start(&self) -> usize {
+        self.tail_first
+    }
+
     /// Drop what the options or the locale made stale; one slot per item.
     fn prepare(&mut self, transcript: &Transcript, options: &RenderOptions) {
         let generation = crate::i18n::generation();
