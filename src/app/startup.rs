@@ -375,6 +375,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     };
     let mut agent = AgentSession::new(state, config, session, retry);
     agent.skills = skills;
+    agent.skill_commands = settings.enable_skill_commands();
     agent.templates = templates;
     agent.prompt_for_tools = Some(prompt_for_tools);
     agent.catalog = Some(catalog);
