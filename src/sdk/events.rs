@@ -28,6 +28,10 @@ enum Target {
 pub(super) struct Subscribers {
     next: u64,
     targets: Vec<(SubscriptionId, Target)>,
+    /// Events waiting for the delivery loop.
+    pending: std::collections::VecDeque<Event>,
+    /// A delivery loop is running.
+    delivering: bool,
 }
 
 /// The subscribers of a session, shared with the listener inside the core session.
@@ -61,26 +65,54 @@ impl Subscribers {
     }
 }
 
-/// Deliver `event` to every subscriber, in the order they subscribed. Callbacks run
-/// outside the subscriber list's lock, so a callback may steer, queue a follow-up or
-/// subscribe another listener. Channels whose receiver is gone are dropped.
+/// Deliver `event` to every subscriber, in order. Callbacks run outside the subscriber
+/// list's lock, so a callback may steer, queue a follow-up or subscribe another listener.
+/// An event raised meanwhile (by a callback, or by another thread) waits in line and is
+/// delivered by the same loop right after, so events never overtake each other and a
+/// callback is never entered twice at once. Channels whose receiver is gone are dropped.
 pub(super) fn deliver(subscribers: &SharedSubscribers, event: &Event) {
-    let callbacks: Vec<Callback> = {
+    {
         let mut list = subscribers.locked();
-        list.targets.retain(|(_, target)| match target {
-            Target::Channel(sender) => sender.send(event.clone()).is_ok(),
-            Target::Callback(_) => true,
-        });
-        list.targets
-            .iter()
-            .filter_map(|(_, target)| match target {
-                Target::Callback(callback) => Some(callback.clone()),
-                Target::Channel(_) => None,
-            })
-            .collect()
-    };
-    for callback in callbacks {
-        (callback.locked())(event);
+        list.pending.push_back(event.clone());
+        if list.delivering {
+            return;
+        }
+        list.delivering = true;
+    }
+    let _done = Delivering(subscribers);
+    loop {
+        let (event, callbacks) = {
+            let mut list = subscribers.locked();
+            let Some(event) = list.pending.pop_front() else {
+                return;
+            };
+            list.targets.retain(|(_, target)| match target {
+                Target::Channel(sender) => sender.send(event.clone()).is_ok(),
+                Target::Callback(_) => true,
+            });
+            let callbacks: Vec<Callback> = list
+                .targets
+                .iter()
+                .filter_map(|(_, target)| match target {
+                    Target::Callback(callback) => Some(callback.clone()),
+                    Target::Channel(_) => None,
+                })
+                .collect();
+            (event, callbacks)
+        };
+        for callback in callbacks {
+            (callback.locked())(&event);
+        }
+    }
+}
+
+/// Ends a delivery loop, also when a callback panics (later events are then delivered
+/// by whoever raises them).
+struct Delivering<'a>(&'a SharedSubscribers);
+
+impl Drop for Delivering<'_> {
+    fn drop(&mut self) {
+        self.0.locked().delivering = false;
     }
 }
 

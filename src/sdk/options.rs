@@ -76,8 +76,10 @@ impl SessionOptions {
     }
 
     /// The model to start with, by provider and model id (`"anthropic"`,
-    /// `"claude-sonnet-4-5"`). It must be known (built in or in `models.json`) and have
-    /// credentials. A reopened session without this option keeps its own model.
+    /// `"claude-sonnet-4-5"`), resolved as `pi --provider P --model ID` resolves it: the
+    /// provider must be known (built in or in `models.json`) and have credentials; an id
+    /// its list lacks is sent as given, with the provider's settings. A reopened session
+    /// without this option keeps its own model.
     pub fn model(mut self, provider: impl Into<String>, id: impl Into<String>) -> Self {
         self.model = Some((provider.into(), id.into()));
         self
