@@ -5,7 +5,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), pi::sdk::SdkError> {
-//! use pi::sdk::{Event, Session, SessionOptions};
+//! use pi::sdk::{Session, SessionOptions};
 //!
 //! let session = Session::create(SessionOptions::new().model("anthropic", "claude-sonnet-4-5")).await?;
 //! session.subscribe(|event| {

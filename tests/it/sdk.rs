@@ -395,3 +395,64 @@ async fn a_persisted_session_is_written_and_can_be_reopened() {
     assert!(text.contains("The second answer."));
     assert_eq!(sandbox.session_files(), [path], "no second file");
 }
+
+const SHOUT_EXTENSION: &str = r#"
+return function(pi)
+  pi.registerTool({
+    name = "shout",
+    label = "Shout",
+    description = "Shout a greeting",
+    parameters = { type = "object", properties = {} },
+    execute = function(toolCallId, params, signal, onUpdate, ctx)
+      return { content = { { type = "text", text = "HEY FROM LUA" } } }
+    end,
+  })
+end
+"#;
+
+/// The names of the tools offered in request `index`.
+fn offered_tools(server: &MockServer, index: usize) -> Vec<String> {
+    server.requests()[index].json()["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extensions_load_only_when_enabled_and_their_tools_run() {
+    let server = MockServer::start();
+    let sandbox = sandbox(&server);
+    std::fs::create_dir_all(sandbox.agent_dir.join("extensions")).unwrap();
+    sandbox.write_agent_file("extensions/shout.lua", SHOUT_EXTENSION);
+
+    // Off by default: the agent directory's extension is not loaded.
+    server.push(MockReply::anthropic_text("plain"));
+    let session = start(options(&sandbox).tools(["ls"])).await;
+    session.prompt("hi").await.unwrap();
+    assert_eq!(offered_tools(&server, 0), ["ls"]);
+    session.close().await.unwrap();
+
+    // On: its tool is offered and runs.
+    server.push(MockReply::anthropic_tool_calls(&[(
+        "call_1",
+        "shout",
+        json!({}),
+    )]));
+    server.push(MockReply::anthropic_text("It shouted."));
+    let session = start(options(&sandbox).tools(["ls"]).extensions(true)).await;
+    let mut events = session.events();
+    let reply = session.prompt("shout please").await.unwrap();
+    assert_eq!(reply.text(), "It shouted.");
+    assert_eq!(offered_tools(&server, 1), ["ls", "shout"]);
+    let ended = drain(&mut events).into_iter().any(|e| {
+        matches!(e, Event::ToolExecutionEnd { ref tool_name, is_error: false, .. } if tool_name == "shout")
+    });
+    assert!(ended, "the extension's tool ran");
+    assert!(request_messages(&server, 2).contains("HEY FROM LUA"));
+    session.close().await.unwrap();
+}
