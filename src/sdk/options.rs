@@ -194,7 +194,6 @@ impl SessionOptions {
             no_skills: !self.skills,
             no_prompt_templates: !self.prompt_templates,
             offline: self.offline,
-            print: true,
             ..Default::default()
         };
         match &self.tools {

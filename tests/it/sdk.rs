@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use pi::sdk::{
-    Event, Message, SdkError, Session, SessionOptions, SessionStorage, StopReason, event_type,
-    text_delta,
+    Event, Message, SdkError, Session, SessionOptions, SessionStorage, StopReason, ThinkingLevel,
+    event_type, text_delta,
 };
 use serde_json::{Value, json};
 
@@ -19,11 +19,13 @@ use crate::support::{MockReply, MockServer};
 pub(crate) fn sandbox(server: &MockServer) -> PiSandbox {
     let sandbox = PiSandbox::new();
     let model = |id: &str| json!({"id": id, "contextWindow": 100000, "maxTokens": 4096});
+    let mut thinking_model = model("mock-thinker");
+    thinking_model["reasoning"] = json!(true);
     sandbox.write_agent_file(
         "models.json",
         &json!({"providers": {"mock": {
             "baseUrl": server.anthropic_base_url(), "api": "anthropic-messages",
-            "apiKey": "test-key", "models": [model("mock-model"), model("mock-model-2")]
+            "apiKey": "test-key", "models": [model("mock-model"), model("mock-model-2"), thinking_model]
         }}})
         .to_string(),
     );
@@ -455,4 +457,42 @@ async fn extensions_load_only_when_enabled_and_their_tools_run() {
     assert!(ended, "the extension's tool ran");
     assert!(request_messages(&server, 2).contains("HEY FROM LUA"));
     session.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thinking_levels_are_clamped_to_the_model_and_change_the_request() {
+    let server = MockServer::start();
+    server.push(MockReply::anthropic_text("thought"));
+    server.push(MockReply::anthropic_text("quick"));
+    let sandbox = sandbox(&server);
+    let session = start(
+        options(&sandbox)
+            .model("mock", "mock-thinker")
+            .thinking(ThinkingLevel::High),
+    )
+    .await;
+    assert_eq!(session.state().thinking, ThinkingLevel::High);
+    session.prompt("think hard").await.unwrap();
+    assert!(server.requests()[0].json().get("thinking").is_some());
+    let level = session
+        .set_thinking_level(ThinkingLevel::Off)
+        .await
+        .unwrap();
+    assert_eq!(level, ThinkingLevel::Off);
+    session.prompt("quick one").await.unwrap();
+    let second = server.requests()[1].json().clone();
+    assert!(
+        second
+            .get("thinking")
+            .is_none_or(|t| t["type"] != "enabled"),
+        "{second}"
+    );
+
+    // A model without reasoning has only `off`.
+    session.set_model("mock", "mock-model").await.unwrap();
+    let level = session
+        .set_thinking_level(ThinkingLevel::High)
+        .await
+        .unwrap();
+    assert_eq!(level, ThinkingLevel::Off);
 }

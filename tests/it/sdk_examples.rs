@@ -11,13 +11,26 @@ use crate::support::pi_cli::PiSandbox;
 use crate::support::sse_builders::AnthropicSse;
 use crate::support::{MockReply, MockServer};
 
+/// Variables cargo sets for the test process (names or prefixes).
+const RUN_TIME_VARS: [&str; 8] = [
+    "CARGO_MANIFEST_",
+    "CARGO_PKG_",
+    "CARGO_CRATE_NAME",
+    "CARGO_BIN_",
+    "CARGO_PRIMARY_PACKAGE",
+    "CARGO_TARGET_TMPDIR",
+    "CARGO_RUSTC_CURRENT_DIR",
+    "OUT_DIR",
+];
+
 /// Build the two examples once (cargo answers at once when they are up to date) and
 /// return their executables by name.
 fn example_binaries() -> &'static Vec<(String, PathBuf)> {
     static BUILT: OnceLock<Vec<(String, PathBuf)>> = OnceLock::new();
     BUILT.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let output = Command::new(cargo)
+        let mut command = Command::new(cargo);
+        command
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args(["build", "--locked", "--message-format=json"])
             .args([
@@ -26,9 +39,17 @@ fn example_binaries() -> &'static Vec<(String, PathBuf)> {
                 "--example",
                 "sdk_session_control",
             ])
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("run cargo");
+            .stderr(Stdio::inherit());
+        // What cargo sets for a running test is not part of a build's environment; a
+        // dependency's build script that watches one of them (ring watches
+        // CARGO_MANIFEST_DIR) would otherwise be rebuilt here, and again by the next
+        // ordinary build.
+        for (name, _) in std::env::vars() {
+            if RUN_TIME_VARS.iter().any(|prefix| name.starts_with(prefix)) {
+                command.env_remove(name);
+            }
+        }
+        let output = command.output().expect("run cargo");
         assert!(output.status.success(), "the examples build");
         String::from_utf8_lossy(&output.stdout)
             .lines()
