@@ -7,7 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::AgentEvent;
-use crate::ai::types::{AssistantMessage, Message, StopReason, UserMessage};
+use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, UserMessage};
 use crate::core::AgentSession;
 use crate::protocol::ThinkingLevel;
 use crate::sync::LockExt;
@@ -139,6 +139,17 @@ impl Session {
     /// came (an extension handled the input). Dropping the returned future does not stop
     /// the run; [`abort`](Self::abort) does.
     pub async fn prompt(&self, text: impl Into<String>) -> Result<AssistantMessage, SdkError> {
+        self.prompt_with_images(text, Vec::new()).await
+    }
+
+    /// [`prompt`](Self::prompt) with images attached to the user message, each a
+    /// [`ContentBlock::image`] of base64 data and its MIME type (`image/png`, `image/jpeg`,
+    /// `image/gif`, `image/webp`).
+    pub async fn prompt_with_images(
+        &self,
+        text: impl Into<String>,
+        images: Vec<ContentBlock>,
+    ) -> Result<AssistantMessage, SdkError> {
         let text = text.into();
         let mut agent = self
             .inner
@@ -156,7 +167,7 @@ impl Session {
         }
         let live = self.inner.live.clone();
         let run = tokio::spawn(async move {
-            agent.prompt(text, Vec::new(), &signal).await;
+            agent.prompt(text, images, &signal).await;
             *live.locked() = Live::capture(&agent);
             agent
                 .state

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use pi::sdk::{
-    Event, Message, SdkError, Session, SessionOptions, SessionStorage, StopReason, ThinkingLevel,
-    event_type, text_delta,
+    ContentBlock, Event, Message, SdkError, Session, SessionOptions, SessionStorage, StopReason,
+    ThinkingLevel, event_type, text_delta,
 };
 use serde_json::{Value, json};
 
@@ -18,7 +18,7 @@ use crate::support::{MockReply, MockServer};
 /// A sandbox whose `mock` provider serves `mock-model` and `mock-model-2` from `server`.
 pub(crate) fn sandbox(server: &MockServer) -> PiSandbox {
     let sandbox = PiSandbox::new();
-    let model = |id: &str| json!({"id": id, "contextWindow": 100000, "maxTokens": 4096});
+    let model = |id: &str| json!({"id": id, "contextWindow": 100000, "maxTokens": 4096, "input": ["text", "image"]});
     let mut thinking_model = model("mock-thinker");
     thinking_model["reasoning"] = json!(true);
     sandbox.write_agent_file(
@@ -495,4 +495,25 @@ async fn thinking_levels_are_clamped_to_the_model_and_change_the_request() {
         .await
         .unwrap();
     assert_eq!(level, ThinkingLevel::Off);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn images_go_with_the_prompt() {
+    let server = MockServer::start();
+    server.push(MockReply::anthropic_text("A red dot."));
+    let sandbox = sandbox(&server);
+    let session = start(options(&sandbox)).await;
+    // A 1x1 PNG.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    let reply = session
+        .prompt_with_images("What is this?", vec![ContentBlock::image(png, "image/png")])
+        .await
+        .unwrap();
+    assert_eq!(reply.text(), "A red dot.");
+    let sent = request_messages(&server, 0);
+    assert!(
+        sent.contains("\"image\"") && sent.contains("image/png"),
+        "{sent}"
+    );
+    assert!(sent.contains("What is this?"), "{sent}");
 }
