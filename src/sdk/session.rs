@@ -203,7 +203,8 @@ impl Session {
     }
 
     /// Stop the current run: the stream and running tools are cancelled, and the partial
-    /// answer is kept (and saved) with stop reason `Aborted`. Does nothing when idle.
+    /// answer is kept (and saved) with stop reason `Aborted`. Does nothing when idle, and
+    /// does not reach a prompt whose future has not started running yet.
     pub fn abort(&self) {
         self.inner.abort.locked().cancel();
     }
@@ -240,7 +241,8 @@ impl Session {
         Ok(agent.config.thinking)
     }
 
-    /// The models with credentials this session can switch to.
+    /// The models with credentials this session can switch to (waits for a running
+    /// prompt to end).
     pub async fn available_models(&self) -> Vec<ModelRef> {
         let agent = self.inner.agent.lock().await;
         agent.available_models().iter().map(ModelRef::of).collect()
