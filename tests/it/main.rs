@@ -70,6 +70,8 @@ mod resources_skills;
 mod rpc_mode;
 mod rpc_reference;
 mod scripts_gen_models;
+mod sdk;
+mod sdk_examples;
 mod session_compaction;
 mod session_entries;
 mod session_list;
