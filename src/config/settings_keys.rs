@@ -305,6 +305,11 @@ impl Settings {
             .unwrap_or(5)
     }
 
+    /// `terminal.showTerminalProgress` (default false).
+    pub fn show_terminal_progress(&self) -> bool {
+        self.nested_bool("terminal", "showTerminalProgress", false)
+    }
+
     /// `markdown.codeBlockIndent` (default two spaces).
     pub fn code_block_indent(&self) -> &str {
         self.get_nested("markdown", "codeBlockIndent")

@@ -420,14 +420,18 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         lines.push(rule(width, app.theme.fg("borderAccent")));
         return (lines, None);
     }
-    let (rows, (cx, cy)) = app.editor.layout(width.saturating_sub(1));
+    // `editorPaddingX`: blank columns on both sides of the text (0 to 3).
+    let pad = (app.ui_settings.settings.editor_padding_x() as usize)
+        .min(3)
+        .min(width.saturating_sub(2) / 4);
+    let (rows, (cx, cy)) = app.editor.layout(width.saturating_sub(1 + 2 * pad));
     let first = cy.saturating_sub(EDITOR_MAX_ROWS - 1);
     let mut lines = vec![rule(width, border)];
     for row in rows.iter().skip(first).take(EDITOR_MAX_ROWS) {
-        lines.push(Line::from(row.clone()));
+        lines.push(Line::from(format!("{}{row}", " ".repeat(pad))));
     }
     lines.push(rule(width, border));
-    let cursor = Some((cx, cy - first + 1));
+    let cursor = Some((cx + pad, cy - first + 1));
     if let Some(selected) = app.completion {
         let options = app.completions();
         let visible = completions_visible(app);

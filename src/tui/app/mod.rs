@@ -8,6 +8,7 @@ pub mod hotkeys;
 mod keys;
 mod lang;
 pub mod login;
+pub mod progress;
 pub mod runner;
 pub mod session_task;
 pub mod session_tree_task;
@@ -195,6 +196,8 @@ pub struct App {
     pub(super) commands: UnboundedSender<SessionCommand>,
     /// Extensions queued work while a command ran; carried out once idle.
     pub(super) actions_waiting: bool,
+    /// The terminal shows the busy indicator (`terminal.showTerminalProgress`).
+    pub(super) progress_shown: bool,
 }
 
 impl App {
@@ -246,6 +249,7 @@ impl App {
             signal: None,
             commands,
             actions_waiting: false,
+            progress_shown: false,
         }
     }
 
