@@ -177,6 +177,7 @@ fn branched(root: &std::path::Path) {
         thinking_expanded: false,
         expand_key: "ctrl+o".into(),
         hidden_thinking_label: None,
+        images: Default::default(),
     };
     let theme = Theme::default();
     let mut branch_len = 0;

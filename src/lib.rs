@@ -4,6 +4,7 @@
 //! [`agent`] runs the tool loop, [`tools`] holds the built-in tools,
 //! [`session`] stores conversations, [`config`] reads settings and assembles
 //! the system prompt, [`cli`] parses arguments and [`modes`] drives a run.
+//! [`sdk`] is the stable surface for embedding pi in another Rust program.
 
 pub mod agent;
 pub mod ai;
@@ -19,6 +20,7 @@ pub mod modes;
 pub mod packages;
 pub mod protocol;
 pub mod resources;
+pub mod sdk;
 pub mod session;
 pub mod sync;
 pub mod tools;

@@ -164,6 +164,9 @@ impl ModelRegistry {
         &mut self,
         providers: &[(String, serde_json::Value)],
     ) -> Vec<String> {
+        if providers.is_empty() && self.extension_providers.is_empty() {
+            return Vec::new();
+        }
         let mut warnings = Vec::new();
         self.extension_providers = providers
             .iter()
@@ -356,9 +359,15 @@ impl ModelRegistry {
 
     /// Models whose provider has auth configured.
     pub fn available(&self, auth: &AuthStorage) -> Vec<Model> {
+        // Asked once per provider, not once per model.
+        let mut answers: HashMap<&str, bool> = HashMap::new();
         self.models
             .iter()
-            .filter(|m| self.has_configured_auth(m, auth))
+            .filter(|m| {
+                *answers
+                    .entry(m.provider.as_str())
+                    .or_insert_with(|| self.has_configured_auth(m, auth))
+            })
             .cloned()
             .collect()
     }

@@ -4,7 +4,7 @@
 pub mod config_command;
 pub mod lang_command;
 pub mod luarc_command;
-mod model_setup;
+pub mod model_setup;
 pub mod package_commands;
 pub mod project_trust;
 pub mod prompt_setup;

@@ -18,11 +18,7 @@ use crate::config::settings::Settings;
 /// the run names Ollama or LM Studio (`--provider`, `--model`, `--models`,
 /// `defaultProvider`, `enabledModels`); when `models.json` only configures one, they
 /// are asked in the background; otherwise only when the model selector opens.
-pub(super) async fn prepare_local_models(
-    args: &Args,
-    settings: &Settings,
-    registry: &mut ModelRegistry,
-) {
+pub async fn prepare_local_models(args: &Args, settings: &Settings, registry: &mut ModelRegistry) {
     if args.offline || crate::ai::local_models::offline_env() {
         return;
     }
@@ -46,7 +42,7 @@ pub(super) async fn prepare_local_models(
 
 /// A resumed session whose model is served by a local server needs the servers'
 /// answer before the model is chosen.
-pub(super) async fn discover_for_session_model(
+pub async fn discover_for_session_model(
     args: &Args,
     registry: &mut ModelRegistry,
     session_model: Option<&(String, String)>,
@@ -62,7 +58,7 @@ pub(super) async fn discover_for_session_model(
 }
 
 /// `--models` / `enabledModels` resolved against the available models.
-pub(super) fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
+pub fn cycle_models(args: &Args, settings: &Settings, available: &[Model]) -> Vec<Model> {
     match model_patterns(args, settings) {
         Some(patterns) => resolve_model_scope(&patterns, available)
             .0
@@ -88,7 +84,7 @@ fn model_patterns(args: &Args, settings: &Settings) -> Option<Vec<String>> {
 
 /// The model and thinking level to start with: `--provider demo`, the session's own model
 /// when continuing, else the flags, scoped models and settings (pi's order).
-pub(super) fn choose_model(
+pub fn choose_model(
     args: &Args,
     settings: &Settings,
     registry: &ModelRegistry,

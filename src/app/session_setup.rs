@@ -1,10 +1,13 @@
 //! Start-up's session step: which session file a run continues, forks or starts, from
-//! `--no-session`, `--fork`, `--session`, `--continue` or nothing.
+//! `--no-session`, `--fork`, `--session`, `--continue` or nothing, and the conversation
+//! bound to it.
 
 use std::path::Path;
 
 use crate::app::startup::StartupResult;
 use crate::cli::args::Args;
+use crate::core::agent_session::{AgentSession, RetryPolicy};
+use crate::core::model_catalog::ModelCatalog;
 use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
 use crate::session::manager::SessionManager;
 use crate::t;
@@ -60,4 +63,101 @@ fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> StartupResult<()>
             .unwrap_or_default(),
         current = cwd.display().to_string()
     ))
+}
+
+/// What start-up has gathered for one conversation, ready to become an [`AgentSession`].
+pub struct SessionParts {
+    /// The session store the conversation is bound to.
+    pub session: crate::session::manager::SessionManager,
+    /// The session's context as it was opened (messages, last model and thinking level).
+    pub existing: crate::session::context::SessionContext,
+    /// The model and thinking level chosen for this run.
+    pub model: (crate::ai::model::Model, crate::ai::model::ThinkingLevel),
+    /// Models and credentials (`models.json`, `auth.json`).
+    pub registry: crate::ai::registry::ModelRegistry,
+    /// Credentials for the requests.
+    pub auth: crate::ai::auth::AuthStorage,
+    /// Providers extensions registered.
+    pub extension_providers: Vec<(String, serde_json::Value)>,
+    /// The active tools.
+    pub tools: Vec<std::sync::Arc<dyn crate::agent::tool::AgentTool>>,
+    /// The system prompt, and how to build it again for other tools.
+    pub system_prompt: (String, crate::core::agent_session::PromptForTools),
+    /// Skills and prompt templates the prompt expands.
+    pub resources: (
+        Vec<crate::resources::skills::Skill>,
+        Vec<crate::resources::prompt_templates::PromptTemplate>,
+    ),
+    /// `~/.pi/agent`.
+    pub agent_dir: std::path::PathBuf,
+    /// The working folder of tools.
+    pub cwd: std::path::PathBuf,
+}
+
+/// Bind the gathered parts into an [`AgentSession`] configured from `settings` (retry,
+/// compaction, queue modes), recording the model and thinking level in the session when
+/// they changed. Also returns the models available to switch to.
+pub fn assemble(
+    parts: SessionParts,
+    settings: &crate::config::settings::Settings,
+) -> (AgentSession, Vec<crate::ai::model::Model>) {
+    use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
+    let SessionParts {
+        mut session,
+        existing,
+        model: (model, thinking),
+        registry,
+        auth,
+        extension_providers,
+        tools,
+        system_prompt: (system_prompt, prompt_for_tools),
+        resources: (skills, templates),
+        agent_dir,
+        cwd,
+    } = parts;
+    let fresh = session.entries().is_empty();
+    if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
+        session.append_model_change(&model.provider, &model.id);
+    }
+    if fresh || existing.thinking() != Some(thinking) {
+        session.append_thinking_level_change(thinking);
+    }
+    let catalog = ModelCatalog::new(registry, auth, agent_dir);
+    catalog.set_extension_providers(&extension_providers);
+    let mut available = catalog.available();
+    if crate::ai::providers::demo::is_demo(&model) {
+        available.push(model.clone());
+    }
+    let config = AgentLoopConfig {
+        model,
+        thinking,
+        providers: crate::ai::stream::ProviderRegistry::builtin(),
+        auth: catalog.auth_resolver(),
+        tool_execution: crate::agent::tool::ExecutionMode::Parallel,
+        session_id: Some(session.session_id().to_string()),
+        block_images: settings.block_images(),
+        convert_to_llm: crate::session::convert::convert_to_llm,
+        cwd,
+    };
+    let state = AgentState {
+        system_prompt,
+        messages: existing.messages,
+        tools,
+    };
+    let provider_retry = settings.provider_retry();
+    crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
+    let retry = RetryPolicy {
+        settings: settings.retry(),
+        max_delay_ms: provider_retry.max_retry_delay_ms,
+    };
+    let mut agent = AgentSession::new(state, config, session, retry);
+    agent.skills = skills;
+    agent.skill_commands = settings.enable_skill_commands();
+    agent.templates = templates;
+    agent.prompt_for_tools = Some(prompt_for_tools);
+    agent.catalog = Some(catalog);
+    agent.compaction = settings.compaction();
+    agent.queues.steering.set_mode(settings.steering_mode());
+    agent.queues.follow_up.set_mode(settings.follow_up_mode());
+    (agent, available)
 }

@@ -8,14 +8,11 @@ use std::path::{Path, PathBuf};
 
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::agent_loop::{AgentLoopConfig, AgentState};
-use crate::agent::tool::ExecutionMode;
 use crate::ai::auth::AuthStorage;
 use crate::ai::model::ThinkingLevel;
-use crate::ai::providers::demo::{demo_model, is_demo};
+use crate::ai::providers::demo::demo_model;
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::list_models;
-use crate::ai::stream::ProviderRegistry;
 use crate::app::model_setup::{choose_model, cycle_models};
 use crate::app::prompt_setup::{load_resources, system_prompt};
 use crate::app::resource_setup::{prepare_packages, start_extensions};
@@ -23,9 +20,7 @@ use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
 use crate::config::paths::{agent_dir, resolve_session_dir};
 use crate::config::settings::Settings;
-use crate::core::agent_session::{AgentSession, RetryPolicy};
 use crate::core::extension_bridge::ExtensionBridge;
-use crate::core::model_catalog::ModelCatalog;
 use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
@@ -37,7 +32,7 @@ use crate::tui::{InteractiveOptions, run_interactive};
 pub(crate) type StartupResult<T> = Result<T, String>;
 
 /// Print each warning on stderr.
-pub(super) fn warn_all(warnings: impl IntoIterator<Item = String>) {
+pub fn warn_all(warnings: impl IntoIterator<Item = String>) {
     for w in warnings {
         eprintln!("{}", t!("pi.cli.warning", message = w));
     }
@@ -209,8 +204,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         &agent_dir,
         &cwd,
     );
-    let mut session =
-        crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
+    let session = crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();
 
@@ -292,10 +286,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     }
 
     let mut bridge = extensions.map(|handle| {
-        // Logins of providers registered from Lua (`registerProvider{oauth}`).
-        crate::ai::oauth::extension::install(Some(std::sync::Arc::new(
-            crate::lua::oauth::LuaOAuth::new(handle.clone(), view.clone()),
-        )));
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
         ExtensionBridge::new(handle, view, all)
     });
@@ -324,54 +314,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let (system_prompt, prompt_for_tools) =
         system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
-    let fresh = session.entries().is_empty();
-    if fresh || existing.model.as_ref() != Some(&(model.provider.clone(), model.id.clone())) {
-        session.append_model_change(&model.provider, &model.id);
-    }
-    if fresh || existing.thinking() != Some(thinking) {
-        session.append_thinking_level_change(thinking);
-    }
-
-    let catalog = ModelCatalog::new(registry, auth, agent_dir.clone());
-    catalog.set_extension_providers(&extension_providers);
-    let available = {
-        let mut models = catalog.available();
-        if is_demo(&model) {
-            models.push(model.clone());
-        }
-        models
-    };
-    let config = AgentLoopConfig {
-        model,
-        thinking,
-        providers: {
-            let mut providers = ProviderRegistry::builtin();
-            // Providers that extensions stream themselves (`registerProvider{streamSimple}`).
-            if let Some(bridge) = &bridge {
-                providers.set_fallback(std::sync::Arc::new(
-                    crate::lua::provider_stream::LuaStreamProvider::new(bridge.handle.clone()),
-                ));
-            }
-            providers
-        },
-        auth: catalog.auth_resolver(),
-        tool_execution: ExecutionMode::Parallel,
-        session_id: Some(session.session_id().to_string()),
-        block_images: settings.block_images(),
-        convert_to_llm: crate::session::convert::convert_to_llm,
-        cwd: cwd.clone(),
-    };
-    let state = AgentState {
-        system_prompt,
-        messages: existing.messages,
-        tools,
-    };
-    let provider_retry = settings.provider_retry();
-    crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
-    let retry = RetryPolicy {
-        settings: settings.retry(),
-        max_delay_ms: provider_retry.max_retry_delay_ms,
-    };
     let resources = crate::tui::chrome::LoadedResources {
         skills: skills.iter().map(|s| s.name.clone()).collect(),
         prompts: templates.iter().map(|t| format!("/{}", t.name)).collect(),
@@ -386,14 +328,22 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             })
             .unwrap_or_default(),
     };
-    let mut agent = AgentSession::new(state, config, session, retry);
-    agent.skills = skills;
-    agent.templates = templates;
-    agent.prompt_for_tools = Some(prompt_for_tools);
-    agent.catalog = Some(catalog);
-    agent.compaction = settings.compaction();
-    agent.queues.steering.set_mode(settings.steering_mode());
-    agent.queues.follow_up.set_mode(settings.follow_up_mode());
+    let (mut agent, available) = crate::app::session_setup::assemble(
+        crate::app::session_setup::SessionParts {
+            session,
+            existing,
+            model: (model, thinking),
+            registry,
+            auth,
+            extension_providers,
+            tools,
+            system_prompt: (system_prompt, prompt_for_tools),
+            resources: (skills, templates),
+            agent_dir: agent_dir.clone(),
+            cwd: cwd.clone(),
+        },
+        &settings,
+    );
     if let Some(mut bridge) = bridge {
         bridge.models = available.clone();
         if output.is_none()

@@ -242,6 +242,37 @@ impl Settings {
         self.nested_bool("terminal", "showImages", true)
     }
 
+    /// `terminal.imageWidthCells` (default 60, at least 1): the width inline
+    /// images are drawn at, in terminal cells.
+    pub fn image_width_cells(&self) -> u16 {
+        self.get_nested("terminal", "imageWidthCells")
+            .and_then(Value::as_f64)
+            .filter(|w| w.is_finite())
+            .map_or(60, |w| w.floor().clamp(1.0, u16::MAX as f64) as u16)
+    }
+
+    /// `terminal.clearOnShrink` (default false; unset, `PI_CLEAR_ON_SHRINK=1`
+    /// turns it on): when the UI's rows shrink, redraw the whole screen so no
+    /// empty rows are left below it.
+    pub fn clear_on_shrink(&self) -> bool {
+        match self
+            .get_nested("terminal", "clearOnShrink")
+            .and_then(Value::as_bool)
+        {
+            Some(on) => on,
+            None => std::env::var("PI_CLEAR_ON_SHRINK").is_ok_and(|v| v == "1"),
+        }
+    }
+
+    /// `showHardwareCursor` (default false; unset, `PI_HARDWARE_CURSOR=1`
+    /// turns it on): show the terminal's own cursor at the editor's caret.
+    pub fn show_hardware_cursor(&self) -> bool {
+        match self.get("showHardwareCursor").and_then(Value::as_bool) {
+            Some(on) => on,
+            None => std::env::var("PI_HARDWARE_CURSOR").is_ok_and(|v| v == "1"),
+        }
+    }
+
     /// `sessionDir` with `~` expanded (relative paths are left relative).
     pub fn session_dir(&self) -> Option<PathBuf> {
         self.str_key("sessionDir")
@@ -272,6 +303,11 @@ impl Settings {
         self.get("autocompleteMaxVisible")
             .and_then(as_u64)
             .unwrap_or(5)
+    }
+
+    /// `terminal.showTerminalProgress` (default false).
+    pub fn show_terminal_progress(&self) -> bool {
+        self.nested_bool("terminal", "showTerminalProgress", false)
     }
 
     /// `markdown.codeBlockIndent` (default two spaces).

@@ -83,6 +83,8 @@ pub struct AgentSession {
     pub compaction: CompactionSettings,
     /// Skills `/skill:name` expands.
     pub skills: Vec<Skill>,
+    /// Whether `/skill:name` commands are offered and expanded (`enableSkillCommands`).
+    pub skill_commands: bool,
     /// Prompt templates `/name args` expands.
     pub templates: Vec<PromptTemplate>,
     /// Builds the system prompt for a set of active tools (when extensions change them).
@@ -104,10 +106,19 @@ impl AgentSession {
             .iter()
             .map(|t| (t.name.clone(), t.description.clone()));
         let skills = self
-            .skills
+            .command_skills()
             .iter()
             .map(|s| (format!("skill:{}", s.name), s.description.clone()));
         templates.chain(skills).collect()
+    }
+
+    /// The skills `/skill:name` reaches: none when skill commands are off.
+    fn command_skills(&self) -> &[Skill] {
+        if self.skill_commands {
+            &self.skills
+        } else {
+            &[]
+        }
     }
 
     /// Bind a loop configuration and state to a session store.
@@ -125,6 +136,7 @@ impl AgentSession {
             retry,
             compaction: DEFAULT_COMPACTION,
             skills: Vec::new(),
+            skill_commands: true,
             templates: Vec::new(),
             prompt_for_tools: None,
             catalog: None,
@@ -149,6 +161,14 @@ impl AgentSession {
 
     /// Attach loaded extensions; they see every event from now on.
     pub fn set_extensions(&mut self, bridge: ExtensionBridge) {
+        // Providers that extensions stream themselves (`registerProvider{streamSimple}`)
+        // and their logins (`registerProvider{oauth}`).
+        self.config.providers.set_fallback(std::sync::Arc::new(
+            crate::lua::provider_stream::LuaStreamProvider::new(bridge.handle.clone()),
+        ));
+        crate::ai::oauth::extension::install(Some(std::sync::Arc::new(
+            crate::lua::oauth::LuaOAuth::new(bridge.handle.clone(), bridge.view.clone()),
+        )));
         self.extensions = Some(bridge);
     }
 
@@ -217,7 +237,12 @@ impl AgentSession {
                 InputOutcome::Continue(t) => t,
                 InputOutcome::Handled => return,
             };
-            let text = expand_resources(&self.skills, &self.templates, text);
+            let skills: &[Skill] = if self.skill_commands {
+                &self.skills
+            } else {
+                &[]
+            };
+            let text = expand_resources(skills, &self.templates, text);
             let (system_prompt, messages) = ext
                 .before_agent_start(&text, &self.state.system_prompt)
                 .await;
@@ -227,7 +252,7 @@ impl AgentSession {
             extra.extend(messages);
             text
         } else {
-            expand_resources(&self.skills, &self.templates, text)
+            expand_resources(self.command_skills(), &self.templates, text)
         };
         self.compact_before_prompt(signal).await;
         let content = if images.is_empty() {

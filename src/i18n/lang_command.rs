@@ -105,7 +105,9 @@ pub fn switch_locale(tag: &str) {
 /// Whether pi ships a catalog for `tag` or its base language.
 pub fn is_shipped(tag: &str) -> bool {
     let base = tag.split('-').next().unwrap_or(tag);
-    super::with_registry(|r| r.bundle("pi", tag).is_some() || r.bundle("pi", base).is_some())
+    super::ships_locale(tag)
+        || super::ships_locale(base)
+        || super::with_registry(|r| r.bundle("pi", tag).is_some() || r.bundle("pi", base).is_some())
 }
 
 /// A probe of the extension side of i18n: points earned and a note.
@@ -114,6 +116,7 @@ pub type ExtensionProbe = fn() -> (f64, String);
 /// The doctor's report and score for the live catalog; the two probes check the Lua API
 /// and the event-bus handshake (they live with the extension host).
 pub fn doctor(extension_api: ExtensionProbe, handshake: ExtensionProbe) -> (String, Score) {
+    super::load_all_builtin();
     let (reports, score) = super::with_registry(|registry| {
         let reports = check_registry(registry);
         let score = compute(registry, extension_api, handshake);
@@ -256,6 +259,7 @@ pub fn debug() -> String {
         .as_ref()
         .map(|r| source_text(&r.source))
         .unwrap_or_else(|| t!("pi.lang.source.default"));
+    super::load_all_builtin();
     let (locale, fallback, chain, mut bundles) = super::with_registry(|r| {
         let bundles: Vec<(String, String, usize, String)> = r
             .bundles()

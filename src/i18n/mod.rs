@@ -21,7 +21,7 @@ pub mod watch;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 use arc_swap::ArcSwap;
 
@@ -41,22 +41,83 @@ pub const BUILTIN_LOCALES: &[(&str, &str)] = &[
 pub const LANGUAGES_JSON: &str = include_str!("../../locales/languages.json");
 
 static CATALOG: LazyLock<ArcSwap<Registry>> =
-    LazyLock::new(|| ArcSwap::from_pointee(builtin_registry("en")));
+    LazyLock::new(|| ArcSwap::from_pointee(chain_registry("en")));
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 static PROBE_ON: AtomicBool = AtomicBool::new(false);
 static PROBED_KEYS: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 static UNFILLED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 
-/// A registry holding the built-in locale packs, set to `locale`.
+/// A registry holding every built-in locale pack, set to `locale`.
 pub fn builtin_registry(locale: &str) -> Registry {
     let mut registry = Registry::new(locale, "en");
-    for (name, text) in BUILTIN_LOCALES {
+    add_builtin_packs(&mut registry, true);
+    registry
+}
+
+/// A registry holding the built-in packs `locale` looks keys up in (itself, its
+/// base language, English); others are added when the locale changes or a
+/// listing needs them, so start-up parses one or two packs, not all.
+pub fn chain_registry(locale: &str) -> Registry {
+    let mut registry = Registry::new(locale, "en");
+    add_builtin_packs(&mut registry, false);
+    registry
+}
+
+/// The built-in pack `index` of [`BUILTIN_LOCALES`], parsed on first use.
+fn builtin_pack(index: usize) -> &'static Bundle {
+    static PARSED: [OnceLock<Bundle>; BUILTIN_LOCALES.len()] =
+        [const { OnceLock::new() }; BUILTIN_LOCALES.len()];
+    PARSED[index].get_or_init(|| {
+        let (name, text) = BUILTIN_LOCALES[index];
         match parse_bundle_text(text, &format!("builtin:{name}")) {
-            Ok(bundle) => registry.insert(bundle),
+            Ok(bundle) => bundle,
             Err(errors) => panic!("built-in locale {name} is invalid: {errors:?}"),
         }
+    })
+}
+
+/// The locale tag of a built-in pack file (`zh-TW.json` -> `zh-TW`).
+fn builtin_tag(file: &str) -> String {
+    locale::normalize_tag(file.trim_end_matches(".json"))
+}
+
+/// Add the built-in packs `registry` lacks: those of its lookup chain, or all.
+/// Keys of a user pack already there for the same locale stay over the built-in ones.
+fn add_builtin_packs(registry: &mut Registry, all: bool) {
+    for (index, (file, _)) in BUILTIN_LOCALES.iter().enumerate() {
+        let tag = builtin_tag(file);
+        if registry.has_builtin(&tag) || !(all || registry.chain().contains(&tag)) {
+            continue;
+        }
+        let mut pack = builtin_pack(index).clone();
+        if let Some(user) = registry.bundle(&pack.namespace, &pack.locale) {
+            pack.messages.extend(user.messages.clone());
+            pack.aliases.extend(user.aliases.clone());
+            pack.origin = user.origin.clone();
+        }
+        registry.insert(pack);
+        registry.mark_builtin(&tag);
     }
-    registry
+}
+
+/// Whether pi ships a pack for `tag`.
+pub fn ships_locale(tag: &str) -> bool {
+    let tag = locale::normalize_tag(tag);
+    BUILTIN_LOCALES
+        .iter()
+        .any(|(file, _)| builtin_tag(file) == tag)
+}
+
+/// Add every built-in pack to the live catalog (before listing or checking them all).
+pub fn load_all_builtin() {
+    let complete = with_registry(|r| {
+        BUILTIN_LOCALES
+            .iter()
+            .all(|(file, _)| r.has_builtin(&builtin_tag(file)))
+    });
+    if !complete {
+        update(|registry| add_builtin_packs(registry, true));
+    }
 }
 
 /// Translate `key` with named arguments, in the current locale.
@@ -98,6 +159,10 @@ pub fn set_locale(locale: &str) {
 
 /// Change the registry (add bundles, switch locale) and tell renderers to redraw.
 pub fn update(change: impl Fn(&mut Registry)) {
+    let change = |registry: &mut Registry| {
+        change(registry);
+        add_builtin_packs(registry, false);
+    };
     #[cfg(test)]
     if scoped::update(&change) {
         GENERATION.fetch_add(1, Ordering::Relaxed);
@@ -157,9 +222,42 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn clone_registry(current: &Registry) -> Registry {
-    let mut next = Registry::new(current.locale(), current.fallback());
-    for bundle in current.bundles() {
-        next.insert(bundle.clone());
+    current.clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_up_parses_only_the_packs_of_the_lookup_chain() {
+        let mut registry = chain_registry("en");
+        assert!(registry.has_builtin("en") && !registry.has_builtin("zh-TW"));
+        // A user pack for a locale not loaded yet keeps its keys when the
+        // shipped pack comes in under it.
+        let user = parse_bundle_value(
+            &serde_json::json!({"version":1,"namespace":"pi","locale":"ja",
+                                "messages":{"lang.title":"私の言語"}}),
+            "user:ja.json",
+        )
+        .unwrap();
+        registry.insert(user);
+        registry.set_locale("ja");
+        add_builtin_packs(&mut registry, false);
+        assert!(registry.has_builtin("ja") && !registry.has_builtin("zh-TW"));
+        assert_eq!(registry.translate("pi.lang.title", &[], |_| {}), "私の言語");
+        let full = builtin_registry("ja");
+        let shipped = full.translate("pi.cmd.lang.description", &[], |_| {});
+        assert_eq!(shipped, "表示言語を選ぶ、または翻訳を確認・設定する");
+        assert_eq!(
+            registry.translate("pi.cmd.lang.description", &[], |_| {}),
+            shipped
+        );
+        add_builtin_packs(&mut registry, true);
+        assert!(
+            BUILTIN_LOCALES
+                .iter()
+                .all(|(file, _)| registry.has_builtin(&builtin_tag(file)))
+        );
     }
-    next
 }

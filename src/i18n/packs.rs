@@ -132,7 +132,7 @@ pub fn reload(user_dirs: &[PathBuf]) -> Vec<String> {
         }
     }
     super::update(|registry| {
-        let mut next = super::builtin_registry(registry.locale());
+        let mut next = super::chain_registry(registry.locale());
         for bundle in registry.bundles() {
             let user = bundle.origin.starts_with(USER_ORIGIN);
             let builtin = bundle.origin.starts_with("builtin:");

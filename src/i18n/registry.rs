@@ -2,25 +2,29 @@
 //! its fallback chain, and the lookup `t()` performs.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::bundle::{Bundle, Message};
 use super::format::{Args, fill};
 use super::locale::{fallback_chain, normalize_tag};
 use super::plural::PluralSelector;
 
-/// Bundles of every namespace and locale, and the locale in use.
+/// Bundles of every namespace and locale, and the locale in use. Cloning shares
+/// the bundles.
+#[derive(Clone)]
 pub struct Registry {
     locale: String,
     fallback: String,
     chain: Vec<String>,
-    plural: PluralSelector,
+    plural: Arc<PluralSelector>,
     /// namespace -> locale -> bundle
-    bundles: HashMap<String, HashMap<String, Bundle>>,
+    bundles: HashMap<String, HashMap<String, Arc<Bundle>>>,
+    /// Locales whose built-in pack is in `bundles`.
+    builtin: Vec<String>,
     /// Registered namespaces, longest first, for longest-prefix matching.
     namespaces: Vec<String>,
     /// Full key -> the message the chain picks, built on first lookup.
-    resolved: OnceLock<HashMap<String, Resolved>>,
+    resolved: Arc<OnceLock<HashMap<String, Resolved>>>,
 }
 
 struct Resolved {
@@ -43,12 +47,13 @@ impl Registry {
         let fallback = normalize_tag(fallback);
         Self {
             chain: fallback_chain(&locale, &fallback),
-            plural: PluralSelector::new(&locale),
+            plural: Arc::new(PluralSelector::new(&locale)),
             locale,
             fallback,
             bundles: HashMap::new(),
+            builtin: Vec::new(),
             namespaces: Vec::new(),
-            resolved: OnceLock::new(),
+            resolved: Arc::default(),
         }
     }
 
@@ -71,8 +76,8 @@ impl Registry {
     pub fn set_locale(&mut self, locale: &str) {
         self.locale = normalize_tag(locale);
         self.chain = fallback_chain(&self.locale, &self.fallback);
-        self.plural = PluralSelector::new(&self.locale);
-        self.resolved = OnceLock::new();
+        self.plural = Arc::new(PluralSelector::new(&self.locale));
+        self.resolved = Arc::default();
     }
 
     /// Add a bundle, replacing any earlier one for the same namespace and locale.
@@ -85,8 +90,8 @@ impl Registry {
         self.bundles
             .entry(bundle.namespace.clone())
             .or_default()
-            .insert(bundle.locale.clone(), bundle);
-        self.resolved = OnceLock::new();
+            .insert(bundle.locale.clone(), Arc::new(bundle));
+        self.resolved = Arc::default();
     }
 
     /// Drop every bundle whose origin starts with `origin_prefix` (an extension's, on reload).
@@ -97,17 +102,29 @@ impl Registry {
         self.bundles.retain(|_, per_locale| !per_locale.is_empty());
         let bundles = &self.bundles;
         self.namespaces.retain(|ns| bundles.contains_key(ns));
-        self.resolved = OnceLock::new();
+        self.resolved = Arc::default();
     }
 
     /// Every bundle, in no particular order.
     pub fn bundles(&self) -> impl Iterator<Item = &Bundle> {
-        self.bundles.values().flat_map(|m| m.values())
+        self.bundles.values().flat_map(|m| m.values().map(|b| &**b))
+    }
+
+    /// Whether the built-in pack of `locale` is in the registry.
+    pub fn has_builtin(&self, locale: &str) -> bool {
+        self.builtin.iter().any(|l| l == locale)
+    }
+
+    /// Record that the built-in pack of `locale` was added.
+    pub fn mark_builtin(&mut self, locale: &str) {
+        if !self.has_builtin(locale) {
+            self.builtin.push(locale.to_string());
+        }
     }
 
     /// The bundle of `namespace` in `locale`, if registered.
     pub fn bundle(&self, namespace: &str, locale: &str) -> Option<&Bundle> {
-        self.bundles.get(namespace)?.get(locale)
+        self.bundles.get(namespace)?.get(locale).map(|b| &**b)
     }
 
     /// Split a full key into (namespace, message key) by the longest registered namespace.

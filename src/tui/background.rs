@@ -1,6 +1,7 @@
 //! Asking the terminal about itself once, in one round trip: whether it
 //! speaks the keyboard protocol (`CSI ? u`) and its background colour
-//! (OSC 11, to choose the light or dark theme when none is configured). The
+//! (OSC 11, to choose the light or dark theme when none is configured), and,
+//! where inline images can be drawn, its cell size in pixels (`CSI 16 t`). The
 //! queries are followed by a device-attributes request every terminal
 //! answers, so a terminal that ignores the others costs one round trip; one
 //! that answers nothing costs at most [`TIMEOUT`].
@@ -29,11 +30,25 @@ static ANSWERS: OnceLock<TerminalAnswers> = OnceLock::new();
 pub fn query_terminal() -> TerminalAnswers {
     *ANSWERS.get_or_init(|| {
         let mut out = std::io::stdout();
+        let cell_size = if crate::ui_kit::terminal_image::protocol().is_some() {
+            "\x1b[16t"
+        } else {
+            ""
+        };
+        let question = format!("\x1b[?u\x1b]11;?\x1b\\{cell_size}\x1b[c");
         let asked = out
-            .write_all(b"\x1b[?u\x1b]11;?\x1b\\\x1b[c")
+            .write_all(question.as_bytes())
             .and_then(|()| out.flush());
         match asked {
-            Ok(()) => parse_answers(&read_until_device_attributes(TIMEOUT)),
+            Ok(()) => {
+                let reply = read_until_device_attributes(TIMEOUT);
+                if let Some((width, height)) =
+                    crate::ui_kit::terminal_image::parse_cell_size(&reply)
+                {
+                    crate::ui_kit::terminal_image::set_cell_size(width, height);
+                }
+                parse_answers(&reply)
+            }
             Err(_) => TerminalAnswers::default(),
         }
     })

@@ -12,8 +12,12 @@ use crate::tui::scrollback::Scrollback;
 
 /// The terminal the UI draws on.
 pub enum Screen {
-    /// The whole alternate screen, redrawn by ratatui.
-    Alternate(Box<Terminal<CrosstermBackend<std::io::Stdout>>>),
+    /// The whole alternate screen, redrawn by ratatui, and the images on it
+    /// (id, column, row).
+    Alternate(
+        Box<Terminal<CrosstermBackend<std::io::Stdout>>>,
+        Vec<(u32, u16, u16)>,
+    ),
     /// The normal screen: finished lines printed once, the live area redrawn.
     Normal(Scrollback),
 }
@@ -23,7 +27,7 @@ impl Screen {
     pub fn open(alternate: bool) -> std::io::Result<Screen> {
         if alternate {
             let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
-            Ok(Screen::Alternate(Box::new(terminal)))
+            Ok(Screen::Alternate(Box::new(terminal), Vec::new()))
         } else {
             Ok(Screen::Normal(Scrollback::new()))
         }
@@ -34,9 +38,32 @@ impl Screen {
     pub fn draw(&mut self, app: &mut App) -> std::io::Result<()> {
         use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
         match self {
-            Screen::Alternate(terminal) => {
+            Screen::Alternate(terminal, images) => {
                 crossterm::queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
-                terminal.draw(|frame| crate::tui::view::draw(frame, app))?;
+                let mut drawn = Vec::new();
+                terminal.draw(|frame| drawn = crate::tui::view::draw_with_images(frame, app))?;
+                if drawn != *images {
+                    // Images moved or went: take every one of them off and draw
+                    // the screen afresh, so no stale picture stays behind.
+                    if crate::ui_kit::terminal_image::protocol()
+                        == Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty)
+                    {
+                        for (id, _, _) in images.iter() {
+                            let delete = crate::ui_kit::terminal_image::kitty_delete(*id);
+                            terminal.backend_mut().write_all(delete.as_bytes())?;
+                        }
+                    }
+                    // Clear the screen and forget what it showed (without
+                    // `Terminal::clear`, which asks the terminal where the cursor is).
+                    terminal.backend_mut().write_all(b"\x1b[2J")?;
+                    terminal.swap_buffers();
+                    terminal
+                        .draw(|frame| drawn = crate::tui::view::draw_with_images(frame, app))?;
+                    *images = drawn;
+                }
+                if !app.ui_settings.settings.show_hardware_cursor() {
+                    terminal.hide_cursor()?;
+                }
                 crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)
             }
             Screen::Normal(scrollback) => {
@@ -53,7 +80,7 @@ impl Screen {
     /// Forget what the terminal shows; the next frame draws everything.
     pub fn invalidate(&mut self) {
         match self {
-            Screen::Alternate(terminal) => {
+            Screen::Alternate(terminal, _) => {
                 let _ = terminal.clear();
             }
             Screen::Normal(scrollback) => scrollback.invalidate(),

@@ -84,3 +84,47 @@ fn user_markdown_skill_messages_and_bash_rows() {
     assert!(!text.contains("$ echo user-bash-1  ("), "{text}");
     insta::assert_snapshot!("user_markdown_skill_bash_80x30", text);
 }
+
+#[test]
+fn settings_list_filter_and_thinking_levels() {
+    use crate::config::settings::Settings;
+    use crate::tui::app::Overlay;
+    use crate::tui::panels::settings::SettingsPanel;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut a = app();
+    let levels = ["off", "minimal", "low", "medium", "high"].map(String::from);
+    let panel = SettingsPanel::new(
+        &Settings::from_values(json!({"editorPaddingX": 1}), json!({})),
+        vec!["dark".into(), "light".into()],
+        levels.to_vec(),
+    );
+    a.overlay = Some(Overlay::Panel(Box::new(panel)));
+    let list = screen(&mut a, 80, 30);
+    assert!(
+        list.contains("(1/20)") && list.contains("Type to search"),
+        "{list}"
+    );
+    insta::assert_snapshot!("settings_80x30", list);
+    let press = |a: &mut crate::tui::app::App, code| {
+        a.handle_terminal_event(crossterm::event::Event::Key(KeyEvent::new(
+            code,
+            KeyModifiers::NONE,
+        )))
+    };
+    for c in "think".chars() {
+        press(&mut a, KeyCode::Char(c));
+    }
+    let filtered = screen(&mut a, 80, 30);
+    assert!(
+        filtered.contains("→ Thinking level") && filtered.contains("Hide thinking"),
+        "{filtered}"
+    );
+    insta::assert_snapshot!("settings_filtered_80x30", filtered);
+    press(&mut a, KeyCode::Enter);
+    let levels = screen(&mut a, 80, 30);
+    assert!(
+        levels.contains("Moderate reasoning (~8k tokens)"),
+        "{levels}"
+    );
+    insta::assert_snapshot!("settings_thinking_levels_80x30", levels);
+}

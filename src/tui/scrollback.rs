@@ -18,6 +18,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::tui::app::App;
+use crate::tui::transcript::images::{ImageRows, draw_into_rows};
 use crate::tui::view::{Live, MIN_WIDTH, header_lines, render_options};
 use crate::ui_kit::ansi_buffer::row_ansi;
 
@@ -30,7 +31,10 @@ pub struct Scrollback {
     started: bool,
     /// The header as printed.
     header: Vec<Line<'static>>,
-    /// Revisions of the transcript items printed so far, in order.
+    /// The first transcript item printed: a long (resumed) transcript is
+    /// printed from its last few screens on, not laid out whole.
+    from: usize,
+    /// Revisions of the transcript items printed so far (from `from`), in order.
     committed: Vec<u64>,
     /// The render cache's epoch when they were printed.
     epoch: u64,
@@ -40,6 +44,8 @@ pub struct Scrollback {
     cursor_row: usize,
     /// The last frame covered the screen for an overlay.
     under_overlay: bool,
+    /// Show the terminal's cursor at the caret (`showHardwareCursor`).
+    show_cursor: bool,
 }
 
 /// Where a frame starts writing.
@@ -79,26 +85,43 @@ impl Scrollback {
             self.size = Some((0, 0));
             return self.write(Start::Clear, Vec::new(), vec![row_ansi(&buf, 0)], None);
         }
+        self.show_cursor = app.ui_settings.settings.show_hardware_cursor();
         let live = Live::build(app, area);
         let options = render_options(app, cols as usize);
-        app.cache.update(&app.transcript, &options, &app.theme);
+        let protocol = options.images.protocol;
+        let revisions = &app.transcript.item_revisions;
+        let same_items = self.committed.len() + self.from <= revisions.len()
+            && self
+                .committed
+                .iter()
+                .zip(&revisions[self.from..])
+                .all(|(a, b)| a == b);
+        if !same_items || !self.started {
+            // Another transcript (start, resume, session switch): print its
+            // last screens only; `/tree` and the alternate screen reach the rest.
+            let need = rows as usize * HISTORY_SCREENS;
+            app.cache
+                .update_tail(&app.transcript, &options, &app.theme, need);
+            self.from = app.cache.tail_start();
+            self.committed.clear();
+        }
+        app.cache
+            .update_from(self.from, &app.transcript, &options, &app.theme);
         app.scroll = 0;
         let header = match &live.lua.header {
             Some(lines) => lines.clone(),
             None => header_lines(app, cols as usize),
         };
-        let revisions = &app.transcript.item_revisions;
-        let printed_still_true = self.epoch == app.cache.epoch()
-            && self.header == header
-            && self.committed.len() <= revisions.len()
-            && self.committed.iter().zip(revisions).all(|(a, b)| a == b);
+        let printed_still_true =
+            same_items && self.started && self.epoch == app.cache.epoch() && self.header == header;
         let reprint = self.size != Some((cols, rows)) || !printed_still_true;
         let items = app.transcript.items.len();
+        let from = self.from;
         if live.has_overlays() {
             // Overlays are placed on the whole screen, over the conversation's
             // last lines; nothing is printed for good while one is open.
             let mut all = header;
-            for i in 0..items {
+            for i in from..items {
                 all.extend_from_slice(app.cache.item_lines(i));
             }
             let mut buf = Buffer::empty(area);
@@ -115,37 +138,88 @@ impl Scrollback {
             self.size = Some((cols, rows));
             new_lines.extend(header.iter().cloned());
             self.header = header;
+            if from > 0 {
+                new_lines.push(earlier_not_printed(app));
+            }
             start = Start::Clear;
         }
-        let settled = app.transcript.settled_len();
-        let before = self.committed.len();
+        let settled = app.transcript.settled_len().max(from);
+        let before = from + self.committed.len();
+        let mut new_images = Vec::new();
         for i in before..settled {
+            images_at(&mut new_images, new_lines.len(), app.cache.item_images(i));
             new_lines.extend_from_slice(app.cache.item_lines(i));
             self.committed.push(revisions.get(i).copied().unwrap_or(0));
         }
         let mut tail = Vec::new();
+        let mut tail_images = Vec::new();
         for i in settled..items {
+            images_at(&mut tail_images, tail.len(), app.cache.item_images(i));
             tail.extend_from_slice(app.cache.item_lines(i));
         }
-        let height = (live.fixed_len() + tail.len()).clamp(1, rows as usize);
+        let fixed = live.fixed_len();
+        let height = (fixed + tail.len()).clamp(1, rows as usize);
+        let shrinks = new_lines.len() + height < self.rows.len();
+        if shrinks && start == Start::Here && app.ui_settings.settings.clear_on_shrink() {
+            // `terminal.clearOnShrink`: print everything again instead of
+            // leaving empty rows below the live area.
+            self.size = None;
+            return self.frame(app, (cols, rows));
+        }
         if std::mem::take(&mut self.under_overlay) && !reprint {
             // Put back the conversation's last lines the overlay covered.
             let room = (rows as usize).saturating_sub(height + new_lines.len());
             let mut shown: Vec<Line<'static>> = self.header.clone();
-            for i in 0..before {
+            let mut shown_images = Vec::new();
+            for i in from..before {
+                images_at(&mut shown_images, shown.len(), app.cache.item_images(i));
                 shown.extend_from_slice(app.cache.item_lines(i));
             }
             let skip = shown.len().saturating_sub(room);
             let mut lines: Vec<Line<'static>> = shown.into_iter().skip(skip).collect();
+            for (at, _) in &mut new_images {
+                *at += lines.len();
+            }
+            // Pictures whose rows are all put back are drawn again.
+            let mut again: Vec<_> = shown_images
+                .into_iter()
+                .filter(|(at, _)| *at >= skip)
+                .map(|(at, image)| (at - skip, image))
+                .collect();
+            again.append(&mut new_images);
+            new_images = again;
             lines.append(&mut new_lines);
             new_lines = lines;
             start = Start::Home;
         }
         let live_area = Rect::new(0, 0, cols, height as u16);
         let mut buf = Buffer::empty(live_area);
+        let tail_len = tail.len();
         let cursor = live.render_into(&mut buf, live_area, tail);
-        let live_rows = (0..live_area.height).map(|y| row_ansi(&buf, y)).collect();
-        let printed = print_lines(new_lines, cols);
+        let mut live_rows: Vec<String> = (0..live_area.height).map(|y| row_ansi(&buf, y)).collect();
+        let mut printed = print_lines(new_lines, cols);
+        if let Some(protocol) = protocol {
+            draw_into_rows(&mut printed, &new_images, protocol);
+            // The tail sits at the top of the live area, cut at its top when
+            // the live area is full.
+            let room = (height - fixed.min(height)).max(1);
+            let cut = tail_len.saturating_sub(room);
+            let visible: Vec<_> = tail_images
+                .into_iter()
+                .filter(|(at, image)| *at >= cut && at + image.placement.rows as usize <= tail_len)
+                .map(|(at, image)| (at - cut, image))
+                .collect();
+            draw_into_rows(&mut live_rows, &visible, protocol);
+        }
+        if start == Start::Clear
+            && self.started
+            && protocol == Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty)
+        {
+            // The screen and history are cleared: take the images off too.
+            let mut out = String::from("\x1b_Ga=d,d=A,q=2\x1b\\");
+            out.push_str(&self.write(start, printed, live_rows, cursor));
+            return out;
+        }
         self.write(start, printed, live_rows, cursor)
     }
 
@@ -220,7 +294,11 @@ impl Scrollback {
                 if x > 0 {
                     let _ = write!(out, "\x1b[{x}C");
                 }
-                out.push_str("\x1b[?25h");
+                out.push_str(if self.show_cursor {
+                    "\x1b[?25h"
+                } else {
+                    "\x1b[?25l"
+                });
                 self.cursor_row = y;
             }
             None => {
@@ -232,6 +310,25 @@ impl Scrollback {
         self.started = true;
         out
     }
+}
+
+/// How many screens of a transcript's last items the normal screen prints
+/// when it starts (or the session changes); a long resumed session is not
+/// laid out whole.
+const HISTORY_SCREENS: usize = 3;
+
+/// The line saying the session has more above what was printed.
+fn earlier_not_printed(app: &App) -> Line<'static> {
+    Line::styled(
+        crate::t!("pi.tui.transcript.earlier_not_printed"),
+        app.theme.fg("muted"),
+    )
+}
+
+/// Add `images` (laid out in an item whose lines start at `offset`) to `out`,
+/// each with the line it starts on.
+fn images_at(out: &mut Vec<(usize, ImageRows)>, offset: usize, images: &[ImageRows]) {
+    out.extend(images.iter().map(|i| (offset + i.line, i.clone())));
 }
 
 /// `lines` laid out `cols` wide, one ANSI string per terminal row.

@@ -12,6 +12,11 @@ fn answer(streaming: bool, text: &str) -> Item {
     }
 }
 
+fn set(a: &mut crate::tui::app::App, global: serde_json::Value) {
+    a.ui_settings.settings =
+        crate::config::settings::Settings::from_values(global, serde_json::json!({}));
+}
+
 #[test]
 fn finished_items_are_printed_once_and_the_live_area_is_redrawn() {
     let mut a = app();
@@ -83,9 +88,19 @@ fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
     a.editor.set_text("draft");
     let mut s = Scrollback::new();
     let out = s.frame(&mut a, (80, 24));
+    // By default the caret is drawn in reverse video and the terminal's own
+    // cursor, though moved there, stays hidden.
+    assert!(out.contains("draft\x1b[0;7m "), "{out:?}");
     assert!(
-        out.ends_with("\x1b[?25h"),
-        "cursor shown in the editor: {out:?}"
+        out.ends_with("\x1b[5C\x1b[?25l"),
+        "cursor at the caret, hidden: {out:?}"
+    );
+    set(&mut a, serde_json::json!({"showHardwareCursor": true}));
+    a.editor.set_text("draft2");
+    let shown = s.frame(&mut a, (80, 24));
+    assert!(
+        shown.ends_with("\x1b[6C\x1b[?25h"),
+        "cursor shown with showHardwareCursor: {shown:?}"
     );
     assert!(
         s.cursor_row < s.rows.len() - 1,
@@ -93,4 +108,98 @@ fn the_cursor_ends_in_the_editor_and_below_the_conversation_at_exit() {
     );
     let end = s.finish();
     assert!(end.contains("\r\n") && end.contains("B"));
+}
+
+#[test]
+fn a_shrinking_live_area_clears_its_rows_or_with_clear_on_shrink_prints_all_again() {
+    let mut a = app();
+    a.transcript.push(Item::User {
+        text: "kept question".into(),
+    });
+    a.editor.set_text("one\ntwo\nthree\nfour");
+    let mut s = Scrollback::new();
+    s.frame(&mut a, (80, 24));
+    a.editor.set_text("");
+    let shrunk = s.frame(&mut a, (80, 24));
+    assert!(shrunk.contains("\x1b[J"), "stale rows erased: {shrunk:?}");
+    assert!(!shrunk.contains("kept question"), "{shrunk:?}");
+
+    set(
+        &mut a,
+        serde_json::json!({"terminal": {"clearOnShrink": true}}),
+    );
+    a.editor.set_text("one\ntwo\nthree\nfour");
+    s.frame(&mut a, (80, 24));
+    a.editor.set_text("");
+    let redrawn = s.frame(&mut a, (80, 24));
+    assert!(
+        redrawn.contains("\x1b[2J\x1b[3J") && redrawn.contains("kept question"),
+        "everything printed again: {redrawn:?}"
+    );
+    // Growing again is no shrink.
+    a.editor.set_text("a\nb");
+    assert!(!s.frame(&mut a, (80, 24)).contains("kept question"));
+}
+
+#[test]
+fn images_are_drawn_over_the_rows_they_reserve() {
+    use crate::ai::types::{ContentBlock, UserContent, UserMessage};
+    let data = crate::tui::transcript::images::tests::png(90, 36);
+    let mut a = app();
+    let message = UserMessage {
+        content: UserContent::Blocks(vec![
+            ContentBlock::text("look"),
+            ContentBlock::image(data, "image/png"),
+        ]),
+        timestamp: 0,
+    };
+    a.transcript
+        .apply(&crate::agent::events::AgentEvent::MessageStart {
+            message: crate::ai::types::Message::User(message),
+        });
+    a.image_protocol = Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty);
+    let mut s = Scrollback::new();
+    let out = s.frame(&mut a, (80, 24));
+    // 90x36 px drawn 60 cells (540 px) wide at 9x18 px cells: 216 px high,
+    // 12 rows; drawn from the last reserved row, eleven rows up, one column in.
+    let at = out
+        .find("\x1b_Ga=T,f=100,q=2,C=1,c=60,r=12,")
+        .expect("kitty sequence");
+    assert!(out[..at].ends_with("\r\x1b[11A\x1b[1C"), "{out:?}");
+    assert!(out[at..].contains("\x1b\\\x1b[11B"), "{out:?}");
+    // Printed once: the next frame does not draw it again.
+    assert!(!s.frame(&mut a, (80, 24)).contains("\x1b_G"));
+}
+
+#[test]
+fn a_long_transcript_is_printed_from_its_last_screens_without_laying_out_the_rest() {
+    let mut a = app();
+    for i in 0..300 {
+        a.transcript.push(Item::User {
+            text: format!("question number {i}"),
+        });
+    }
+    let mut s = Scrollback::new();
+    let first = s.frame(&mut a, (80, 24));
+    assert!(first.contains("question number 299"));
+    assert!(!first.contains("question number 0\r"), "{first:?}");
+    assert!(first.contains(&crate::t!("pi.tui.transcript.earlier_not_printed")));
+    assert!(s.from > 200, "only the last screens: from item {}", s.from);
+    assert!(
+        a.cache.item_lines(0).is_empty(),
+        "the first item is not laid out"
+    );
+
+    a.transcript.push(Item::User {
+        text: "one more".into(),
+    });
+    let next = s.frame(&mut a, (80, 24));
+    assert!(next.contains("one more") && !next.contains("question number 299"));
+
+    // A resize prints the same part again, not the whole session.
+    let from = s.from;
+    let resized = s.frame(&mut a, (100, 30));
+    assert_eq!(s.from, from);
+    assert!(resized.contains("question number 299") && resized.contains("one more"));
+    assert!(a.cache.item_lines(0).is_empty());
 }

@@ -31,10 +31,15 @@ fn pad_to(text: &str, columns: usize) -> String {
 
 /// Draw one frame: the whole screen (alternate-screen mode).
 pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
+    draw_with_images(frame, app);
+}
+
+/// [`draw`], returning the images drawn as (id, column, row).
+pub fn draw_with_images(frame: &mut Frame<'_>, app: &mut App) -> Vec<(u32, u16, u16)> {
     let area = frame.area();
     if area.width < MIN_WIDTH {
         draw_too_narrow(frame);
-        return;
+        return Vec::new();
     }
     let width = area.width as usize;
     let live = Live::build(app, area);
@@ -72,8 +77,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
         .collect();
     let body_end = end.saturating_sub(header_len);
     let body_count = visible - shown.len();
+    let body_top = shown.len();
     shown.extend(app.cache.window(body_end, body_count));
+    let protocol = options.images.protocol.filter(|_| !live.has_overlays());
     live.render(frame, shown);
+    let Some(protocol) = protocol else {
+        return Vec::new();
+    };
+    let images: Vec<_> = app
+        .cache
+        .window_images(body_end, body_count)
+        .into_iter()
+        .map(|(row, image)| (body_top + row, image))
+        .filter(|(row, image)| row + image.placement.rows as usize <= visible)
+        .collect();
+    crate::tui::transcript::images::draw_into_buffer(frame.buffer_mut(), &images, protocol)
 }
 
 /// The notice drawn instead of the UI on a too narrow terminal.
@@ -101,6 +119,20 @@ pub fn render_options(app: &App, width: usize) -> RenderOptions {
         thinking_expanded: app.thinking_expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
         hidden_thinking_label: app.ext.hidden_thinking_label.clone(),
+        images: image_options(app),
+    }
+}
+
+/// How the transcript's images are drawn: with the terminal's graphics
+/// protocol when it has one and `terminal.showImages` is on.
+pub fn image_options(app: &App) -> crate::tui::transcript::images::ImageOptions {
+    use crate::ui_kit::terminal_image;
+    let settings = &app.ui_settings.settings;
+    crate::tui::transcript::images::ImageOptions {
+        protocol: app.image_protocol.filter(|_| settings.show_images()),
+        width_cells: settings.image_width_cells(),
+        cell: terminal_image::cell_size(),
+        max_rows: crossterm::terminal::size().map_or(0, |(_, rows)| rows.saturating_sub(2)),
     }
 }
 
@@ -308,10 +340,16 @@ impl Live {
         self.lua.draw_overlays_in(buf, area);
         crate::tui::transcript::hyperlink::apply_links(buf);
         let (x, y) = self.cursor?;
-        (chunks[4].height as usize > y).then(|| Position {
+        let at = (chunks[4].height as usize > y).then(|| Position {
             x: chunks[4].x + x as u16,
             y: chunks[4].y + y as u16,
-        })
+        })?;
+        // The caret is drawn in reverse video; the terminal's own cursor is
+        // placed there too, shown only with `showHardwareCursor`.
+        if let Some(cell) = buf.cell_mut(at) {
+            cell.modifier.insert(ratatui::style::Modifier::REVERSED);
+        }
+        Some(at)
     }
 }
 
@@ -382,14 +420,18 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         lines.push(rule(width, app.theme.fg("borderAccent")));
         return (lines, None);
     }
-    let (rows, (cx, cy)) = app.editor.layout(width.saturating_sub(1));
+    // `editorPaddingX`: blank columns on both sides of the text (0 to 3).
+    let pad = (app.ui_settings.settings.editor_padding_x() as usize)
+        .min(3)
+        .min(width.saturating_sub(2) / 4);
+    let (rows, (cx, cy)) = app.editor.layout(width.saturating_sub(1 + 2 * pad));
     let first = cy.saturating_sub(EDITOR_MAX_ROWS - 1);
     let mut lines = vec![rule(width, border)];
     for row in rows.iter().skip(first).take(EDITOR_MAX_ROWS) {
-        lines.push(Line::from(row.clone()));
+        lines.push(Line::from(format!("{}{row}", " ".repeat(pad))));
     }
     lines.push(rule(width, border));
-    let cursor = Some((cx, cy - first + 1));
+    let cursor = Some((cx + pad, cy - first + 1));
     if let Some(selected) = app.completion {
         let options = app.completions();
         let visible = completions_visible(app);

@@ -359,7 +359,10 @@ fn session_selector() {
         }
     })
     .collect();
-    let panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default());
+    let now = Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0).unwrap();
+    let panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default())
+        .with_active(Some(PathBuf::from("/sessions/日本語のセッション.jsonl")))
+        .with_now(now);
     a.overlay = Some(Overlay::Panel(Box::new(panel)));
     insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
     insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));

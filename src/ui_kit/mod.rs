@@ -7,5 +7,6 @@ pub mod ansi_buffer;
 pub mod ansi_line;
 pub mod keybindings;
 pub mod safe_text;
+pub mod terminal_image;
 pub mod text;
 pub mod theme;

@@ -110,3 +110,46 @@ fn prompt_templates_expand_with_arguments() {
     );
     assert!(!body.contains("/component"), "{body}");
 }
+
+#[test]
+fn skill_commands_off_sends_the_command_as_typed() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("ok"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    write(
+        &sandbox.agent_dir.join("skills/pdf-tools/SKILL.md"),
+        "---\nname: pdf-tools\ndescription: Extract text from PDFs\n---\nRun ./extract.sh FILE\n",
+    );
+    let mut settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(sandbox.agent_dir.join("settings.json")).unwrap_or("{}".into()),
+    )
+    .unwrap();
+    settings["enableSkillCommands"] = Value::Bool(false);
+    write(
+        &sandbox.agent_dir.join("settings.json"),
+        &settings.to_string(),
+    );
+    let out = sandbox.run(
+        &[
+            "--model",
+            "mock/mock-model",
+            "-p",
+            "/skill:pdf-tools report.pdf",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body = request(&server, 0);
+    let system = body["messages"][0]["content"].to_string();
+    assert!(
+        system.contains("<name>pdf-tools</name>"),
+        "still advertised: {system}"
+    );
+    let text = body.to_string();
+    assert!(!text.contains("Run ./extract.sh FILE"), "{text}");
+    assert!(text.contains("/skill:pdf-tools report.pdf"), "{text}");
+}

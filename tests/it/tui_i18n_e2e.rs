@@ -48,6 +48,8 @@ const ALLOWED: &[&str] = &[
     "ansi",
     "github",
     "gist",
+    // `/resume`'s search syntax (`re:<pattern>`), typed as it is.
+    "re",
     // Tool names (they are the tools' identifiers).
     "bash",
     "read",
@@ -267,7 +269,7 @@ fn a_working_day_in_zh_tw_shows_no_english() {
 
     for (command, marker) in [
         ("/model", "mock-model"),
-        ("/settings", "主題"),
+        ("/settings", "自動壓縮"),
         ("/resume", "上一次的工作"),
     ] {
         pi.send(command);

@@ -4,4 +4,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod lua_i18n;
+mod tui_panels;
 mod tui_width;

@@ -205,6 +205,7 @@ fn transcript_lines(app: &App, width: usize, expanded: bool) -> Vec<Line<'static
         thinking_expanded: expanded,
         expand_key: app.keys.keys_text("app.tools.expand"),
         hidden_thinking_label: None,
+        images: Default::default(),
     };
     app.transcript
         .items

@@ -306,6 +306,7 @@ fn api_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table> {
 
 /// What the handshake publishes about this implementation.
 fn capabilities(lua: &Lua) -> mlua::Result<LuaValue> {
+    i18n::load_all_builtin();
     let locales: Vec<String> = i18n::with_registry(|r| {
         let mut tags: Vec<String> = r.bundles().map(|b| b.locale.clone()).collect();
         tags.sort();

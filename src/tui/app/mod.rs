@@ -8,6 +8,7 @@ pub mod hotkeys;
 mod keys;
 mod lang;
 pub mod login;
+pub mod progress;
 pub mod runner;
 pub mod session_task;
 pub mod session_tree_task;
@@ -124,6 +125,8 @@ pub struct App {
     pub transcript: Transcript,
     /// Rendered transcript lines, per item.
     pub cache: RenderCache,
+    /// The graphics protocol images are drawn with (`None`: as text).
+    pub image_protocol: Option<crate::ui_kit::terminal_image::ImageProtocol>,
     /// The message editor.
     pub editor: Editor,
     /// Live keybindings.
@@ -193,6 +196,8 @@ pub struct App {
     pub(super) commands: UnboundedSender<SessionCommand>,
     /// Extensions queued work while a command ran; carried out once idle.
     pub(super) actions_waiting: bool,
+    /// The terminal shows the busy indicator (`terminal.showTerminalProgress`).
+    pub(super) progress_shown: bool,
 }
 
 impl App {
@@ -224,6 +229,7 @@ impl App {
             quit: false,
             file_index: None,
             quiet_startup: false,
+            image_protocol: crate::ui_kit::terminal_image::protocol(),
             resources: Default::default(),
             terminal_request: None,
             queues,
@@ -243,6 +249,7 @@ impl App {
             signal: None,
             commands,
             actions_waiting: false,
+            progress_shown: false,
         }
     }
 

@@ -184,6 +184,9 @@ pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOption
                 extension_ui: &mut extension_ui,
             };
             event_loop(&mut app, &mut screen, &mut channels).await;
+            if let Some(sequence) = app.clear_terminal_progress() {
+                crate::tui::app::progress::write_sequence(sequence);
+            }
             screen.finish();
             0
         }
@@ -349,6 +352,9 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
             && app.dirty
         {
             app.sync_extension_mirror(&inbox.mirror);
+        }
+        if let Some(sequence) = app.terminal_progress() {
+            crate::tui::app::progress::write_sequence(sequence);
         }
         if let Some(title) = app.ext.title.take() {
             let _ = crossterm::execute!(std::io::stdout(), crossterm::terminal::SetTitle(title));

@@ -37,6 +37,10 @@ pub enum SessionCommand {
     SetThinking(ThinkingLevel),
     /// Keep images from being sent (`images.blockImages`).
     SetBlockImages(bool),
+    /// Compact automatically when the context fills up (`compaction.enabled`).
+    SetAutoCompact(bool),
+    /// Offer and expand `/skill:name` commands (`enableSkillCommands`).
+    SetSkillCommands(bool),
     /// Continue another session file (`/resume`), restoring its model (one
     /// of `models`) and thinking level.
     Resume {
@@ -476,6 +480,8 @@ pub fn spawn_session(
                     agent.set_thinking_level(level).await;
                 }
                 SessionCommand::SetBlockImages(block) => agent.config.block_images = block,
+                SessionCommand::SetAutoCompact(on) => agent.compaction.enabled = on,
+                SessionCommand::SetSkillCommands(on) => agent.skill_commands = on,
                 SessionCommand::Tree(command) => {
                     crate::tui::app::session_tree_task::run_tree_command(
                         &mut agent, command, &ui_tx,

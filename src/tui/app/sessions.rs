@@ -29,7 +29,8 @@ impl App {
         let current = others(list_sessions(dir));
         let agent_dir = self.ui_settings.agent_dir.clone();
         let load_all = Box::new(move || others(list_all_sessions(&agent_dir)));
-        let panel = SessionPanel::new(current, load_all, &self.keys);
+        let panel =
+            SessionPanel::new(current, load_all, &self.keys).with_active(self.session_file.clone());
         self.overlay = Some(Overlay::Panel(Box::new(panel)));
     }
 

@@ -104,6 +104,7 @@ impl App {
     pub(super) fn apply_panel_change(&mut self, change: PanelChange) {
         match change {
             PanelChange::Setting { id, value } => self.apply_setting(id, &value),
+            PanelChange::PreviewTheme(name) => self.load_theme(&name),
             PanelChange::ScopedModels(enabled) => self.set_cycle_models(enabled.as_deref()),
             PanelChange::SaveScopedModels(enabled) => {
                 self.set_cycle_models(enabled.as_deref());
@@ -166,22 +167,20 @@ impl App {
                     queue.set_mode(mode);
                 }
             }
-            "theme" => {
-                let dirs: Vec<&std::path::Path> = self
-                    .ui_settings
-                    .theme_dirs
-                    .iter()
-                    .map(PathBuf::as_path)
-                    .collect();
-                let (theme, warning) = Theme::load(value, &dirs);
-                self.theme = theme;
-                self.cache.clear();
-                if let Some(w) = warning {
-                    self.transcript.notice(w, NoticeKind::Warning);
-                }
-            }
+            "theme" => self.load_theme(value),
             "block-images" => {
                 let _ = self.commands.send(SessionCommand::SetBlockImages(on));
+            }
+            "autocompact" => {
+                let _ = self.commands.send(SessionCommand::SetAutoCompact(on));
+            }
+            "skill-commands" => {
+                let _ = self.commands.send(SessionCommand::SetSkillCommands(on));
+            }
+            "tree-filter-mode" => {
+                if let Some(filter) = crate::tui::panels::tree_selector::TreeFilter::parse(value) {
+                    self.tree.filter = filter;
+                }
             }
             "thinking" => {
                 if let Some(level) = ThinkingLevel::parse(value)
@@ -192,6 +191,23 @@ impl App {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Draw with theme `name` from now on (a user theme from the theme folders, else
+    /// a built-in one; a theme that fails to load falls back with a warning).
+    fn load_theme(&mut self, name: &str) {
+        let dirs: Vec<&std::path::Path> = self
+            .ui_settings
+            .theme_dirs
+            .iter()
+            .map(PathBuf::as_path)
+            .collect();
+        let (theme, warning) = Theme::load(name, &dirs);
+        self.theme = theme;
+        self.cache.clear();
+        if let Some(w) = warning {
+            self.transcript.notice(w, NoticeKind::Warning);
         }
     }
 }

@@ -106,7 +106,12 @@ fn settings_changes_are_saved_and_applied_at_once() {
     run(&mut f.app, "/settings");
     assert!(matches!(f.app.overlay, Some(Overlay::Panel(_))));
     let text = overlay_text(&f.app);
-    for label in ["Auto-compact", "Steering mode", "Quiet startup", "Theme"] {
+    for label in [
+        "Auto-compact",
+        "Skill commands",
+        "Clear on shrink",
+        "(1/20)",
+    ] {
         assert!(text.contains(label), "{text}");
     }
 
@@ -135,7 +140,7 @@ fn settings_changes_are_saved_and_applied_at_once() {
 }
 
 #[test]
-fn theme_setting_offers_user_themes_and_switches_the_theme() {
+fn theme_list_previews_user_themes_and_enter_saves() {
     let mut f = fixture("{}");
     let light = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/light.json"),
@@ -143,8 +148,33 @@ fn theme_setting_offers_user_themes_and_switches_the_theme() {
     .unwrap();
     std::fs::write(f.dir.path().join("agent/themes/mine.json"), light).unwrap();
     run(&mut f.app, "/settings");
-    select_entry(&mut f.app, "Theme");
-    key(&mut f.app, KeyCode::Left, KeyModifiers::NONE);
+    for c in "theme".chars() {
+        key(&mut f.app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(
+        overlay_text(&f.app).contains("→ dark"),
+        "{}",
+        overlay_text(&f.app)
+    );
+    // Up from the first entry wraps to the last: the user theme, previewed unsaved.
+    key(&mut f.app, KeyCode::Up, KeyModifiers::NONE);
+    assert!(
+        overlay_text(&f.app).contains("→ mine"),
+        "{}",
+        overlay_text(&f.app)
+    );
+    assert_eq!(f.app.theme.color("accent"), Theme::light().color("accent"));
+    assert_eq!(f.saved(), json!({}), "a preview is not saved");
+    key(&mut f.app, KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(
+        f.app.theme.color("accent"),
+        Theme::load("dark", &[]).0.color("accent"),
+        "escape restores the theme from before"
+    );
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
+    key(&mut f.app, KeyCode::Up, KeyModifiers::NONE);
+    key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
     assert_eq!(f.saved(), json!({"theme": "mine"}));
     assert_eq!(
         f.app.theme.color("accent"),
@@ -201,4 +231,131 @@ fn changelog_shows_the_shipped_changelog() {
         _ => false,
     });
     assert!(shown, "the changelog notice is in the transcript");
+}
+
+/// Open `/settings`, filter to `label` and press Enter on it (a space would change
+/// the highlighted entry, so the label is typed without spaces).
+fn change(app: &mut App, label: &str) {
+    run(app, "/settings");
+    for c in label.chars().filter(|c| *c != ' ') {
+        key(app, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    assert!(
+        overlay_text(app).contains(&format!("→ {label}")),
+        "{}",
+        overlay_text(app)
+    );
+    key(app, KeyCode::Enter, KeyModifiers::NONE);
+    key(app, KeyCode::Esc, KeyModifiers::NONE);
+}
+
+fn commands(f: &mut Fixture) -> Vec<SessionCommand> {
+    std::iter::from_fn(|| f._rx.try_recv().ok()).collect()
+}
+
+#[test]
+fn auto_compact_and_skill_commands_reach_the_running_session() {
+    let mut f = fixture("{}");
+    change(&mut f.app, "Auto-compact");
+    change(&mut f.app, "Skill commands");
+    let sent = commands(&mut f);
+    assert!(
+        sent.iter()
+            .any(|c| matches!(c, SessionCommand::SetAutoCompact(false))),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|c| matches!(c, SessionCommand::SetSkillCommands(false))),
+        "{sent:?}"
+    );
+    assert_eq!(
+        f.saved(),
+        json!({"compaction": {"enabled": false}, "enableSkillCommands": false})
+    );
+}
+
+#[test]
+fn editor_padding_indents_the_editor_at_once() {
+    let mut f = fixture("{}");
+    f.app.editor.set_text("hello");
+    let before = crate::tui::view_tests::screen(&mut f.app, 60, 12);
+    assert!(before.lines().any(|l| l.starts_with("hello")), "{before}");
+    f.app.editor.set_text("");
+    change(&mut f.app, "Editor padding");
+    f.app.editor.set_text("hello");
+    let after = crate::tui::view_tests::screen(&mut f.app, 60, 12);
+    assert!(after.lines().any(|l| l.starts_with(" hello")), "{after}");
+    assert_eq!(f.saved(), json!({"editorPaddingX": 1}));
+}
+
+#[test]
+fn tree_filter_mode_is_the_next_trees_filter() {
+    let mut f = fixture("{}");
+    change(&mut f.app, "Tree filter mode");
+    assert_eq!(f.app.tree.filter.name(), "no-tools");
+}
+
+#[test]
+fn terminal_progress_shows_while_busy_only_when_switched_on() {
+    use crate::tui::app::progress::{PROGRESS_ACTIVE, PROGRESS_CLEAR};
+    let mut f = fixture("{}");
+    f.app.busy_since = Some(std::time::Instant::now());
+    assert_eq!(f.app.terminal_progress(), None, "off by default");
+    f.app.busy_since = None;
+    change(&mut f.app, "Terminal progress");
+    assert_eq!(
+        f.saved(),
+        json!({"terminal": {"showTerminalProgress": true}})
+    );
+    assert_eq!(f.app.terminal_progress(), None, "idle");
+    f.app.busy_since = Some(std::time::Instant::now());
+    assert_eq!(f.app.terminal_progress(), Some(PROGRESS_ACTIVE));
+    assert_eq!(f.app.terminal_progress(), None, "written once");
+    f.app.busy_since = None;
+    assert_eq!(f.app.terminal_progress(), Some(PROGRESS_CLEAR));
+}
+
+#[test]
+fn terminal_entries_write_their_keys_and_block_images_reaches_the_session() {
+    let mut f = fixture("{}");
+    change(&mut f.app, "Show images");
+    change(&mut f.app, "Image width");
+    change(&mut f.app, "Show hardware cursor");
+    change(&mut f.app, "Clear on shrink");
+    change(&mut f.app, "Block images");
+    assert_eq!(
+        f.saved(),
+        json!({
+            "terminal": {"showImages": false, "imageWidthCells": 80, "clearOnShrink": true},
+            "showHardwareCursor": true,
+            "images": {"blockImages": true}
+        })
+    );
+    let sent = commands(&mut f);
+    assert!(
+        sent.iter()
+            .any(|c| matches!(c, SessionCommand::SetBlockImages(true))),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn autocomplete_max_items_changes_the_slash_menu_at_once() {
+    let mut f = fixture("{}");
+    let rows = |app: &mut App| {
+        app.editor.set_text("/");
+        app.completion = Some(0);
+        let screen = crate::tui::view_tests::screen(app, 80, 40);
+        app.completion = None;
+        app.editor.set_text("");
+        screen
+            .lines()
+            .filter(|l| l.starts_with("  /") || l.starts_with("→ /"))
+            .count()
+    };
+    assert_eq!(rows(&mut f.app), 5);
+    change(&mut f.app, "Autocomplete");
+    assert_eq!(f.saved(), json!({"autocompleteMaxVisible": 7}));
+    assert_eq!(rows(&mut f.app), 7);
 }

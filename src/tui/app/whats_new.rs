@@ -63,12 +63,26 @@ impl App {
         }
         // Failing to save only means the note shows again next time.
         let _ = settings.set_global(LAST_SEEN, Value::String(version.to_string()));
-        if !changes.is_empty() {
-            self.transcript.notice(
-                format!("{}\n\n{changes}", t!("pi.tui.whats_new", version = version)),
-                NoticeKind::Info,
-            );
+        if changes.is_empty() {
+            return;
         }
+        // `collapseChangelog`: one line naming the newest version instead of the entries.
+        let text = if settings.collapse_changelog() {
+            let newest = changes
+                .lines()
+                .find_map(|l| l.strip_prefix("## "))
+                .map(|h| {
+                    h.trim_start_matches('[')
+                        .split([']', ' '])
+                        .next()
+                        .unwrap_or(version)
+                })
+                .unwrap_or(version);
+            t!("pi.tui.whats_new_collapsed", version = newest)
+        } else {
+            format!("{}\n\n{changes}", t!("pi.tui.whats_new", version = version))
+        };
+        self.transcript.notice(text, NoticeKind::Info);
     }
 }
 
@@ -120,5 +134,32 @@ mod tests {
         app.transcript.items.clear();
         app.show_whats_new(false);
         assert!(app.transcript.items.is_empty(), "shown once");
+    }
+
+    #[test]
+    fn collapse_changelog_shows_one_line_instead_of_the_entries() {
+        let agent = tempfile::tempdir().unwrap();
+        let cwd = tempfile::tempdir().unwrap();
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut app = App::new(
+            tx,
+            Default::default(),
+            Default::default(),
+            crate::ui_kit::theme::Theme::plain(),
+            Default::default(),
+        );
+        app.ui_settings.settings =
+            crate::config::settings::Settings::load(agent.path(), cwd.path()).0;
+        let settings = &mut app.ui_settings.settings;
+        settings
+            .set_global(LAST_SEEN, Value::String("0.0.1".into()))
+            .unwrap();
+        settings
+            .set_global("collapseChangelog", Value::Bool(true))
+            .unwrap();
+        app.show_whats_new(false);
+        let shown = format!("{:?}", app.transcript.items);
+        assert!(shown.contains("/changelog"), "{shown}");
+        assert!(!shown.contains("## ["), "{shown}");
     }
 }

@@ -7,7 +7,9 @@ pub mod login;
 pub mod scoped_models;
 pub mod selector;
 pub mod session;
+pub mod session_search;
 pub mod settings;
+pub mod settings_defs;
 pub mod tree_rows;
 pub mod tree_selector;
 
@@ -29,6 +31,9 @@ pub enum PanelChange {
         /// The new value, e.g. `true` or `one-at-a-time`.
         value: String,
     },
+    /// Show this theme without saving it (moving through `/settings`' theme list;
+    /// Escape sends the theme from before).
+    PreviewTheme(String),
     /// The models Ctrl+P cycles through (`provider/id`; `None` = all).
     ScopedModels(Option<Vec<String>>),
     /// Save the scoped models as settings `enabledModels` (`None` removes it).

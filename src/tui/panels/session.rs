@@ -1,23 +1,29 @@
-//! `/resume`: the session selector. Type to search, Tab switches between this
-//! folder's sessions and all sessions, `app.session.rename` renames and
-//! `app.session.delete` deletes after a confirmation.
+//! `/resume`: the session selector, as in pi. Type to search (words, `"phrases"`,
+//! `re:<regex>`); Tab switches between this folder's sessions and all of them,
+//! `app.session.toggleSort` cycles threaded / recent / relevance order,
+//! `app.session.toggleNamedFilter` shows named sessions only,
+//! `app.session.togglePath` shows file paths, `app.session.rename` renames and
+//! `app.session.delete` deletes after a confirmation. The current session is
+//! listed and marked; it cannot be deleted.
 
 use crate::t;
 
 use std::path::PathBuf;
 
+use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::session::list::SessionInfo;
-use crate::tui::panels::selector::fuzzy_score;
+use crate::tui::panels::session_search::{Row, SortMode, age, arrange};
 use crate::tui::panels::{Panel, PanelChange, PanelOutcome};
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::{sanitize, truncate, width};
+use crate::ui_kit::text::{sanitize, tilde_path, truncate, width};
 use crate::ui_kit::theme::Theme;
 
 /// Rows of sessions shown at once.
-const VISIBLE: usize = 8;
+const VISIBLE: usize = 10;
 
 /// Which sessions are listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,6 +40,16 @@ enum Mode {
     Rename(PathBuf, String),
 }
 
+/// Key names shown in the hints.
+struct KeyNames {
+    scope: String,
+    sort: String,
+    named: String,
+    delete: String,
+    path: String,
+    rename: String,
+}
+
 /// The session selector.
 pub struct SessionPanel {
     current: Vec<SessionInfo>,
@@ -43,7 +59,13 @@ pub struct SessionPanel {
     query: String,
     selected: usize,
     mode: Mode,
-    hints: String,
+    sort: SortMode,
+    named_only: bool,
+    show_path: bool,
+    active: Option<PathBuf>,
+    error: Option<String>,
+    now: Option<DateTime<Utc>>,
+    keys: KeyNames,
 }
 
 impl SessionPanel {
@@ -54,12 +76,14 @@ impl SessionPanel {
         load_all: Box<dyn Fn() -> Vec<SessionInfo>>,
         kb: &Keybindings,
     ) -> Self {
-        let hints = t!(
-            "pi.tui.resume.keys",
-            scope = kb.keys_text("tui.input.tab"),
-            rename = kb.keys_text("app.session.rename"),
-            delete = kb.keys_text("app.session.delete"),
-        );
+        let keys = KeyNames {
+            scope: kb.keys_text("tui.input.tab"),
+            sort: kb.keys_text("app.session.toggleSort"),
+            named: kb.keys_text("app.session.toggleNamedFilter"),
+            delete: kb.keys_text("app.session.delete"),
+            path: kb.keys_text("app.session.togglePath"),
+            rename: kb.keys_text("app.session.rename"),
+        };
         SessionPanel {
             current,
             all: None,
@@ -68,13 +92,36 @@ impl SessionPanel {
             query: String::new(),
             selected: 0,
             mode: Mode::List,
-            hints,
+            sort: SortMode::Threaded,
+            named_only: false,
+            show_path: false,
+            active: None,
+            error: None,
+            now: None,
+            keys,
         }
+    }
+
+    /// Mark the session file `path` as the one in use (listed, marked, not deletable).
+    pub fn with_active(mut self, path: Option<PathBuf>) -> Self {
+        self.active = path;
+        self
+    }
+
+    /// Measure ages from `now` instead of the clock (stable pictures in tests).
+    pub fn with_now(mut self, now: DateTime<Utc>) -> Self {
+        self.now = Some(now);
+        self
     }
 
     /// The scope shown.
     pub fn scope(&self) -> Scope {
         self.scope
+    }
+
+    /// The sort order shown.
+    pub fn sort(&self) -> SortMode {
+        self.sort
     }
 
     fn sessions(&self) -> &[SessionInfo] {
@@ -92,53 +139,35 @@ impl SessionPanel {
         lists
     }
 
-    /// Indexes into `sessions()` matching the search, best first.
-    fn filtered(&self) -> Vec<usize> {
-        let sessions = self.sessions();
-        if self.query.trim().is_empty() {
-            return (0..sessions.len()).collect();
-        }
-        let mut scored: Vec<(usize, usize)> = sessions
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let hay = format!(
-                    "{} {} {}",
-                    s.name.as_deref().unwrap_or(""),
-                    s.first_message,
-                    s.cwd
-                );
-                let exact = hay.to_lowercase().contains(&self.query.to_lowercase());
-                let all_text = s
-                    .all_messages_text
-                    .to_lowercase()
-                    .contains(&self.query.to_lowercase());
-                if exact || all_text {
-                    Some((0, i))
-                } else {
-                    fuzzy_score(&self.query, &hay).map(|score| (score + 1, i))
-                }
-            })
-            .collect();
-        scored.sort();
-        scored.into_iter().map(|(_, i)| i).collect()
+    fn rows(&self) -> Vec<Row> {
+        arrange(self.sessions(), &self.query, self.sort, self.named_only)
     }
 
     fn highlighted(&self) -> Option<&SessionInfo> {
-        let filtered = self.filtered();
-        filtered
-            .get(self.selected.min(filtered.len().saturating_sub(1)))
-            .map(|&i| &self.sessions()[i])
+        let rows = self.rows();
+        let row = rows.get(self.selected.min(rows.len().saturating_sub(1)))?;
+        self.sessions().get(row.index)
+    }
+
+    fn is_active(&self, s: &SessionInfo) -> bool {
+        self.active.as_deref() == Some(s.path.as_path())
     }
 
     fn title(s: &SessionInfo) -> String {
         let text = s.name.clone().unwrap_or_else(|| s.first_message.clone());
-        sanitize(&text).replace('\n', " ")
+        sanitize(&text).replace('\n', " ").trim().to_string()
     }
-}
 
-impl Panel for SessionPanel {
-    fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome {
+    fn start_delete(&mut self) {
+        let Some(s) = self.highlighted() else { return };
+        if self.is_active(s) {
+            self.error = Some(t!("pi.tui.session.delete_active"));
+        } else {
+            self.mode = Mode::ConfirmDelete(s.path.clone());
+        }
+    }
+
+    fn edit_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome {
         match std::mem::replace(&mut self.mode, Mode::List) {
             Mode::ConfirmDelete(path) => {
                 if kb.matches("tui.select.confirm", key) {
@@ -151,7 +180,6 @@ impl Panel for SessionPanel {
                 if !kb.matches("tui.select.cancel", key) {
                     self.mode = Mode::ConfirmDelete(path);
                 }
-                return PanelOutcome::Open;
             }
             Mode::Rename(path, mut name) => {
                 if kb.matches("tui.select.cancel", key) {
@@ -183,11 +211,167 @@ impl Panel for SessionPanel {
                     _ => {}
                 }
                 self.mode = Mode::Rename(path, name);
-                return PanelOutcome::Open;
             }
             Mode::List => {}
         }
-        let n = self.filtered().len();
+        PanelOutcome::Open
+    }
+
+    /// The title on the left and scope, name filter and sort on the right.
+    fn header(&self, theme: &Theme, max: usize) -> Line<'static> {
+        let (title, scope) = match self.scope {
+            Scope::Current => (
+                t!("pi.tui.resume.title_current"),
+                t!("pi.tui.resume.scope_current"),
+            ),
+            Scope::All => (t!("pi.tui.resume.title_all"), t!("pi.tui.resume.scope_all")),
+        };
+        let filter = if self.named_only {
+            t!("pi.tui.resume.name.named")
+        } else {
+            t!("pi.tui.resume.name.all")
+        };
+        let right = format!(
+            "{scope}  {}  {}",
+            t!("pi.tui.resume.name", filter = filter),
+            t!("pi.tui.resume.sort", mode = self.sort.label())
+        );
+        let right = truncate(&right, max, "");
+        let room = max.saturating_sub(width(&right) + 1);
+        let left = truncate(&title, room, "");
+        let gap = max.saturating_sub(width(&left) + width(&right));
+        Line::from(vec![
+            Span::styled(left, theme.bold("accent")),
+            Span::raw(" ".repeat(gap)),
+            Span::styled(right, theme.fg("muted")),
+        ])
+    }
+
+    /// Two lines of key hints, or the confirmation, rename field or error shown instead.
+    fn hints(&self, theme: &Theme, max: usize) -> [Line<'static>; 2] {
+        let one = |text: String, style: Style| {
+            [
+                Line::from(Span::styled(truncate(&text, max, "…"), style)),
+                Line::default(),
+            ]
+        };
+        match &self.mode {
+            Mode::ConfirmDelete(_) => {
+                return one(t!("pi.tui.resume.confirm_delete"), theme.fg("error"));
+            }
+            Mode::Rename(_, name) => {
+                return one(t!("pi.tui.resume.rename", name = name), theme.fg("accent"));
+            }
+            Mode::List => {}
+        }
+        if let Some(error) = &self.error {
+            return one(error.clone(), theme.fg("error"));
+        }
+        let k = &self.keys;
+        let state = if self.show_path {
+            t!("pi.tui.resume.on")
+        } else {
+            t!("pi.tui.resume.off")
+        };
+        let first = t!("pi.tui.resume.hint_search", scope = &k.scope);
+        let second = t!(
+            "pi.tui.resume.hint_keys",
+            sort = &k.sort,
+            named = &k.named,
+            delete = &k.delete,
+            path = &k.path,
+            state = state,
+            rename = &k.rename
+        );
+        [first, second]
+            .map(|text| Line::from(Span::styled(truncate(&text, max, "…"), theme.fg("dim"))))
+    }
+
+    fn empty_text(&self) -> String {
+        match (self.named_only, self.scope) {
+            (true, Scope::All) => t!("pi.tui.resume.empty_named_all", key = &self.keys.named),
+            (true, Scope::Current) => {
+                t!("pi.tui.resume.empty_named_current", key = &self.keys.named)
+            }
+            (false, Scope::All) => t!("pi.tui.resume.empty_all"),
+            (false, Scope::Current) => t!("pi.tui.resume.empty_current"),
+        }
+    }
+
+    fn row_line(&self, row: &Row, chosen: bool, theme: &Theme, max: usize) -> Line<'static> {
+        let s = &self.sessions()[row.index];
+        let now = self.now.unwrap_or_else(Utc::now);
+        let mut right = format!("{} {}", s.message_count, age(s.modified, now));
+        if self.scope == Scope::All && !s.cwd.is_empty() {
+            right = format!("{} {right}", tilde_path(std::path::Path::new(&s.cwd)));
+        }
+        if self.show_path {
+            right = format!("{} {right}", tilde_path(&s.path));
+        }
+        let deleting = matches!(&self.mode, Mode::ConfirmDelete(p) if *p == s.path);
+        let active = self.is_active(s);
+        let marker = if chosen { "→ " } else { "  " };
+        let prefix = row.prefix();
+        // The mark stays visible when a long title is cut.
+        let mark = if active {
+            format!(" {}", t!("pi.tui.resume.current"))
+        } else {
+            String::new()
+        };
+        let room = max
+            .saturating_sub(width(marker) + width(&prefix) + width(&right) + width(&mark) + 2)
+            .max(10);
+        let title = format!("{}{mark}", truncate(&Self::title(s), room, "…"));
+        let style = if deleting {
+            theme.fg("error")
+        } else if active {
+            theme.fg("accent")
+        } else if s.name.is_some() {
+            theme.fg("warning")
+        } else {
+            Style::default()
+        };
+        let style = if chosen {
+            style.patch(theme.bold("accent"))
+        } else {
+            style
+        };
+        let used = width(marker) + width(&prefix) + width(&title);
+        let gap = max.saturating_sub(used + width(&right)).max(1);
+        let right_style = theme.fg(if deleting { "error" } else { "dim" });
+        let spans = vec![
+            Span::styled(marker.to_string(), theme.fg("accent")),
+            Span::styled(prefix, theme.fg("dim")),
+            Span::styled(title, style),
+            Span::raw(" ".repeat(gap)),
+            Span::styled(right, right_style),
+        ];
+        clip(spans, max)
+    }
+}
+
+/// `spans` cut to `max` columns in all.
+fn clip(spans: Vec<Span<'static>>, max: usize) -> Line<'static> {
+    let mut room = max;
+    let mut out = Vec::new();
+    for span in spans {
+        if room == 0 {
+            break;
+        }
+        let text = truncate(&span.content, room, "");
+        room = room.saturating_sub(width(&text));
+        out.push(Span::styled(text, span.style));
+    }
+    Line::from(out)
+}
+
+impl Panel for SessionPanel {
+    fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome {
+        if !matches!(self.mode, Mode::List) {
+            return self.edit_key(key, kb);
+        }
+        self.error = None;
+        let n = self.rows().len();
         if kb.matches("tui.select.cancel", key) {
             return PanelOutcome::Closed;
         }
@@ -209,22 +393,34 @@ impl Panel for SessionPanel {
                 self.all = Some((self.load_all)());
             }
             self.selected = 0;
+        } else if kb.matches("app.session.toggleSort", key) {
+            self.sort = self.sort.next();
+        } else if kb.matches("app.session.toggleNamedFilter", key) {
+            self.named_only = !self.named_only;
+            self.selected = 0;
+        } else if kb.matches("app.session.togglePath", key) {
+            self.show_path = !self.show_path;
         } else if kb.matches("app.session.rename", key) {
             if let Some(s) = self.highlighted() {
                 self.mode = Mode::Rename(s.path.clone(), s.name.clone().unwrap_or_default());
             }
         } else if kb.matches("app.session.delete", key) {
-            if let Some(s) = self.highlighted() {
-                self.mode = Mode::ConfirmDelete(s.path.clone());
+            self.start_delete();
+        } else if kb.matches("app.session.deleteNoninvasive", key) {
+            if self.query.is_empty() {
+                self.start_delete();
+            } else {
+                self.query.pop();
+                self.selected = 0;
             }
-        } else if kb.matches("tui.select.up", key) && n > 0 {
-            self.selected = (self.selected + n - 1) % n;
-        } else if kb.matches("tui.select.down", key) && n > 0 {
-            self.selected = (self.selected + 1) % n;
+        } else if kb.matches("tui.select.up", key) {
+            self.selected = self.selected.saturating_sub(1);
+        } else if kb.matches("tui.select.down", key) {
+            self.selected = (self.selected + 1).min(n.saturating_sub(1));
         } else if kb.matches("tui.select.pageUp", key) {
             self.selected = self.selected.saturating_sub(VISIBLE);
-        } else if kb.matches("tui.select.pageDown", key) && n > 0 {
-            self.selected = (self.selected + VISIBLE).min(n - 1);
+        } else if kb.matches("tui.select.pageDown", key) {
+            self.selected = (self.selected + VISIBLE).min(n.saturating_sub(1));
         } else if key.code == KeyCode::Backspace {
             self.query.pop();
             self.selected = 0;
@@ -240,200 +436,46 @@ impl Panel for SessionPanel {
     }
 
     fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
-        let (title, scope) = match self.scope {
-            Scope::Current => (
-                t!("pi.tui.resume.title_current"),
-                t!("pi.tui.resume.scope_current"),
-            ),
-            Scope::All => (t!("pi.tui.resume.title_all"), t!("pi.tui.resume.scope_all")),
-        };
-        let room = max.saturating_sub(width(&title) + 2);
-        let mut head = vec![Span::styled(title, theme.bold("accent"))];
-        if room >= width(&scope) + 2 {
-            head.push(Span::styled(
-                format!("  {}", truncate(&scope, room, "")),
-                theme.fg("muted"),
-            ));
-        }
+        let [hint1, hint2] = self.hints(theme, max);
         let mut out = vec![
-            Line::from(head),
+            self.header(theme, max),
+            hint1,
+            hint2,
             Line::from(vec![
                 Span::styled("> ", theme.fg("accent")),
                 Span::raw(truncate(&self.query, max.saturating_sub(2), "…")),
             ]),
         ];
-        let filtered = self.filtered();
-        let sessions = self.sessions();
-        let selected = self.selected.min(filtered.len().saturating_sub(1));
-        let start = selected.saturating_sub(VISIBLE - 1);
-        for (pos, &i) in filtered.iter().enumerate().skip(start).take(VISIBLE) {
-            let s = &sessions[i];
-            let chosen = pos == selected;
-            let deleting = matches!(&self.mode, Mode::ConfirmDelete(p) if *p == s.path);
-            let marker = if chosen { "→ " } else { "  " };
-            let mut detail = t!(
-                "pi.tui.resume.detail",
-                date = s.modified.format("%Y-%m-%d %H:%M").to_string(),
-                count = s.message_count
-            );
-            if self.scope == Scope::All && !s.cwd.is_empty() {
-                detail = format!(
-                    "{} · {detail}",
-                    crate::ui_kit::text::tilde_path(std::path::Path::new(&s.cwd))
-                );
-            }
-            let label = truncate(
-                &format!("{marker}{}", Self::title(s)),
-                max.saturating_sub(2),
-                "…",
-            );
-            let room = max.saturating_sub(width(&label) + 1);
-            let style = if deleting {
-                theme.fg("error")
-            } else if chosen {
-                theme.fg("accent")
-            } else {
-                ratatui::style::Style::default()
-            };
-            let mut spans = vec![Span::styled(label, style)];
-            if room > 3 {
-                spans.push(Span::styled(
-                    format!(" {}", truncate(&detail, room, "…")),
-                    theme.fg("muted"),
-                ));
-            }
-            out.push(Line::from(spans));
-        }
-        if filtered.is_empty() {
-            let text = match self.scope {
-                Scope::Current => t!("pi.tui.resume.empty_current"),
-                Scope::All => t!("pi.tui.resume.empty_all"),
-            };
+        let rows = self.rows();
+        if rows.is_empty() {
             out.push(Line::from(Span::styled(
-                truncate(&text, max, "…"),
+                truncate(&self.empty_text(), max, "…"),
+                theme.fg("muted"),
+            )));
+            return out;
+        }
+        let selected = self.selected.min(rows.len() - 1);
+        let start = selected
+            .saturating_sub(VISIBLE / 2)
+            .min(rows.len().saturating_sub(VISIBLE));
+        for (pos, row) in rows.iter().enumerate().skip(start).take(VISIBLE) {
+            out.push(self.row_line(row, pos == selected, theme, max));
+        }
+        if rows.len() > VISIBLE {
+            let counter = t!(
+                "pi.tui.completion.position",
+                current = selected + 1,
+                total = rows.len()
+            );
+            out.push(Line::from(Span::styled(
+                truncate(&format!("  {counter}"), max, ""),
                 theme.fg("muted"),
             )));
         }
-        let footer = match &self.mode {
-            Mode::List => Span::styled(
-                truncate(
-                    &format!("({}/{})  {}", selected + 1, filtered.len(), self.hints),
-                    max,
-                    "…",
-                ),
-                theme.fg("dim"),
-            ),
-            Mode::ConfirmDelete(_) => Span::styled(
-                truncate(&t!("pi.tui.resume.confirm_delete"), max, "…"),
-                theme.fg("error"),
-            ),
-            Mode::Rename(_, name) => Span::styled(
-                truncate(&t!("pi.tui.resume.rename", name = name), max, "…"),
-                theme.fg("accent"),
-            ),
-        };
-        out.push(Line::from(footer));
         out
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use chrono::Utc;
-
-    fn info(name: &str, cwd: &str) -> SessionInfo {
-        SessionInfo {
-            path: PathBuf::from(format!("/s/{name}.jsonl")),
-            id: name.into(),
-            cwd: cwd.into(),
-            name: None,
-            parent_session_path: None,
-            created: Utc::now(),
-            modified: Utc::now(),
-            message_count: 2,
-            first_message: format!("talk about {name}"),
-            all_messages_text: format!("talk about {name} details-{name}"),
-        }
-    }
-
-    fn press(p: &mut SessionPanel, code: KeyCode, mods: KeyModifiers) -> PanelOutcome {
-        p.handle_key(&KeyEvent::new(code, mods), &Keybindings::default())
-    }
-
-    fn panel() -> SessionPanel {
-        SessionPanel::new(
-            vec![info("alpha", "/p"), info("beta", "/p")],
-            Box::new(|| vec![info("alpha", "/p"), info("beta", "/p"), info("gamma", "/q")]),
-            &Keybindings::default(),
-        )
-    }
-
-    fn text(p: &SessionPanel) -> String {
-        p.lines(&Theme::plain(), 120)
-            .iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    #[test]
-    fn tab_switches_to_all_folders_and_search_finds_message_text() {
-        let mut p = panel();
-        assert!(!text(&p).contains("gamma"));
-        press(&mut p, KeyCode::Tab, KeyModifiers::NONE);
-        assert_eq!(p.scope(), Scope::All);
-        assert!(text(&p).contains("talk about gamma"), "{}", text(&p));
-        for c in "details-gamma".chars() {
-            press(&mut p, KeyCode::Char(c), KeyModifiers::NONE);
-        }
-        assert_eq!(
-            press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
-            PanelOutcome::Done(PanelChange::ResumeSession {
-                path: "/s/gamma.jsonl".into(),
-                cwd: "/q".into()
-            })
-        );
-    }
-
-    #[test]
-    fn delete_needs_a_confirmation_and_escape_keeps_the_session() {
-        let mut p = panel();
-        press(&mut p, KeyCode::Char('d'), KeyModifiers::CONTROL);
-        assert!(text(&p).contains("Delete session?"));
-        assert_eq!(
-            press(&mut p, KeyCode::Esc, KeyModifiers::NONE),
-            PanelOutcome::Open
-        );
-        assert!(text(&p).contains("talk about alpha"));
-        press(&mut p, KeyCode::Char('d'), KeyModifiers::CONTROL);
-        assert_eq!(
-            press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
-            PanelOutcome::Changed(PanelChange::DeleteSession("/s/alpha.jsonl".into()))
-        );
-        assert!(!text(&p).contains("talk about alpha"));
-    }
-
-    #[test]
-    fn rename_edits_the_name_in_place() {
-        let mut p = panel();
-        press(&mut p, KeyCode::Down, KeyModifiers::NONE);
-        press(&mut p, KeyCode::Char('r'), KeyModifiers::CONTROL);
-        for c in "Beta work".chars() {
-            press(&mut p, KeyCode::Char(c), KeyModifiers::NONE);
-        }
-        assert_eq!(
-            press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
-            PanelOutcome::Changed(PanelChange::RenameSession(
-                "/s/beta.jsonl".into(),
-                "Beta work".into()
-            ))
-        );
-        assert!(text(&p).contains("→ Beta work"), "{}", text(&p));
-    }
-}
+#[path = "session_tests.rs"]
+mod tests;

@@ -1,198 +1,30 @@
-//! `/settings`: the settings pi exposes, each cycled through its values with
-//! Enter, Space or Left/Right. The app writes every change to the global
-//! `settings.json` and applies it at once where it can.
+//! `/settings`: pi's settings list. Typing filters the entries by label, Enter or
+//! Space steps a value to the next one (Left/Right step either way), and the
+//! thinking level and theme open a list of their values (the theme previews
+//! while moving through it and comes back on Escape). The app writes every
+//! change to the global `settings.json` and applies it at once where it can.
 
 use crate::t;
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use serde_json::Value;
 
 use crate::config::settings::Settings;
+use crate::tui::panels::selector::fuzzy_score;
 use crate::tui::panels::{Panel, PanelChange, PanelOutcome};
 use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::text::{truncate, width};
 use crate::ui_kit::theme::Theme;
 
+pub use crate::tui::panels::settings_defs::{
+    Change, SETTINGS, SettingDef, current_value, setting_def, stored_value, value_label,
+};
+
 /// Rows of entries shown at once.
 const VISIBLE: usize = 10;
-
-/// Where an entry is stored in `settings.json` and how its values look.
-#[derive(Debug, Clone, Copy)]
-pub struct SettingDef {
-    /// Entry id (stable, used by the app). Its label and description are
-    /// `pi.settings.<id>.label` and `pi.settings.<id>.description` in the locales.
-    pub id: &'static str,
-    /// `(section, key)`: `section` is `None` for top-level keys.
-    pub key: (Option<&'static str>, &'static str),
-    /// The values offered, in order; `true`/`false` are stored as booleans
-    /// and digits as numbers.
-    pub values: &'static [&'static str],
-    /// Value when the key is unset.
-    pub default: &'static str,
-}
-
-const BOOL: &[&str] = &["true", "false"];
-
-/// Every entry of `/settings`, in display order. `thinking` and `theme` get
-/// their values from the app (levels of the model, installed themes).
-pub const SETTINGS: &[SettingDef] = &[
-    SettingDef {
-        id: "autocompact",
-        key: (Some("compaction"), "enabled"),
-        values: BOOL,
-        default: "true",
-    },
-    SettingDef {
-        id: "steering-mode",
-        key: (None, "steeringMode"),
-        values: &["one-at-a-time", "all"],
-        default: "one-at-a-time",
-    },
-    SettingDef {
-        id: "follow-up-mode",
-        key: (None, "followUpMode"),
-        values: &["one-at-a-time", "all"],
-        default: "one-at-a-time",
-    },
-    SettingDef {
-        id: "hide-thinking",
-        key: (None, "hideThinkingBlock"),
-        values: BOOL,
-        default: "false",
-    },
-    SettingDef {
-        id: "collapse-changelog",
-        key: (None, "collapseChangelog"),
-        values: BOOL,
-        default: "false",
-    },
-    SettingDef {
-        id: "quiet-startup",
-        key: (None, "quietStartup"),
-        values: BOOL,
-        default: "false",
-    },
-    SettingDef {
-        id: "double-escape-action",
-        key: (None, "doubleEscapeAction"),
-        values: &["tree", "fork", "none"],
-        default: "tree",
-    },
-    SettingDef {
-        id: "tree-filter-mode",
-        key: (None, "treeFilterMode"),
-        values: &["default", "no-tools", "user-only", "labeled-only", "all"],
-        default: "default",
-    },
-    SettingDef {
-        id: "thinking",
-        key: (None, "defaultThinkingLevel"),
-        values: &["off", "minimal", "low", "medium", "high", "xhigh"],
-        default: "medium",
-    },
-    SettingDef {
-        id: "theme",
-        key: (None, "theme"),
-        values: &["dark", "light"],
-        default: "dark",
-    },
-    SettingDef {
-        id: "show-images",
-        key: (Some("terminal"), "showImages"),
-        values: BOOL,
-        default: "true",
-    },
-    SettingDef {
-        id: "auto-resize-images",
-        key: (Some("images"), "autoResize"),
-        values: BOOL,
-        default: "true",
-    },
-    SettingDef {
-        id: "block-images",
-        key: (Some("images"), "blockImages"),
-        values: BOOL,
-        default: "false",
-    },
-    SettingDef {
-        id: "skill-commands",
-        key: (None, "enableSkillCommands"),
-        values: BOOL,
-        default: "true",
-    },
-    SettingDef {
-        id: "editor-padding",
-        key: (None, "editorPaddingX"),
-        values: &["0", "1", "2", "3"],
-        default: "0",
-    },
-    SettingDef {
-        id: "autocomplete-max-visible",
-        key: (None, "autocompleteMaxVisible"),
-        values: &["3", "5", "7", "10", "15", "20"],
-        default: "5",
-    },
-];
-
-impl SettingDef {
-    /// The label shown in the list, in the current locale.
-    pub fn label(&self) -> String {
-        crate::i18n::t(&format!("pi.settings.{}.label", self.id), &[])
-    }
-
-    /// The one-line explanation shown for the highlighted entry, in the current locale.
-    pub fn description(&self) -> String {
-        crate::i18n::t(&format!("pi.settings.{}.description", self.id), &[])
-    }
-}
-
-/// A setting value as shown: its `pi.settings.value.<value>` text when the locales have
-/// one (`true`, `one-at-a-time`, thinking levels, built-in themes), else the value itself
-/// (numbers, theme names).
-pub fn value_label(value: &str) -> String {
-    let key = format!("pi.settings.value.{value}");
-    let text = crate::i18n::t(&key, &[]);
-    if text == key { value.to_string() } else { text }
-}
-
-/// The definition of the setting `id`.
-pub fn setting_def(id: &str) -> Option<&'static SettingDef> {
-    SETTINGS.iter().find(|d| d.id == id)
-}
-
-/// The JSON stored for `value` of entry `def`.
-pub fn stored_value(def: &SettingDef, value: &str) -> Value {
-    match value {
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        v if def.values.contains(&v) && v.bytes().all(|b| b.is_ascii_digit()) => v
-            .parse::<u64>()
-            .map(Value::from)
-            .unwrap_or_else(|_| Value::String(v.into())),
-        v => Value::String(v.into()),
-    }
-}
-
-fn shown_value(value: &Value) -> Option<String> {
-    match value {
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-/// The current value of entry `def` in `settings` (its default when unset).
-pub fn current_value(settings: &Settings, def: &SettingDef) -> String {
-    let stored = match def.key {
-        (Some(section), key) => settings.get_nested(section, key),
-        (None, key) => settings.get(key),
-    };
-    stored
-        .and_then(shown_value)
-        .unwrap_or_else(|| def.default.to_string())
-}
+/// Widest label column.
+const MAX_LABEL: usize = 30;
 
 struct Entry {
     def: &'static SettingDef,
@@ -200,10 +32,21 @@ struct Entry {
     value: String,
 }
 
+/// The list of values open for one entry.
+struct Submenu {
+    /// Index into the entries.
+    entry: usize,
+    selected: usize,
+    /// The value when the list opened (restored on Escape for a preview).
+    before: String,
+}
+
 /// The `/settings` list.
 pub struct SettingsPanel {
     entries: Vec<Entry>,
+    query: String,
     selected: usize,
+    submenu: Option<Submenu>,
 }
 
 impl SettingsPanel {
@@ -227,7 +70,9 @@ impl SettingsPanel {
             .collect();
         SettingsPanel {
             entries,
+            query: String::new(),
             selected: 0,
+            submenu: None,
         }
     }
 
@@ -249,68 +94,265 @@ impl SettingsPanel {
         }
     }
 
-    fn cycle(&mut self, step: isize) -> PanelOutcome {
-        let Some(entry) = self.entries.get_mut(self.selected) else {
+    /// Indexes of the entries whose label matches the filter, best match first.
+    fn filtered(&self) -> Vec<usize> {
+        if self.query.is_empty() {
+            return (0..self.entries.len()).collect();
+        }
+        let mut scored: Vec<(usize, usize)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| fuzzy_score(&self.query, &e.def.label()).map(|s| (s, i)))
+            .collect();
+        scored.sort();
+        scored.into_iter().map(|(_, i)| i).collect()
+    }
+
+    fn step(&mut self, at: usize, step: isize) -> PanelOutcome {
+        let Some(entry) = self.entries.get_mut(at) else {
             return PanelOutcome::Open;
         };
         let n = entry.values.len() as isize;
         if n < 2 {
             return PanelOutcome::Open;
         }
-        let at = entry
+        let pos = entry
             .values
             .iter()
             .position(|v| *v == entry.value)
             .unwrap_or(0) as isize;
-        entry.value = entry.values[(at + step).rem_euclid(n) as usize].clone();
+        entry.value = entry.values[(pos + step).rem_euclid(n) as usize].clone();
         PanelOutcome::Changed(PanelChange::Setting {
             id: entry.def.id,
             value: entry.value.clone(),
         })
     }
+
+    fn activate(&mut self, at: usize) -> PanelOutcome {
+        let Some(entry) = self.entries.get(at) else {
+            return PanelOutcome::Open;
+        };
+        match entry.def.change {
+            Change::Cycle => self.step(at, 1),
+            Change::Choose => {
+                self.submenu = Some(Submenu {
+                    entry: at,
+                    selected: entry
+                        .values
+                        .iter()
+                        .position(|v| *v == entry.value)
+                        .unwrap_or(0),
+                    before: entry.value.clone(),
+                });
+                PanelOutcome::Open
+            }
+        }
+    }
+
+    fn submenu_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome {
+        let Some(menu) = self.submenu.as_mut() else {
+            return PanelOutcome::Open;
+        };
+        let Some(entry) = self.entries.get_mut(menu.entry) else {
+            self.submenu = None;
+            return PanelOutcome::Open;
+        };
+        let n = entry.values.len().max(1);
+        let preview = entry.def.id == "theme";
+        let moved = if kb.matches("tui.select.up", key) {
+            menu.selected = (menu.selected + n - 1) % n;
+            true
+        } else if kb.matches("tui.select.down", key) {
+            menu.selected = (menu.selected + 1) % n;
+            true
+        } else {
+            false
+        };
+        if moved {
+            return match entry.values.get(menu.selected) {
+                Some(value) if preview => {
+                    PanelOutcome::Changed(PanelChange::PreviewTheme(value.clone()))
+                }
+                _ => PanelOutcome::Open,
+            };
+        }
+        if kb.matches("tui.select.confirm", key) {
+            let value = entry.values.get(menu.selected).cloned();
+            self.submenu = None;
+            return match value {
+                Some(value) => {
+                    entry.value = value.clone();
+                    PanelOutcome::Changed(PanelChange::Setting {
+                        id: entry.def.id,
+                        value,
+                    })
+                }
+                None => PanelOutcome::Open,
+            };
+        }
+        if kb.matches("tui.select.cancel", key) {
+            let before = menu.before.clone();
+            self.submenu = None;
+            if preview {
+                return PanelOutcome::Changed(PanelChange::PreviewTheme(before));
+            }
+        }
+        PanelOutcome::Open
+    }
+
+    fn submenu_lines(&self, menu: &Submenu, theme: &Theme, max: usize) -> Vec<Line<'static>> {
+        let Some(entry) = self.entries.get(menu.entry) else {
+            return Vec::new();
+        };
+        let mut out = vec![
+            Line::from(Span::styled(
+                truncate(&entry.def.label(), max, "…"),
+                theme.bold("accent"),
+            )),
+            Line::default(),
+            Line::from(Span::styled(
+                truncate(&entry.def.description(), max, "…"),
+                theme.fg("muted"),
+            )),
+            Line::default(),
+        ];
+        let shown: Vec<String> = entry.values.iter().map(|v| value_label(v)).collect();
+        let column = shown
+            .iter()
+            .map(|s| width(s))
+            .max()
+            .unwrap_or(0)
+            .clamp(12, 32);
+        let start = menu
+            .selected
+            .saturating_sub(VISIBLE / 2)
+            .min(shown.len().saturating_sub(VISIBLE));
+        for (i, (value, label)) in entry
+            .values
+            .iter()
+            .zip(&shown)
+            .enumerate()
+            .skip(start)
+            .take(VISIBLE)
+        {
+            let chosen = i == menu.selected;
+            let marker = if chosen { "→ " } else { "  " };
+            let thinking = entry.def.id == "thinking";
+            let pad = if thinking {
+                column.saturating_sub(width(label))
+            } else {
+                0
+            };
+            let head = truncate(&format!("{marker}{label}{}", " ".repeat(pad)), max, "…");
+            let style = if chosen {
+                theme.fg("accent")
+            } else {
+                Style::default()
+            };
+            let mut spans = vec![Span::styled(head.clone(), style)];
+            if thinking {
+                let key = format!("pi.settings.thinking_level.{value}");
+                let about = crate::i18n::t(&key, &[]);
+                let room = max.saturating_sub(width(&head) + 2);
+                if room > 3 && about != key {
+                    spans.push(Span::styled(
+                        format!("  {}", truncate(&about, room, "…")),
+                        theme.fg("muted"),
+                    ));
+                }
+            }
+            out.push(Line::from(spans));
+        }
+        out.push(Line::default());
+        out.push(Line::from(Span::styled(
+            truncate(&t!("pi.settings.submenu_keys"), max, "…"),
+            theme.fg("dim"),
+        )));
+        out
+    }
 }
 
 impl Panel for SettingsPanel {
     fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome {
-        let n = self.entries.len();
+        if self.submenu.is_some() {
+            return self.submenu_key(key, kb);
+        }
+        let shown = self.filtered();
+        let n = shown.len();
         if kb.matches("tui.select.cancel", key) {
             return PanelOutcome::Closed;
         }
-        if kb.matches("tui.select.up", key) {
+        let at = shown.get(self.selected).copied();
+        if kb.matches("tui.select.up", key) && n > 0 {
             self.selected = (self.selected + n - 1) % n;
-        } else if kb.matches("tui.select.down", key) {
+        } else if kb.matches("tui.select.down", key) && n > 0 {
             self.selected = (self.selected + 1) % n;
-        } else if kb.matches("tui.select.confirm", key)
-            || matches!(key.code, KeyCode::Char(' ') | KeyCode::Right)
+        } else if kb.matches("tui.select.confirm", key) || key.code == KeyCode::Char(' ') {
+            if let Some(at) = at {
+                return self.activate(at);
+            }
+        } else if matches!(key.code, KeyCode::Left | KeyCode::Right) {
+            let step = if key.code == KeyCode::Left { -1 } else { 1 };
+            if let Some(at) = at
+                && self.entries[at].def.change == Change::Cycle
+            {
+                return self.step(at, step);
+            }
+        } else if key.code == KeyCode::Backspace {
+            self.query.pop();
+            self.selected = 0;
+        } else if let KeyCode::Char(c) = key.code
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
         {
-            return self.cycle(1);
-        } else if key.code == KeyCode::Left {
-            return self.cycle(-1);
+            self.query.push(c);
+            self.selected = 0;
         }
         PanelOutcome::Open
     }
 
     fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
-        let mut out = vec![Line::from(Span::styled(
-            truncate(&t!("pi.settings.title"), max, "…"),
-            theme.bold("accent"),
-        ))];
-        let label_width = SETTINGS
+        if let Some(menu) = &self.submenu {
+            return self.submenu_lines(menu, theme, max);
+        }
+        let mut out = vec![
+            Line::from(Span::styled(
+                truncate(&t!("pi.settings.title"), max, "…"),
+                theme.bold("accent"),
+            )),
+            Line::from(vec![
+                Span::styled("> ", theme.fg("accent")),
+                Span::raw(truncate(&self.query, max.saturating_sub(2), "…")),
+            ]),
+            Line::default(),
+        ];
+        let shown = self.filtered();
+        if shown.is_empty() {
+            out.push(Line::from(Span::styled(
+                truncate(&t!("pi.settings.no_match"), max, "…"),
+                theme.fg("dim"),
+            )));
+        }
+        let label_width = self
+            .entries
             .iter()
-            .map(|d| width(&d.label()))
+            .map(|e| width(&e.def.label()))
             .max()
             .unwrap_or(0)
-            + 2;
+            .min(MAX_LABEL);
         let start = self
             .selected
             .saturating_sub(VISIBLE / 2)
-            .min(self.entries.len().saturating_sub(VISIBLE));
-        for (i, entry) in self.entries.iter().enumerate().skip(start).take(VISIBLE) {
-            let chosen = i == self.selected;
+            .min(shown.len().saturating_sub(VISIBLE));
+        for (pos, &i) in shown.iter().enumerate().skip(start).take(VISIBLE) {
+            let entry = &self.entries[i];
+            let chosen = pos == self.selected;
             let marker = if chosen { "→ " } else { "  " };
-            let label = entry.def.label();
+            let label = truncate(&entry.def.label(), label_width, "…");
             let label = format!(
-                "{label}{}",
+                "{label}{}  ",
                 " ".repeat(label_width.saturating_sub(width(&label)))
             );
             let head = truncate(&format!("{marker}{label}"), max, "…");
@@ -318,7 +360,7 @@ impl Panel for SettingsPanel {
             let style = if chosen {
                 theme.fg("accent")
             } else {
-                ratatui::style::Style::default()
+                Style::default()
             };
             out.push(Line::from(vec![
                 Span::styled(head, style),
@@ -328,12 +370,25 @@ impl Panel for SettingsPanel {
                 ),
             ]));
         }
-        if let Some(entry) = self.entries.get(self.selected) {
+        if shown.len() > VISIBLE {
+            let counter = t!(
+                "pi.tui.completion.position",
+                current = self.selected + 1,
+                total = shown.len()
+            );
+            out.push(Line::from(Span::styled(
+                truncate(&format!("  {counter}"), max, "…"),
+                theme.fg("dim"),
+            )));
+        }
+        if let Some(entry) = shown.get(self.selected).map(|&i| &self.entries[i]) {
+            out.push(Line::default());
             out.push(Line::from(Span::styled(
                 truncate(&format!("  {}", entry.def.description()), max, "…"),
                 theme.fg("muted"),
             )));
         }
+        out.push(Line::default());
         out.push(Line::from(Span::styled(
             truncate(&t!("pi.settings.keys"), max, "…"),
             theme.fg("dim"),
@@ -343,55 +398,5 @@ impl Panel for SettingsPanel {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crossterm::event::KeyModifiers;
-    use serde_json::json;
-
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
-    }
-
-    #[test]
-    fn values_come_from_settings_and_cycle() {
-        let settings = Settings::from_values(
-            json!({"quietStartup": true, "compaction": {"enabled": false}, "editorPaddingX": 2}),
-            json!({}),
-        );
-        let kb = Keybindings::default();
-        let mut panel = SettingsPanel::new(&settings, vec!["dark".into()], vec!["off".into()]);
-        assert_eq!(panel.value("autocompact"), Some("false"));
-        assert_eq!(panel.value("quiet-startup"), Some("true"));
-        assert_eq!(panel.value("editor-padding"), Some("2"));
-        assert_eq!(panel.value("steering-mode"), Some("one-at-a-time"));
-        assert_eq!(
-            panel.handle_key(&key(KeyCode::Enter), &kb),
-            PanelOutcome::Changed(PanelChange::Setting {
-                id: "autocompact",
-                value: "true".into()
-            })
-        );
-        panel.handle_key(&key(KeyCode::Down), &kb);
-        assert_eq!(
-            panel.handle_key(&key(KeyCode::Left), &kb),
-            PanelOutcome::Changed(PanelChange::Setting {
-                id: "steering-mode",
-                value: "all".into()
-            })
-        );
-        assert_eq!(
-            panel.handle_key(&key(KeyCode::Esc), &kb),
-            PanelOutcome::Closed
-        );
-    }
-
-    #[test]
-    fn stored_values_have_json_types() {
-        let padding = setting_def("editor-padding").unwrap();
-        assert_eq!(stored_value(padding, "3"), json!(3));
-        let quiet = setting_def("quiet-startup").unwrap();
-        assert_eq!(stored_value(quiet, "true"), json!(true));
-        let mode = setting_def("steering-mode").unwrap();
-        assert_eq!(stored_value(mode, "all"), json!("all"));
-    }
-}
+#[path = "settings_tests.rs"]
+mod tests;

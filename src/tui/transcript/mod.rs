@@ -3,6 +3,7 @@
 
 pub mod highlight;
 pub mod hyperlink;
+pub mod images;
 pub mod markdown;
 pub mod render;
 pub mod tool_rows;
@@ -160,6 +161,8 @@ pub struct Transcript {
     pub last_context_tokens: u64,
     /// Per item, the revision at which it last changed.
     pub item_revisions: Vec<u64>,
+    /// Images shown under an item (user attachments, tool results), by item index.
+    pub images: HashMap<usize, Vec<images::InlineImage>>,
     /// The status line shown last, updated in place while nothing follows it.
     status: Option<usize>,
     tools: HashMap<String, usize>,
@@ -193,9 +196,7 @@ impl Transcript {
         }
         for message in &messages[start..] {
             match message {
-                Message::User(u) => t.push(Item::User {
-                    text: u.content.text(),
-                }),
+                Message::User(u) => t.push_user(u),
                 Message::Assistant(a) => {
                     t.push_assistant(a, false);
                     t.add_usage(a);
@@ -206,10 +207,11 @@ impl Transcript {
                 Message::ToolResult(r) => {
                     t.finish_tool(
                         &r.tool_call_id,
-                        &blocks_text(&r.content),
+                        &texts_only(&r.content),
                         r.details.clone(),
                         r.is_error,
                     );
+                    t.add_tool_images(&r.tool_call_id, &r.content);
                 }
                 Message::BashExecution(b) => {
                     let id = format!("user-bash-{}", b.timestamp);
@@ -329,9 +331,7 @@ impl Transcript {
                 message: Message::Custom(c),
             } => self.push_custom(c),
             AgentEvent::MessageStart { message } => match message {
-                Message::User(u) => self.push(Item::User {
-                    text: u.content.text(),
-                }),
+                Message::User(u) => self.push_user(u),
                 Message::Assistant(a) => self.push_assistant(a, true),
                 _ => {}
             },
@@ -366,12 +366,15 @@ impl Transcript {
                 result,
                 is_error,
                 ..
-            } => self.finish_tool(
-                tool_call_id,
-                &blocks_text(&result.content),
-                result.details.clone(),
-                *is_error,
-            ),
+            } => {
+                self.finish_tool(
+                    tool_call_id,
+                    &texts_only(&result.content),
+                    result.details.clone(),
+                    *is_error,
+                );
+                self.add_tool_images(tool_call_id, &result.content);
+            }
             AgentEvent::AutoRetryStart {
                 attempt,
                 max_attempts,
@@ -548,6 +551,15 @@ fn assistant_texts(a: &AssistantMessage) -> (String, String) {
         }
     }
     (text, thinking)
+}
+
+/// The text parts of content blocks (images are drawn apart, see [`images`]).
+fn texts_only(blocks: &[ContentBlock]) -> String {
+    blocks
+        .iter()
+        .filter_map(ContentBlock::as_text)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The text parts of content blocks, images shown as a placeholder.

@@ -6,6 +6,7 @@ use crate::t;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::tui::transcript::images::{ImageOptions, ImageRows, append_images};
 use crate::tui::transcript::markdown::render_markdown;
 use crate::tui::transcript::tool_rows::render_tool;
 use crate::tui::transcript::{Item, NoticeKind, Transcript};
@@ -25,6 +26,8 @@ pub struct RenderOptions {
     pub expand_key: String,
     /// Shown for a collapsed thinking block instead of the default label.
     pub hidden_thinking_label: Option<String>,
+    /// How images are drawn.
+    pub images: ImageOptions,
 }
 
 /// Rendered lines per item, reused while the item and options are unchanged.
@@ -36,6 +39,8 @@ pub struct RenderCache {
     /// Per item: the revision its lines were rendered at (`None`: not rendered,
     /// it is above what was shown) and the lines.
     entries: Vec<(Option<u64>, Vec<Line<'static>>)>,
+    /// Per item, the images laid out in its lines.
+    images: Vec<Vec<ImageRows>>,
     /// The first item of the rendered tail [`RenderCache::update_tail`] keeps.
     tail_first: usize,
     memo: MarkdownMemo,
@@ -164,6 +169,29 @@ impl RenderCache {
         (have, first == 0)
     }
 
+    /// Re-render the items from `first` on; those above stay as they were, or
+    /// unrendered (the normal screen prints a resumed session's last part only).
+    pub fn update_from(
+        &mut self,
+        first: usize,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) {
+        self.prepare(transcript, options);
+        let first = first.min(transcript.items.len());
+        for i in first..transcript.items.len() {
+            self.render_at(i, transcript, options, theme);
+        }
+        self.tail_first = first;
+    }
+
+    /// The first item of the tail the last [`RenderCache::update_tail`] or
+    /// [`RenderCache::update_from`] rendered.
+    pub fn tail_start(&self) -> usize {
+        self.tail_first
+    }
+
     /// Drop what the options or the locale made stale; one slot per item.
     fn prepare(&mut self, transcript: &Transcript, options: &RenderOptions) {
         let generation = crate::i18n::generation();
@@ -175,6 +203,7 @@ impl RenderCache {
         }
         self.entries
             .resize_with(transcript.items.len(), || (None, Vec::new()));
+        self.images.resize_with(transcript.items.len(), Vec::new);
     }
 
     fn render_at(
@@ -186,7 +215,13 @@ impl RenderCache {
     ) {
         let rev = transcript.item_revisions.get(i).copied().unwrap_or(0);
         if self.entries[i].0 != Some(rev) {
-            let lines = render_item_with(&transcript.items[i], options, theme, &mut self.memo);
+            let mut lines = render_item_with(&transcript.items[i], options, theme, &mut self.memo);
+            self.images[i] = match transcript.images.get(&i) {
+                Some(images) => {
+                    append_images(&mut lines, images, &options.images, options.width, theme)
+                }
+                None => Vec::new(),
+            };
             self.entries[i] = (Some(rev), lines);
         }
     }
@@ -213,9 +248,37 @@ impl RenderCache {
         out
     }
 
+    /// The images among the lines [`RenderCache::window`] returns for the
+    /// same arguments, each with the line it starts on in that window.
+    pub fn window_images(&self, end: usize, count: usize) -> Vec<(usize, ImageRows)> {
+        let start = end.saturating_sub(count);
+        let first = self.tail_first.min(self.entries.len());
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for (i, (_, lines)) in self.entries.iter().enumerate().skip(first) {
+            for image in self.images.get(i).into_iter().flatten() {
+                let at = offset + image.line;
+                if at >= start && at < end {
+                    out.push((at - start, image.clone()));
+                }
+            }
+            offset += lines.len();
+            if offset >= end {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The images laid out in item `index`'s lines (after [`RenderCache::update`]).
+    pub fn item_images(&self, index: usize) -> &[ImageRows] {
+        self.images.get(index).map_or(&[], Vec::as_slice)
+    }
+
     /// Forget everything (theme change).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.images.clear();
         self.memo = MarkdownMemo::default();
         self.epoch += 1;
     }
@@ -462,110 +525,5 @@ fn indent(mut spans: Vec<Span<'static>>) -> Line<'static> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ui_kit::text::plain_lines as plain;
-
-    fn options(width: usize) -> RenderOptions {
-        RenderOptions {
-            width,
-            tools_expanded: false,
-            thinking_expanded: false,
-            expand_key: "ctrl+o".into(),
-            hidden_thinking_label: None,
-        }
-    }
-
-    #[test]
-    fn streaming_text_commits_markdown_at_line_boundaries() {
-        let item = Item::Assistant {
-            text: "**bold** done\n**half".into(),
-            thinking: "secret plan".into(),
-            streaming: true,
-            error: None,
-            aborted: false,
-        };
-        let out = plain(&render_item(&item, &options(40), &Theme::plain()));
-        assert_eq!(out, vec!["", " Thinking...", "", " bold done", " **half"]);
-    }
-
-    #[test]
-    fn streaming_markdown_keeps_settled_paragraphs_and_matches_a_whole_render() {
-        let theme = Theme::plain();
-        let mut memo = MarkdownMemo::default();
-        let mut source = String::new();
-        let mut parts = Vec::new();
-        for i in 0..40 {
-            parts.push(format!(
-                "Paragraph {i} with **bold** words that wrap around.\n\n"
-            ));
-        }
-        parts.push("```\nfn a() {}\n\nfn b() {}\n```\n\n".into());
-        parts.push("- one\n- two\n\nlast line\n".into());
-        for part in &parts {
-            source.push_str(part);
-            memo.render(&source, 30, &theme);
-        }
-        let text = |lines: Vec<Line<'static>>| -> Vec<String> {
-            lines.iter().map(|l| l.to_string()).collect()
-        };
-        assert_eq!(
-            text(memo.render(&source, 30, &theme)),
-            text(render_markdown(&source, 30, &theme))
-        );
-        // Only the growing paragraph is left to render again.
-        assert_eq!(memo.rest, "last line\n");
-        assert_eq!(settled_paragraphs("```\na\n\nb"), None);
-        assert_eq!(settled_paragraphs("a\n\nb"), Some(3));
-    }
-
-    #[test]
-    fn a_long_transcript_lays_out_only_the_tail_it_shows() {
-        let mut t = Transcript::default();
-        for i in 0..500 {
-            t.push(Item::User {
-                text: format!("question {i}"),
-            });
-        }
-        let mut cache = RenderCache::default();
-        let (have, whole) = cache.update_tail(&t, &options(30), &Theme::plain(), 10);
-        assert!(!whole);
-        assert!((10..20).contains(&have), "{have}");
-        let rendered = cache
-            .entries
-            .iter()
-            .filter(|(rev, _)| rev.is_some())
-            .count();
-        assert!(rendered <= 5, "{rendered} items laid out");
-        let shown: Vec<String> = cache
-            .window(have, 3)
-            .iter()
-            .map(|l| l.to_string())
-            .collect();
-        assert!(
-            shown.iter().any(|l| l.contains("question 499")),
-            "{shown:?}"
-        );
-        let (all, whole) = cache.update_tail(&t, &options(30), &Theme::plain(), usize::MAX);
-        assert!(whole);
-        assert_eq!(all, cache.update(&t, &options(30), &Theme::plain()));
-    }
-
-    #[test]
-    fn cache_rerenders_only_changed_items() {
-        let mut t = Transcript::new();
-        t.push(Item::User { text: "hi".into() });
-        let mut cache = RenderCache::default();
-        let first = cache.lines(&t, &options(30), &Theme::plain());
-        t.notice("note", NoticeKind::Error);
-        let second = cache.lines(&t, &options(30), &Theme::plain());
-        assert_eq!(&second[..first.len()], &first[..]);
-        assert_eq!(plain(&second).last().unwrap(), " note");
-        let total = cache.update(&t, &options(30), &Theme::plain());
-        assert_eq!(total, second.len());
-        assert_eq!(
-            cache.window(total - 1, 2),
-            second[total - 3..total - 1].to_vec()
-        );
-    }
-}
+#[path = "render_tests.rs"]
+mod tests;
