@@ -40,6 +40,17 @@ enum Problem {
     Other { message: String },
 }
 
+/// Compile the settings and models.json schemas on another thread, so the
+/// checks at start-up find them ready instead of compiling them in line.
+pub fn compile_in_background() {
+    let _ = std::thread::Builder::new()
+        .name("schemas".into())
+        .spawn(|| {
+            SETTINGS.compiled();
+            MODELS.compiled();
+        });
+}
+
 impl ConfigSchema {
     const fn new(source: &'static str) -> Self {
         ConfigSchema {

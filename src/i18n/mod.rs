@@ -69,7 +69,7 @@ fn builtin_pack(index: usize) -> &'static Bundle {
         [const { OnceLock::new() }; BUILTIN_LOCALES.len()];
     PARSED[index].get_or_init(|| {
         let (name, text) = BUILTIN_LOCALES[index];
-        match parse_bundle_text(text, &format!("builtin:{name}")) {
+        match bundle::parse_shipped_bundle(text, &format!("builtin:{name}")) {
             Ok(bundle) => bundle,
             Err(errors) => panic!("built-in locale {name} is invalid: {errors:?}"),
         }
@@ -228,6 +228,16 @@ fn clone_registry(current: &Registry) -> Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shipped_packs_satisfy_the_bundle_schema() {
+        for (file, text) in BUILTIN_LOCALES {
+            let checked = parse_bundle_text(text, file).unwrap();
+            let shipped = bundle::parse_shipped_bundle(text, file).unwrap();
+            assert_eq!(checked.messages.len(), shipped.messages.len(), "{file}");
+            assert_eq!(checked.locale, builtin_tag(file));
+        }
+    }
 
     #[test]
     fn start_up_parses_only_the_packs_of_the_lookup_chain() {
