@@ -2,7 +2,7 @@
 //! its fallback chain, and the lookup `t()` performs.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::bundle::{Bundle, Message};
 use super::format::{Args, fill};
@@ -23,13 +23,6 @@ pub struct Registry {
     builtin: Vec<String>,
     /// Registered namespaces, longest first, for longest-prefix matching.
     namespaces: Vec<String>,
-    /// Full key -> the message the chain picks, built on first lookup.
-    resolved: Arc<OnceLock<HashMap<String, Resolved>>>,
-}
-
-struct Resolved {
-    message: Message,
-    locale: String,
 }
 
 /// What a lookup found: the message and the locale it came from.
@@ -53,7 +46,6 @@ impl Registry {
             bundles: HashMap::new(),
             builtin: Vec::new(),
             namespaces: Vec::new(),
-            resolved: Arc::default(),
         }
     }
 
@@ -77,7 +69,6 @@ impl Registry {
         self.locale = normalize_tag(locale);
         self.chain = fallback_chain(&self.locale, &self.fallback);
         self.plural = Arc::new(PluralSelector::new(&self.locale));
-        self.resolved = Arc::default();
     }
 
     /// Add a bundle, replacing any earlier one for the same namespace and locale.
@@ -91,7 +82,6 @@ impl Registry {
             .entry(bundle.namespace.clone())
             .or_default()
             .insert(bundle.locale.clone(), Arc::new(bundle));
-        self.resolved = Arc::default();
     }
 
     /// Drop every bundle whose origin starts with `origin_prefix` (an extension's, on reload).
@@ -102,7 +92,6 @@ impl Registry {
         self.bundles.retain(|_, per_locale| !per_locale.is_empty());
         let bundles = &self.bundles;
         self.namespaces.retain(|ns| bundles.contains_key(ns));
-        self.resolved = Arc::default();
     }
 
     /// Every bundle, in no particular order.
@@ -135,40 +124,20 @@ impl Registry {
         })
     }
 
-    /// Find `key` along the fallback chain.
+    /// Find `key` along the fallback chain: the bundles of the longest registered
+    /// namespace that prefixes it, in chain order. A few hash lookups, nothing built
+    /// in advance.
     pub fn find(&self, key: &str) -> Option<Found<'_>> {
-        let resolved = self.resolved.get_or_init(|| self.resolve_all());
-        resolved.get(key).map(|r| Found {
-            message: &r.message,
-            locale: r.locale.as_str(),
+        let (namespace, rest) = self.split_key(key)?;
+        let per_locale = self.bundles.get(namespace)?;
+        self.chain.iter().find_map(|locale| {
+            let bundle = per_locale.get(locale)?;
+            let message = bundle.messages.get(rest)?;
+            Some(Found {
+                message,
+                locale: bundle.locale.as_str(),
+            })
         })
-    }
-
-    /// Every full key with the message the chain picks for it. A key belongs to the
-    /// longest registered namespace that prefixes it.
-    fn resolve_all(&self) -> HashMap<String, Resolved> {
-        let mut out = HashMap::new();
-        for (namespace, per_locale) in &self.bundles {
-            for locale in self.chain.iter().rev() {
-                let Some(bundle) = per_locale.get(locale) else {
-                    continue;
-                };
-                for (key, message) in &bundle.messages {
-                    let full = format!("{namespace}.{key}");
-                    if self.split_key(&full).map(|(ns, _)| ns) != Some(namespace.as_str()) {
-                        continue;
-                    }
-                    out.insert(
-                        full,
-                        Resolved {
-                            message: message.clone(),
-                            locale: bundle.locale.clone(),
-                        },
-                    );
-                }
-            }
-        }
-        out
     }
 
     /// Translate `key` with `args`; a key found nowhere renders as itself.
