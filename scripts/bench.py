@@ -316,8 +316,12 @@ def write_fixture(text, sb):
 def attempt(results, key, fn):
     try:
         results[key] = fn()
-    except Exception as e:  # a failing reference run is reported, not fatal
-        results[key] = {"error": str(e).splitlines()[0][:120]}
+    except subprocess.TimeoutExpired as e:  # a failing reference run is reported, not fatal
+        results[key] = {"error": f"did not finish in {e.timeout:.0f} s"}
+        print(f"    {key}: {results[key]['error']}", flush=True)
+    except Exception as e:
+        first = str(e).splitlines()[0]
+        results[key] = {"error": "exited early" if "process ended" in first else first[:120]}
         print(f"    {key}: {results[key]['error']}", flush=True)
 
 
