@@ -320,7 +320,7 @@ const HISTORY_SCREENS: usize = 3;
 /// The line saying the session has more above what was printed.
 fn earlier_not_printed(app: &App) -> Line<'static> {
     Line::styled(
-        crate::t!("pi.tui.transcript.earlier_not_printed"),
+        format!(" {}", crate::t!("pi.tui.transcript.earlier_not_printed")),
         app.theme.fg("muted"),
     )
 }
