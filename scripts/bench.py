@@ -310,6 +310,37 @@ def write_fixture(text, sb):
     return path
 
 
+REPEATS_20MB = 20
+ID_FIELDS = ("id", "parentId", "firstKeptEntryId", "targetId", "fromId")
+
+
+def write_repeated_fixture(text, sb, repeats):
+    """The fixture's entries `repeats` times over, one chain (ids made unique per copy; a
+    fixture of the first format has none, and its entries chain in file order): a session
+    of about `repeats` MB."""
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+    header["cwd"] = sb.proj
+    entries = [json.loads(l) for l in lines[1:] if l.strip()]
+    out = [json.dumps(header)]
+    last = None
+    for k in range(repeats):
+        for i, e in enumerate(entries):
+            e = dict(e)
+            for field in ID_FIELDS:
+                if isinstance(e.get(field), str):
+                    e[field] = f"{e[field]}-{k}"
+            if i == 0 and "id" in e:
+                e["parentId"] = last
+            out.append(json.dumps(e))
+        if "id" in entries[-1]:
+            last = f"{entries[-1]['id']}-{k}"
+    path = os.path.join(sb.root, "session-20mb.jsonl")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return path
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -356,6 +387,13 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "resume", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
                                                                  marker=b"mock-model")
                                                      for _ in range(args.runs)])})
+    if want("resume20") and fixture:
+        path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
+        # The reference takes seconds per megabyte: one run is enough to compare.
+        runs = args.runs if name != "pi 0.73.1" else 1
+        attempt(r, "resume20", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
+                                                                   marker=b"mock-model")
+                                                       for _ in range(runs)])})
     if want("stream-json"):
         def json_run():
             wall, rss, cpu, size = timed(cmd + model + ["--no-session", "--mode", "json", "-p", f"::words {WORDS}"],
@@ -419,6 +457,7 @@ def report(results, args):
         ("three-turn `-p` tool loop, peak RSS", "loop", "rss", "MiB", ""),
         ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
+        ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
         (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
         (f"{WORDS:,}-word answer, TUI: CPU", "stream-tui", "cpu", "s", "≤ 0.5 s"),
         (f"{WORDS:,}-word answer, `--mode json`: peak RSS", "stream-json", "rss", "MiB", "≤ 64 MiB"),
