@@ -2,7 +2,9 @@
 //! LuaLS annotations in runtime-lua/types/ for extension authors' editors, and the
 //! configuration schemas in schemas/ for everyone's editors) in the
 //! binary: writes `$OUT_DIR/bundled_docs.rs`, a list of (relative path, bytes) and a
-//! fingerprint of them all.
+//! fingerprint of them all. Also splits the model catalog (`src/ai/catalog.json`) into one
+//! section per provider (`$OUT_DIR/catalog_sections.rs`), so pi reads only the providers
+//! a run asks for.
 
 use std::fmt::Write as _;
 use std::hash::Hasher;
@@ -62,7 +64,9 @@ fn main() {
     );
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("bundled_docs.rs");
     let _ = std::fs::write(out, list);
+    write_catalog_sections(&root);
     for dir in [
+        "src/ai/catalog.json",
         "README.md",
         "CHANGELOG.md",
         "docs",
@@ -71,4 +75,35 @@ fn main() {
     ] {
         println!("cargo:rerun-if-changed={dir}");
     }
+}
+
+/// `SECTIONS`: (provider, api, base URL, models as a JSON array) per catalog provider.
+fn write_catalog_sections(root: &Path) {
+    let text = std::fs::read_to_string(root.join("src/ai/catalog.json")).unwrap_or_default();
+    let catalog: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let providers = catalog["providers"].as_array().cloned().unwrap_or_default();
+    let mut out = String::from(
+        "/// Every built-in provider: (name, api, base URL, its models as a JSON array).\n",
+    );
+    out.push_str("static SECTIONS: &[(&str, &str, &str, &str)] = &[\n");
+    for p in &providers {
+        let field = |key: &str| p[key].as_str().unwrap_or_default().to_string();
+        let models = serde_json::to_string(&p["models"]).unwrap_or_else(|_| "[]".into());
+        let _ = writeln!(
+            out,
+            "    ({:?}, {:?}, {:?}, {:?}),",
+            field("provider"),
+            field("api"),
+            field("baseUrl"),
+            models
+        );
+    }
+    out.push_str("];\n");
+    let _ = writeln!(
+        out,
+        "/// How many sections there are.\nconst SECTION_COUNT: usize = {};",
+        providers.len()
+    );
+    let dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let _ = std::fs::write(dir.join("catalog_sections.rs"), out);
 }

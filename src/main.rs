@@ -11,7 +11,7 @@ fn main() {
         println!("{}", pi::VERSION);
         return;
     }
-    pi::config::schema_check::compile_in_background();
+    pi::config::valid_configs::remember_in(&pi::config::paths::agent_dir());
     pi::app::startup::init_locale();
     if pi::app::lang_command::is_lang_command(&argv) {
         let (text, code) = pi::app::lang_command::run(&argv[1..]);

@@ -1,8 +1,9 @@
 //! The built-in model catalog, default models per provider, and the
 //! environment variables that carry each provider's API key.
 //!
-//! The catalog data lives in `catalog.json` (embedded in the binary) and is
-//! parsed on first use only.
+//! The catalog data lives in `catalog.json`; the build splits it into one
+//! section per provider (embedded in the binary), and a provider's section is
+//! parsed the first time that provider's models are asked for.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -14,21 +15,7 @@ use serde_json::Value;
 use crate::ai::model::{Model, ModelCost};
 use crate::config::Env;
 
-const CATALOG_JSON: &str = include_str!("catalog.json");
-
-#[derive(Deserialize)]
-struct CatalogFile {
-    providers: Vec<CatalogProvider>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CatalogProvider {
-    provider: String,
-    api: String,
-    base_url: String,
-    models: Vec<CatalogModel>,
-}
+include!(concat!(env!("OUT_DIR"), "/catalog_sections.rs"));
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -48,32 +35,28 @@ struct CatalogModel {
     compat: Option<Value>,
 }
 
-struct Catalog {
-    models: Vec<Model>,
-    providers: Vec<String>,
-}
-
+/// The models of section `index`, parsed on first use.
 #[expect(
     clippy::expect_used,
-    reason = "the data is embedded at build time and a unit test parses it"
+    reason = "the data is embedded at build time and a unit test parses every section"
 )]
-fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| {
-        let file: CatalogFile =
-            serde_json::from_str(CATALOG_JSON).expect("embedded catalog.json is valid");
-        let mut models = Vec::new();
-        let mut providers = Vec::new();
-        for p in file.providers {
-            providers.push(p.provider.clone());
-            for m in p.models {
+fn section(index: usize) -> &'static [Model] {
+    static PARSED: [OnceLock<Vec<Model>>; SECTION_COUNT] =
+        [const { OnceLock::new() }; SECTION_COUNT];
+    PARSED[index].get_or_init(|| {
+        let (provider, api, base_url, json) = SECTIONS[index];
+        let models: Vec<CatalogModel> =
+            serde_json::from_str(json).expect("embedded catalog section is valid");
+        models
+            .into_iter()
+            .map(|m| {
                 let [input, output, cache_read, cache_write] = m.cost;
-                models.push(Model {
+                Model {
                     id: m.id,
                     name: m.name,
-                    api: m.api.unwrap_or_else(|| p.api.clone()),
-                    provider: p.provider.clone(),
-                    base_url: m.base_url.unwrap_or_else(|| p.base_url.clone()),
+                    api: m.api.unwrap_or_else(|| api.to_string()),
+                    provider: provider.to_string(),
+                    base_url: m.base_url.unwrap_or_else(|| base_url.to_string()),
                     reasoning: m.reasoning,
                     thinking_level_map: m.thinking_level_map,
                     input: m.input,
@@ -87,33 +70,44 @@ fn catalog() -> &'static Catalog {
                     max_tokens: m.max_tokens,
                     headers: m.headers,
                     compat: m.compat,
-                });
-            }
-        }
-        Catalog { models, providers }
+                }
+            })
+            .collect()
     })
 }
 
-/// Every built-in model, grouped by provider (providers alphabetical).
-pub fn builtin_models() -> &'static [Model] {
-    &catalog().models
+/// The built-in provider names, in catalog order (alphabetical).
+pub fn builtin_providers() -> impl Iterator<Item = &'static str> {
+    SECTIONS.iter().map(|(name, ..)| *name)
 }
 
-/// The built-in provider names, in catalog order.
-pub fn builtin_providers() -> &'static [String] {
-    &catalog().providers
+/// The position of `provider` among [`builtin_providers`], if it is one.
+pub fn builtin_provider_index(provider: &str) -> Option<usize> {
+    SECTIONS.iter().position(|(name, ..)| *name == provider)
 }
 
 /// Whether `provider` has built-in models.
 pub fn is_builtin_provider(provider: &str) -> bool {
-    builtin_providers().iter().any(|p| p == provider)
+    builtin_provider_index(provider).is_some()
+}
+
+/// The built-in models of the provider at `index` of [`builtin_providers`].
+pub fn builtin_models_at(index: usize) -> &'static [Model] {
+    section(index)
 }
 
 /// The built-in models of one provider.
-pub fn builtin_models_for(provider: &str) -> impl Iterator<Item = &'static Model> + use<'_> {
-    builtin_models()
+pub fn builtin_models_for(provider: &str) -> impl Iterator<Item = &'static Model> + use<> {
+    builtin_provider_index(provider)
+        .map(section)
+        .unwrap_or_default()
         .iter()
-        .filter(move |m| m.provider == provider)
+}
+
+/// Every built-in model, grouped by provider (providers alphabetical). Parses every
+/// section: for listings only.
+pub fn builtin_models() -> impl Iterator<Item = &'static Model> {
+    (0..SECTIONS.len()).flat_map(|i| section(i).iter())
 }
 
 /// A built-in model by provider and id.
@@ -299,6 +293,26 @@ mod tests {
                 default_model_id(provider).unwrap_or_else(|| panic!("no default for {provider}"));
             assert!(builtin_model(provider, id).is_some(), "{provider}/{id}");
         }
+    }
+
+    #[test]
+    fn every_section_parses_and_holds_all_of_catalog_json() {
+        let whole: Value = serde_json::from_str(include_str!("catalog.json")).unwrap();
+        let providers = whole["providers"].as_array().unwrap();
+        let expected: usize = providers
+            .iter()
+            .map(|p| p["models"].as_array().unwrap().len())
+            .sum();
+        assert!(expected > 900, "{expected}");
+        assert_eq!(builtin_models().count(), expected);
+        assert_eq!(builtin_providers().count(), providers.len());
+        assert_eq!(
+            builtin_provider_index("anthropic")
+                .map(builtin_models_at)
+                .unwrap()[0]
+                .provider,
+            "anthropic"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The model registry: built-in models plus custom providers, models and
 //! overrides from `<agent>/models.json`, and per-request auth resolution.
 
+mod model_list;
 pub mod models_json;
 
 use std::collections::{BTreeMap, HashMap};
@@ -14,6 +15,7 @@ use crate::ai::local_models;
 use crate::ai::model::{Model, ModelCost};
 use crate::config::config_value::{Env, resolve_config_value_or_err};
 use crate::config::paths;
+use model_list::ModelList;
 use models_json::{
     ModelOverride, ModelsConfig, ProviderConfig, input_names, load_models_config, merge_compat,
     token_count,
@@ -30,7 +32,7 @@ struct ProviderRequestConfig {
 /// All known models and how to authenticate requests to them.
 #[derive(Debug, Clone)]
 pub struct ModelRegistry {
-    models: Vec<Model>,
+    models: ModelList,
     request_configs: HashMap<String, ProviderRequestConfig>,
     model_headers: HashMap<(String, String), IndexMap<String, String>>,
     models_path: PathBuf,
@@ -59,7 +61,7 @@ impl ModelRegistry {
     /// Like [`ModelRegistry::load`] with an explicit `models.json` path.
     pub fn load_from(models_path: &Path) -> (ModelRegistry, Vec<String>) {
         let mut registry = ModelRegistry {
-            models: Vec::new(),
+            models: ModelList::default(),
             request_configs: HashMap::new(),
             model_headers: HashMap::new(),
             models_path: models_path.to_path_buf(),
@@ -84,7 +86,7 @@ impl ModelRegistry {
     /// pi's model resolution with a fixed catalogue.
     pub fn from_models(models: Vec<Model>) -> ModelRegistry {
         ModelRegistry {
-            models,
+            models: ModelList::new(false, IndexMap::new(), models),
             request_configs: HashMap::new(),
             model_headers: HashMap::new(),
             models_path: PathBuf::new(),
@@ -124,17 +126,7 @@ impl ModelRegistry {
                 self.store_model_headers(name, id, o.headers.as_ref());
             }
         }
-        let mut models = builtin_with_overrides(&config);
-        for custom in self.custom_models(&config) {
-            match models
-                .iter_mut()
-                .find(|m| m.provider == custom.provider && m.id == custom.id)
-            {
-                Some(slot) => *slot = custom,
-                None => models.push(custom),
-            }
-        }
-        self.models = models;
+        let custom = self.custom_models(&config);
         self.local_configured = local_models::LOCAL_SERVERS
             .iter()
             .any(|server| config.providers.contains_key(server.provider));
@@ -153,6 +145,7 @@ impl ModelRegistry {
                 (server.provider.to_string(), url, compat)
             })
             .collect();
+        self.models = ModelList::new(true, config.providers, custom);
         self.merge_local_models();
     }
 
@@ -206,9 +199,9 @@ impl ModelRegistry {
             return false;
         }
         self.local_models = found;
-        let before = self.models.len();
+        let before = self.models.added_len();
         self.merge_local_models();
-        self.models.len() != before
+        self.models.added_len() != before
     }
 
     /// Whether `models.json` or an extension configures Ollama or LM Studio.
@@ -218,11 +211,7 @@ impl ModelRegistry {
 
     /// Add discovered local models not already defined in `models.json`.
     fn merge_local_models(&mut self) {
-        for model in &self.local_models {
-            if self.find(&model.provider, &model.id).is_none() {
-                self.models.push(model.clone());
-            }
-        }
+        self.models.set_local(self.local_models.clone());
     }
 
     fn store_request_config(&mut self, provider: &str, config: &ProviderConfig) {
@@ -323,53 +312,57 @@ impl ModelRegistry {
         self.error.as_deref()
     }
 
-    /// Every model (built-ins, then custom additions).
+    /// Every model (built-ins, then custom additions). Reads the whole catalog:
+    /// prefer [`ModelRegistry::find`] or [`ModelRegistry::provider_models`].
     pub fn all(&self) -> &[Model] {
-        &self.models
+        self.models.all()
+    }
+
+    /// Whether no model is known at all.
+    pub fn is_empty(&self) -> bool {
+        self.models.is_empty()
     }
 
     /// A model by exact provider and id.
     pub fn find(&self, provider: &str, id: &str) -> Option<&Model> {
-        self.models
-            .iter()
-            .find(|m| m.provider == provider && m.id == id)
+        self.models.find(provider, id)
+    }
+
+    /// The models of one provider, in model order.
+    pub fn provider_models<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a Model> {
+        self.models.of_provider(provider)
     }
 
     /// Provider names in model order, without duplicates.
     pub fn providers(&self) -> Vec<String> {
-        let mut names: Vec<String> = Vec::new();
-        for m in &self.models {
-            if !names.contains(&m.provider) {
-                names.push(m.provider.clone());
-            }
-        }
-        names
+        self.models.providers()
     }
 
     /// Whether a request to `model` could be authenticated (runtime key,
     /// `auth.json`, environment, or a `models.json` apiKey). Runs no commands.
     pub fn has_configured_auth(&self, model: &Model, auth: &AuthStorage) -> bool {
-        auth.has_auth(&model.provider)
-            || local_models::is_local_provider(&model.provider)
+        self.provider_has_auth(&model.provider, auth)
+    }
+
+    fn provider_has_auth(&self, provider: &str, auth: &AuthStorage) -> bool {
+        auth.has_auth(provider)
+            || local_models::is_local_provider(provider)
             || self
                 .request_configs
-                .get(&model.provider)
+                .get(provider)
                 .is_some_and(|c| c.api_key.is_some())
     }
 
-    /// Models whose provider has auth configured.
+    /// Models whose provider has auth configured (the catalog of a provider
+    /// without is not read).
     pub fn available(&self, auth: &AuthStorage) -> Vec<Model> {
         // Asked once per provider, not once per model.
-        let mut answers: HashMap<&str, bool> = HashMap::new();
-        self.models
-            .iter()
-            .filter(|m| {
-                *answers
-                    .entry(m.provider.as_str())
-                    .or_insert_with(|| self.has_configured_auth(m, auth))
-            })
-            .cloned()
-            .collect()
+        let mut answers: HashMap<String, bool> = HashMap::new();
+        self.models.filtered(|provider| {
+            *answers
+                .entry(provider.to_string())
+                .or_insert_with(|| self.provider_has_auth(provider, auth))
+        })
     }
 
     /// API key and headers for one request. Key order: `runtime_api_key`,
@@ -461,34 +454,6 @@ fn resolve_headers_into(
         out.insert(name.clone(), value);
     }
     Ok(())
-}
-
-/// Built-in models with provider-level (`baseUrl`, `compat`) and per-model
-/// overrides from `models.json` applied.
-fn builtin_with_overrides(config: &ModelsConfig) -> Vec<Model> {
-    catalog::builtin_models()
-        .iter()
-        .map(|builtin| {
-            let mut model = builtin.clone();
-            let Some(p) = config.providers.get(&model.provider) else {
-                return model;
-            };
-            if p.base_url.is_some() || p.compat.is_some() {
-                if let Some(url) = &p.base_url {
-                    model.base_url = url.clone();
-                }
-                model.compat = merge_compat(model.compat.as_ref(), p.compat.as_ref());
-            }
-            if let Some(o) = p
-                .model_overrides
-                .as_ref()
-                .and_then(|all| all.get(&model.id))
-            {
-                apply_override(&mut model, o);
-            }
-            model
-        })
-        .collect()
 }
 
 fn apply_override(model: &mut Model, o: &ModelOverride) {

@@ -180,16 +180,19 @@ pub fn resolve_cli_model(
     cli_provider: Option<&str>,
     cli_model: &str,
 ) -> Result<ResolvedModel, String> {
-    let all = registry.all();
-    if all.is_empty() {
+    if registry.is_empty() {
         return Err(
             "No models available. Check your installation or add models to models.json.".into(),
         );
     }
+    // Only the providers named are read from the catalog, unless the name
+    // leaves the provider open.
+    let providers = registry.providers();
     let canonical_provider = |name: &str| {
-        all.iter()
-            .find(|m| m.provider.eq_ignore_ascii_case(name))
-            .map(|m| m.provider.clone())
+        providers
+            .iter()
+            .find(|p| p.eq_ignore_ascii_case(name))
+            .cloned()
     };
     let mut provider = match cli_provider {
         Some(p) => Some(canonical_provider(p).ok_or_else(|| {
@@ -201,7 +204,7 @@ pub fn resolve_cli_model(
     };
     let exact_anywhere = || {
         let lower = cli_model.to_lowercase();
-        all.iter().find(|m| {
+        registry.all().iter().find(|m| {
             m.id.to_lowercase() == lower
                 || format!("{}/{}", m.provider, m.id).to_lowercase() == lower
         })
@@ -236,8 +239,8 @@ pub fn resolve_cli_model(
     }
 
     let candidates: Vec<Model> = match &provider {
-        Some(p) => all.iter().filter(|m| &m.provider == p).cloned().collect(),
-        None => all.to_vec(),
+        Some(p) => registry.provider_models(p).cloned().collect(),
+        None => registry.all().to_vec(),
     };
     let matched = parse_model_pattern(&pattern, &candidates, true);
     if let Some(m) = matched.model {
@@ -247,13 +250,13 @@ pub fn resolve_cli_model(
         if let Some(m) = exact_anywhere() {
             return Ok(found(m, None, None));
         }
-        let fallback = parse_model_pattern(cli_model, all, true);
+        let fallback = parse_model_pattern(cli_model, registry.all(), true);
         if let Some(m) = fallback.model {
             return Ok(found(m, fallback.thinking_level, fallback.warning));
         }
     }
     if let Some(p) = &provider
-        && let Some(model) = custom_id_model(p, &pattern, all)
+        && let Some(model) = custom_id_model(p, &pattern, &candidates)
     {
         let note =
             format!("Model \"{pattern}\" not found for provider \"{p}\". Using custom model id.");
@@ -276,12 +279,12 @@ pub fn resolve_cli_model(
     Err(message)
 }
 
-/// A provider's default model (or first model) re-labelled with `id`.
-fn custom_id_model(provider: &str, id: &str, all: &[Model]) -> Option<Model> {
-    let mut provider_models = all.iter().filter(|m| m.provider == provider).peekable();
-    let first = provider_models.peek().copied()?;
+/// A provider's default model (or first model) re-labelled with `id`;
+/// `provider_models` are that provider's models.
+fn custom_id_model(provider: &str, id: &str, provider_models: &[Model]) -> Option<Model> {
+    let first = provider_models.first()?;
     let base = default_model_id(provider)
-        .and_then(|d| all.iter().find(|m| m.provider == provider && m.id == d))
+        .and_then(|d| provider_models.iter().find(|m| m.id == d))
         .unwrap_or(first);
     let mut model = base.clone();
     model.id = id.to_string();

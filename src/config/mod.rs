@@ -12,6 +12,7 @@ pub mod settings;
 pub mod settings_keys;
 pub mod system_prompt;
 pub mod trust;
+pub mod valid_configs;
 
 pub use config_value::Env;
 pub use context_files::ContextFile;

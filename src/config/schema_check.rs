@@ -2,7 +2,8 @@
 //! (the same files editors use through `$schema`). Every wrong-typed or unknown
 //! key yields one warning naming the file, the key and what was expected; the
 //! offending values are taken out so the rest of the file still applies.
-//! A schema is compiled the first time a file of its kind is checked.
+//! A schema is compiled the first time a file of its kind is checked, unless
+//! the file is unchanged since it was last found valid.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -40,17 +41,6 @@ enum Problem {
     Other { message: String },
 }
 
-/// Compile the settings and models.json schemas on another thread, so the
-/// checks at start-up find them ready instead of compiling them in line.
-pub fn compile_in_background() {
-    let _ = std::thread::Builder::new()
-        .name("schemas".into())
-        .spawn(|| {
-            SETTINGS.compiled();
-            MODELS.compiled();
-        });
-}
-
 impl ConfigSchema {
     const fn new(source: &'static str) -> Self {
         ConfigSchema {
@@ -72,6 +62,20 @@ impl ConfigSchema {
                 Some((schema, validator))
             })
             .as_ref()
+    }
+
+    /// [`ConfigSchema::check`] for `value` parsed from `text`, skipped when the same
+    /// text was found valid before (see [`super::valid_configs`]).
+    pub fn check_text(&self, file: &Path, text: &str, value: &mut Value) -> Vec<String> {
+        let fingerprint = super::valid_configs::fingerprint(self.source, text);
+        if super::valid_configs::is_known_valid(fingerprint) {
+            return Vec::new();
+        }
+        let warnings = self.check(file, value);
+        if warnings.is_empty() && self.compiled().is_some() {
+            super::valid_configs::remember_valid(fingerprint);
+        }
+        warnings
     }
 
     /// Check `value` (the parsed contents of `file`): one warning per offending

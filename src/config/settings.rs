@@ -254,7 +254,7 @@ fn load_file(
     match parse_object(&text) {
         Ok(map) => {
             let mut value = Value::Object(map);
-            warnings.extend(super::schema_check::SETTINGS.check(path, &mut value));
+            warnings.extend(super::schema_check::SETTINGS.check_text(path, &text, &mut value));
             let Value::Object(mut map) = value else {
                 return (Map::new(), true);
             };

@@ -21,7 +21,7 @@ pub mod watch;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{LazyLock, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use arc_swap::ArcSwap;
 
@@ -40,8 +40,10 @@ pub const BUILTIN_LOCALES: &[(&str, &str)] = &[
 /// Shipped languages, native names, aliases and RTL tags (`locales/languages.json`).
 pub const LANGUAGES_JSON: &str = include_str!("../../locales/languages.json");
 
+// The built-in packs join on the first lookup (see `with_registry`): a run that
+// translates nothing parses none.
 static CATALOG: LazyLock<ArcSwap<Registry>> =
-    LazyLock::new(|| ArcSwap::from_pointee(chain_registry("en")));
+    LazyLock::new(|| ArcSwap::from_pointee(Registry::new("en", "en")));
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 static PROBE_ON: AtomicBool = AtomicBool::new(false);
 static PROBED_KEYS: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
@@ -64,13 +66,13 @@ pub fn chain_registry(locale: &str) -> Registry {
 }
 
 /// The built-in pack `index` of [`BUILTIN_LOCALES`], parsed on first use.
-fn builtin_pack(index: usize) -> &'static Bundle {
-    static PARSED: [OnceLock<Bundle>; BUILTIN_LOCALES.len()] =
+fn builtin_pack(index: usize) -> &'static Arc<Bundle> {
+    static PARSED: [OnceLock<Arc<Bundle>>; BUILTIN_LOCALES.len()] =
         [const { OnceLock::new() }; BUILTIN_LOCALES.len()];
     PARSED[index].get_or_init(|| {
         let (name, text) = BUILTIN_LOCALES[index];
         match bundle::parse_shipped_bundle(text, &format!("builtin:{name}")) {
-            Ok(bundle) => bundle,
+            Ok(bundle) => Arc::new(bundle),
             Err(errors) => panic!("built-in locale {name} is invalid: {errors:?}"),
         }
     })
@@ -89,15 +91,20 @@ fn add_builtin_packs(registry: &mut Registry, all: bool) {
         if registry.has_builtin(&tag) || !(all || registry.chain().contains(&tag)) {
             continue;
         }
-        let mut pack = builtin_pack(index).clone();
-        if let Some(user) = registry.bundle(&pack.namespace, &pack.locale) {
-            pack.messages.extend(user.messages.clone());
-            pack.aliases.extend(user.aliases.clone());
-            pack.origin = user.origin.clone();
+        let shipped = builtin_pack(index);
+        match registry.bundle(&shipped.namespace, &shipped.locale) {
+            Some(user) => {
+                let mut pack = Bundle::clone(shipped);
+                pack.messages.extend(user.messages.clone());
+                pack.aliases.extend(user.aliases.clone());
+                pack.origin = user.origin.clone();
+                registry.insert(pack);
+            }
+            None => registry.insert_shared(shipped.clone()),
         }
-        registry.insert(pack);
         registry.mark_builtin(&tag);
     }
+    registry.mark_chain_complete();
 }
 
 /// Whether pi ships a pack for `tag`.
@@ -159,14 +166,16 @@ pub fn set_locale(locale: &str) {
 
 /// Change the registry (add bundles, switch locale) and tell renderers to redraw.
 pub fn update(change: impl Fn(&mut Registry)) {
-    let change = |registry: &mut Registry| {
-        change(registry);
-        add_builtin_packs(registry, false);
-    };
     #[cfg(test)]
-    if scoped::update(&change) {
-        GENERATION.fetch_add(1, Ordering::Relaxed);
-        return;
+    {
+        let with_packs = |registry: &mut Registry| {
+            change(registry);
+            add_builtin_packs(registry, false);
+        };
+        if scoped::update(&with_packs) {
+            GENERATION.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
     }
     CATALOG.rcu(|current| {
         let mut next = clone_registry(current);
@@ -176,12 +185,25 @@ pub fn update(change: impl Fn(&mut Registry)) {
     GENERATION.fetch_add(1, Ordering::Relaxed);
 }
 
-/// Read the registry (for doctor, debug, listings).
+/// Read the registry (for doctor, debug, listings). The built-in packs of the
+/// current locale's chain are added first if a change left them out.
 pub fn with_registry<R>(read: impl FnOnce(&Registry) -> R) -> R {
     #[cfg(test)]
     if let Some(registry) = scoped::current() {
         return read(&registry);
     }
+    let current = CATALOG.load();
+    if current.chain_complete() {
+        return read(&current);
+    }
+    drop(current);
+    CATALOG.rcu(|current| {
+        let mut next = clone_registry(current);
+        if !next.chain_complete() {
+            add_builtin_packs(&mut next, false);
+        }
+        next
+    });
     read(&CATALOG.load())
 }
 

@@ -23,6 +23,9 @@ pub struct Registry {
     builtin: Vec<String>,
     /// Registered namespaces, longest first, for longest-prefix matching.
     namespaces: Vec<String>,
+    /// Whether the built-in packs of the lookup chain were added since the
+    /// locale last changed.
+    chain_complete: bool,
 }
 
 /// What a lookup found: the message and the locale it came from.
@@ -46,6 +49,7 @@ impl Registry {
             bundles: HashMap::new(),
             builtin: Vec::new(),
             namespaces: Vec::new(),
+            chain_complete: false,
         }
     }
 
@@ -69,10 +73,27 @@ impl Registry {
         self.locale = normalize_tag(locale);
         self.chain = fallback_chain(&self.locale, &self.fallback);
         self.plural = Arc::new(PluralSelector::new(&self.locale));
+        self.chain_complete = false;
+    }
+
+    /// Whether the built-in packs of the lookup chain are in (see
+    /// [`Registry::mark_chain_complete`]).
+    pub fn chain_complete(&self) -> bool {
+        self.chain_complete
+    }
+
+    /// Record that the built-in packs of the lookup chain were added.
+    pub fn mark_chain_complete(&mut self) {
+        self.chain_complete = true;
     }
 
     /// Add a bundle, replacing any earlier one for the same namespace and locale.
     pub fn insert(&mut self, bundle: Bundle) {
+        self.insert_shared(Arc::new(bundle));
+    }
+
+    /// [`Registry::insert`] for a bundle that is shared already.
+    pub fn insert_shared(&mut self, bundle: Arc<Bundle>) {
         if !self.namespaces.contains(&bundle.namespace) {
             self.namespaces.push(bundle.namespace.clone());
             self.namespaces
@@ -81,7 +102,7 @@ impl Registry {
         self.bundles
             .entry(bundle.namespace.clone())
             .or_default()
-            .insert(bundle.locale.clone(), Arc::new(bundle));
+            .insert(bundle.locale.clone(), bundle);
     }
 
     /// Drop every bundle whose origin starts with `origin_prefix` (an extension's, on reload).

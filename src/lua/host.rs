@@ -107,7 +107,8 @@ impl Host {
     }
 
     /// Load the extensions into a fresh VM: the paths of the last load, or found again
-    /// on disk when `rediscover` is set (a reload) and the host knows how.
+    /// on disk when `rediscover` is set (a reload) and the host knows how. Without any
+    /// extension no VM is started.
     async fn load(&self, rediscover: bool) -> LoadReport {
         let mut report = LoadReport::default();
         let paths = match (&self.config.rediscover, rediscover) {
@@ -117,6 +118,10 @@ impl Host {
         match self.paths.write() {
             Ok(mut shared) => *shared = paths.clone(),
             Err(poisoned) => *poisoned.into_inner() = paths.clone(),
+        }
+        // Nothing to run: no VM until a reload finds an extension.
+        if paths.is_empty() {
+            return report;
         }
         let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
             .and_then(|vm| install_static(&vm.lua, &vm.host, self.config.ui.clone()).map(|_| vm))

@@ -64,7 +64,6 @@ fn app(session_dir: PathBuf) -> App {
         footer,
     );
     app.models = pi::ai::catalog::builtin_models()
-        .iter()
         .take(30)
         .cloned()
         .collect();

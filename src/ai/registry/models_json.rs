@@ -187,7 +187,7 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
     };
     let mut value: Value = serde_json::from_str(&cleaned).map_err(describe)?;
     // Wrong-typed keys are reported and left out; the rest of the file applies.
-    let warnings = crate::config::schema_check::MODELS.check(path, &mut value);
+    let warnings = crate::config::schema_check::MODELS.check_text(path, &cleaned, &mut value);
     let mut config: ModelsConfig = match serde_json::from_value(value) {
         Ok(config) => config,
         // The line and column come from the text.

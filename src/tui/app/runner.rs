@@ -73,7 +73,6 @@ pub struct InteractiveOptions {
 
 /// Run the interactive UI until the user quits; returns the exit code.
 pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOptions) -> i32 {
-    crate::tui::transcript::highlight::preload();
     let existing = Transcript::from_messages(&agent.state.messages);
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
@@ -289,6 +288,8 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
     let mut last_frame = Instant::now() - FRAME;
     let mut spinner = tokio::time::interval(SPINNER);
     spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // The syntax definitions load once the first frame is up, not in its way.
+    let mut highlighting_loaded = false;
     loop {
         let next_frame = last_frame + FRAME;
         tokio::select! {
@@ -316,6 +317,10 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                 }
                 app.dirty = false;
                 last_frame = Instant::now();
+                if !highlighting_loaded {
+                    crate::tui::transcript::highlight::preload();
+                    highlighting_loaded = true;
+                }
             }
             _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
             _ = lua_published(app.lua.surfaces.clone()) => {
