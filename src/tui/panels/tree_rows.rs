@@ -46,9 +46,6 @@ pub struct TreeRow {
     pub on_path: bool,
     /// Index of the first row after this entry's descendants.
     pub subtree_end: usize,
-    /// Branch lines drawn before the text (`│  `, `├─ `, `└─ `), three
-    /// columns a level.
-    pub guide: String,
 }
 
 /// The flattened tree and where the leaf is.
@@ -199,30 +196,6 @@ struct Visit {
     depth: usize,
     /// Closes the node's subtree (records where it ends).
     exit: bool,
-    /// Per level above, whether a `│` continues there (a later sibling follows).
-    gutters: Vec<bool>,
-    /// `Some(last)`: the node starts a branch, drawn `└─ ` when `last`, else `├─ `.
-    connector: Option<bool>,
-}
-
-/// The branch lines of a row.
-fn guide_text(gutters: &[bool], connector: Option<bool>) -> String {
-    let mut out = String::new();
-    for (level, &show) in gutters.iter().enumerate() {
-        let piece = match connector {
-            Some(last) if level + 1 == gutters.len() => {
-                if last {
-                    "└─ "
-                } else {
-                    "├─ "
-                }
-            }
-            _ if show => "│  ",
-            _ => "   ",
-        };
-        out.push_str(piece);
-    }
-    out
 }
 
 /// Flatten `session`'s tree. Children of an entry with several children
@@ -254,19 +227,11 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             node: root,
             depth: roots_depth,
             exit: false,
-            gutters: vec![false; roots_depth],
-            connector: None,
         });
     }
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
     while let Some(visit) = stack.pop() {
-        let Visit {
-            node,
-            depth,
-            exit,
-            gutters,
-            connector,
-        } = visit;
+        let Visit { node, depth, exit } = visit;
         if exit {
             let row = row_of_node[node];
             data.rows[row].subtree_end = data.rows.len();
@@ -278,11 +243,6 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         if Some(id) == leaf {
             data.leaf_row = Some(data.rows.len());
         }
-        let mut guide = guide_text(&gutters, connector);
-        if several_roots {
-            // The roots hang from nothing drawn: shift everything one level left.
-            guide = guide.chars().skip(3).collect();
-        }
         row_of_node[node] = data.rows.len();
         data.rows.push(TreeRow {
             id: id.to_string(),
@@ -293,34 +253,20 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             label_time: n.label_timestamp.map(str::to_string),
             on_path: on_path.contains(id),
             subtree_end: 0,
-            guide,
         });
         stack.push(Visit {
             node,
             depth,
             exit: true,
-            gutters: Vec::new(),
-            connector: None,
         });
         let mut children = n.children.clone();
         children.sort_by_key(|&c| !leads_to_leaf[c]);
-        let branches = children.len() > 1;
-        let count = children.len();
-        for (i, &child) in children.iter().enumerate().rev() {
-            let last = i + 1 == count;
-            let (depth, gutters, connector) = if branches {
-                let mut g = gutters.clone();
-                g.push(!last);
-                (depth + 1, g, Some(last))
-            } else {
-                (depth, gutters.clone(), None)
-            };
+        let depth = depth + usize::from(children.len() > 1);
+        for &child in children.iter().rev() {
             stack.push(Visit {
                 node: child,
                 depth,
                 exit: false,
-                gutters,
-                connector,
             });
         }
     }
