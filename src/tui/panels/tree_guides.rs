@@ -60,63 +60,48 @@ pub fn visible_guides(rows: &[TreeRow], visible: &[usize]) -> Vec<String> {
     }
     let several_roots = roots.len() > 1;
     let mut layouts = vec![Layout::default(); visible.len()];
-    // (position, indent, just branched, connector, last, gutters, top level)
-    let mut stack: Vec<(usize, usize, bool, bool, bool, Vec<Gutter>, bool)> = roots
+    // (position, its layout, whether it is the first row after a branch)
+    let mut stack: Vec<(usize, Layout, bool)> = roots
         .iter()
         .enumerate()
         .rev()
         .map(|(i, &pos)| {
-            let last = i + 1 == roots.len();
-            let level = usize::from(several_roots);
-            (
-                pos,
-                level,
-                several_roots,
-                several_roots,
-                last,
-                Vec::new(),
-                several_roots,
-            )
+            let layout = Layout {
+                indent: usize::from(several_roots),
+                connector: several_roots,
+                last: i + 1 == roots.len(),
+                gutters: Vec::new(),
+                top_level: several_roots,
+            };
+            (pos, layout, several_roots)
         })
         .collect();
-    while let Some((pos, indent, just_branched, connector, last, gutters, top_level)) = stack.pop()
-    {
+    while let Some((pos, layout, just_branched)) = stack.pop() {
         let kids = &children[pos];
         let branches = kids.len() > 1;
-        let child_indent = if branches || (just_branched && indent > 0) {
-            indent + 1
+        let child_indent = if branches || (just_branched && layout.indent > 0) {
+            layout.indent + 1
         } else {
-            indent
+            layout.indent
         };
-        let display = display_indent(indent, several_roots);
-        let child_gutters = if connector && !top_level {
-            let mut g = gutters.clone();
-            g.push(Gutter {
-                level: display.saturating_sub(1),
-                show: !last,
+        let mut child_gutters = layout.gutters.clone();
+        if layout.connector && !layout.top_level {
+            child_gutters.push(Gutter {
+                level: display_indent(layout.indent, several_roots).saturating_sub(1),
+                show: !layout.last,
             });
-            g
-        } else {
-            gutters.clone()
-        };
-        for (i, &kid) in kids.iter().enumerate().rev() {
-            stack.push((
-                kid,
-                child_indent,
-                branches,
-                branches,
-                i + 1 == kids.len(),
-                child_gutters.clone(),
-                false,
-            ));
         }
-        layouts[pos] = Layout {
-            indent,
-            connector,
-            last,
-            gutters,
-            top_level,
-        };
+        for (i, &kid) in kids.iter().enumerate().rev() {
+            let child = Layout {
+                indent: child_indent,
+                connector: branches,
+                last: i + 1 == kids.len(),
+                gutters: child_gutters.clone(),
+                top_level: false,
+            };
+            stack.push((kid, child, branches));
+        }
+        layouts[pos] = layout;
     }
     layouts.iter().map(|l| draw(l, several_roots)).collect()
 }
