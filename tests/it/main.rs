@@ -70,6 +70,7 @@ mod playground_ui;
 mod playground_ui_overlays;
 mod reliability;
 mod resources_skills;
+mod resume_folder;
 mod rpc_mode;
 mod rpc_reference;
 mod scripts_gen_models;

@@ -45,8 +45,10 @@ impl App {
     }
 
     /// The conversation now works in `cwd`, its sessions stored in `session_dir`:
-    /// the footer, `/resume`'s folder scope and `@` file completion follow.
+    /// the footer (folder and git branch), `/resume`'s folder scope and `@` file
+    /// completion follow.
     pub(super) fn enter_folder(&mut self, cwd: PathBuf, session_dir: Option<PathBuf>) {
+        self.footer.git_branch = crate::tui::chrome::git_branch(&cwd);
         self.footer.cwd = cwd;
         if session_dir.is_some() {
             self.session_dir = session_dir;
