@@ -157,6 +157,7 @@ mod tests {
                 label_time: None,
                 on_path: false,
                 subtree_end: 0,
+                quiet: false,
             })
             .collect();
         // A row's subtree ends at the first later row that is not its descendant.

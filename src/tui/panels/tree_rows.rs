@@ -13,8 +13,10 @@ const DESCRIPTION_CHARS: usize = 160;
 /// What kind of entry a row shows (for filters and colours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
-    /// A user message or user shell command.
+    /// A user message.
     User,
+    /// A user shell command (`!cmd`).
+    Shell,
     /// A model answer.
     Assistant,
     /// A tool result.
@@ -46,6 +48,9 @@ pub struct TreeRow {
     pub on_path: bool,
     /// Index of the first row after this entry's descendants.
     pub subtree_end: usize,
+    /// A model answer with nothing to read (only tool calls, no error): shown only where
+    /// the conversation is, as in pi.
+    pub quiet: bool,
 }
 
 /// The flattened tree and where the leaf is.
@@ -130,7 +135,7 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
                 RowKind::ToolResult,
                 format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
             ),
-            Message::BashExecution(b) => (RowKind::User, format!("!{}", one_line(&b.command))),
+            Message::BashExecution(b) => (RowKind::Shell, format!("!{}", one_line(&b.command))),
             Message::Custom(c) => (
                 RowKind::Custom,
                 format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
@@ -187,6 +192,22 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
             t!("pi.tui.tree.custom", kind = &c.custom_type),
         ),
         SessionEntry::Unknown(_) => (RowKind::Setting, t!("pi.tui.tree.unknown")),
+    }
+}
+
+/// Whether `entry` is an answer with no text that neither failed nor was cut short.
+fn is_quiet(entry: &SessionEntry) -> bool {
+    use crate::ai::types::StopReason;
+    match entry {
+        SessionEntry::Message(m) => match &m.message {
+            Message::Assistant(a) => {
+                first_text(&a.content).trim().is_empty()
+                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
+                    && a.error_message.is_none()
+            }
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -253,6 +274,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             label_time: n.label_timestamp.map(str::to_string),
             on_path: on_path.contains(id),
             subtree_end: 0,
+            quiet: is_quiet(n.entry),
         });
         stack.push(Visit {
             node,
@@ -271,4 +293,85 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         }
     }
     data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::types::{AssistantMessage, BashExecutionMessage, StopReason, ToolCall};
+    use crate::ai::types::{ToolResultMessage, UserMessage};
+    use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
+
+    /// hello → [bash call] → result → "done" → !ls → "thanks" → [read call] (leaf).
+    fn with_tools() -> SessionManager {
+        let call = |id: &str, name: &str| {
+            let mut a = AssistantMessage::empty("x", "p", "m");
+            a.content.push(ContentBlock::ToolCall(ToolCall {
+                id: id.into(),
+                name: name.into(),
+                arguments: serde_json::json!({}),
+                thought_signature: None,
+            }));
+            a.stop_reason = StopReason::ToolUse;
+            Message::Assistant(a)
+        };
+        let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+        s.append_message(Message::User(UserMessage::text("hello")));
+        s.append_message(call("c1", "bash"));
+        s.append_message(Message::ToolResult(ToolResultMessage {
+            tool_call_id: "c1".into(),
+            tool_name: "bash".into(),
+            content: vec![ContentBlock::text("hi")],
+            details: None,
+            is_error: false,
+            timestamp: 0,
+        }));
+        let mut done = AssistantMessage::empty("x", "p", "m");
+        done.content.push(ContentBlock::text("done"));
+        s.append_message(Message::Assistant(done));
+        s.append_message(Message::BashExecution(BashExecutionMessage {
+            command: "ls".into(),
+            output: "a.txt".into(),
+            exit_code: Some(0),
+            cancelled: false,
+            truncated: false,
+            full_output_path: None,
+            exclude_from_context: None,
+            timestamp: 0,
+        }));
+        s.append_message(Message::User(UserMessage::text("thanks")));
+        s.append_message(call("c2", "read"));
+        s
+    }
+
+    fn shown(filter: TreeFilter) -> Vec<String> {
+        let data = flatten(&with_tools());
+        let t = TreeSelector::new(data.clone(), filter);
+        t.visible_rows()
+            .iter()
+            .map(|&r| data.rows[r].text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn answers_with_only_tool_calls_show_only_where_the_conversation_is() {
+        assert_eq!(
+            shown(TreeFilter::Default),
+            [
+                "user: hello",
+                "[bash] hi",
+                "assistant: done",
+                "!ls",
+                "user: thanks",
+                "assistant: [read]",
+            ]
+        );
+        assert_eq!(shown(TreeFilter::All).len(), 6, "hidden in every filter");
+    }
+
+    #[test]
+    fn shell_commands_are_not_user_messages() {
+        assert_eq!(shown(TreeFilter::UserOnly), ["user: hello", "user: thanks"]);
+        assert!(shown(TreeFilter::NoTools).contains(&"!ls".to_string()));
+    }
 }

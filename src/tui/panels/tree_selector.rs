@@ -135,6 +135,9 @@ impl TreeSelector {
 
     fn passes(&self, row: usize) -> bool {
         let r = &self.data.rows[row];
+        if r.quiet && Some(row) != self.data.leaf_row {
+            return false;
+        }
         let shown = match self.filter {
             TreeFilter::Default => r.kind != RowKind::Setting,
             TreeFilter::NoTools => !matches!(r.kind, RowKind::Setting | RowKind::ToolResult),
@@ -386,7 +389,7 @@ impl TreeSelector {
             };
             let mut style = match r.kind {
                 RowKind::User => theme.fg("accent"),
-                RowKind::ToolResult | RowKind::Setting => theme.fg("muted"),
+                RowKind::ToolResult | RowKind::Setting | RowKind::Shell => theme.fg("muted"),
                 RowKind::Summary => theme.fg("warning"),
                 _ => ratatui::style::Style::default(),
             };
