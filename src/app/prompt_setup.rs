@@ -61,26 +61,49 @@ pub fn system_prompt(
     tools: &[Arc<dyn AgentTool>],
     skills: &[Skill],
 ) -> (String, crate::core::agent_session::PromptForTools) {
-    let (context_files, warnings) = if args.no_context_files {
+    let (rebuild, warnings) = prompt_builder(args, agent_dir, cwd, project);
+    warn_all(warnings);
+    (rebuild(tools, skills), rebuild)
+}
+
+/// How the prompt is built again when the conversation moves to another folder (`/resume`
+/// of a session from another project): that folder's context files and working folder,
+/// without its project files (`.pi/SYSTEM.md`), which start-up's trust never covered.
+/// Unreadable context files are left out without a warning while the interface runs.
+pub fn prompt_for_folder(
+    args: &Args,
+    agent_dir: &Path,
+) -> crate::core::agent_session::PromptForCwd {
+    let (args, agent_dir) = (args.clone(), agent_dir.to_path_buf());
+    Arc::new(move |cwd: &Path| prompt_builder(&args, &agent_dir, cwd, None).0)
+}
+
+/// The prompt builder for `cwd`, and the warnings loading its sources gave.
+fn prompt_builder(
+    args: &Args,
+    agent_dir: &Path,
+    cwd: &Path,
+    project: Option<&Path>,
+) -> (crate::core::agent_session::PromptForTools, Vec<String>) {
+    let (context_files, mut warnings) = if args.no_context_files {
         (Vec::new(), Vec::new())
     } else {
         load_context_files(agent_dir, cwd)
     };
-    warn_all(warnings);
     let sources = load_prompt_sources(
         args.system_prompt.as_deref(),
         &args.append_system_prompt,
         agent_dir,
         project,
     );
-    warn_all(sources.warnings);
+    warnings.extend(sources.warnings);
     let base = SystemPromptOptions {
         custom_prompt: sources.custom_prompt,
         append_prompt: sources.append_prompt,
         tools: Vec::new(),
         guidelines: Vec::new(),
         context_files,
-        skills: prompt_skills(skills),
+        skills: Vec::new(),
         cwd: cwd.to_path_buf(),
         date: local_date(),
         docs: crate::config::paths::find_docs(agent_dir),
@@ -99,7 +122,7 @@ pub fn system_prompt(
             ..base.clone()
         })
     });
-    (rebuild(tools, skills), rebuild)
+    (rebuild, warnings)
 }
 
 /// The skills the model may invoke, as the system prompt lists them.

@@ -14,7 +14,7 @@ use crate::ai::providers::demo::demo_model;
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::list_models;
 use crate::app::model_setup::{choose_model, cycle_models};
-use crate::app::prompt_setup::{load_resources, system_prompt};
+use crate::app::prompt_setup::{load_resources, prompt_for_folder, system_prompt};
 use crate::app::resource_setup::{prepare_packages, start_extensions};
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
@@ -344,6 +344,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         },
         &settings,
     );
+    agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     if let Some(mut bridge) = bridge {
         bridge.models = available.clone();
         if output.is_none()

@@ -67,6 +67,9 @@ pub type PromptForTools = std::sync::Arc<
     dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>], &[Skill]) -> String + Send + Sync,
 >;
 
+/// Builds the prompt builder for another working folder (its context files and cwd).
+pub type PromptForCwd = std::sync::Arc<dyn Fn(&std::path::Path) -> PromptForTools + Send + Sync>;
+
 /// One conversation: agent state, its session file and its subscribers.
 pub struct AgentSession {
     /// Prompt, context and tools.
@@ -89,6 +92,8 @@ pub struct AgentSession {
     pub templates: Vec<PromptTemplate>,
     /// Builds the system prompt for a set of active tools (when extensions change them).
     pub prompt_for_tools: Option<PromptForTools>,
+    /// Builds [`Self::prompt_for_tools`] for the folder a resumed session moves to.
+    pub prompt_for_cwd: Option<PromptForCwd>,
     /// The models this process can use (shared with the request credentials).
     pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
     /// Skill and template files that `resources_discover` handlers added.
@@ -139,6 +144,7 @@ impl AgentSession {
             skill_commands: true,
             templates: Vec::new(),
             prompt_for_tools: None,
+            prompt_for_cwd: None,
             catalog: None,
             discovered_files: Vec::new(),
             listeners: Vec::new(),

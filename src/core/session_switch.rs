@@ -69,7 +69,10 @@ impl AgentSession {
     }
 
     /// Continue the session file at `path` (`/resume`):
-    /// `session_before_switch` may cancel (`Ok(false)`).
+    /// `session_before_switch` may cancel (`Ok(false)`). A session of another
+    /// folder moves the conversation there (tools, context files, extension
+    /// `cwd`); when that folder no longer exists nothing changes and the error
+    /// says so.
     pub async fn resume_session(&mut self, path: &Path) -> Result<bool, String> {
         let target = path.display().to_string();
         if self
@@ -87,6 +90,7 @@ impl AgentSession {
 
     /// Leave the current session for the file at `path` (its cwd replaced by `cwd` when
     /// given), with `session_shutdown` and `session_start{reason="resume"}` around it.
+    /// The session is stored next to its file, as pi does.
     pub(crate) async fn switch_session_file(
         &mut self,
         path: &Path,
@@ -94,14 +98,22 @@ impl AgentSession {
     ) -> Result<(), String> {
         let target = path.display().to_string();
         let _ = self.session.sync();
-        let dir = self.session.session_dir().map(std::path::PathBuf::from);
-        let session = SessionManager::open_with(path, dir.as_deref(), cwd).map_err(|e| {
+        let session = SessionManager::open_with(path, None, cwd).map_err(|e| {
             t!(
                 "pi.session.open_failed",
                 path = path.display().to_string(),
                 error = e.to_string()
             )
         })?;
+        let folder = session.cwd().to_path_buf();
+        let moves = folder != self.config.cwd;
+        if moves && !folder.is_dir() {
+            return Err(t!(
+                "pi.session.cwd_missing",
+                cwd = folder.display().to_string(),
+                current = self.config.cwd.display().to_string()
+            ));
+        }
         let previous = self.session.session_file().map(|p| p.display().to_string());
         self.session_event_with(
             "session_shutdown",
@@ -110,6 +122,9 @@ impl AgentSession {
         )
         .await;
         self.session = session;
+        if moves {
+            self.enter_folder(folder);
+        }
         self.bind_session();
         self.session_event_with(
             "session_start",
@@ -119,6 +134,17 @@ impl AgentSession {
         .await;
         self.apply_idle_actions().await;
         Ok(())
+    }
+
+    /// Work in `folder` from now on: tools and user commands run there and the system
+    /// prompt names it and holds its context files. The process's own working directory
+    /// is the caller's to change.
+    fn enter_folder(&mut self, folder: std::path::PathBuf) {
+        if let Some(for_cwd) = &self.prompt_for_cwd {
+            self.prompt_for_tools = Some(for_cwd(&folder));
+        }
+        self.config.cwd = folder;
+        self.rebuild_system_prompt();
     }
 
     /// Fork (`Before` a user message) or clone (`At` an entry) into a new session file whose

@@ -492,6 +492,35 @@ fn tree_selector() {
 }
 
 #[test]
+fn tree_selector_user_only() {
+    use crate::session::SessionManager;
+    use crate::tui::app::Overlay;
+    use crate::tui::panels::tree_rows::flatten;
+    use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
+    // hello → hi → {B → nom → {tests (leaf), docs}, A → tokens → errors}
+    let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+    s.append_message(user("Hello, can you help me refactor the parser?"));
+    let hi = s.append_message(assistant("Of course! Which part first?"));
+    s.append_message(user("Let's try approach A: a hand-written lexer"));
+    s.append_message(assistant("For approach A we start with tokens."));
+    s.append_message(user("Now the error messages"));
+    s.branch(&hi).unwrap();
+    s.append_message(user("Actually, approach B: use a parser combinator crate"));
+    let nom = s.append_message(assistant("For approach B, nom is a good fit."));
+    s.append_message(user("Write the docs first"));
+    s.branch(&nom).unwrap();
+    s.append_message(user("Add tests for the combinators"));
+    let mut a = app();
+    a.overlay = Some(Overlay::Tree(TreeSelector::new(
+        flatten(&s),
+        TreeFilter::UserOnly,
+    )));
+    // The hidden answers pass their children up: the branches hang off the
+    // user messages shown, each with its own connector.
+    insta::assert_snapshot!("tree_selector_user_only", screen(&mut a, 80, 20));
+}
+
+#[test]
 fn compaction_summary_in_the_transcript() {
     let mut a = app();
     event(

@@ -5,4 +5,5 @@
 
 mod lua_i18n;
 mod tui_panels;
+mod tui_screens;
 mod tui_width;

@@ -398,6 +398,7 @@ impl App {
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Models(models) => self.models = models,
+            UiEvent::FolderChanged(cwd, session_dir) => self.enter_folder(cwd, session_dir),
             UiEvent::Quit => self.quit = true,
             UiEvent::Notice(_)
             | UiEvent::Tree(_)

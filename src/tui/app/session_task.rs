@@ -157,6 +157,9 @@ pub enum UiEvent {
     EditorText(String),
     /// An extension queued work (a message, a turn) while nothing ran.
     ExtensionActionsQueued,
+    /// A resumed session moved the conversation to another folder: its path and
+    /// the session folder it is stored in.
+    FolderChanged(PathBuf, Option<PathBuf>),
     /// The models with credentials changed (a reload added or removed a provider).
     Models(Vec<Model>),
     /// The streaming message changed: its newest state waits in the slot.
@@ -217,6 +220,21 @@ fn restore_model(
         agent.config.thinking = agent.config.model.clamp_thinking(level);
     }
     note
+}
+
+/// Move the process to the folder `agent` now works in (so what extensions and
+/// commands start without a folder of their own runs there too) and tell the UI.
+fn follow_folder(agent: &AgentSession, ui: &UnboundedSender<UiEvent>) {
+    let cwd = agent.config.cwd.clone();
+    if let Err(e) = std::env::set_current_dir(&cwd) {
+        let _ = ui.send(UiEvent::Failed(t!(
+            "pi.tui.session.chdir_failed",
+            cwd = cwd.display().to_string(),
+            error = e.to_string()
+        )));
+    }
+    let session_dir = agent.session.session_dir().map(PathBuf::from);
+    let _ = ui.send(UiEvent::FolderChanged(cwd, session_dir));
 }
 
 /// Take a snapshot of `agent`.
@@ -527,8 +545,14 @@ pub fn spawn_session(
                     }
                 }
                 SessionCommand::Resume { path, models } => {
+                    let folder = agent.config.cwd.clone();
                     match agent.resume_session(&path).await {
-                        Ok(true) => announce_switch(&mut agent, &models, &ui_tx),
+                        Ok(true) => {
+                            if agent.config.cwd != folder {
+                                follow_folder(&agent, &ui_tx);
+                            }
+                            announce_switch(&mut agent, &models, &ui_tx)
+                        }
                         Ok(false) => {
                             let _ =
                                 ui_tx.send(UiEvent::Notice(t!("pi.tui.session.switch_cancelled")));

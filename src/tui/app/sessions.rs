@@ -34,26 +34,26 @@ impl App {
         self.overlay = Some(Overlay::Panel(Box::new(panel)));
     }
 
-    /// Continue the session in `path` (a session of another folder is not
-    /// opened here: its tools would run in the wrong folder).
-    pub(super) fn resume_session(&mut self, path: PathBuf, cwd: &str) {
-        if !cwd.is_empty() && Path::new(cwd) != self.footer.cwd {
-            let id = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let id = id.rsplit('_').next().unwrap_or(&id).to_string();
-            self.transcript.notice(
-                t!("pi.tui.session.other_project", cwd = cwd, id = &id),
-                NoticeKind::Warning,
-            );
-            return;
-        }
+    /// Continue the session in `path`. A session of another folder moves the
+    /// conversation to that folder (the session task checks it still exists).
+    pub(super) fn resume_session(&mut self, path: PathBuf) {
         self.busy_since = Some(Instant::now());
         let _ = self.commands.send(SessionCommand::Resume {
             path,
             models: self.models.clone(),
         });
+    }
+
+    /// The conversation now works in `cwd`, its sessions stored in `session_dir`:
+    /// the footer (folder and git branch), `/resume`'s folder scope and `@` file
+    /// completion follow.
+    pub(super) fn enter_folder(&mut self, cwd: PathBuf, session_dir: Option<PathBuf>) {
+        self.footer.git_branch = crate::tui::chrome::git_branch(&cwd);
+        self.footer.cwd = cwd;
+        if session_dir.is_some() {
+            self.session_dir = session_dir;
+        }
+        self.file_index = None;
     }
 
     /// Give the session in `path` a new name (a `session_info` entry).

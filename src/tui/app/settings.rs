@@ -123,7 +123,7 @@ impl App {
                     Err(e) => self.transcript.notice(e, NoticeKind::Error),
                 }
             }
-            PanelChange::ResumeSession { path, cwd } => self.resume_session(path, &cwd),
+            PanelChange::ResumeSession { path, .. } => self.resume_session(path),
             PanelChange::RenameSession(path, name) => self.rename_session(&path, &name),
             PanelChange::DeleteSession(path) => self.delete_session(&path),
             PanelChange::Locale(tag) => self.switch_locale(&tag),

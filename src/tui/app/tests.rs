@@ -500,3 +500,21 @@ fn login_with_an_api_key_stores_it_privately_and_leaves_the_demo_model() {
         assert!(!a.models.iter().any(|m| m.provider == "openai"));
     }
 }
+
+#[test]
+fn a_resume_into_another_folder_moves_the_footer_and_the_session_scope() {
+    use crate::tui::app::session_task::UiEvent;
+    let (mut a, _rx) = app();
+    a.session_dir = Some(std::path::PathBuf::from("/sessions/--here--"));
+    let there = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(there.path().join(".git")).unwrap();
+    std::fs::write(there.path().join(".git/HEAD"), "ref: refs/heads/topic\n").unwrap();
+    let sessions = std::path::PathBuf::from("/sessions/--there--");
+    a.handle_ui_event(UiEvent::FolderChanged(
+        there.path().to_path_buf(),
+        Some(sessions.clone()),
+    ));
+    assert_eq!(a.footer.cwd, there.path());
+    assert_eq!(a.footer.git_branch.as_deref(), Some("topic"));
+    assert_eq!(a.session_dir, Some(sessions));
+}

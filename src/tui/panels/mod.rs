@@ -10,6 +10,7 @@ pub mod session;
 pub mod session_search;
 pub mod settings;
 pub mod settings_defs;
+pub mod tree_guides;
 pub mod tree_rows;
 pub mod tree_selector;
 

@@ -13,8 +13,10 @@ const DESCRIPTION_CHARS: usize = 160;
 /// What kind of entry a row shows (for filters and colours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowKind {
-    /// A user message or user shell command.
+    /// A user message.
     User,
+    /// A user shell command (`!cmd`).
+    Shell,
     /// A model answer.
     Assistant,
     /// A tool result.
@@ -46,9 +48,9 @@ pub struct TreeRow {
     pub on_path: bool,
     /// Index of the first row after this entry's descendants.
     pub subtree_end: usize,
-    /// Branch lines drawn before the text (`│  `, `├─ `, `└─ `), three
-    /// columns a level.
-    pub guide: String,
+    /// A model answer with nothing to read (only tool calls, no error): shown only where
+    /// the conversation is, as in pi.
+    pub quiet: bool,
 }
 
 /// The flattened tree and where the leaf is.
@@ -133,7 +135,7 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
                 RowKind::ToolResult,
                 format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
             ),
-            Message::BashExecution(b) => (RowKind::User, format!("!{}", one_line(&b.command))),
+            Message::BashExecution(b) => (RowKind::Shell, format!("!{}", one_line(&b.command))),
             Message::Custom(c) => (
                 RowKind::Custom,
                 format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
@@ -193,36 +195,28 @@ fn describe(entry: &SessionEntry) -> (RowKind, String) {
     }
 }
 
+/// Whether `entry` is an answer with no text that neither failed nor was cut short.
+fn is_quiet(entry: &SessionEntry) -> bool {
+    use crate::ai::types::StopReason;
+    match entry {
+        SessionEntry::Message(m) => match &m.message {
+            Message::Assistant(a) => {
+                first_text(&a.content).trim().is_empty()
+                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
+                    && a.error_message.is_none()
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// A step of the depth-first walk in [`flatten`].
 struct Visit {
     node: usize,
     depth: usize,
     /// Closes the node's subtree (records where it ends).
     exit: bool,
-    /// Per level above, whether a `│` continues there (a later sibling follows).
-    gutters: Vec<bool>,
-    /// `Some(last)`: the node starts a branch, drawn `└─ ` when `last`, else `├─ `.
-    connector: Option<bool>,
-}
-
-/// The branch lines of a row.
-fn guide_text(gutters: &[bool], connector: Option<bool>) -> String {
-    let mut out = String::new();
-    for (level, &show) in gutters.iter().enumerate() {
-        let piece = match connector {
-            Some(last) if level + 1 == gutters.len() => {
-                if last {
-                    "└─ "
-                } else {
-                    "├─ "
-                }
-            }
-            _ if show => "│  ",
-            _ => "   ",
-        };
-        out.push_str(piece);
-    }
-    out
 }
 
 /// Flatten `session`'s tree. Children of an entry with several children
@@ -254,19 +248,11 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             node: root,
             depth: roots_depth,
             exit: false,
-            gutters: vec![false; roots_depth],
-            connector: None,
         });
     }
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
     while let Some(visit) = stack.pop() {
-        let Visit {
-            node,
-            depth,
-            exit,
-            gutters,
-            connector,
-        } = visit;
+        let Visit { node, depth, exit } = visit;
         if exit {
             let row = row_of_node[node];
             data.rows[row].subtree_end = data.rows.len();
@@ -278,11 +264,6 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         if Some(id) == leaf {
             data.leaf_row = Some(data.rows.len());
         }
-        let mut guide = guide_text(&gutters, connector);
-        if several_roots {
-            // The roots hang from nothing drawn: shift everything one level left.
-            guide = guide.chars().skip(3).collect();
-        }
         row_of_node[node] = data.rows.len();
         data.rows.push(TreeRow {
             id: id.to_string(),
@@ -293,36 +274,104 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             label_time: n.label_timestamp.map(str::to_string),
             on_path: on_path.contains(id),
             subtree_end: 0,
-            guide,
+            quiet: is_quiet(n.entry),
         });
         stack.push(Visit {
             node,
             depth,
             exit: true,
-            gutters: Vec::new(),
-            connector: None,
         });
         let mut children = n.children.clone();
         children.sort_by_key(|&c| !leads_to_leaf[c]);
-        let branches = children.len() > 1;
-        let count = children.len();
-        for (i, &child) in children.iter().enumerate().rev() {
-            let last = i + 1 == count;
-            let (depth, gutters, connector) = if branches {
-                let mut g = gutters.clone();
-                g.push(!last);
-                (depth + 1, g, Some(last))
-            } else {
-                (depth, gutters.clone(), None)
-            };
+        let depth = depth + usize::from(children.len() > 1);
+        for &child in children.iter().rev() {
             stack.push(Visit {
                 node: child,
                 depth,
                 exit: false,
-                gutters,
-                connector,
             });
         }
     }
     data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::types::{AssistantMessage, BashExecutionMessage, StopReason, ToolCall};
+    use crate::ai::types::{ToolResultMessage, UserMessage};
+    use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
+
+    /// hello → [bash call] → result → "done" → !ls → "thanks" → [read call] (leaf).
+    fn with_tools() -> SessionManager {
+        let call = |id: &str, name: &str| {
+            let mut a = AssistantMessage::empty("x", "p", "m");
+            a.content.push(ContentBlock::ToolCall(ToolCall {
+                id: id.into(),
+                name: name.into(),
+                arguments: serde_json::json!({}),
+                thought_signature: None,
+            }));
+            a.stop_reason = StopReason::ToolUse;
+            Message::Assistant(a)
+        };
+        let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+        s.append_message(Message::User(UserMessage::text("hello")));
+        s.append_message(call("c1", "bash"));
+        s.append_message(Message::ToolResult(ToolResultMessage {
+            tool_call_id: "c1".into(),
+            tool_name: "bash".into(),
+            content: vec![ContentBlock::text("hi")],
+            details: None,
+            is_error: false,
+            timestamp: 0,
+        }));
+        let mut done = AssistantMessage::empty("x", "p", "m");
+        done.content.push(ContentBlock::text("done"));
+        s.append_message(Message::Assistant(done));
+        s.append_message(Message::BashExecution(BashExecutionMessage {
+            command: "ls".into(),
+            output: "a.txt".into(),
+            exit_code: Some(0),
+            cancelled: false,
+            truncated: false,
+            full_output_path: None,
+            exclude_from_context: None,
+            timestamp: 0,
+        }));
+        s.append_message(Message::User(UserMessage::text("thanks")));
+        s.append_message(call("c2", "read"));
+        s
+    }
+
+    fn shown(filter: TreeFilter) -> Vec<String> {
+        let data = flatten(&with_tools());
+        let t = TreeSelector::new(data.clone(), filter);
+        t.visible_rows()
+            .iter()
+            .map(|&r| data.rows[r].text.clone())
+            .collect()
+    }
+
+    #[test]
+    fn answers_with_only_tool_calls_show_only_where_the_conversation_is() {
+        assert_eq!(
+            shown(TreeFilter::Default),
+            [
+                "user: hello",
+                "[bash] hi",
+                "assistant: done",
+                "!ls",
+                "user: thanks",
+                "assistant: [read]",
+            ]
+        );
+        assert_eq!(shown(TreeFilter::All).len(), 6, "hidden in every filter");
+    }
+
+    #[test]
+    fn shell_commands_are_not_user_messages() {
+        assert_eq!(shown(TreeFilter::UserOnly), ["user: hello", "user: thanks"]);
+        assert!(shown(TreeFilter::NoTools).contains(&"!ls".to_string()));
+    }
 }

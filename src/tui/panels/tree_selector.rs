@@ -10,6 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::tui::panels::tree_guides::visible_guides;
 use crate::tui::panels::tree_rows::{RowKind, TreeData};
 use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::text::truncate;
@@ -82,6 +83,8 @@ pub struct TreeSelector {
     pub filter: TreeFilter,
     folded: HashSet<usize>,
     visible: Vec<usize>,
+    /// Branch lines of each visible row, drawn over the rows shown.
+    guides: Vec<String>,
     selected: usize,
     show_label_time: bool,
     /// The label being typed, when editing one.
@@ -103,6 +106,7 @@ impl TreeSelector {
             filter,
             folded: HashSet::new(),
             visible: Vec::new(),
+            guides: Vec::new(),
             selected: 0,
             show_label_time: false,
             label_edit: None,
@@ -131,6 +135,9 @@ impl TreeSelector {
 
     fn passes(&self, row: usize) -> bool {
         let r = &self.data.rows[row];
+        if r.quiet && Some(row) != self.data.leaf_row {
+            return false;
+        }
         let shown = match self.filter {
             TreeFilter::Default => r.kind != RowKind::Setting,
             TreeFilter::NoTools => !matches!(r.kind, RowKind::Setting | RowKind::ToolResult),
@@ -167,6 +174,7 @@ impl TreeSelector {
                 row += 1;
             }
         }
+        self.guides = visible_guides(&self.data.rows, &self.visible);
         self.active = self
             .data
             .leaf_row
@@ -373,7 +381,7 @@ impl TreeSelector {
             } else {
                 ""
             };
-            let indent: String = r.guide.chars().take(60).collect();
+            let indent: String = self.guides[pos].chars().take(60).collect();
             let leaf = if Some(pos) == self.active {
                 t!("pi.tui.tree.active")
             } else {
@@ -381,7 +389,7 @@ impl TreeSelector {
             };
             let mut style = match r.kind {
                 RowKind::User => theme.fg("accent"),
-                RowKind::ToolResult | RowKind::Setting => theme.fg("muted"),
+                RowKind::ToolResult | RowKind::Setting | RowKind::Shell => theme.fg("muted"),
                 RowKind::Summary => theme.fg("warning"),
                 _ => ratatui::style::Style::default(),
             };
@@ -498,9 +506,6 @@ mod tests {
                 (1, "assistant: doing A", false),
             ]
         );
-        // The branch holding the leaf comes first; connectors show the branches.
-        let guides: Vec<&str> = data.rows.iter().map(|r| r.guide.as_str()).collect();
-        assert_eq!(guides, ["", "", "", "├─ ", "│  ", "└─ ", "   "]);
         assert_eq!(data.leaf_row, Some(4));
         assert_eq!(data.rows[2].label.as_deref(), Some("start"));
         assert_eq!(data.rows[2].subtree_end, 7);
