@@ -186,8 +186,11 @@ impl AgentSession {
     pub(super) fn sync_extensions(&mut self) {
         let pending = !(self.queues.steering.is_empty() && self.queues.follow_up.is_empty());
         if let Some(ext) = &mut self.extensions {
-            ext.sync_session(&self.session);
-            ext.sync_agent(&self.state, &self.config);
+            // Only extensions read the view: with none loaded it waits for a reload.
+            if !ext.handle.paths().is_empty() {
+                ext.sync_session(&self.session);
+                ext.sync_agent(&self.state, &self.config);
+            }
             ext.view.lock().pending_messages = pending;
         }
     }

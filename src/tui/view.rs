@@ -4,7 +4,7 @@ use crate::t;
 
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Position, Rect};
+use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
@@ -319,17 +319,18 @@ impl Live {
         let shown: Vec<Line<'static>> = transcript.into_iter().skip(skip).collect();
         // Content flows from the top; the editor and footer follow it and stay
         // at the bottom once the transcript fills the screen.
-        let chunks = Layout::vertical([
-            Constraint::Length(shown.len() as u16),
-            Constraint::Length(self.pending.len() as u16),
-            Constraint::Length(self.working.len() as u16),
-            Constraint::Length(self.above.len() as u16),
-            Constraint::Length(self.input.len() as u16),
-            Constraint::Length(self.below.len() as u16),
-            Constraint::Length(self.footer.len() as u16),
-            Constraint::Min(0),
-        ])
-        .split(area);
+        let chunks = stack(
+            area,
+            [
+                shown.len(),
+                self.pending.len(),
+                self.working.len(),
+                self.above.len(),
+                self.input.len(),
+                self.below.len(),
+                self.footer.len(),
+            ],
+        );
         Paragraph::new(shown).render(chunks[0], buf);
         Paragraph::new(self.pending).render(chunks[1], buf);
         Paragraph::new(self.working).render(chunks[2], buf);
@@ -351,6 +352,19 @@ impl Live {
         }
         Some(at)
     }
+}
+
+/// Rows of `heights` stacked from the top of `area`, each cut to what is left.
+fn stack<const N: usize>(area: Rect, heights: [usize; N]) -> [Rect; N] {
+    let mut y = area.y;
+    heights.map(|h| {
+        let height = u16::try_from(h)
+            .unwrap_or(u16::MAX)
+            .min(area.bottom().saturating_sub(y));
+        let row = Rect::new(area.x, y, area.width, height);
+        y += height;
+        row
+    })
 }
 
 /// Queued steering and follow-up messages, above the editor.

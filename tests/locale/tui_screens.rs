@@ -232,7 +232,6 @@ fn model_selector_in_zh_tw() {
     pi::i18n::set_locale("zh-TW");
     let mut a = app();
     a.models = pi::ai::catalog::builtin_models()
-        .iter()
         .filter(|m| m.provider == "anthropic" && m.id.starts_with("claude-sonnet"))
         .take(4)
         .cloned()
