@@ -41,7 +41,7 @@ fn width_wrap_and_truncate_agree_on_every_kind_of_text() {
             })
             .sum();
         assert_eq!(clusters, expected, "{name}: cluster sum");
-        let words = vec![sample; 7].join(" ");
+        let words = [sample; 7].join(" ");
         let widest = pieces(sample)
             .map(|p| match p {
                 Piece::Char(_, w) => w,
