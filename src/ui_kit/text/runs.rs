@@ -31,7 +31,8 @@ pub fn wrap_runs<S: Copy>(
                 }
             }
             let pieces = if width(word) > limit {
-                wrap_line(word, limit)
+                // Its later pieces land on later rows, which may be narrower.
+                wrap_line(word, limit.min(rest_limit))
             } else {
                 vec![word.to_string()]
             };

@@ -214,3 +214,16 @@ fn hard_wrap_keeps_styles_and_width() {
     assert_eq!(joined, "abcdef漢字");
     assert_eq!(rows[1], [("ef".to_string(), 1), ("漢".to_string(), 2)]);
 }
+
+#[test]
+fn the_quick_path_measures_like_grapheme_clusters() {
+    for sample in [
+        "─┼─ → ≥ ★ ✓ ☐",
+        "naïve – “quoted” …",
+        "\u{ad}x\u{a0}y",
+        "❤ ✂",
+    ] {
+        let slow: usize = graphemes(sample).map(|(_, w)| w).sum();
+        assert_eq!(width(sample), slow, "{sample:?}");
+    }
+}
