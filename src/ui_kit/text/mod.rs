@@ -12,7 +12,7 @@ mod width;
 mod wrap;
 
 #[cfg(test)]
-mod tests;
+mod text_tests;
 
 pub use runs::{hard_wrap_runs, wrap_runs};
 pub use sanitize::sanitize;
