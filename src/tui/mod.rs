@@ -21,4 +21,6 @@ mod ext_view_tests;
 #[cfg(test)]
 mod screens_tests;
 #[cfg(test)]
+mod text_width_tests;
+#[cfg(test)]
 mod view_tests;

@@ -12,7 +12,7 @@ use crate::tui::app::App;
 use crate::tui::chrome::extension::Placement;
 use crate::tui::chrome::{footer_lines, rule, working_line};
 use crate::tui::transcript::render::RenderOptions;
-use crate::ui_kit::text::{sanitize, truncate};
+use crate::ui_kit::text::{sanitize, truncate, width as text_width};
 
 /// Narrower than this, only a notice is drawn.
 pub const MIN_WIDTH: u16 = 20;
@@ -21,12 +21,6 @@ const EDITOR_MAX_ROWS: usize = 8;
 /// `/` completions shown at once (`autocompleteMaxVisible`, 3 to 20).
 fn completions_visible(app: &App) -> usize {
     (app.ui_settings.settings.autocomplete_max_visible() as usize).clamp(3, 20)
-}
-
-/// `text` followed by spaces up to `columns` display columns.
-fn pad_to(text: &str, columns: usize) -> String {
-    let used = crate::ui_kit::text::width(text);
-    format!("{text}{}", " ".repeat(columns.saturating_sub(used)))
 }
 
 /// Draw one frame: the whole screen (alternate-screen mode).
@@ -203,7 +197,7 @@ fn key_help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
                 Span::styled(
                     truncate(
                         &format!(" {text}"),
-                        width.saturating_sub(crate::ui_kit::text::width(&key) + 1),
+                        width.saturating_sub(text_width(&key) + 1),
                         "…",
                     ),
                     app.theme.fg("muted"),
@@ -454,7 +448,7 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
             .iter()
             .skip(start)
             .take(visible)
-            .map(|(label, _)| crate::ui_kit::text::width(label))
+            .map(|(label, _)| text_width(label))
             .max()
             .unwrap_or(0)
             .clamp(15, 30);
@@ -468,11 +462,11 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
             };
             // Padded by display width, so rows with CJK names line up.
             let head = truncate(
-                &format!("{marker}{}", pad_to(label, label_width)),
+                &format!("{marker}{}", crate::ui_kit::text::pad(label, label_width)),
                 width,
                 "…",
             );
-            let room = width.saturating_sub(crate::ui_kit::text::width(&head) + 1);
+            let room = width.saturating_sub(text_width(&head) + 1);
             let mut spans = vec![Span::styled(head, label_style)];
             if room > 3 && !desc.is_empty() {
                 crate::i18n::probe::observe(desc);

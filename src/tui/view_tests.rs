@@ -52,7 +52,7 @@ pub(super) fn screen(app: &mut App, width: u16, height: u16) -> String {
                 skip -= 1;
                 continue;
             }
-            skip = crate::ui_kit::text::width(symbol).saturating_sub(1);
+            skip = ratatui::buffer::CellWidth::cell_width(symbol).saturating_sub(1) as usize;
             row.push_str(symbol);
         }
         out.push_str(row.trim_end());

@@ -1,8 +1,7 @@
-//! What every surface that draws text shares: themes, ANSI-styled text, display width
-//! and truncation, and key names with their bindings. Used by the terminal UI, by Lua
-//! components and by the HTML export.
+//! What every surface that draws text shares: themes, ANSI-styled text, the text module
+//! (display width, word wrap, truncation, padding), and key names with their bindings.
+//! Used by the terminal UI, by Lua components and by the HTML export.
 
-pub mod ansi;
 pub mod ansi_buffer;
 pub mod ansi_line;
 pub mod keybindings;

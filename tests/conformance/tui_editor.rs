@@ -393,10 +393,7 @@ fn rows(text: &str, width: usize) -> Vec<String> {
 
 fn fits(rows: &[String], width: usize) {
     for row in rows {
-        assert!(
-            pi::ui_kit::ansi::visible_width(row) < width,
-            "{row:?} in {rows:?}"
-        );
+        assert!(pi::ui_kit::text::width(row) < width, "{row:?} in {rows:?}");
     }
 }
 

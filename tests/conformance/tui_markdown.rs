@@ -152,7 +152,7 @@ fn wide_table_wraps() {
         50,
     );
     for line in &l {
-        assert!(pi::ui_kit::ansi::visible_width(line) <= 50, "{line:?}");
+        assert!(pi::ui_kit::text::width(line) <= 50, "{line:?}");
     }
     let all = l.join(" ");
     for part in ["Command", "Description", "npm install", "Install"] {

@@ -2,7 +2,10 @@
 //! orig-file: packages/tui/test/wrap-ansi.test.ts, regression-regional-indicator-width.test.ts, fuzzy.test.ts; packages/coding-agent/test/truncate-to-width.test.ts
 
 use pi::ai::resolve::fuzzy::{fuzzy_filter, fuzzy_match};
-use pi::ui_kit::ansi::{truncate_to_width, visible_width, wrap_text_with_ansi};
+// The names pi gives these helpers.
+use pi::ui_kit::text::{
+    truncate as truncate_to_width, width as visible_width, wrap_text as wrap_text_with_ansi,
+};
 
 const UL_ON: &str = "\x1b[4m";
 const UL_OFF: &str = "\x1b[24m";

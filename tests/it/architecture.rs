@@ -163,3 +163,29 @@ fn the_reference_scan_sees_plain_and_grouped_imports() {
     let cut = non_test_code(&root().join("src/protocol/levels.rs")).unwrap();
     assert!(!cut.contains("mod tests"));
 }
+
+/// Display width is measured in one place, so the editor, transcript, menus and widgets
+/// agree on how wide emoji, flags and CJK are: only the text module (and the locale
+/// lint, on a floor below it, which measures translations) reads the width and grapheme
+/// crates.
+#[test]
+fn only_the_text_module_measures_width() {
+    let allowed =
+        |shown: &str| shown.starts_with("src/ui_kit/text/") || shown == "src/i18n/doctor.rs";
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    let offenders: Vec<String> = files
+        .iter()
+        .filter_map(|file| {
+            let shown = file.strip_prefix(root()).unwrap().display().to_string();
+            let code = fs::read_to_string(file).unwrap();
+            let measures = code.contains("unicode_width") || code.contains("unicode_segmentation");
+            (measures && !allowed(&shown)).then_some(shown)
+        })
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "measure text with crate::ui_kit::text instead of the width crates in:\n{}",
+        offenders.join("\n")
+    );
+}

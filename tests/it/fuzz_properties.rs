@@ -9,9 +9,12 @@ use pi::modes::rpc::{Incoming, read_records};
 use pi::resources::frontmatter;
 use pi::session::entries::SessionEntry;
 use pi::session::load::{MigrationWrite, load_session_file};
-use pi::ui_kit::ansi::{slice_by_column, truncate_to_width, visible_width, wrap_text_with_ansi};
 use pi::ui_kit::keybindings::{KeyCombo, Keybindings};
 use pi::ui_kit::safe_text::strip_control_sequences;
+use pi::ui_kit::text::{
+    slice_by_column, truncate as truncate_to_width, width as visible_width,
+    wrap_text as wrap_text_with_ansi,
+};
 use pi::ui_kit::theme::Theme;
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -20,7 +20,6 @@ use pi::ui_kit::keybindings::Keybindings;
 use pi::ui_kit::theme::Theme;
 use ratatui::text::Line;
 use serde_json::{Value, json};
-use unicode_width::UnicodeWidthStr;
 
 const WIDTHS: [usize; 3] = [40, 80, 120];
 
@@ -33,9 +32,9 @@ fn assert_fits(lines: &[Line<'_>], width: usize, what: &str) {
     for line in lines {
         let text = line_text(line);
         assert!(
-            text.width() <= width,
+            pi::ui_kit::text::width(&text) <= width,
             "{what} at {width} columns: {} columns wide:\n{text}",
-            text.width()
+            pi::ui_kit::text::width(&text)
         );
     }
 }

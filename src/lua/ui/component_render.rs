@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use mlua::{Function, Table, Value as LuaValue};
 
-use crate::ui_kit::ansi::{truncate_to_width, visible_width};
+use crate::ui_kit::text;
 
 /// The most CPU time a component's `render` may use.
 pub const RENDER_BUDGET: Duration = Duration::from_millis(50);
@@ -50,7 +50,7 @@ pub fn error_box(extension: &str, message: &str, width: usize) -> String {
     let text = format!("⚠ {extension}: {first}");
     format!(
         "\x1b[31m{}\x1b[39m",
-        truncate_to_width(&text, width.max(1), "…")
+        text::truncate(&text, width.max(1), "…")
     )
 }
 
@@ -102,9 +102,9 @@ pub fn render_component(component: &Table, width: usize, extension: &str) -> Ren
             }
             Err(e) => return fail(format!("render failed: {e}")),
         };
-        if visible_width(&line) > width {
+        if text::width(&line) > width {
             out.too_wide = true;
-            out.lines.push(truncate_to_width(&line, width, ""));
+            out.lines.push(text::truncate(&line, width, ""));
         } else {
             out.lines.push(line);
         }

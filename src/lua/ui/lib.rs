@@ -4,8 +4,8 @@
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use crate::ui_kit::ansi::{slice_by_column, truncate_to_width, visible_width, wrap_text_with_ansi};
 use crate::ui_kit::keybindings::{DEFAULT_BINDINGS, KeyCombo};
+use crate::ui_kit::text::{slice_by_column, truncate, width, wrap_text};
 
 /// The components, written in Lua on top of the helpers.
 const COMPONENTS: &str = include_str!("../../../runtime-lua/ui/components.lua");
@@ -57,17 +57,17 @@ fn helpers(lua: &Lua) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set(
         "visibleWidth",
-        lua.create_function(|_, s: String| Ok(visible_width(&s)))?,
+        lua.create_function(|_, s: String| Ok(width(&s)))?,
     )?;
     t.set(
         "truncateToWidth",
         lua.create_function(|_, (s, w, e): (String, usize, Option<String>)| {
-            Ok(truncate_to_width(&s, w, e.as_deref().unwrap_or("…")))
+            Ok(truncate(&s, w, e.as_deref().unwrap_or("…")))
         })?,
     )?;
     t.set(
         "wrapTextWithAnsi",
-        lua.create_function(|_, (s, w): (String, usize)| Ok(wrap_text_with_ansi(&s, w)))?,
+        lua.create_function(|_, (s, w): (String, usize)| Ok(wrap_text(&s, w)))?,
     )?;
     t.set(
         "sliceByColumn",

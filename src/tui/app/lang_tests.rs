@@ -97,7 +97,7 @@ fn screen(app: &mut App, width: u16, height: u16) -> String {
                 skip -= 1;
                 continue;
             }
-            skip = crate::ui_kit::text::width(symbol).saturating_sub(1);
+            skip = ratatui::buffer::CellWidth::cell_width(symbol).saturating_sub(1) as usize;
             out.push_str(symbol);
         }
         out.push('\n');

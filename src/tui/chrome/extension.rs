@@ -11,9 +11,9 @@ use ratatui::text::{Line, Span};
 
 use crate::tui::chrome::dialog::ExtDialog;
 use crate::tui::chrome::extension_ui::UiRequest;
-use crate::ui_kit::ansi::truncate_to_width;
 use crate::ui_kit::ansi_line::ansi_line;
 use crate::ui_kit::keybindings::KeyCombo;
+use crate::ui_kit::text::truncate;
 use crate::ui_kit::theme::Theme;
 
 /// Where a widget sits.
@@ -148,7 +148,7 @@ impl ExtensionChrome {
             .flat_map(|l| l.split('\n'))
             .map(|l| {
                 let shown = crate::i18n::core_hacks::display(l);
-                ansi_line(&truncate_to_width(&shown, width, "…"), Default::default())
+                ansi_line(&truncate(&shown, width, "…"), Default::default())
             })
             .collect()
     }
@@ -164,10 +164,7 @@ impl ExtensionChrome {
             .map(|t| crate::i18n::core_hacks::display(t).replace(['\n', '\r'], " "))
             .collect::<Vec<_>>()
             .join("  ");
-        Some(ansi_line(
-            &truncate_to_width(&joined, width, "…"),
-            theme.fg("dim"),
-        ))
+        Some(ansi_line(&truncate(&joined, width, "…"), theme.fg("dim")))
     }
 
     /// The working line when an extension customised it.
@@ -200,7 +197,7 @@ impl ExtensionChrome {
             spans.push(Span::styled(frame, theme.fg("accent")));
             spans.push(Span::raw(" "));
         }
-        let text = truncate_to_width(&message, width.saturating_sub(4), "…");
+        let text = truncate(&message, width.saturating_sub(4), "…");
         spans.extend(ansi_line(&text, theme.fg("muted")).spans);
         Some(Line::from(spans))
     }

@@ -9,7 +9,7 @@ pub mod image_attach;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::width;
+use crate::ui_kit::text::{byte_at_column, next_boundary, prev_boundary, width};
 
 /// Pastes longer than this many lines are collapsed to a marker.
 const PASTE_MAX_LINES: usize = 10;
@@ -162,7 +162,11 @@ impl Editor {
 
     /// Insert pasted text; large pastes become a `[paste #n ...]` marker.
     pub fn paste(&mut self, raw: &str) {
-        let clean = raw.replace("\r\n", "\n").replace('\r', "\n");
+        // Tabs become spaces, so what is drawn is what the cursor counts.
+        let clean = raw
+            .replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .replace('\t', &" ".repeat(crate::ui_kit::text::TAB_WIDTH));
         let line_count = clean.split('\n').count();
         let chars = clean.chars().count();
         if line_count > PASTE_MAX_LINES || chars > PASTE_MAX_CHARS {
@@ -473,39 +477,6 @@ fn char_class(c: char) -> u8 {
     } else {
         2
     }
-}
-
-/// The start of the grapheme cluster before byte `i` (an emoji with a skin tone or a flag
-/// is one step for the cursor and for Backspace).
-fn prev_boundary(s: &str, i: usize) -> usize {
-    use unicode_segmentation::UnicodeSegmentation;
-    s[..i]
-        .grapheme_indices(true)
-        .next_back()
-        .map(|(b, _)| b)
-        .unwrap_or(0)
-}
-
-/// The end of the grapheme cluster starting at byte `i`.
-fn next_boundary(s: &str, i: usize) -> usize {
-    use unicode_segmentation::UnicodeSegmentation;
-    s[i..]
-        .graphemes(true)
-        .next()
-        .map(|g| i + g.len())
-        .unwrap_or(i)
-}
-
-fn byte_at_column(s: &str, column: usize) -> usize {
-    let mut used = 0;
-    for (i, c) in s.char_indices() {
-        let w = width(c.encode_utf8(&mut [0; 4]));
-        if used + w > column {
-            return i;
-        }
-        used += w;
-    }
-    s.len()
 }
 
 #[cfg(test)]

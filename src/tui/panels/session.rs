@@ -19,7 +19,7 @@ use crate::session::list::SessionInfo;
 use crate::tui::panels::session_search::{Row, SortMode, age, arrange};
 use crate::tui::panels::{Panel, PanelChange, PanelOutcome};
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::{sanitize, tilde_path, truncate, width};
+use crate::ui_kit::text::{clip_spans, sanitize, tilde_path, truncate, width};
 use crate::ui_kit::theme::Theme;
 
 /// Rows of sessions shown at once.
@@ -346,23 +346,8 @@ impl SessionPanel {
             Span::raw(" ".repeat(gap)),
             Span::styled(right, right_style),
         ];
-        clip(spans, max)
+        clip_spans(spans, max)
     }
-}
-
-/// `spans` cut to `max` columns in all.
-fn clip(spans: Vec<Span<'static>>, max: usize) -> Line<'static> {
-    let mut room = max;
-    let mut out = Vec::new();
-    for span in spans {
-        if room == 0 {
-            break;
-        }
-        let text = truncate(&span.content, room, "");
-        room = room.saturating_sub(width(&text));
-        out.push(Span::styled(text, span.style));
-    }
-    Line::from(out)
 }
 
 impl Panel for SessionPanel {

@@ -14,7 +14,7 @@ use crate::config::settings::Settings;
 use crate::tui::panels::selector::fuzzy_score;
 use crate::tui::panels::{Panel, PanelChange, PanelOutcome};
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::{truncate, width};
+use crate::ui_kit::text::{fit, pad, truncate, width};
 use crate::ui_kit::theme::Theme;
 
 pub use crate::tui::panels::settings_defs::{
@@ -239,12 +239,12 @@ impl SettingsPanel {
             let chosen = i == menu.selected;
             let marker = if chosen { "→ " } else { "  " };
             let thinking = entry.def.id == "thinking";
-            let pad = if thinking {
-                column.saturating_sub(width(label))
+            let label = if thinking {
+                pad(label, column)
             } else {
-                0
+                label.to_string()
             };
-            let head = truncate(&format!("{marker}{label}{}", " ".repeat(pad)), max, "…");
+            let head = truncate(&format!("{marker}{label}"), max, "…");
             let style = if chosen {
                 theme.fg("accent")
             } else {
@@ -350,11 +350,7 @@ impl Panel for SettingsPanel {
             let entry = &self.entries[i];
             let chosen = pos == self.selected;
             let marker = if chosen { "→ " } else { "  " };
-            let label = truncate(&entry.def.label(), label_width, "…");
-            let label = format!(
-                "{label}{}  ",
-                " ".repeat(label_width.saturating_sub(width(&label)))
-            );
+            let label = format!("{}  ", fit(&entry.def.label(), label_width, "…"));
             let head = truncate(&format!("{marker}{label}"), max, "…");
             let room = max.saturating_sub(width(&head));
             let style = if chosen {

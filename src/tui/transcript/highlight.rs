@@ -13,7 +13,6 @@ use syntect::highlighting::{
 use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 
-use crate::ui_kit::text::width;
 use crate::ui_kit::theme::Theme;
 
 /// Scope selectors and the theme token that colours them (later wins).
@@ -132,34 +131,6 @@ pub fn highlight(code: &str, lang: &str, theme: &Theme) -> Option<Vec<Vec<(Strin
     Some(out)
 }
 
-/// Break styled runs into rows of at most `max` columns, inside words if needed.
-pub fn hard_wrap(runs: &[(String, Style)], max: usize) -> Vec<Vec<(String, Style)>> {
-    let max = max.max(1);
-    let mut rows = vec![Vec::new()];
-    let mut used = 0;
-    for (text, style) in runs {
-        let mut piece = String::new();
-        for c in text.chars() {
-            let w = width(c.encode_utf8(&mut [0; 4]));
-            if used + w > max && used > 0 {
-                if !piece.is_empty()
-                    && let Some(row) = rows.last_mut()
-                {
-                    row.push((std::mem::take(&mut piece), *style));
-                }
-                rows.push(Vec::new());
-                used = 0;
-            }
-            piece.push(c);
-            used += w;
-        }
-        if let (false, Some(row)) = (piece.is_empty(), rows.last_mut()) {
-            row.push((piece, *style));
-        }
-    }
-    rows
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,19 +153,5 @@ mod tests {
         assert_eq!(find("fn"), keyword);
         assert_eq!(find("hi"), string);
         assert!(highlight("x", "no-such-language", &theme).is_none());
-    }
-
-    #[test]
-    fn hard_wrap_keeps_styles_and_width() {
-        let runs = vec![
-            ("abcdef".to_string(), Style::default()),
-            ("漢字".to_string(), Style::default()),
-        ];
-        let rows = hard_wrap(&runs, 4);
-        for row in &rows {
-            assert!(row.iter().map(|(t, _)| width(t)).sum::<usize>() <= 4);
-        }
-        let joined: String = rows.iter().flatten().map(|(t, _)| t.as_str()).collect();
-        assert_eq!(joined, "abcdef漢字");
     }
 }

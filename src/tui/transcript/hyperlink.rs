@@ -7,10 +7,8 @@
 use std::num::NonZeroU16;
 use std::sync::{Mutex, OnceLock};
 
-use ratatui::buffer::{Buffer, CellDiffOption};
+use ratatui::buffer::{Buffer, CellDiffOption, CellWidth};
 use ratatui::style::{Color, Style};
-
-use crate::ui_kit::text::width;
 
 /// Links seen this run; a link's number is its index.
 fn links() -> &'static Mutex<Vec<String>> {
@@ -77,7 +75,8 @@ pub fn apply_links(buf: &mut Buffer) {
                 covered -= 1;
                 continue;
             }
-            covered = width(cell.symbol()).saturating_sub(1);
+            // The buffer's own measure of the cell, as it laid the row out.
+            covered = CellWidth::cell_width(&*cell).saturating_sub(1);
             match (id, run) {
                 (Some(id), Some((current, start, _))) if id == current => {
                     run = Some((id, start, x));
@@ -105,7 +104,7 @@ pub fn apply_links(buf: &mut Buffer) {
 fn wrap_cell(buf: &mut Buffer, x: u16, y: u16, url: Option<&String>, close: bool) {
     let cell = &mut buf[(x, y)];
     let symbol = cell.symbol().to_string();
-    let cells = width(&symbol).max(1) as u16;
+    let cells = CellWidth::cell_width(&*cell).max(1);
     let mut text = url.map(|u| open_sequence(u)).unwrap_or_default();
     text.push_str(&symbol);
     if close {

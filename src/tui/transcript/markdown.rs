@@ -5,7 +5,7 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use crate::ui_kit::text::{sanitize, width, wrap_line};
+use crate::ui_kit::text::{sanitize, width, wrap_line, wrap_runs};
 use crate::ui_kit::theme::Theme;
 
 /// A styled run of text.
@@ -274,7 +274,7 @@ impl Renderer<'_> {
         match crate::tui::transcript::highlight::highlight(code, lang, self.theme) {
             Some(highlighted) => {
                 for runs in highlighted {
-                    for row in crate::tui::transcript::highlight::hard_wrap(&runs, inner) {
+                    for row in crate::ui_kit::text::hard_wrap_runs(&runs, inner) {
                         let mut spans = vec![Span::raw("  ")];
                         spans.extend(row.into_iter().map(|(t, s)| Span::styled(t, s)));
                         self.lines.push(Line::from(spans));
@@ -370,9 +370,13 @@ impl Renderer<'_> {
         };
         let rest = format!("{quote}{}", " ".repeat(indent));
         let bullet = self.theme.fg("mdListBullet");
-        for (i, row) in wrap_runs(&runs, self.width, width(&first), width(&rest))
-            .into_iter()
-            .enumerate()
+        for (i, row) in wrap_runs(
+            &runs,
+            self.width.saturating_sub(width(&first)),
+            self.width.saturating_sub(width(&rest)),
+        )
+        .into_iter()
+        .enumerate()
         {
             let prefix = if i == 0 { first.clone() } else { rest.clone() };
             let mut spans = Vec::new();
@@ -383,70 +387,6 @@ impl Renderer<'_> {
             self.lines.push(Line::from(spans));
         }
     }
-}
-
-/// Greedy word wrap over styled runs.
-fn wrap_runs(runs: &[Run], max: usize, first_indent: usize, rest_indent: usize) -> Vec<Vec<Run>> {
-    let mut rows: Vec<Vec<Run>> = vec![Vec::new()];
-    let mut used = 0usize;
-    let mut limit = max.saturating_sub(first_indent).max(1);
-    let rest_limit = max.saturating_sub(rest_indent).max(1);
-    for (text, style) in runs {
-        for word in words(text) {
-            let w = width(word);
-            if used + width(word.trim_end()) > limit && used > 0 {
-                rows.push(Vec::new());
-                used = 0;
-                limit = rest_limit;
-                if word.trim().is_empty() {
-                    continue;
-                }
-            }
-            let pieces = if w > limit {
-                wrap_line(word, limit)
-            } else {
-                vec![word.to_string()]
-            };
-            let count = pieces.len();
-            for (i, piece) in pieces.into_iter().enumerate() {
-                used += width(&piece);
-                if let Some(row) = rows.last_mut() {
-                    row.push((piece, *style));
-                }
-                if i + 1 < count {
-                    rows.push(Vec::new());
-                    used = 0;
-                    limit = rest_limit;
-                }
-            }
-        }
-    }
-    for row in &mut rows {
-        if let Some(last) = row.last_mut() {
-            let trimmed = last.0.trim_end().to_string();
-            last.0 = trimmed;
-        }
-    }
-    rows
-}
-
-fn words(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut in_space = false;
-    for (i, c) in text.char_indices() {
-        if c == ' ' {
-            in_space = true;
-        } else if in_space {
-            out.push(&text[start..i]);
-            start = i;
-            in_space = false;
-        }
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
 }
 
 #[cfg(test)]

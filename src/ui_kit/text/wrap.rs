@@ -1,0 +1,203 @@
+//! Word wrap: break at spaces, and inside a word only when the word alone is wider than
+//! the row. Works on plain and ANSI-styled text (styles re-opened on the next row).
+
+use super::width::{Piece, graphemes, pieces, width};
+
+/// Wrap `text` (may contain newlines and ANSI styling) into lines of at most `max`
+/// columns, breaking after spaces where possible and inside a word only when it is wider
+/// than a line. Spaces at a break are dropped. SGR styling active at a break is re-opened
+/// on the next line; an underline still open at a break is closed.
+pub fn wrap_text(text: &str, max: usize) -> Vec<String> {
+    let mut wrapper = Wrapper {
+        width: max.max(1),
+        ..Wrapper::default()
+    };
+    for (index, source_line) in text.split('\n').enumerate() {
+        if index > 0 {
+            wrapper.break_line();
+        }
+        for piece in pieces(source_line) {
+            match piece {
+                Piece::Escape(seq) => wrapper.word.push_str(seq),
+                Piece::Char(c, w) => {
+                    if wrapper.word_width + w > wrapper.width {
+                        wrapper.flush_word();
+                        if wrapper.line_width + w > wrapper.width {
+                            wrapper.flush_word();
+                            wrapper.finish_line(true);
+                        }
+                    }
+                    wrapper.word.push_str(c);
+                    wrapper.word_width += w;
+                    if c == " " {
+                        wrapper.flush_word();
+                    }
+                }
+            }
+        }
+    }
+    wrapper.break_line();
+    wrapper.lines
+}
+
+/// Wrap one line of plain text into rows of at most `max` columns (see [`wrap_text`]).
+pub fn wrap_line(line: &str, max: usize) -> Vec<String> {
+    if width(line) <= max.max(1) && !line.contains('\n') {
+        return vec![line.to_string()];
+    }
+    wrap_text(line, max)
+}
+
+/// Lines being filled: the current line, the word being read, and the SGR state at the
+/// end of the current line.
+#[derive(Default)]
+struct Wrapper {
+    width: usize,
+    lines: Vec<String>,
+    line: String,
+    line_width: usize,
+    word: String,
+    word_width: usize,
+    active: Vec<String>,
+}
+
+impl Wrapper {
+    /// Move the word onto the line, first breaking the line when the word does not fit.
+    fn flush_word(&mut self) {
+        // Spaces after a word may hang past the edge: they are dropped at the break.
+        let spaces = self.word.len() - self.word.trim_end_matches(' ').len();
+        let visible = self.word_width - spaces;
+        if self.line_width + visible > self.width && self.line_width > 0 {
+            self.finish_line(true);
+            let trimmed = self.word.trim_start_matches(' ');
+            self.word_width -= self.word.len() - trimmed.len();
+            self.word = trimmed.to_string();
+        }
+        for piece in pieces(&self.word) {
+            if let Piece::Escape(seq) = piece {
+                track_sgr(&mut self.active, seq);
+            }
+        }
+        self.line.push_str(&self.word);
+        self.line_width += self.word_width;
+        self.word.clear();
+        self.word_width = 0;
+    }
+
+    /// End the current line (after flushing the pending word).
+    fn break_line(&mut self) {
+        self.flush_word();
+        self.finish_line(false);
+    }
+
+    /// End the current line; at a wrap (not a newline of the text) the spaces it ends with
+    /// are dropped. An underline still open is closed so it does not run into padding;
+    /// other styling (a background) is left open for the padding and re-opened on the next
+    /// line.
+    fn finish_line(&mut self, wrapped: bool) {
+        let mut line = std::mem::replace(&mut self.line, self.active.concat());
+        if wrapped {
+            let kept = line.trim_end_matches(' ').len();
+            line.truncate(kept);
+        } else {
+            // Spaces at the end of the text are kept, as far as the edge.
+            let mut over = self.line_width.saturating_sub(self.width);
+            while over > 0 && line.ends_with(' ') {
+                line.pop();
+                over -= 1;
+            }
+        }
+        if underline_open(&self.active) && !line.ends_with("\x1b[24m") {
+            line.push_str("\x1b[24m");
+        }
+        self.lines.push(line);
+        self.line_width = 0;
+    }
+}
+
+/// Whether the SGR sequences in `active` leave underline on.
+fn underline_open(active: &[String]) -> bool {
+    let mut on = false;
+    for seq in active {
+        for param in seq[2..seq.len() - 1].split(';') {
+            match param {
+                "4" => on = true,
+                "24" | "0" | "" => on = false,
+                _ => {}
+            }
+        }
+    }
+    on
+}
+
+/// Remember SGR sequences so a wrapped line can re-open them; a reset forgets them all.
+fn track_sgr(active: &mut Vec<String>, seq: &str) {
+    if !seq.starts_with("\x1b[") || !seq.ends_with('m') {
+        return;
+    }
+    let params = &seq[2..seq.len() - 1];
+    if params.is_empty() || params == "0" {
+        active.clear();
+    } else {
+        active.push(seq.to_string());
+    }
+}
+
+/// Word-wrap like [`wrap_line`], but keep every character: the pieces joined
+/// give `line` back (spaces stay at the end of the row they follow), so an
+/// editor can map byte offsets to rows. A row's trailing spaces may run past
+/// `max`; they draw as nothing.
+pub fn wrap_keeping(line: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    if width(line) <= max {
+        return vec![line.to_string()];
+    }
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    let mut row_width = 0;
+    for word in split_words(line) {
+        let visible = width(word.trim_end());
+        if row_width + visible <= max {
+            row.push_str(word);
+            row_width += width(word);
+            continue;
+        }
+        if !row.is_empty() && visible <= max {
+            rows.push(std::mem::take(&mut row));
+            row.push_str(word);
+            row_width = width(word);
+            continue;
+        }
+        for (g, w) in graphemes(word) {
+            if row_width + w > max && !row.is_empty() && g != " " {
+                rows.push(std::mem::take(&mut row));
+                row_width = 0;
+            }
+            row.push_str(g);
+            row_width += w;
+        }
+    }
+    rows.push(row);
+    rows
+}
+
+/// `line` split into words, each keeping the spaces that follow it (a line starting
+/// with spaces starts with a word of only spaces).
+pub(super) fn split_words(line: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut in_space = false;
+    for (i, c) in line.char_indices() {
+        if c == ' ' {
+            in_space = true;
+        } else if in_space {
+            parts.push(&line[start..i]);
+            start = i;
+            in_space = false;
+        }
+    }
+    if start < line.len() || parts.is_empty() {
+        parts.push(&line[start..]);
+    }
+    parts
+}
