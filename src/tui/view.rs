@@ -348,13 +348,21 @@ impl Live {
     }
 }
 
-/// Rows of `heights` stacked from the top of `area`, each cut to what is left.
+/// Rows of `heights` stacked from the top of `area`. When they do not all fit,
+/// the last (the footer) keeps its rows and the ones above it are cut.
 fn stack<const N: usize>(area: Rect, heights: [usize; N]) -> [Rect; N] {
+    let clamp = |h: usize| u16::try_from(h).unwrap_or(u16::MAX);
+    let last = heights.last().map_or(0, |h| clamp(*h).min(area.height));
     let mut y = area.y;
+    let mut index = 0;
     heights.map(|h| {
-        let height = u16::try_from(h)
-            .unwrap_or(u16::MAX)
-            .min(area.bottom().saturating_sub(y));
+        index += 1;
+        let floor = if index == N {
+            area.bottom()
+        } else {
+            area.bottom().saturating_sub(last)
+        };
+        let height = clamp(h).min(floor.saturating_sub(y));
         let row = Rect::new(area.x, y, area.width, height);
         y += height;
         row
