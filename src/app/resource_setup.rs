@@ -91,22 +91,26 @@ fn temporary_install(
     }
 }
 
-/// Where extensions come from for this run: the folders, settings `extensions` (read
-/// again each time, so edits to settings.json count), `packaged` and `-e` paths.
+/// Where extensions come from for this run: the folders, settings `extensions`,
+/// `packaged` and `-e` paths. The settings are the ones given, or read again (a reload,
+/// so edits to settings.json count).
 fn extension_sources(
     args: &Args,
     (agent_dir, cwd): (&Path, &Path),
     include_project: bool,
     packaged: &[PathBuf],
-) -> impl Fn() -> Vec<PathBuf> + Send + Sync + 'static {
+) -> impl Fn(Option<&Settings>) -> Vec<PathBuf> + Send + Sync + 'static {
     let (agent_dir, cwd) = (agent_dir.to_path_buf(), cwd.to_path_buf());
     let packaged: Vec<String> = packaged
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
     let (cli_paths, no_extensions) = (args.extensions.clone(), args.no_extensions);
-    move || {
-        let (mut settings, _) = Settings::load(&agent_dir, &cwd);
+    move |known: Option<&Settings>| {
+        let mut settings = match known {
+            Some(settings) => settings.clone(),
+            None => Settings::load(&agent_dir, &cwd).0,
+        };
         if !include_project {
             settings.drop_project();
         }
@@ -134,11 +138,13 @@ pub struct HostSetup {
     pub memory_limit_mb: Option<u64>,
 }
 
-/// Discover and load extensions (local ones and `packaged`). Every load finds the files
-/// again, so `/reload` picks up extensions added or removed since start. `None` when there
-/// are none and the run is not reloadable.
+/// Discover and load extensions (local ones and `packaged`; `settings` are this run's).
+/// Every reload finds the files again, so `/reload` picks up extensions added or removed
+/// since start. `None` when there are none and the run is not reloadable.
+#[expect(clippy::too_many_arguments, reason = "each is one fact of the run")]
 pub async fn start_extensions(
     args: &Args,
+    settings: &Settings,
     (agent_dir, cwd): (&Path, &Path),
     include_project: bool,
     packaged: &[PathBuf],
@@ -148,12 +154,12 @@ pub async fn start_extensions(
 ) -> Option<ExtensionHandle> {
     let reloadable = setup.reloadable;
     let sources = extension_sources(args, (agent_dir, cwd), include_project, packaged);
-    let paths = sources();
+    let paths = sources(Some(settings));
     if paths.is_empty() && (!reloadable || args.no_extensions) {
         return None;
     }
     let mut config = HostConfig::new(paths, cwd);
-    config.rediscover = Some(Rediscover(std::sync::Arc::new(sources)));
+    config.rediscover = Some(Rediscover(std::sync::Arc::new(move || sources(None))));
     config.cli_flags = args
         .unknown_flags
         .iter()
@@ -172,12 +178,14 @@ pub async fn start_extensions(
 /// before a session starts): the extensions are loaded once, headless.
 pub async fn extension_providers(
     args: &Args,
+    settings: &Settings,
     (agent_dir, cwd): (&Path, &Path),
     include_project: bool,
 ) -> Vec<(String, serde_json::Value)> {
     let view = SharedView::new(cwd);
     let Some(handle) = start_extensions(
         args,
+        settings,
         (agent_dir, cwd),
         include_project,
         &[],

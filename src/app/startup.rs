@@ -127,9 +127,13 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             None,
         )
         .trusted;
-        let providers =
-            crate::app::resource_setup::extension_providers(&args, (&agent_dir, &cwd), trusted)
-                .await;
+        let providers = crate::app::resource_setup::extension_providers(
+            &args,
+            &settings,
+            (&agent_dir, &cwd),
+            trusted,
+        )
+        .await;
         warn_all(registry.set_extension_providers(&providers));
         println!("{}", list_models(&registry, &auth, search));
         return Ok(0);
@@ -238,6 +242,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
         &args,
+        &settings,
         (&agent_dir, &cwd),
         project.is_some(),
         &packaged.extensions,

@@ -80,6 +80,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         warn_all(packaged.warnings.clone());
         let handle = start_extensions(
             &args,
+            &settings,
             (&agent_dir, &cwd),
             project.is_some(),
             &packaged.extensions,
