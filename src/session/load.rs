@@ -163,7 +163,7 @@ pub fn render_lines<T: serde::Serialize>(items: &[T]) -> String {
 }
 
 /// Lines parsed per thread at least; smaller files are parsed on one.
-const LINES_PER_THREAD: usize = 2000;
+const LINES_PER_THREAD: usize = 250;
 
 /// Parse numbered entry lines (in order), on several threads for large
 /// files; returns the entries and the numbers of the lines that could not be
