@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod lua_i18n;
+mod messages;
 mod tui_panels;
 mod tui_screens;
 mod tui_width;

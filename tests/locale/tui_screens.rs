@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::messages::{assistant, user};
 use pi::agent::agent_loop::AgentQueues;
-use pi::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
 use pi::session::SessionManager;
 use pi::tui::app::App;
 use pi::tui::app::session_task::UiEvent;
@@ -121,19 +121,6 @@ fn english(screen: &str) -> Vec<String> {
 fn assert_no_english(screen: &str) {
     let words = english(screen);
     assert!(words.is_empty(), "English {words:?} on:\n{screen}");
-}
-
-fn user(text: &str) -> Message {
-    Message::User(UserMessage {
-        content: UserContent::Text(text.into()),
-        timestamp: 0,
-    })
-}
-
-fn assistant(text: &str) -> Message {
-    let mut a = AssistantMessage::empty("anthropic-messages", "anthropic", "m");
-    a.content.push(ContentBlock::text(text));
-    Message::Assistant(a)
 }
 
 /// 你好 → 好的 → {方案乙 → 用組合子 → {寫測試 (leaf), 先寫文件}, 方案甲 → 手寫 → 錯誤訊息}

@@ -7,10 +7,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::messages::{assistant, user};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use pi::agent::agent_loop::AgentQueues;
 use pi::agent::events::{AgentEvent, ToolResultPayload};
-use pi::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
+use pi::ai::types::ContentBlock;
 use pi::session::SessionManager;
 use pi::tui::app::App;
 use pi::tui::app::session_task::UiEvent;
@@ -85,19 +86,6 @@ fn command(app: &mut App, text: &str) {
         key(app, KeyCode::Char(c));
     }
     key(app, KeyCode::Enter);
-}
-
-fn user(text: &str) -> Message {
-    Message::User(UserMessage {
-        content: UserContent::Text(text.into()),
-        timestamp: 0,
-    })
-}
-
-fn assistant(text: &str) -> Message {
-    let mut a = AssistantMessage::empty("anthropic-messages", "anthropic", "m");
-    a.content.push(ContentBlock::text(text));
-    Message::Assistant(a)
 }
 
 fn tool(app: &mut App, name: &str, args: Value, output: &str, details: Option<Value>, error: bool) {
