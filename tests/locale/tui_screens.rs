@@ -92,7 +92,7 @@ fn screen(app: &mut App, width: u16, height: u16) -> String {
                 skip -= 1;
                 continue;
             }
-            skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
+            skip = pi::ui_kit::text::width(symbol).saturating_sub(1);
             row.push_str(symbol);
         }
         out.push_str(row.trim_end());
