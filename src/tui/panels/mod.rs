@@ -16,7 +16,7 @@ pub mod tree_selector;
 
 use std::path::PathBuf;
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::text::Line;
 
 use crate::ui_kit::keybindings::Keybindings;
@@ -73,4 +73,24 @@ pub trait Panel {
     fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome;
     /// Lines to draw at `width` columns.
     fn lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>>;
+}
+
+/// Type into a selector's filter: Backspace takes the last character off `query`, a
+/// character typed without Ctrl or Alt is added. True when `key` was one of those.
+pub fn edit_filter(query: &mut String, key: &KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Backspace => {
+            query.pop();
+            true
+        }
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            query.push(c);
+            true
+        }
+        _ => false,
+    }
 }

@@ -4,7 +4,7 @@
 
 use crate::t;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::text::{Line, Span};
 
 use crate::ai::model::Model;
@@ -207,15 +207,7 @@ impl Panel for ScopedModelsPanel {
             if let Some(id) = current {
                 return self.toggle(&id);
             }
-        } else if key.code == KeyCode::Backspace {
-            self.query.pop();
-            self.selected = 0;
-        } else if let KeyCode::Char(c) = key.code
-            && !key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            self.query.push(c);
+        } else if super::edit_filter(&mut self.query, key) {
             self.selected = 0;
         }
         PanelOutcome::Open

@@ -406,15 +406,7 @@ impl Panel for SessionPanel {
             self.selected = self.selected.saturating_sub(VISIBLE);
         } else if kb.matches("tui.select.pageDown", key) {
             self.selected = (self.selected + VISIBLE).min(n.saturating_sub(1));
-        } else if key.code == KeyCode::Backspace {
-            self.query.pop();
-            self.selected = 0;
-        } else if let KeyCode::Char(c) = key.code
-            && !key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            self.query.push(c);
+        } else if super::edit_filter(&mut self.query, key) {
             self.selected = 0;
         }
         PanelOutcome::Open

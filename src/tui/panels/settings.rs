@@ -6,7 +6,7 @@
 
 use crate::t;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -299,15 +299,7 @@ impl Panel for SettingsPanel {
             {
                 return self.step(at, step);
             }
-        } else if key.code == KeyCode::Backspace {
-            self.query.pop();
-            self.selected = 0;
-        } else if let KeyCode::Char(c) = key.code
-            && !key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            self.query.push(c);
+        } else if super::edit_filter(&mut self.query, key) {
             self.selected = 0;
         }
         PanelOutcome::Open

@@ -319,18 +319,11 @@ impl TreeSelector {
             self.selected = self.selected.saturating_sub(TREE_VISIBLE);
         } else if (kb.matches("tui.select.pageDown", key) || key.code == KeyCode::Right) && n > 0 {
             self.selected = (self.selected + TREE_VISIBLE).min(n - 1);
-        } else if key.code == KeyCode::Backspace {
+        } else {
             let keep = self.selected_row();
-            self.query.pop();
-            self.refresh(keep);
-        } else if let KeyCode::Char(c) = key.code
-            && !key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            let keep = self.selected_row();
-            self.query.push(c);
-            self.refresh(keep);
+            if super::edit_filter(&mut self.query, key) {
+                self.refresh(keep);
+            }
         }
         TreeOutcome::Open
     }
