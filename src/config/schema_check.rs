@@ -14,6 +14,8 @@ use serde_json::Value;
 /// One shipped schema, compiled on first use.
 pub struct ConfigSchema {
     source: &'static str,
+    /// [`super::valid_configs::schema_fingerprint`] of `source`, once computed.
+    fingerprint: OnceLock<u64>,
     compiled: OnceLock<Option<(Value, jsonschema::Validator)>>,
 }
 
@@ -45,6 +47,7 @@ impl ConfigSchema {
     const fn new(source: &'static str) -> Self {
         ConfigSchema {
             source,
+            fingerprint: OnceLock::new(),
             compiled: OnceLock::new(),
         }
     }
@@ -67,7 +70,10 @@ impl ConfigSchema {
     /// [`ConfigSchema::check`] for `value` parsed from `text`, skipped when the same
     /// text was found valid before (see [`super::valid_configs`]).
     pub fn check_text(&self, file: &Path, text: &str, value: &mut Value) -> Vec<String> {
-        let fingerprint = super::valid_configs::fingerprint(self.source, text);
+        let schema = *self
+            .fingerprint
+            .get_or_init(|| super::valid_configs::schema_fingerprint(self.source));
+        let fingerprint = super::valid_configs::fingerprint(schema, text);
         if super::valid_configs::is_known_valid(fingerprint) {
             return Vec::new();
         }
