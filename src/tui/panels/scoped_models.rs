@@ -288,6 +288,7 @@ impl Panel for ScopedModelsPanel {
 mod tests {
     use super::*;
     use crate::ai::providers::faux::FauxProvider;
+    use crossterm::event::{KeyCode, KeyModifiers};
 
     fn models() -> Vec<Model> {
         ["a", "b", "c"]
