@@ -2,7 +2,8 @@
 //! the JSONL session reader, the RPC line reader, YAML frontmatter, the key
 //! parser and the ANSI and markdown renderers. Whatever the input, none of
 //! them panics and what they hold stays proportional to what they were given.
-//! Each property runs a bounded number of cases so the suite stays quick.
+//! Each property runs a bounded number of cases so the suite stays quick
+//! (`PI_FUZZ_CASES=20000` runs more).
 
 use pi::ai::sse::SseParser;
 use pi::modes::rpc::{Incoming, read_records};
@@ -21,7 +22,10 @@ use proptest::test_runner::Config;
 
 fn config() -> Config {
     Config {
-        cases: 256,
+        cases: std::env::var("PI_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(256),
         failure_persistence: None,
         ..Config::default()
     }
@@ -331,4 +335,15 @@ fn markdown_of_any_shape_renders_within_bounds() {
             .sum();
         prop_assert!(total <= 16 * text.len() + 4096, "{} bytes from {}", total, text.len());
     });
+}
+
+#[test]
+fn a_lone_escape_before_spaces_at_width_zero_does_not_panic() {
+    let text = "\u{1b}  ";
+    let cut = truncate_to_width(text, 0, "…");
+    assert!(visible_width(&cut) <= 1);
+    let _ = slice_by_column(text, 0, 0);
+    let _ = wrap_text_with_ansi(text, 0);
+    let _ = strip_control_sequences(text);
+    let _ = pi::ui_kit::ansi_line::ansi_line(text, ratatui::style::Style::default());
 }

@@ -65,8 +65,7 @@ impl Wrapper {
     /// Move the word onto the line, first breaking the line when the word does not fit.
     fn flush_word(&mut self) {
         // Spaces after a word may hang past the edge: they are dropped at the break.
-        let spaces = self.word.len() - self.word.trim_end_matches(' ').len();
-        let visible = self.word_width - spaces;
+        let visible = self.word_width - trailing_spaces(&self.word);
         if self.line_width + visible > self.width && self.line_width > 0 {
             self.finish_line(true);
             let trimmed = self.word.trim_start_matches(' ');
@@ -97,7 +96,7 @@ impl Wrapper {
     fn finish_line(&mut self, wrapped: bool) {
         let mut line = std::mem::replace(&mut self.line, self.active.concat());
         if wrapped {
-            let kept = line.trim_end_matches(' ').len();
+            let kept = line.len() - trailing_space_bytes(&line);
             line.truncate(kept);
         } else {
             // Spaces at the end of the text are kept, as far as the edge.
@@ -113,6 +112,24 @@ impl Wrapper {
         self.lines.push(line);
         self.line_width = 0;
     }
+}
+
+/// How many space characters `word` ends with; a space inside an escape sequence (such
+/// as `ESC SP`) is not one, and escapes among the spaces do not end the count.
+fn trailing_spaces(word: &str) -> usize {
+    pieces(word).fold(0, |count, piece| match piece {
+        Piece::Char(" ", _) => count + 1,
+        Piece::Char(..) => 0,
+        Piece::Escape(_) => count,
+    })
+}
+
+/// Bytes of the spaces `line` ends with, stopping at an escape sequence so none is cut.
+fn trailing_space_bytes(line: &str) -> usize {
+    pieces(line).fold(0, |bytes, piece| match piece {
+        Piece::Char(" ", _) => bytes + 1,
+        _ => 0,
+    })
 }
 
 /// Whether the SGR sequences in `active` leave underline on.
