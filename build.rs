@@ -4,7 +4,8 @@
 //! binary: writes `$OUT_DIR/bundled_docs.rs`, a list of (relative path, bytes) and a
 //! fingerprint of them all. Also splits the model catalog (`src/ai/catalog.json`) into one
 //! section per provider (`$OUT_DIR/catalog_sections.rs`), so pi reads only the providers
-//! a run asks for.
+//! a run asks for, and turns the shipped locale packs (`locales/*.json`) into static
+//! tables (`$OUT_DIR/locale_tables.rs`), so a translated string needs no JSON parse.
 
 use std::fmt::Write as _;
 use std::hash::Hasher;
@@ -65,9 +66,11 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("bundled_docs.rs");
     let _ = std::fs::write(out, list);
     write_catalog_sections(&root);
+    write_locale_tables(&root);
     pack_relative_relocations();
     for dir in [
         "src/ai/catalog.json",
+        "locales",
         "README.md",
         "CHANGELOG.md",
         "docs",
@@ -107,6 +110,63 @@ fn write_catalog_sections(root: &Path) {
     );
     let dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
     let _ = std::fs::write(dir.join("catalog_sections.rs"), out);
+}
+
+/// `SHIPPED_PACKS`: each `locales/<tag>.json` pack as (file, namespace, locale, messages,
+/// aliases). Messages are one string of records ending in RS (`\x1e`), each the key and
+/// then (plural category, text) pairs, all separated by US (`\x1f`); the category is empty
+/// for a plain string. Aliases are (alias, command) pairs the same way. Plain strings keep
+/// the tables free of pointers the loader would have to relocate at every start.
+fn write_locale_tables(root: &Path) {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("locales"))
+        .map(|dir| dir.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    let field = |text: &str| {
+        assert!(
+            !text.contains(['\x1e', '\x1f']),
+            "a locale string holds a separator: {text:?}"
+        );
+        format!("{text}\x1f")
+    };
+    let mut out = String::from("static SHIPPED_PACKS: &[ShippedPack] = &[\n");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let pack: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        let Some(messages) = pack["messages"].as_object() else {
+            continue; // not a pack (languages.json)
+        };
+        let text_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+        let mut records = String::new();
+        for (key, raw) in messages {
+            records.push_str(&field(key));
+            let value = raw.get("value").unwrap_or(raw);
+            match value.as_object() {
+                Some(plural) => plural.iter().for_each(|(category, form)| {
+                    records.push_str(&field(category));
+                    records.push_str(&field(&text_of(form)));
+                }),
+                None => records.push_str(&format!("\x1f{}", field(&text_of(value)))),
+            }
+            records.push('\x1e');
+        }
+        let mut aliases = String::new();
+        for (alias, command) in pack["aliases"].as_object().into_iter().flatten() {
+            aliases.push_str(&field(alias));
+            aliases.push_str(&field(&text_of(command)));
+        }
+        let _ = writeln!(
+            out,
+            "    ShippedPack {{ file: {:?}, namespace: {:?}, locale: {:?}, messages: {records:?}, aliases: {aliases:?} }},",
+            path.file_name().unwrap_or_default().to_string_lossy(),
+            text_of(&pack["namespace"]),
+            text_of(&pack["locale"]),
+        );
+    }
+    out.push_str("];\n");
+    let dir = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
+    let _ = std::fs::write(dir.join("locale_tables.rs"), out);
 }
 
 /// Link `pi` with packed relative relocations (`DT_RELR`) where the linker and C library

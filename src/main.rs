@@ -44,10 +44,18 @@ fn main() {
         print!("{}", pi::cli::args::help_text());
         return;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // A one-shot run (`-p`, `--mode json`) awaits one thing at a time: it runs on this
+    // thread alone, with no worker threads to start or hand work to.
+    let one_shot = matches!(
+        args.mode,
+        Some(pi::cli::args::OutputMode::Text | pi::cli::args::OutputMode::Json)
+    );
+    let mut builder = if one_shot {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("{}", pi::t!("pi.cli.runtime_failed", error = e.to_string()));

@@ -141,11 +141,61 @@ pub fn parse_bundle_value(value: &Value, origin: &str) -> Result<Bundle, Vec<Str
     Ok(bundle_from_checked(value, origin))
 }
 
-/// Parse a pack shipped inside pi: its schema is checked by the test suite, so
-/// start-up skips compiling the schema validator.
-pub fn parse_shipped_bundle(text: &str, origin: &str) -> Result<Bundle, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
-    Ok(bundle_from_checked(&value, origin))
+/// A locale pack shipped inside pi, as plain strings made at build time from
+/// `locales/<tag>.json` (its schema is checked by the test suite): no JSON to parse and
+/// no pointers for the loader to relocate.
+pub(crate) struct ShippedPack {
+    /// The pack's file name (`zh-TW.json`).
+    pub file: &'static str,
+    /// Key prefix of its messages.
+    pub namespace: &'static str,
+    /// Its locale tag as written in the file.
+    pub locale: &'static str,
+    /// Records ending in `\x1e`: the key, then (plural category, text) pairs, every field
+    /// ending in `\x1f`; the category is empty for plain text.
+    pub messages: &'static str,
+    /// (alias, command) pairs, every field ending in `\x1f`.
+    pub aliases: &'static str,
+}
+
+impl ShippedPack {
+    /// The pack as a bundle.
+    pub(crate) fn to_bundle(&self) -> Bundle {
+        let messages = self
+            .messages
+            .split_terminator('\x1e')
+            .filter_map(|record| {
+                let mut fields = record.split_terminator('\x1f');
+                let key = fields.next()?.to_string();
+                let mut forms = Vec::new();
+                while let (Some(category), Some(text)) = (fields.next(), fields.next()) {
+                    forms.push((category, text));
+                }
+                let message = match forms.as_slice() {
+                    [("", text)] => Message::Text((*text).to_string()),
+                    _ => Message::Plural(
+                        forms
+                            .iter()
+                            .filter_map(|(c, t)| Some((PluralCategory::parse(c)?, t.to_string())))
+                            .collect(),
+                    ),
+                };
+                Some((key, message))
+            })
+            .collect();
+        let mut fields = self.aliases.split_terminator('\x1f');
+        let mut aliases = Vec::new();
+        while let (Some(alias), Some(command)) = (fields.next(), fields.next()) {
+            aliases.push((alias.to_string(), command.to_string()));
+        }
+        Bundle {
+            namespace: self.namespace.to_string(),
+            locale: normalize_tag(self.locale),
+            messages,
+            aliases,
+            origin: format!("builtin:{}", self.file),
+        }
+    }
 }
 
 /// A bundle from JSON that satisfies the bundle schema.

@@ -65,15 +65,19 @@ pub fn chain_registry(locale: &str) -> Registry {
     registry
 }
 
-/// The built-in pack `index` of [`BUILTIN_LOCALES`], parsed on first use.
+use bundle::ShippedPack;
+include!(concat!(env!("OUT_DIR"), "/locale_tables.rs"));
+
+/// The built-in pack `index` of [`BUILTIN_LOCALES`], built on first use from the
+/// tables `build.rs` made of the same file.
 fn builtin_pack(index: usize) -> &'static Arc<Bundle> {
-    static PARSED: [OnceLock<Arc<Bundle>>; BUILTIN_LOCALES.len()] =
+    static BUILT: [OnceLock<Arc<Bundle>>; BUILTIN_LOCALES.len()] =
         [const { OnceLock::new() }; BUILTIN_LOCALES.len()];
-    PARSED[index].get_or_init(|| {
-        let (name, text) = BUILTIN_LOCALES[index];
-        match bundle::parse_shipped_bundle(text, &format!("builtin:{name}")) {
-            Ok(bundle) => Arc::new(bundle),
-            Err(errors) => panic!("built-in locale {name} is invalid: {errors:?}"),
+    BUILT[index].get_or_init(|| {
+        let (name, _) = BUILTIN_LOCALES[index];
+        match SHIPPED_PACKS.iter().find(|pack| pack.file == name) {
+            Some(pack) => Arc::new(pack.to_bundle()),
+            None => panic!("built-in locale {name} has no table"),
         }
     })
 }
@@ -252,12 +256,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shipped_packs_satisfy_the_bundle_schema() {
-        for (file, text) in BUILTIN_LOCALES {
+    fn shipped_packs_satisfy_the_bundle_schema_and_match_their_tables() {
+        assert_eq!(SHIPPED_PACKS.len(), BUILTIN_LOCALES.len());
+        for (index, (file, text)) in BUILTIN_LOCALES.iter().enumerate() {
             let checked = parse_bundle_text(text, file).unwrap();
-            let shipped = bundle::parse_shipped_bundle(text, file).unwrap();
-            assert_eq!(checked.messages.len(), shipped.messages.len(), "{file}");
+            let shipped = builtin_pack(index);
             assert_eq!(checked.locale, builtin_tag(file));
+            assert_eq!(shipped.locale, checked.locale, "{file}");
+            assert_eq!(shipped.namespace, checked.namespace, "{file}");
+            assert_eq!(shipped.messages, checked.messages, "{file}");
+            let mut aliases = shipped.aliases.clone();
+            let mut expected = checked.aliases.clone();
+            aliases.sort();
+            expected.sort();
+            assert_eq!(aliases, expected, "{file}");
+            assert!(
+                checked
+                    .messages
+                    .values()
+                    .any(|m| matches!(m, Message::Plural(_)))
+            );
         }
     }
 

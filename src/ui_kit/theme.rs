@@ -6,6 +6,7 @@ use crate::t;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use ratatui::style::{Color, Modifier, Style};
@@ -122,7 +123,7 @@ impl Default for Theme {
         reason = "the data is embedded at build time and a unit test parses it"
     )]
     fn default() -> Self {
-        Theme::parse(DARK_JSON).expect("built-in dark theme is valid")
+        Theme::builtin("dark").expect("the dark theme is built in")
     }
 }
 
@@ -133,19 +134,22 @@ impl Theme {
         reason = "the data is embedded at build time and a unit test parses it"
     )]
     pub fn light() -> Self {
-        Theme::parse(LIGHT_JSON).expect("built-in light theme is valid")
+        Theme::builtin("light").expect("the light theme is built in")
     }
 
-    /// The built-in theme called `name`, if there is one.
+    /// The built-in theme called `name`, if there is one (each parsed once per process).
     #[expect(
         clippy::expect_used,
         reason = "the data is embedded at build time and a unit test parses it"
     )]
     pub fn builtin(name: &str) -> Option<Theme> {
-        BUILTIN_THEMES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, json)| Theme::parse(json).expect("built-in themes are valid"))
+        static PARSED: [OnceLock<Theme>; BUILTIN_THEMES.len()] =
+            [const { OnceLock::new() }; BUILTIN_THEMES.len()];
+        let index = BUILTIN_THEMES.iter().position(|(n, _)| *n == name)?;
+        let theme = PARSED[index].get_or_init(|| {
+            Theme::parse(BUILTIN_THEMES[index].1).expect("built-in themes are valid")
+        });
+        Some(theme.clone())
     }
 
     /// A theme with no colours at all (used by snapshot tests and `NO_COLOR`).
