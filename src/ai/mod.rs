@@ -18,6 +18,7 @@ pub mod registry;
 pub mod resolve;
 pub mod sse;
 pub mod stream;
+pub mod tagged;
 pub mod thinking;
 pub mod tls;
 pub mod transform;

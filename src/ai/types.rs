@@ -59,7 +59,7 @@ pub struct ToolCall {
 }
 
 /// One block of message content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type")]
 pub enum ContentBlock {
     /// Text.
@@ -75,6 +75,13 @@ pub enum ContentBlock {
     #[serde(rename = "toolCall")]
     ToolCall(ToolCall),
 }
+
+super::tagged::deserialize_tagged!(ContentBlock, "type", "a content block with a type", {
+    "text" => Text(TextContent),
+    "thinking" => Thinking(ThinkingContent),
+    "image" => Image(ImageContent),
+    "toolCall" => ToolCall(ToolCall),
+});
 
 impl ContentBlock {
     /// A text block.
@@ -467,7 +474,7 @@ pub struct CompactionSummaryMessage {
 }
 
 /// Any message the agent keeps in its context (pi's `AgentMessage`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "role")]
 pub enum Message {
     /// User input.
@@ -483,7 +490,7 @@ pub enum Message {
     #[serde(rename = "bashExecution")]
     BashExecution(BashExecutionMessage),
     /// Extension message.
-    #[serde(rename = "custom", alias = "hookMessage")]
+    #[serde(rename = "custom")]
     Custom(CustomMessage),
     /// Branch summary.
     #[serde(rename = "branchSummary")]
@@ -492,6 +499,16 @@ pub enum Message {
     #[serde(rename = "compactionSummary")]
     CompactionSummary(CompactionSummaryMessage),
 }
+
+super::tagged::deserialize_tagged!(Message, "role", "a message with a role", {
+    "user" => User(UserMessage),
+    "assistant" => Assistant(AssistantMessage),
+    "toolResult" => ToolResult(ToolResultMessage),
+    "bashExecution" => BashExecution(BashExecutionMessage),
+    "custom" | "hookMessage" => Custom(CustomMessage),
+    "branchSummary" => BranchSummary(BranchSummaryMessage),
+    "compactionSummary" => CompactionSummary(CompactionSummaryMessage),
+});
 
 impl Message {
     /// The role name as serialised.

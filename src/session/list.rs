@@ -199,7 +199,7 @@ struct InfoMessage {
 /// Summarise one session file; `None` when it is unreadable or not a session.
 pub fn read_session_info(path: &Path) -> Option<SessionInfo> {
     let bytes = fs::read(path).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = crate::session::load::decode_lossy(&bytes);
     let mut lines = text
         .split('\n')
         .filter(|line| !line.trim().is_empty())

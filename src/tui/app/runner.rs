@@ -308,7 +308,7 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                 app.handle_extension_request(request);
             }
             event = crate::tui::app::login::next_event(&mut app.login) => app.handle_login_event(event),
-            _ = tokio::time::sleep_until(next_frame), if app.dirty => {
+            _ = frame_due(next_frame), if app.dirty => {
                 if screen.draw(app).is_err() {
                     break;
                 }
@@ -371,6 +371,14 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
             screen.invalidate();
             app.dirty = true;
         }
+    }
+}
+
+/// Resolves at `at`, or at once when that has passed: a timer would round up to the
+/// next millisecond tick and hold back a frame (the first one above all) for nothing.
+async fn frame_due(at: Instant) {
+    if Instant::now() < at {
+        tokio::time::sleep_until(at).await;
     }
 }
 

@@ -1,0 +1,111 @@
+//! Reading internally tagged enums (`{"role": "user", …}`, `{"type": "text", …}`) without
+//! buffering: when the tag is the object's first key, as pi and the original write it,
+//! the rest of the object is read straight into the variant's struct. Otherwise the
+//! object is gathered first and read by its tag, as a derived implementation would.
+
+/// Implement `Deserialize` for an enum whose variants each wrap one struct, tagged by
+/// the field `$tag`; each variant lists the tag values it accepts.
+macro_rules! deserialize_tagged {
+    ($enum:ident, $tag:literal, $expecting:literal, { $($($name:literal)|+ => $variant:ident($inner:ty),)+ }) => {
+        impl<'de> serde::Deserialize<'de> for $enum {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct TaggedVisitor;
+                impl<'de> serde::de::Visitor<'de> for TaggedVisitor {
+                    type Value = $enum;
+
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+
+                    fn visit_map<A: serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$enum, A::Error> {
+                        use serde::de::Error as _;
+                        const NAMES: &[&str] = &[$($($name),+),+];
+                        let Some(first) = map.next_key::<String>()? else {
+                            return Err(A::Error::missing_field($tag));
+                        };
+                        if first == $tag {
+                            let name: String = map.next_value()?;
+                            let rest = serde::de::value::MapAccessDeserializer::new(map);
+                            return match name.as_str() {
+                                $($($name)|+ => <$inner as serde::Deserialize>::deserialize(rest)
+                                    .map($enum::$variant),)+
+                                other => Err(A::Error::unknown_variant(other, NAMES)),
+                            };
+                        }
+                        let mut object = serde_json::Map::new();
+                        object.insert(first, map.next_value()?);
+                        while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+                            object.insert(key, value);
+                        }
+                        let name = match object.remove($tag) {
+                            Some(serde_json::Value::String(name)) => name,
+                            Some(_) => return Err(A::Error::custom(concat!("`", $tag, "` is not a string"))),
+                            None => return Err(A::Error::missing_field($tag)),
+                        };
+                        let rest = serde_json::Value::Object(object);
+                        match name.as_str() {
+                            $($($name)|+ => serde_json::from_value::<$inner>(rest)
+                                .map($enum::$variant)
+                                .map_err(A::Error::custom),)+
+                            other => Err(A::Error::unknown_variant(other, NAMES)),
+                        }
+                    }
+                }
+                deserializer.deserialize_map(TaggedVisitor)
+            }
+        }
+    };
+}
+
+pub(crate) use deserialize_tagged;
+
+#[cfg(test)]
+mod tests {
+    use crate::ai::types::{ContentBlock, Message};
+    use serde_json::json;
+
+    #[test]
+    fn the_tag_first_or_last_reads_the_same() {
+        let first: Message = serde_json::from_str(
+            r#"{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}"#,
+        )
+        .unwrap();
+        let last: Message = serde_json::from_str(
+            r#"{"content":[{"text":"hi","type":"text"}],"timestamp":1,"role":"user"}"#,
+        )
+        .unwrap();
+        assert_eq!(first, last);
+        assert_eq!(first.role(), "user");
+        let from_value: Message = serde_json::from_value(json!({
+            "timestamp": 1, "role": "user", "content": [{"type": "text", "text": "hi"}]
+        }))
+        .unwrap();
+        assert_eq!(from_value, first);
+    }
+
+    #[test]
+    fn aliases_unknown_tags_and_missing_tags() {
+        let custom: Message = serde_json::from_value(json!({
+            "role": "hookMessage", "customType": "x", "content": "c", "display": true, "timestamp": 1
+        }))
+        .unwrap();
+        assert_eq!(custom.role(), "custom");
+        let unknown = serde_json::from_str::<Message>(r#"{"role":"robot"}"#).unwrap_err();
+        assert!(unknown.to_string().contains("robot"), "{unknown}");
+        let missing = serde_json::from_str::<ContentBlock>(r#"{"text":"x"}"#).unwrap_err();
+        assert!(missing.to_string().contains("type"), "{missing}");
+        let wrong = serde_json::from_str::<ContentBlock>(r#"{"text":"x","type":3}"#).unwrap_err();
+        assert!(wrong.to_string().contains("type"), "{wrong}");
+    }
+
+    #[test]
+    fn a_message_round_trips_through_its_serialised_form() {
+        let block = ContentBlock::text("hello");
+        let text = serde_json::to_string(&block).unwrap();
+        assert!(text.starts_with(r#"{"type":"text""#), "{text}");
+        assert_eq!(serde_json::from_str::<ContentBlock>(&text).unwrap(), block);
+    }
+}
