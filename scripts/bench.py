@@ -373,7 +373,7 @@ def bench(name, cmd, args, root, port, fixture):
     if name == "hello-world":
         # The pseudo-terminal floor: starting a process under the harness and seeing its
         # first line, which every first-frame figure below includes.
-        attempt(r, "frame", lambda: {"wall": stats([first_frame(cmd, sb, marker=b"hello")
+        attempt(r, "frame", lambda: {"wall": stats([first_frame(cmd, sb, marker=b"0.73.1")
                                                     for _ in range(args.runs)])})
         return r
     if want("turn"):
