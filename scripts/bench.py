@@ -479,8 +479,8 @@ def report(results, args):
              " ours | pi 0.73.1 | pi 0.73.1 / ours | target |",
              "|---|---:|" + ("---:|" if before else "") + "---:|---:|---:|---|"]
     for label, key, field, unit, target in rows:
-        hw = (cell(results, floor, key, field, unit, 2 if unit == "ms" else 1)
-              if key in ("version", "frame") and field == "wall" or key == "version" else "")
+        # The floor has a `--version` and a first-frame figure; other rows have none.
+        hw = cell(results, floor, key, field, unit, 2 if unit == "ms" else 1) if key in ("version", "frame") else ""
         digits = 2 if unit == "ms" else (2 if unit == "s" else 1)
         was = f" {cell(results, 'before', key, field, unit, digits)} |" if before else ""
         lines.append(f"| {label} | {hw} |{was} {cell(results, ours, key, field, unit, digits)} | "
