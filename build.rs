@@ -67,7 +67,7 @@ fn main() {
     let _ = std::fs::write(out, list);
     write_catalog_sections(&root);
     write_locale_tables(&root);
-    pack_relative_relocations();
+    link_for_fast_start();
     for dir in [
         "src/ai/catalog.json",
         "locales",
@@ -169,30 +169,36 @@ fn write_locale_tables(root: &Path) {
     let _ = std::fs::write(dir.join("locale_tables.rs"), out);
 }
 
-/// Link `pi` with packed relative relocations (`DT_RELR`) where the linker and C library
-/// support them: the dynamic loader then reads a table of a few kilobytes instead of
-/// about a megabyte at every start. Probed by linking an empty C program; skipped
-/// quietly anywhere it does not link.
-fn pack_relative_relocations() {
-    const FLAG: &str = "-Wl,-z,pack-relative-relocs";
+/// Link `pi` so that its start does little relocation work, with each flag the
+/// linker and C library accept (probed by linking an empty C program; a flag
+/// that does not link is skipped quietly):
+/// - `-no-pie`: a position-dependent executable. The loader then copies and
+///   patches none of the ~170 pages of pointer tables (vtables, string tables)
+///   that a position-independent one needs at every start: about 160 fewer
+///   page faults and 0.7 ms less CPU per start on our benchmark machine. The
+///   stack, heap, libraries and mappings stay randomized; pi's own code does not.
+/// - packed relative relocations (`DT_RELR`): what relocations remain are read
+///   from a table of a few kilobytes.
+fn link_for_fast_start() {
     let target = std::env::var("TARGET").unwrap_or_default();
     if !target.contains("linux-gnu") {
         return;
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default());
-    let source = out.join("relr_probe.c");
-    let binary = out.join("relr_probe");
+    let source = out.join("link_probe.c");
     if std::fs::write(&source, "int main(void) { return 0; }\n").is_err() {
         return;
     }
-    let linked = std::process::Command::new("cc")
-        .arg(&source)
-        .arg("-o")
-        .arg(&binary)
-        .arg(FLAG)
-        .output()
-        .is_ok_and(|o| o.status.success() && o.stderr.is_empty());
-    if linked {
-        println!("cargo:rustc-link-arg-bins={FLAG}");
+    for flag in ["-no-pie", "-Wl,-z,pack-relative-relocs"] {
+        let linked = std::process::Command::new("cc")
+            .arg(&source)
+            .arg("-o")
+            .arg(out.join("link_probe"))
+            .arg(flag)
+            .output()
+            .is_ok_and(|o| o.status.success() && o.stderr.is_empty());
+        if linked {
+            println!("cargo:rustc-link-arg-bins={flag}");
+        }
     }
 }

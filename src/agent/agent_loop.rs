@@ -289,6 +289,15 @@ async fn stream_reply(
                 return message;
             }
             other => {
+                if let AssistantMessageEvent::ToolCallStart {
+                    content_index,
+                    partial,
+                } = &other
+                    && let Some(ContentBlock::ToolCall(call)) = partial.content.get(*content_index)
+                    && let Some(tool) = state.tools.iter().find(|t| t.name() == call.name)
+                {
+                    super::validate::prepare_in_background(tool.parameters());
+                }
                 let partial = other.message().clone();
                 let ev = AgentEvent::MessageUpdate {
                     message: Message::Assistant(partial),

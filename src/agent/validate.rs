@@ -2,6 +2,51 @@
 //! of primitive values (models sometimes send `"10"` for a number).
 
 use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Compiled = Result<Arc<jsonschema::Validator>, String>;
+
+/// Compiled validators by schema text: compiling a schema costs far more than
+/// checking arguments against it (the first compile in a process also builds
+/// the meta-schema's validator, several milliseconds), and a tool's schema
+/// rarely changes. A compile in progress is waited for, not repeated.
+fn compiled(schema: &Value) -> Compiled {
+    compile_into(&slot(schema), schema)
+}
+
+fn slot(schema: &Value) -> Arc<OnceLock<Compiled>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<OnceLock<Compiled>>>>> = OnceLock::new();
+    CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(schema.to_string())
+        .or_default()
+        .clone()
+}
+
+fn compile_into(slot: &OnceLock<Compiled>, schema: &Value) -> Compiled {
+    slot.get_or_init(|| {
+        jsonschema::validator_for(schema)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+/// Start compiling `schema` on another thread (unless it is compiled), so
+/// that the tool call whose arguments are still streaming is checked without
+/// waiting for the compile.
+pub fn prepare_in_background(schema: Value) {
+    let slot = slot(&schema);
+    if slot.get().is_some() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("schema-compile".into())
+        .spawn(move || compile_into(&slot, &schema));
+}
 
 /// Validate (and coerce) `args` for `tool_name` against `schema`.
 /// Returns the arguments to run with, or pi's validation error text.
@@ -11,8 +56,8 @@ pub fn validate_tool_arguments(
     args: &Value,
 ) -> Result<Value, String> {
     let coerced = coerce(args.clone(), schema);
-    let validator = jsonschema::validator_for(schema)
-        .map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
+    let validator =
+        compiled(schema).map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
     let errors: Vec<String> = validator
         .iter_errors(&coerced)
         .map(|e| {
@@ -135,5 +180,27 @@ mod tests {
             e.contains("Received arguments:\n{\n  \"limit\": \"x\"\n}"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_changed_schema_is_checked_as_changed() {
+        let args = json!({"path": "a"});
+        assert!(validate_tool_arguments("read", &schema(), &args).is_ok());
+        let stricter = json!({"type":"object","required":["path","mode"],"properties":{
+            "path":{"type":"string"},"mode":{"type":"string"}}});
+        let e = validate_tool_arguments("read", &stricter, &args).unwrap_err();
+        assert!(e.contains("  - mode:"), "{e}");
+        assert!(validate_tool_arguments("read", &schema(), &args).is_ok());
+    }
+
+    #[test]
+    fn a_schema_prepared_in_the_background_checks_the_same() {
+        let schema = json!({"type":"object","required":["pattern"],"properties":{
+            "pattern":{"type":"string"}}});
+        prepare_in_background(schema.clone());
+        let e = validate_tool_arguments("grep", &schema, &json!({})).unwrap_err();
+        assert!(e.contains("  - pattern:"), "{e}");
+        let ok = validate_tool_arguments("grep", &schema, &json!({"pattern": "x"})).unwrap();
+        assert_eq!(ok, json!({"pattern": "x"}));
     }
 }

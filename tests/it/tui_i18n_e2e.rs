@@ -233,10 +233,15 @@ fn a_working_day_in_zh_tw_shows_no_english() {
     std::fs::write(hacks.join("ship.lua"), SHIP_HACK).unwrap();
     let pi = Session::start(sandbox, "--model mock/mock-model");
 
-    let screen = pi.tmux.wait_for("start-up and footer", WAIT, |s| {
-        s.contains("mock-model") && s.contains("broken.lua")
-    });
-    assert!(screen.contains("擴充功能錯誤：無法載入"), "{screen}");
+    // The load error is reported once the extension thread has tried the file,
+    // which may be a frame after the footer.
+    let screen = pi
+        .tmux
+        .wait_for("start-up, footer and load error", WAIT, |s| {
+            s.contains("mock-model")
+                && s.contains("broken.lua")
+                && s.contains("擴充功能錯誤：無法載入")
+        });
     assert_chinese(&screen, "start-up with an extension load error");
 
     pi.send("請整理檔案");

@@ -58,16 +58,8 @@ impl OAuthManager {
     /// The provider's OAuth credential with an unexpired access token;
     /// `None` when `auth.json` holds no OAuth credential for it.
     pub async fn credential(&self, provider: &str) -> Result<Option<OAuthCredential>, String> {
-        if let Some(valid) = self.cached(provider) {
-            return Ok(Some(valid));
-        }
-        let Some(stored) = self.stored(provider) else {
-            self.forget(provider);
-            return Ok(None);
-        };
-        if is_valid(&stored) {
-            self.remember(provider, &stored);
-            return Ok(Some(stored));
+        if let Some(answer) = self.without_refresh(provider) {
+            return Ok(answer);
         }
         let task_lock = self.refresh_lock(provider);
         let _in_process = task_lock.lock().await;
@@ -101,8 +93,9 @@ impl OAuthManager {
     /// [`credential`](Self::credential) for synchronous callers: runs on the
     /// current multi-threaded runtime, or on a short-lived one otherwise.
     pub fn credential_blocking(&self, provider: &str) -> Result<Option<OAuthCredential>, String> {
-        if let Some(valid) = self.cached(provider) {
-            return Ok(Some(valid));
+        // Only a refresh needs a runtime; reading the file does not.
+        if let Some(answer) = self.without_refresh(provider) {
+            return Ok(answer);
         }
         use tokio::runtime::{Builder, Handle, RuntimeFlavor};
         if let Ok(handle) = Handle::try_current()
@@ -122,6 +115,24 @@ impl OAuthManager {
                 .join()
                 .unwrap_or_else(|_| Err("Token refresh panicked".to_string()))
         })
+    }
+
+    /// The answer when no refresh is needed: the cached or stored credential
+    /// while its token is valid, or `Some(None)` when none is stored; `None`
+    /// when the stored token has expired.
+    fn without_refresh(&self, provider: &str) -> Option<Option<OAuthCredential>> {
+        if let Some(valid) = self.cached(provider) {
+            return Some(Some(valid));
+        }
+        let Some(stored) = self.stored(provider) else {
+            self.forget(provider);
+            return Some(None);
+        };
+        if !is_valid(&stored) {
+            return None;
+        }
+        self.remember(provider, &stored);
+        Some(Some(stored))
     }
 
     fn cache_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, OAuthCredential>> {
