@@ -35,6 +35,12 @@ fn compile_into(slot: &OnceLock<Compiled>, schema: &Value) -> Compiled {
     .clone()
 }
 
+/// Compile `schema` now, keeping the validator for the tool's calls; the
+/// compiler's message when it is not a usable schema.
+pub fn compile_schema(schema: &Value) -> Result<(), String> {
+    compiled(schema).map(|_| ())
+}
+
 /// Start compiling `schema` on another thread (unless it is compiled), so
 /// that the tool call whose arguments are still streaming is checked without
 /// waiting for the compile.

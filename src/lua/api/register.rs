@@ -43,7 +43,7 @@ fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result
             "registerTool \"{name}\": `parameters` is not a valid JSON Schema: {e}"
         )));
     }
-    if let Err(e) = jsonschema::validator_for(&parameters) {
+    if let Err(e) = crate::agent::validate::compile_schema(&parameters) {
         return Err(mlua::Error::runtime(format!(
             "registerTool \"{name}\": `parameters` is not a valid JSON Schema: {e}"
         )));
