@@ -201,4 +201,52 @@ fn link_for_fast_start() {
             println!("cargo:rustc-link-arg-bins={flag}");
         }
     }
+    order_startup_functions(&out);
+}
+
+/// In a release build, lay out the functions a start-up runs next to one
+/// another (the list in `scripts/symbol-order.txt`, made by
+/// `scripts/symbol_order.py`): a `-p` turn then faults on about 90 fewer pages
+/// and maps a third of the memory. Only LLD (Rust's default linker on
+/// x86_64 Linux) reads the list, so an empty program is first linked with it
+/// by this same compiler, with this build's flags; when that fails the list is
+/// left out. Names that no longer exist are ignored.
+fn order_startup_functions(out: &std::path::Path) {
+    let list = PathBuf::from("scripts/symbol-order.txt");
+    println!("cargo:rerun-if-changed={}", list.display());
+    if std::env::var("PROFILE").as_deref() != Ok("release") || !list.exists() {
+        return;
+    }
+    let Ok(list) = list.canonicalize() else {
+        return;
+    };
+    let flags = [
+        format!("-Wl,--symbol-ordering-file={}", list.display()),
+        "-Wl,--no-warn-symbol-ordering".to_string(),
+    ];
+    let source = out.join("order_probe.rs");
+    if std::fs::write(&source, "fn main() {}\n").is_err() {
+        return;
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let mut probe = std::process::Command::new(rustc);
+    probe
+        .arg(&source)
+        .arg("-o")
+        .arg(out.join("order_probe"))
+        .arg("--target")
+        .arg(std::env::var("TARGET").unwrap_or_default());
+    if let Ok(linker) = std::env::var("RUSTC_LINKER") {
+        probe.arg("-C").arg(format!("linker={linker}"));
+    }
+    let build_flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    probe.args(build_flags.split('\x1f').filter(|f| !f.is_empty()));
+    for flag in &flags {
+        probe.arg("-C").arg(format!("link-arg={flag}"));
+    }
+    if probe.output().is_ok_and(|o| o.status.success()) {
+        for flag in &flags {
+            println!("cargo:rustc-link-arg-bins={flag}");
+        }
+    }
 }

@@ -296,7 +296,10 @@ async fn stream_reply(
                     && let Some(ContentBlock::ToolCall(call)) = partial.content.get(*content_index)
                     && let Some(tool) = state.tools.iter().find(|t| t.name() == call.name)
                 {
-                    super::validate::prepare_in_background(tool.parameters());
+                    super::validate::prepare_in_background(
+                        tool.parameters(),
+                        tool.schema_dialect(),
+                    );
                 }
                 let partial = other.message().clone();
                 let ev = AgentEvent::MessageUpdate {
@@ -383,15 +386,17 @@ async fn prepare(
         };
     };
     let prepared_args = tool.prepare_arguments(call.arguments.clone());
-    let mut args = match validate_tool_arguments(&call.name, &tool.parameters(), &prepared_args) {
-        Ok(a) => a,
-        Err(e) => {
-            return Prepared::Immediate {
-                call: call.clone(),
-                output: error_output(e),
-            };
-        }
-    };
+    let dialect = tool.schema_dialect();
+    let mut args =
+        match validate_tool_arguments(&call.name, &tool.parameters(), dialect, &prepared_args) {
+            Ok(a) => a,
+            Err(e) => {
+                return Prepared::Immediate {
+                    call: call.clone(),
+                    output: error_output(e),
+                };
+            }
+        };
     if let Some(reason) = observer.before_tool_call(call, &mut args).await {
         let reason = if reason.is_empty() {
             "Tool execution was blocked".to_string()

@@ -127,6 +127,10 @@ pub trait AgentTool: Send + Sync {
     fn description(&self) -> String;
     /// JSON Schema of the arguments.
     fn parameters(&self) -> Value;
+    /// The dialect [`AgentTool::parameters`] is read in when arguments are checked.
+    fn schema_dialect(&self) -> crate::agent::validate::SchemaDialect {
+        crate::agent::validate::SchemaDialect::Declared
+    }
     /// One-line summary for the system prompt's tool list.
     fn prompt_snippet(&self) -> Option<String> {
         None

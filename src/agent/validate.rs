@@ -7,63 +7,83 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 type Compiled = Result<Arc<jsonschema::Validator>, String>;
 
-/// Compiled validators by schema text: compiling a schema costs far more than
-/// checking arguments against it (the first compile in a process also builds
-/// the meta-schema's validator, several milliseconds), and a tool's schema
-/// rarely changes. A compile in progress is waited for, not repeated.
-fn compiled(schema: &Value) -> Compiled {
-    compile_into(&slot(schema), schema)
+/// The JSON Schema dialect a tool's argument schema is read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SchemaDialect {
+    /// The dialect the schema's `$schema` names, else 2020-12: any schema an
+    /// extension or SDK user writes.
+    #[default]
+    Declared,
+    /// Draft-07, for pi's own tools: their schemas use only keywords that mean
+    /// the same in draft-07 and 2020-12 (a test holds them to it), and
+    /// draft-07's meta-schema is compiled in about a quarter of 2020-12's time
+    /// (0.6 ms against 2.5 ms, paid by the first tool call of every process).
+    Draft7,
 }
 
-fn slot(schema: &Value) -> Arc<OnceLock<Compiled>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<OnceLock<Compiled>>>>> = OnceLock::new();
+/// Compiled validators by dialect and schema text: compiling a schema costs
+/// far more than checking arguments against it (the first compile in a
+/// process also builds the dialect's meta-schema validator), and a tool's
+/// schema rarely changes. A compile in progress is waited for, not repeated.
+fn compiled(schema: &Value, dialect: SchemaDialect) -> Compiled {
+    compile_into(&slot(schema, dialect), schema, dialect)
+}
+
+fn slot(schema: &Value, dialect: SchemaDialect) -> Arc<OnceLock<Compiled>> {
+    type Cache = HashMap<(SchemaDialect, String), Arc<OnceLock<Compiled>>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     CACHE
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .entry(schema.to_string())
+        .entry((dialect, schema.to_string()))
         .or_default()
         .clone()
 }
 
-fn compile_into(slot: &OnceLock<Compiled>, schema: &Value) -> Compiled {
+fn compile_into(slot: &OnceLock<Compiled>, schema: &Value, dialect: SchemaDialect) -> Compiled {
     slot.get_or_init(|| {
-        jsonschema::validator_for(schema)
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
+        let compiled = match dialect {
+            SchemaDialect::Declared => jsonschema::validator_for(schema),
+            SchemaDialect::Draft7 => jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft7)
+                .build(schema),
+        };
+        compiled.map(Arc::new).map_err(|e| e.to_string())
     })
     .clone()
 }
 
-/// Compile `schema` now, keeping the validator for the tool's calls; the
-/// compiler's message when it is not a usable schema.
+/// Compile an extension's `schema` now, keeping the validator for the tool's
+/// calls; the compiler's message when it is not a usable schema.
 pub fn compile_schema(schema: &Value) -> Result<(), String> {
-    compiled(schema).map(|_| ())
+    compiled(schema, SchemaDialect::Declared).map(|_| ())
 }
 
 /// Start compiling `schema` on another thread (unless it is compiled), so
 /// that the tool call whose arguments are still streaming is checked without
 /// waiting for the compile.
-pub fn prepare_in_background(schema: Value) {
-    let slot = slot(&schema);
+pub fn prepare_in_background(schema: Value, dialect: SchemaDialect) {
+    let slot = slot(&schema, dialect);
     if slot.get().is_some() {
         return;
     }
     let _ = std::thread::Builder::new()
         .name("schema-compile".into())
-        .spawn(move || compile_into(&slot, &schema));
+        .spawn(move || compile_into(&slot, &schema, dialect));
 }
 
-/// Validate (and coerce) `args` for `tool_name` against `schema`.
-/// Returns the arguments to run with, or pi's validation error text.
+/// Validate (and coerce) `args` for `tool_name` against `schema`, read in
+/// `dialect`. Returns the arguments to run with, or pi's validation error text.
 pub fn validate_tool_arguments(
     tool_name: &str,
     schema: &Value,
+    dialect: SchemaDialect,
     args: &Value,
 ) -> Result<Value, String> {
     let coerced = coerce(args.clone(), schema);
-    let validator =
-        compiled(schema).map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
+    let validator = compiled(schema, dialect)
+        .map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
     let errors: Vec<String> = validator
         .iter_errors(&coerced)
         .map(|e| {
@@ -164,6 +184,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const D: SchemaDialect = SchemaDialect::Declared;
+
     fn schema() -> Value {
         json!({"type":"object","required":["path"],"properties":{
             "path":{"type":"string"},"limit":{"type":"number"}}})
@@ -171,14 +193,14 @@ mod tests {
 
     #[test]
     fn accepts_and_coerces_numbers() {
-        let v =
-            validate_tool_arguments("read", &schema(), &json!({"path":"a","limit":"10"})).unwrap();
+        let v = validate_tool_arguments("read", &schema(), D, &json!({"path":"a","limit":"10"}))
+            .unwrap();
         assert_eq!(v, json!({"path":"a","limit":10}));
     }
 
     #[test]
     fn reports_missing_and_wrong_types() {
-        let e = validate_tool_arguments("read", &schema(), &json!({"limit":"x"})).unwrap_err();
+        let e = validate_tool_arguments("read", &schema(), D, &json!({"limit":"x"})).unwrap_err();
         assert!(e.starts_with("Validation failed for tool \"read\":"), "{e}");
         assert!(e.contains("  - path:"), "{e}");
         assert!(e.contains("  - limit:"), "{e}");
@@ -191,22 +213,22 @@ mod tests {
     #[test]
     fn a_changed_schema_is_checked_as_changed() {
         let args = json!({"path": "a"});
-        assert!(validate_tool_arguments("read", &schema(), &args).is_ok());
+        assert!(validate_tool_arguments("read", &schema(), D, &args).is_ok());
         let stricter = json!({"type":"object","required":["path","mode"],"properties":{
             "path":{"type":"string"},"mode":{"type":"string"}}});
-        let e = validate_tool_arguments("read", &stricter, &args).unwrap_err();
+        let e = validate_tool_arguments("read", &stricter, D, &args).unwrap_err();
         assert!(e.contains("  - mode:"), "{e}");
-        assert!(validate_tool_arguments("read", &schema(), &args).is_ok());
+        assert!(validate_tool_arguments("read", &schema(), D, &args).is_ok());
     }
 
     #[test]
     fn a_schema_prepared_in_the_background_checks_the_same() {
         let schema = json!({"type":"object","required":["pattern"],"properties":{
             "pattern":{"type":"string"}}});
-        prepare_in_background(schema.clone());
-        let e = validate_tool_arguments("grep", &schema, &json!({})).unwrap_err();
+        prepare_in_background(schema.clone(), D);
+        let e = validate_tool_arguments("grep", &schema, D, &json!({})).unwrap_err();
         assert!(e.contains("  - pattern:"), "{e}");
-        let ok = validate_tool_arguments("grep", &schema, &json!({"pattern": "x"})).unwrap();
+        let ok = validate_tool_arguments("grep", &schema, D, &json!({"pattern": "x"})).unwrap();
         assert_eq!(ok, json!({"pattern": "x"}));
     }
 }

@@ -2,7 +2,7 @@
 //! the extension host.
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -86,7 +86,11 @@ pub struct ExtensionHandle {
     tx: mpsc::UnboundedSender<Request>,
     subscribed: Subscribed,
     paths: Arc<RwLock<Vec<PathBuf>>>,
+    dormant: Dormant,
 }
+
+/// Starts the host thread; held back while the host has nothing to load.
+pub(crate) type Dormant = Arc<Mutex<Option<Box<dyn FnOnce() + Send>>>>;
 
 impl ExtensionHandle {
     /// Start a host for `config`, reading session data from `view`. Call
@@ -99,12 +103,41 @@ impl ExtensionHandle {
         tx: mpsc::UnboundedSender<Request>,
         subscribed: Subscribed,
         paths: Arc<RwLock<Vec<PathBuf>>>,
+        dormant: Dormant,
     ) -> Self {
         ExtensionHandle {
             tx,
             subscribed,
             paths,
+            dormant,
         }
+    }
+
+    /// Whether the host thread runs: a host started with no extension files
+    /// waits for a reload that finds some.
+    pub fn is_started(&self) -> bool {
+        self.dormant
+            .lock()
+            .map(|d| d.is_none())
+            .unwrap_or_else(|e| e.into_inner().is_none())
+    }
+
+    /// Hand `request` to the host; false when it was not taken (the caller
+    /// gives the empty answer). A host started without extension files stays
+    /// dormant (no thread, no VM: nothing is registered, so every question
+    /// has the empty answer) until a reload may find some.
+    fn deliver(&self, request: Request) -> bool {
+        let mut dormant = self.dormant.lock().unwrap_or_else(|e| e.into_inner());
+        if dormant.is_some() {
+            if !matches!(request, Request::Reload(_)) {
+                return false;
+            }
+            if let Some(start) = dormant.take() {
+                start();
+            }
+        }
+        drop(dormant);
+        self.tx.send(request).is_ok()
     }
 
     /// The extension entry files of the last load.
@@ -117,7 +150,7 @@ impl ExtensionHandle {
 
     async fn ask<T: Default>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Request) -> T {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(make(reply)).is_err() {
+        if !self.deliver(make(reply)) {
             return T::default();
         }
         rx.await.unwrap_or_default()
@@ -161,7 +194,7 @@ impl ExtensionHandle {
             payload,
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Dispatched::unchanged(fallback);
         }
         rx.await.unwrap_or_else(|_| Dispatched::unchanged(fallback))
@@ -191,7 +224,7 @@ impl ExtensionHandle {
             args: args.clone(),
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return args;
         }
         rx.recv().unwrap_or(args)
@@ -205,7 +238,7 @@ impl ExtensionHandle {
             args: args.to_string(),
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Err("the extension host has stopped".into());
         }
         rx.await
@@ -219,7 +252,7 @@ impl ExtensionHandle {
             shortcut: shortcut.to_string(),
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Err("the extension host has stopped".into());
         }
         rx.await
@@ -239,7 +272,7 @@ impl ExtensionHandle {
     /// Run a callback an extension handed over earlier (`withSession` of `ctx.newSession`).
     pub async fn run_callback(&self, id: u64) -> Result<(), String> {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(Request::Callback { id, reply }).is_err() {
+        if !self.deliver(Request::Callback { id, reply }) {
             return Err("the extension host has stopped".into());
         }
         rx.await
@@ -260,7 +293,9 @@ impl ExtensionHandle {
         limit: std::time::Duration,
     ) -> Option<Value> {
         let (reply, mut rx) = oneshot::channel();
-        self.tx.send(Request::TerminalInput { key, reply }).ok()?;
+        if !self.deliver(Request::TerminalInput { key, reply }) {
+            return None;
+        }
         let deadline = std::time::Instant::now() + limit;
         loop {
             match rx.try_recv() {
@@ -307,7 +342,7 @@ impl ExtensionHandle {
             ui,
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Err("the extension host has stopped".into());
         }
         rx.await
@@ -331,7 +366,7 @@ impl ExtensionHandle {
             events,
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Err("the extension host has stopped".into());
         }
         rx.await
@@ -356,7 +391,7 @@ impl ExtensionHandle {
             updates,
             reply,
         };
-        if self.tx.send(request).is_err() {
+        if !self.deliver(request) {
             return Err("the extension host has stopped".into());
         }
         rx.await

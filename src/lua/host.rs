@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use mlua::Value as LuaValue;
 use serde_json::Value;
@@ -17,7 +17,7 @@ use crate::lua::command::{complete_command, run_command};
 use crate::lua::convert::to_json;
 use crate::lua::ctx::install_static;
 use crate::lua::dispatch::{Dispatched, dispatch};
-use crate::lua::handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};
+use crate::lua::handle::{Dormant, ExtensionHandle, HostConfig, LoadError, LoadReport};
 use crate::lua::loader::load_extension;
 use crate::lua::registry::Registrations;
 use crate::lua::tool_exec::{execute_tool, prepare_arguments};
@@ -342,43 +342,55 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let paths = Arc::new(RwLock::new(config.paths.clone()));
     let host_paths = paths.clone();
     let host_subscribed = subscribed.clone();
-    std::thread::Builder::new()
-        .name("pi-extensions".into())
-        .spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    eprintln!("Error: cannot start the extension host: {e}");
-                    return;
-                }
-            };
-            let local = tokio::task::LocalSet::new();
-            let host = Rc::new(Host {
-                config,
-                paths: host_paths,
-                view,
-                subscribed: host_subscribed,
-                vm: RefCell::new(None),
-                saved_state: RefCell::new(HashMap::new()),
-            });
-            local.block_on(&runtime, async move {
-                while let Some(request) = rx.recv().await {
-                    match request {
-                        r @ (Request::Load(_) | Request::Reload(_)) => serve(host.clone(), r).await,
-                        r => {
-                            tokio::task::spawn_local(serve(host.clone(), r));
+    let nothing_to_load = config.paths.is_empty();
+    let start = move || {
+        std::thread::Builder::new()
+            .name("pi-extensions".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        eprintln!("Error: cannot start the extension host: {e}");
+                        return;
+                    }
+                };
+                let local = tokio::task::LocalSet::new();
+                let host = Rc::new(Host {
+                    config,
+                    paths: host_paths,
+                    view,
+                    subscribed: host_subscribed,
+                    vm: RefCell::new(None),
+                    saved_state: RefCell::new(HashMap::new()),
+                });
+                local.block_on(&runtime, async move {
+                    while let Some(request) = rx.recv().await {
+                        match request {
+                            r @ (Request::Load(_) | Request::Reload(_)) => {
+                                serve(host.clone(), r).await
+                            }
+                            r => {
+                                tokio::task::spawn_local(serve(host.clone(), r));
+                            }
                         }
                     }
-                }
-                if let Some(vm) = host.current() {
-                    vm.host.procs.kill_all();
-                }
-                *host.vm.borrow_mut() = None;
-            });
-        })
-        .expect("spawn the extension host thread");
-    ExtensionHandle::new(tx, subscribed, paths)
+                    if let Some(vm) = host.current() {
+                        vm.host.procs.kill_all();
+                    }
+                    *host.vm.borrow_mut() = None;
+                });
+            })
+            .expect("spawn the extension host thread");
+    };
+    // With no extension files there is nothing to run until a reload finds some.
+    let dormant: Dormant = Arc::new(Mutex::new(None));
+    if nothing_to_load {
+        *dormant.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(start));
+    } else {
+        start();
+    }
+    ExtensionHandle::new(tx, subscribed, paths, dormant)
 }

@@ -33,6 +33,10 @@ macro_rules! impl_builtin_tool {
                 $parameters
             }
 
+            fn schema_dialect(&self) -> $crate::agent::validate::SchemaDialect {
+                $crate::agent::validate::SchemaDialect::Draft7
+            }
+
             fn prompt_snippet(&self) -> Option<String> {
                 Some($snippet.to_string())
             }
@@ -147,5 +151,87 @@ mod tests {
             assert!(tool.prompt_snippet().is_some());
         }
         assert!(builtin_tool("nope", &options).is_none());
+    }
+}
+
+#[cfg(test)]
+mod schema_dialect_tests {
+    use super::*;
+    use crate::agent::validate::{SchemaDialect, validate_tool_arguments};
+    use serde_json::{Value, json};
+
+    /// Keywords that mean the same in draft-07 and 2020-12.
+    const SHARED_KEYWORDS: [&str; 13] = [
+        "type",
+        "properties",
+        "required",
+        "description",
+        "additionalProperties",
+        "items",
+        "enum",
+        "minimum",
+        "maximum",
+        "minItems",
+        "minLength",
+        "default",
+        "title",
+    ];
+
+    fn keywords_outside_shared(schema: &Value, at: &str, found: &mut Vec<String>) {
+        let Some(object) = schema.as_object() else {
+            return;
+        };
+        for (key, value) in object {
+            if !SHARED_KEYWORDS.contains(&key.as_str()) {
+                found.push(format!("{at}/{key}"));
+            }
+            match key.as_str() {
+                "properties" => {
+                    for (name, sub) in value.as_object().into_iter().flatten() {
+                        keywords_outside_shared(sub, &format!("{at}/properties/{name}"), found);
+                    }
+                }
+                "items" | "additionalProperties" => {
+                    keywords_outside_shared(value, &format!("{at}/{key}"), found)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn builtin_schemas_use_only_keywords_shared_by_draft7_and_2020_12() {
+        for tool in builtin_tools(&BUILTIN_TOOL_NAMES, &ToolOptions::default()) {
+            assert_eq!(tool.schema_dialect(), SchemaDialect::Draft7);
+            let mut found = Vec::new();
+            keywords_outside_shared(&tool.parameters(), "", &mut found);
+            assert!(found.is_empty(), "{}: {found:?}", tool.name());
+        }
+    }
+
+    #[test]
+    fn builtin_schemas_check_arguments_alike_in_both_dialects() {
+        let samples = [
+            json!({}),
+            json!({"path": "a.txt"}),
+            json!({"path": 3, "offset": "x"}),
+            json!({"command": "ls", "timeout": "5"}),
+            json!({"command": ["ls"]}),
+            json!({"path": "a", "edits": [{"oldText": "a", "newText": "b"}]}),
+            json!({"path": "a", "edits": [{"oldText": "a"}], "extra": true}),
+            json!({"path": "a", "content": "x"}),
+            json!({"pattern": "x", "limit": 10, "ignoreCase": "true"}),
+            json!("not an object"),
+        ];
+        for tool in builtin_tools(&BUILTIN_TOOL_NAMES, &ToolOptions::default()) {
+            let schema = tool.parameters();
+            for args in &samples {
+                let declared =
+                    validate_tool_arguments(tool.name(), &schema, SchemaDialect::Declared, args);
+                let draft7 =
+                    validate_tool_arguments(tool.name(), &schema, SchemaDialect::Draft7, args);
+                assert_eq!(declared, draft7, "{} with {args}", tool.name());
+            }
+        }
     }
 }

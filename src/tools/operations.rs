@@ -124,17 +124,23 @@ impl EditOperations for LocalFs {
     }
 }
 
-/// The first [`MAX_READ_BYTES`] of a regular file, and whether it is longer.
+/// The first [`MAX_READ_BYTES`] of a regular file, and whether it is longer:
+/// opened and read in one blocking task (one hand-off to the blocking pool,
+/// not one per open and per read).
 async fn read_bounded(path: &Path) -> std::io::Result<FileBytes> {
-    use tokio::io::AsyncReadExt;
-    let file = tokio::fs::File::open(path).await?;
-    let mut bytes = Vec::new();
-    file.take(MAX_READ_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .await?;
-    let cut = bytes.len() as u64 > MAX_READ_BYTES;
-    bytes.truncate(MAX_READ_BYTES as usize);
-    Ok(FileBytes { bytes, cut })
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)?
+            .take(MAX_READ_BYTES + 1)
+            .read_to_end(&mut bytes)?;
+        let cut = bytes.len() as u64 > MAX_READ_BYTES;
+        bytes.truncate(MAX_READ_BYTES as usize);
+        Ok(FileBytes { bytes, cut })
+    })
+    .await
+    .map_err(std::io::Error::other)?
 }
 
 /// What a file that is not a regular file is, in words.

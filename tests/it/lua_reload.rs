@@ -90,6 +90,27 @@ async fn reload_loads_new_files_reports_broken_ones_and_forgets_removed_ones() {
 }
 
 #[tokio::test]
+async fn a_host_with_nothing_to_load_starts_no_vm_until_a_reload_finds_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let view = SharedView::new(dir.path());
+    let handle = host_over(dir.path(), &view).await;
+    assert!(command_names(&handle).await.is_empty());
+    let input = serde_json::json!({"text": "x"});
+    assert_eq!(handle.emit("input", input).await.event["text"], "x");
+    assert!(
+        !handle.is_started(),
+        "no host thread while there is nothing to run"
+    );
+
+    write(dir.path(), "late.lua", &command_extension("late"));
+    let report = handle.reload().await;
+    assert!(handle.is_started());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(command_names(&handle).await, ["late"]);
+    handle.run_command("late", "").await.unwrap();
+}
+
+#[tokio::test]
 async fn an_event_pi_never_emits_is_a_warning_and_the_extension_loads() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(

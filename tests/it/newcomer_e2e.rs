@@ -30,6 +30,21 @@ fn system_prompt_of(request: &serde_json::Value) -> String {
         .expect("a system message")
 }
 
+/// Run a binary that was just written. While another test's child is between fork
+/// and exec it holds every open descriptor, the copy's write end included, and
+/// exec answers "text file busy" until that child has moved on.
+fn output_of_fresh_copy(command: &mut Command) -> std::process::Output {
+    for _ in 0..50 {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+    command.output().unwrap()
+}
+
 #[test]
 fn a_copied_binary_names_its_docs_and_the_model_can_read_them() {
     let server = MockServer::start();
@@ -41,16 +56,16 @@ fn a_copied_binary_names_its_docs_and_the_model_can_read_them() {
     std::fs::copy(env!("CARGO_BIN_EXE_pi"), &copy).unwrap();
     server.push(MockReply::openai_text("looking"));
     let run = |prompt: &str| {
-        Command::new(&copy)
+        let mut command = Command::new(&copy);
+        command
             .args(["--model", "mock/mock-model", "-p", prompt])
             .current_dir(&sandbox.project)
             .env("PI_CODING_AGENT_DIR", &sandbox.agent_dir)
             .env("PI_OFFLINE", "1")
             .env_remove("PI_PACKAGE_DIR")
             .env_remove("OPENAI_API_KEY")
-            .env_remove("ANTHROPIC_API_KEY")
-            .output()
-            .unwrap()
+            .env_remove("ANTHROPIC_API_KEY");
+        output_of_fresh_copy(&mut command)
     };
     let out = run("where are the docs?");
     assert!(
