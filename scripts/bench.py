@@ -350,8 +350,8 @@ def attempt(results, key, fn):
     except subprocess.TimeoutExpired as e:  # a failing reference run is reported, not fatal
         results[key] = {"error": f"did not finish in {e.timeout:.0f} s"}
         print(f"    {key}: {results[key]['error']}", flush=True)
-    except Exception as e:
-        first = str(e).splitlines()[0]
+    except (Exception, SystemExit) as e:  # SystemExit: a pseudo-terminal wait timed out
+        first = (str(e).splitlines() or ["failed"])[0]
         results[key] = {"error": "exited early" if "process ended" in first else first[:120]}
         print(f"    {key}: {results[key]['error']}", flush=True)
 
