@@ -161,28 +161,26 @@ pub(crate) struct ShippedPack {
 impl ShippedPack {
     /// The pack as a bundle.
     pub(crate) fn to_bundle(&self) -> Bundle {
-        let messages = self
-            .messages
-            .split_terminator('\x1e')
-            .filter_map(|record| {
-                let mut fields = record.split_terminator('\x1f');
-                let key = fields.next()?.to_string();
-                let mut forms = Vec::new();
-                while let (Some(category), Some(text)) = (fields.next(), fields.next()) {
-                    forms.push((category, text));
-                }
-                let message = match forms.as_slice() {
-                    [("", text)] => Message::Text((*text).to_string()),
-                    _ => Message::Plural(
-                        forms
-                            .iter()
-                            .filter_map(|(c, t)| Some((PluralCategory::parse(c)?, t.to_string())))
-                            .collect(),
-                    ),
-                };
-                Some((key, message))
-            })
-            .collect();
+        // Sized up front: growing the table record by record rehashed it a dozen times.
+        let mut messages = HashMap::with_capacity(self.messages.matches('\x1e').count());
+        let records = self.messages.split_terminator('\x1e').filter_map(|record| {
+            let mut fields = record.split_terminator('\x1f');
+            let key = fields.next()?.to_string();
+            let mut forms = std::iter::from_fn(|| Some((fields.next()?, fields.next()?)));
+            let message = match (forms.next(), forms.next()) {
+                (Some(("", text)), None) => Message::Text(text.to_string()),
+                (first, second) => Message::Plural(
+                    first
+                        .into_iter()
+                        .chain(second)
+                        .chain(forms)
+                        .filter_map(|(c, t)| Some((PluralCategory::parse(c)?, t.to_string())))
+                        .collect(),
+                ),
+            };
+            Some((key, message))
+        });
+        messages.extend(records);
         let mut fields = self.aliases.split_terminator('\x1f');
         let mut aliases = Vec::new();
         while let (Some(alias), Some(command)) = (fields.next(), fields.next()) {
