@@ -109,9 +109,13 @@ fn clear_on_shrink_redraws_instead_of_leaving_empty_rows() {
         let (server, pi) = launch(settings, &[]);
         server.push(MockReply::openai_text(&answer));
         pi.send("fill the screen");
+        // The last frame of the answer, not one caught while it was being drawn: the
+        // footer has reached the bottom row.
         pi.tmux
             .wait_for("the answer", Duration::from_secs(20), |s| {
-                s.contains("line 60") && !s.contains("Working")
+                s.contains("line 60")
+                    && !s.contains("Working")
+                    && s.lines().last().is_some_and(|l| l.contains("mock-model"))
             });
         let (row, height) = footer_row(&pi);
         assert_eq!(row + 1, height, "the footer starts at the bottom");
