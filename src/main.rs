@@ -2,6 +2,7 @@
 //! otherwise start the runtime and run.
 
 fn main() {
+    pi::app::allocator::tune_allocator();
     pi::modes::output_guard::install();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     // `pi --version` needs nothing else: no settings, locale or catalog.
@@ -44,6 +45,7 @@ fn main() {
         print!("{}", pi::cli::args::help_text());
         return;
     }
+    pi::app::startup::read_session_ahead(&args);
     // A one-shot run (`-p`, `--mode json`) awaits one thing at a time: it runs on this
     // thread alone, with no worker threads to start or hand work to.
     let one_shot = matches!(

@@ -1,6 +1,7 @@
 //! Start-up: turn the command line, settings and files into a running mode, and the
 //! `pi install`/`pi lang` sub-commands.
 
+pub mod allocator;
 pub mod config_command;
 pub mod lang_command;
 pub mod luarc_command;

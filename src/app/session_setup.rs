@@ -2,14 +2,18 @@
 //! `--no-session`, `--fork`, `--session`, `--continue` or nothing, and the conversation
 //! bound to it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::app::startup::StartupResult;
 use crate::cli::args::Args;
+use crate::config::paths::resolve_session_dir;
+use crate::config::settings::Settings;
 use crate::core::agent_session::{AgentSession, RetryPolicy};
 use crate::core::model_catalog::ModelCatalog;
-use crate::session::list::{ResolvedSessionArg, lookup_session_arg, resolve_session_arg};
-use crate::session::manager::SessionManager;
+use crate::session::list::{
+    ResolvedSessionArg, lookup_session_arg, names_a_file, resolve_session_arg,
+};
+use crate::session::manager::{SessionManager, most_recent_session};
 use crate::t;
 
 /// The session this run works in.
@@ -45,6 +49,44 @@ pub fn open_session(
         return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
     }
     Ok(SessionManager::create(cwd, session_dir))
+}
+
+/// The folder this run's sessions live in: `--session-dir`, then
+/// `$PI_CODING_AGENT_SESSION_DIR`, then settings, then the project's default.
+pub fn session_dir(args: &Args, settings: &Settings, agent_dir: &Path, cwd: &Path) -> PathBuf {
+    let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
+    resolve_session_dir(
+        args.session_dir.as_deref(),
+        env_session_dir.as_deref(),
+        settings.session_dir().as_deref(),
+        agent_dir,
+        cwd,
+    )
+}
+
+/// Start reading the session file this run is about to resume, when the command line
+/// names it (`--session <file>`) or asks for the folder's latest (`--continue`): parsing
+/// a long session then overlaps the rest of start-up. [`open_session`] takes the result
+/// if it opens that same file.
+pub fn read_session_ahead(args: &Args, settings: &Settings, agent_dir: &Path, cwd: &Path) {
+    if args.no_session || args.fork.is_some() || args.export.is_some() || args.list_models.is_some()
+    {
+        return;
+    }
+    let path = match &args.session {
+        Some(arg) if names_a_file(arg) => cwd.join(arg),
+        Some(_) => return,
+        None if args.continue_session => {
+            match most_recent_session(&session_dir(args, settings, agent_dir, cwd)) {
+                Some(path) => path,
+                None => return,
+            }
+        }
+        None => return,
+    };
+    if path.is_file() {
+        crate::session::read_ahead::read_ahead(&path);
+    }
 }
 
 /// A session whose stored working directory is gone cannot be resumed: its tools would

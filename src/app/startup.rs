@@ -18,7 +18,7 @@ use crate::app::prompt_setup::{load_resources, prompt_for_folder, system_prompt}
 use crate::app::resource_setup::{prepare_packages, start_extensions};
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
-use crate::config::paths::{agent_dir, resolve_session_dir};
+use crate::config::paths::agent_dir;
 use crate::config::settings::Settings;
 use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::{SharedExtensionUi, SharedView};
@@ -92,6 +92,17 @@ fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
     match crate::sync::LockExt::locked(&EARLY_SETTINGS).take() {
         Some((a, c, settings, warnings)) if a == agent_dir && c == cwd => (settings, warnings),
         _ => Settings::load(agent_dir, cwd),
+    }
+}
+
+/// Start reading the session file this run resumes, with the settings [`init_locale`]
+/// read, so that it is parsed while the runtime and the rest of start-up get ready
+/// ([`crate::app::session_setup::read_session_ahead`]).
+pub fn read_session_ahead(args: &Args) {
+    if let Some((agent_dir, cwd, settings, _)) =
+        crate::sync::LockExt::locked(&EARLY_SETTINGS).as_ref()
+    {
+        crate::app::session_setup::read_session_ahead(args, settings, agent_dir, cwd);
     }
 }
 
@@ -200,14 +211,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         return Err(t!("pi.cli.no_prompt"));
     }
 
-    let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
-    let session_dir = resolve_session_dir(
-        args.session_dir.as_deref(),
-        env_session_dir.as_deref(),
-        settings.session_dir().as_deref(),
-        &agent_dir,
-        &cwd,
-    );
+    let session_dir = crate::app::session_setup::session_dir(&args, &settings, &agent_dir, &cwd);
     let session = crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();

@@ -83,6 +83,12 @@ impl ResolvedSessionArg {
     }
 }
 
+/// True when a `--session`/`--fork` argument names a file (a path or a `.jsonl` name)
+/// rather than a session id prefix.
+pub fn names_a_file(arg: &str) -> bool {
+    arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl")
+}
+
 /// Resolve a `--session` / `--fork` argument: a path when it contains a
 /// separator or ends with `.jsonl`; otherwise an id prefix looked up first in
 /// this project's session folder (`session_dir`, default derived from `cwd`),
@@ -93,7 +99,7 @@ pub fn lookup_session_arg(
     session_dir: Option<&Path>,
     agent_dir: &Path,
 ) -> Result<ResolvedSessionArg, String> {
-    if arg.contains('/') || arg.contains('\\') || arg.ends_with(".jsonl") {
+    if names_a_file(arg) {
         return Ok(ResolvedSessionArg::Path(PathBuf::from(arg)));
     }
     let local_dir = session_dir

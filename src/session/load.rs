@@ -203,10 +203,9 @@ fn parse_entries(lines: &[(usize, &str)]) -> (Vec<SessionEntry>, Vec<usize>) {
     if threads == 1 {
         return parse_chunk(lines);
     }
-    let chunk_len = lines.len().div_ceil(threads);
     // The last chunk is read on this thread while the others are read on their own.
     let parts: Vec<(Vec<SessionEntry>, Vec<usize>)> = std::thread::scope(|scope| {
-        let mut chunks: Vec<&[(usize, &str)]> = lines.chunks(chunk_len).collect();
+        let mut chunks = chunks_of_equal_bytes(lines, threads);
         let last = chunks.pop().unwrap_or_default();
         let handles: Vec<_> = chunks
             .into_iter()
@@ -227,4 +226,56 @@ fn parse_entries(lines: &[(usize, &str)]) -> (Vec<SessionEntry>, Vec<usize>) {
         unreadable.extend(part_unreadable);
     }
     (entries, unreadable)
+}
+
+/// `lines` cut into at most `parts` runs of consecutive lines holding about the same
+/// number of bytes (a session's lines range from a few bytes to whole files).
+fn chunks_of_equal_bytes<'a, 'b>(
+    lines: &'a [(usize, &'b str)],
+    parts: usize,
+) -> Vec<&'a [(usize, &'b str)]> {
+    let total: usize = lines.iter().map(|(_, line)| line.len()).sum();
+    let share = total.div_ceil(parts.max(1)).max(1);
+    let mut chunks = Vec::with_capacity(parts);
+    let (mut start, mut bytes) = (0, 0);
+    for (index, (_, line)) in lines.iter().enumerate() {
+        bytes += line.len();
+        if bytes >= share && chunks.len() + 1 < parts {
+            chunks.push(&lines[start..=index]);
+            (start, bytes) = (index + 1, 0);
+        }
+    }
+    if start < lines.len() {
+        chunks.push(&lines[start..]);
+    }
+    chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunks_of_equal_bytes;
+
+    #[test]
+    fn chunks_hold_about_equal_bytes_and_every_line_once() {
+        let long = "x".repeat(1000);
+        let mut lines: Vec<(usize, &str)> = vec![(1, long.as_str())];
+        lines.extend((2..=101).map(|n| (n, "0123456789")));
+        let chunks = chunks_of_equal_bytes(&lines, 2);
+        assert_eq!(chunks.len(), 2);
+        // The long first line is half the bytes: it makes a chunk of its own.
+        assert_eq!(chunks[0].len(), 1);
+        assert_eq!(chunks[1].len(), 100);
+        let even: Vec<(usize, &str)> = (1..=10).map(|n| (n, "abc")).collect();
+        let chunks = chunks_of_equal_bytes(&even, 3);
+        assert_eq!(
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
+            [4, 4, 2]
+        );
+        let joined: Vec<usize> = chunks
+            .iter()
+            .flat_map(|c| c.iter().map(|(n, _)| *n))
+            .collect();
+        assert_eq!(joined, (1..=10).collect::<Vec<_>>());
+        assert!(chunks_of_equal_bytes(&[], 2).is_empty());
+    }
 }

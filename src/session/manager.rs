@@ -81,7 +81,11 @@ impl SessionManager {
             .map(Path::to_path_buf)
             .or_else(|| path.parent().map(Path::to_path_buf))
             .unwrap_or_default();
-        match load_session_file(&path, MigrationWrite::Rewrite)? {
+        let loaded = match super::read_ahead::take_read_ahead(&path) {
+            Some(result) => result?,
+            None => load_session_file(&path, MigrationWrite::Rewrite)?,
+        };
+        match loaded {
             Some(loaded) => {
                 let cwd = cwd_override
                     .map(Path::to_path_buf)

@@ -16,6 +16,7 @@ pub mod list;
 pub mod load;
 pub mod manager;
 pub mod migrate;
+pub mod read_ahead;
 pub mod tree;
 mod writer;
 

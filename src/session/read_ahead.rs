@@ -1,0 +1,107 @@
+//! Reading a session file ahead of opening it: start-up knows which file it will resume
+//! before it has finished loading models, resources and tools, so the file is read and
+//! parsed on a thread of its own meanwhile, and opening it takes that result.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+use super::error::SessionError;
+use super::load::{LoadedSession, MigrationWrite, load_session_file};
+use crate::sync::LockExt;
+
+type Reading = JoinHandle<Result<Option<LoadedSession>, SessionError>>;
+
+/// The file being read ahead (absolute path) and the thread reading it.
+static AHEAD: Mutex<Option<(PathBuf, Reading)>> = Mutex::new(None);
+
+/// Start reading and parsing `path` on its own thread, replacing any earlier read-ahead.
+/// The file is not written: one that needs migrating is read again when opened.
+pub fn read_ahead(path: &Path) {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let reading = path.clone();
+    let spawned = std::thread::Builder::new()
+        .name("session-read".into())
+        .spawn(move || load_session_file(&reading, MigrationWrite::InMemory));
+    if let Ok(handle) = spawned {
+        *AHEAD.locked() = Some((path, handle));
+    }
+}
+
+/// What reading `path` (absolute) ahead gave, if that file was read ahead and needs no
+/// migration; `None` tells the caller to read the file itself. A read-ahead of another
+/// file is abandoned.
+pub(crate) fn take_read_ahead(path: &Path) -> Option<Result<Option<LoadedSession>, SessionError>> {
+    let (ahead, handle) = AHEAD.locked().take()?;
+    if ahead != path {
+        return None;
+    }
+    match handle.join().ok()? {
+        Ok(Some(loaded)) if loaded.migrated_from.is_some() => None,
+        result => Some(result),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::manager::SessionManager;
+
+    fn write_session(dir: &Path, name: &str, version: u64, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        let header = format!(
+            r#"{{"type":"session","version":{version},"id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"{}"}}"#,
+            dir.display()
+        );
+        let entry = format!(
+            r#"{{"type":"message","id":"a1","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{{"role":"user","content":"{text}","timestamp":1}}}}"#
+        );
+        std::fs::write(&path, format!("{header}\n{entry}\n")).unwrap();
+        path
+    }
+
+    fn first_user_text(session: &SessionManager) -> String {
+        let context = session.build_context();
+        serde_json::to_value(&context.messages[0]).unwrap()["content"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                serde_json::to_value(&context.messages[0]).unwrap()["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+    }
+
+    // One test: the read-ahead slot is process-wide, so these steps must not interleave
+    // with one another.
+    #[test]
+    fn opening_takes_the_read_ahead_of_its_own_file_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = write_session(dir.path(), "first.jsonl", 3, "from the file read ahead");
+        read_ahead(&first);
+        let session = SessionManager::open_with(&first, Some(dir.path()), None).unwrap();
+        assert_eq!(first_user_text(&session), "from the file read ahead");
+        assert!(AHEAD.locked().is_none(), "the result was taken");
+
+        // Reading another file ahead does not stand in for the one opened.
+        let other = write_session(dir.path(), "other.jsonl", 3, "the other file");
+        read_ahead(&other);
+        let session = SessionManager::open_with(&first, Some(dir.path()), None).unwrap();
+        assert_eq!(first_user_text(&session), "from the file read ahead");
+
+        // A file that needs migrating is read again on opening, which rewrites it.
+        let old = write_session(dir.path(), "old.jsonl", 2, "old format");
+        read_ahead(&old);
+        let session = SessionManager::open_with(&old, Some(dir.path()), None).unwrap();
+        assert_eq!(first_user_text(&session), "old format");
+        let rewritten = std::fs::read_to_string(&old).unwrap();
+        assert!(rewritten.contains(r#""version":3"#), "{rewritten}");
+
+        // A missing file read ahead opens as a new, empty session.
+        let missing = dir.path().join("missing.jsonl");
+        read_ahead(&missing);
+        let session = SessionManager::open_with(&missing, Some(dir.path()), None).unwrap();
+        assert!(session.entries().is_empty());
+    }
+}
