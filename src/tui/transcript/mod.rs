@@ -396,16 +396,17 @@ impl Transcript {
 
     fn push_assistant(&mut self, a: &AssistantMessage, streaming: bool) {
         let (text, thinking) = assistant_texts(a);
+        let (error, aborted) = match streaming {
+            true => (None, false),
+            false => how_it_ended(a),
+        };
         self.push(Item::Assistant {
             text,
             thinking,
             streaming,
-            error: None,
-            aborted: false,
+            error,
+            aborted,
         });
-        if !streaming {
-            self.update_assistant(a, false);
-        }
     }
 
     fn update_assistant(&mut self, a: &AssistantMessage, still_streaming: bool) {
@@ -429,12 +430,7 @@ impl Transcript {
         (*text, *thinking) = assistant_texts(a);
         *streaming = still_streaming;
         if !still_streaming {
-            *aborted = a.stop_reason == StopReason::Aborted;
-            *error = (a.stop_reason == StopReason::Error).then(|| {
-                a.error_message
-                    .clone()
-                    .unwrap_or_else(|| t!("pi.tui.error.generic"))
-            });
+            (*error, *aborted) = how_it_ended(a);
         }
         self.touch(index);
     }
@@ -538,6 +534,16 @@ impl Transcript {
         let index = *self.tools.get(id)?;
         self.items.get_mut(index)
     }
+}
+
+/// A finished answer's error text (when it failed) and whether it was aborted.
+fn how_it_ended(a: &AssistantMessage) -> (Option<String>, bool) {
+    let error = (a.stop_reason == StopReason::Error).then(|| {
+        a.error_message
+            .clone()
+            .unwrap_or_else(|| t!("pi.tui.error.generic"))
+    });
+    (error, a.stop_reason == StopReason::Aborted)
 }
 
 fn assistant_texts(a: &AssistantMessage) -> (String, String) {
