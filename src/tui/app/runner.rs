@@ -73,7 +73,16 @@ pub struct InteractiveOptions {
 
 /// Run the interactive UI until the user quits; returns the exit code.
 pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOptions) -> i32 {
-    let existing = Transcript::from_messages(&agent.state.messages);
+    let (existing, entered) = restore_while_entering(&agent, options.alternate_screen);
+    if let Err(e) = entered {
+        crate::tui::terminal::restore();
+        eprintln!(
+            "{}",
+            t!("pi.tui.terminal.setup_failed", error = e.to_string())
+        );
+        return 1;
+    }
+    let guard = TerminalGuard;
     let initial = snapshot(&agent);
     let queues = agent.queues.clone();
     let extension_handle = agent.extensions().map(|b| b.handle.clone());
@@ -154,15 +163,6 @@ pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOption
     }
     app.show_whats_new(has_messages);
 
-    if let Err(e) = enter(options.alternate_screen) {
-        crate::tui::terminal::restore();
-        eprintln!(
-            "{}",
-            t!("pi.tui.terminal.setup_failed", error = e.to_string())
-        );
-        return 1;
-    }
-    let guard = TerminalGuard;
     if options.theme.is_none()
         && options.theme_files.is_empty()
         && crate::tui::background::query_terminal().light_background == Some(true)
@@ -203,6 +203,30 @@ pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOption
     drop(app);
     let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
     code
+}
+
+/// Messages from which a resumed conversation's rows are built on a thread of their own.
+const RESTORE_ON_A_THREAD_FROM: usize = 128;
+
+/// The transcript of the conversation so far, and the terminal put into the UI's mode.
+/// A long conversation's rows are built on another thread meanwhile, so that the round
+/// trip of the terminal's feature query is not added to the wait.
+fn restore_while_entering(
+    agent: &AgentSession,
+    alternate_screen: bool,
+) -> (Transcript, std::io::Result<()>) {
+    let messages = &agent.state.messages;
+    if messages.len() < RESTORE_ON_A_THREAD_FROM {
+        return (Transcript::from_messages(messages), enter(alternate_screen));
+    }
+    std::thread::scope(|scope| {
+        let building = scope.spawn(|| Transcript::from_messages(messages));
+        let entered = enter(alternate_screen);
+        let transcript = building
+            .join()
+            .unwrap_or_else(|_| Transcript::from_messages(messages));
+        (transcript, entered)
+    })
 }
 
 /// The configured theme: a `--theme` file named like the settings theme (or
