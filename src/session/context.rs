@@ -94,8 +94,11 @@ pub(crate) fn build_context_with(
                 .iter()
                 .position(|e| e.id() == entry.first_kept_entry_id)
                 .unwrap_or(at);
-            let sources: Vec<&SessionEntry> =
-                path[kept_from..at].iter().chain(&path[at + 1..]).copied().collect();
+            let sources: Vec<&SessionEntry> = path[kept_from..at]
+                .iter()
+                .chain(&path[at + 1..])
+                .copied()
+                .collect();
             context.messages.extend(context_messages(&sources));
         }
         None => context.messages = context_messages(&path),
@@ -206,7 +209,12 @@ mod tests {
 
     #[test]
     fn a_long_path_keeps_every_message_in_order() {
-        for n in [3, 2 * ENTRIES_PER_THREAD - 1, 2 * ENTRIES_PER_THREAD + 1, 1001] {
+        for n in [
+            3,
+            2 * ENTRIES_PER_THREAD - 1,
+            2 * ENTRIES_PER_THREAD + 1,
+            1001,
+        ] {
             let entries = chain(n);
             let last = format!("e{}", n - 1);
             let got = texts(&build_session_context(&entries, Some(&last)));
