@@ -443,6 +443,7 @@ impl App {
         self.footer.reasoning = s.model.reasoning;
         self.footer.context_window = s.model.context_window;
         self.footer.thinking = s.thinking.as_str().to_string();
+        self.footer.auto_compact = s.auto_compact;
         self.extension_commands = s.extension_commands.clone();
         self.resource_commands = s.resource_commands.clone();
     }

@@ -114,6 +114,8 @@ pub struct SessionSnapshot {
     pub extension_commands: Vec<(String, String)>,
     /// `/skill:name` and prompt template commands: (name, description).
     pub resource_commands: Vec<(String, String)>,
+    /// Automatic compaction is on (`compaction.enabled`).
+    pub auto_compact: bool,
 }
 
 /// Why the conversation shown was replaced, which decides what the user is told.
@@ -244,6 +246,7 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
         file: agent.session.session_file().map(PathBuf::from),
         id: agent.session.session_id().to_string(),
         message_count: agent.state.messages.len(),
+        auto_compact: agent.compaction.enabled,
         model: agent.config.model.clone(),
         thinking: agent.config.thinking,
         resource_commands: agent.resource_commands(),

@@ -172,6 +172,7 @@ impl App {
                 let _ = self.commands.send(SessionCommand::SetBlockImages(on));
             }
             "autocompact" => {
+                self.footer.auto_compact = on;
                 let _ = self.commands.send(SessionCommand::SetAutoCompact(on));
             }
             "skill-commands" => {

@@ -256,7 +256,12 @@ fn commands(f: &mut Fixture) -> Vec<SessionCommand> {
 #[test]
 fn auto_compact_and_skill_commands_reach_the_running_session() {
     let mut f = fixture("{}");
+    f.app.footer.auto_compact = true;
     change(&mut f.app, "Auto-compact");
+    assert!(
+        !f.app.footer.auto_compact,
+        "the footer drops `(auto)` at once"
+    );
     change(&mut f.app, "Skill commands");
     let sent = commands(&mut f);
     assert!(

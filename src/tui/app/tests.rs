@@ -266,6 +266,7 @@ fn messages_queued_during_a_command_are_sent_when_idle() {
         thinking: crate::ai::model::ThinkingLevel::Off,
         extension_commands: Vec::new(),
         resource_commands: Vec::new(),
+        auto_compact: true,
     })));
     let Ok(SessionCommand::Prompt { text, .. }) = rx.try_recv() else {
         panic!("queued message sent")
@@ -304,6 +305,7 @@ fn extension_work_queued_while_idle_runs_at_once_or_after_the_current_command() 
         thinking: crate::ai::model::ThinkingLevel::Off,
         extension_commands: Vec::new(),
         resource_commands: Vec::new(),
+        auto_compact: true,
     })));
     assert!(matches!(
         rx.try_recv(),

@@ -153,6 +153,8 @@ pub struct FooterInfo {
     pub thinking: String,
     /// More than one provider is configured (the provider is shown).
     pub several_providers: bool,
+    /// Automatic compaction is on: ` (auto)` follows the context use.
+    pub auto_compact: bool,
 }
 
 /// Compact token count: 999, 1.2k, 45k, 1.2M.
@@ -200,7 +202,10 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     } else {
         0.0
     };
-    let context = format!("{percent:.1}%/{}", format_tokens(info.context_window));
+    let mut context = format!("{percent:.1}%/{}", format_tokens(info.context_window));
+    if info.auto_compact {
+        context = format!("{context} {}", t!("pi.tui.footer.auto_compact"));
+    }
     let context_style = if percent > 90.0 {
         theme.fg("error")
     } else if percent > 70.0 {
@@ -396,6 +401,9 @@ mod tests {
             wide[1]
         );
         assert!(wide[1].ends_with("claude-sonnet-4-5 • medium"));
+        info.auto_compact = true;
+        let wide = plain(&footer_lines(&info, &Theme::plain(), 80));
+        assert!(wide[1].contains(" 2.5%/200k (auto) "), "{}", wide[1]);
     }
 
     #[test]
