@@ -104,7 +104,9 @@ impl SessionManager {
     /// Continue the most recently modified session in `session_dir`, or
     /// start a new one when there is none.
     pub fn continue_recent(cwd: &Path, session_dir: &Path) -> Result<Self, SessionError> {
-        match most_recent_session(session_dir) {
+        let latest =
+            super::read_ahead::pending_in(session_dir).or_else(|| most_recent_session(session_dir));
+        match latest {
             Some(path) => Self::open_with(&path, Some(session_dir), Some(cwd)),
             None => Ok(Self::create(cwd, session_dir)),
         }

@@ -28,6 +28,14 @@ pub fn read_ahead(path: &Path) {
     }
 }
 
+/// The file being read ahead, when it lies in `dir`: a `--continue` start looks for the
+/// folder's latest session once, for the read-ahead, not again when opening.
+pub(crate) fn pending_in(dir: &Path) -> Option<PathBuf> {
+    let ahead = AHEAD.locked();
+    let (path, _) = ahead.as_ref()?;
+    (path.parent() == Some(dir)).then(|| path.clone())
+}
+
 /// What reading `path` (absolute) ahead gave, if that file was read ahead and needs no
 /// migration; `None` tells the caller to read the file itself. A read-ahead of another
 /// file is abandoned.
@@ -61,16 +69,10 @@ mod tests {
     }
 
     fn first_user_text(session: &SessionManager) -> String {
-        let context = session.build_context();
-        serde_json::to_value(&context.messages[0]).unwrap()["content"]
-            .as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| {
-                serde_json::to_value(&context.messages[0]).unwrap()["content"][0]["text"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            })
+        match &session.build_context().messages[0] {
+            crate::ai::types::Message::User(user) => user.content.text(),
+            other => panic!("not a user message: {other:?}"),
+        }
     }
 
     // One test: the read-ahead slot is process-wide, so these steps must not interleave
@@ -97,6 +99,14 @@ mod tests {
         assert_eq!(first_user_text(&session), "old format");
         let rewritten = std::fs::read_to_string(&old).unwrap();
         assert!(rewritten.contains(r#""version":3"#), "{rewritten}");
+
+        // `--continue` takes the file read ahead in its folder without looking again.
+        read_ahead(&first);
+        // (A session written since, which a new look would pick, is not looked for.)
+        write_session(dir.path(), "newer.jsonl", 3, "written since");
+        let session = SessionManager::continue_recent(dir.path(), dir.path()).unwrap();
+        assert_eq!(session.session_file(), Some(first.as_path()));
+        assert_eq!(first_user_text(&session), "from the file read ahead");
 
         // A missing file read ahead opens as a new, empty session.
         let missing = dir.path().join("missing.jsonl");
