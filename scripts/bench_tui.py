@@ -152,6 +152,29 @@ def write_long_session(path, cwd):
             f.write(json.dumps(e) + "\n")
 
 
+def spawn_in_terminal(cmd, cwd, env):
+    """Start `cmd` in `cwd` on a new pseudo-terminal of COLS x ROWS, which becomes its
+    controlling terminal; returns (pid, master fd).
+
+    posix_spawn, not fork: forking this (threaded, tens of MiB) interpreter costs
+    milliseconds that every first-frame figure would carry. The child opens the
+    terminal after `setsid`, which makes it the session's controlling terminal.
+    """
+    master, slave = pty.openpty()
+    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    name = os.ttyname(slave)
+    os.close(slave)
+    actions = [(os.POSIX_SPAWN_OPEN, 0, name, os.O_RDWR, 0),
+               (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)]
+    here = os.getcwd()
+    os.chdir(cwd)  # posix_spawn has no working-directory action before Python 3.13
+    try:
+        pid = os.posix_spawnp(cmd[0], cmd, env, file_actions=actions, setsid=True)
+    finally:
+        os.chdir(here)
+    return pid, master
+
+
 class Pty:
     """A program in a pseudo-terminal; output is recorded, queries answered."""
 
@@ -160,12 +183,7 @@ class Pty:
         self.lock = threading.Condition()
         self.scanned = 0
         self.start = time.perf_counter()
-        pid, fd = pty.fork()
-        if pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-            os.chdir(cwd)
-            os.execvpe(cmd[0], cmd, env)
-        self.pid, self.fd = pid, fd
+        self.pid, self.fd = spawn_in_terminal(cmd, cwd, env)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
