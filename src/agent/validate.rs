@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 type Compiled = Result<Arc<jsonschema::Validator>, String>;
@@ -21,6 +22,14 @@ pub enum SchemaDialect {
     Draft7,
 }
 
+/// One schema's compiled validator, and whether a background compile was
+/// already asked for (so a second request does not start another thread).
+#[derive(Default)]
+struct Slot {
+    compiled: OnceLock<Compiled>,
+    claimed: AtomicBool,
+}
+
 /// Compiled validators by dialect and schema text: compiling a schema costs
 /// far more than checking arguments against it (the first compile in a
 /// process also builds the dialect's meta-schema validator), and a tool's
@@ -29,8 +38,8 @@ fn compiled(schema: &Value, dialect: SchemaDialect) -> Compiled {
     compile_into(&slot(schema, dialect), schema, dialect)
 }
 
-fn slot(schema: &Value, dialect: SchemaDialect) -> Arc<OnceLock<Compiled>> {
-    type Cache = HashMap<(SchemaDialect, String), Arc<OnceLock<Compiled>>>;
+fn slot(schema: &Value, dialect: SchemaDialect) -> Arc<Slot> {
+    type Cache = HashMap<(SchemaDialect, String), Arc<Slot>>;
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     CACHE
         .get_or_init(Default::default)
@@ -41,17 +50,18 @@ fn slot(schema: &Value, dialect: SchemaDialect) -> Arc<OnceLock<Compiled>> {
         .clone()
 }
 
-fn compile_into(slot: &OnceLock<Compiled>, schema: &Value, dialect: SchemaDialect) -> Compiled {
-    slot.get_or_init(|| {
-        let compiled = match dialect {
-            SchemaDialect::Declared => jsonschema::validator_for(schema),
-            SchemaDialect::Draft7 => jsonschema::options()
-                .with_draft(jsonschema::Draft::Draft7)
-                .build(schema),
-        };
-        compiled.map(Arc::new).map_err(|e| e.to_string())
-    })
-    .clone()
+fn compile_into(slot: &Slot, schema: &Value, dialect: SchemaDialect) -> Compiled {
+    slot.compiled
+        .get_or_init(|| {
+            let compiled = match dialect {
+                SchemaDialect::Declared => jsonschema::validator_for(schema),
+                SchemaDialect::Draft7 => jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft7)
+                    .build(schema),
+            };
+            compiled.map(Arc::new).map_err(|e| e.to_string())
+        })
+        .clone()
 }
 
 /// Compile an extension's `schema` now, keeping the validator for the tool's
@@ -60,17 +70,33 @@ pub fn compile_schema(schema: &Value) -> Result<(), String> {
     compiled(schema, SchemaDialect::Declared).map(|_| ())
 }
 
-/// Start compiling `schema` on another thread (unless it is compiled), so
-/// that the tool call whose arguments are still streaming is checked without
-/// waiting for the compile.
+/// Start compiling `schema` on another thread (unless it is compiled or being
+/// compiled), so that the tool call whose arguments are still streaming is
+/// checked without waiting for the compile.
 pub fn prepare_in_background(schema: Value, dialect: SchemaDialect) {
-    let slot = slot(&schema, dialect);
-    if slot.get().is_some() {
+    prepare_all_in_background(vec![(schema, dialect)]);
+}
+
+/// Compile `schemas` one after another on one other thread, skipping those
+/// compiled or being compiled: a run that will call tools starts this before
+/// the model answers, so the first call (which also pays for the dialect's
+/// meta-schema, about a millisecond) is checked without waiting.
+pub fn prepare_all_in_background(schemas: Vec<(Value, SchemaDialect)>) {
+    let wanted: Vec<_> = schemas
+        .into_iter()
+        .map(|(schema, dialect)| (slot(&schema, dialect), schema, dialect))
+        .filter(|(slot, ..)| !slot.claimed.swap(true, Ordering::AcqRel))
+        .collect();
+    if wanted.is_empty() {
         return;
     }
     let _ = std::thread::Builder::new()
         .name("schema-compile".into())
-        .spawn(move || compile_into(&slot, &schema, dialect));
+        .spawn(move || {
+            for (slot, schema, dialect) in wanted {
+                let _ = compile_into(&slot, &schema, dialect);
+            }
+        });
 }
 
 /// Validate (and coerce) `args` for `tool_name` against `schema`, read in
@@ -230,5 +256,31 @@ mod tests {
         assert!(e.contains("  - pattern:"), "{e}");
         let ok = validate_tool_arguments("grep", &schema, D, &json!({"pattern": "x"})).unwrap();
         assert_eq!(ok, json!({"pattern": "x"}));
+    }
+
+    #[test]
+    fn schemas_warmed_together_are_compiled_once_on_one_thread() {
+        let first = json!({"type":"object","properties":{"warm_a":{"type":"string"}}});
+        let second = json!({"type":"object","properties":{"warm_b":{"type":"number"}}});
+        prepare_all_in_background(vec![(first.clone(), D), (second.clone(), D)]);
+        let (a, b) = (slot(&first, D), slot(&second, D));
+        assert!(a.claimed.load(Ordering::Acquire) && b.claimed.load(Ordering::Acquire));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while (a.compiled.get().is_none() || b.compiled.get().is_none())
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let compiled_a = a
+            .compiled
+            .get()
+            .expect("compiled in the background")
+            .clone();
+        // Asking again neither recompiles nor starts another thread: the validator is the same.
+        prepare_all_in_background(vec![(first.clone(), D)]);
+        let again = compiled(&first, D).unwrap();
+        assert!(Arc::ptr_eq(&compiled_a.unwrap(), &again));
+        let e = validate_tool_arguments("t", &second, D, &json!({"warm_b": "x"})).unwrap_err();
+        assert!(e.contains("  - warm_b:"), "{e}");
     }
 }

@@ -64,6 +64,34 @@ pub fn session_dir(args: &Args, settings: &Settings, agent_dir: &Path, cwd: &Pat
     )
 }
 
+/// Start reading the session file the raw command line names (`--session FILE`, a path
+/// or a `.jsonl` name) before settings, locale and arguments are processed: parsing a
+/// long session is the longest step of such a start. [`read_session_ahead`] covers the
+/// other cases; a guess the parsed arguments overrule is left unused.
+pub fn read_named_file_ahead(argv: &[String]) {
+    if let Some(arg) = named_session_file(argv)
+        && Path::new(arg).is_file()
+    {
+        crate::session::read_ahead::read_ahead(Path::new(arg));
+    }
+}
+
+/// The file a raw command line resumes with `--session`, unless it also says not to
+/// resume it (`--no-session`, `--fork`, `--export`, `--list-models`).
+fn named_session_file(argv: &[String]) -> Option<&str> {
+    let mut named = None;
+    let mut words = argv.iter().map(String::as_str);
+    while let Some(word) = words.next() {
+        match word.split('=').next().unwrap_or(word) {
+            "--" => break,
+            "--no-session" | "--fork" | "--export" | "--list-models" => return None,
+            "--session" => named = word.strip_prefix("--session=").or_else(|| words.next()),
+            _ => {}
+        }
+    }
+    named.filter(|arg| names_a_file(arg))
+}
+
 /// Start reading the session file this run is about to resume, when the command line
 /// names it (`--session <file>`) or asks for the folder's latest (`--continue`): parsing
 /// a long session then overlaps the rest of start-up. [`open_session`] takes the result
@@ -202,4 +230,33 @@ pub fn assemble(
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
     (agent, available)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_session_file;
+
+    fn named(words: &[&str]) -> Option<String> {
+        let argv: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        named_session_file(&argv).map(str::to_string)
+    }
+
+    #[test]
+    fn the_raw_command_line_names_a_session_file_only_when_it_resumes_one() {
+        assert_eq!(
+            named(&["--session", "a/b.jsonl"]).as_deref(),
+            Some("a/b.jsonl")
+        );
+        assert_eq!(
+            named(&["-p", "hi", "--session=x.jsonl"]).as_deref(),
+            Some("x.jsonl")
+        );
+        // An id prefix is looked up in the session folders later, not read ahead here.
+        assert_eq!(named(&["--session", "0a1b"]), None);
+        assert_eq!(named(&["--session", "a.jsonl", "--no-session"]), None);
+        assert_eq!(named(&["--fork=a.jsonl", "--session", "b.jsonl"]), None);
+        assert_eq!(named(&["--export", "a.jsonl"]), None);
+        assert_eq!(named(&["--", "--session", "a.jsonl"]), None);
+        assert_eq!(named(&["--session"]), None);
+    }
 }

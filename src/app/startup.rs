@@ -211,16 +211,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         return Err(t!("pi.cli.no_prompt"));
     }
 
-    let session_dir = crate::app::session_setup::session_dir(&args, &settings, &agent_dir, &cwd);
-    let session = crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
-    let existing = session.build_context();
-    let has_existing = !existing.messages.is_empty();
-
-    let load_warning = session.load_warning();
-    let mut notices: Vec<String> = load_warning.iter().cloned().chain(trust_notice).collect();
-    if output.is_none() && !rpc {
-        notices.splice(0..0, config_warnings);
-    }
     let tool_options = ToolOptions {
         shell_path: settings.shell_path().map(PathBuf::from),
         shell_command_prefix: settings.shell_command_prefix().map(str::to_string),
@@ -228,6 +218,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         keep_image_size: !settings.image_auto_resize(),
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
+    if output.is_some() || rpc {
+        // The model is asked at once: its first tool call finds its validator compiled.
+        // The terminal UI does this once its first frame is drawn.
+        crate::tools::warm_validators(&tools);
+    }
     let view = SharedView::new(&cwd);
     // The terminal UI shows extension messages in its transcript.
     view.lock().capture_messages = output.is_none();
@@ -272,27 +267,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         None => Vec::new(),
     };
     warn_all(registry.set_extension_providers(&extension_providers));
-    crate::app::model_setup::discover_for_session_model(
-        &args,
-        &mut registry,
-        existing.model.as_ref(),
-    )
-    .await;
-    let (model, thinking) =
-        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
-            Ok(chosen) => chosen,
-            // The terminal UI starts without credentials on the scripted demo
-            // provider and says how to add a key.
-            Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
-                // Notices are plain text: drop the markdown code quotes.
-                notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
-                (demo_model(), ThinkingLevel::Off)
-            }
-            Err(message) => return Err(message),
-        };
-    if let Some(key) = &args.api_key {
-        auth.set_runtime_api_key(&model.provider, key);
-    }
 
     let mut bridge = extensions.map(|handle| {
         let all = builtin_tools(&BUILTIN_TOOL_NAMES, &tool_options);
@@ -322,6 +296,41 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
     let (system_prompt, prompt_for_tools) =
         system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
+
+    // The session is opened once everything that does not need it is set up: a resumed
+    // file is being read and parsed on another thread meanwhile (see `read_session_ahead`).
+    let session_dir = crate::app::session_setup::session_dir(&args, &settings, &agent_dir, &cwd);
+    let session = crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
+    let existing = session.build_context();
+    let has_existing = !existing.messages.is_empty();
+
+    let load_warning = session.load_warning();
+    let mut notices: Vec<String> = load_warning.iter().cloned().chain(trust_notice).collect();
+    if output.is_none() && !rpc {
+        notices.splice(0..0, config_warnings);
+    }
+
+    crate::app::model_setup::discover_for_session_model(
+        &args,
+        &mut registry,
+        existing.model.as_ref(),
+    )
+    .await;
+    let (model, thinking) =
+        match choose_model(&args, &settings, &registry, &auth, &existing, has_existing) {
+            Ok(chosen) => chosen,
+            // The terminal UI starts without credentials on the scripted demo
+            // provider and says how to add a key.
+            Err(_) if output.is_none() && args.model.is_none() && args.provider.is_none() => {
+                // Notices are plain text: drop the markdown code quotes.
+                notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
+                (demo_model(), ThinkingLevel::Off)
+            }
+            Err(message) => return Err(message),
+        };
+    if let Some(key) = &args.api_key {
+        auth.set_runtime_api_key(&model.provider, key);
+    }
 
     let resources = crate::tui::chrome::LoadedResources {
         skills: skills.iter().map(|s| s.name.clone()).collect(),

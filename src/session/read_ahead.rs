@@ -15,16 +15,21 @@ type Reading = JoinHandle<Result<Option<LoadedSession>, SessionError>>;
 /// The file being read ahead (absolute path) and the thread reading it.
 static AHEAD: Mutex<Option<(PathBuf, Reading)>> = Mutex::new(None);
 
-/// Start reading and parsing `path` on its own thread, replacing any earlier read-ahead.
-/// The file is not written: one that needs migrating is read again when opened.
+/// Start reading and parsing `path` on its own thread, replacing any earlier read-ahead
+/// of another file (one of the same file goes on). The file is not written: one that
+/// needs migrating is read again when opened.
 pub fn read_ahead(path: &Path) {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut ahead = AHEAD.locked();
+    if ahead.as_ref().is_some_and(|(reading, _)| *reading == path) {
+        return;
+    }
     let reading = path.clone();
     let spawned = std::thread::Builder::new()
         .name("session-read".into())
         .spawn(move || load_session_file(&reading, MigrationWrite::InMemory));
     if let Ok(handle) = spawned {
-        *AHEAD.locked() = Some((path, handle));
+        *ahead = Some((path, handle));
     }
 }
 
