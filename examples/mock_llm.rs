@@ -2,7 +2,8 @@
 //!
 //! Serves the standard scripted conversation (see `tests/it/support/scenario.rs`)
 //! over both the Anthropic Messages and OpenAI Chat Completions wire formats on
-//! 127.0.0.1. Prints the port on the first line of stdout, then runs until killed.
+//! 127.0.0.1, keeping connections open between requests. Prints the port on the first
+//! line of stdout, then runs until killed.
 //!
 //! Usage: `cargo run --release --example mock_llm [sequential|parallel]`
 
@@ -20,6 +21,8 @@ fn main() {
         _ => Scenario::Sequential,
     };
     let server = MockServer::start();
+    // Like providers' servers: a client's next request reuses its connection.
+    server.keep_connections_alive();
     server.set_handler(move |request| scenario_reply(scenario, request));
     let url = server.url();
     let port = url.rsplit(':').next().unwrap_or_default();

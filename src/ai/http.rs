@@ -187,6 +187,7 @@ pub async fn decode_events(
 ) -> Result<bool, ProviderError> {
     while let Some(event) = sse.next_event().await? {
         if !handle(&event)? {
+            sse.release_connection();
             return Ok(true);
         }
     }
@@ -264,7 +265,7 @@ pub async fn post_sse_with_hooks(
     Ok(SseBody {
         provider: provider.to_string(),
         status: status.as_u16(),
-        response,
+        response: Some(response),
         parser: SseParser::new(),
         queue: VecDeque::new(),
         ended: false,
@@ -292,6 +293,10 @@ fn looks_like_html(bytes: &[u8]) -> bool {
     head.starts_with("<!doctype html") || head.starts_with("<html")
 }
 
+/// How long the rest of a finished stream's body is waited for before its connection is
+/// given up rather than reused.
+const RELEASE_WAIT: Duration = Duration::from_secs(2);
+
 /// The largest single stream event pi holds (64 MiB); a sender that never
 /// finishes a line or an event is stopped there, not followed into gigabytes.
 pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
@@ -300,7 +305,8 @@ pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
 pub struct SseBody {
     provider: String,
     status: u16,
-    response: reqwest::Response,
+    /// `None` once handed to [`SseBody::release_connection`].
+    response: Option<reqwest::Response>,
     parser: SseParser,
     queue: VecDeque<SseEvent>,
     ended: bool,
@@ -323,20 +329,37 @@ impl SseBody {
         ))
     }
 
+    /// After the protocol's final event: read what is left of the body (the end of
+    /// the chunked encoding, usually already on its way) on a task of its own, so the
+    /// connection goes back to the client's pool and the next request skips the TCP
+    /// and TLS handshakes. A body that does not end soon is dropped, with its connection.
+    fn release_connection(&mut self) {
+        let Some(mut response) = self.response.take() else {
+            return;
+        };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        tokio::spawn(async move {
+            let rest = async { while let Ok(Some(_)) = response.chunk().await {} };
+            let _ = tokio::time::timeout(RELEASE_WAIT, rest).await;
+        });
+    }
+
     /// The next event; `None` once the body ended.
     pub async fn next_event(&mut self) -> Result<Option<SseEvent>, ProviderError> {
         loop {
             if let Some(ev) = self.queue.pop_front() {
                 return Ok(Some(ev));
             }
-            if self.ended {
+            let Some(response) = self.response.as_mut().filter(|_| !self.ended) else {
                 return Ok(None);
-            }
+            };
             let chunk = match idle_timeout() {
-                Some(limit) => tokio::time::timeout(limit, self.response.chunk())
+                Some(limit) => tokio::time::timeout(limit, response.chunk())
                     .await
                     .map_err(|_| self.stalled(limit))?,
-                None => self.response.chunk().await,
+                None => response.chunk().await,
             };
             match chunk.map_err(network_error)? {
                 Some(bytes) => {

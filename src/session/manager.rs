@@ -213,18 +213,24 @@ impl SessionManager {
     /// Recompute the id index, labels and leaf (the last entry) from `entries`.
     pub(super) fn rebuild_index(&mut self) {
         self.index.clear();
+        self.index.reserve(self.entries.len());
         self.labels.clear();
-        self.leaf_id = None;
         for (position, entry) in self.entries.iter().enumerate() {
             if entry.id().is_empty() {
                 continue;
             }
             self.index.insert(entry.id().to_string(), position);
-            self.leaf_id = Some(entry.id().to_string());
             if let SessionEntry::Label(label) = entry {
                 apply_label(&mut self.labels, label);
             }
         }
+        self.leaf_id = self
+            .entries
+            .iter()
+            .rev()
+            .map(SessionEntry::id)
+            .find(|id| !id.is_empty())
+            .map(str::to_string);
     }
 
     // ----- getters ---------------------------------------------------------

@@ -62,6 +62,25 @@ fn print_mode_runs_bash_then_read_then_answers_like_the_reference() {
 }
 
 #[test]
+fn a_tool_loop_asks_the_model_over_one_kept_alive_connection() {
+    for api in APIS {
+        let server = scripted(Scenario::Sequential);
+        server.keep_connections_alive();
+        let sandbox = PiSandbox::with_mock(&server, api);
+        let out = sandbox.run(&["--model", "mock/mock-model", "-p", "run the tools"], None);
+        assert!(
+            out.status.success(),
+            "{api}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(server.request_count(), 3, "{api}");
+        // Each streamed answer is read to its end, so the connection goes back to the
+        // pool: no new TCP (or, with a provider, TLS) handshake per turn.
+        assert_eq!(server.connection_count(), 1, "{api}");
+    }
+}
+
+#[test]
 fn two_parallel_tool_calls_in_one_turn_match_the_reference() {
     for api in APIS {
         let server = scripted(Scenario::Parallel);

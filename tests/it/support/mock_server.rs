@@ -22,7 +22,7 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -284,6 +284,8 @@ struct Shared {
     handler: Mutex<Option<MockHandler>>,
     requests: Mutex<Vec<CapturedRequest>>,
     disconnects: AtomicUsize,
+    connections: AtomicUsize,
+    keep_alive: AtomicBool,
 }
 
 /// The running server; stops when dropped.
@@ -380,6 +382,18 @@ impl MockServer {
         self.shared.requests.lock().unwrap().last().cloned()
     }
 
+    /// Keep each connection open for the client's next request (as providers' servers
+    /// do) instead of closing it after every response.
+    pub fn keep_connections_alive(&self) -> &Self {
+        self.shared.keep_alive.store(true, Ordering::SeqCst);
+        self
+    }
+
+    /// Connections accepted so far.
+    pub fn connection_count(&self) -> usize {
+        self.shared.connections.load(Ordering::SeqCst)
+    }
+
     /// Responses the client abandoned before they finished.
     pub fn client_disconnects(&self) -> usize {
         self.shared.disconnects.load(Ordering::SeqCst)
@@ -406,9 +420,29 @@ impl Drop for MockServer {
 
 async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
     let _ = socket.set_nodelay(true);
-    let Some(request) = read_request(&mut socket).await else {
-        return;
-    };
+    shared.connections.fetch_add(1, Ordering::SeqCst);
+    loop {
+        let Some(request) = read_request(&mut socket).await else {
+            return;
+        };
+        let closing = request
+            .headers
+            .iter()
+            .any(|(k, v)| k == "connection" && v.eq_ignore_ascii_case("close"));
+        let keep_alive = shared.keep_alive.load(Ordering::SeqCst) && !closing;
+        if !answer(&mut socket, &shared, request, keep_alive).await || !keep_alive {
+            return;
+        }
+    }
+}
+
+/// Answer one request; whether the connection can take another.
+async fn answer(
+    socket: &mut TcpStream,
+    shared: &Shared,
+    request: CapturedRequest,
+    keep_alive: bool,
+) -> bool {
     shared.requests.lock().unwrap().push(request.clone());
     let queued = shared.replies.lock().unwrap().pop_front();
     let reply = queued.unwrap_or_else(|| {
@@ -421,9 +455,10 @@ async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
             ),
         }
     });
-    if write_reply(&mut socket, &reply).await.is_err() {
+    let keep_alive = keep_alive && !reply.hold_open;
+    if write_reply(socket, &reply, keep_alive).await.is_err() {
         shared.disconnects.fetch_add(1, Ordering::SeqCst);
-        return;
+        return false;
     }
     if reply.hold_open {
         // Wait for the client to hang up (read returns 0 or fails).
@@ -435,10 +470,16 @@ async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
             }
         }
         shared.disconnects.fetch_add(1, Ordering::SeqCst);
+        return false;
     }
+    true
 }
 
-async fn write_reply(socket: &mut TcpStream, reply: &MockReply) -> std::io::Result<()> {
+async fn write_reply(
+    socket: &mut TcpStream,
+    reply: &MockReply,
+    keep_alive: bool,
+) -> std::io::Result<()> {
     let streaming = reply.is_streaming();
     let mut head = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
     for (k, v) in &reply.headers {
@@ -449,7 +490,11 @@ async fn write_reply(socket: &mut TcpStream, reply: &MockReply) -> std::io::Resu
     } else {
         head.push_str(&format!("content-length: {}\r\n", reply.body.len()));
     }
-    head.push_str("connection: close\r\n\r\n");
+    head.push_str(if keep_alive {
+        "connection: keep-alive\r\n\r\n"
+    } else {
+        "connection: close\r\n\r\n"
+    });
     socket.write_all(head.as_bytes()).await?;
     if !streaming {
         socket.write_all(&reply.body).await?;
