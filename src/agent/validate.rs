@@ -16,9 +16,8 @@ pub enum SchemaDialect {
     #[default]
     Declared,
     /// Draft-07, for pi's own tools: their schemas use only keywords that mean
-    /// the same in draft-07 and 2020-12 (a test holds them to it), and
-    /// draft-07's meta-schema is compiled in about a quarter of 2020-12's time
-    /// (0.6 ms against 2.5 ms, paid by the first tool call of every process).
+    /// the same in draft-07 and 2020-12 (a test holds them to it), and the older
+    /// dialect has fewer vocabularies to set up when a schema is compiled.
     Draft7,
 }
 
@@ -31,9 +30,8 @@ struct Slot {
 }
 
 /// Compiled validators by dialect and schema text: compiling a schema costs
-/// far more than checking arguments against it (the first compile in a
-/// process also builds the dialect's meta-schema validator), and a tool's
-/// schema rarely changes. A compile in progress is waited for, not repeated.
+/// far more than checking arguments against it, and a tool's schema rarely
+/// changes. A compile in progress is waited for, not repeated.
 fn compiled(schema: &Value, dialect: SchemaDialect) -> Compiled {
     compile_into(&slot(schema, dialect), schema, dialect)
 }
@@ -79,8 +77,7 @@ pub fn prepare_in_background(schema: Value, dialect: SchemaDialect) {
 
 /// Compile `schemas` one after another on one other thread, skipping those
 /// compiled or being compiled: a run that will call tools starts this before
-/// the model answers, so the first call (which also pays for the dialect's
-/// meta-schema, about a millisecond) is checked without waiting.
+/// the model answers, so the first call is checked without waiting.
 pub fn prepare_all_in_background(schemas: Vec<(Value, SchemaDialect)>) {
     let wanted: Vec<_> = schemas
         .into_iter()
