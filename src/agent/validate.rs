@@ -72,28 +72,13 @@ pub fn compile_schema(schema: &Value) -> Result<(), String> {
 /// compiled), so that the tool call whose arguments are still streaming is
 /// checked without waiting for the compile.
 pub fn prepare_in_background(schema: Value, dialect: SchemaDialect) {
-    prepare_all_in_background(vec![(schema, dialect)]);
-}
-
-/// Compile `schemas` one after another on one other thread, skipping those
-/// compiled or being compiled: a run that will call tools starts this before
-/// the model answers, so the first call is checked without waiting.
-pub fn prepare_all_in_background(schemas: Vec<(Value, SchemaDialect)>) {
-    let wanted: Vec<_> = schemas
-        .into_iter()
-        .map(|(schema, dialect)| (slot(&schema, dialect), schema, dialect))
-        .filter(|(slot, ..)| !slot.claimed.swap(true, Ordering::AcqRel))
-        .collect();
-    if wanted.is_empty() {
+    let slot = slot(&schema, dialect);
+    if slot.claimed.swap(true, Ordering::AcqRel) {
         return;
     }
     let _ = std::thread::Builder::new()
         .name("schema-compile".into())
-        .spawn(move || {
-            for (slot, schema, dialect) in wanted {
-                let _ = compile_into(&slot, &schema, dialect);
-            }
-        });
+        .spawn(move || compile_into(&slot, &schema, dialect));
 }
 
 /// Validate (and coerce) `args` for `tool_name` against `schema`, read in
@@ -256,28 +241,25 @@ mod tests {
     }
 
     #[test]
-    fn schemas_warmed_together_are_compiled_once_on_one_thread() {
-        let first = json!({"type":"object","properties":{"warm_a":{"type":"string"}}});
-        let second = json!({"type":"object","properties":{"warm_b":{"type":"number"}}});
-        prepare_all_in_background(vec![(first.clone(), D), (second.clone(), D)]);
-        let (a, b) = (slot(&first, D), slot(&second, D));
-        assert!(a.claimed.load(Ordering::Acquire) && b.claimed.load(Ordering::Acquire));
+    fn a_schema_prepared_twice_is_compiled_once() {
+        let schema = json!({"type":"object","properties":{"warm_a":{"type":"string"}}});
+        prepare_in_background(schema.clone(), D);
+        let slot = slot(&schema, D);
+        assert!(slot.claimed.load(Ordering::Acquire));
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while (a.compiled.get().is_none() || b.compiled.get().is_none())
-            && std::time::Instant::now() < deadline
-        {
+        while slot.compiled.get().is_none() && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        let compiled_a = a
+        let first = slot
             .compiled
             .get()
             .expect("compiled in the background")
             .clone();
         // Asking again neither recompiles nor starts another thread: the validator is the same.
-        prepare_all_in_background(vec![(first.clone(), D)]);
-        let again = compiled(&first, D).unwrap();
-        assert!(Arc::ptr_eq(&compiled_a.unwrap(), &again));
-        let e = validate_tool_arguments("t", &second, D, &json!({"warm_b": "x"})).unwrap_err();
-        assert!(e.contains("  - warm_b:"), "{e}");
+        prepare_in_background(schema.clone(), D);
+        let again = compiled(&schema, D).unwrap();
+        assert!(Arc::ptr_eq(&first.unwrap(), &again));
+        let e = validate_tool_arguments("t", &schema, D, &json!({"warm_a": 1})).unwrap_err();
+        assert!(e.contains("  - warm_a:"), "{e}");
     }
 }

@@ -218,11 +218,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         keep_image_size: !settings.image_auto_resize(),
     };
     let mut tools = builtin_tools(&active_tool_names(&args), &tool_options);
-    if output.is_some() || rpc {
-        // The model is asked at once: its first tool call finds its validator compiled.
-        // The terminal UI does this once its first frame is drawn.
-        crate::tools::warm_validators(&tools);
-    }
     let view = SharedView::new(&cwd);
     // The terminal UI shows extension messages in its transcript.
     view.lock().capture_messages = output.is_none();

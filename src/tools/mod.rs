@@ -138,15 +138,6 @@ pub fn builtin_tools<S: AsRef<str>>(names: &[S], options: &ToolOptions) -> Vec<A
         .collect()
 }
 
-/// Compile `tools`' argument schemas on another thread, ahead of their first call.
-pub fn warm_validators(tools: &[Arc<dyn AgentTool>]) {
-    let schemas = tools
-        .iter()
-        .map(|tool| (tool.parameters(), tool.schema_dialect()))
-        .collect();
-    crate::agent::validate::prepare_all_in_background(schemas);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -343,10 +343,6 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                 last_frame = Instant::now();
                 if !highlighting_loaded {
                     crate::tui::transcript::highlight::preload();
-                    // So are the default tools' argument validators, for the first call.
-                    let options = crate::tools::ToolOptions::default();
-                    let tools = crate::tools::builtin_tools(&crate::tools::DEFAULT_TOOLS, &options);
-                    crate::tools::warm_validators(&tools);
                     highlighting_loaded = true;
                 }
             }
