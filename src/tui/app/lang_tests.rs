@@ -144,7 +144,7 @@ fn switching_locale_rerenders_what_is_on_screen() {
     let interrupt_zh = crate::i18n::t("pi.tui.header.interrupt", &[]);
     assert!(before.contains(&interrupt_zh), "{before}");
     assert!(
-        before.contains("結束碼 0"),
+        before.contains("耗時 "),
         "the tool row is in Chinese: {before}"
     );
 
@@ -152,17 +152,17 @@ fn switching_locale_rerenders_what_is_on_screen() {
     let after = screen(&mut f.app, 80, 30);
     assert!(after.contains("interrupt"), "header: {after}");
     assert!(
-        after.contains("exit 0"),
+        after.contains("Took "),
         "the tool row already on screen: {after}"
     );
     assert!(!after.contains(&interrupt_zh), "{after}");
-    assert!(!after.contains("結束碼"), "{after}");
+    assert!(!after.contains("耗時"), "{after}");
     assert_eq!(f.saved_locale(), json!("en"));
 
     run(&mut f.app, "/lang tw");
     let again = screen(&mut f.app, 80, 30);
     assert!(again.contains(&interrupt_zh), "{again}");
-    assert!(again.contains("結束碼 0"), "{again}");
+    assert!(again.contains("耗時 "), "{again}");
     assert_eq!(f.saved_locale(), json!("zh-TW"));
 }
 

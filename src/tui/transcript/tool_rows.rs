@@ -223,26 +223,17 @@ fn diff_style(row: &ToolRow, line: &str, theme: &Theme) -> Option<Style> {
     Some(theme.fg(token))
 }
 
-/// Exit status and duration for finished bash rows; "running" while live.
+/// How long a finished bash command took (as pi shows it: `Took 0.4s`; the exit code is
+/// in the output text); "running" while live.
 fn status_line(row: &ToolRow) -> Option<String> {
-    let secs = row.duration.map(|d| format!("{:.1}s", d.as_secs_f64()));
     if !row.done {
         return (row.name == "bash").then(|| t!("pi.tool.bash.running"));
     }
     if row.name != "bash" {
         return None;
     }
-    let exit = row
-        .details
-        .as_ref()
-        .and_then(|d| d.get("exitCode"))
-        .and_then(Value::as_i64);
-    match (exit, secs, row.is_error) {
-        (Some(code), Some(s), _) => Some(t!("pi.tool.bash.exit", code = code, duration = s)),
-        (None, Some(s), false) => Some(t!("pi.tool.bash.done", duration = s)),
-        (None, Some(s), true) => Some(t!("pi.tool.bash.failed", duration = s)),
-        _ => None,
-    }
+    let secs = row.duration.map(|d| format!("{:.1}s", d.as_secs_f64()))?;
+    Some(t!("pi.tool.bash.done", duration = secs))
 }
 
 #[cfg(test)]
