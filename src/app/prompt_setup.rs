@@ -1,7 +1,7 @@
 //! Start-up's prompt step: load skills and prompt templates, then assemble the system prompt
 //! from the tools, context files, `SYSTEM.md`/`APPEND_SYSTEM.md` and skills.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::agent::tool::AgentTool;
@@ -51,8 +51,18 @@ pub fn load_resources(
     (skills, templates)
 }
 
-/// The system prompt for this run, and a function that builds it again for another set of
-/// active tools (`pi.setActiveTools`), with the same context files and skills.
+/// The system prompt of a run.
+pub struct RunPrompt {
+    /// The prompt for the tools and skills of start-up.
+    pub text: String,
+    /// Builds it again for another set of active tools (`pi.setActiveTools`), with the
+    /// same context files and skills.
+    pub rebuild: crate::core::agent_session::PromptForTools,
+    /// The context files it includes, in load order.
+    pub context_files: Vec<PathBuf>,
+}
+
+/// The system prompt for this run.
 pub fn system_prompt(
     args: &Args,
     agent_dir: &Path,
@@ -60,10 +70,14 @@ pub fn system_prompt(
     project: Option<&Path>,
     tools: &[Arc<dyn AgentTool>],
     skills: &[Skill],
-) -> (String, crate::core::agent_session::PromptForTools) {
-    let (rebuild, warnings) = prompt_builder(args, agent_dir, cwd, project);
+) -> RunPrompt {
+    let (rebuild, warnings, context_files) = prompt_builder(args, agent_dir, cwd, project);
     warn_all(warnings);
-    (rebuild(tools, skills), rebuild)
+    RunPrompt {
+        text: rebuild(tools, skills),
+        rebuild,
+        context_files,
+    }
 }
 
 /// How the prompt is built again when the conversation moves to another folder (`/resume`
@@ -78,13 +92,18 @@ pub fn prompt_for_folder(
     Arc::new(move |cwd: &Path| prompt_builder(&args, &agent_dir, cwd, None).0)
 }
 
-/// The prompt builder for `cwd`, and the warnings loading its sources gave.
+/// The prompt builder for `cwd`, the warnings loading its sources gave, and the context
+/// files it includes.
 fn prompt_builder(
     args: &Args,
     agent_dir: &Path,
     cwd: &Path,
     project: Option<&Path>,
-) -> (crate::core::agent_session::PromptForTools, Vec<String>) {
+) -> (
+    crate::core::agent_session::PromptForTools,
+    Vec<String>,
+    Vec<PathBuf>,
+) {
     let (context_files, mut warnings) = if args.no_context_files {
         (Vec::new(), Vec::new())
     } else {
@@ -97,6 +116,7 @@ fn prompt_builder(
         project,
     );
     warnings.extend(sources.warnings);
+    let paths = context_files.iter().map(|f| f.path.clone()).collect();
     let base = SystemPromptOptions {
         custom_prompt: sources.custom_prompt,
         append_prompt: sources.append_prompt,
@@ -122,7 +142,7 @@ fn prompt_builder(
             ..base.clone()
         })
     });
-    (rebuild, warnings)
+    (rebuild, warnings, paths)
 }
 
 /// The skills the model may invoke, as the system prompt lists them.

@@ -200,3 +200,65 @@ pub async fn extension_providers(
     handle.stop_processes().await;
     view.lock().providers.clone()
 }
+
+/// What the interface lists under its header: the context files, skills, prompt
+/// templates and extension files of this run, each with where it came from.
+pub fn loaded_resources(
+    context_files: &[PathBuf],
+    (skills, templates): (
+        &[crate::resources::skills::Skill],
+        &[crate::resources::prompt_templates::PromptTemplate],
+    ),
+    extensions: Vec<PathBuf>,
+    packaged: &PackageResources,
+    (agent_dir, cwd): (&Path, &Path),
+) -> crate::tui::chrome::LoadedResources {
+    use crate::tui::chrome::{LoadedItem, LoadedResources, extension_label};
+    let item = |label: String, path: &Path, info: &crate::resources::SourceInfo| {
+        LoadedItem::new(
+            label,
+            path,
+            &info.source,
+            &info.scope,
+            info.base_dir.as_deref(),
+        )
+    };
+    let project_dir = cwd.join(crate::config::paths::CONFIG_DIR_NAME);
+    let extension = |path: PathBuf| {
+        let label = extension_label(&path);
+        match packaged.origins.get(&path) {
+            Some(origin) => LoadedItem::new(
+                label,
+                &path,
+                &origin.source,
+                origin.scope,
+                Some(&origin.root),
+            ),
+            None if path.starts_with(&project_dir) => {
+                LoadedItem::new(label, &path, "auto", "project", None)
+            }
+            None if path.starts_with(agent_dir) => {
+                LoadedItem::new(label, &path, "auto", "user", None)
+            }
+            None => LoadedItem::new(label, &path, "cli", "temporary", None),
+        }
+    };
+    LoadedResources {
+        context: LoadedResources::context_entries(context_files, cwd),
+        skills: skills
+            .iter()
+            .map(|s| item(s.name.clone(), &s.file_path, &s.source_info))
+            .collect(),
+        prompts: templates
+            .iter()
+            .map(|t| {
+                let name = format!("/{}", t.name);
+                LoadedItem {
+                    detail: name.clone(),
+                    ..item(name, &t.file_path, &t.source_info)
+                }
+            })
+            .collect(),
+        extensions: extensions.into_iter().map(extension).collect(),
+    }
+}

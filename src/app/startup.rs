@@ -289,8 +289,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }
     let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
-    let (system_prompt, prompt_for_tools) =
-        system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
+    let prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
 
     // The session is opened once everything that does not need it is set up: a resumed
     // file is being read and parsed on another thread meanwhile (see `read_session_ahead`).
@@ -327,20 +326,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         auth.set_runtime_api_key(&model.provider, key);
     }
 
-    let resources = crate::tui::chrome::LoadedResources {
-        skills: skills.iter().map(|s| s.name.clone()).collect(),
-        prompts: templates.iter().map(|t| format!("/{}", t.name)).collect(),
-        extensions: bridge
+    let resources = crate::app::resource_setup::loaded_resources(
+        &prompt.context_files,
+        (&skills, &templates),
+        bridge
             .as_ref()
-            .map(|b| {
-                b.handle
-                    .paths()
-                    .iter()
-                    .map(|p| crate::tui::chrome::extension_label(p))
-                    .collect()
-            })
+            .map(|b| b.handle.paths())
             .unwrap_or_default(),
-    };
+        &packaged,
+        (&agent_dir, &cwd),
+    );
     let (mut agent, available) = crate::app::session_setup::assemble(
         crate::app::session_setup::SessionParts {
             session,
@@ -350,7 +345,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             auth,
             extension_providers,
             tools,
-            system_prompt: (system_prompt, prompt_for_tools),
+            system_prompt: (prompt.text, prompt.rebuild),
             resources: (skills, templates),
             agent_dir: agent_dir.clone(),
             cwd: cwd.clone(),

@@ -132,7 +132,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
             auth,
             extension_providers,
             tools,
-            system_prompt: prompt,
+            system_prompt: (prompt.text, prompt.rebuild),
             resources: (skills, templates),
             agent_dir,
             cwd,

@@ -130,21 +130,25 @@ pub fn image_options(app: &App) -> crate::tui::transcript::images::ImageOptions 
     }
 }
 
-/// The built-in header at `width`; with Ctrl+O (expanded rows) it also
-/// lists the main keys, one a line.
+/// The built-in header at `width`; with Ctrl+O (expanded rows) it lists every key
+/// and each loaded resource's path.
 pub fn header_lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let mut lines = crate::tui::chrome::header_lines(
+    let expanded = app.tools_expanded;
+    crate::tui::chrome::header::header_lines(
         &app.keys,
         &app.theme,
         width,
-        app.quiet_startup,
-        &app.resources,
-    );
-    if app.tools_expanded && lines.len() >= 3 {
-        let help = key_help_lines(app, width);
-        lines.splice(3..3, help);
-    }
-    lines
+        crate::tui::chrome::header::HeaderOptions {
+            quiet: app.quiet_startup,
+            expanded,
+            key_help: if expanded {
+                key_help_lines(app, width)
+            } else {
+                Vec::new()
+            },
+            resources: &app.resources,
+        },
+    )
 }
 
 /// The full key help of the expanded header.
@@ -229,7 +233,9 @@ impl Live {
         app.ext.prune();
         let lua =
             crate::tui::chrome::lua_surfaces::LuaChrome::take(app.lua.surfaces.as_ref(), area);
-        let mut above = app.ext.widget_lines(Placement::AboveEditor, width);
+        // A blank row always parts the conversation from the widgets and the editor.
+        let mut above = vec![Line::default()];
+        above.extend(app.ext.widget_lines(Placement::AboveEditor, width));
         above.extend(lua.above.iter().cloned());
         let mut below = app.ext.widget_lines(Placement::BelowEditor, width);
         below.extend(lua.below.iter().cloned());

@@ -400,15 +400,17 @@ fn page_up_scrolls_back_to_earlier_lines() {
     a.handle_terminal_event(page_up());
     let one_page = screen(&mut a, 40, 12);
     assert_ne!(one_page, bottom);
-    assert!(one_page.contains("2. Fix it"), "{one_page}");
+    assert!(one_page.contains("println!"), "{one_page}");
+    a.handle_terminal_event(page_up());
+    let two_pages = screen(&mut a, 40, 12);
+    assert!(two_pages.contains("2. Fix it"), "{two_pages}");
     for _ in 0..10 {
         a.handle_terminal_event(page_up());
     }
     let top = screen(&mut a, 40, 12);
-    assert!(
-        top.contains("pi v") && top.contains("explain the plan"),
-        "{top}"
-    );
+    assert!(top.contains("pi v"), "{top}");
+    a.handle_terminal_event(page_up());
+    assert_eq!(screen(&mut a, 40, 12), top, "the header is the top");
 }
 
 #[test]
@@ -417,7 +419,7 @@ fn quiet_startup_hides_the_header() {
     a.quiet_startup = true;
     let shown = screen(&mut a, 80, 24);
     assert!(!shown.contains("pi v"), "{shown}");
-    assert!(shown.starts_with("────"), "{shown}");
+    assert!(shown.starts_with("\n────"), "{shown}");
 }
 
 #[test]

@@ -15,7 +15,7 @@ use pi::ai::types::ContentBlock;
 use pi::session::SessionManager;
 use pi::tui::app::App;
 use pi::tui::app::session_task::UiEvent;
-use pi::tui::chrome::{FooterInfo, footer_lines, header_lines, working_line};
+use pi::tui::chrome::{FooterInfo, LoadedItem, LoadedResources, footer_lines, working_line};
 use pi::tui::transcript::render::{RenderOptions, render_item};
 use pi::ui_kit::keybindings::Keybindings;
 use pi::ui_kit::theme::Theme;
@@ -227,12 +227,27 @@ fn no_zh_tw_line_is_wider_than_the_terminal() {
     fill(&mut a);
     command(&mut a, "/hotkeys");
     command(&mut a, "/session");
+    let skill = Path::new("/srv/專案/.pi/skills/整理測試與錯誤訊息的技能/SKILL.md");
+    a.resources = LoadedResources {
+        context: LoadedResources::context_entries(
+            &[Path::new("/srv/專案/一個很長很長的資料夾名稱/AGENTS.md").to_path_buf()],
+            Path::new("/srv/專案"),
+        ),
+        skills: vec![LoadedItem::new(
+            "整理測試與錯誤訊息的技能".into(),
+            skill,
+            "auto",
+            "project",
+            None,
+        )],
+        ..Default::default()
+    };
     for width in WIDTHS {
-        assert_fits(
-            &header_lines(&a.keys, &a.theme, width, false, &a.resources),
-            width,
-            "header",
-        );
+        for expanded in [false, true] {
+            a.tools_expanded = expanded;
+            assert_fits(&pi::tui::view::header_lines(&a, width), width, "header");
+        }
+        a.tools_expanded = false;
         assert_fits(&footer_lines(&a.footer, &a.theme, width), width, "footer");
         let interrupt = a.keys.keys_text("app.interrupt");
         let working = working_line(Duration::from_secs(3725), &interrupt, &a.theme, width);

@@ -81,9 +81,9 @@ fn overlay_covers_the_middle_of_the_transcript_only() {
     assert_eq!(overlay_row, 9, "{rows:#?}");
     assert_eq!(rows[overlay_row].find('|'), Some(14));
     // Rows around it still show the transcript.
-    assert_eq!(rows[overlay_row - 1], " transcript li+----------+");
-    assert_eq!(rows[overlay_row - 3], " transcript line 7");
-    assert_eq!(rows[overlay_row + 3], " transcript line 10");
+    assert_eq!(rows[overlay_row], " transcript li| OVERLAY  |");
+    assert_eq!(rows[overlay_row - 4], " transcript line 7");
+    assert_eq!(rows[overlay_row + 2], " transcript line 10");
     // The overlay is focused: keys go to it, not to the editor.
     app.handle_terminal_event(Event::Key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE)));
     assert_eq!(store.lock().keys.pop_front(), Some((1, "up".to_string())));
@@ -108,12 +108,16 @@ fn footer_header_widgets_and_inline_custom_replace_their_slots() {
     let mut terminal = Terminal::new(TestBackend::new(40, 12)).unwrap();
     let rows = screen(&mut terminal, &mut app);
     let at = |text: &str| rows.iter().position(|r| r.contains(text));
-    assert_eq!(at("LUA FOOTER"), Some(5), "{rows:#?}");
+    assert_eq!(at("LUA FOOTER"), Some(6), "{rows:#?}");
     let above = at("WIDGET ABOVE").unwrap();
     let below = at("WIDGET BELOW").unwrap();
     assert!(rows[above + 1].starts_with("───"), "{rows:#?}");
     assert!(rows[below - 1].starts_with("───"), "{rows:#?}");
-    assert_eq!((above, below), (0, 4));
+    assert_eq!(
+        (above, below),
+        (1, 5),
+        "a blank row stands above the widgets"
+    );
     assert!(
         !rows.iter().any(|r| r.contains("/srv/p")),
         "built-in footer gone"

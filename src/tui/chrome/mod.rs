@@ -4,7 +4,10 @@
 pub mod dialog;
 pub mod extension;
 pub mod extension_ui;
+pub mod header;
 pub mod lua_surfaces;
+
+pub use header::{APP_NAME, LoadedItem, LoadedResources, ResourceGroup, extension_label};
 
 #[cfg(test)]
 mod lua_surfaces_tests;
@@ -18,115 +21,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::ai::types::Usage;
-use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::text::{tilde_path, truncate, width};
 use crate::ui_kit::theme::Theme;
-
-/// The application name in the header.
-pub const APP_NAME: &str = "pi";
-
-/// What was loaded at start-up, listed under the header.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LoadedResources {
-    /// Skill names.
-    pub skills: Vec<String>,
-    /// Prompt templates as typed (`/review`).
-    pub prompts: Vec<String>,
-    /// Extension files (`todo.lua`, `i18n-hello/init.lua`).
-    pub extensions: Vec<String>,
-}
-
-impl LoadedResources {
-    /// The sections to list: (title key, names), empty ones left out.
-    fn sections(&self) -> Vec<(&'static str, &[String])> {
-        [
-            ("pi.tui.header.skills", &self.skills),
-            ("pi.tui.header.prompts", &self.prompts),
-            ("pi.tui.header.extensions", &self.extensions),
-        ]
-        .into_iter()
-        .filter(|(_, names)| !names.is_empty())
-        .map(|(key, names)| (key, names.as_slice()))
-        .collect()
-    }
-}
-
-/// How an extension entry file is named under the header: its file name, with its
-/// folder for a folder extension's `init.lua`/`index.lua`.
-pub fn extension_label(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    match (path.file_stem().and_then(|s| s.to_str()), path.parent()) {
-        (Some("init" | "index"), Some(dir)) => match dir.file_name() {
-            Some(folder) => format!("{}/{name}", folder.to_string_lossy()),
-            None => name,
-        },
-        _ => name,
-    }
-}
-
-/// Header lines: logo with version, compact key hints (as many as fit), then the
-/// skills, prompt templates and extensions loaded (none of it when `quiet`).
-pub fn header_lines(
-    kb: &Keybindings,
-    theme: &Theme,
-    max: usize,
-    quiet: bool,
-    resources: &LoadedResources,
-) -> Vec<Line<'static>> {
-    if quiet {
-        return Vec::new();
-    }
-    let logo = Line::from(vec![
-        Span::raw(" "),
-        Span::styled(APP_NAME, theme.bold("accent")),
-        Span::styled(format!(" v{}", env!("CARGO_PKG_VERSION")), theme.fg("dim")),
-    ]);
-    let hints = [
-        (kb.keys_text("app.interrupt"), t!("pi.tui.header.interrupt")),
-        (
-            format!("{}/{}", kb.keys_text("app.clear"), kb.keys_text("app.exit")),
-            t!("pi.tui.header.clear_exit"),
-        ),
-        ("/".to_string(), t!("pi.tui.header.commands")),
-        (
-            kb.keys_text("app.tools.expand"),
-            t!("pi.tui.header.expand_tools"),
-        ),
-        ("!".to_string(), t!("pi.tui.header.bash")),
-    ];
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (i, (key, what)) in hints.iter().enumerate() {
-        let sep = if i == 0 { "" } else { " · " };
-        let piece = width(sep) + width(key) + 1 + width(what.as_str());
-        if used + piece > max {
-            break;
-        }
-        used += piece;
-        spans.push(Span::styled(sep, theme.fg("muted")));
-        spans.push(Span::styled(key.clone(), theme.fg("dim")));
-        spans.push(Span::styled(format!(" {what}"), theme.fg("muted")));
-    }
-    let mut lines = vec![Line::default(), logo, Line::from(spans)];
-    for (key, names) in resources.sections() {
-        lines.push(Line::default());
-        lines.push(Line::from(Span::styled(
-            format!("[{}]", crate::i18n::t(key, &[])),
-            theme.fg("accent"),
-        )));
-        lines.push(Line::from(Span::styled(
-            format!(
-                "  {}",
-                truncate(&names.join(", "), max.saturating_sub(2), "…")
-            ),
-            theme.fg("dim"),
-        )));
-    }
-    lines
-}
 
 /// What the footer shows.
 #[derive(Debug, Clone, Default)]
@@ -336,33 +232,6 @@ pub fn git_branch(dir: &Path) -> Option<String> {
 mod tests {
     use super::*;
     use crate::ui_kit::text::plain_lines as plain;
-
-    #[test]
-    fn the_header_lists_loaded_resources_and_hides_empty_sections() {
-        let resources = LoadedResources {
-            skills: vec!["deploy".into()],
-            prompts: vec!["/review".into()],
-            extensions: vec![extension_label(Path::new("/x/i18n-hello/init.lua"))],
-        };
-        let kb = Keybindings::default();
-        let text = plain(&header_lines(&kb, &Theme::plain(), 120, false, &resources)).join("\n");
-        assert!(text.contains("! bash"), "{text}");
-        assert!(text.contains("[Skills]\n  deploy"), "{text}");
-        assert!(text.contains("[Prompts]\n  /review"), "{text}");
-        assert!(
-            text.contains("[Extensions]\n  i18n-hello/init.lua"),
-            "{text}"
-        );
-        let bare = plain(&header_lines(
-            &kb,
-            &Theme::plain(),
-            100,
-            false,
-            &LoadedResources::default(),
-        ));
-        assert!(!bare.join("\n").contains('['), "{bare:?}");
-        assert!(header_lines(&kb, &Theme::plain(), 100, true, &resources).is_empty());
-    }
 
     #[test]
     fn token_formatting_matches_the_footer_style() {

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use crate::tui::transcript::ToolRow;
-use crate::ui_kit::text::{sanitize, wrap_line};
+use crate::ui_kit::text::{sanitize, wrap_line, wrap_runs};
 use crate::ui_kit::theme::Theme;
 
 /// Render one tool row at `width` columns.
@@ -35,16 +35,25 @@ pub fn render_tool(
         None => {
             // The user's own `!` commands take the bash-mode colour; `!!` ones,
             // whose output the model never sees, are dimmed and say so.
-            let (title_text, title_style) = if !row.id.starts_with("user-bash-") {
-                (title(row), theme.bold("toolTitle"))
+            let runs = if !row.id.starts_with("user-bash-") {
+                title_runs(row, theme)
             } else if row.args.get("excludeFromContext") == Some(&Value::Bool(true)) {
                 let note = t!("pi.tui.bash.excluded");
-                (format!("{}  {note}", title(row)), theme.fg("dim"))
+                vec![(format!("{}  {note}", title(row)), theme.fg("dim"))]
             } else {
-                (title(row), theme.bold("bashMode"))
+                vec![(title(row), theme.bold("bashMode"))]
             };
-            for piece in wrap_line(&sanitize(&title_text), inner) {
-                body.push(vec![Span::styled(piece, title_style)]);
+            let runs: Vec<(String, Style)> = runs
+                .into_iter()
+                .map(|(text, style)| (sanitize(&text), style))
+                .collect();
+            for row_runs in wrap_runs(&runs, inner, inner) {
+                body.push(
+                    row_runs
+                        .into_iter()
+                        .map(|(text, style)| Span::styled(text, style))
+                        .collect(),
+                );
             }
         }
     }
@@ -61,6 +70,10 @@ pub fn render_tool(
         theme.fg("toolOutput")
     };
     let (shown, hint) = output_lines(row, expanded, expand_key);
+    // The output, the hint and the status each stand a blank line below what precedes them.
+    if !shown.is_empty() || hint.is_some() {
+        body.push(Vec::new());
+    }
     for line in shown {
         let style = diff_style(row, &line, theme).unwrap_or(output_style);
         for piece in wrap_line(&line, inner) {
@@ -82,6 +95,7 @@ pub fn render_tool(
         body.push(spans);
     }
     if let Some(status) = status_line(row) {
+        body.push(Vec::new());
         body.push(vec![Span::styled(status, theme.fg("muted"))]);
     }
     if custom.is_some_and(|c| c.self_shell) {
@@ -113,21 +127,77 @@ fn display_path(row: &ToolRow) -> String {
     crate::ui_kit::text::tilde_path(std::path::Path::new(path))
 }
 
+/// Stands for the highlighted argument while a title is translated.
+const MARK: &str = "\u{1}";
+
+/// The call's title as styled runs: the tool's words bold, the path or pattern it works
+/// on in the accent colour (a read's line range in the warning colour), and what follows
+/// in the output colour.
+fn title_runs(row: &ToolRow, theme: &Theme) -> Vec<(String, Style)> {
+    let pattern = || arg(row, "pattern").unwrap_or("").to_string();
+    let path_or_dot = || arg(row, "path").unwrap_or(".");
+    let (template, value, range) = match row.name.as_str() {
+        "read" => {
+            let template = t!("pi.tool.read.title", path = MARK);
+            (template, display_path(row), line_range(row))
+        }
+        "edit" => (
+            t!("pi.tool.edit.title", path = MARK),
+            display_path(row),
+            None,
+        ),
+        "write" => {
+            let size = arg(row, "content").map(|c| c.lines().count()).unwrap_or(0);
+            let template = t!("pi.tool.write.title", path = MARK, count = size);
+            (template, display_path(row), None)
+        }
+        "grep" => {
+            let template = t!("pi.tool.grep.title", pattern = MARK, path = path_or_dot());
+            (template, pattern(), None)
+        }
+        "find" => {
+            let template = t!("pi.tool.find.title", pattern = MARK, path = path_or_dot());
+            (template, pattern(), None)
+        }
+        "ls" => (
+            t!("pi.tool.ls.title", path = MARK),
+            path_or_dot().to_string(),
+            None,
+        ),
+        _ => return vec![(title(row), theme.bold("toolTitle"))],
+    };
+    let Some((before, after)) = template.split_once(MARK) else {
+        return vec![(title(row), theme.bold("toolTitle"))];
+    };
+    let mut runs = vec![
+        (before.to_string(), theme.bold("toolTitle")),
+        (value, theme.fg("accent")),
+    ];
+    runs.extend(range.map(|r| (r, theme.fg("warning"))));
+    runs.push((after.to_string(), theme.fg("toolOutput")));
+    runs
+}
+
+/// A read's `:start-end` (or `:start`) when it names an offset or a limit.
+fn line_range(row: &ToolRow) -> Option<String> {
+    let offset = row.args.get("offset").and_then(Value::as_u64);
+    let limit = row.args.get("limit").and_then(Value::as_u64);
+    if offset.is_none() && limit.is_none() {
+        return None;
+    }
+    let start = offset.unwrap_or(1);
+    Some(match limit {
+        Some(l) => format!(":{start}-{}", start + l.saturating_sub(1)),
+        None => format!(":{start}"),
+    })
+}
+
 /// The one-line description of the call.
 fn title(row: &ToolRow) -> String {
     match row.name.as_str() {
         "bash" => format!("$ {}", arg(row, "command").unwrap_or("...")),
         "read" => {
-            let mut path = display_path(row);
-            let offset = row.args.get("offset").and_then(Value::as_u64);
-            let limit = row.args.get("limit").and_then(Value::as_u64);
-            if offset.is_some() || limit.is_some() {
-                let start = offset.unwrap_or(1);
-                match limit {
-                    Some(l) => path.push_str(&format!(":{start}-{}", start + l.saturating_sub(1))),
-                    None => path.push_str(&format!(":{start}")),
-                }
-            }
+            let path = display_path(row) + &line_range(row).unwrap_or_default();
             t!("pi.tool.read.title", path = path)
         }
         "edit" => t!("pi.tool.edit.title", path = display_path(row)),
@@ -269,8 +339,9 @@ mod tests {
         let r = row("bash", json!({"command": "seq 8"}), &out.join("\n"));
         let collapsed = text(&render_tool(&r, 60, false, "ctrl+o", &Theme::plain()));
         assert_eq!(collapsed[1], " $ seq 8");
-        assert_eq!(collapsed[2], " ... (3 earlier lines, ctrl+o to expand)");
-        assert_eq!(collapsed[3], " line4");
+        assert_eq!(collapsed[2], " ");
+        assert_eq!(collapsed[3], " ... (3 earlier lines, ctrl+o to expand)");
+        assert_eq!(collapsed[4], " line4");
         assert!(!collapsed.iter().any(|l| l.contains("line3")));
         let expanded = text(&render_tool(&r, 40, true, "ctrl+o", &Theme::plain()));
         assert!(expanded.iter().any(|l| l == " line1"));
