@@ -186,18 +186,14 @@ impl App {
     fn session_summary(&self) -> String {
         let f = &self.footer;
         let u = &self.transcript.usage;
-        let messages = self
-            .transcript
-            .items
-            .iter()
-            .filter(|i| matches!(i, Item::User { .. } | Item::Assistant { .. }))
-            .count();
+        let counts = &self.transcript.counts;
         let file = self
             .session_file
             .as_ref()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|| t!("pi.cmd.session.unsaved"));
         let unnamed = t!("pi.cmd.session.unnamed");
+        let tokens = u.input + u.output + u.cache_read + u.cache_write;
         t!(
             "pi.cmd.session.info",
             name = f.session_name.as_deref().unwrap_or(&unnamed),
@@ -205,11 +201,16 @@ impl App {
             id = &self.session_id,
             provider = &f.provider,
             model = &f.model_id,
-            messages = messages,
-            input = u.input,
-            output = u.output,
-            cache_read = u.cache_read,
-            cache_write = u.cache_write,
+            user = counts.user,
+            assistant = counts.assistant,
+            tool_calls = counts.tool_calls,
+            tool_results = counts.tool_results,
+            messages = counts.total,
+            input = grouped(u.input),
+            output = grouped(u.output),
+            cache_read = grouped(u.cache_read),
+            cache_write = grouped(u.cache_write),
+            tokens = grouped(tokens),
             cost = format!("{:.4}", u.cost.total),
         )
     }
@@ -317,4 +318,17 @@ impl App {
             let _ = self.commands.send(SessionCommand::SetThinking(level));
         }
     }
+}
+
+/// `n` with its thousands grouped: `12,345`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

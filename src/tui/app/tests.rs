@@ -177,6 +177,52 @@ fn session_and_copy_commands_report_in_the_transcript() {
 }
 
 #[test]
+fn session_info_counts_every_message_by_kind_and_groups_token_digits() {
+    use crate::ai::types::Message;
+    let usage = serde_json::json!({"input": 12345, "output": 678, "cacheRead": 0, "cacheWrite": 9,
+        "totalTokens": 13032, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0.5}});
+    let messages: Vec<Message> = [
+        serde_json::json!({"role": "user", "content": "run it", "timestamp": 1}),
+        serde_json::json!({"role": "assistant", "content": [
+            {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}},
+            {"type": "toolCall", "id": "c2", "name": "read", "arguments": {"path": "a"}}],
+            "api": "openai-completions", "provider": "p", "model": "m", "usage": usage,
+            "stopReason": "toolUse", "timestamp": 2}),
+        serde_json::json!({"role": "toolResult", "toolCallId": "c1", "toolName": "bash",
+            "content": [{"type": "text", "text": "a"}], "isError": false, "timestamp": 3}),
+        serde_json::json!({"role": "toolResult", "toolCallId": "c2", "toolName": "read",
+            "content": [{"type": "text", "text": "x"}], "isError": false, "timestamp": 4}),
+    ]
+    .into_iter()
+    .map(|v| serde_json::from_value(v).unwrap())
+    .collect();
+    let (mut a, _rx) = app();
+    a.transcript = crate::tui::transcript::Transcript::from_messages(&messages);
+    a.transcript
+        .apply(&crate::agent::events::AgentEvent::MessageEnd {
+            message: messages[0].clone(),
+        });
+    type_text(&mut a, "/session");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let text = format!("{:?}", a.transcript.items.last().unwrap());
+    for line in [
+        "User: 2",
+        "Assistant: 1",
+        "Tool calls: 2",
+        "Tool results: 2",
+        "Total: 5",
+        "Input: 12,345",
+        "Output: 678",
+        "Cache write: 9",
+        "Total: 13,032",
+        "Cost: $0.5000",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+}
+
+#[test]
 fn at_completes_project_paths() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();

@@ -1,6 +1,7 @@
 //! The conversation as the screen shows it: a list of items built from agent
 //! events (live) or from stored messages (resumed sessions).
 
+pub mod counts;
 pub mod highlight;
 pub mod hyperlink;
 pub mod images;
@@ -157,6 +158,8 @@ pub struct Transcript {
     pub revision: u64,
     /// Summed usage of all answers.
     pub usage: Usage,
+    /// Messages of each kind in the whole conversation.
+    pub counts: counts::MessageCounts,
     /// Tokens of the last answer's context (input + output + cache).
     pub last_context_tokens: u64,
     /// Per item, the revision at which it last changed.
@@ -188,6 +191,7 @@ impl Transcript {
                 t.add_usage(a);
             }
         }
+        messages.iter().for_each(|m| t.counts.add(m));
         if start > 0 {
             t.notice(
                 t!("pi.tui.transcript.earlier_hidden", count = start),
@@ -300,6 +304,9 @@ impl Transcript {
 
     /// Fold one agent event into the transcript.
     pub fn apply(&mut self, event: &AgentEvent) {
+        if let AgentEvent::MessageEnd { message } = event {
+            self.counts.add(message);
+        }
         match event {
             AgentEvent::CompactionStart { reason } => {
                 let text = match reason.as_str() {

@@ -1,0 +1,38 @@
+//! How many messages of each kind the conversation holds, for `/session`.
+
+use crate::ai::types::{ContentBlock, Message};
+
+/// Message counts of the whole conversation (not only the part on screen).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct MessageCounts {
+    /// The user's messages.
+    pub user: usize,
+    /// The model's answers.
+    pub assistant: usize,
+    /// Tool calls inside the answers.
+    pub tool_calls: usize,
+    /// Tool results.
+    pub tool_results: usize,
+    /// Every message, of any kind.
+    pub total: usize,
+}
+
+impl MessageCounts {
+    /// Count `message` in.
+    pub fn add(&mut self, message: &Message) {
+        self.total += 1;
+        match message {
+            Message::User(_) => self.user += 1,
+            Message::ToolResult(_) => self.tool_results += 1,
+            Message::Assistant(a) => {
+                self.assistant += 1;
+                self.tool_calls += a
+                    .content
+                    .iter()
+                    .filter(|b| matches!(b, ContentBlock::ToolCall(_)))
+                    .count();
+            }
+            _ => {}
+        }
+    }
+}
