@@ -74,18 +74,25 @@ pub async fn run_user_bash(
             }
         },
     };
+    let shown = without_exit_status(&output, exit_code.filter(|_| is_error));
+    // The row shows the command's own output; how it ended travels in the details.
+    let mut row_details = details.clone().unwrap_or_else(|| json!({}));
+    if let Some(fields) = row_details.as_object_mut() {
+        fields.insert("exitCode".into(), json!(exit_code));
+        fields.insert("cancelled".into(), json!(signal.is_cancelled()));
+    }
     send(AgentEvent::ToolExecutionEnd {
         tool_call_id: id,
         tool_name: "bash".into(),
         result: ToolResultPayload {
-            content: vec![ContentBlock::text(output.clone())],
-            details: details.clone(),
+            content: vec![ContentBlock::text(shown.clone())],
+            details: Some(row_details),
         },
         is_error,
     });
     let execution = BashExecutionMessage {
         command,
-        output: without_exit_status(&output, exit_code.filter(|_| is_error)),
+        output: shown,
         exit_code,
         cancelled: signal.is_cancelled(),
         truncated: details
@@ -119,7 +126,10 @@ fn text_of(blocks: &[ContentBlock]) -> String {
 /// is kept beside it, and the context adds the trailer back).
 fn without_exit_status(output: &str, code: Option<i32>) -> String {
     let Some(code) = code else {
-        return output.to_string();
+        return match output {
+            "(no output)" => String::new(),
+            _ => output.to_string(),
+        };
     };
     let trailer = format!("\n\nCommand exited with code {code}");
     match output.strip_suffix(&trailer) {

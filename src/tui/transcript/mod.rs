@@ -224,7 +224,9 @@ impl Transcript {
                         args["excludeFromContext"] = true.into();
                     }
                     t.start_tool(&id, "bash", args, false);
-                    t.finish_tool(&id, &b.output, None, b.exit_code != Some(0));
+                    let ended =
+                        serde_json::json!({"exitCode": b.exit_code, "cancelled": b.cancelled});
+                    t.finish_tool(&id, &b.output, Some(ended), b.exit_code != Some(0));
                 }
                 Message::CompactionSummary(c) => {
                     t.push(compaction_item(&c.summary, c.tokens_before))

@@ -26,6 +26,9 @@ pub fn render_tool(
     } else {
         "toolSuccessBg"
     };
+    if row.id.starts_with("user-bash-") && row.custom.is_none() {
+        return user_bash_lines(row, width, expanded, expand_key, theme);
+    }
     let bg = theme.bg(bg_token);
     let inner = width.saturating_sub(2).max(1);
     let mut body: Vec<Vec<Span<'static>>> = Vec::new();
@@ -35,15 +38,7 @@ pub fn render_tool(
         None => {
             // The user's own `!` commands take the bash-mode colour; `!!` ones,
             // whose output the model never sees, are dimmed and say so.
-            let runs = if !row.id.starts_with("user-bash-") {
-                title_runs(row, theme)
-            } else if row.args.get("excludeFromContext") == Some(&Value::Bool(true)) {
-                let note = t!("pi.tui.bash.excluded");
-                vec![(format!("{}  {note}", title(row)), theme.fg("dim"))]
-            } else {
-                vec![(title(row), theme.bold("bashMode"))]
-            };
-            let runs: Vec<(String, Style)> = runs
+            let runs: Vec<(String, Style)> = title_runs(row, theme)
                 .into_iter()
                 .map(|(text, style)| (sanitize(&text), style))
                 .collect();
@@ -102,6 +97,78 @@ pub fn render_tool(
         return body.into_iter().map(Line::from).collect();
     }
     framed(body, bg)
+}
+
+/// Output lines a collapsed `!` command shows (its last ones).
+const USER_BASH_PREVIEW: usize = 20;
+
+/// A command the user ran with `!` (or `!!`): between two rules in the bash-mode colour
+/// (dim when its output stays out of the context), the command, its output's last lines,
+/// then how it ended when that was not a clean exit.
+fn user_bash_lines(
+    row: &ToolRow,
+    width: usize,
+    expanded: bool,
+    expand_key: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let excluded = row.args.get("excludeFromContext") == Some(&Value::Bool(true));
+    let colour = if excluded { "dim" } else { "bashMode" };
+    let inner = width.saturating_sub(2).max(1);
+    let indented =
+        |text: String, style: Style| Line::from(vec![Span::raw(" "), Span::styled(text, style)]);
+    let rule = Line::from(Span::styled("─".repeat(width), theme.fg(colour)));
+    let mut lines = vec![rule.clone()];
+    let mut title = title(row);
+    if excluded {
+        title = format!("{title}  {}", t!("pi.tui.bash.excluded"));
+    }
+    for piece in wrap_line(&sanitize(&title), inner) {
+        lines.push(indented(piece, theme.bold(colour)));
+    }
+    let clean = sanitize(&row.output);
+    let all: Vec<&str> = match clean.trim_end_matches('\n') {
+        "" => Vec::new(),
+        text => text.split('\n').collect(),
+    };
+    let hidden = if expanded {
+        0
+    } else {
+        all.len().saturating_sub(USER_BASH_PREVIEW)
+    };
+    if !all.is_empty() {
+        lines.push(Line::default());
+    }
+    for line in &all[hidden..] {
+        for piece in wrap_line(line, inner) {
+            lines.push(indented(piece, theme.fg("muted")));
+        }
+    }
+    let details = row.details.as_ref();
+    let mut status: Vec<(String, Style)> = Vec::new();
+    if !row.done {
+        status.push((t!("pi.tool.bash.running"), theme.fg("muted")));
+    } else if hidden > 0 {
+        let hint = t!("pi.tool.earlier_lines", count = hidden, key = expand_key);
+        status.push((hint, theme.fg("muted")));
+    }
+    if details.and_then(|d| d.get("cancelled")) == Some(&Value::Bool(true)) {
+        status.push((t!("pi.tui.bash.cancelled"), theme.fg("warning")));
+    } else if let Some(code) = details
+        .and_then(|d| d.get("exitCode"))
+        .and_then(Value::as_i64)
+        .filter(|c| *c != 0)
+    {
+        status.push((t!("pi.tui.bash.exit_code", code = code), theme.fg("error")));
+    }
+    if !status.is_empty() {
+        lines.push(Line::default());
+    }
+    for (text, style) in status {
+        lines.push(indented(text, style));
+    }
+    lines.push(rule);
+    lines
 }
 
 /// Rows on the tool background with one column of padding.
@@ -345,6 +412,31 @@ mod tests {
         assert!(!collapsed.iter().any(|l| l.contains("line3")));
         let expanded = text(&render_tool(&r, 40, true, "ctrl+o", &Theme::plain()));
         assert!(expanded.iter().any(|l| l == " line1"));
+    }
+
+    #[test]
+    fn a_user_command_sits_between_rules_with_its_last_lines_and_its_exit_code() {
+        let out: Vec<String> = (1..=25).map(|i| format!("line{i}")).collect();
+        let mut r = row("bash", json!({"command": "make"}), &out.join("\n"));
+        r.id = "user-bash-1".into();
+        r.is_error = true;
+        r.details = Some(json!({"exitCode": 2, "cancelled": false}));
+        let lines = text(&render_tool(&r, 30, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(lines[0], "─".repeat(30));
+        assert_eq!(lines[1], " $ make");
+        assert_eq!(lines[3], " line6", "the last 20 lines: {lines:?}");
+        assert!(!lines.iter().any(|l| l == " line5"), "{lines:?}");
+        let end = &lines[lines.len() - 4..];
+        assert_eq!(end[0], "");
+        assert_eq!(end[1], " ... (5 earlier lines, ctrl+o to expand)");
+        assert_eq!(end[2], " (exit 2)");
+        assert_eq!(end[3], "─".repeat(30));
+        let expanded = text(&render_tool(&r, 30, true, "ctrl+o", &Theme::plain()));
+        assert!(expanded.iter().any(|l| l == " line1"), "{expanded:?}");
+        r.details = Some(json!({"exitCode": null, "cancelled": true}));
+        r.output = String::new();
+        let cancelled = text(&render_tool(&r, 30, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(cancelled[1..4], [" $ make", "", " (cancelled)"]);
     }
 
     #[test]
