@@ -171,12 +171,20 @@ impl App {
                 detail: format!("[{}]", m.provider),
             })
             .collect();
-        let current = self
+        let in_use = self
             .models
             .iter()
-            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider)
-            .unwrap_or(0);
-        let mut selector = Selector::keyed("pi.cmd.model.title", items, current);
+            .position(|m| m.id == self.footer.model_id && m.provider == self.footer.provider);
+        let current = in_use.unwrap_or(0);
+        let notes = self
+            .models
+            .iter()
+            .map(|m| t!("pi.cmd.model.name", name = &m.name))
+            .collect();
+        let mut selector = Selector::keyed("pi.cmd.model.title", items, current).with_notes(notes);
+        if let Some(index) = in_use {
+            selector = selector.with_current(index);
+        }
         if !search.is_empty() {
             selector.set_query(search);
         }

@@ -46,6 +46,10 @@ pub struct Selector {
     items: Vec<SelectorItem>,
     filtered: Vec<usize>,
     selected: usize,
+    /// The item in use now, marked with a check.
+    current: Option<usize>,
+    /// Per item, a line shown under the list while it is highlighted.
+    notes: Vec<String>,
 }
 
 /// Fuzzy score of `query` against `text`: `None` unless every query char
@@ -87,9 +91,24 @@ impl Selector {
             filtered: (0..items.len()).collect(),
             items,
             selected: 0,
+            current: None,
+            notes: Vec::new(),
         };
         s.selected = initial.min(s.filtered.len().saturating_sub(1));
         s
+    }
+
+    /// Mark item `index` (of the original list) as the one in use.
+    pub fn with_current(mut self, index: usize) -> Self {
+        self.current = Some(index);
+        self
+    }
+
+    /// One note per item (of the original list), shown under the list for the
+    /// highlighted item.
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.notes = notes;
+        self
     }
 
     /// A selector whose title is the message `key`, re-translated on every draw.
@@ -183,7 +202,21 @@ impl Selector {
                     theme.fg("muted"),
                 ));
             }
+            if self.current == Some(i) {
+                spans.push(Span::styled(" ✓", theme.fg("success")));
+            }
             out.push(Line::from(spans));
+        }
+        let note = self
+            .filtered
+            .get(self.selected)
+            .and_then(|&i| self.notes.get(i));
+        if let Some(note) = note.filter(|n| !n.is_empty()) {
+            out.push(Line::default());
+            out.push(Line::from(Span::styled(
+                truncate(&format!("  {note}"), max, "…"),
+                theme.fg("muted"),
+            )));
         }
         if self.filtered.is_empty() {
             out.push(Line::from(Span::styled(
