@@ -42,6 +42,7 @@ const ALLOWED: &[&str] = &[
     "space",
     "claude",
     "sonnet",
+    "latest",
     "anthropic",
     "openai",
     "gpt",
