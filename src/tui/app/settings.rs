@@ -76,6 +76,10 @@ impl App {
         if !self.footer.thinking.is_empty() {
             panel.set_value("thinking", &self.footer.thinking);
         }
+        if self.image_protocol.is_none() {
+            // Images are named, not drawn, on this terminal: their display settings do nothing.
+            panel.without(&["show-images", "image-width-cells"]);
+        }
         self.overlay = Some(Overlay::Panel(Box::new(panel)));
     }
 

@@ -110,10 +110,20 @@ fn settings_changes_are_saved_and_applied_at_once() {
         "Auto-compact",
         "Skill commands",
         "Clear on shrink",
-        "(1/20)",
+        "(1/18)",
     ] {
         assert!(text.contains(label), "{text}");
     }
+    // This terminal draws no images: their display settings are left out.
+    assert!(!text.contains("Show images"), "{text}");
+    f.app.overlay = None;
+    f.app.image_protocol = Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty);
+    run(&mut f.app, "/settings");
+    let text = overlay_text(&f.app);
+    assert!(
+        text.contains("Show images") && text.contains("(1/20)"),
+        "{text}"
+    );
 
     select_entry(&mut f.app, "Quiet startup");
     key(&mut f.app, KeyCode::Enter, KeyModifiers::NONE);
@@ -324,6 +334,7 @@ fn terminal_progress_shows_while_busy_only_when_switched_on() {
 #[test]
 fn terminal_entries_write_their_keys_and_block_images_reaches_the_session() {
     let mut f = fixture("{}");
+    f.app.image_protocol = Some(crate::ui_kit::terminal_image::ImageProtocol::Kitty);
     change(&mut f.app, "Show images");
     change(&mut f.app, "Image width");
     change(&mut f.app, "Show hardware cursor");

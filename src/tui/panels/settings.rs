@@ -76,6 +76,11 @@ impl SettingsPanel {
         }
     }
 
+    /// Leave out the entries `ids` (settings this terminal has no use for).
+    pub fn without(&mut self, ids: &[&str]) {
+        self.entries.retain(|e| !ids.contains(&e.def.id));
+    }
+
     /// The value shown for entry `id`.
     pub fn value(&self, id: &str) -> Option<&str> {
         self.entries
