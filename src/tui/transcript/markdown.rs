@@ -329,30 +329,43 @@ impl Renderer<'_> {
             widths[i] -= 1;
         }
         let border = self.theme.fg("mdCodeBlockBorder");
+        let rule = |left: &str, join: &str, right: &str| {
+            let cells: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+            Line::from(Span::styled(
+                format!("{left}{}{right}", cells.join(join)),
+                border,
+            ))
+        };
+        self.lines.push(rule("┌", "┬", "┐"));
         for (r, row) in rows.iter().enumerate() {
-            let mut spans = vec![Span::styled("│", border)];
-            for (i, w) in widths.iter().enumerate() {
-                let cell = row.get(i).map(String::as_str).unwrap_or("");
-                let cut = crate::ui_kit::text::truncate(cell, *w, "…");
-                let pad = w.saturating_sub(width(&cut));
-                let style = if r == 0 {
-                    Style::default().add_modifier(Modifier::BOLD)
-                } else {
-                    Style::default()
-                };
-                spans.push(Span::styled(format!(" {cut}{} ", " ".repeat(pad)), style));
-                spans.push(Span::styled("│", border));
+            // A cell wider than its column wraps within it; the row grows to its tallest cell.
+            let cells: Vec<Vec<String>> = widths
+                .iter()
+                .enumerate()
+                .map(|(i, w)| wrap_line(row.get(i).map(String::as_str).unwrap_or(""), *w))
+                .collect();
+            let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
+            let style = if r == 0 {
+                Style::default().add_modifier(Modifier::BOLD)
+            } else {
+                Style::default()
+            };
+            for line in 0..height {
+                let mut spans = vec![Span::styled("│", border)];
+                for (cell, w) in cells.iter().zip(&widths) {
+                    let text = cell.get(line).map(String::as_str).unwrap_or("");
+                    let pad = w.saturating_sub(width(text));
+                    spans.push(Span::styled(format!(" {text}{} ", " ".repeat(pad)), style));
+                    spans.push(Span::styled("│", border));
+                }
+                self.lines.push(Line::from(spans));
             }
-            self.lines.push(Line::from(spans));
             // A rule under the header and between data rows, as pi draws tables.
             if r + 1 < rows.len() {
-                let rule: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-                self.lines.push(Line::from(Span::styled(
-                    format!("├{}┤", rule.join("┼")),
-                    border,
-                )));
+                self.lines.push(rule("├", "┼", "┤"));
             }
         }
+        self.lines.push(rule("└", "┴", "┘"));
     }
 
     /// Wrap the pending inline runs into lines with list/quote prefixes.
@@ -425,6 +438,24 @@ mod tests {
                 assert!(line.width() <= w, "{w}: {line:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_table_is_boxed_and_its_long_cells_wrap_inside_their_column() {
+        let md = "| key | meaning |\n|---|---|\n| q | leave the program at once |\n";
+        let out = plain(&render_markdown(md, 24, &Theme::plain()));
+        assert_eq!(
+            out,
+            vec![
+                "┌─────┬────────────────┐",
+                "│ key │ meaning        │",
+                "├─────┼────────────────┤",
+                "│ q   │ leave the      │",
+                "│     │ program at     │",
+                "│     │ once           │",
+                "└─────┴────────────────┘",
+            ]
+        );
     }
 
     #[test]
