@@ -26,12 +26,40 @@ pub fn load_resources(
     project: Option<&Path>,
     packaged: &PackageResources,
 ) -> (Vec<Skill>, Vec<PromptTemplate>) {
+    let (skills, templates, warnings) =
+        find_resources(args, settings, agent_dir, project, packaged);
+    warn_all(warnings);
+    (skills, templates)
+}
+
+/// How `/reload` finds the skills and prompt templates again: from the same places and
+/// packages as start-up, reading the files anew.
+pub fn resource_loader(
+    args: &Args,
+    settings: &Settings,
+    agent_dir: &Path,
+    project: Option<&Path>,
+    packaged: &PackageResources,
+) -> crate::core::agent_session::ResourceLoader {
+    let (args, settings, agent_dir) = (args.clone(), settings.clone(), agent_dir.to_path_buf());
+    let (project, packaged) = (project.map(Path::to_path_buf), packaged.clone());
+    Arc::new(move || find_resources(&args, &settings, &agent_dir, project.as_deref(), &packaged))
+}
+
+/// Skills, prompt templates and the warnings finding them gave.
+fn find_resources(
+    args: &Args,
+    settings: &Settings,
+    agent_dir: &Path,
+    project: Option<&Path>,
+    packaged: &PackageResources,
+) -> (Vec<Skill>, Vec<PromptTemplate>, Vec<String>) {
     let listed = |files: &[std::path::PathBuf], key: &str| {
         let mut out = listed_from_settings(settings, key);
         out.extend(listed_from_packages(files, &packaged.origins));
         out
     };
-    let (skills, warnings) = load_skills(&SkillSources {
+    let (skills, mut warnings) = load_skills(&SkillSources {
         agent_dir: agent_dir.to_path_buf(),
         home: crate::config::paths::home_dir(),
         project: project.map(Path::to_path_buf),
@@ -39,16 +67,15 @@ pub fn load_resources(
         cli_paths: args.skills.clone(),
         no_skills: args.no_skills,
     });
-    warn_all(warnings);
-    let (templates, warnings) = load_templates(&TemplateSources {
+    let (templates, more) = load_templates(&TemplateSources {
         agent_dir: agent_dir.to_path_buf(),
         project: project.map(Path::to_path_buf),
         settings_paths: listed(&packaged.prompts, "prompts"),
         cli_paths: args.prompt_templates.clone(),
         no_templates: args.no_prompt_templates,
     });
-    warn_all(warnings);
-    (skills, templates)
+    warnings.extend(more);
+    (skills, templates, warnings)
 }
 
 /// The system prompt of a run.

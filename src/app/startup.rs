@@ -353,6 +353,9 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         &settings,
     );
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
+    agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
+        &args, &settings, &agent_dir, project, &packaged,
+    ));
     if let Some(mut bridge) = bridge {
         bridge.models = available.clone();
         if output.is_none()

@@ -62,6 +62,11 @@ pub const DEFAULT_COMPACTION: CompactionSettings = CompactionSettings {
     keep_recent_tokens: 20000,
 };
 
+/// Finds the skills and prompt templates again (for `/reload`), with the warnings finding
+/// them gave.
+pub type ResourceLoader =
+    std::sync::Arc<dyn Fn() -> (Vec<Skill>, Vec<PromptTemplate>, Vec<String>) + Send + Sync>;
+
 /// The system prompt for the given active tools.
 pub type PromptForTools = std::sync::Arc<
     dyn Fn(&[std::sync::Arc<dyn crate::agent::tool::AgentTool>], &[Skill]) -> String + Send + Sync,
@@ -94,6 +99,8 @@ pub struct AgentSession {
     pub prompt_for_tools: Option<PromptForTools>,
     /// Builds [`Self::prompt_for_tools`] for the folder a resumed session moves to.
     pub prompt_for_cwd: Option<PromptForCwd>,
+    /// Finds the skills and prompt templates again on `/reload`.
+    pub resource_loader: Option<ResourceLoader>,
     /// The models this process can use (shared with the request credentials).
     pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
     /// Skill and template files that `resources_discover` handlers added.
@@ -144,6 +151,7 @@ impl AgentSession {
             skill_commands: true,
             templates: Vec::new(),
             prompt_for_tools: None,
+            resource_loader: None,
             prompt_for_cwd: None,
             catalog: None,
             discovered_files: Vec::new(),

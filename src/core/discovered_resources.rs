@@ -48,6 +48,21 @@ impl AgentSession {
         self.rebuild_system_prompt();
     }
 
+    /// `/reload`: find the skills and prompt templates again (files added, changed or
+    /// removed since start-up count) and rebuild the system prompt; the ones extensions
+    /// discover join again when the extensions reload. Returns the warnings.
+    pub fn reload_resources(&mut self) -> Vec<String> {
+        let Some(load) = self.resource_loader.clone() else {
+            return Vec::new();
+        };
+        let (skills, templates, warnings) = load();
+        self.skills = skills;
+        self.templates = templates;
+        self.discovered_files.clear();
+        self.rebuild_system_prompt();
+        warnings
+    }
+
     /// Build the system prompt again for the active tools and the skills.
     pub(super) fn rebuild_system_prompt(&mut self) {
         if let Some(rebuild) = &self.prompt_for_tools {

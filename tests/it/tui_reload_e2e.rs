@@ -114,3 +114,52 @@ fn with_watching_on_new_and_removed_files_apply_without_reload() {
     });
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn reload_finds_prompt_templates_and_skills_added_or_removed_since_start_up() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("unused"));
+    let pi = Session::launch(&server, |_| {});
+    let prompts = pi.sandbox.agent_dir.join("prompts");
+    let skill = pi.sandbox.agent_dir.join("skills").join("tidy");
+    std::fs::create_dir_all(&prompts).unwrap();
+    std::fs::create_dir_all(&skill).unwrap();
+    write(
+        &prompts,
+        "explain.md",
+        "---\ndescription: Explain the code\n---\nExplain it.\n",
+    );
+    write(
+        &skill,
+        "SKILL.md",
+        "---\nname: tidy\ndescription: Tidies the tree.\n---\nTidy up.\n",
+    );
+    pi.send("/reload");
+    pi.tmux
+        .wait_for("the reload done", LIMIT, |s| s.contains("Reloaded"));
+    pi.tmux.type_text("/expl");
+    pi.tmux.wait_for("the new template offered", LIMIT, |s| {
+        s.contains("/explain") && s.contains("Explain the code")
+    });
+    pi.tmux.key("C-u");
+    pi.tmux.type_text("/skill:ti");
+    pi.tmux.wait_for("the new skill offered", LIMIT, |s| {
+        s.contains("/skill:tidy") && s.contains("Tidies the tree.")
+    });
+    pi.tmux.key("C-u");
+
+    std::fs::remove_file(prompts.join("explain.md")).unwrap();
+    pi.send("/reload");
+    pi.tmux.wait_for("the second reload", LIMIT, |s| {
+        s.matches("Reloaded").count() == 2
+    });
+    pi.send("/explain");
+    pi.tmux.wait_for("the removed template gone", LIMIT, |s| {
+        s.contains("Unknown command: /explain")
+    });
+    pi.quit_and_check_terminal();
+}

@@ -263,6 +263,18 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
     }
 }
 
+/// `/reload`: find the skills and prompt templates again, then reload the core hacks and
+/// the extensions.
+async fn reload_all(
+    agent: &mut AgentSession,
+    ui: &UnboundedSender<UiEvent>,
+) -> Option<crate::lua::LoadReport> {
+    for warning in agent.reload_resources() {
+        let _ = ui.send(UiEvent::Notice(t!("pi.cli.warning", message = warning)));
+    }
+    reload_with_hacks(agent, ui).await
+}
+
 /// Load the core hacks again, then the extensions; broken hacks are reported.
 async fn reload_with_hacks(
     agent: &mut AgentSession,
@@ -460,7 +472,7 @@ pub fn spawn_session(
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }
                 }
-                SessionCommand::Reload => match reload_with_hacks(&mut agent, &ui_tx).await {
+                SessionCommand::Reload => match reload_all(&mut agent, &ui_tx).await {
                     // Load errors arrive as captured extension messages.
                     Some(report) => {
                         let text = if report.errors.is_empty() {
