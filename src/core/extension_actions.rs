@@ -168,9 +168,9 @@ impl AgentSession {
         }
     }
 
-    /// Reload extensions: `session_shutdown`, a fresh VM, `session_start`
-    /// and `resources_discover` with reason `reload`; extension tools are
-    /// swapped in the agent state.
+    /// Reload extensions: skills and prompt templates found again, `session_shutdown`, a
+    /// fresh VM, `session_start` and `resources_discover` with reason `reload`; extension
+    /// tools are swapped in the agent state.
     pub async fn reload_extensions(&mut self) -> Option<LoadReport> {
         let report = self.reload_only().await;
         self.apply_idle_actions().await;
@@ -179,7 +179,12 @@ impl AgentSession {
 
     async fn reload_only(&mut self) -> Option<LoadReport> {
         let cwd = self.config.cwd.clone();
+        self.extensions.as_ref()?;
+        let warnings = self.reload_resources();
         let ext = self.extensions.as_mut()?;
+        for warning in warnings {
+            ext.view.report(format!("Warning: {warning}"));
+        }
         let report = ext.reload(&mut self.state).await;
         ext.resources_discover(&cwd, "reload").await;
         // Providers the reloaded extensions register replace the earlier ones.

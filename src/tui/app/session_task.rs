@@ -263,14 +263,16 @@ pub fn snapshot(agent: &AgentSession) -> SessionSnapshot {
     }
 }
 
-/// `/reload`: find the skills and prompt templates again, then reload the core hacks and
-/// the extensions.
+/// `/reload`: reload the core hacks and the extensions, which finds the skills and prompt
+/// templates again; without an extension host those are found again here.
 async fn reload_all(
     agent: &mut AgentSession,
     ui: &UnboundedSender<UiEvent>,
 ) -> Option<crate::lua::LoadReport> {
-    for warning in agent.reload_resources() {
-        let _ = ui.send(UiEvent::Notice(t!("pi.cli.warning", message = warning)));
+    if agent.extensions().is_none() {
+        for warning in agent.reload_resources() {
+            let _ = ui.send(UiEvent::Notice(t!("pi.cli.warning", message = warning)));
+        }
     }
     reload_with_hacks(agent, ui).await
 }
