@@ -326,16 +326,21 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         auth.set_runtime_api_key(&model.provider, key);
     }
 
-    let resources = crate::app::resource_setup::loaded_resources(
-        &prompt.context_files,
-        (&skills, &templates),
-        bridge
-            .as_ref()
-            .map(|b| b.handle.paths())
-            .unwrap_or_default(),
-        &packaged,
-        (&agent_dir, &cwd),
-    );
+    // Only the terminal UI lists what was loaded.
+    let resources = if output.is_none() && !rpc {
+        crate::app::resource_setup::loaded_resources(
+            &prompt.context_files,
+            (&skills, &templates),
+            bridge
+                .as_ref()
+                .map(|b| b.handle.paths())
+                .unwrap_or_default(),
+            &packaged,
+            (&agent_dir, &cwd),
+        )
+    } else {
+        Default::default()
+    };
     let (mut agent, available) = crate::app::session_setup::assemble(
         crate::app::session_setup::SessionParts {
             session,

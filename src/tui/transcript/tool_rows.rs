@@ -234,7 +234,8 @@ fn title_runs(row: &ToolRow, theme: &Theme) -> Vec<(String, Style)> {
         _ => return vec![(title(row), theme.bold("toolTitle"))],
     };
     let Some((before, after)) = template.split_once(MARK) else {
-        return vec![(title(row), theme.bold("toolTitle"))];
+        // A locale's title without the placeholder is shown as it is.
+        return vec![(template, theme.bold("toolTitle"))];
     };
     let mut runs = vec![
         (before.to_string(), theme.bold("toolTitle")),
@@ -259,34 +260,10 @@ fn line_range(row: &ToolRow) -> Option<String> {
     })
 }
 
-/// The one-line description of the call.
+/// The one-line description of a call whose title has no highlighted argument.
 fn title(row: &ToolRow) -> String {
     match row.name.as_str() {
         "bash" => format!("$ {}", arg(row, "command").unwrap_or("...")),
-        "read" => {
-            let path = display_path(row) + &line_range(row).unwrap_or_default();
-            t!("pi.tool.read.title", path = path)
-        }
-        "edit" => t!("pi.tool.edit.title", path = display_path(row)),
-        "write" => {
-            let size = arg(row, "content").map(|c| c.lines().count()).unwrap_or(0);
-            t!(
-                "pi.tool.write.title",
-                path = display_path(row),
-                count = size
-            )
-        }
-        "grep" => t!(
-            "pi.tool.grep.title",
-            pattern = arg(row, "pattern").unwrap_or(""),
-            path = arg(row, "path").unwrap_or(".")
-        ),
-        "find" => t!(
-            "pi.tool.find.title",
-            pattern = arg(row, "pattern").unwrap_or(""),
-            path = arg(row, "path").unwrap_or(".")
-        ),
-        "ls" => t!("pi.tool.ls.title", path = arg(row, "path").unwrap_or(".")),
         other => format!("{other} {}", compact_json(&row.args)),
     }
 }
