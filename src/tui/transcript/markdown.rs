@@ -25,9 +25,16 @@ pub fn render_markdown(source: &str, max_width: usize, theme: &Theme) -> Vec<Lin
         code: None,
         table: None,
         link: None,
+        line_start: false,
     };
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    for event in Parser::new_ext(&sanitize(source), options) {
+    let text = sanitize(source);
+    for (event, range) in Parser::new_ext(&text, options).into_offset_iter() {
+        if r.line_start {
+            if let Event::Text(_) = &event {
+                r.keep_indentation(&text[..range.start]);
+            }
+        }
         r.event(event);
     }
     r.flush();
@@ -55,9 +62,25 @@ struct Renderer<'t> {
     code: Option<(String, String)>,
     table: Option<TableState>,
     link: Option<String>,
+    /// The next text starts a line of a paragraph (its source indentation is kept).
+    line_start: bool,
 }
 
 impl Renderer<'_> {
+    /// Keep the spaces a paragraph line is indented by in the source (the parser drops
+    /// them), outside lists and quotes, whose own indentation is drawn as theirs.
+    fn keep_indentation(&mut self, before: &str) {
+        self.line_start = false;
+        if self.quote_depth > 0 || !self.lists.is_empty() || self.code.is_some() {
+            return;
+        }
+        let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+        if !line.is_empty() && line.chars().all(|c| c == ' ' || c == '\t') {
+            let spaces = line.replace('\t', &" ".repeat(crate::ui_kit::text::TAB_WIDTH));
+            self.runs.push((spaces, self.style()));
+        }
+    }
+
     fn style(&self) -> Style {
         *self.styles.last().unwrap_or(&Style::default())
     }
@@ -117,8 +140,11 @@ impl Renderer<'_> {
                 let style = self.style().patch(self.theme.fg("mdCode"));
                 self.runs.push((t.to_string(), style));
             }
-            Event::SoftBreak => self.runs.push((" ".into(), self.style())),
-            Event::HardBreak => self.flush(),
+            // A line break in the source is one on screen, as written.
+            Event::SoftBreak | Event::HardBreak => {
+                self.flush();
+                self.line_start = true;
+            }
             Event::Rule => {
                 self.flush();
                 let rule = "─".repeat(self.width.min(80));
@@ -137,7 +163,7 @@ impl Renderer<'_> {
 
     fn start(&mut self, tag: Tag<'_>) {
         match tag {
-            Tag::Paragraph => {}
+            Tag::Paragraph => self.line_start = true,
             Tag::Heading { level, .. } => {
                 self.flush();
                 let hashes = match level {
@@ -375,11 +401,11 @@ impl Renderer<'_> {
         }
         let runs = std::mem::take(&mut self.runs);
         let quote = "│ ".repeat(self.quote_depth);
-        let first = format!("{quote}{}", self.item_prefix.take().unwrap_or_default());
-        let indent = if self.lists.is_empty() {
-            0
-        } else {
-            self.lists.len() * 2
+        let indent = self.lists.len() * 2;
+        // A list item's later lines sit under its text, not under its marker.
+        let first = match self.item_prefix.take() {
+            Some(marker) => format!("{quote}{marker}"),
+            None => format!("{quote}{}", " ".repeat(indent)),
         };
         let rest = format!("{quote}{}", " ".repeat(indent));
         let bullet = self.theme.fg("mdListBullet");
@@ -462,5 +488,34 @@ mod tests {
     fn escape_sequences_in_markdown_are_removed() {
         let out = plain(&render_markdown("hi\u{1b}[2Jthere", 40, &Theme::plain()));
         assert_eq!(out, vec!["hithere"]);
+    }
+
+    #[test]
+    fn line_breaks_and_indentation_are_kept_as_written() {
+        let md = "Numbers:\n1\n2\n3\nand output:\n    indented line\n  two-space\nend";
+        let out = plain(&render_markdown(md, 40, &Theme::plain()));
+        assert_eq!(
+            out,
+            vec![
+                "Numbers:",
+                "1",
+                "2",
+                "3",
+                "and output:",
+                "    indented line",
+                "  two-space",
+                "end"
+            ]
+        );
+        // Still Markdown: a blank line parts paragraphs, emphasis is drawn, not shown.
+        let out = plain(&render_markdown("*a*\nb\n\nc", 40, &Theme::plain()));
+        assert_eq!(out, vec!["a", "b", "", "c"]);
+    }
+
+    #[test]
+    fn a_list_item_continued_on_the_next_line_stays_under_its_text() {
+        let md = "- first\n  more of it\n- second";
+        let out = plain(&render_markdown(md, 40, &Theme::plain()));
+        assert_eq!(out, vec!["- first", "  more of it", "- second"]);
     }
 }
