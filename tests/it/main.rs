@@ -111,5 +111,6 @@ mod tui_reload_e2e;
 mod tui_resume_folder_e2e;
 mod tui_scrollback_e2e;
 mod tui_settings_resume_e2e;
+mod tui_text_layout_e2e;
 mod tui_tree_e2e;
 mod tui_update_check;
