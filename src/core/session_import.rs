@@ -10,11 +10,21 @@ use serde_json::{Value, json};
 
 use crate::core::agent_session::AgentSession;
 
+/// A session `/import` now continues.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedSession {
+    /// The copy in this project's session folder.
+    pub file: PathBuf,
+    /// The recorded folder, when it no longer exists (the session continues in the
+    /// current one).
+    pub missing_folder: Option<PathBuf>,
+}
+
 impl AgentSession {
-    /// Import the session file at `path`: `Ok(Some(copy))` once the conversation continues
+    /// Import the session file at `path`: `Ok(Some(..))` once the conversation continues
     /// in the copy, `Ok(None)` when an extension cancelled. The imported session runs in
-    /// the current working directory, whatever folder it was recorded in.
-    pub async fn import_session(&mut self, path: &Path) -> Result<Option<PathBuf>, String> {
+    /// the folder it was recorded in, or in the current one when that folder is gone.
+    pub async fn import_session(&mut self, path: &Path) -> Result<Option<ImportedSession>, String> {
         let source = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let shown = source.display().to_string();
         if !source.is_file() {
@@ -53,10 +63,29 @@ impl AgentSession {
                     )
                 })?;
         }
-        let cwd = self.session.cwd().to_path_buf();
-        self.switch_session_file(&destination, Some(&cwd)).await?;
-        Ok(Some(destination))
+        // The session continues in its own folder, as `/resume` does; when that folder is
+        // gone it continues here.
+        let stored = stored_cwd(&destination);
+        let fallback = stored.as_ref().is_some_and(|cwd| !cwd.is_dir());
+        let current = self.config.cwd.clone();
+        let cwd = fallback.then_some(current.as_path());
+        self.switch_session_file(&destination, cwd).await?;
+        Ok(Some(ImportedSession {
+            file: destination,
+            missing_folder: stored.filter(|_| fallback),
+        }))
     }
+}
+
+/// The folder a session file's header names, if it names one.
+fn stored_cwd(path: &Path) -> Option<PathBuf> {
+    use std::io::BufRead;
+    let mut first = String::new();
+    std::io::BufReader::new(std::fs::File::open(path).ok()?)
+        .read_line(&mut first)
+        .ok()?;
+    let header: Value = serde_json::from_str(&first).ok()?;
+    header["cwd"].as_str().map(PathBuf::from)
 }
 
 /// `Ok` when the first line of `path` is a session header (`{"type":"session","id":...}`).

@@ -108,6 +108,9 @@ fn export_writes_html_or_jsonl_share_uploads_a_gist_and_import_continues_a_file(
     pi.tmux
         .wait_for("the usage line", WAIT, |s| s.contains("Usage: /import"));
     pi.send("/import nowhere.jsonl");
+    pi.tmux
+        .wait_for("the question", WAIT, |s| s.contains("nowhere.jsonl?"));
+    pi.tmux.key("Enter");
     pi.tmux.wait_for("the missing-file error", WAIT, |s| {
         s.contains("Failed to import session") && s.contains("nowhere.jsonl does not exist")
     });
@@ -122,12 +125,35 @@ fn export_writes_html_or_jsonl_share_uploads_a_gist_and_import_continues_a_file(
         ),
     )
     .unwrap();
+    // pi asks first; No keeps the conversation as it is.
     pi.send(&format!("/import {}", import.display()));
+    pi.tmux.wait_for("the question", WAIT, |s| {
+        s.contains("Import session") && s.contains("Replace current session with")
+    });
+    pi.tmux.key("Down");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the refusal", WAIT, |s| s.contains("Import cancelled"));
+    let history = pi.tmux.history();
+    assert!(
+        history.contains("Exported answer.") && !history.contains("hello from an imported file"),
+        "{history}"
+    );
+    pi.send(&format!("/import {}", import.display()));
+    pi.tmux.wait_for("the question again", WAIT, |s| {
+        s.contains("elsewhere.jsonl?") && s.contains("→ Yes")
+    });
+    pi.tmux.key("Enter");
     let screen = pi.tmux.wait_for("the imported conversation", WAIT, |s| {
         s.contains("Session imported from")
     });
     assert!(screen.contains("hello from an imported file"), "{screen}");
     assert!(!screen.contains("a question worth keeping"), "{screen}");
+    // Its recorded folder is gone: it continues here, and says so.
+    assert!(
+        screen.contains("/somewhere/else no longer exists"),
+        "{screen}"
+    );
     let copies: Vec<_> = walk(&pi.sandbox.agent_dir)
         .into_iter()
         .filter(|p| p.file_name().is_some_and(|n| n == "elsewhere.jsonl"))
@@ -136,6 +162,35 @@ fn export_writes_html_or_jsonl_share_uploads_a_gist_and_import_continues_a_file(
         copies.len(),
         1,
         "the file is copied into the session folder"
+    );
+
+    // A session recorded in a folder that exists continues there: the footer shows it.
+    let other = root.join("other-project");
+    std::fs::create_dir_all(&other).unwrap();
+    let second = root.join("moved.jsonl");
+    std::fs::write(
+        &second,
+        format!(
+            "{}\n{}\n",
+            serde_json::json!({"type": "session", "version": 3,
+                "id": "0b1c2d3e-0000-4000-8000-000000000002",
+                "timestamp": "2025-01-01T00:00:00.000Z", "cwd": other}),
+            r#"{"type":"message","id":"bb000001","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"work in the other project","timestamp":1735689601000}}"#
+        ),
+    )
+    .unwrap();
+    pi.send(&format!("/import {}", second.display()));
+    pi.tmux
+        .wait_for("the third question", WAIT, |s| s.contains("moved.jsonl?"));
+    pi.tmux.key("Enter");
+    let screen = pi.tmux.wait_for("the session in its folder", WAIT, |s| {
+        s.contains("work in the other project")
+    });
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.trim_end().ends_with("other-project")),
+        "the footer names the session's folder: {screen}"
     );
     pi.quit_and_check_terminal();
 }

@@ -51,9 +51,10 @@ fn reload_sees_added_broken_and_removed_extension_files() {
     let dir = extensions_dir(&pi);
     write(&dir, "second.lua", &command_extension("beta"));
     pi.send("/reload");
-    pi.tmux.wait_for("two extensions", LIMIT, |s| {
-        s.contains("Reloaded 2 extensions")
-    });
+    pi.tmux
+        .wait_for("two extensions, the new one named", LIMIT, |s| {
+            s.contains("Reloaded 2 extensions") && s.contains("extensions: added second.lua")
+        });
     pi.send("/beta");
     pi.tmux
         .wait_for("the new command", LIMIT, |s| s.contains("beta ran"));
@@ -77,9 +78,11 @@ fn reload_sees_added_broken_and_removed_extension_files() {
     std::fs::remove_file(dir.join("second.lua")).unwrap();
     std::fs::remove_file(dir.join("broken.lua")).unwrap();
     pi.send("/reload");
-    pi.tmux.wait_for("one extension", LIMIT, |s| {
-        s.contains("Reloaded 1 extension")
-    });
+    pi.tmux
+        .wait_for("one extension, the removed one named", LIMIT, |s| {
+            s.contains("Reloaded 1 extension")
+                && s.contains("extensions: removed broken.lua, second.lua")
+        });
     pi.send("/beta");
     pi.tmux.wait_for("the removed command gone", LIMIT, |s| {
         s.contains("Unknown command: /beta")
@@ -140,7 +143,11 @@ fn reload_finds_prompt_templates_and_skills_added_or_removed_since_start_up() {
     );
     pi.send("/reload");
     pi.tmux
-        .wait_for("the reload done", LIMIT, |s| s.contains("Reloaded"));
+        .wait_for("the reload naming what it found", LIMIT, |s| {
+            s.contains("Reloaded")
+                && s.contains("skills: added tidy")
+                && s.contains("prompts: added /explain")
+        });
     pi.tmux.type_text("/expl");
     pi.tmux.wait_for("the new template offered", LIMIT, |s| {
         s.contains("/explain") && s.contains("Explain the code")
@@ -153,9 +160,18 @@ fn reload_finds_prompt_templates_and_skills_added_or_removed_since_start_up() {
     pi.tmux.key("C-u");
 
     std::fs::remove_file(prompts.join("explain.md")).unwrap();
+    std::fs::remove_dir_all(&skill).unwrap();
     pi.send("/reload");
-    pi.tmux.wait_for("the second reload", LIMIT, |s| {
-        s.matches("Reloaded").count() == 2
+    pi.tmux
+        .wait_for("the second reload naming what went", LIMIT, |s| {
+            s.matches("Reloaded").count() == 2
+                && s.contains("skills: removed tidy")
+                && s.contains("prompts: removed /explain")
+        });
+    // A reload that finds nothing new says so.
+    pi.send("/reload");
+    pi.tmux.wait_for("the third reload", LIMIT, |s| {
+        s.contains("nothing added, changed or removed")
     });
     pi.send("/explain");
     pi.tmux.wait_for("the removed template gone", LIMIT, |s| {

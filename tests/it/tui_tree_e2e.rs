@@ -81,6 +81,10 @@ fn compact_then_tree_back_to_the_first_message() {
     );
     assert!(!screen.contains("First answer."), "{screen}");
     assert!(
+        screen.contains("Navigated to selected point"),
+        "the move is told: {screen}"
+    );
+    assert!(
         !pi.tmux.history().contains("New session started"),
         "navigating stays in the same session"
     );

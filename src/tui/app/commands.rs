@@ -62,13 +62,7 @@ impl App {
             SlashCommand::Import(path) if path.is_empty() => self
                 .transcript
                 .notice(t!("pi.cmd.import.usage"), NoticeKind::Warning),
-            SlashCommand::Import(path) => {
-                self.busy_since = Some(std::time::Instant::now());
-                let _ = self.commands.send(SessionCommand::Import {
-                    path: std::path::PathBuf::from(path),
-                    models: self.models.clone(),
-                });
-            }
+            SlashCommand::Import(path) => self.confirm_import(path),
             SlashCommand::New if busy => refuse_busy(self),
             SlashCommand::New => {
                 let _ = self.commands.send(SessionCommand::NewSession);
@@ -92,6 +86,7 @@ impl App {
             SlashCommand::Reload if busy => refuse_busy(self),
             SlashCommand::Reload => {
                 self.reload_locales();
+                self.themes_at_reload = Some(self.ui_settings.theme_inventory());
                 let _ = self.commands.send(SessionCommand::Reload);
             }
             SlashCommand::Lang(args) => self.run_lang(&args),
@@ -339,4 +334,79 @@ fn grouped(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+impl App {
+    /// Ask before `/import` replaces the session shown; the answer starts the import or
+    /// says it was cancelled.
+    pub(super) fn confirm_import(&mut self, path: String) {
+        let (answer, reply) = tokio::sync::oneshot::channel();
+        let request = serde_json::json!({
+            "method": "confirm",
+            "title": t!("pi.cmd.import.confirm_title"),
+            "message": t!("pi.cmd.import.confirm", path = &path),
+        });
+        let closed = tokio_util::sync::CancellationToken::new();
+        let Some(dialog) =
+            crate::tui::chrome::dialog::ExtDialog::from_request(&request, closed, answer)
+        else {
+            return;
+        };
+        self.ext.dialogs.push_back(dialog);
+        self.completion = None;
+        let commands = self.commands.clone();
+        let models = self.models.clone();
+        let decided = tokio::spawn(async move {
+            let confirmed = reply
+                .await
+                .is_ok_and(|value| value["confirmed"].as_bool() == Some(true));
+            if !confirmed {
+                return Some(t!("pi.cmd.import.cancelled"));
+            }
+            let path = std::path::PathBuf::from(path);
+            let _ = commands.send(SessionCommand::Import { path, models });
+            None
+        });
+        let _ = self.commands.send(SessionCommand::NoticeWhenReady(decided));
+    }
+}
+
+impl App {
+    /// Say what a reload loaded and what it found added, changed or removed.
+    pub(super) fn report_reload(&mut self, outcome: crate::tui::app::session_task::ReloadOutcome) {
+        let crate::tui::app::session_task::ReloadOutcome {
+            mut before,
+            mut after,
+            report,
+        } = outcome;
+        let themes_now = self.ui_settings.theme_inventory();
+        before.absorb(
+            self.themes_at_reload
+                .take()
+                .unwrap_or_else(|| themes_now.clone()),
+        );
+        after.absorb(themes_now);
+        let (head, kind) = match &report {
+            Some(r) if r.errors.is_empty() => (
+                t!("pi.cmd.reload.done", count = r.loaded.len()),
+                NoticeKind::Info,
+            ),
+            Some(r) => (
+                t!(
+                    "pi.cmd.reload.done_failed",
+                    count = r.loaded.len(),
+                    failed = r.errors.len()
+                ),
+                NoticeKind::Warning,
+            ),
+            None => (t!("pi.cmd.reload.resources"), NoticeKind::Info),
+        };
+        let mut lines = vec![head];
+        lines.extend(
+            crate::core::resource_inventory::describe_changes(&before, &after)
+                .into_iter()
+                .map(|line| format!("  {line}")),
+        );
+        self.transcript.notice(lines.join("\n"), kind);
+    }
 }

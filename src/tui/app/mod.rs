@@ -141,6 +141,8 @@ pub struct App {
     pub cycle_models: Vec<Model>,
     /// Set while a turn runs.
     pub busy_since: Option<Instant>,
+    /// The theme files when `/reload` was asked for, to say what it found changed.
+    pub themes_at_reload: Option<crate::core::resource_inventory::ResourceInventory>,
     /// Lines scrolled up from the bottom (0 = follow the end).
     pub scroll: usize,
     /// Lines the transcript area showed last frame (page size).
@@ -219,6 +221,7 @@ impl App {
             models: Vec::new(),
             cycle_models: Vec::new(),
             busy_since: None,
+            themes_at_reload: None,
             scroll: 0,
             page: 10,
             tools_expanded: false,
@@ -405,13 +408,18 @@ impl App {
             | UiEvent::ForkMessages(_)
             | UiEvent::EditorText(_) => self.handle_tree_event(event),
             UiEvent::Info(message) => self.transcript.notice(message, NoticeKind::Info),
+            UiEvent::Reloaded(outcome) => self.report_reload(*outcome),
             UiEvent::Reset(messages, kind) => {
                 use crate::tui::app::session_task::ResetKind;
                 let usage = std::mem::take(&mut self.transcript.usage);
                 self.transcript = Transcript::from_messages(&messages);
                 match kind {
                     // The same session: its token totals stay as they were.
-                    ResetKind::Navigated => self.transcript.usage = usage,
+                    ResetKind::Navigated => {
+                        self.transcript.usage = usage;
+                        self.transcript
+                            .notice(t!("pi.tui.tree.navigated"), NoticeKind::Info);
+                    }
                     ResetKind::New if messages.is_empty() => self
                         .transcript
                         .notice(t!("pi.tui.session.new"), NoticeKind::Info),

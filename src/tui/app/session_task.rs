@@ -14,6 +14,7 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::Message;
 use crate::core::agent_session::AgentSession;
+use crate::core::resource_inventory::ResourceInventory;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -118,6 +119,18 @@ pub struct SessionSnapshot {
     pub auto_compact: bool,
 }
 
+/// What a reload found: the resources before and after, and the extensions' load report
+/// (`None` when there are no extensions).
+#[derive(Debug, Clone)]
+pub struct ReloadOutcome {
+    /// Loaded before the reload.
+    pub before: ResourceInventory,
+    /// Loaded after it.
+    pub after: ResourceInventory,
+    /// The extensions that loaded and failed.
+    pub report: Option<crate::lua::LoadReport>,
+}
+
 /// Why the conversation shown was replaced, which decides what the user is told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResetKind {
@@ -145,6 +158,8 @@ pub enum UiEvent {
     Reset(Vec<Message>, ResetKind),
     /// A command finished with something to tell the user.
     Info(String),
+    /// `/reload` (or a watched file's change) finished.
+    Reloaded(Box<ReloadOutcome>),
     /// A command failed.
     Failed(String),
     /// Something to tell the user.
@@ -474,25 +489,16 @@ pub fn spawn_session(
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }
                 }
-                SessionCommand::Reload => match reload_all(&mut agent, &ui_tx).await {
-                    // Load errors arrive as captured extension messages.
-                    Some(report) => {
-                        let text = if report.errors.is_empty() {
-                            t!("pi.cmd.reload.done", count = report.loaded.len())
-                        } else {
-                            t!(
-                                "pi.cmd.reload.done_failed",
-                                count = report.loaded.len(),
-                                failed = report.errors.len()
-                            )
-                        };
-                        let _ = ui_tx.send(UiEvent::Notice(text));
-                        let _ = ui_tx.send(UiEvent::Models(agent.available_models()));
-                    }
-                    None => {
-                        let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.reload.none")));
-                    }
-                },
+                SessionCommand::Reload => {
+                    let before = agent.resource_inventory();
+                    let report = reload_all(&mut agent, &ui_tx).await;
+                    let _ = ui_tx.send(UiEvent::Reloaded(Box::new(ReloadOutcome {
+                        before,
+                        after: agent.resource_inventory(),
+                        report,
+                    })));
+                    let _ = ui_tx.send(UiEvent::Models(agent.available_models()));
+                }
                 SessionCommand::ExtensionActions { signal } => {
                     let place = SessionPlace::of(&agent);
                     agent.run_extension_actions(&signal).await;
@@ -544,9 +550,20 @@ pub fn spawn_session(
                     let _ = ui_tx.send(export_event(&agent, path));
                 }
                 SessionCommand::Import { path, models } => {
+                    let folder = agent.config.cwd.clone();
                     match agent.import_session(&path).await {
-                        Ok(Some(_)) => {
+                        Ok(Some(imported)) => {
+                            if agent.config.cwd != folder {
+                                follow_folder(&agent, &ui_tx);
+                            }
                             announce_switch(&mut agent, &models, &ui_tx);
+                            if let Some(missing) = imported.missing_folder {
+                                let _ = ui_tx.send(UiEvent::Info(t!(
+                                    "pi.cmd.import.folder_missing",
+                                    cwd = missing.display().to_string(),
+                                    current = folder.display().to_string()
+                                )));
+                            }
                             let _ = ui_tx.send(UiEvent::Info(t!(
                                 "pi.cmd.import.done",
                                 path = path.display().to_string()

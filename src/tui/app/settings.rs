@@ -33,6 +33,19 @@ pub struct UiSettings {
 }
 
 impl UiSettings {
+    /// The user theme files, for a reload's report.
+    pub fn theme_inventory(&self) -> crate::core::resource_inventory::ResourceInventory {
+        use crate::core::resource_inventory::{ResourceInventory, ResourceKind};
+        let mut inventory = ResourceInventory::default();
+        for dir in &self.theme_dirs {
+            for path in crate::i18n::packs::files_with_extension(dir, "json") {
+                let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+                inventory.insert_file(ResourceKind::Themes, name.unwrap_or_default(), &path);
+            }
+        }
+        inventory
+    }
+
     /// Theme names offered by `/settings`: built-in, then user themes.
     pub fn theme_names(&self) -> Vec<String> {
         let mut names: Vec<String> = crate::ui_kit::theme::builtin_theme_names()
