@@ -30,10 +30,8 @@ pub fn render_markdown(source: &str, max_width: usize, theme: &Theme) -> Vec<Lin
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let text = sanitize(source);
     for (event, range) in Parser::new_ext(&text, options).into_offset_iter() {
-        if r.line_start {
-            if let Event::Text(_) = &event {
-                r.keep_indentation(&text[..range.start]);
-            }
+        if r.line_start && matches!(event, Event::Text(_)) {
+            r.keep_indentation(&text[..range.start]);
         }
         r.event(event);
     }
