@@ -63,6 +63,11 @@ fn login_with_an_api_key_then_prompt_then_logout() {
         s.contains("Saved the API key for groq")
     });
     assert!(!screen.contains(KEY), "{screen}");
+    // The provider's default model starts at the default thinking level, not the demo's.
+    pi.tmux.wait_for("the default thinking level", WAIT, |s| {
+        s.lines()
+            .any(|footer| footer.contains("gpt-oss-120b • medium"))
+    });
 
     let auth = pi.sandbox.agent_dir.join("auth.json");
     let stored: serde_json::Value =

@@ -250,7 +250,20 @@ impl App {
             .or_else(|| self.models.iter().find(|m| m.provider == provider))
             .cloned();
         if let Some(model) = model {
+            // The demo's own level means nothing for a real model: it starts at the
+            // default level (settings `defaultThinkingLevel`, else medium), as a fresh
+            // start with this key would.
+            let level = self
+                .ui_settings
+                .settings
+                .default_thinking_level()
+                .unwrap_or(crate::ai::model::ThinkingLevel::Medium);
             self.switch_model(model);
+            let _ = self
+                .commands
+                .send(crate::tui::app::session_task::SessionCommand::SetThinking(
+                    level,
+                ));
         }
     }
 
