@@ -7,6 +7,7 @@
 mod escapes;
 mod fault_matrix;
 mod general_rules;
+mod run_limits;
 mod stop_and_resume;
 mod validated_config;
 mod waiting;
