@@ -245,9 +245,14 @@ fn error_text(content: &[ContentBlock]) -> String {
         .join("\n")
 }
 
-/// At most the first line of `text`, cut at 200 characters.
+/// `text` on one line (its lines joined by spaces), cut at 200 characters.
 fn short(text: &str) -> String {
-    let line = text.lines().next().unwrap_or_default();
+    let line = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     match line.char_indices().nth(200) {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line.to_string(),
