@@ -174,7 +174,7 @@ fn a_varied_succeeding_loop_of_ten_turns_is_not_stopped() {
         match i {
             // The same succeeding call again and again is no failure.
             0..5 => raw_tool_call(&id, "ls", "{}"),
-            5..10 if i % 2 == 0 => raw_tool_call(&id, "read", r#"{"path": "hello.txt"}"#),
+            5..10 if i.is_multiple_of(2) => raw_tool_call(&id, "read", r#"{"path": "hello.txt"}"#),
             5..10 => raw_tool_call(&id, "ls", &format!(r#"{{"limit": {i}}}"#)),
             _ => MockReply::openai_text("all done"),
         }
