@@ -1,8 +1,10 @@
 //! End to end in tmux: a model that repeats a failing tool call makes the terminal UI
 //! ask whether to go on. "Stop" ends the run with the reason; "Continue" lets the
-//! model go on (and the count starts again).
+//! model go on (and the count starts again). A turn limit set with `--max-turns` asks
+//! the same way.
 
 use crate::support;
+use crate::support::pi_cli;
 use crate::support::tui_harness;
 
 use std::sync::Arc;
@@ -90,6 +92,46 @@ fn continue_lets_the_model_go_on() {
             s.contains("I will ask which file you mean.")
         });
     assert!(!screen.contains("Stopped:"), "{screen}");
+    assert_eq!(server.request_count(), 4);
+    pi.quit_and_check_terminal();
+}
+
+#[test]
+fn a_turn_limit_set_for_the_terminal_ui_asks_and_continue_allows_as_many_again() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let n = Arc::new(AtomicUsize::new(0));
+    server.set_handler(move |_| {
+        let i = n.fetch_add(1, Ordering::SeqCst);
+        MockReply::openai_tool_calls(&[(&format!("call_{i}"), "ls", json!({}))])
+    });
+    let sandbox = pi_cli::PiSandbox::with_mock(&server, "openai-completions");
+    let pi = Session::start(sandbox, "--model mock/mock-model --tools ls --max-turns 2");
+    pi.tmux
+        .wait_for("the editor and footer", Duration::from_secs(20), |s| {
+            s.contains("mock-model") && s.contains("pi v")
+        });
+    pi.send("list the files, again and again");
+    let asked = |what: &str| {
+        pi.tmux.wait_for(what, Duration::from_secs(30), |s| {
+            s.contains("reached its limit of") && s.contains("→ Continue")
+        })
+    };
+    let screen = asked("the first question");
+    assert!(screen.contains("limit of 2 turns"), "{screen}");
+    assert_eq!(server.request_count(), 2);
+    pi.tmux.key("Enter");
+    let screen = asked("the second question");
+    assert!(screen.contains("limit of 4 turns"), "{screen}");
+    assert_eq!(server.request_count(), 4);
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the stop notice", Duration::from_secs(30), |s| {
+            s.contains("Stopped: the run reached its limit of 4 turns")
+        });
     assert_eq!(server.request_count(), 4);
     pi.quit_and_check_terminal();
 }

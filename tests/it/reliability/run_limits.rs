@@ -100,7 +100,21 @@ fn json_mode_ends_with_run_stopped_and_its_code() {
     assert_eq!(stopped["details"]["times"], 3);
     assert!(stopped["message"].as_str().unwrap().contains("`read`"));
     assert_eq!(events[n - 1]["type"], "agent_end");
+    // The stop comes between turns: the last turn ended, no other began.
+    assert_eq!(events[n - 3]["type"], "turn_end", "{stdout}");
     assert!(server.request_count() <= 5);
+}
+
+#[test]
+fn the_same_error_from_the_tool_itself_counts_as_a_repeat() {
+    let server = MockServer::start();
+    always_calling(&server, "read", r#"{"path": "missing.txt"}"#);
+    let sandbox = sandbox(&server);
+    let (code, stdout, stderr) = run(&sandbox, &["-p", "read missing.txt"]);
+    assert_eq!(code, Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("`read`"), "{stderr}");
+    assert!(stderr.contains("missing.txt"), "{stderr}");
+    assert_eq!(server.request_count(), 3);
 }
 
 #[test]
