@@ -240,7 +240,8 @@ async fn within_limits(
     cfg: &AgentLoopConfig,
     observer: &mut dyn AgentObserver,
 ) -> bool {
-    // A decision that leaves the same limit reached is asked once per kind, then stops.
+    // At most three decisions (one per kind of limit) per check, so that answers that
+    // leave a limit reached cannot keep the loop asking.
     for asked in 0.. {
         let Some(reached) = state.run.reached(&cfg.limits) else {
             return true;
