@@ -24,6 +24,7 @@
 ---| "tool_execution_start"
 ---| "tool_execution_update"
 ---| "tool_execution_end"
+---| "run_limit" # a run reached a limit (repeated failing call, turns, requests); may continue or raise it
 ---| "context" # may replace the messages sent to the model
 ---| "before_provider_request" # may replace the provider request body
 ---| "after_provider_response" # status and headers
@@ -68,7 +69,7 @@
 
 ---@class pi.Event
 ---@field type pi.EventName
----@field reason? string session_start/shutdown and resources_discover: why
+---@field reason? string session_start/shutdown and resources_discover: why; run_limit: "repeated_tool_failure"|"max_turns"|"max_requests"
 ---@field previousSessionFile? string session_start after new/resume/fork
 ---@field targetSessionFile? string session_before_switch (resume), session_shutdown
 ---@field cwd? string resources_discover, user_bash
@@ -81,9 +82,9 @@
 ---@field messages? pi.Message[] context, agent_end
 ---@field toolResults? pi.Message[] turn_end
 ---@field toolCallId? string tool_*
----@field toolName? string tool_*
+---@field toolName? string tool_*, run_limit
 ---@field input? table tool_call (mutable), tool_result
----@field args? table tool_execution_*
+---@field args? table tool_execution_*, run_limit
 ---@field partialResult? table tool_execution_update
 ---@field result? table tool_execution_end
 ---@field content? pi.Content[] tool_result
@@ -98,6 +99,11 @@
 ---@field previousLevel? pi.ThinkingLevel thinking_level_select
 ---@field command? string user_bash
 ---@field excludeFromContext? boolean user_bash
+---@field limit? integer run_limit: the limit in force
+---@field turns? integer run_limit: model replies so far in the run
+---@field requests? integer run_limit: model requests so far (retries included)
+---@field error? string run_limit (repeated_tool_failure): the call's error text
+---@field times? integer run_limit (repeated_tool_failure): turns in a row it failed
 
 ---@class pi.HandlerResult
 ---@field block? boolean tool_call: refuse the call
@@ -115,6 +121,10 @@
 ---@field skillPaths? string[] resources_discover
 ---@field promptPaths? string[] resources_discover
 ---@field themePaths? string[] resources_discover
+---@field continue? boolean run_limit: go on (a repeated call's count starts again; a turn or request limit grows by its setting)
+---@field stop? boolean run_limit: stop now, without asking the user
+---@field maxTurns? integer run_limit: go on with this turn limit
+---@field maxRequests? integer run_limit: go on with this request limit
 
 ---@alias pi.Handler fun(event: pi.Event, ctx: pi.Context): pi.HandlerResult|table|nil
 

@@ -5,24 +5,20 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use futures::StreamExt;
-use futures::stream::FuturesUnordered;
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::ai::events::AssistantMessageEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::stream::{ProviderRegistry, RequestHooks, StreamOptions};
-use crate::ai::types::{
-    AssistantMessage, ContentBlock, Context, Message, StopReason, ToolCall, ToolResultMessage,
-    now_ms,
-};
+use crate::ai::types::{AssistantMessage, ContentBlock, Context, Message, StopReason, ToolCall};
 
-use super::events::{AgentEvent, ToolResultPayload};
+use super::events::AgentEvent;
 use super::queue::MessageQueue;
-use super::tool::{AgentTool, ExecutionMode, ToolContext, ToolOutput};
-use super::validate::validate_tool_arguments;
+use super::run_limits::{LimitDecision, LimitReached, RunCounters, RunLimits};
+use super::tool::{AgentTool, ExecutionMode, ToolOutput};
+pub use super::tool_batch::CUT_OFF_CALL;
+use super::tool_batch::execute_tool_calls;
 
 /// Credentials for one request, resolved per call (tokens may expire).
 #[derive(Debug, Clone, Default)]
@@ -62,6 +58,8 @@ pub struct AgentLoopConfig {
     pub convert_to_llm: ConvertToLlm,
     /// Working directory for tools.
     pub cwd: std::path::PathBuf,
+    /// Limits on one run (none by default).
+    pub limits: RunLimits,
 }
 
 /// What the loop works on: prompt, context and tools.
@@ -73,6 +71,9 @@ pub struct AgentState {
     pub messages: Vec<Message>,
     /// Active tools.
     pub tools: Vec<Arc<dyn AgentTool>>,
+    /// What the current run has done, against [`AgentLoopConfig::limits`]; the owner
+    /// resets it when a new run begins (a retry continues the run).
+    pub run: RunCounters,
 }
 
 /// The queues polled by the loop.
@@ -103,6 +104,11 @@ pub trait AgentObserver: Send {
         None
     }
 
+    /// A limit of the run was reached (see [`super::run_limits`]): whether it goes on.
+    async fn on_limit(&mut self, _reached: &LimitReached) -> LimitDecision {
+        LimitDecision::Stop
+    }
+
     /// Inspect or replace a finished tool result.
     async fn after_tool_call(
         &mut self,
@@ -129,7 +135,7 @@ pub async fn run_agent_loop(
         emit_whole_message(observer, &p).await;
         state.messages.push(p);
     }
-    run_turns(state, cfg, queues, observer, signal, &mut added).await;
+    run_turns(state, cfg, queues, observer, signal, &mut added, true).await;
     added
 }
 
@@ -143,8 +149,7 @@ pub async fn continue_agent_loop(
 ) -> Vec<Message> {
     let mut added = Vec::new();
     observer.on_event(&AgentEvent::AgentStart).await;
-    observer.on_event(&AgentEvent::TurnStart).await;
-    run_turns(state, cfg, queues, observer, signal, &mut added).await;
+    run_turns(state, cfg, queues, observer, signal, &mut added, false).await;
     added
 }
 
@@ -155,13 +160,19 @@ async fn run_turns(
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
     added: &mut Vec<Message>,
+    turn_started: bool,
 ) {
-    let mut first_turn = true;
+    let mut first_turn = turn_started;
     let mut pending = queues.steering.poll();
     loop {
         let mut more_tools = true;
         while more_tools || !pending.is_empty() {
             if !first_turn {
+                // Every request after a run's first may be one too many.
+                if !within_limits(state, cfg, observer).await {
+                    end_run(observer, added).await;
+                    return;
+                }
                 observer.on_event(&AgentEvent::TurnStart).await;
             }
             first_turn = false;
@@ -170,6 +181,7 @@ async fn run_turns(
                 state.messages.push(m.clone());
                 added.push(m);
             }
+            state.run.requests += 1;
             let reply = stream_reply(state, cfg, observer, signal).await;
             added.push(Message::Assistant(reply.clone()));
             if matches!(reply.stop_reason, StopReason::Error | StopReason::Aborted) {
@@ -178,13 +190,10 @@ async fn run_turns(
                     tool_results: vec![],
                 };
                 observer.on_event(&ev).await;
-                observer
-                    .on_event(&AgentEvent::AgentEnd {
-                        messages: added.clone(),
-                    })
-                    .await;
+                end_run(observer, added).await;
                 return;
             }
+            state.run.turns += 1;
             let calls: Vec<ToolCall> = reply.tool_calls().into_iter().cloned().collect();
             more_tools = !calls.is_empty();
             // A reply cut off at the token limit may hold a half-written call:
@@ -198,6 +207,7 @@ async fn run_turns(
                 // Every result of the batch asked to end the run (`terminate`): no
                 // follow-up model call.
                 more_tools = !cut_off && !terminate;
+                state.run.record_turn(&calls, &results);
                 for r in &results {
                     state.messages.push(Message::ToolResult(r.clone()));
                     added.push(Message::ToolResult(r.clone()));
@@ -215,11 +225,44 @@ async fn run_turns(
             break;
         }
     }
-    observer
-        .on_event(&AgentEvent::AgentEnd {
-            messages: added.clone(),
-        })
-        .await;
+    end_run(observer, added).await;
+}
+
+async fn end_run(observer: &mut dyn AgentObserver, added: &[Message]) {
+    let messages = added.to_vec();
+    observer.on_event(&AgentEvent::AgentEnd { messages }).await;
+}
+
+/// Whether the run may send another request: every limit it has reached is put to
+/// the observer. When one stops it, `run_stopped` is emitted and the stop recorded.
+async fn within_limits(
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    observer: &mut dyn AgentObserver,
+) -> bool {
+    // At most three decisions (one per kind of limit) per check, so that answers that
+    // leave a limit reached cannot keep the loop asking.
+    for asked in 0.. {
+        let Some(reached) = state.run.reached(&cfg.limits) else {
+            return true;
+        };
+        let decision = match asked {
+            0..3 => observer.on_limit(&reached).await,
+            _ => LimitDecision::Stop,
+        };
+        if !state.run.apply(&cfg.limits, &reached, decision) {
+            let stop = reached.stop();
+            let ev = AgentEvent::RunStopped {
+                code: stop.code.to_string(),
+                message: stop.message.clone(),
+                details: reached.payload(),
+            };
+            observer.on_event(&ev).await;
+            state.run.stopped = Some(stop);
+            return false;
+        }
+    }
+    true
 }
 
 /// Stream one assistant reply into the context, emitting message events.
@@ -337,7 +380,7 @@ async fn finish_without_stream(
 }
 
 /// Emit `message_start` and `message_end` for a message that is already complete.
-async fn emit_whole_message(observer: &mut dyn AgentObserver, message: &Message) {
+pub(super) async fn emit_whole_message(observer: &mut dyn AgentObserver, message: &Message) {
     let start = AgentEvent::MessageStart {
         message: message.clone(),
     };
@@ -346,248 +389,4 @@ async fn emit_whole_message(observer: &mut dyn AgentObserver, message: &Message)
         message: message.clone(),
     };
     observer.on_event(&end).await;
-}
-
-/// A tool call ready to run, or already answered (unknown tool, invalid args, blocked).
-enum Prepared {
-    Run {
-        call: ToolCall,
-        tool: Arc<dyn AgentTool>,
-        args: Value,
-    },
-    Immediate {
-        call: ToolCall,
-        output: ToolOutput,
-    },
-}
-
-/// The result of a tool call in a reply that hit the output token limit.
-pub const CUT_OFF_CALL: &str = "Tool call not executed: the reply was cut off at the output token \
-limit (stop reason \"length\"), so its arguments may be incomplete. Ask for a smaller step, or raise \
-the model's maxTokens.";
-
-fn error_output(message: impl Into<String>) -> ToolOutput {
-    ToolOutput {
-        content: vec![ContentBlock::text(message)],
-        details: Some(Value::Object(Default::default())),
-        terminate: false,
-    }
-}
-
-async fn prepare(
-    call: &ToolCall,
-    state: &AgentState,
-    observer: &mut dyn AgentObserver,
-) -> Prepared {
-    let Some(tool) = state.tools.iter().find(|t| t.name() == call.name).cloned() else {
-        return Prepared::Immediate {
-            call: call.clone(),
-            output: error_output(format!("Tool {} not found", call.name)),
-        };
-    };
-    let prepared_args = tool.prepare_arguments(call.arguments.clone());
-    let dialect = tool.schema_dialect();
-    let mut args =
-        match validate_tool_arguments(&call.name, &tool.parameters(), dialect, &prepared_args) {
-            Ok(a) => a,
-            Err(e) => {
-                return Prepared::Immediate {
-                    call: call.clone(),
-                    output: error_output(e),
-                };
-            }
-        };
-    if let Some(reason) = observer.before_tool_call(call, &mut args).await {
-        let reason = if reason.is_empty() {
-            "Tool execution was blocked".to_string()
-        } else {
-            reason
-        };
-        return Prepared::Immediate {
-            call: call.clone(),
-            output: error_output(reason),
-        };
-    }
-    Prepared::Run {
-        call: call.clone(),
-        tool,
-        args,
-    }
-}
-
-/// Progress of one running tool, sent from its update callback.
-struct Progress {
-    index: usize,
-    output: ToolOutput,
-}
-
-async fn execute_tool_calls(
-    calls: &[ToolCall],
-    state: &AgentState,
-    cfg: &AgentLoopConfig,
-    observer: &mut dyn AgentObserver,
-    signal: &CancellationToken,
-    cut_off: bool,
-) -> (Vec<ToolResultMessage>, bool) {
-    let sequential = cfg.tool_execution == ExecutionMode::Sequential
-        || calls.iter().any(|c| {
-            state
-                .tools
-                .iter()
-                .any(|t| t.name() == c.name && t.execution_mode() == ExecutionMode::Sequential)
-        });
-    let (tx, mut rx) = mpsc::unbounded_channel::<Progress>();
-    let mut finished: Vec<Option<(ToolOutput, bool)>> = vec![None; calls.len()];
-    let mut running = FuturesUnordered::new();
-    for (index, call) in calls.iter().enumerate() {
-        let ev = AgentEvent::ToolExecutionStart {
-            tool_call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            args: call.arguments.clone(),
-        };
-        observer.on_event(&ev).await;
-        let prepared = match cut_off {
-            true => Prepared::Immediate {
-                call: call.clone(),
-                output: error_output(CUT_OFF_CALL),
-            },
-            false => prepare(call, state, observer).await,
-        };
-        match prepared {
-            Prepared::Immediate { call, output } => {
-                emit_end(observer, &call, &output, true).await;
-                finished[index] = Some((output, true));
-            }
-            Prepared::Run { call, tool, args } => {
-                running.push(run_tool(
-                    index,
-                    call,
-                    tool,
-                    args,
-                    cfg.cwd.clone(),
-                    signal.clone(),
-                    tx.clone(),
-                ));
-                if sequential {
-                    drive(&mut running, &mut rx, calls, observer, &mut finished).await;
-                }
-            }
-        }
-    }
-    drop(tx);
-    drive(&mut running, &mut rx, calls, observer, &mut finished).await;
-    let mut results = Vec::with_capacity(calls.len());
-    let mut terminate = !calls.is_empty();
-    for (call, done) in calls.iter().zip(finished) {
-        let (output, is_error) =
-            done.unwrap_or_else(|| (error_output("Tool did not finish"), true));
-        terminate &= output.terminate;
-        let msg = ToolResultMessage {
-            tool_call_id: call.id.clone(),
-            tool_name: call.name.clone(),
-            content: output.content,
-            details: output.details,
-            is_error,
-            timestamp: now_ms(),
-        };
-        emit_whole_message(observer, &Message::ToolResult(msg.clone())).await;
-        results.push(msg);
-    }
-    (results, terminate)
-}
-
-/// Run tools until all finish, forwarding progress and emitting ends in completion order.
-async fn drive<F>(
-    running: &mut FuturesUnordered<F>,
-    rx: &mut mpsc::UnboundedReceiver<Progress>,
-    calls: &[ToolCall],
-    observer: &mut dyn AgentObserver,
-    finished: &mut [Option<(ToolOutput, bool)>],
-) where
-    F: std::future::Future<Output = (usize, ToolCall, ToolOutput, bool)>,
-{
-    while !running.is_empty() {
-        tokio::select! {
-            biased;
-            Some(p) = rx.recv() => emit_progress(observer, calls, p).await,
-            Some((i, call, mut output, mut is_error)) = running.next() => {
-                drain_progress(rx, calls, observer).await;
-                observer.after_tool_call(&call, &mut output, &mut is_error).await;
-                emit_end(observer, &call, &output, is_error).await;
-                finished[i] = Some((output, is_error));
-            }
-        }
-    }
-}
-
-async fn run_tool(
-    index: usize,
-    call: ToolCall,
-    tool: Arc<dyn AgentTool>,
-    args: Value,
-    cwd: std::path::PathBuf,
-    signal: CancellationToken,
-    tx: mpsc::UnboundedSender<Progress>,
-) -> (usize, ToolCall, ToolOutput, bool) {
-    let ctx = ToolContext {
-        cwd,
-        signal: signal.child_token(),
-        on_update: Some(Arc::new(move |output| {
-            let _ = tx.send(Progress { index, output });
-        })),
-    };
-    match tool.execute(&call.id, args, ctx).await {
-        Ok(output) => (index, call, output, false),
-        Err(e) => {
-            let details = e
-                .details
-                .or_else(|| Some(Value::Object(Default::default())));
-            (
-                index,
-                call,
-                ToolOutput {
-                    content: vec![ContentBlock::text(e.message)],
-                    details,
-                    terminate: false,
-                },
-                true,
-            )
-        }
-    }
-}
-
-async fn drain_progress(
-    rx: &mut mpsc::UnboundedReceiver<Progress>,
-    calls: &[ToolCall],
-    observer: &mut dyn AgentObserver,
-) {
-    while let Ok(p) = rx.try_recv() {
-        emit_progress(observer, calls, p).await;
-    }
-}
-
-async fn emit_progress(observer: &mut dyn AgentObserver, calls: &[ToolCall], p: Progress) {
-    let call = &calls[p.index];
-    let ev = AgentEvent::ToolExecutionUpdate {
-        tool_call_id: call.id.clone(),
-        tool_name: call.name.clone(),
-        args: call.arguments.clone(),
-        partial_result: p.output.into(),
-    };
-    observer.on_event(&ev).await;
-}
-
-async fn emit_end(
-    observer: &mut dyn AgentObserver,
-    call: &ToolCall,
-    output: &ToolOutput,
-    is_error: bool,
-) {
-    let ev = AgentEvent::ToolExecutionEnd {
-        tool_call_id: call.id.clone(),
-        tool_name: call.name.clone(),
-        result: ToolResultPayload::from(output.clone()),
-        is_error,
-    };
-    observer.on_event(&ev).await;
 }

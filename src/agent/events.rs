@@ -100,6 +100,15 @@ pub enum AgentEvent {
         #[serde(skip_serializing_if = "Option::is_none")]
         error_message: Option<String>,
     },
+    /// A limit of the run stopped it (see [`super::run_limits`]); `agent_end` follows.
+    /// `code` is `repeated_tool_failure`, `max_turns` or `max_requests`; `details` has
+    /// `reason`, `limit`, `turns`, `requests` and, for a repeated call, `toolName`,
+    /// `args`, `error` and `times`.
+    RunStopped {
+        code: String,
+        message: String,
+        details: Value,
+    },
     /// A retry sequence ended.
     AutoRetryEnd {
         success: bool,

@@ -3,5 +3,7 @@
 pub mod agent_loop;
 pub mod events;
 pub mod queue;
+pub mod run_limits;
 pub mod tool;
+mod tool_batch;
 pub mod validate;

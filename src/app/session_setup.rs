@@ -208,11 +208,13 @@ pub fn assemble(
         block_images: settings.block_images(),
         convert_to_llm: crate::session::convert::convert_to_llm,
         cwd,
+        limits: Default::default(),
     };
     let state = AgentState {
         system_prompt,
         messages: existing.messages,
         tools,
+        run: Default::default(),
     };
     let provider_retry = settings.provider_retry();
     crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
@@ -232,9 +234,72 @@ pub fn assemble(
     (agent, available)
 }
 
+/// The limits of one run: `--max-turns` and `--max-requests` over the settings
+/// `agent.*`, else the defaults: the loop guard at 3 identical failures, and for a
+/// `headless` run (print, JSON, RPC, the SDK: nobody to ask) 200 turns. 0 is no limit.
+pub fn run_limits(
+    args: &crate::cli::args::Args,
+    settings: &crate::config::settings::Settings,
+    headless: bool,
+) -> crate::agent::run_limits::RunLimits {
+    use crate::agent::run_limits::{DEFAULT_HEADLESS_MAX_TURNS, DEFAULT_REPEATED_FAILURE_LIMIT};
+    let set = settings.agent_limits();
+    let limit = |n: Option<u32>| n.filter(|n| *n > 0);
+    crate::agent::run_limits::RunLimits {
+        repeated_failure: limit(
+            set.repeated_failure_limit
+                .or(Some(DEFAULT_REPEATED_FAILURE_LIMIT)),
+        ),
+        max_turns: limit(
+            args.max_turns
+                .or(set.max_turns)
+                .or(headless.then_some(DEFAULT_HEADLESS_MAX_TURNS)),
+        ),
+        max_requests: limit(args.max_requests.or(set.max_requests)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::named_session_file;
+
+    #[test]
+    fn run_limits_come_from_flags_then_settings_then_the_mode() {
+        use crate::agent::run_limits::RunLimits;
+        use crate::config::settings::Settings;
+        let args = |argv: &[&str]| {
+            let argv: Vec<String> = argv.iter().map(|w| w.to_string()).collect();
+            crate::cli::args::Args::parse_from_argv(&argv).unwrap()
+        };
+        let none = Settings::from_values(serde_json::json!({}), serde_json::json!({}));
+        let tui = RunLimits {
+            repeated_failure: Some(3),
+            max_turns: None,
+            max_requests: None,
+        };
+        assert_eq!(super::run_limits(&args(&[]), &none, false), tui);
+        let headless = super::run_limits(&args(&[]), &none, true);
+        assert_eq!(headless.max_turns, Some(200));
+        let set = Settings::from_values(
+            serde_json::json!({"agent": {"maxTurns": 50, "maxRequests": 80, "repeatedFailureLimit": 0}}),
+            serde_json::json!({}),
+        );
+        let from_settings = super::run_limits(&args(&[]), &set, true);
+        assert_eq!(
+            from_settings,
+            RunLimits {
+                repeated_failure: None,
+                max_turns: Some(50),
+                max_requests: Some(80),
+            }
+        );
+        let flags = super::run_limits(
+            &args(&["--max-turns", "5", "--max-requests", "0"]),
+            &set,
+            true,
+        );
+        assert_eq!((flags.max_turns, flags.max_requests), (Some(5), None));
+    }
 
     fn named(words: &[&str]) -> Option<String> {
         let argv: Vec<String> = words.iter().map(|w| w.to_string()).collect();

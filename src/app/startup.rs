@@ -231,7 +231,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     };
     let extension_ui = rpc
         .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
-        .or(tui_ui);
+        .or(tui_ui.clone());
     let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
@@ -357,6 +357,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         },
         &settings,
     );
+    agent.config.limits =
+        crate::app::session_setup::run_limits(&args, &settings, output.is_some() || rpc);
+    // The terminal UI asks whether a run that reached a limit goes on.
+    agent.limit_ui = tui_ui;
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
         &args, &settings, &agent_dir, project, &packaged,

@@ -124,6 +124,12 @@ pub struct Args {
     /// Disable start-up network operations.
     #[arg(long)]
     pub offline: bool,
+    /// Model replies one run may take (0: no limit).
+    #[arg(long = "max-turns")]
+    pub max_turns: Option<u32>,
+    /// Model requests one run may send, retries included (0: no limit).
+    #[arg(long = "max-requests")]
+    pub max_requests: Option<u32>,
     /// Show help.
     #[arg(short = 'h', long)]
     pub help: bool,
@@ -316,6 +322,11 @@ mod tests {
         assert_eq!(a.messages(), vec!["hello"]);
         assert_eq!(a.extensions, vec!["x.lua", "y.lua"]);
         assert_eq!(a.mode, Some(OutputMode::Text));
+        assert_eq!((a.max_turns, a.max_requests), (None, None));
+        let a = parse(&["--max-turns", "5", "--max-requests=9", "go"]);
+        assert_eq!((a.max_turns, a.max_requests), (Some(5), Some(9)));
+        assert_eq!(a.messages(), vec!["go"]);
+        assert!(Args::parse_from_argv(&["--max-turns".into(), "many".into()]).is_err());
     }
 
     #[test]

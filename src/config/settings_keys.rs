@@ -46,6 +46,18 @@ pub struct CompactionSettings {
     pub keep_recent_tokens: u64,
 }
 
+/// Limits on one run (`agent.*`): a number as set, `None` when the key is absent (the
+/// caller applies the mode's default); 0 means no limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AgentLimitSettings {
+    /// `agent.repeatedFailureLimit`: identical failures in a row that stop a run.
+    pub repeated_failure_limit: Option<u32>,
+    /// `agent.maxTurns`: model replies in one run.
+    pub max_turns: Option<u32>,
+    /// `agent.maxRequests`: model requests in one run, retries included.
+    pub max_requests: Option<u32>,
+}
+
 /// Branch summarisation on `/tree` navigation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BranchSummarySettings {
@@ -157,6 +169,19 @@ impl Settings {
             keep_recent_tokens: self
                 .nested_u64("compaction", "keepRecentTokens")
                 .unwrap_or(20_000),
+        }
+    }
+
+    /// `agent.*`: the run limits that are set.
+    pub fn agent_limits(&self) -> AgentLimitSettings {
+        let field = |k: &str| {
+            self.nested_u64("agent", k)
+                .map(|n| n.min(u32::MAX as u64) as u32)
+        };
+        AgentLimitSettings {
+            repeated_failure_limit: field("repeatedFailureLimit"),
+            max_turns: field("maxTurns"),
+            max_requests: field("maxRequests"),
         }
     }
 
@@ -455,12 +480,19 @@ mod tests {
         let s = Settings::from_values(
             json!({"defaultThinkingLevel": "high", "steeringMode": "all",
                    "retry": {"maxRetries": 5}, "images": {"blockImages": true},
+                   "agent": {"maxTurns": 7, "repeatedFailureLimit": 0},
                    "thinkingBudgets": {"low": 100, "bogus": 1}, "treeFilterMode": "nope"}),
             json!({"retry": {"enabled": false}}),
         );
         assert_eq!(s.default_thinking_level(), Some(ThinkingLevel::High));
         assert_eq!(s.steering_mode(), QueueMode::All);
         assert_eq!(s.retry().max_retries, 5);
+        let limits = AgentLimitSettings {
+            repeated_failure_limit: Some(0),
+            max_turns: Some(7),
+            max_requests: None,
+        };
+        assert_eq!(s.agent_limits(), limits);
         assert!(!s.retry().enabled);
         assert!(s.block_images());
         assert_eq!(s.thinking_budgets(), vec![(ThinkingLevel::Low, 100)]);

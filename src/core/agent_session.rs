@@ -105,6 +105,9 @@ pub struct AgentSession {
     pub catalog: Option<std::sync::Arc<crate::core::model_catalog::ModelCatalog>>,
     /// Skill and template files that `resources_discover` handlers added.
     pub(super) discovered_files: Vec<std::path::PathBuf>,
+    /// Where the user is asked whether a run that reached a limit goes on (the
+    /// terminal UI); `None`: nobody to ask, the run stops.
+    pub limit_ui: Option<crate::lua::SharedExtensionUi>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -155,6 +158,7 @@ impl AgentSession {
             prompt_for_cwd: None,
             catalog: None,
             discovered_files: Vec::new(),
+            limit_ui: None,
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -208,6 +212,11 @@ impl AgentSession {
         self.listeners.push(listener);
     }
 
+    /// Why the last run was stopped by one of its limits, if it was.
+    pub fn run_stop(&self) -> Option<&crate::agent::run_limits::RunStop> {
+        self.state.run.stopped.as_ref()
+    }
+
     /// The last assistant message in the context.
     pub fn last_assistant(&self) -> Option<&AssistantMessage> {
         self.state
@@ -246,6 +255,7 @@ impl AgentSession {
         signal: &CancellationToken,
     ) {
         self.sync_extensions();
+        self.state.run = Default::default();
         let mut extra = Vec::new();
         let mut base_prompt = None;
         let text = if let Some(ext) = &mut self.extensions {
@@ -297,6 +307,7 @@ impl AgentSession {
     /// `triggerTurn`).
     pub(super) async fn continue_run(&mut self, signal: &CancellationToken) {
         self.sync_extensions();
+        self.state.run = Default::default();
         self.run_loop(None, signal).await;
         self.retry_transient_errors(signal).await;
     }
@@ -310,6 +321,7 @@ impl AgentSession {
             extensions: self.extensions.as_mut(),
             queues: &self.queues,
             signal,
+            limit_ui: self.limit_ui.as_ref(),
         };
         let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
         match messages {
@@ -324,6 +336,18 @@ impl AgentSession {
     async fn retry_transient_errors(&mut self, signal: &CancellationToken) {
         let mut attempt = 0u32;
         loop {
+            // A run a limit stopped is over: retrying would only go past the limit.
+            if let Some(stop) = &self.state.run.stopped {
+                if attempt > 0 {
+                    let final_error = Some(stop.message.clone());
+                    self.emit(&AgentEvent::AutoRetryEnd {
+                        success: false,
+                        attempt,
+                        final_error,
+                    });
+                }
+                return;
+            }
             let Some(last) = self
                 .state
                 .messages
@@ -408,6 +432,7 @@ struct Persisting<'a> {
     extensions: Option<&'a mut ExtensionBridge>,
     queues: &'a AgentQueues,
     signal: &'a CancellationToken,
+    limit_ui: Option<&'a crate::lua::SharedExtensionUi>,
 }
 
 #[async_trait]
@@ -450,6 +475,14 @@ impl AgentObserver for Persisting<'_> {
                 ext.apply_run_actions(self.queues, self.signal);
             }
         }
+    }
+
+    async fn on_limit(
+        &mut self,
+        reached: &crate::agent::run_limits::LimitReached,
+    ) -> crate::agent::run_limits::LimitDecision {
+        let ext = self.extensions.as_deref();
+        crate::core::run_limit::decide(ext, self.limit_ui, reached, self.signal).await
     }
 
     async fn transform_context(&mut self, messages: &mut Vec<Message>) {

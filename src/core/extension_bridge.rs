@@ -105,6 +105,7 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
         AgentEvent::AutoRetryEnd { .. } => "auto_retry_end",
         AgentEvent::CompactionStart { .. } => "compaction_start",
         AgentEvent::CompactionEnd { .. } => "compaction_end",
+        AgentEvent::RunStopped { .. } => "run_stopped",
     }
 }
 

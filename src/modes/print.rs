@@ -75,12 +75,19 @@ pub async fn run_print_mode(
         }
         lang_code = None;
         session.prompt(text, images, signal).await;
-        if signal.is_cancelled() {
+        if signal.is_cancelled() || session.run_stop().is_some() {
             break;
         }
     }
     if let Err(e) = std::io::stdout().flush() {
         stdout_failed(&e);
+    }
+    // A limit stopped the run (in JSON mode the `run_stopped` line says why): an error.
+    if let Some(stop) = session.run_stop() {
+        if run.output == PrintOutput::Text {
+            eprintln!("{}", for_stream(&stop.message, Stream::Stderr));
+        }
+        return 1;
     }
     if let Some(code) = lang_code {
         return code;

@@ -139,6 +139,8 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         },
         &settings,
     );
+    // Nobody watches an embedded session: its runs have the headless limits.
+    agent.config.limits = crate::app::session_setup::run_limits(&args, &settings, true);
     if let Some(mut bridge) = bridge {
         bridge.models = available;
         agent.set_extensions(bridge);

@@ -50,6 +50,15 @@ pub enum SdkError {
     Model(String),
     /// The prompt produced no model reply (an extension handled the input).
     NoReply,
+    /// A limit of the run stopped it: `code` is `repeated_tool_failure` (the model kept
+    /// making the same failing tool call), `max_turns` or `max_requests`; the message
+    /// says which call or limit. The messages of the run are kept.
+    Stopped {
+        /// The stable code.
+        code: String,
+        /// What happened, for people.
+        message: String,
+    },
     /// Saving the session or running the session's task failed.
     Failed(String),
 }
@@ -68,6 +77,7 @@ impl std::fmt::Display for SdkError {
             ),
             SdkError::Model(message) => write!(f, "the model request failed: {message}"),
             SdkError::NoReply => write!(f, "the prompt produced no model reply"),
+            SdkError::Stopped { message, .. } => write!(f, "{message}"),
             SdkError::Failed(message) => write!(f, "{message}"),
         }
     }
@@ -109,5 +119,6 @@ pub fn event_type(event: &Event) -> &'static str {
         Event::AutoRetryEnd { .. } => "auto_retry_end",
         Event::CompactionStart { .. } => "compaction_start",
         Event::CompactionEnd { .. } => "compaction_end",
+        Event::RunStopped { .. } => "run_stopped",
     }
 }

@@ -46,6 +46,8 @@ pub struct SessionOptions {
     pub(super) skills: bool,
     pub(super) prompt_templates: bool,
     pub(super) offline: bool,
+    pub(super) max_turns: Option<u32>,
+    pub(super) max_requests: Option<u32>,
 }
 
 impl SessionOptions {
@@ -173,6 +175,22 @@ impl SessionOptions {
         self
     }
 
+    /// Model replies one prompt's run may take before it ends with
+    /// [`SdkError::Stopped`](super::SdkError::Stopped) (code `max_turns`), as
+    /// `--max-turns` does. Default: the setting `agent.maxTurns`, else 200; 0: no limit.
+    pub fn max_turns(mut self, turns: u32) -> Self {
+        self.max_turns = Some(turns);
+        self
+    }
+
+    /// Model requests one prompt's run may send, retries included, before it ends with
+    /// [`SdkError::Stopped`](super::SdkError::Stopped) (code `max_requests`), as
+    /// `--max-requests` does. Default: the setting `agent.maxRequests`, else no limit.
+    pub fn max_requests(mut self, requests: u32) -> Self {
+        self.max_requests = Some(requests);
+        self
+    }
+
     /// The command line that asks `pi` for the same session (the start-up steps read it).
     pub(super) fn to_args(&self) -> Args {
         let mut args = Args {
@@ -194,6 +212,8 @@ impl SessionOptions {
             no_skills: !self.skills,
             no_prompt_templates: !self.prompt_templates,
             offline: self.offline,
+            max_turns: self.max_turns,
+            max_requests: self.max_requests,
             ..Default::default()
         };
         match &self.tools {

@@ -136,7 +136,9 @@ impl Session {
     /// [`SdkError::Busy`] while another prompt runs (use [`steer`](Self::steer) or
     /// [`follow_up`](Self::follow_up)), with [`SdkError::Model`] when the model's
     /// request failed after retries, and with [`SdkError::NoReply`] when no model reply
-    /// came (an extension handled the input). Dropping the returned future does not stop
+    /// came (an extension handled the input), and with [`SdkError::Stopped`] when a limit
+    /// ended the run (the same failing tool call again and again, the turn or request
+    /// limit of [`SessionOptions`]). Dropping the returned future does not stop
     /// the run; [`abort`](Self::abort) does.
     pub async fn prompt(&self, text: impl Into<String>) -> Result<AssistantMessage, SdkError> {
         self.prompt_with_images(text, Vec::new()).await
@@ -169,14 +171,22 @@ impl Session {
         let run = tokio::spawn(async move {
             agent.prompt(text, images, &signal).await;
             *live.locked() = Live::capture(&agent);
-            agent
+            let stopped = agent.run_stop().map(|stop| SdkError::Stopped {
+                code: stop.code.to_string(),
+                message: stop.message.clone(),
+            });
+            let reply = agent
                 .state
                 .messages
                 .get(before..)
                 .and_then(|added| added.iter().rev().find_map(Message::as_assistant))
-                .cloned()
+                .cloned();
+            (stopped, reply)
         });
-        let reply = run.await.map_err(|e| SdkError::Failed(e.to_string()))?;
+        let (stopped, reply) = run.await.map_err(|e| SdkError::Failed(e.to_string()))?;
+        if let Some(stopped) = stopped {
+            return Err(stopped);
+        }
         match reply {
             None => Err(SdkError::NoReply),
             Some(message) if message.stop_reason == StopReason::Error => Err(SdkError::Model(

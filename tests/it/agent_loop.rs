@@ -150,11 +150,13 @@ fn setup(replies: Vec<Reply>, mode: ExecutionMode) -> (AgentLoopConfig, AgentSta
         block_images: false,
         convert_to_llm: |m| m.to_vec(),
         cwd: std::env::temp_dir(),
+        limits: Default::default(),
     };
     let state = AgentState {
         system_prompt: "sys".into(),
         messages: vec![],
         tools: vec![Arc::new(SleepTool { mode })],
+        run: Default::default(),
     };
     (cfg, state, provider)
 }

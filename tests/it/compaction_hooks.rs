@@ -55,6 +55,7 @@ async fn agent_with_extension(cwd: &Path) -> (AgentSession, FauxProvider) {
         block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
+        limits: Default::default(),
     };
     let view = SharedView::new(cwd);
     let handle = ExtensionHandle::start(HostConfig::new(vec![path], cwd), view.clone());

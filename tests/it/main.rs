@@ -105,6 +105,7 @@ mod tui_i18n_playground_e2e;
 mod tui_images_e2e;
 mod tui_lang_e2e;
 mod tui_login_e2e;
+mod tui_loop_guard_e2e;
 mod tui_lua_e2e;
 mod tui_panels_e2e;
 mod tui_playground_e2e;

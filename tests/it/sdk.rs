@@ -517,3 +517,39 @@ async fn images_go_with_the_prompt() {
     );
     assert!(sent.contains("What is this?"), "{sent}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_past_its_turn_limit_or_repeating_a_failing_call_is_a_stopped_error() {
+    let server = MockServer::start();
+    server.set_handler(|req| {
+        let asked = req.json()["messages"].to_string();
+        if asked.contains("call the missing tool") {
+            MockReply::anthropic_tool_calls(&[("call_nope", "nope", json!({}))])
+        } else {
+            MockReply::anthropic_tool_calls(&[("call_ls", "ls", json!({}))])
+        }
+    });
+    let sandbox = sandbox(&server);
+    let session = start(options(&sandbox).tools(["ls"]).max_turns(3)).await;
+    let mut events = session.events();
+    match session.prompt("list forever").await {
+        Err(SdkError::Stopped { code, message }) => {
+            assert_eq!(code, "max_turns");
+            assert!(message.contains("limit of 3 turns"), "{message}");
+        }
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    assert_eq!(server.request_count(), 3);
+    let kinds = kinds(&drain(&mut events));
+    assert_eq!(kinds[kinds.len() - 2..], ["run_stopped", "agent_end"]);
+
+    // The next prompt is a new run with its own counts: the guard stops it first.
+    match session.prompt("call the missing tool").await {
+        Err(SdkError::Stopped { code, message }) => {
+            assert_eq!(code, "repeated_tool_failure");
+            assert!(message.contains("`nope`"), "{message}");
+        }
+        other => panic!("expected a stop, got {other:?}"),
+    }
+    assert_eq!(server.request_count(), 6);
+}

@@ -38,6 +38,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path, keep: u64) ->
         block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
+        limits: Default::default(),
     };
     let mut retry = RetryPolicy::default();
     retry.settings.enabled = false;

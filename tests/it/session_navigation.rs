@@ -40,6 +40,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path) -> AgentSessi
         block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.to_path_buf(),
+        limits: Default::default(),
     };
     let mut agent = AgentSession::new(
         AgentState::default(),

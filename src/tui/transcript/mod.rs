@@ -399,6 +399,9 @@ impl Transcript {
                 ),
                 NoticeKind::Warning,
             ),
+            AgentEvent::RunStopped { message, .. } => {
+                self.notice(message.clone(), NoticeKind::Error)
+            }
             _ => {}
         }
     }

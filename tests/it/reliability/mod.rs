@@ -1,12 +1,13 @@
-//! Nothing runs away, nothing leaks, nothing is lost: extensions that try to
-//! crash or end pi, the Lua memory limit, private file modes, prompts kept
-//! across a kill, bounded waits on a stalled stream, terminal escapes in
-//! print mode. The real `pi` binary runs against the offline demo provider or
+//! Nothing runs away, nothing leaks, nothing is lost: models that call tools in
+//! circles, extensions that try to crash or end pi, the Lua memory limit, private
+//! file modes, prompts kept across a kill, bounded waits on a stalled stream,
+//! terminal escapes in print mode. The real `pi` binary runs against the offline demo provider or
 //! a mock server on 127.0.0.1.
 
 mod escapes;
 mod fault_matrix;
 mod general_rules;
+mod run_limits;
 mod stop_and_resume;
 mod validated_config;
 mod waiting;

@@ -57,6 +57,7 @@ pub async fn session_with_tools(
         block_images: false,
         convert_to_llm: pi::session::convert::convert_to_llm,
         cwd: cwd.clone(),
+        limits: Default::default(),
     };
     let view = SharedView::new(&cwd);
     let handle = ExtensionHandle::start(host, view.clone());
@@ -82,6 +83,7 @@ pub async fn session_with_tools(
         system_prompt: "sys".into(),
         messages: Vec::new(),
         tools,
+        run: Default::default(),
     };
     let mut session = session;
     let model = faux.model();
