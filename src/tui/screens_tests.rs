@@ -101,7 +101,7 @@ fn settings_list_filter_and_thinking_levels() {
     a.overlay = Some(Overlay::Panel(Box::new(panel)));
     let list = screen(&mut a, 80, 30);
     assert!(
-        list.contains("(1/20)") && list.contains("Type to search"),
+        list.contains("(1/21)") && list.contains("Type to search"),
         "{list}"
     );
     insta::assert_snapshot!("settings_80x30", list);

@@ -31,7 +31,7 @@ fn settings_panel_writes_settings_json_and_hides_the_header() {
     pi.send("/settings");
     pi.tmux.wait_for("the settings list", WAIT, |s| {
         // tmux draws no images: the two image display settings are left out.
-        s.contains("Settings") && s.contains("Auto-compact") && s.contains("(1/18)")
+        s.contains("Settings") && s.contains("Auto-compact") && s.contains("(1/19)")
     });
     // Typing filters the list down to the entry.
     pi.tmux.type_text("quiet");

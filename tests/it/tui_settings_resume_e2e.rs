@@ -40,7 +40,7 @@ fn settings_filter_theme_list_and_editor_padding() {
     let pi = Session::launch(&server, |_| {});
     pi.send("/settings");
     pi.tmux
-        .wait_for("the settings list", WAIT, |s| s.contains("(1/18)"));
+        .wait_for("the settings list", WAIT, |s| s.contains("(1/19)"));
     pi.tmux.type_text("theme");
     pi.tmux.wait_for("the theme entry", WAIT, |s| {
         s.contains("→ Theme") && !s.contains("(1/")

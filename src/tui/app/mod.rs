@@ -15,6 +15,7 @@ pub mod session_tree_task;
 pub mod sessions;
 pub mod settings;
 mod tree;
+mod warnings;
 pub mod whats_new;
 
 #[cfg(test)]
@@ -141,6 +142,8 @@ pub struct App {
     pub cycle_models: Vec<Model>,
     /// Set while a turn runs.
     pub busy_since: Option<Instant>,
+    /// The subscription billing warning was considered (it is given once per run).
+    pub extra_usage_checked: bool,
     /// The theme files when `/reload` was asked for, to say what it found changed.
     pub themes_at_reload: Option<crate::core::resource_inventory::ResourceInventory>,
     /// Lines scrolled up from the bottom (0 = follow the end).
@@ -221,6 +224,7 @@ impl App {
             models: Vec::new(),
             cycle_models: Vec::new(),
             busy_since: None,
+            extra_usage_checked: false,
             themes_at_reload: None,
             scroll: 0,
             page: 10,
@@ -454,6 +458,7 @@ impl App {
         self.footer.auto_compact = s.auto_compact;
         self.extension_commands = s.extension_commands.clone();
         self.resource_commands = s.resource_commands.clone();
+        self.warn_about_extra_usage();
     }
 
     pub(super) fn submit(&mut self, text: String) {

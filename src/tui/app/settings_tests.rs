@@ -110,7 +110,7 @@ fn settings_changes_are_saved_and_applied_at_once() {
         "Auto-compact",
         "Skill commands",
         "Clear on shrink",
-        "(1/18)",
+        "(1/19)",
     ] {
         assert!(text.contains(label), "{text}");
     }
@@ -121,7 +121,7 @@ fn settings_changes_are_saved_and_applied_at_once() {
     run(&mut f.app, "/settings");
     let text = overlay_text(&f.app);
     assert!(
-        text.contains("Show images") && text.contains("(1/20)"),
+        text.contains("Show images") && text.contains("(1/21)"),
         "{text}"
     );
 
@@ -374,4 +374,56 @@ fn autocomplete_max_items_changes_the_slash_menu_at_once() {
     change(&mut f.app, "Autocomplete");
     assert_eq!(f.saved(), json!({"autocompleteMaxVisible": 7}));
     assert_eq!(rows(&mut f.app), 7);
+}
+
+/// How many notices in the transcript mention extra usage.
+fn extra_usage_warnings(app: &App) -> usize {
+    app.transcript
+        .items
+        .iter()
+        .filter(|i| matches!(i, Item::Notice { text, .. } if text.contains("extra usage")))
+        .count()
+}
+
+#[test]
+fn a_subscription_sign_in_to_anthropic_is_warned_about_once_unless_switched_off() {
+    let oauth = json!({"anthropic": {"type": "oauth", "access": "sk-ant-oat01-x",
+        "refresh": "r", "expires": 4_102_444_800_000u64}});
+    for (settings, auth, provider, expected) in [
+        ("{}", oauth.clone(), "anthropic", 1),
+        // Switched off in /settings.
+        (
+            r#"{"warnings": {"anthropicExtraUsage": false}}"#,
+            oauth.clone(),
+            "anthropic",
+            0,
+        ),
+        // A plain API key is billed as such: nothing to warn about.
+        (
+            "{}",
+            json!({"anthropic": {"type": "api_key", "key": "sk-ant-api03-x"}}),
+            "anthropic",
+            0,
+        ),
+        // A subscription token given as a key is a sign-in too.
+        (
+            "{}",
+            json!({"anthropic": {"type": "api_key", "key": "sk-ant-oat01-y"}}),
+            "anthropic",
+            1,
+        ),
+        // Another provider's model.
+        ("{}", oauth, "openai", 0),
+    ] {
+        let mut f = fixture(settings);
+        std::fs::write(f.dir.path().join("agent/auth.json"), auth.to_string()).unwrap();
+        f.app.footer.provider = provider.into();
+        f.app.warn_about_extra_usage();
+        f.app.warn_about_extra_usage();
+        assert_eq!(
+            extra_usage_warnings(&f.app),
+            expected,
+            "{settings} {provider}"
+        );
+    }
 }

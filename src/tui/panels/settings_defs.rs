@@ -130,6 +130,11 @@ pub const SETTINGS: &[SettingDef] = &[
         &["default", "no-tools", "user-only", "labeled-only", "all"],
         "default",
     ),
+    toggle(
+        "anthropic-extra-usage",
+        (Some("warnings"), "anthropicExtraUsage"),
+        "true",
+    ),
     SettingDef {
         id: "thinking",
         key: (None, "defaultThinkingLevel"),
@@ -249,6 +254,6 @@ mod tests {
             .map(|d| d.id)
             .collect();
         assert_eq!(choose, ["thinking", "theme"]);
-        assert_eq!(SETTINGS.len(), 20);
+        assert_eq!(SETTINGS.len(), 21);
     }
 }

@@ -72,7 +72,7 @@ fn values_come_from_settings_and_cycle() {
 fn typing_filters_by_label_and_counts_position() {
     let mut panel = panel();
     let all = text(&panel);
-    assert!(all.contains("(1/20)"), "{all}");
+    assert!(all.contains("(1/21)"), "{all}");
     assert!(all.contains("→ Auto-compact"), "{all}");
     type_text(&mut panel, "steer");
     let shown = text(&panel);
