@@ -134,3 +134,47 @@ fn undo_jump_and_shift_enter_arrive_as_tmux_sends_them() {
     assert!(request.contains("hello Xworld\\nsecond line"), "{request}");
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn ctrl_g_gets_the_pasted_text_and_an_unchanged_draft_keeps_its_marker() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("edited answer"));
+    let copy = std::sync::Arc::new(std::sync::Mutex::new(std::path::PathBuf::new()));
+    let seen = copy.clone();
+    let pi = Session::launch(&server, move |sandbox| {
+        // An "editor" that keeps a copy of what it was given and changes nothing.
+        let script = sandbox.root.path().join("editor.sh");
+        let saved = sandbox.root.path().join("given.txt");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ncp \"$1\" {}\n", quote(&saved.to_string_lossy())),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        sandbox
+            .env
+            .push(("VISUAL".into(), script.to_string_lossy().to_string()));
+        *seen.lock().unwrap() = saved;
+    });
+    pi.tmux.type_text("see ");
+    paste(&pi);
+    wait_for_editor(&pi, "the marker", &["see [paste #1 +20 lines]"]);
+    pi.tmux.key("C-g");
+    let given = wait_for_file(&copy.lock().unwrap(), WAIT);
+    assert_eq!(given, format!("see {}", pasted_lines().join("\n")));
+    std::thread::sleep(Duration::from_millis(300));
+    wait_for_editor(&pi, "the marker kept", &["see [paste #1 +20 lines]"]);
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the answer", WAIT, |s| s.contains("edited answer"));
+    let request = sent(&server, 0);
+    for line in pasted_lines() {
+        assert!(request.contains(&line), "{line} missing from {request}");
+    }
+    pi.quit_and_check_terminal();
+}

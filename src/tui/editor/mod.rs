@@ -428,4 +428,4 @@ fn decode_csi_u_controls(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 #[cfg(test)]
-mod tests;
+mod editor_tests;
