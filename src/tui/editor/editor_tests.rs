@@ -204,3 +204,23 @@ fn the_jump_waits_for_one_character() {
     assert_eq!(e.cursor().2, 1);
     assert_eq!(e.text(), "a-b-c");
 }
+
+#[test]
+fn a_jump_passes_over_paste_markers() {
+    let mut e = Editor::new();
+    e.paste(&twenty_lines());
+    typed(&mut e, " pick");
+    press(&mut e, KeyCode::Home, KeyModifiers::NONE);
+    // `p` first occurs inside the marker; the jump lands on the one after it.
+    press(&mut e, KeyCode::Char(']'), KeyModifiers::CONTROL);
+    press(&mut e, KeyCode::Char('p'), KeyModifiers::NONE);
+    assert_eq!(e.cursor().2, "[paste #1 +20 lines] ".len());
+    press(&mut e, KeyCode::End, KeyModifiers::NONE);
+    press(
+        &mut e,
+        KeyCode::Char(']'),
+        KeyModifiers::CONTROL | KeyModifiers::ALT,
+    );
+    press(&mut e, KeyCode::Char('#'), KeyModifiers::NONE);
+    assert_eq!(e.cursor().2, "[paste #1 +20 lines] pick".len());
+}

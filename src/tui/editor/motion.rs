@@ -29,6 +29,11 @@ fn ending_at(atoms: &[Range<usize>], col: usize) -> Option<&Range<usize>> {
     atoms.iter().find(|a| a.start < col && col <= a.end)
 }
 
+/// Byte `col` is strictly inside a marker (the cursor never rests there).
+fn inside(atoms: &[Range<usize>], col: usize) -> bool {
+    atoms.iter().any(|a| a.start < col && col < a.end)
+}
+
 fn starting_at(atoms: &[Range<usize>], col: usize) -> Option<&Range<usize>> {
     atoms.iter().find(|a| a.start <= col && col < a.end)
 }
@@ -290,8 +295,8 @@ impl Editor {
         }
     }
 
-    /// Move to the next (or previous) `target` character, across lines; the cursor stays
-    /// when there is none.
+    /// Move to the next (or previous) `target` character, across lines, passing over paste
+    /// markers; the cursor stays when there is none.
     pub(super) fn jump_to(&mut self, target: char, forward: bool) {
         if forward {
             for row in self.row..self.lines.len() {
@@ -301,9 +306,14 @@ impl Editor {
                     true => next_boundary(line, self.col),
                     false => 0,
                 };
-                if let Some(i) = line[from..].find(target) {
+                let atoms = self.atoms(row);
+                let found = line[from..]
+                    .match_indices(target)
+                    .map(|(i, _)| from + i)
+                    .find(|&i| !inside(&atoms, i));
+                if let Some(i) = found {
                     self.row = row;
-                    self.set_col(from + i);
+                    self.set_col(i);
                     return;
                 }
             }
@@ -315,7 +325,12 @@ impl Editor {
                 } else {
                     line.len()
                 };
-                if let Some(i) = line[..until].rfind(target) {
+                let atoms = self.atoms(row);
+                let found = line[..until]
+                    .rmatch_indices(target)
+                    .map(|(i, _)| i)
+                    .find(|&i| !inside(&atoms, i));
+                if let Some(i) = found {
                     self.row = row;
                     self.set_col(i);
                     return;
