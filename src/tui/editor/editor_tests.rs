@@ -224,3 +224,29 @@ fn a_jump_passes_over_paste_markers() {
     press(&mut e, KeyCode::Char('#'), KeyModifiers::NONE);
     assert_eq!(e.cursor().2, "[paste #1 +20 lines] pick".len());
 }
+
+#[test]
+fn a_marker_that_fits_on_a_row_is_not_wrapped_inside() {
+    let mut e = Editor::new();
+    typed(&mut e, &"b".repeat(35));
+    e.paste(&twenty_lines());
+    typed(&mut e, "bbbb");
+    let (rows, _) = e.layout(40);
+    assert_eq!(
+        rows,
+        vec!["b".repeat(35), "[paste #1 +20 lines]bbbb".to_string()]
+    );
+    // Typed marker-like text wraps like any other text.
+    let mut typed_only = Editor::new();
+    typed(
+        &mut typed_only,
+        &format!("{}[paste #9 +20 lines]", "b".repeat(35)),
+    );
+    assert_eq!(
+        typed_only.layout(40).0[0],
+        format!("{}[past", "b".repeat(35))
+    );
+    // Wider than the editor, it is split like a long word.
+    let (rows, _) = e.layout(10);
+    assert!(rows.iter().all(|r| width(r.trim_end()) <= 10), "{rows:?}");
+}

@@ -366,14 +366,12 @@ impl Editor {
         let mut rows = Vec::new();
         let mut cursor = (0, 0);
         for (i, line) in self.lines.iter().enumerate() {
-            let pieces = crate::ui_kit::text::wrap_keeping(line, max);
+            let pieces = self.row_ranges(i, max);
             if i == self.row {
-                let mut consumed = 0;
                 for (j, piece) in pieces.iter().enumerate() {
-                    let end = consumed + piece.len();
                     let last = j + 1 == pieces.len();
-                    if self.col < end || last {
-                        let col = width(&line[consumed..self.col.max(consumed).min(end)]);
+                    if self.col < piece.end || last {
+                        let col = width(&line[piece.start..self.col.clamp(piece.start, piece.end)]);
                         // A cursor right after a full row sits in the column the caller
                         // keeps free for it, on the same row (as pi draws it).
                         cursor = (col, rows.len() + j);
@@ -382,10 +380,9 @@ impl Editor {
                         }
                         break;
                     }
-                    consumed = end;
                 }
             }
-            rows.extend(pieces);
+            rows.extend(pieces.into_iter().map(|r| line[r].to_string()));
         }
         if cursor.1 >= rows.len() {
             rows.push(String::new());

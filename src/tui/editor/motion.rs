@@ -168,27 +168,59 @@ impl Editor {
         self.set_col(self.word_end());
     }
 
+    /// The byte ranges of line `row`'s rows on screen at `max` columns: words wrap as
+    /// `wrap_keeping` wraps them, and a paste marker that fits on a row is never split.
+    pub(super) fn row_ranges(&self, row: usize, max: usize) -> Vec<Range<usize>> {
+        let line = &self.lines[row];
+        let plain = |from: usize| {
+            let mut start = from;
+            wrap_keeping(&line[from..], max)
+                .into_iter()
+                .map(|piece| {
+                    let range = start..start + piece.len();
+                    start += piece.len();
+                    range
+                })
+                .collect::<Vec<_>>()
+        };
+        let atoms = self.atoms(row);
+        if atoms.is_empty() || width(line) <= max {
+            return plain(0);
+        }
+        let mut out = Vec::new();
+        let mut start = 0;
+        loop {
+            let rows = plain(start);
+            if rows.len() <= 1 {
+                out.extend(rows);
+                return out;
+            }
+            let mut end = rows[0].end;
+            if let Some(atom) = atoms.iter().find(|a| inside(std::slice::from_ref(a), end))
+                && width(&line[atom.clone()]) <= max
+            {
+                end = if atom.start > start {
+                    atom.start
+                } else {
+                    atom.end
+                };
+            }
+            out.push(start..end);
+            start = end;
+        }
+    }
+
     /// The rows on screen at the width last laid out.
     fn visual_lines(&self) -> Vec<VisualLine> {
         let max = self.last_width.get().max(1);
         let mut out = Vec::new();
-        for (row, line) in self.lines.iter().enumerate() {
-            if width(line) <= max {
+        for row in 0..self.lines.len() {
+            for range in self.row_ranges(row, max) {
                 out.push(VisualLine {
                     row,
-                    start: 0,
-                    end: line.len(),
+                    start: range.start,
+                    end: range.end,
                 });
-                continue;
-            }
-            let mut start = 0;
-            for piece in wrap_keeping(line, max) {
-                out.push(VisualLine {
-                    row,
-                    start,
-                    end: start + piece.len(),
-                });
-                start += piece.len();
             }
         }
         out
