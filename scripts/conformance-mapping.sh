@@ -50,7 +50,7 @@ HEAD
 |---|---|
 | `tui/test/keys.test.ts`, `stdin-buffer.test.ts` | Raw terminal byte parsing; key decoding is crossterm's here. |
 | `tui/test/overlay-*.test.ts`, `tui-render.test.ts`, `tui-overlay-style-leak.test.ts`, `terminal-image.test.ts`, `bug-regression-isimageline-startswith-bug.test.ts` | pi-tui's differential renderer and overlay stack; the screen is drawn by ratatui here. |
-| `tui/test/editor.test.ts` (kill ring, undo coalescing, character jump, sticky column, paste markers, word wrap, autocomplete) | Not yet: the editor has one kill buffer, per-key undo, no Ctrl+] jump or sticky column, and wraps by character. |
+| `tui/test/editor.test.ts` (word wrap, autocomplete; "does not trigger autocomplete during single-line paste") | Completion lives in the app here, not in the editor; wrapping is `ui_kit/text`'s. |
 | `tui/test/input.test.ts`, `truncated-text.test.ts`, `select-list.test.ts`, `autocomplete.test.ts` | Components with a different API here (Lua UI components, file completion); not ported yet. |
 | `tui/test/markdown.test.ts` (cell wrapping, pre-styled text, blockquote styling) | Table cells are truncated rather than wrapped; styling checks need the original's ANSI renderer. |
 | `ai/test/stream.test.ts`, `empty.test.ts`, `abort.test.ts`, `tokens.test.ts`, `total-tokens.test.ts`, `unicode-surrogate.test.ts`, `image-tool-result.test.ts`, `tool-call-without-result.test.ts`, `interleaved-thinking.test.ts`, `xhigh.test.ts`, `*-e2e.test.ts`, `zen.test.ts`, `github-copilot-*.test.ts`, `anthropic-oauth.test.ts`, `bedrock-models.test.ts`, `openai-codex-stream.test.ts` | Live provider calls (credentials); stream handling is covered against the mock servers in `tests/it/ai_*.rs`. |

@@ -1,6 +1,6 @@
 //! Taking over the terminal and giving it back exactly as it was: raw mode,
 //! the alternate screen and mouse wheel reporting (alternate-screen mode
-//! only), bracketed paste, keyboard enhancement and the cursor. Restoring is idempotent and also runs from a
+//! only), bracketed paste, keyboard enhancement (or modifyOtherKeys in tmux) and the cursor. Restoring is idempotent and also runs from a
 //! panic hook and on SIGTERM/SIGHUP.
 
 use std::io::{self, Write};
@@ -19,6 +19,8 @@ use crossterm::{cursor, execute};
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Keyboard enhancement flags were pushed.
 static ENHANCED: AtomicBool = AtomicBool::new(false);
+/// modifyOtherKeys was asked for (inside tmux, without the Kitty protocol).
+static OTHER_KEYS: AtomicBool = AtomicBool::new(false);
 /// The UI draws on the alternate screen (else on the normal screen, with scrollback).
 static ALTERNATE: AtomicBool = AtomicBool::new(false);
 
@@ -58,6 +60,9 @@ pub fn reenter() -> io::Result<()> {
             PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
         )?;
         ENHANCED.store(true, Ordering::SeqCst);
+    } else if crate::tui::other_keys::wanted() {
+        out.write_all(crate::tui::other_keys::ENABLE.as_bytes())?;
+        OTHER_KEYS.store(true, Ordering::SeqCst);
     }
     out.flush()
 }
@@ -70,6 +75,9 @@ pub fn restore() {
     let mut out = io::stdout();
     if ENHANCED.swap(false, Ordering::SeqCst) {
         let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    if OTHER_KEYS.swap(false, Ordering::SeqCst) {
+        let _ = out.write_all(crate::tui::other_keys::DISABLE.as_bytes());
     }
     if ALTERNATE.load(Ordering::SeqCst) {
         let _ = out.write_all(MOUSE_OFF.as_bytes());

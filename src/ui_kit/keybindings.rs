@@ -44,6 +44,7 @@ pub const DEFAULT_BINDINGS: &[(&str, &[&str])] = &[
     ("tui.editor.yank", &["ctrl+y"]),
     ("tui.editor.yankPop", &["alt+y"]),
     ("tui.editor.undo", &["ctrl+-"]),
+    ("tui.editor.redo", &["ctrl+alt+-", "alt+-"]),
     ("tui.input.copy", &["ctrl+c"]),
     ("tui.select.up", &["up"]),
     ("tui.select.down", &["down"]),
@@ -150,7 +151,7 @@ impl KeyCombo {
             k if k.chars().count() == 1 => KeyCode::Char(k.chars().next()?),
             _ => return None,
         };
-        Some(KeyCombo { code, modifiers })
+        Some(canonical(KeyCombo { code, modifiers }))
     }
 
     /// The combo a terminal key event stands for.
@@ -173,7 +174,7 @@ impl KeyCombo {
             }
             other => other,
         };
-        KeyCombo { code, modifiers }
+        canonical(KeyCombo { code, modifiers })
     }
 
     /// `ctrl+o`-style text.
@@ -203,6 +204,33 @@ impl KeyCombo {
         });
         parts.join("+")
     }
+}
+
+/// One spelling for chords that terminals send as the same bytes. Without the Kitty
+/// protocol Ctrl+-, Ctrl+_, Ctrl+/ and Ctrl+7 all send 0x1f (crossterm reads it as
+/// Ctrl+7), Ctrl+] sends 0x1d (read as Ctrl+5), Ctrl+backslash 0x1c (Ctrl+4), Ctrl+^ 0x1e (Ctrl+6)
+/// and Ctrl+@ / Ctrl+2 0x00 (Ctrl+Space); with Alt they come after an ESC. Both a bound
+/// key and an arriving event are put in this form, so either spelling matches.
+fn canonical(combo: KeyCombo) -> KeyCombo {
+    let KeyCombo {
+        code,
+        mut modifiers,
+    } = combo;
+    if !modifiers.contains(KeyModifiers::CONTROL) {
+        return combo;
+    }
+    let code = match code {
+        KeyCode::Char('7' | '_' | '/' | '-') => {
+            modifiers.remove(KeyModifiers::SHIFT);
+            KeyCode::Char('-')
+        }
+        KeyCode::Char('5') => KeyCode::Char(']'),
+        KeyCode::Char('4') => KeyCode::Char('\\'),
+        KeyCode::Char('6') => KeyCode::Char('^'),
+        KeyCode::Char('2' | '@') => KeyCode::Char(' '),
+        other => other,
+    };
+    KeyCombo { code, modifiers }
 }
 
 /// The live bindings: action id to keys.
@@ -344,6 +372,49 @@ mod tests {
             "app.message.followUp",
             &key(KeyCode::Enter, KeyModifiers::ALT)
         ));
+    }
+
+    #[test]
+    fn chords_sent_as_the_same_bytes_match_each_other() {
+        let kb = Keybindings::default();
+        let ctrl = KeyModifiers::CONTROL;
+        // 0x1f as crossterm reads it, and the Kitty protocol's Ctrl+-, Ctrl+_ and Ctrl+/.
+        for event in [
+            key(KeyCode::Char('7'), ctrl),
+            key(KeyCode::Char('-'), ctrl),
+            key(KeyCode::Char('_'), ctrl),
+            key(KeyCode::Char('-'), ctrl | KeyModifiers::SHIFT),
+            key(KeyCode::Char('/'), ctrl),
+        ] {
+            assert!(kb.matches("tui.editor.undo", &event), "{event:?}");
+            assert!(!kb.matches("tui.editor.redo", &event), "{event:?}");
+        }
+        // ESC 0x1f and ESC - redo; plain `-` and Ctrl+8 do neither.
+        let ctrl_alt = ctrl | KeyModifiers::ALT;
+        assert!(kb.matches("tui.editor.redo", &key(KeyCode::Char('7'), ctrl_alt)));
+        assert!(kb.matches(
+            "tui.editor.redo",
+            &key(KeyCode::Char('-'), KeyModifiers::ALT)
+        ));
+        for event in [
+            key(KeyCode::Char('-'), KeyModifiers::NONE),
+            key(KeyCode::Char('8'), ctrl),
+        ] {
+            assert!(!kb.matches("tui.editor.undo", &event), "{event:?}");
+        }
+        // 0x1d is Ctrl+] (jump), ESC 0x1d Ctrl+Alt+] (jump back).
+        assert!(kb.matches("tui.editor.jumpForward", &key(KeyCode::Char('5'), ctrl)));
+        assert!(kb.matches("tui.editor.jumpForward", &key(KeyCode::Char(']'), ctrl)));
+        assert!(kb.matches(
+            "tui.editor.jumpBackward",
+            &key(KeyCode::Char('5'), ctrl_alt)
+        ));
+        assert!(!kb.matches("tui.editor.jumpForward", &key(KeyCode::Char('5'), ctrl_alt)));
+        // A user's `ctrl+_` or `ctrl+7` is the same key as the default `ctrl+-`.
+        let (kb, warnings) = Keybindings::from_json(r#"{"tui.editor.yank": "ctrl+_"}"#);
+        assert!(warnings.is_empty());
+        assert!(kb.matches("tui.editor.yank", &key(KeyCode::Char('7'), ctrl)));
+        assert!(!kb.matches("tui.editor.yank", &key(KeyCode::Char('y'), ctrl)));
     }
 
     #[test]

@@ -45,23 +45,13 @@ const SKIPPED_MACROS: &[&str] = &[
 /// (file suffix, exact literal, why it is not translated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "tui/editor/mod.rs",
-        "[paste #{id} +{} lines]",
+        "tui/editor/paste.rs",
+        "[paste #{id} +{lines} lines]",
         "paste marker, parsed back when the message is sent",
     ),
     (
-        "tui/editor/mod.rs",
+        "tui/editor/paste.rs",
         "[paste #{id} {} chars]",
-        "paste marker, parsed back when the message is sent",
-    ),
-    (
-        "tui/editor/mod.rs",
-        "[paste #{id} +{line_count} lines]",
-        "paste marker, parsed back when the message is sent",
-    ),
-    (
-        "tui/editor/mod.rs",
-        "[paste #{id} {chars} chars]",
         "paste marker, parsed back when the message is sent",
     ),
     (

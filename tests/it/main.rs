@@ -98,6 +98,7 @@ mod tui_clipboard_image;
 mod tui_config_e2e;
 mod tui_cursor_e2e;
 mod tui_e2e;
+mod tui_editor_keys_e2e;
 mod tui_export;
 mod tui_extension_ui_e2e;
 mod tui_i18n_e2e;

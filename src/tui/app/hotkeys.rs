@@ -51,6 +51,7 @@ const EDITING: &[Row] = &[
     row(&["tui.editor.yank"]),
     row(&["tui.editor.yankPop"]),
     row(&["tui.editor.undo"]),
+    row(&["tui.editor.redo"]),
 ];
 
 const OTHER: &[Row] = &[

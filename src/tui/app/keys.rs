@@ -83,6 +83,11 @@ impl App {
             }
             return;
         }
+        // Ctrl+] waits for the character to jump to; any other key cancels the jump and
+        // does what it always does.
+        if self.editor.take_jump_key(&key, &self.keys) {
+            return;
+        }
         if self.run_extension_shortcut(&key) {
             return;
         }

@@ -418,10 +418,15 @@ async fn lua_published(store: Option<crate::lua::ui::surfaces::SurfaceStore>) {
 fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
     crate::tui::terminal::restore();
     match request {
-        TerminalRequest::ExternalEditor => match edit_externally(&app.editor.text()) {
-            Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
-            Err(message) => app.transcript.notice(message, NoticeKind::Warning),
-        },
+        TerminalRequest::ExternalEditor => {
+            // The editor gets pasted text in full; unchanged, the markers stay.
+            let sent = app.editor.expanded();
+            match edit_externally(&sent) {
+                Ok(text) if text.trim_end_matches('\n') == sent.trim_end_matches('\n') => {}
+                Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
+                Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+            }
+        }
         TerminalRequest::Suspend => {
             // SAFETY: raising SIGTSTP on our own process; we continue on SIGCONT.
             unsafe {

@@ -1,22 +1,28 @@
-//! The multi-line message editor: cursor motion, word and line deletion with
-//! a kill buffer, undo, prompt history and collapsed large pastes.
+//! The multi-line message editor: typing, cursor motion, deletion, the kill ring, undo
+//! and redo, prompt history and collapsed large pastes. Key handling is here; the parts
+//! live in `edit` (changes, kills, yank, undo), `motion` (cursor moves, sticky column,
+//! character jump), `history`, `paste` (markers), `kill_ring` and `undo`.
 
 pub mod clipboard_image;
+mod edit;
 pub mod file_complete;
+mod history;
 pub mod history_file;
 pub mod image_attach;
+pub mod kill_ring;
+mod motion;
+pub mod paste;
+pub mod undo;
+
+use std::cell::Cell;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::{byte_at_column, next_boundary, prev_boundary, width};
-
-/// Pastes longer than this many lines are collapsed to a marker.
-const PASTE_MAX_LINES: usize = 10;
-/// Pastes longer than this many characters are collapsed to a marker.
-const PASTE_MAX_CHARS: usize = 1000;
-/// Prompts remembered for up/down.
-const HISTORY_LIMIT: usize = 100;
+use crate::ui_kit::text::width;
+use kill_ring::KillRing;
+use paste::{Carried, Pastes};
+use undo::UndoStack;
 
 /// What a key did to the editor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,11 +35,13 @@ pub enum EditorOutcome {
     Ignored,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Snapshot {
-    lines: Vec<String>,
-    row: usize,
-    col: usize,
+/// The last thing done, for undo coalescing, kill accumulation and yank-pop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LastAction {
+    None,
+    TypeWord,
+    Kill,
+    Yank,
 }
 
 /// Editor state.
@@ -41,13 +49,24 @@ struct Snapshot {
 pub struct Editor {
     lines: Vec<String>,
     row: usize,
-    /// Byte offset in `lines[row]`, always on a char boundary.
+    /// Byte offset in `lines[row]`, always on a char boundary and never inside a marker.
     col: usize,
-    undo: Vec<Snapshot>,
-    killed: String,
-    history: Vec<String>,
+    undo: UndoStack,
+    last_action: LastAction,
+    kill_ring: KillRing,
+    /// Where the last yank started (it ends at the cursor).
+    yanked: Option<(usize, usize)>,
+    history: Vec<Carried>,
     history_index: Option<usize>,
-    pastes: Vec<String>,
+    pastes: Pastes,
+    /// Ctrl+] (forward) or Ctrl+Alt+] (backward) waits for the character to jump to.
+    jump: Option<bool>,
+    /// The screen column up/down aim for while rows are too short for it.
+    preferred_col: Option<usize>,
+    /// The column a vertical move landed in before it was moved to a marker's start.
+    snapped_from: Option<usize>,
+    /// The width the text was last laid out at (up/down move by rows on screen).
+    last_width: Cell<usize>,
 }
 
 impl Default for Editor {
@@ -56,13 +75,26 @@ impl Default for Editor {
             lines: vec![String::new()],
             row: 0,
             col: 0,
-            undo: Vec::new(),
-            killed: String::new(),
+            undo: UndoStack::default(),
+            last_action: LastAction::None,
+            kill_ring: KillRing::default(),
+            yanked: None,
             history: Vec::new(),
             history_index: None,
-            pastes: Vec::new(),
+            pastes: Pastes::default(),
+            jump: None,
+            preferred_col: None,
+            snapped_from: None,
+            last_width: Cell::new(80),
         }
     }
+}
+
+/// Line endings made `\n` and tabs spaces, so what is drawn is what the cursor counts.
+fn normalize(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\t', &" ".repeat(crate::ui_kit::text::TAB_WIDTH))
 }
 
 impl Editor {
@@ -81,20 +113,24 @@ impl Editor {
         self.lines.len() == 1 && self.lines[0].is_empty()
     }
 
-    /// Replace the whole text, cursor at the end.
+    /// Replace the whole text, cursor at the end (undoable). Pastes stay known, so
+    /// markers in `text` still expand.
     pub fn set_text(&mut self, text: &str) {
-        self.snapshot();
+        let text = normalize(text);
+        self.history_index = None;
+        self.last_action = LastAction::None;
+        self.jump = None;
+        if self.text() != text {
+            self.push_undo();
+        }
         self.lines = text.split('\n').map(str::to_string).collect();
         self.row = self.lines.len() - 1;
-        self.col = self.lines[self.row].len();
-        self.history_index = None;
+        self.set_col(self.lines[self.row].len());
     }
 
-    /// Empty the editor (kept in undo).
+    /// Empty the editor (kept in undo, with its pastes).
     pub fn clear(&mut self) {
         self.set_text("");
-        self.pastes.clear();
-        self.history_index = None;
     }
 
     /// The whitespace-free word just before the cursor.
@@ -121,333 +157,221 @@ impl Editor {
         if !self.lines[self.row].is_char_boundary(start) {
             return;
         }
-        self.snapshot();
+        self.push_undo();
+        self.last_action = LastAction::None;
         self.lines[self.row].replace_range(start..self.col, text);
-        self.col = start + text.len();
+        self.set_col(start + text.len());
     }
 
     /// Replace the word before the cursor with `text`.
     pub fn replace_word_before_cursor(&mut self, text: &str) {
-        self.snapshot();
-        let start = self.col - self.word_before_cursor().len();
-        self.lines[self.row].replace_range(start..self.col, text);
-        self.col = start + text.len();
+        let len = self.word_before_cursor().len();
+        self.replace_before_cursor(len, text);
     }
 
-    /// Remember a sent prompt for up/down.
-    pub fn add_history(&mut self, text: &str) {
-        if text.trim().is_empty() || self.history.last().is_some_and(|h| h == text) {
+    /// The text with paste markers replaced by what was pasted, trimmed (what is sent).
+    pub fn expanded_text(&self) -> String {
+        self.expanded().trim().to_string()
+    }
+
+    /// The text with paste markers replaced by what was pasted (for an external editor).
+    pub fn expanded(&self) -> String {
+        self.pastes.expand(&self.text())
+    }
+
+    /// Insert pasted text (one undo step); large pastes become a `[paste #n ...]` marker.
+    pub fn paste(&mut self, raw: &str) {
+        self.history_index = None;
+        self.last_action = LastAction::None;
+        self.push_undo();
+        let mut clean: String = normalize(&decode_csi_u_controls(raw))
+            .chars()
+            .filter(|c| *c == '\n' || !c.is_control())
+            .collect();
+        // A pasted path right after a word gets a space in front.
+        let before = self.lines[self.row][..self.col].chars().next_back();
+        if clean.starts_with(['/', '~', '.'])
+            && before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            clean.insert(0, ' ');
+        }
+        if paste::is_large(&clean) {
+            let id = self.pastes.add(&clean);
+            self.insert_raw(&paste::marker_text(id, &clean));
+        } else {
+            self.insert_raw(&clean);
+        }
+    }
+
+    /// Insert text at the cursor (may contain newlines) as one undo step.
+    pub fn insert(&mut self, text: &str) {
+        if text.is_empty() {
             return;
         }
-        self.history.push(text.to_string());
-        if self.history.len() > HISTORY_LIMIT {
-            self.history.remove(0);
-        }
-    }
-
-    /// The text with paste markers replaced by what was pasted, trimmed.
-    pub fn expanded_text(&self) -> String {
-        let mut text = self.text();
-        for (i, paste) in self.pastes.iter().enumerate() {
-            let id = i + 1;
-            for marker in [
-                format!("[paste #{id} +{} lines]", paste.split('\n').count()),
-                format!("[paste #{id} {} chars]", paste.chars().count()),
-            ] {
-                text = text.replace(&marker, paste);
-            }
-        }
-        text.trim().to_string()
-    }
-
-    /// Insert pasted text; large pastes become a `[paste #n ...]` marker.
-    pub fn paste(&mut self, raw: &str) {
-        // Tabs become spaces, so what is drawn is what the cursor counts.
-        let clean = raw
-            .replace("\r\n", "\n")
-            .replace('\r', "\n")
-            .replace('\t', &" ".repeat(crate::ui_kit::text::TAB_WIDTH));
-        let line_count = clean.split('\n').count();
-        let chars = clean.chars().count();
-        if line_count > PASTE_MAX_LINES || chars > PASTE_MAX_CHARS {
-            self.pastes.push(clean);
-            let id = self.pastes.len();
-            let marker = if line_count > PASTE_MAX_LINES {
-                format!("[paste #{id} +{line_count} lines]")
-            } else {
-                format!("[paste #{id} {chars} chars]")
-            };
-            self.insert(&marker);
-        } else {
-            self.insert(&clean);
-        }
-    }
-
-    /// Insert text at the cursor (may contain newlines).
-    pub fn insert(&mut self, text: &str) {
-        self.snapshot();
         self.history_index = None;
-        let rest = self.lines[self.row].split_off(self.col);
-        let mut parts = text.split('\n');
-        if let Some(first) = parts.next() {
-            self.lines[self.row].push_str(first);
-        }
-        for part in parts {
-            self.row += 1;
-            self.lines.insert(self.row, part.to_string());
-        }
-        self.col = self.lines[self.row].len();
-        self.lines[self.row].push_str(&rest);
+        self.last_action = LastAction::None;
+        self.push_undo();
+        self.insert_raw(&normalize(text));
     }
 
-    fn snapshot(&mut self) {
-        let snap = Snapshot {
-            lines: self.lines.clone(),
-            row: self.row,
-            col: self.col,
+    /// Waiting for the character of a jump (Ctrl+] / Ctrl+Alt+]).
+    pub fn jump_pending(&self) -> bool {
+        self.jump.is_some()
+    }
+
+    /// A key while a jump waits for its character: the character jumps, the jump key again
+    /// cancels (both used up, `true`); any other key cancels and is handled as usual.
+    pub fn take_jump_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> bool {
+        let Some(forward) = self.jump.take() else {
+            return false;
         };
-        if self.undo.last() != Some(&snap) {
-            self.undo.push(snap);
+        if kb.matches("tui.editor.jumpForward", key) || kb.matches("tui.editor.jumpBackward", key) {
+            return true;
         }
-        if self.undo.len() > 200 {
-            self.undo.remove(0);
+        match key.code {
+            KeyCode::Char(c)
+                if !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                self.last_action = LastAction::None;
+                self.jump_to(c, forward);
+                true
+            }
+            _ => false,
         }
+    }
+
+    fn submit(&mut self) -> EditorOutcome {
+        let text = self.expanded_text();
+        let entry = self.pastes.carry(&self.text());
+        self.remember(entry);
+        *self = Editor {
+            history: std::mem::take(&mut self.history),
+            kill_ring: std::mem::take(&mut self.kill_ring),
+            last_width: self.last_width.clone(),
+            ..Editor::default()
+        };
+        EditorOutcome::Submit(text)
     }
 
     /// Handle a key according to the bindings.
     pub fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> EditorOutcome {
+        if self.take_jump_key(key, kb) {
+            return EditorOutcome::Handled;
+        }
         let is = |id: &str| kb.matches(id, key);
-        if is("tui.input.newLine")
+        let plain_char = match key.code {
+            KeyCode::Char(c)
+                if !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
+        if is("tui.input.copy") {
+            return EditorOutcome::Ignored;
+        } else if is("tui.editor.undo") {
+            self.undo();
+        } else if is("tui.editor.redo") {
+            self.redo();
+        } else if is("tui.editor.deleteToLineEnd") {
+            self.kill_to_line_end();
+        } else if is("tui.editor.deleteToLineStart") {
+            self.kill_to_line_start();
+        } else if is("tui.editor.deleteWordBackward") {
+            self.kill_word_backward();
+        } else if is("tui.editor.deleteWordForward") {
+            self.kill_word_forward();
+        } else if is("tui.editor.deleteCharBackward")
+            || (key.code == KeyCode::Backspace && key.modifiers == KeyModifiers::SHIFT)
+        {
+            self.backspace();
+        } else if is("tui.editor.deleteCharForward")
+            || (key.code == KeyCode::Delete && key.modifiers == KeyModifiers::SHIFT)
+        {
+            self.delete_forward();
+        } else if is("tui.editor.yank") {
+            self.yank();
+        } else if is("tui.editor.yankPop") {
+            self.yank_pop();
+        } else if is("tui.editor.cursorLineStart") {
+            self.last_action = LastAction::None;
+            self.set_col(0);
+        } else if is("tui.editor.cursorLineEnd") {
+            self.last_action = LastAction::None;
+            self.set_col(self.lines[self.row].len());
+        } else if is("tui.editor.cursorWordLeft") {
+            self.last_action = LastAction::None;
+            self.move_word_left();
+        } else if is("tui.editor.cursorWordRight") {
+            self.last_action = LastAction::None;
+            self.move_word_right();
+        } else if is("tui.input.newLine")
             || (key.code == KeyCode::Char('j') && key.modifiers == KeyModifiers::CONTROL)
             || (key.code == KeyCode::Enter && key.modifiers.contains(KeyModifiers::ALT))
         {
-            self.insert("\n");
+            self.new_line();
         } else if is("tui.input.submit") {
             if self.col > 0 && self.lines[self.row][..self.col].ends_with('\\') {
                 self.backspace();
-                self.insert("\n");
+                self.new_line();
                 return EditorOutcome::Handled;
             }
-            let text = self.expanded_text();
-            self.add_history(&self.text());
-            *self = Editor {
-                history: std::mem::take(&mut self.history),
-                killed: std::mem::take(&mut self.killed),
-                ..Editor::default()
-            };
-            return EditorOutcome::Submit(text);
+            return self.submit();
         } else if is("tui.editor.cursorUp") {
-            if self.row == 0 {
+            self.last_action = LastAction::None;
+            if self.is_empty() || (self.history_index.is_some() && self.on_first_visual_line()) {
                 self.history_back();
+            } else if self.on_first_visual_line() {
+                self.set_col(0);
             } else {
                 self.move_vertical(-1);
             }
         } else if is("tui.editor.cursorDown") {
-            if self.row + 1 == self.lines.len() && self.history_index.is_some() {
+            self.last_action = LastAction::None;
+            if self.history_index.is_some() && self.on_last_visual_line() {
                 self.history_forward();
+            } else if self.on_last_visual_line() {
+                self.set_col(self.lines[self.row].len());
             } else {
                 self.move_vertical(1);
             }
-        } else if is("tui.editor.cursorLeft") {
-            self.left();
         } else if is("tui.editor.cursorRight") {
-            self.right();
-        } else if is("tui.editor.cursorWordLeft") {
-            self.col = self.word_start();
-        } else if is("tui.editor.cursorWordRight") {
-            self.col = self.word_end();
-        } else if is("tui.editor.cursorLineStart") {
-            self.col = 0;
-        } else if is("tui.editor.cursorLineEnd") {
-            self.col = self.lines[self.row].len();
-        } else if is("tui.editor.deleteCharBackward") {
-            self.snapshot();
-            self.backspace();
-        } else if is("tui.editor.deleteCharForward") {
-            self.snapshot();
-            self.delete_forward();
-        } else if is("tui.editor.deleteWordBackward") {
-            let start = self.word_start();
-            self.kill_range(start, self.col);
-        } else if is("tui.editor.deleteWordForward") {
-            let end = self.word_end();
-            self.kill_range(self.col, end);
-        } else if is("tui.editor.deleteToLineStart") {
-            self.kill_range(0, self.col);
-        } else if is("tui.editor.deleteToLineEnd") {
-            let end = self.lines[self.row].len();
-            self.kill_range(self.col, end);
-        } else if is("tui.editor.yank") {
-            let killed = self.killed.clone();
-            self.insert(&killed);
-        } else if is("tui.editor.undo") {
-            if let Some(s) = self.undo.pop() {
-                (self.lines, self.row, self.col) = (s.lines, s.row, s.col);
-            }
-        } else if let KeyCode::Char(c) = key.code {
-            if key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-            {
-                return EditorOutcome::Ignored;
-            }
-            self.insert(&c.to_string());
+            self.last_action = LastAction::None;
+            self.move_right();
+        } else if is("tui.editor.cursorLeft") {
+            self.last_action = LastAction::None;
+            self.move_left();
+        } else if is("tui.editor.jumpForward") {
+            self.jump = Some(true);
+        } else if is("tui.editor.jumpBackward") {
+            self.jump = Some(false);
+        } else if key.code == KeyCode::Char(' ') && key.modifiers == KeyModifiers::SHIFT {
+            self.type_char(' ');
+        } else if let Some(c) = plain_char {
+            self.type_char(c);
         } else {
             return EditorOutcome::Ignored;
         }
         EditorOutcome::Handled
     }
 
-    fn left(&mut self) {
-        if self.col > 0 {
-            self.col = prev_boundary(&self.lines[self.row], self.col);
-        } else if self.row > 0 {
-            self.row -= 1;
-            self.col = self.lines[self.row].len();
-        }
-    }
-
-    fn right(&mut self) {
-        let line = &self.lines[self.row];
-        if self.col < line.len() {
-            self.col = next_boundary(line, self.col);
-        } else if self.row + 1 < self.lines.len() {
-            self.row += 1;
-            self.col = 0;
-        }
-    }
-
-    fn move_vertical(&mut self, delta: isize) {
-        let target = self.row as isize + delta;
-        if target < 0 || target as usize >= self.lines.len() {
-            return;
-        }
-        let column = width(&self.lines[self.row][..self.col]);
-        self.row = target as usize;
-        self.col = byte_at_column(&self.lines[self.row], column);
-    }
-
-    fn backspace(&mut self) {
-        if self.col > 0 {
-            let start = prev_boundary(&self.lines[self.row], self.col);
-            self.lines[self.row].replace_range(start..self.col, "");
-            self.col = start;
-        } else if self.row > 0 {
-            let line = self.lines.remove(self.row);
-            self.row -= 1;
-            self.col = self.lines[self.row].len();
-            self.lines[self.row].push_str(&line);
-        }
-    }
-
-    fn delete_forward(&mut self) {
-        let len = self.lines[self.row].len();
-        if self.col < len {
-            let end = next_boundary(&self.lines[self.row], self.col);
-            self.lines[self.row].replace_range(self.col..end, "");
-        } else if self.row + 1 < self.lines.len() {
-            let next = self.lines.remove(self.row + 1);
-            self.lines[self.row].push_str(&next);
-        }
-    }
-
-    fn kill_range(&mut self, start: usize, end: usize) {
-        if start == end {
-            if start == 0 && end == 0 && self.row > 0 {
-                self.snapshot();
-                self.backspace();
-            }
-            return;
-        }
-        self.snapshot();
-        self.killed = self.lines[self.row][start..end].to_string();
-        self.lines[self.row].replace_range(start..end, "");
-        self.col = start;
-    }
-
-    /// Where a backward word move lands: over spaces, then over a run of punctuation or a
-    /// run of other characters (pi's three character classes).
-    fn word_start(&self) -> usize {
-        let line = &self.lines[self.row];
-        let before: Vec<(usize, char)> = line[..self.col].char_indices().collect();
-        let mut i = before.len();
-        while i > 0 && before[i - 1].1.is_whitespace() {
-            i -= 1;
-        }
-        if let Some(&(_, c)) = i.checked_sub(1).and_then(|j| before.get(j)) {
-            let class = char_class(c);
-            while i > 0 && char_class(before[i - 1].1) == class {
-                i -= 1;
-            }
-        }
-        before.get(i).map(|(b, _)| *b).unwrap_or(0)
-    }
-
-    /// Where a forward word move lands: over spaces, then over one run of a class.
-    fn word_end(&self) -> usize {
-        let line = &self.lines[self.row];
-        let mut chars = line[self.col..].char_indices().peekable();
-        while chars.peek().is_some_and(|(_, c)| c.is_whitespace()) {
-            chars.next();
-        }
-        if let Some(&(_, c)) = chars.peek() {
-            let class = char_class(c);
-            while chars.peek().is_some_and(|(_, c)| char_class(*c) == class) {
-                chars.next();
-            }
-        }
-        chars
-            .peek()
-            .map(|(i, _)| self.col + i)
-            .unwrap_or(line.len())
-    }
-
-    fn history_back(&mut self) {
-        if self.history.is_empty() || (!self.is_empty() && self.history_index.is_none()) {
-            return;
-        }
-        let next = match self.history_index {
-            None => self.history.len() - 1,
-            Some(0) => 0,
-            Some(i) => i - 1,
-        };
-        self.history_index = Some(next);
-        let text = self.history[next].clone();
-        self.lines = text.split('\n').map(str::to_string).collect();
-        self.row = self.lines.len() - 1;
-        self.col = self.lines[self.row].len();
-    }
-
-    fn history_forward(&mut self) {
-        let Some(i) = self.history_index else { return };
-        if i + 1 >= self.history.len() {
-            self.history_index = None;
-            self.lines = vec![String::new()];
-            self.row = 0;
-            self.col = 0;
-            return;
-        }
-        self.history_index = Some(i + 1);
-        let text = self.history[i + 1].clone();
-        self.lines = text.split('\n').map(str::to_string).collect();
-        self.row = self.lines.len() - 1;
-        self.col = self.lines[self.row].len();
-    }
-
     /// The text wrapped to `max` columns and the cursor's (column, row) in it.
     pub fn layout(&self, max: usize) -> (Vec<String>, (usize, usize)) {
         let max = max.max(1);
+        self.last_width.set(max);
         let mut rows = Vec::new();
         let mut cursor = (0, 0);
         for (i, line) in self.lines.iter().enumerate() {
-            let pieces = crate::ui_kit::text::wrap_keeping(line, max);
+            let pieces = self.row_ranges(i, max);
             if i == self.row {
-                let mut consumed = 0;
                 for (j, piece) in pieces.iter().enumerate() {
-                    let end = consumed + piece.len();
                     let last = j + 1 == pieces.len();
-                    if self.col < end || last {
-                        let col = width(&line[consumed..self.col.max(consumed).min(end)]);
+                    if self.col < piece.end || last {
+                        let col = width(&line[piece.start..self.col.clamp(piece.start, piece.end)]);
                         // A cursor right after a full row sits in the column the caller
                         // keeps free for it, on the same row (as pi draws it).
                         cursor = (col, rows.len() + j);
@@ -456,10 +380,9 @@ impl Editor {
                         }
                         break;
                     }
-                    consumed = end;
                 }
             }
-            rows.extend(pieces);
+            rows.extend(pieces.into_iter().map(|r| line[r].to_string()));
         }
         if cursor.1 >= rows.len() {
             rows.push(String::new());
@@ -468,104 +391,38 @@ impl Editor {
     }
 }
 
-/// Word-movement classes: 0 whitespace, 1 punctuation, 2 anything else.
-fn char_class(c: char) -> u8 {
-    if c.is_whitespace() {
-        0
-    } else if "(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`".contains(c) {
-        1
-    } else {
-        2
+/// Some terminals (tmux with CSI-u keys) send control bytes inside a paste as
+/// `ESC [ code ; 5 u`; turn those back into the bytes (a line feed stays a line feed).
+fn decode_csi_u_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\x1b[") {
+        return text.into();
     }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("\x1b[") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let code: Option<u32> = after[..digits].parse().ok();
+        let control = match code {
+            Some(c @ 97..=122) if after[digits..].starts_with(";5u") => char::from_u32(c - 96),
+            Some(c @ 65..=90) if after[digits..].starts_with(";5u") => char::from_u32(c - 64),
+            _ => None,
+        };
+        match control {
+            Some(c) => {
+                out.push(c);
+                rest = &after[digits + 3..];
+            }
+            None => {
+                out.push_str("\x1b[");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn press(e: &mut Editor, code: KeyCode, m: KeyModifiers) -> EditorOutcome {
-        e.handle_key(&KeyEvent::new(code, m), &Keybindings::default())
-    }
-
-    fn typed(e: &mut Editor, s: &str) {
-        for c in s.chars() {
-            press(e, KeyCode::Char(c), KeyModifiers::NONE);
-        }
-    }
-
-    #[test]
-    fn typing_newlines_and_submit() {
-        let mut e = Editor::new();
-        typed(&mut e, "héllo");
-        press(&mut e, KeyCode::Enter, KeyModifiers::SHIFT);
-        typed(&mut e, "wörld\\");
-        press(&mut e, KeyCode::Enter, KeyModifiers::NONE);
-        typed(&mut e, "end");
-        assert_eq!(e.text(), "héllo\nwörld\nend");
-        press(&mut e, KeyCode::Left, KeyModifiers::NONE);
-        press(&mut e, KeyCode::Backspace, KeyModifiers::NONE);
-        assert_eq!(e.text(), "héllo\nwörld\ned");
-        let out = press(&mut e, KeyCode::Enter, KeyModifiers::NONE);
-        assert_eq!(out, EditorOutcome::Submit("héllo\nwörld\ned".into()));
-        assert!(e.is_empty());
-        press(&mut e, KeyCode::Up, KeyModifiers::NONE);
-        assert_eq!(e.text(), "héllo\nwörld\ned");
-        for _ in 0..3 {
-            press(&mut e, KeyCode::Down, KeyModifiers::NONE);
-        }
-        assert!(e.is_empty());
-    }
-
-    #[test]
-    fn word_kill_yank_and_undo() {
-        let mut e = Editor::new();
-        typed(&mut e, "one two three");
-        press(&mut e, KeyCode::Char('w'), KeyModifiers::CONTROL);
-        assert_eq!(e.text(), "one two ");
-        press(&mut e, KeyCode::Char('a'), KeyModifiers::CONTROL);
-        press(&mut e, KeyCode::Char('y'), KeyModifiers::CONTROL);
-        assert_eq!(e.text(), "threeone two ");
-        press(&mut e, KeyCode::Char('-'), KeyModifiers::CONTROL);
-        assert_eq!(e.text(), "one two ");
-    }
-
-    #[test]
-    fn large_pastes_collapse_and_expand_on_send() {
-        let mut e = Editor::new();
-        let big: Vec<String> = (0..120).map(|i| format!("l{i}")).collect();
-        let big = big.join("\n");
-        typed(&mut e, "see ");
-        e.paste(&big);
-        assert_eq!(e.text(), "see [paste #1 +120 lines]");
-        e.paste("small");
-        assert_eq!(e.expanded_text(), format!("see {big}small"));
-        e.paste(&"x".repeat(1500));
-        assert!(e.text().ends_with("[paste #2 1500 chars]"));
-    }
-
-    #[test]
-    fn a_ten_megabyte_paste_collapses_quickly() {
-        let mut e = Editor::new();
-        let line = "x".repeat(99) + "\n";
-        let huge = line.repeat(100_000);
-        let t0 = std::time::Instant::now();
-        e.paste(&huge);
-        assert_eq!(e.text(), "[paste #1 +100001 lines]");
-        assert_eq!(e.layout(40).0.len(), 1);
-        assert_eq!(e.expanded_text().len(), huge.trim().len());
-        assert!(t0.elapsed() < std::time::Duration::from_secs(5));
-    }
-
-    #[test]
-    fn layout_places_the_cursor_on_wrapped_rows() {
-        let mut e = Editor::new();
-        typed(&mut e, "abcdefgh");
-        let (rows, cursor) = e.layout(5);
-        assert_eq!(rows, vec!["abcde", "fgh"]);
-        assert_eq!(cursor, (3, 1));
-        typed(&mut e, "ij");
-        assert_eq!(e.layout(5).1, (5, 1));
-        typed(&mut e, "k");
-        assert_eq!(e.layout(5).1, (1, 2));
-    }
-}
+mod editor_tests;
