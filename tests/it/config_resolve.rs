@@ -258,7 +258,7 @@ fn list_models_table() {
     let expected = "\
 provider  model         context  max-out  thinking  images
 cerebras  gpt-oss-120b  131.1K   41.0K    yes       no    
-cerebras  zai-glm-4.7   131.1K   41.0K    yes       no    
+cerebras  zai-glm-4.7   131.1K   41.0K    no        no    
 zai       glm-4.5-air   131.1K   98.3K    yes       no    
 zai       glm-4.7       204.8K   131.1K   yes       no    
 zai       glm-5-turbo   200K     131.1K   yes       no    

@@ -329,9 +329,16 @@ fn ctrl_g_edits_the_message_in_the_external_editor() {
     wait_for_file_to_exist(&pi.sandbox.root.path().join("editor-ready"));
     pi.tmux.type_text("written in the editor");
     pi.tmux.key("Enter");
+    // pi's own redraw, not the terminal's echo of the line typed for the editor: the text
+    // sits in the editor, right under its top rule (pi is in raw mode again by then, so
+    // Enter sends it instead of arriving as a cooked-mode line feed).
     pi.tmux
         .wait_for("the edited text", Duration::from_secs(20), |s| {
-            s.contains("written in the editor") && !s.contains("draft") && s.contains("mock-model")
+            let rows: Vec<&str> = s.lines().map(str::trim_end).collect();
+            rows.windows(2)
+                .any(|w| w[0].starts_with('─') && w[1] == "written in the editor")
+                && !s.contains("draft")
+                && s.contains("mock-model")
         });
     pi.tmux.key("Enter");
     pi.tmux
