@@ -103,6 +103,12 @@ pub trait AgentObserver: Send {
         None
     }
 
+    /// When the next provider request must have had its first byte at the latest (the
+    /// end of a retried request's total time); `None` leaves it to the first-byte timeout.
+    fn request_deadline(&self) -> Option<std::time::Instant> {
+        None
+    }
+
     /// Inspect or replace a finished tool result.
     async fn after_tool_call(
         &mut self,
@@ -255,6 +261,7 @@ async fn stream_reply(
         signal: signal.clone(),
         session_id: cfg.session_id.clone(),
         hooks: observer.request_hooks(),
+        deadline: observer.request_deadline(),
         ..Default::default()
     };
     let mut model = cfg.model.clone();

@@ -14,8 +14,9 @@ pub enum ProviderErrorKind {
     RateLimit,
     /// The credentials were rejected: only the user can fix that.
     Auth,
-    /// The connection could not be made, was cut or timed out: try again.
-    Network,
+    /// The connection could not be made, was cut or timed out: try again (how often
+    /// depends on the cause).
+    Network(NetworkCause),
     /// Any other HTTP error status.
     Http(u16),
     /// Anything else (a malformed stream, a bad configuration, an error event).
@@ -49,10 +50,181 @@ impl ProviderErrorKind {
     pub fn retryable(self) -> Option<bool> {
         match self {
             ProviderErrorKind::ContextOverflow | ProviderErrorKind::Auth => Some(false),
-            ProviderErrorKind::RateLimit | ProviderErrorKind::Network => Some(true),
+            ProviderErrorKind::RateLimit | ProviderErrorKind::Network(_) => Some(true),
             ProviderErrorKind::Http(status) if status >= 500 => Some(true),
             ProviderErrorKind::Http(_) | ProviderErrorKind::Other => None,
         }
+    }
+}
+
+/// Why a transport failed, as far as the user is told and retries differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NetworkCause {
+    /// Nothing listens at the address.
+    Refused,
+    /// The host name could not be resolved.
+    Dns,
+    /// The TLS handshake or the certificate check failed.
+    Tls,
+    /// The connection was closed or reset before the reply was complete.
+    Closed,
+    /// Nothing arrived within a time limit.
+    TimedOut,
+    /// Another transport failure.
+    #[default]
+    Other,
+}
+
+impl NetworkCause {
+    /// The cause a transport error's text (its whole source chain) names.
+    pub fn from_text(text: &str) -> Self {
+        let text = text.to_ascii_lowercase();
+        let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
+        if has(&["connection refused", "econnrefused", "os error 111", "os error 10061"]) {
+            NetworkCause::Refused
+        } else if has(&[
+            "dns error",
+            "failed to lookup address",
+            "name or service not known",
+            "nodename nor servname",
+            "no such host",
+            "enotfound",
+            "eai_again",
+        ]) {
+            NetworkCause::Dns
+        } else if has(&["certificate", "tls", "ssl", "handshake"]) {
+            NetworkCause::Tls
+        } else if has(&["timed out", "timeout", "no data from", "no response from"]) {
+            NetworkCause::TimedOut
+        } else if has(&[
+            "connection closed",
+            "connection reset",
+            "connection aborted",
+            "broken pipe",
+            "unexpected eof",
+            "incomplete message",
+            "other side closed",
+            "socket hang up",
+            "econnreset",
+            "error decoding response body",
+            "error reading a body",
+        ]) {
+            NetworkCause::Closed
+        } else {
+            NetworkCause::Other
+        }
+    }
+
+    /// Waiting does not fix it (a refused connection, an unknown host, a failed TLS
+    /// handshake): retried at most once, at once.
+    pub fn is_persistent(self) -> bool {
+        matches!(
+            self,
+            NetworkCause::Refused | NetworkCause::Dns | NetworkCause::Tls
+        )
+    }
+}
+
+/// The kind of a failed reply: the one recorded in this run, else the one its text implies
+/// (a message loaded from a session file keeps only its text).
+pub fn kind_of(kind: Option<ProviderErrorKind>, message: &str) -> ProviderErrorKind {
+    if let Some(kind) = kind {
+        return kind;
+    }
+    if let Some(status) = leading_status(message) {
+        return ProviderErrorKind::from_status(status, message);
+    }
+    let lower = message.to_ascii_lowercase();
+    if lower.starts_with("network error") {
+        return ProviderErrorKind::Network(NetworkCause::from_text(message));
+    }
+    ProviderErrorKind::from_message(message)
+}
+
+/// The HTTP status an error text starts with (`"503 upstream is down"`).
+fn leading_status(message: &str) -> Option<u16> {
+    let head = message.split_whitespace().next()?;
+    let status = head.parse::<u16>().ok()?;
+    (head.len() == 3 && (400..600).contains(&status)).then_some(status)
+}
+
+/// Longest provider message quoted in a short cause.
+const SHORT_MESSAGE_CHARS: usize = 120;
+
+/// The first line of `text`, cut to [`SHORT_MESSAGE_CHARS`].
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or_default().trim();
+    if line.chars().count() > SHORT_MESSAGE_CHARS {
+        let cut: String = line.chars().take(SHORT_MESSAGE_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        line.to_string()
+    }
+}
+
+/// One short translated sentence naming why a reply failed: "connection refused",
+/// "HTTP 503: upstream is down", or the wait that ran out.
+pub fn short_cause(kind: Option<ProviderErrorKind>, message: &str) -> String {
+    match kind_of(kind, message) {
+        ProviderErrorKind::Network(cause) => match cause {
+            NetworkCause::Refused => crate::t!("pi.ai.cause.refused"),
+            NetworkCause::Dns => crate::t!("pi.ai.cause.dns"),
+            NetworkCause::Tls => crate::t!("pi.ai.cause.tls"),
+            NetworkCause::Closed => crate::t!("pi.ai.cause.closed"),
+            // pi's own timeouts name the wait and its setting; the client's do not.
+            NetworkCause::TimedOut if !message.starts_with("Network error") => {
+                crate::t!("pi.ai.cause.timed_out_after", wait = first_line(message))
+            }
+            NetworkCause::TimedOut => crate::t!("pi.ai.cause.timed_out"),
+            NetworkCause::Other => crate::t!("pi.ai.cause.network"),
+        },
+        _ => match leading_status(message) {
+            Some(status) => {
+                let said = message.trim_start()[3..].trim_start();
+                crate::t!("pi.ai.cause.http", status = status, message = first_line(said))
+            }
+            None => first_line(message),
+        },
+    }
+}
+
+/// What the user can check after retries gave up: the base URL and the network, the
+/// key, or (for overload and rate limits) nothing but time; `None` when nothing helps.
+pub fn what_to_check(
+    kind: Option<ProviderErrorKind>,
+    message: &str,
+    provider: &str,
+    base_url: &str,
+) -> Option<String> {
+    match kind_of(kind, message) {
+        ProviderErrorKind::Network(_) => Some(crate::t!("pi.ai.check.network", url = base_url)),
+        ProviderErrorKind::Auth => Some(crate::t!("pi.ai.check.key", provider = provider)),
+        ProviderErrorKind::RateLimit => Some(crate::t!("pi.ai.check.later")),
+        ProviderErrorKind::Http(status) if status >= 500 => Some(crate::t!("pi.ai.check.later")),
+        _ => None,
+    }
+}
+
+/// The one line that ends a request whose retries gave up: how many attempts failed,
+/// why, and what to check (`stopped` when the user ended the retries).
+pub fn verdict(
+    attempts: u32,
+    kind: Option<ProviderErrorKind>,
+    message: &str,
+    provider: &str,
+    base_url: &str,
+    stopped: bool,
+) -> String {
+    let key = if stopped {
+        "pi.ai.verdict_stopped"
+    } else {
+        "pi.ai.verdict"
+    };
+    let cause = short_cause(kind, message);
+    let verdict = crate::t!(key, count = attempts, cause = cause);
+    match what_to_check(kind, message, provider, base_url) {
+        Some(check) => crate::t!("pi.ai.verdict_check", verdict = verdict, check = check),
+        None => verdict,
     }
 }
 

@@ -23,3 +23,4 @@ pub mod thinking;
 pub mod tls;
 pub mod transform;
 pub mod types;
+pub mod wait;

@@ -9,6 +9,7 @@ pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
 pub mod model_catalog;
+pub mod retry_policy;
 pub mod session_import;
 pub mod session_switch;
 pub mod tree_navigation;
