@@ -13,7 +13,9 @@ use crate::ai::errors::auth_hint;
 use crate::ai::model::Model;
 use crate::ai::sse::{SseEvent, SseParser};
 use crate::ai::stream::{ProviderError, StreamOptions};
-use crate::ai::wait::{FirstByteDeadline, idle_timeout, stalled_error, until_first_byte};
+use crate::ai::wait::{
+    FirstByteDeadline, ProgressGuard, idle_timeout, stalled_error, until_first_byte,
+};
 
 /// Longest error body quoted in a message.
 const MAX_ERROR_BODY_CHARS: usize = 2000;
@@ -224,6 +226,7 @@ async fn post_sse_until(
     headers
         .entry(reqwest::header::CONTENT_TYPE)
         .or_insert(HeaderValue::from_static("application/json"));
+    let progress = ProgressGuard::begin(url);
     let request = client().post(url).headers(headers).body(payload);
     let response = until_first_byte(first_byte, provider, async {
         request.send().await.map_err(network_error)
@@ -267,6 +270,7 @@ async fn post_sse_until(
         ended: false,
         started: false,
         first_byte,
+        progress: Some(progress),
     })
 }
 
@@ -311,6 +315,8 @@ pub struct SseBody {
     started: bool,
     /// Until `started`: when the first bytes must have come.
     first_byte: Option<FirstByteDeadline>,
+    /// Until `started`: shows the request as waiting for its first byte.
+    progress: Option<ProgressGuard>,
 }
 
 impl SseBody {
@@ -359,6 +365,9 @@ impl SseBody {
                         return Err(html_error(self.status, &String::from_utf8_lossy(&bytes)));
                     }
                     self.started = self.started || !bytes.iter().all(u8::is_ascii_whitespace);
+                    if self.started {
+                        self.progress = None;
+                    }
                     let queue = &mut self.queue;
                     self.parser.push_with(&bytes, |ev| queue.push_back(ev));
                     if self.parser.pending_bytes() > MAX_EVENT_BYTES {

@@ -1,7 +1,9 @@
 //! Bounded waits for a provider's reply: how long the first byte and a silent stream
-//! may take (settings `retry.provider.firstByteTimeoutMs` and `idleTimeoutMs`), and the
-//! errors that name the wait that ran out.
+//! may take (settings `retry.provider.firstByteTimeoutMs` and `idleTimeoutMs`), the
+//! errors that name the wait that ran out, and what the newest request is waiting for
+//! (shown on the terminal UI's working line).
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -128,6 +130,88 @@ pub async fn until_first_byte<T>(
     }
 }
 
+/// What a request is waiting for before its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// The connection (TCP, then TLS) is being made.
+    Connecting,
+    /// The request is sent; the response has not begun.
+    FirstByte,
+}
+
+/// What the newest provider request is waiting for, where, and since when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    /// The wait.
+    pub waiting: Waiting,
+    /// `host:port` of the provider.
+    pub host: String,
+    /// When the request was sent.
+    pub since: Instant,
+}
+
+static PROGRESS: Mutex<Option<(u64, Progress)>> = Mutex::new(None);
+static NEXT_REQUEST: AtomicU64 = AtomicU64::new(1);
+
+/// What the newest provider request still waits for (`None` once its first bytes came,
+/// or it ended).
+pub fn progress() -> Option<Progress> {
+    PROGRESS
+        .lock()
+        .ok()
+        .and_then(|p| p.as_ref().map(|(_, p)| p.clone()))
+}
+
+/// Marks one request as the newest and clears it when dropped (its first bytes came,
+/// or it failed).
+#[derive(Debug)]
+pub struct ProgressGuard(u64);
+
+impl ProgressGuard {
+    /// A request to `url` was just sent.
+    pub fn begin(url: &str) -> Self {
+        let id = NEXT_REQUEST.fetch_add(1, Ordering::Relaxed);
+        let host = reqwest::Url::parse(url)
+            .ok()
+            .and_then(|u| {
+                let host = u.host_str()?.to_string();
+                Some(match u.port() {
+                    Some(port) => format!("{host}:{port}"),
+                    None => host,
+                })
+            })
+            .unwrap_or_default();
+        let progress = Progress {
+            waiting: Waiting::FirstByte,
+            host,
+            since: Instant::now(),
+        };
+        if let Ok(mut p) = PROGRESS.lock() {
+            *p = Some((id, progress));
+        }
+        ProgressGuard(id)
+    }
+}
+
+/// The newest request started or finished making its connection.
+pub fn set_waiting(waiting: Waiting) {
+    if let Ok(mut p) = PROGRESS.lock()
+        && let Some((_, progress)) = p.as_mut()
+    {
+        progress.waiting = waiting;
+    }
+}
+
+impl Drop for ProgressGuard {
+    fn drop(&mut self) {
+        if let Ok(mut p) = PROGRESS.lock()
+            && p.as_ref().is_some_and(|(id, _)| *id == self.0)
+        {
+            *p = None;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +230,18 @@ mod tests {
         assert!(!FirstByteDeadline::for_request(Some(late)).unwrap().total_bound);
         assert_eq!(seconds_text(Duration::from_millis(400)), "0.4");
         assert_eq!(seconds_text(Duration::from_secs(60)), "60");
+    }
+
+    #[test]
+    fn the_newest_request_is_the_one_shown_until_its_first_byte() {
+        let first = ProgressGuard::begin("http://127.0.0.1:4000/v1/chat");
+        let second = ProgressGuard::begin("https://api.example.com/v1");
+        assert_eq!(progress().unwrap().host, "api.example.com");
+        drop(first);
+        assert_eq!(progress().unwrap().waiting, Waiting::FirstByte);
+        set_waiting(Waiting::Connecting);
+        assert_eq!(progress().unwrap().waiting, Waiting::Connecting);
+        drop(second);
+        assert_eq!(progress(), None);
     }
 }
