@@ -80,7 +80,12 @@ impl NetworkCause {
     pub fn from_text(text: &str) -> Self {
         let text = text.to_ascii_lowercase();
         let has = |needles: &[&str]| needles.iter().any(|n| text.contains(n));
-        if has(&["connection refused", "econnrefused", "os error 111", "os error 10061"]) {
+        if has(&[
+            "connection refused",
+            "econnrefused",
+            "os error 111",
+            "os error 10061",
+        ]) {
             NetworkCause::Refused
         } else if has(&[
             "dns error",
@@ -181,7 +186,11 @@ pub fn short_cause(kind: Option<ProviderErrorKind>, message: &str) -> String {
         _ => match leading_status(message) {
             Some(status) => {
                 let said = message.trim_start()[3..].trim_start();
-                crate::t!("pi.ai.cause.http", status = status, message = first_line(said))
+                crate::t!(
+                    "pi.ai.cause.http",
+                    status = status,
+                    message = first_line(said)
+                )
             }
             None => first_line(message),
         },
@@ -276,4 +285,91 @@ static NON_OVERFLOW_PATTERNS: LazyLock<RegexSet> = LazyLock::new(|| {
 /// True when an error text says the prompt exceeded the context window.
 pub fn is_overflow_text(text: &str) -> bool {
     !NON_OVERFLOW_PATTERNS.is_match(text) && OVERFLOW_PATTERNS.is_match(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transport_errors_are_told_by_their_cause() {
+        for (text, cause) in [
+            (
+                "Network error: error sending request for url (http://127.0.0.1:9/v1): client error (Connect): tcp connect error: Connection refused (os error 111)",
+                NetworkCause::Refused,
+            ),
+            (
+                "Network error: error sending request for url (http://nowhere.invalid/v1): client error (Connect): dns error: failed to lookup address information: Name or service not known",
+                NetworkCause::Dns,
+            ),
+            (
+                "Network error: error sending request for url (https://h/v1): client error (Connect): invalid peer certificate: UnknownIssuer",
+                NetworkCause::Tls,
+            ),
+            (
+                "Network error: error sending request for url (http://h/v1): client error (SendRequest): connection closed before message completed",
+                NetworkCause::Closed,
+            ),
+            (
+                "Network error: error decoding response body: connection reset by peer",
+                NetworkCause::Closed,
+            ),
+            ("Network error: operation timed out", NetworkCause::TimedOut),
+            ("Network error: something new", NetworkCause::Other),
+        ] {
+            assert_eq!(NetworkCause::from_text(text), cause, "{text}");
+            assert_eq!(
+                kind_of(None, text),
+                ProviderErrorKind::Network(cause),
+                "{text}"
+            );
+        }
+        assert!(NetworkCause::Refused.is_persistent() && NetworkCause::Tls.is_persistent());
+        assert!(!NetworkCause::Closed.is_persistent() && !NetworkCause::TimedOut.is_persistent());
+    }
+
+    #[test]
+    fn short_causes_are_one_short_sentence() {
+        let refused = "Network error: error sending request for url (http://127.0.0.1:9/v1/chat/completions): client error (Connect): tcp connect error: Connection refused (os error 111)";
+        assert_eq!(short_cause(None, refused), "connection refused");
+        assert_eq!(
+            short_cause(None, "503 upstream is down\nretry later"),
+            "HTTP 503: upstream is down"
+        );
+        assert_eq!(
+            short_cause(
+                Some(ProviderErrorKind::Network(NetworkCause::TimedOut)),
+                "no data from mock for 0.4 s (setting retry.provider.idleTimeoutMs)"
+            ),
+            "timed out: no data from mock for 0.4 s (setting retry.provider.idleTimeoutMs)"
+        );
+        let long = "x".repeat(500);
+        assert!(short_cause(None, &long).chars().count() <= SHORT_MESSAGE_CHARS + 1);
+        assert_eq!(kind_of(None, "429 slow down"), ProviderErrorKind::RateLimit);
+        assert_eq!(kind_of(None, "2024 was a year"), ProviderErrorKind::Other);
+    }
+
+    #[test]
+    fn the_verdict_counts_attempts_and_says_what_to_check() {
+        let refused = "Network error: tcp connect error: Connection refused (os error 111)";
+        assert_eq!(
+            verdict(2, None, refused, "mock", "http://127.0.0.1:9/v1", false),
+            "2 attempts failed: connection refused. Check the base URL (http://127.0.0.1:9/v1) and your network."
+        );
+        assert_eq!(
+            verdict(
+                4,
+                Some(ProviderErrorKind::Auth),
+                "401 bad key",
+                "openai",
+                "u",
+                false
+            ),
+            "4 attempts failed: HTTP 401: bad key. Check the API key for openai."
+        );
+        assert_eq!(
+            verdict(1, None, "the stream broke", "mock", "u", true),
+            "Retrying stopped after 1 failed attempt: the stream broke."
+        );
+    }
 }

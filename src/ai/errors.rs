@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-pub use crate::ai::error_kind::{NetworkCause, ProviderErrorKind};
 use crate::ai::error_kind::is_overflow_text;
+pub use crate::ai::error_kind::{NetworkCause, ProviderErrorKind};
 use crate::ai::types::{AssistantMessage, StopReason};
 
 /// Transient failures worth retrying: overload, rate limits, 5xx, network trouble.

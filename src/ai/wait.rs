@@ -227,7 +227,11 @@ mod tests {
         assert!(cut.total_bound);
         assert!(cut.waited <= Duration::from_secs(5));
         let late = Instant::now() + Duration::from_secs(500);
-        assert!(!FirstByteDeadline::for_request(Some(late)).unwrap().total_bound);
+        assert!(
+            !FirstByteDeadline::for_request(Some(late))
+                .unwrap()
+                .total_bound
+        );
         assert_eq!(seconds_text(Duration::from_millis(400)), "0.4");
         assert_eq!(seconds_text(Duration::from_secs(60)), "60");
     }

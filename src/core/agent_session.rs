@@ -30,6 +30,10 @@ use crate::session::manager::SessionManager;
 
 pub use crate::core::retry_policy::RetryPolicy;
 
+/// `finalError` of the retry event when the user stopped the wait for a retry (the
+/// value pi 0.73.1's RPC clients read).
+pub const RETRY_CANCELLED: &str = "Retry cancelled";
+
 /// A subscriber to agent events.
 pub type Listener = Box<dyn FnMut(&AgentEvent) + Send>;
 
@@ -369,7 +373,7 @@ impl AgentSession {
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
                 _ = signal.cancelled() => {
-                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some("Retry cancelled".into()) });
+                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some(RETRY_CANCELLED.into()) });
                     break;
                 }
             }

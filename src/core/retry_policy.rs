@@ -53,7 +53,12 @@ impl RetryPolicy {
     /// The pause before retry number `retry` (from 1) of a failure of `kind`: the
     /// server's `retry-after` (capped), else a backoff doubling from `retry.baseDelayMs`,
     /// and only a short pause for failures that waiting does not fix.
-    pub fn delay_ms(&self, retry: u32, kind: ProviderErrorKind, retry_after_ms: Option<u64>) -> u64 {
+    pub fn delay_ms(
+        &self,
+        retry: u32,
+        kind: ProviderErrorKind,
+        retry_after_ms: Option<u64>,
+    ) -> u64 {
         if persistent(kind) {
             return PERSISTENT_RETRY_DELAY_MS.min(self.settings.base_delay_ms);
         }
@@ -146,7 +151,10 @@ mod tests {
     fn refused_connections_get_one_quick_retry_and_rate_limits_keep_their_backoff() {
         let policy = RetryPolicy::default();
         let refused = ProviderErrorKind::Network(NetworkCause::Refused);
-        assert_eq!(policy.next_retry(0, refused, None, Duration::ZERO), Some(250));
+        assert_eq!(
+            policy.next_retry(0, refused, None, Duration::ZERO),
+            Some(250)
+        );
         assert_eq!(policy.next_retry(1, refused, None, Duration::ZERO), None);
         for cause in [NetworkCause::Dns, NetworkCause::Tls] {
             assert_eq!(policy.max_retries_for(ProviderErrorKind::Network(cause)), 1);
@@ -165,7 +173,12 @@ mod tests {
             "retry-after is honoured"
         );
         assert_eq!(
-            policy.next_retry(0, ProviderErrorKind::Http(503), Some(90_000), Duration::ZERO),
+            policy.next_retry(
+                0,
+                ProviderErrorKind::Http(503),
+                Some(90_000),
+                Duration::ZERO
+            ),
             Some(60_000),
             "and capped by maxRetryDelayMs"
         );
@@ -175,13 +188,22 @@ mod tests {
     fn no_retry_starts_past_the_total_time() {
         let policy = RetryPolicy::default();
         let http = ProviderErrorKind::Http(502);
-        assert_eq!(policy.next_retry(0, http, None, Duration::from_secs(100)), Some(2000));
-        assert_eq!(policy.next_retry(0, http, None, Duration::from_secs(109)), None);
+        assert_eq!(
+            policy.next_retry(0, http, None, Duration::from_secs(100)),
+            Some(2000)
+        );
+        assert_eq!(
+            policy.next_retry(0, http, None, Duration::from_secs(109)),
+            None
+        );
         let mut off = policy;
         off.settings.enabled = false;
         assert_eq!(off.next_retry(0, http, None, Duration::ZERO), None);
         let began = Instant::now();
-        assert_eq!(policy.deadline(began), Some(began + Duration::from_secs(110)));
+        assert_eq!(
+            policy.deadline(began),
+            Some(began + Duration::from_secs(110))
+        );
         off.settings.total_timeout_ms = 0;
         assert_eq!(off.deadline(began), None);
     }

@@ -86,19 +86,31 @@ fn dropped_connections_show_one_retry_line_then_one_verdict() {
         "the cause, short: {seen:?}"
     );
 
-    let screen = pi.tmux.wait_for("the verdict alone", Duration::from_secs(5), |s| {
-        !s.contains("Working") && !s.contains("Retrying")
-    });
-    let verdicts = screen.matches("4 attempts failed: connection closed.").count();
+    let screen = pi
+        .tmux
+        .wait_for("the verdict alone", Duration::from_secs(5), |s| {
+            !s.contains("Working") && !s.contains("Retrying")
+        });
+    let verdicts = screen
+        .matches("4 attempts failed: connection closed.")
+        .count();
     assert_eq!(verdicts, 1, "{screen}");
     assert!(screen.contains(&format!("127.0.0.1:{port}/v1")), "{screen}");
-    assert!(!screen.contains("Network error"), "raw error shown:\n{screen}");
+    assert!(
+        !screen.contains("Network error"),
+        "raw error shown:\n{screen}"
+    );
 
     // The full error is behind the expand key.
     pi.tmux.key("C-o");
-    let expanded = pi.tmux.wait_for("the raw error", Duration::from_secs(5), |s| {
-        s.contains("Network error")
-    });
-    assert!(expanded.contains("connection closed before message completed"), "{expanded}");
+    let expanded = pi
+        .tmux
+        .wait_for("the raw error", Duration::from_secs(5), |s| {
+            s.contains("Network error")
+        });
+    assert!(
+        expanded.contains("connection closed before message completed"),
+        "{expanded}"
+    );
     pi.quit_and_check_terminal();
 }

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use crate::ai::error_kind::{ProviderErrorKind, short_cause, verdict};
 use crate::ai::errors::is_retryable;
 use crate::ai::types::{AssistantMessage, StopReason};
+use crate::core::agent_session::RETRY_CANCELLED;
 use crate::tui::transcript::render::RenderOptions;
 use crate::tui::transcript::{Item, Transcript};
 use crate::ui_kit::text::{sanitize, wrap_line, wrap_runs};
@@ -141,7 +142,7 @@ impl Transcript {
             }
             return;
         }
-        let cancelled = final_error == Some("Retry cancelled");
+        let cancelled = final_error == Some(RETRY_CANCELLED);
         // The last try was stopped by the user, or failed in a way shown on its own.
         let stopped = cancelled || tracker.pending.is_none();
         let error = match final_error {
@@ -312,7 +313,10 @@ pub fn render_retry(row: &RetryRow, options: &RenderOptions, theme: &Theme) -> V
     let mut lines = vec![Line::default()];
     for row in wrap_runs(&runs, inner, inner) {
         let mut spans = vec![Span::raw(" ")];
-        spans.extend(row.into_iter().map(|(text, style)| Span::styled(text, style)));
+        spans.extend(
+            row.into_iter()
+                .map(|(text, style)| Span::styled(text, style)),
+        );
         lines.push(Line::from(spans));
     }
     if gave_up && options.tools_expanded {
@@ -327,3 +331,7 @@ pub fn render_retry(row: &RetryRow, options: &RenderOptions, theme: &Theme) -> V
     }
     lines
 }
+
+#[cfg(test)]
+#[path = "retry_rows_tests.rs"]
+mod tests;

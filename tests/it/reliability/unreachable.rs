@@ -61,8 +61,14 @@ fn a_refused_connection_is_reported_within_two_seconds_with_its_cause() {
     eprintln!("refused: reported after {:.2} s", elapsed.as_secs_f64());
     assert!(!out.status.success());
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}: {stderr}");
-    assert!(stderr.contains("2 attempts failed: connection refused"), "{stderr}");
-    assert!(stderr.contains(&url), "names the base URL to check: {stderr}");
+    assert!(
+        stderr.contains("2 attempts failed: connection refused"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&url),
+        "names the base URL to check: {stderr}"
+    );
     assert_eq!(stderr.trim().lines().count(), 1, "one short line: {stderr}");
 
     // The same sandbox reaches a provider that listens.
@@ -87,9 +93,15 @@ fn a_provider_that_never_sends_headers_fails_within_the_total_bound() {
         accepted.load(std::sync::atomic::Ordering::SeqCst)
     );
     assert!(!out.status.success());
-    assert!(elapsed >= Duration::from_millis(1400), "{elapsed:?}: {stderr}");
+    assert!(
+        elapsed >= Duration::from_millis(1400),
+        "{elapsed:?}: {stderr}"
+    );
     // The bound counts from the request; the rest is start-up on a busy machine.
-    assert!(elapsed < Duration::from_millis(4000), "{elapsed:?}: {stderr}");
+    assert!(
+        elapsed < Duration::from_millis(4000),
+        "{elapsed:?}: {stderr}"
+    );
     assert!(stderr.contains("attempts failed: timed out"), "{stderr}");
     assert!(stderr.contains("no response from mock within"), "{stderr}");
     assert!(stderr.contains("retry.totalTimeoutMs"), "{stderr}");
@@ -112,7 +124,10 @@ fn without_a_total_bound_each_attempt_waits_for_its_first_byte() {
         stderr.contains("2 attempts failed: timed out: no response from mock within 0.5 s"),
         "{stderr}"
     );
-    assert!(stderr.contains("retry.provider.firstByteTimeoutMs"), "{stderr}");
+    assert!(
+        stderr.contains("retry.provider.firstByteTimeoutMs"),
+        "{stderr}"
+    );
     assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
 
