@@ -26,6 +26,7 @@ static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
             .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(Duration::from_secs(30))
             .read_timeout(Duration::from_secs(600))
+            .connector_layer(crate::ai::connect_progress::MarkConnecting)
     })
 });
 

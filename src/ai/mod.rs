@@ -3,6 +3,7 @@
 pub mod assistant_stream;
 pub mod auth;
 pub mod catalog;
+pub mod connect_progress;
 pub mod cost;
 pub mod error_kind;
 pub mod errors;

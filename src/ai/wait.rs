@@ -235,17 +235,4 @@ mod tests {
         assert_eq!(seconds_text(Duration::from_millis(400)), "0.4");
         assert_eq!(seconds_text(Duration::from_secs(60)), "60");
     }
-
-    #[test]
-    fn the_newest_request_is_the_one_shown_until_its_first_byte() {
-        let first = ProgressGuard::begin("http://127.0.0.1:4000/v1/chat");
-        let second = ProgressGuard::begin("https://api.example.com/v1");
-        assert_eq!(progress().unwrap().host, "api.example.com");
-        drop(first);
-        assert_eq!(progress().unwrap().waiting, Waiting::FirstByte);
-        set_waiting(Waiting::Connecting);
-        assert_eq!(progress().unwrap().waiting, Waiting::Connecting);
-        drop(second);
-        assert_eq!(progress(), None);
-    }
 }
