@@ -103,8 +103,7 @@ pub trait AgentObserver: Send {
         None
     }
 
-    /// When the next provider request must have had its first byte at the latest (the
-    /// end of a retried request's total time); `None` leaves it to the first-byte timeout.
+    /// The latest first-byte time of the next request (a retry's total bound), if any.
     fn request_deadline(&self) -> Option<std::time::Instant> {
         None
     }
