@@ -362,7 +362,6 @@ impl AgentSession {
                 break;
             };
             attempt += 1;
-            self.last_attempts = attempt + 1;
             self.emit(&AgentEvent::AutoRetryStart {
                 attempt,
                 max_attempts: self.retry.max_retries_for(kind),
@@ -378,6 +377,7 @@ impl AgentSession {
                 }
             }
             self.retry_deadline = self.retry.deadline(began);
+            self.last_attempts = attempt + 1;
             self.run_loop(None, signal).await;
         }
         self.retry_deadline = None;
