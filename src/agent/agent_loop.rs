@@ -109,6 +109,11 @@ pub trait AgentObserver: Send {
         LimitDecision::Stop
     }
 
+    /// The latest first-byte time of the next request (a retry's total bound), if any.
+    fn request_deadline(&self) -> Option<std::time::Instant> {
+        None
+    }
+
     /// Inspect or replace a finished tool result.
     async fn after_tool_call(
         &mut self,
@@ -298,6 +303,7 @@ async fn stream_reply(
         signal: signal.clone(),
         session_id: cfg.session_id.clone(),
         hooks: observer.request_hooks(),
+        deadline: observer.request_deadline(),
         ..Default::default()
     };
     let mut model = cfg.model.clone();

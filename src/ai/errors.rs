@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-pub use crate::ai::error_kind::ProviderErrorKind;
 use crate::ai::error_kind::is_overflow_text;
+pub use crate::ai::error_kind::{NetworkCause, ProviderErrorKind};
 use crate::ai::types::{AssistantMessage, StopReason};
 
 /// Transient failures worth retrying: overload, rate limits, 5xx, network trouble.
@@ -54,12 +54,23 @@ impl ProviderError {
         }
     }
 
-    /// A transport failure: the connection could not be made, was cut or timed out.
+    /// A transport failure: the connection could not be made, was cut or timed out
+    /// (the cause is read from the text, which holds the whole error chain).
     pub fn network(message: impl Into<String>) -> Self {
+        let message = message.into();
+        ProviderError {
+            kind: ProviderErrorKind::Network(NetworkCause::from_text(&message)),
+            message,
+            retry_after: None,
+        }
+    }
+
+    /// A wait pi bounds ran out (no first byte, or a silent stream).
+    pub fn timed_out(message: impl Into<String>) -> Self {
         ProviderError {
             message: message.into(),
             retry_after: None,
-            kind: ProviderErrorKind::Network,
+            kind: ProviderErrorKind::Network(NetworkCause::TimedOut),
         }
     }
 }
@@ -227,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             ProviderError::network("reset").kind,
-            ProviderErrorKind::Network
+            ProviderErrorKind::Network(NetworkCause::Other)
         );
         assert_eq!(
             ProviderError::new("Your input exceeds the context window").kind,
@@ -243,7 +254,7 @@ mod tests {
         assert!(!is_retryable(&auth));
         let mut cut = failed("the stream stopped");
         assert!(!is_retryable(&cut), "the text says nothing retryable");
-        cut.error_kind = Some(ProviderErrorKind::Network);
+        cut.error_kind = Some(ProviderErrorKind::Network(NetworkCause::Closed));
         assert!(is_retryable(&cut));
         let mut overflow = failed("400 request rejected");
         overflow.error_kind = Some(ProviderErrorKind::ContextOverflow);

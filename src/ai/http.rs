@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 use std::sync::LazyLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -14,27 +13,12 @@ use crate::ai::errors::auth_hint;
 use crate::ai::model::Model;
 use crate::ai::sse::{SseEvent, SseParser};
 use crate::ai::stream::{ProviderError, StreamOptions};
+use crate::ai::wait::{
+    FirstByteDeadline, ProgressGuard, idle_timeout, stalled_error, until_first_byte,
+};
 
 /// Longest error body quoted in a message.
 const MAX_ERROR_BODY_CHARS: usize = 2000;
-
-/// How long a streaming response may send nothing before it is given up
-/// (`retry.provider.idleTimeoutMs`), unless configured otherwise.
-pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
-
-static IDLE_TIMEOUT_MS: AtomicU64 = AtomicU64::new(DEFAULT_IDLE_TIMEOUT_MS);
-
-/// Set how long a stream may stay silent before it fails (0 waits forever).
-pub fn set_idle_timeout_ms(ms: u64) {
-    IDLE_TIMEOUT_MS.store(ms, Ordering::Relaxed);
-}
-
-fn idle_timeout() -> Option<Duration> {
-    match IDLE_TIMEOUT_MS.load(Ordering::Relaxed) {
-        0 => None,
-        ms => Some(Duration::from_millis(ms)),
-    }
-}
 
 static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
     build_client(|builder| {
@@ -42,6 +26,7 @@ static CLIENT: LazyLock<reqwest::Client> = LazyLock::new(|| {
             .user_agent(concat!("pi/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(Duration::from_secs(30))
             .read_timeout(Duration::from_secs(600))
+            .connector_layer(crate::ai::connect_progress::MarkConnecting)
     })
 });
 
@@ -169,12 +154,14 @@ pub async fn post_stream(
     body: &Value,
     req: &crate::ai::stream::StreamRequest,
 ) -> Result<SseBody, ProviderError> {
-    post_sse_with_hooks(
+    let first_byte = FirstByteDeadline::for_request(req.options.deadline);
+    post_sse_until(
         url,
         headers,
         body,
         &req.model.provider,
         req.options.hooks.as_ref(),
+        first_byte,
     )
     .await
 }
@@ -216,6 +203,20 @@ pub async fn post_sse_with_hooks(
     provider: &str,
     hooks: Option<&std::sync::Arc<dyn crate::ai::stream::RequestHooks>>,
 ) -> Result<SseBody, ProviderError> {
+    let first_byte = FirstByteDeadline::for_request(None);
+    post_sse_until(url, headers, body, provider, hooks, first_byte).await
+}
+
+/// [`post_sse_with_hooks`] whose response headers and first body bytes must arrive
+/// by `first_byte` (no limit when `None`).
+async fn post_sse_until(
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    provider: &str,
+    hooks: Option<&std::sync::Arc<dyn crate::ai::stream::RequestHooks>>,
+    first_byte: Option<FirstByteDeadline>,
+) -> Result<SseBody, ProviderError> {
     let replaced = match hooks {
         Some(h) => Some(h.before_request(body.clone()).await),
         None => None,
@@ -226,13 +227,12 @@ pub async fn post_sse_with_hooks(
     headers
         .entry(reqwest::header::CONTENT_TYPE)
         .or_insert(HeaderValue::from_static("application/json"));
-    let response = client()
-        .post(url)
-        .headers(headers)
-        .body(payload)
-        .send()
-        .await
-        .map_err(network_error)?;
+    let progress = ProgressGuard::begin(url);
+    let request = client().post(url).headers(headers).body(payload);
+    let response = until_first_byte(first_byte, provider, async {
+        request.send().await.map_err(network_error)
+    })
+    .await?;
     let status = response.status();
     if let Some(h) = hooks {
         let seen = response
@@ -270,6 +270,8 @@ pub async fn post_sse_with_hooks(
         queue: VecDeque::new(),
         ended: false,
         started: false,
+        first_byte,
+        progress: Some(progress),
     })
 }
 
@@ -310,25 +312,15 @@ pub struct SseBody {
     parser: SseParser,
     queue: VecDeque<SseEvent>,
     ended: bool,
+    /// Something other than white space arrived.
     started: bool,
+    /// Until `started`: when the first bytes must have come.
+    first_byte: Option<FirstByteDeadline>,
+    /// Until `started`: shows the request as waiting for its first byte.
+    progress: Option<ProgressGuard>,
 }
 
 impl SseBody {
-    /// The (retryable) error for a stream silent for `limit`.
-    fn stalled(&self, limit: Duration) -> ProviderError {
-        let secs = limit.as_secs_f64();
-        let secs = if secs.fract() == 0.0 {
-            format!("{secs:.0}")
-        } else {
-            format!("{secs:.1}")
-        };
-        ProviderError::network(crate::t!(
-            "pi.ai.stream_stalled",
-            provider = self.provider.as_str(),
-            seconds = secs
-        ))
-    }
-
     /// After the protocol's final event: read what is left of the body (the end of
     /// the chunked encoding, usually already on its way) on a task of its own, so the
     /// connection goes back to the client's pool and the next request skips the TCP
@@ -355,11 +347,18 @@ impl SseBody {
             let Some(response) = self.response.as_mut().filter(|_| !self.ended) else {
                 return Ok(None);
             };
-            let chunk = match idle_timeout() {
-                Some(limit) => tokio::time::timeout(limit, response.chunk())
+            // Before the first bytes, the first-byte deadline bounds the wait too.
+            let first_byte = self.first_byte.filter(|_| !self.started);
+            let chunk = match (first_byte, idle_timeout()) {
+                (Some(deadline), idle) if idle.is_none_or(|i| deadline.remaining() < i) => {
+                    tokio::time::timeout(deadline.remaining(), response.chunk())
+                        .await
+                        .map_err(|_| deadline.error(&self.provider))?
+                }
+                (_, Some(limit)) => tokio::time::timeout(limit, response.chunk())
                     .await
-                    .map_err(|_| self.stalled(limit))?,
-                None => response.chunk().await,
+                    .map_err(|_| stalled_error(&self.provider, limit))?,
+                (_, None) => response.chunk().await,
             };
             match chunk.map_err(network_error)? {
                 Some(bytes) => {
@@ -367,6 +366,9 @@ impl SseBody {
                         return Err(html_error(self.status, &String::from_utf8_lossy(&bytes)));
                     }
                     self.started = self.started || !bytes.iter().all(u8::is_ascii_whitespace);
+                    if self.started {
+                        self.progress = None;
+                    }
                     let queue = &mut self.queue;
                     self.parser.push_with(&bytes, |ev| queue.push_back(ev));
                     if self.parser.pending_bytes() > MAX_EVENT_BYTES {

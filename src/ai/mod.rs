@@ -3,6 +3,7 @@
 pub mod assistant_stream;
 pub mod auth;
 pub mod catalog;
+pub mod connect_progress;
 pub mod cost;
 pub mod error_kind;
 pub mod errors;
@@ -23,3 +24,4 @@ pub mod thinking;
 pub mod tls;
 pub mod transform;
 pub mod types;
+pub mod wait;

@@ -31,6 +31,9 @@ pub struct StreamOptions {
     pub session_id: Option<String>,
     /// Sees (and may replace) the request body, then the response status.
     pub hooks: Option<Arc<dyn RequestHooks>>,
+    /// When a retried request's total time (`retry.totalTimeoutMs`) ends: its wait for
+    /// the first byte ends there at the latest.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Observes one HTTP request of a provider: extensions'

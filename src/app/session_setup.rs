@@ -217,7 +217,8 @@ pub fn assemble(
         run: Default::default(),
     };
     let provider_retry = settings.provider_retry();
-    crate::ai::http::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
+    crate::ai::wait::set_idle_timeout_ms(provider_retry.idle_timeout_ms);
+    crate::ai::wait::set_first_byte_timeout_ms(provider_retry.first_byte_timeout_ms);
     let retry = RetryPolicy {
         settings: settings.retry(),
         max_delay_ms: provider_retry.max_retry_delay_ms,

@@ -19,7 +19,14 @@ pub struct RetrySettings {
     pub max_retries: u32,
     /// `retry.baseDelayMs` (default 2000; backoff doubles per attempt).
     pub base_delay_ms: u64,
+    /// `retry.totalTimeoutMs` (default 110000; 0 = no bound): how long one request may
+    /// take over all its attempts before pi stops retrying it.
+    pub total_timeout_ms: u64,
 }
+
+/// `retry.totalTimeoutMs` unless configured: a provider that never answers is reported
+/// within two minutes.
+pub const DEFAULT_TOTAL_TIMEOUT_MS: u64 = 110_000;
 
 /// Provider/SDK-level request settings (`retry.provider.*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +40,9 @@ pub struct ProviderRetrySettings {
     /// How long a streaming reply may send nothing before it fails and is
     /// retried (`idleTimeoutMs`, default 60000; 0 = wait forever).
     pub idle_timeout_ms: u64,
+    /// How long a request may wait for its response headers and first bytes before it
+    /// fails and is retried (`firstByteTimeoutMs`, default 60000; 0 = wait forever).
+    pub first_byte_timeout_ms: u64,
 }
 
 /// Automatic context compaction.
@@ -144,6 +154,9 @@ impl Settings {
                 .nested_u64("retry", "maxRetries")
                 .map_or(3, |n| n.min(u32::MAX as u64) as u32),
             base_delay_ms: self.nested_u64("retry", "baseDelayMs").unwrap_or(2000),
+            total_timeout_ms: self
+                .nested_u64("retry", "totalTimeoutMs")
+                .unwrap_or(DEFAULT_TOTAL_TIMEOUT_MS),
         }
     }
 
@@ -156,6 +169,7 @@ impl Settings {
             max_retries: field("maxRetries").map(|n| n.min(u32::MAX as u64) as u32),
             max_retry_delay_ms: field("maxRetryDelayMs").unwrap_or(60_000),
             idle_timeout_ms: field("idleTimeoutMs").unwrap_or(60_000),
+            first_byte_timeout_ms: field("firstByteTimeoutMs").unwrap_or(60_000),
         }
     }
 
@@ -456,7 +470,8 @@ mod tests {
             RetrySettings {
                 enabled: true,
                 max_retries: 3,
-                base_delay_ms: 2000
+                base_delay_ms: 2000,
+                total_timeout_ms: 110_000,
             }
         );
         assert_eq!(
@@ -468,6 +483,7 @@ mod tests {
             }
         );
         assert_eq!(s.provider_retry().max_retry_delay_ms, 60_000);
+        assert_eq!(s.provider_retry().first_byte_timeout_ms, 60_000);
         assert_eq!(s.steering_mode(), QueueMode::OneAtATime);
         assert!(s.image_auto_resize());
         assert!(!s.block_images());

@@ -6,7 +6,7 @@ use crate::t;
 
 mod compaction;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
@@ -16,39 +16,23 @@ use crate::agent::agent_loop::{
 };
 use crate::agent::events::AgentEvent;
 use crate::agent::tool::ToolOutput;
+use crate::ai::error_kind::kind_of;
 use crate::ai::errors::{is_context_overflow, is_retryable};
 use crate::ai::types::ToolCall;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
-use crate::config::settings_keys::{CompactionSettings, RetrySettings};
+use crate::config::settings_keys::CompactionSettings;
 use crate::core::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::resources::prompt_templates::{PromptTemplate, expand_template_command};
 use crate::resources::skills::{Skill, expand_skill_command};
 use crate::session::manager::SessionManager;
 
-/// Automatic retry of transient provider errors: settings `retry.*` plus the
-/// longest server-requested delay honoured (`retry.provider.maxRetryDelayMs`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RetryPolicy {
-    /// `retry.enabled`, `retry.maxRetries`, `retry.baseDelayMs`.
-    pub settings: RetrySettings,
-    /// Cap on a server's `retry-after` (0 = no cap).
-    pub max_delay_ms: u64,
-}
+pub use crate::core::retry_policy::RetryPolicy;
 
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            settings: RetrySettings {
-                enabled: true,
-                max_retries: 3,
-                base_delay_ms: 2000,
-            },
-            max_delay_ms: 60_000,
-        }
-    }
-}
+/// `finalError` of the retry event when the user stopped the wait for a retry (the
+/// value pi 0.73.1's RPC clients read).
+pub const RETRY_CANCELLED: &str = "Retry cancelled";
 
 /// A subscriber to agent events.
 pub type Listener = Box<dyn FnMut(&AgentEvent) + Send>;
@@ -87,6 +71,10 @@ pub struct AgentSession {
     pub session: SessionManager,
     /// Retry behaviour.
     pub retry: RetryPolicy,
+    /// How many attempts the last request took (1 when it was not retried).
+    pub last_attempts: u32,
+    /// While a failed request is retried: when its attempts stop waiting for a first byte.
+    pub(super) retry_deadline: Option<Instant>,
     /// Compaction settings (`compaction.*`).
     pub compaction: CompactionSettings,
     /// Skills `/skill:name` expands.
@@ -149,6 +137,8 @@ impl AgentSession {
             queues: AgentQueues::default(),
             session,
             retry,
+            last_attempts: 1,
+            retry_deadline: None,
             compaction: DEFAULT_COMPACTION,
             skills: Vec::new(),
             skill_commands: true,
@@ -322,6 +312,7 @@ impl AgentSession {
             queues: &self.queues,
             signal,
             limit_ui: self.limit_ui.as_ref(),
+            deadline: self.retry_deadline,
         };
         let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
         match messages {
@@ -332,9 +323,13 @@ impl AgentSession {
         };
     }
 
-    /// After a failed run, retry while the error is transient and attempts remain.
+    /// After a failed run, retry while the error is transient and the policy allows
+    /// another attempt; every attempt after the first stops waiting for its first byte
+    /// when the request's total time (`retry.totalTimeoutMs`) is up.
     async fn retry_transient_errors(&mut self, signal: &CancellationToken) {
+        self.last_attempts = 1;
         let mut attempt = 0u32;
+        let mut began: Option<Instant> = None;
         loop {
             // A run a limit stopped is over: retrying would only go past the limit.
             if let Some(stop) = &self.state.run.stopped {
@@ -355,7 +350,7 @@ impl AgentSession {
                 .and_then(Message::as_assistant)
                 .cloned()
             else {
-                return;
+                break;
             };
             let failed = last.stop_reason == StopReason::Error;
             let transient = failed
@@ -374,48 +369,42 @@ impl AgentSession {
                         final_error,
                     });
                 }
-                return;
+                break;
             }
-            if attempt >= self.retry.settings.max_retries {
+            let error = last.error_message.clone().unwrap_or_default();
+            let kind = kind_of(last.error_kind, &error);
+            let began = *began.get_or_insert_with(|| request_began(&last));
+            let Some(delay_ms) =
+                self.retry
+                    .next_retry(attempt, kind, last.retry_after_ms, began.elapsed())
+            else {
                 self.emit(&AgentEvent::AutoRetryEnd {
                     success: false,
                     attempt,
                     final_error: last.error_message.clone(),
                 });
-                return;
-            }
+                break;
+            };
             attempt += 1;
-            let backoff = self
-                .retry
-                .settings
-                .base_delay_ms
-                .saturating_mul(1 << (attempt - 1).min(16));
-            let delay_ms = last
-                .retry_after_ms
-                .map(|d| {
-                    if self.retry.max_delay_ms == 0 {
-                        d
-                    } else {
-                        d.min(self.retry.max_delay_ms)
-                    }
-                })
-                .unwrap_or(backoff);
             self.emit(&AgentEvent::AutoRetryStart {
                 attempt,
-                max_attempts: self.retry.settings.max_retries,
+                max_attempts: self.retry.max_retries_for(kind),
                 delay_ms,
-                error_message: last.error_message.clone().unwrap_or_default(),
+                error_message: error,
             });
             self.state.messages.pop();
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
                 _ = signal.cancelled() => {
-                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some("Retry cancelled".into()) });
-                    return;
+                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some(RETRY_CANCELLED.into()) });
+                    break;
                 }
             }
+            self.retry_deadline = self.retry.deadline(began);
+            self.last_attempts = attempt + 1;
             self.run_loop(None, signal).await;
         }
+        self.retry_deadline = None;
     }
 
     pub(super) fn emit(&mut self, event: &AgentEvent) {
@@ -423,6 +412,17 @@ impl AgentSession {
             l(event);
         }
     }
+}
+
+/// When the request that ended in `failed` began: when it was sent if nothing came
+/// back, else now (a reply cut off after streaming for minutes gets its full retries).
+fn request_began(failed: &AssistantMessage) -> Instant {
+    let now = Instant::now();
+    if !failed.content.is_empty() {
+        return now;
+    }
+    let ago = now_ms().saturating_sub(failed.timestamp).max(0) as u64;
+    now.checked_sub(Duration::from_millis(ago)).unwrap_or(now)
 }
 
 /// Forwards events to listeners and appends finished messages to the session.
@@ -433,6 +433,7 @@ struct Persisting<'a> {
     queues: &'a AgentQueues,
     signal: &'a CancellationToken,
     limit_ui: Option<&'a crate::lua::SharedExtensionUi>,
+    deadline: Option<Instant>,
 }
 
 #[async_trait]
@@ -493,6 +494,10 @@ impl AgentObserver for Persisting<'_> {
 
     fn request_hooks(&self) -> Option<std::sync::Arc<dyn crate::ai::stream::RequestHooks>> {
         self.extensions.as_deref().and_then(|e| e.request_hooks())
+    }
+
+    fn request_deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     async fn before_tool_call(

@@ -10,6 +10,7 @@ pub mod extension_bridge;
 pub mod extension_events;
 pub mod model_catalog;
 pub mod resource_inventory;
+pub mod retry_policy;
 pub mod run_limit;
 pub mod session_import;
 pub mod session_switch;

@@ -119,7 +119,18 @@ pub async fn run_print_mode(
                     StopReason::Aborted => t!("pi.print.request_aborted"),
                     _ => t!("pi.print.request_error"),
                 });
-            if is_context_overflow(last, Some(session.config.model.context_window)) {
+            if last.stop_reason == StopReason::Error && session.last_attempts > 1 {
+                // Retried and given up: the cause, the attempts and what to check.
+                let model = &session.config.model;
+                msg = crate::ai::error_kind::verdict(
+                    session.last_attempts,
+                    last.error_kind,
+                    &msg,
+                    &model.provider,
+                    &model.base_url,
+                    false,
+                );
+            } else if is_context_overflow(last, Some(session.config.model.context_window)) {
                 msg = t!(
                     "pi.print.context_overflow",
                     window = session.config.model.context_window,

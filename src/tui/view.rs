@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::tui::app::App;
 use crate::tui::chrome::extension::Placement;
-use crate::tui::chrome::{footer_lines, rule, working_line};
+use crate::tui::chrome::{footer_lines, rule, waiting_label, working_line};
 use crate::tui::transcript::render::RenderOptions;
 use crate::ui_kit::text::{sanitize, truncate, width as text_width};
 
@@ -249,12 +249,9 @@ impl Live {
                 app.ext
                     .working_line(since.elapsed(), &theme, width)
                     .unwrap_or_else(|| {
-                        working_line(
-                            since.elapsed(),
-                            &app.keys.keys_text("app.interrupt"),
-                            &theme,
-                            width,
-                        )
+                        let key = app.keys.keys_text("app.interrupt");
+                        let label = waiting_label(app.transcript.retry_countdown(), &key);
+                        working_line(since.elapsed(), &key, label, &theme, width)
                     }),
             ],
             None => Vec::new(),

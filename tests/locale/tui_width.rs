@@ -250,8 +250,17 @@ fn no_zh_tw_line_is_wider_than_the_terminal() {
         a.tools_expanded = false;
         assert_fits(&footer_lines(&a.footer, &a.theme, width), width, "footer");
         let interrupt = a.keys.keys_text("app.interrupt");
-        let working = working_line(Duration::from_secs(3725), &interrupt, &a.theme, width);
+        let working = working_line(Duration::from_secs(3725), &interrupt, None, &a.theme, width);
         assert_fits(&[working], width, "working line");
+        let retrying = pi::tui::chrome::waiting_label(Some(59), &interrupt);
+        let working = working_line(
+            Duration::from_secs(3725),
+            &interrupt,
+            retrying,
+            &a.theme,
+            width,
+        );
+        assert_fits(&[working], width, "working line while a retry waits");
         assert_fits(&transcript_lines(&a, width, false), width, "transcript");
         assert_fits(
             &transcript_lines(&a, width, true),

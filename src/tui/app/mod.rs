@@ -380,6 +380,7 @@ impl App {
             }
             UiEvent::Idle(snapshot) => {
                 self.busy_since = None;
+                self.transcript.settle_retries();
                 self.signal = None;
                 self.apply_snapshot(&snapshot);
                 // Messages queued while a command (not a turn) ran, or left
@@ -452,6 +453,7 @@ impl App {
         self.session_id = s.id.clone();
         self.footer.model_id = s.model.id.clone();
         self.footer.provider = s.model.provider.clone();
+        self.transcript.base_url = s.model.base_url.clone();
         self.footer.reasoning = s.model.reasoning;
         self.footer.context_window = s.model.context_window;
         self.footer.thinking = s.thinking.as_str().to_string();

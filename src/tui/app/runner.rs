@@ -346,7 +346,10 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                     highlighting_loaded = true;
                 }
             }
-            _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => app.dirty = true,
+            _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => {
+                app.transcript.tick_retry(std::time::Instant::now());
+                app.dirty = true;
+            }
             _ = lua_published(app.lua.surfaces.clone()) => {
                 crate::tui::chrome::lua_surfaces::apply_published(app);
                 app.dirty = true;

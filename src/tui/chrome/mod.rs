@@ -175,20 +175,52 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     lines
 }
 
-/// The "Working..." line with a spinner and elapsed time.
+/// What the working line says while a reply is waited for: the countdown to a retry,
+/// the connection being made, or the first byte awaited (after a second of it, so quick
+/// answers do not flicker); `None` while nothing is waited for.
+pub fn waiting_label(retry_in: Option<u64>, interrupt_key: &str) -> Option<String> {
+    if let Some(seconds) = retry_in {
+        return Some(t!(
+            "pi.tui.working.retrying",
+            seconds = seconds,
+            key = interrupt_key
+        ));
+    }
+    let progress = crate::ai::wait::progress()?;
+    let seconds = progress.since.elapsed().as_secs();
+    if seconds == 0 {
+        return None;
+    }
+    let key = match progress.waiting {
+        crate::ai::wait::Waiting::Connecting => "pi.tui.working.connecting",
+        crate::ai::wait::Waiting::FirstByte => "pi.tui.working.first_byte",
+    };
+    Some(t!(
+        key,
+        host = progress.host,
+        seconds = seconds,
+        key = interrupt_key
+    ))
+}
+
+/// The "Working..." line with a spinner and elapsed time, or `label` instead of the
+/// default text.
 pub fn working_line(
     elapsed: Duration,
     interrupt_key: &str,
+    label: Option<String>,
     theme: &Theme,
     max: usize,
 ) -> Line<'static> {
     const FRAMES: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
     let frame = FRAMES[(elapsed.as_millis() / 80) as usize % FRAMES.len()];
-    let text = t!(
-        "pi.tui.working",
-        seconds = elapsed.as_secs(),
-        key = interrupt_key
-    );
+    let text = label.unwrap_or_else(|| {
+        t!(
+            "pi.tui.working",
+            seconds = elapsed.as_secs(),
+            key = interrupt_key
+        )
+    });
     let text = truncate(&text, max.saturating_sub(3), "…");
     Line::from(vec![
         Span::raw(" "),

@@ -5,131 +5,23 @@ pub mod counts;
 pub mod highlight;
 pub mod hyperlink;
 pub mod images;
+pub mod item;
 pub mod markdown;
 pub mod render;
+pub mod retry_rows;
 pub mod tool_rows;
 
 use crate::t;
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::Value;
 
 use crate::agent::events::AgentEvent;
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, Usage};
 
-/// How a notice is coloured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeKind {
-    /// Neutral information.
-    Info,
-    /// Something the user should know.
-    Warning,
-    /// A failure.
-    Error,
-}
-
-/// One tool call and its result.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolRow {
-    /// Tool call id.
-    pub id: String,
-    /// Tool name (`bash`, `read`, ...).
-    pub name: String,
-    /// Call arguments.
-    pub args: Value,
-    /// Output text so far (final once `done`).
-    pub output: String,
-    /// Result details (diffs, exit codes) when the tool gave them.
-    pub details: Option<Value>,
-    /// The tool reported an error.
-    pub is_error: bool,
-    /// The tool finished.
-    pub done: bool,
-    /// How long it ran, once done and when measured live.
-    pub duration: Option<Duration>,
-    /// When it started (live runs only).
-    pub started: Option<Instant>,
-    /// Lines drawn by the tool's Lua renderers.
-    pub custom: Option<crate::tui::chrome::lua_surfaces::CustomToolLines>,
-}
-
-/// One block of the transcript.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Item {
-    /// A message the user sent.
-    User {
-        /// Message text.
-        text: String,
-    },
-    /// A model answer.
-    Assistant {
-        /// Visible text.
-        text: String,
-        /// Reasoning text.
-        thinking: String,
-        /// Still arriving.
-        streaming: bool,
-        /// Error message, when the answer failed.
-        error: Option<String>,
-        /// The user aborted it.
-        aborted: bool,
-    },
-    /// A tool call.
-    Tool(ToolRow),
-    /// A compaction or branch summary (expandable).
-    Summary {
-        /// Tokens before compaction for a compaction summary; `None` for a branch summary.
-        /// The heading is translated when drawn.
-        tokens_before: Option<u64>,
-        /// The summary (markdown).
-        text: String,
-    },
-    /// A message an extension sent with `display = true`.
-    Custom {
-        /// Its `customType`.
-        custom_type: String,
-        /// Text content.
-        text: String,
-        /// The whole message as JSON (for Lua renderers).
-        message: Value,
-        /// Lines its `registerMessageRenderer` function drew.
-        lines: Option<Vec<ratatui::text::Line<'static>>>,
-    },
-    /// A status line from pi itself.
-    Notice {
-        /// Text.
-        text: String,
-        /// Colour.
-        kind: NoticeKind,
-    },
-    /// Help text from pi itself (`/hotkeys`), drawn as markdown.
-    Help {
-        /// Markdown.
-        text: String,
-    },
-    /// A notification from an extension: the extension's own text, re-worded by core
-    /// hacks each time it is drawn (so turning a hack off shows the original again).
-    ExtensionNotice {
-        /// The extension's text, unchanged.
-        text: String,
-        /// Colour.
-        kind: NoticeKind,
-    },
-}
-
-impl Item {
-    /// The item will not change any more (the answer or tool call is over),
-    /// so it can be written to the terminal's scrollback.
-    pub fn is_settled(&self) -> bool {
-        match self {
-            Item::Assistant { streaming, .. } => !streaming,
-            Item::Tool(row) => row.done,
-            _ => true,
-        }
-    }
-}
+pub use item::{Item, NoticeKind, ToolRow};
 
 /// A revision number no transcript has used yet, so that lines rendered for
 /// one transcript are never mistaken for another's (a resumed or new session).
@@ -168,6 +60,9 @@ pub struct Transcript {
     pub images: HashMap<usize, Vec<images::InlineImage>>,
     /// The status line shown last, updated in place while nothing follows it.
     status: Option<usize>,
+    /// The provider's base URL, named when retries give up on a network failure.
+    pub base_url: String,
+    retry: retry_rows::RetryTracker,
     tools: HashMap<String, usize>,
 }
 
@@ -353,6 +248,7 @@ impl Transcript {
             } => {
                 self.update_assistant(a, false);
                 self.add_usage(a);
+                self.note_failed_reply(a);
             }
             AgentEvent::ToolExecutionStart {
                 tool_call_id,
@@ -389,16 +285,12 @@ impl Transcript {
                 max_attempts,
                 delay_ms,
                 error_message,
-            } => self.notice(
-                t!(
-                    "pi.tui.retrying",
-                    attempt = *attempt,
-                    max = *max_attempts,
-                    seconds = delay_ms.div_ceil(1000),
-                    error = error_message
-                ),
-                NoticeKind::Warning,
-            ),
+            } => self.retry_started(*attempt, *max_attempts, *delay_ms, error_message),
+            AgentEvent::AutoRetryEnd {
+                success,
+                final_error,
+                ..
+            } => self.retry_ended(*success, final_error.as_deref()),
             AgentEvent::RunStopped { message, .. } => {
                 self.notice(message.clone(), NoticeKind::Error)
             }

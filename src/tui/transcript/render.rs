@@ -462,6 +462,7 @@ fn render_item_with(
                 return Vec::new();
             }
         }
+        Item::Retry(row) => return super::retry_rows::render_retry(row, options, theme),
         Item::Tool(row) => {
             lines.extend(render_tool(
                 row,

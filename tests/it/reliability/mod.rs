@@ -9,6 +9,7 @@ mod fault_matrix;
 mod general_rules;
 mod run_limits;
 mod stop_and_resume;
+mod unreachable;
 mod validated_config;
 mod waiting;
 

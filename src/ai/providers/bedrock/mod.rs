@@ -23,6 +23,7 @@ use crate::ai::providers::bedrock::request::build_body;
 use crate::ai::providers::bedrock::sign::{load_credentials, sign_request};
 use crate::ai::providers::bedrock::stream::ConverseStreamState;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
+use crate::ai::wait::{FirstByteDeadline, ProgressGuard, until_first_byte};
 use crate::config::config_value::Env;
 
 /// Amazon Bedrock ConverseStream.
@@ -168,13 +169,14 @@ impl ApiProvider for BedrockConverseStream {
                     .filter(|(k, _)| k != "host")
                     .map(|(k, v)| (k.as_str(), v.as_str())),
             )?;
-            let response = client()
-                .post(&url)
-                .headers(map)
-                .body(payload.clone())
-                .send()
-                .await
-                .map_err(network_error)?;
+            let request = client().post(&url).headers(map).body(payload.clone());
+            let progress = ProgressGuard::begin(&url);
+            let first_byte = FirstByteDeadline::for_request(req.options.deadline);
+            let response = until_first_byte(first_byte, &req.model.provider, async {
+                request.send().await.map_err(network_error)
+            })
+            .await?;
+            drop(progress);
             if let Some(h) = &req.options.hooks {
                 let seen = response
                     .headers()
