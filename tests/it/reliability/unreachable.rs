@@ -99,15 +99,26 @@ fn a_provider_that_never_sends_headers_fails_within_the_total_bound() {
     );
     // The bound counts from the request; the rest is start-up on a busy machine.
     assert!(
-        elapsed < Duration::from_millis(4000),
+        elapsed < Duration::from_millis(6000),
         "{elapsed:?}: {stderr}"
     );
     assert!(stderr.contains("attempts failed: timed out"), "{stderr}");
     assert!(stderr.contains("no response from mock within"), "{stderr}");
     assert!(stderr.contains("retry.totalTimeoutMs"), "{stderr}");
-    // 0.6 s, 0.6 s, then what is left of the 1.5 s: a fourth attempt would end past it.
-    assert!(stderr.contains("3 attempts failed"), "{stderr}");
-    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 3);
+    // 0.6 s, 0.6 s, then what is left of the 1.5 s: a fourth attempt would end past it
+    // (on a busy machine the third may find too little left to start).
+    let attempts: usize = stderr
+        .split(" attempts failed")
+        .next()
+        .and_then(|before| before.rsplit(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("an attempt count: {stderr}"));
+    assert!((2..=3).contains(&attempts), "{stderr}");
+    assert_eq!(
+        accepted.load(std::sync::atomic::Ordering::SeqCst),
+        attempts,
+        "every attempt counted is a connection made"
+    );
 }
 
 #[test]
