@@ -313,12 +313,15 @@ impl Transcript {
         });
     }
 
-    fn update_assistant(&mut self, a: &AssistantMessage, still_streaming: bool) {
-        let Some(index) = self
-            .items
+    /// Where the latest assistant message is in the items.
+    fn last_assistant_index(&self) -> Option<usize> {
+        self.items
             .iter()
             .rposition(|i| matches!(i, Item::Assistant { .. }))
-        else {
+    }
+
+    fn update_assistant(&mut self, a: &AssistantMessage, still_streaming: bool) {
+        let Some(index) = self.last_assistant_index() else {
             return;
         };
         let Item::Assistant {

@@ -98,11 +98,7 @@ impl Transcript {
         if !is_retryable(a) {
             return;
         }
-        let Some(index) = self
-            .items
-            .iter()
-            .rposition(|i| matches!(i, Item::Assistant { .. }))
-        else {
+        let Some(index) = self.last_assistant_index() else {
             return;
         };
         if let Item::Assistant { text, thinking, .. } = &self.items[index]
