@@ -387,7 +387,7 @@ impl App {
         );
         after.absorb(themes_now);
         let (head, kind) = match &report {
-            Some(r) if r.errors.is_empty() => (
+            Some(r) if r.errors.is_empty() && !r.loaded.is_empty() => (
                 t!("pi.cmd.reload.done", count = r.loaded.len()),
                 NoticeKind::Info,
             ),
@@ -399,7 +399,7 @@ impl App {
                 ),
                 NoticeKind::Warning,
             ),
-            None => (t!("pi.cmd.reload.resources"), NoticeKind::Info),
+            _ => (t!("pi.cmd.reload.resources"), NoticeKind::Info),
         };
         let mut lines = vec![head];
         lines.extend(
