@@ -391,7 +391,7 @@ impl App {
                 t!("pi.cmd.reload.done", count = r.loaded.len()),
                 NoticeKind::Info,
             ),
-            Some(r) => (
+            Some(r) if !r.errors.is_empty() => (
                 t!(
                     "pi.cmd.reload.done_failed",
                     count = r.loaded.len(),
