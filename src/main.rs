@@ -28,6 +28,19 @@ fn main() {
     if pi::app::config_command::is_config_command(&argv) {
         std::process::exit(pi::app::config_command::run());
     }
+    if pi::app::doctor::is_doctor_command(&argv) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build();
+        let code = match runtime {
+            Ok(runtime) => runtime.block_on(pi::app::doctor::run(&argv)),
+            Err(e) => {
+                eprintln!("{}", pi::t!("pi.cli.error", error = e.to_string()));
+                1
+            }
+        };
+        std::process::exit(code);
+    }
     if pi::app::package_commands::is_package_command(&argv) {
         std::process::exit(pi::app::package_commands::run(&argv));
     }

@@ -3,6 +3,8 @@
 
 pub mod allocator;
 pub mod config_command;
+pub mod doctor;
+pub mod doctor_checks;
 pub mod lang_command;
 pub mod luarc_command;
 pub mod model_setup;

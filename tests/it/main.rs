@@ -33,6 +33,7 @@ mod config_settings;
 mod conformance;
 mod demo_provider;
 mod docs_links;
+mod doctor_cli;
 mod export_html;
 mod fuzz_properties;
 mod i18n_lang_cli;
