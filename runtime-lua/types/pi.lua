@@ -489,6 +489,11 @@
 ---@field glob fun(pattern: string): string[] relative paths, .gitignore respected
 ---@field list fun(path: string): {name: string, isDir: boolean}[]|nil, string|nil entries sorted by name, or nil and why
 
+---@class pi.HealthReporter what a health check reports, one finding per call
+---@field ok fun(message: string)
+---@field warn fun(message: string)
+---@field error fun(message: string) an error makes `pi doctor` exit with 1
+
 ---@class pi.API
 ---@field on fun(event: pi.EventName, handler: pi.Handler)
 ---@field registerTool fun(definition: pi.ToolDefinition)
@@ -498,6 +503,7 @@
 ---@field createBashTool fun(cwdOrOptions?: string|pi.BashToolOptions, options?: pi.BashToolOptions): pi.ToolDefinition
 ---@field registerCommand fun(name: string, options: pi.CommandOptions) duplicates get ":1", ":2"
 ---@field registerShortcut fun(shortcut: string, options: pi.ShortcutOptions)
+---@field registerHealthCheck fun(check: fun(h: pi.HealthReporter)) a check `pi doctor` runs after loading the extension
 ---@field registerFlag fun(name: string, options?: pi.FlagOptions)
 ---@field getFlag fun(name: string): boolean|string|nil
 ---@field registerMessageRenderer fun(customType: string, renderer: fun(message: pi.CustomMessage, options: {expanded: boolean}, theme: pi.Theme): pi.Component|nil)

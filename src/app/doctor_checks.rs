@@ -296,6 +296,7 @@ pub async fn extensions(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Ve
         let handle = crate::lua::handle::ExtensionHandle::start(config, view);
         let report = handle.load().await;
         let millis = started.elapsed().as_secs_f64() * 1000.0;
+        let health = handle.health_checks().await;
         handle.stop_processes().await;
         let shown = path.display().to_string();
         out.push(match report.errors.first() {
@@ -310,6 +311,19 @@ pub async fn extensions(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Ve
                 ),
             ),
         });
+        for finding in health {
+            let status = match finding.status.as_str() {
+                "ok" => Status::Ok,
+                "warn" => Status::Warn,
+                _ => Status::Error,
+            };
+            let name = crate::core::resource_inventory::shown_name(&finding.extension);
+            out.push(Finding::new(
+                status,
+                "health",
+                format!("{name}: {}", finding.message),
+            ));
+        }
     }
     if out.is_empty() {
         out.push(Finding::new(

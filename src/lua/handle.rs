@@ -167,6 +167,11 @@ impl ExtensionHandle {
         self.ask(Request::Reload).await
     }
 
+    /// Run the extensions' `pi.registerHealthCheck` checks (for `pi doctor`).
+    pub async fn health_checks(&self) -> Vec<crate::lua::health::HealthFinding> {
+        self.ask(Request::HealthChecks).await
+    }
+
     /// Kill every process extensions started with `pi.spawn` (pi is quitting).
     pub async fn stop_processes(&self) {
         self.ask(Request::StopProcesses).await

@@ -27,6 +27,7 @@ use crate::lua::vm::{Subscribed, Vm};
 /// A request to the host thread.
 pub(crate) enum Request {
     Load(oneshot::Sender<LoadReport>),
+    HealthChecks(oneshot::Sender<Vec<crate::lua::health::HealthFinding>>),
     Reload(oneshot::Sender<LoadReport>),
     Emit {
         event: String,
@@ -235,6 +236,13 @@ async fn serve(host: Rc<Host>, request: Request) {
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);
+        }
+        Request::HealthChecks(reply) => {
+            let found = match host.current() {
+                Some(vm) => crate::lua::health::run_all(&vm).await,
+                None => Vec::new(),
+            };
+            let _ = reply.send(found);
         }
         Request::Shortcut { shortcut, reply } => {
             let result = match host.current() {

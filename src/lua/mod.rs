@@ -14,6 +14,7 @@ pub mod ctx;
 pub mod discovery;
 pub mod dispatch;
 pub mod handle;
+pub mod health;
 mod host;
 pub mod i18n_score;
 pub mod loader;

@@ -183,6 +183,8 @@ pub struct Registry {
     pub streams: Vec<(String, String, Function, usize)>,
     /// `oauth` tables of registered providers: (provider name, table, extension).
     pub oauth: Vec<(String, Table, usize)>,
+    /// `pi.registerHealthCheck` checks with their extension, in registration order.
+    pub health_checks: Vec<(usize, Function)>,
     /// The top of the `ctx.ui.addAutocompleteProvider` stack.
     pub autocomplete: Option<Table>,
     /// `ctx.ui.onTerminalInput` handlers with their ids, in the order added.
@@ -230,6 +232,7 @@ impl Registry {
         self.providers.retain(|(_, e)| *e != ext);
         self.streams.retain(|(_, _, _, e)| *e != ext);
         self.oauth.retain(|(_, _, e)| *e != ext);
+        self.health_checks.retain(|(e, _)| *e != ext);
     }
 
     /// Store a command, suffixing `:1`, `:2`, ... on a name clash.

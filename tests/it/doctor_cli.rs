@@ -107,3 +107,44 @@ fn an_unknown_argument_is_a_usage_error() {
         "{err}"
     );
 }
+
+#[test]
+fn an_extension_health_check_is_part_of_the_report() {
+    let sandbox = PiSandbox::new();
+    let dir = sandbox.agent_dir.join("extensions");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("needs-tools.lua"),
+        "return function(pi)\n  pi.registerHealthCheck(function(h)\n    h.ok(\"the cache folder is writable\")\n    \
+         h.warn(\"jq is missing: summaries are plain\")\n  end)\nend\n",
+    )
+    .unwrap();
+    let (code, out, err) = doctor(&sandbox, &[]);
+    assert_eq!(code, 0, "warnings alone pass: {out}{err}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ok")
+            && l.contains("health")
+            && l.contains("needs-tools.lua: the cache folder is writable")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("warn") && l.contains("jq is missing")),
+        "{out}"
+    );
+
+    // A check that raises is an error naming what it said.
+    std::fs::write(
+        dir.join("strict.lua"),
+        "return function(pi)\n  pi.registerHealthCheck(function(h) error(\"no license key\") end)\nend\n",
+    )
+    .unwrap();
+    let (code, out, _) = doctor(&sandbox, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("error")
+            && l.contains("strict.lua: the health check failed")
+            && l.contains("no license key")),
+        "{out}"
+    );
+}

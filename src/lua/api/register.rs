@@ -211,6 +211,7 @@ pub fn add_registrations(
             Ok(())
         })?,
     )?;
+    crate::lua::health::add(lua, host, ext, pi)?;
     add_providers(lua, host, ext, pi)
 }
 
