@@ -8,6 +8,7 @@ mod escapes;
 mod fault_matrix;
 mod general_rules;
 mod stop_and_resume;
+mod tool_output;
 mod validated_config;
 mod waiting;
 
