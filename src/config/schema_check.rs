@@ -5,6 +5,7 @@
 //! A schema is compiled the first time a file of its kind is checked, unless
 //! the file is unchanged since it was last found valid.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -90,14 +91,53 @@ impl ConfigSchema {
     /// left in place (nothing reads them). A problem with the whole document
     /// (not an object, say) is reported and nothing is removed.
     pub fn check(&self, file: &Path, value: &mut Value) -> Vec<String> {
+        let found = self.problems(value);
+        let mut warnings = Vec::new();
+        let mut removed: Vec<Vec<String>> = Vec::new();
+        for (path, problem) in &found {
+            warnings.push(describe(file, value, path, problem));
+            // A value of the wrong form, or an object lacking a key it needs,
+            // is left out; unknown keys stay (nothing reads them) and the
+            // whole document is never removed.
+            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
+                removed.push(path.clone());
+            }
+        }
+        removed.sort_by(|a, b| compare_paths(b, a));
+        for path in removed {
+            remove(value, &path);
+        }
+        warnings
+    }
+
+    /// The keys of `value` (the parsed contents of `file`) holding a value of
+    /// the wrong type or form, each with a sentence saying what is wrong.
+    /// Unknown keys are not listed.
+    pub fn invalid_keys(&self, file: &Path, value: &Value) -> Vec<(Vec<String>, String)> {
+        self.problems(value)
+            .into_iter()
+            .filter(|(_, problem)| !matches!(problem, Problem::Unknown))
+            .map(|(path, problem)| {
+                let mut text = describe(file, value, &path, &problem);
+                if let Some(stripped) = text.strip_suffix("; ignored") {
+                    text.truncate(stripped.len());
+                }
+                (path, text)
+            })
+            .collect()
+    }
+
+    /// One problem per key: the first found at a path wins, and a value of
+    /// the wrong form hides the problems inside it.
+    fn problems(&self, value: &Value) -> Vec<(Vec<String>, Problem)> {
         let Some((schema, validator)) = self.compiled() else {
             return Vec::new();
         };
-        if validator.is_valid(&*value) {
+        if validator.is_valid(value) {
             return Vec::new();
         }
         let mut found: Vec<(Vec<String>, Problem)> = Vec::new();
-        for error in validator.iter_errors(&*value) {
+        for error in validator.iter_errors(value) {
             let at = segments(error.instance_path().as_str());
             match error.kind() {
                 ValidationErrorKind::AdditionalProperties { unexpected } => {
@@ -128,29 +168,21 @@ impl ConfigSchema {
                 )),
             }
         }
-        // One warning per key: the first problem found at a path wins, and a
-        // value already taken out hides the problems inside it.
-        let mut removed: Vec<Vec<String>> = Vec::new();
-        let mut reported: Vec<Vec<String>> = Vec::new();
-        let mut warnings = Vec::new();
+        let mut reported: HashSet<Vec<String>> = HashSet::new();
+        let mut taken_out: HashSet<Vec<String>> = HashSet::new();
+        let mut kept = Vec::new();
         for (path, problem) in found {
-            if reported.contains(&path) || removed.iter().any(|r| path.starts_with(r)) {
+            let inside_taken_out = (1..path.len()).any(|n| taken_out.contains(&path[..n]));
+            if inside_taken_out || reported.contains(&path) {
                 continue;
             }
-            warnings.push(describe(file, value, &path, &problem));
-            // A value of the wrong form, or an object lacking a key it needs,
-            // is left out; unknown keys stay (nothing reads them) and the
-            // whole document is never removed.
             if !matches!(problem, Problem::Unknown) && !path.is_empty() {
-                removed.push(path.clone());
+                taken_out.insert(path.clone());
             }
-            reported.push(path);
+            reported.insert(path.clone());
+            kept.push((path, problem));
         }
-        removed.sort_by(|a, b| compare_paths(b, a));
-        for path in removed {
-            remove(value, &path);
-        }
-        warnings
+        kept
     }
 }
 

@@ -7,6 +7,7 @@
 mod escapes;
 mod fault_matrix;
 mod general_rules;
+mod settings_writes;
 mod stop_and_resume;
 mod tool_output;
 mod validated_config;
