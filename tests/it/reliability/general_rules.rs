@@ -296,3 +296,47 @@ end
     assert!(done.stderr.contains("deep.lua"), "{}", done.stderr);
     assert!(done.stderr.contains("stack overflow"), "{}", done.stderr);
 }
+
+#[test]
+fn a_table_nested_too_deep_is_a_lua_error_and_pi_carries_on() {
+    let sandbox = PiSandbox::new();
+    let ext = extension(
+        &sandbox,
+        "deeptable.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function()
+    local t = {}
+    local c = t
+    for i = 1, 100000 do c.x = {}; c = c.x end
+    local lines = {}
+    for _, call in ipairs({
+      {"json", function() return pi.json.encode(t) end},
+      {"yaml", function() return pi.yaml.encode(t) end},
+      {"toml", function() return pi.toml.encode(t) end},
+      {"entry", function() return pi.appendEntry("deep", t) end},
+    }) do
+      local ok, err = pcall(call[2])
+      lines[#lines + 1] = call[1] .. " " .. tostring(ok) .. " " .. tostring(err):match("[^\n]*")
+    end
+    local shallow = pi.json.encode({a = {b = {c = 1}}})
+    lines[#lines + 1] = "shallow " .. shallow
+    local f = assert(io.open("deep.txt", "w"))
+    f:write(table.concat(lines, "\n"))
+    f:close()
+  end)
+end
+"#,
+    );
+    let done = run_demo(&sandbox, &[&ext], "hello");
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(!done.stdout.trim().is_empty(), "no answer: {}", done.stderr);
+    let report = std::fs::read_to_string(sandbox.project.join("deep.txt")).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 5, "{report}");
+    for (line, name) in lines.iter().zip(["json", "yaml", "toml", "entry"]) {
+        assert!(line.starts_with(&format!("{name} false ")), "{report}");
+        assert!(line.contains("nested deeper than 200 levels"), "{report}");
+    }
+    assert_eq!(lines[4], r#"shallow {"a":{"b":{"c":1}}}"#);
+}
