@@ -245,6 +245,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::resource_setup::HostSetup {
             reloadable: output.is_none(),
             memory_limit_mb: settings.extension_memory_limit_mb(),
+            startup_limit: settings.extension_startup_limit(),
         },
     )
     .await;

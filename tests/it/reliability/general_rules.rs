@@ -340,3 +340,53 @@ end
     }
     assert_eq!(lines[4], r#"shallow {"a":{"b":{"c":1}}}"#);
 }
+
+#[test]
+fn a_session_start_handler_that_never_finishes_is_stopped_at_the_bound() {
+    let sandbox = PiSandbox::new();
+    sandbox.write_agent_file(
+        "settings.json",
+        r#"{"extensions.startupTimeoutSeconds": 1}"#,
+    );
+    let sleeper = extension(
+        &sandbox,
+        "sleeper.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function() pi.exec("sleep", {"1000"}) end)
+end
+"#,
+    );
+    let waiter = extension(
+        &sandbox,
+        "waiter.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function() pi.sleep(1e9) end)
+end
+"#,
+    );
+    let quick = extension(
+        &sandbox,
+        "quick.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function()
+    local f = assert(io.open("started.txt", "w")); f:write("yes"); f:close()
+  end)
+end
+"#,
+    );
+    let done = run_demo(&sandbox, &[&sleeper, &waiter, &quick], "hello");
+    eprintln!("stalled session_start: {:.2} s", done.elapsed.as_secs_f64());
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(!done.stdout.trim().is_empty(), "no answer: {}", done.stderr);
+    assert!(done.elapsed < Duration::from_secs(8), "{:?}", done.elapsed);
+    for name in ["sleeper.lua", "waiter.lua"] {
+        let line = done.stderr.lines().find(|l| l.contains(name));
+        let line = line.unwrap_or_else(|| panic!("{name}: {}", done.stderr));
+        assert!(line.contains("did not finish within 1 s"), "{line}");
+    }
+    let started = std::fs::read_to_string(sandbox.project.join("started.txt"));
+    assert_eq!(started.unwrap(), "yes");
+}
