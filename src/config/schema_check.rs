@@ -32,6 +32,22 @@ pub static KEYBINDINGS: ConfigSchema =
 /// `schemas/theme.schema.json`: theme files.
 pub static THEME: ConfigSchema = ConfigSchema::new(include_str!("../../schemas/theme.schema.json"));
 
+/// More unknown keys than this are reported in one summarised warning.
+const MAX_UNKNOWN_LISTED: usize = 5;
+
+/// `300000` → `300,000`.
+fn group_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// What is wrong with one key.
 enum Problem {
     /// A key the schema does not know (kept, but nothing reads it).
@@ -92,9 +108,32 @@ impl ConfigSchema {
     /// (not an object, say) is reported and nothing is removed.
     pub fn check(&self, file: &Path, value: &mut Value) -> Vec<String> {
         let found = self.problems(value);
+        let unknown = found
+            .iter()
+            .filter(|(_, p)| matches!(p, Problem::Unknown))
+            .count();
+        let summarise = unknown > MAX_UNKNOWN_LISTED;
         let mut warnings = Vec::new();
+        if summarise {
+            let names: Vec<String> = found
+                .iter()
+                .filter(|(_, p)| matches!(p, Problem::Unknown))
+                .take(3)
+                .map(|(path, _)| format!("\"{}\"", key_name(value, path)))
+                .collect();
+            warnings.push(format!(
+                "{}: {} unknown keys ({} and {} more; not in the schema, check their spelling and place); ignored",
+                file.display(),
+                group_thousands(unknown),
+                names.join(", "),
+                group_thousands(unknown - names.len())
+            ));
+        }
         let mut removed: Vec<Vec<String>> = Vec::new();
         for (path, problem) in &found {
+            if summarise && matches!(problem, Problem::Unknown) {
+                continue;
+            }
             warnings.push(describe(file, value, path, problem));
             // A value of the wrong form, or an object lacking a key it needs,
             // is left out; unknown keys stay (nothing reads them) and the
@@ -136,11 +175,17 @@ impl ConfigSchema {
         if validator.is_valid(value) {
             return Vec::new();
         }
+        // Objects whose unknown keys are listed already (an object can be
+        // reported more than once).
+        let mut listed_objects: HashSet<Vec<String>> = HashSet::new();
         let mut found: Vec<(Vec<String>, Problem)> = Vec::new();
         for error in validator.iter_errors(value) {
             let at = segments(error.instance_path().as_str());
             match error.kind() {
                 ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    if !listed_objects.insert(at.clone()) {
+                        continue;
+                    }
                     for key in unexpected {
                         let mut path = at.clone();
                         path.push(key.clone());
@@ -173,13 +218,19 @@ impl ConfigSchema {
         let mut kept = Vec::new();
         for (path, problem) in found {
             let inside_taken_out = (1..path.len()).any(|n| taken_out.contains(&path[..n]));
-            if inside_taken_out || reported.contains(&path) {
+            if inside_taken_out {
                 continue;
             }
-            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
-                taken_out.insert(path.clone());
+            // An unknown key is listed once per object (above) and has no
+            // other problem: only the others need the check for repeats.
+            if !matches!(problem, Problem::Unknown) {
+                if !reported.insert(path.clone()) {
+                    continue;
+                }
+                if !path.is_empty() {
+                    taken_out.insert(path.clone());
+                }
             }
-            reported.insert(path.clone());
             kept.push((path, problem));
         }
         kept

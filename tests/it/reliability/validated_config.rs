@@ -156,3 +156,56 @@ fn credentials_are_not_saved_over_an_entry_pi_cannot_use() {
     assert_eq!(saved["mistral"]["key"], "sk-new");
     assert_eq!(saved["mock"]["key"], "k");
 }
+
+#[test]
+fn three_hundred_thousand_unknown_keys_are_checked_at_once_in_one_warning() {
+    let keys: serde_json::Map<String, Value> = (0..300_000)
+        .map(|i| (format!("unknownKey{i}"), Value::from(i)))
+        .collect();
+    let mut keys = Value::Object(keys);
+    keys["theme"] = Value::from(42);
+    let text = keys.to_string();
+    let file = std::path::Path::new("/x/settings.json");
+    let started = Instant::now();
+    let warnings = pi::config::schema_check::SETTINGS.check(file, &mut keys);
+    let took = started.elapsed();
+    eprintln!(
+        "300,000 unknown keys checked in {:.3} s",
+        took.as_secs_f64()
+    );
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/x/settings.json: 300,000 unknown keys (\"unknownKey0\""),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].contains("and 299,997 more"), "{warnings:?}");
+    assert!(
+        warnings[1].contains("\"theme\" should be a string"),
+        "{warnings:?}"
+    );
+
+    // The whole start-up with that file: one summarised line, and pi answers.
+    let sandbox = PiSandbox::new();
+    sandbox.write_agent_file("settings.json", &text);
+    let started = Instant::now();
+    let out = sandbox.run(&["--provider", "demo", "-p", "hello"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("pi -p with it: {:.2} s", started.elapsed().as_secs_f64());
+    assert!(out.status.success(), "{stderr}");
+    let mentions = stderr
+        .lines()
+        .filter(|l| l.contains("settings.json"))
+        .count();
+    assert_eq!(mentions, 2, "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.contains("300,000 unknown keys"), "{stderr}");
+}
+
+#[test]
+fn a_few_unknown_keys_are_each_named() {
+    let mut value = serde_json::json!({"a1": 1, "a2": 2, "a3": 3, "a4": 4, "a5": 5});
+    let file = std::path::Path::new("/x/settings.json");
+    let warnings = pi::config::schema_check::SETTINGS.check(file, &mut value);
+    assert_eq!(warnings.len(), 5, "{warnings:?}");
+    assert!(warnings[4].contains("unknown key \"a5\""), "{warnings:?}");
+}
