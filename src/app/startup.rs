@@ -203,7 +203,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 .to_string()
         )
     });
-    let stdin_text = if stdin_is_tty { None } else { read_stdin() };
+    let stdin_text = if stdin_is_tty { None } else { read_stdin()? };
     let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
@@ -489,11 +489,16 @@ fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
     Ok(0)
 }
 
-fn read_stdin() -> Option<String> {
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).ok()?;
+/// Piped stdin as the start of the prompt (`None` when blank); stdin that
+/// cannot be read is an error, never a prompt silently left out.
+fn read_stdin() -> Result<Option<String>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| t!("pi.cli.stdin_failed", error = e.to_string()))?;
+    let text = String::from_utf8_lossy(&bytes);
     let trimmed = text.trim();
-    (!trimmed.is_empty()).then(|| trimmed.to_string())
+    Ok((!trimmed.is_empty()).then(|| trimmed.to_string()))
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

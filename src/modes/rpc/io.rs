@@ -57,7 +57,7 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
     let (tx, rx) = unbounded_channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
+        let read = read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
             if let Incoming::Command(value) = &incoming
                 && value["type"] == "extension_ui_response"
             {
@@ -66,6 +66,9 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
             }
             tx.send(incoming).is_ok()
         });
+        if let Err(e) = read {
+            *INPUT_FAILED.locked() = Some(e.to_string());
+        }
     });
     rx
 }
@@ -77,12 +80,14 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// Split `input` into LF-terminated records and hand each parsed one to
 /// `sink` until the input ends, fails, or `sink` returns `false`. A line
 /// longer than `max_line` bytes is skipped up to its LF (only its start is
-/// kept, for the error and its `id`) and reported as invalid.
+/// kept, for the error and its `id`) and reported as invalid. A read error
+/// ends the input like its end, and is returned.
 pub fn read_records(
     mut input: impl BufRead,
     max_line: usize,
     mut sink: impl FnMut(Incoming) -> bool,
-) {
+) -> std::io::Result<()> {
+    let mut failure = None;
     let mut buf: Vec<u8> = Vec::new();
     let mut overlong = false;
     loop {
@@ -99,7 +104,10 @@ pub fn read_records(
                 }
             },
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => (true, true, 0),
+            Err(e) => {
+                failure = Some(e);
+                (true, true, 0)
+            }
         };
         input.consume(used);
         if !line_done {
@@ -121,10 +129,10 @@ pub fn read_records(
         if let Some(record) = record
             && !sink(record)
         {
-            return;
+            return Ok(());
         }
         if ended {
-            return;
+            return failure.map_or(Ok(()), Err);
         }
     }
 }
@@ -155,7 +163,7 @@ pub fn take_over_stdout() {
     unsafe {
         let protocol = libc::dup(1);
         if protocol < 0 {
-            return;
+            crate::modes::output_guard::stdout_failed(&std::io::Error::last_os_error());
         }
         if libc::dup2(2, 1) < 0 {
             libc::close(protocol);
@@ -171,16 +179,25 @@ pub fn emit<T: Serialize + ?Sized>(value: &T) {
         return;
     };
     line.push(b'\n');
-    match PROTOCOL_OUT.get() {
-        Some(out) => {
-            let _ = out.locked().write_all(&line);
-        }
+    let written = match PROTOCOL_OUT.get() {
+        Some(out) => out.locked().write_all(&line),
         None => {
             let mut out = std::io::stdout().lock();
-            let _ = out.write_all(&line);
-            let _ = out.flush();
+            out.write_all(&line).and_then(|()| out.flush())
         }
+    };
+    if let Err(e) = written {
+        crate::modes::output_guard::stdout_failed(&e);
     }
+}
+
+/// Why reading stdin failed, when it did (the client sees the end of input
+/// either way; the exit code and stderr tell the two apart).
+static INPUT_FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// The error that ended reading stdin, if reading failed rather than ended.
+pub fn input_failure() -> Option<String> {
+    INPUT_FAILED.locked().clone()
 }
 
 /// A successful response, with `data` when given.

@@ -137,6 +137,10 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     if let Err(e) = agent.session.sync() {
         eprintln!("Warning: could not save the session: {e}");
     }
+    if let Some(error) = io::input_failure() {
+        eprintln!("{}", crate::t!("pi.cli.stdin_failed", error = error));
+        return 1;
+    }
     0
 }
 

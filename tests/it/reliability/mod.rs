@@ -8,6 +8,7 @@ mod data_files;
 mod escapes;
 mod fault_matrix;
 mod general_rules;
+mod mode_io;
 mod session_file;
 mod settings_writes;
 mod stop_and_resume;
