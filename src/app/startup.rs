@@ -173,6 +173,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     reject_unavailable(&args)?;
 
     let rpc = args.mode == Some(OutputMode::Rpc);
+    if rpc || args.mode == Some(OutputMode::Json) {
+        // Before extensions load: what they print goes to stderr.
+        crate::modes::protocol_out::take_over_stdout();
+    }
     // In RPC mode stdin carries the protocol, never a prompt.
     let stdin_is_tty = rpc || std::io::stdin().is_terminal();
     let output = match args.mode {

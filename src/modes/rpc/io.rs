@@ -3,9 +3,8 @@
 //! once so clients see every event as it happens.
 
 use crate::sync::LockExt;
-use std::fs::File;
-use std::io::{BufRead, Write};
-use std::sync::{Mutex, OnceLock};
+use std::io::BufRead;
+use std::sync::Mutex;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -151,44 +150,13 @@ fn keep(buf: &mut Vec<u8>, part: &[u8], max_line: usize, overlong: &mut bool) {
     buf.extend_from_slice(part);
 }
 
-/// The protocol's own copy of stdout, once [`take_over_stdout`] ran.
-static PROTOCOL_OUT: OnceLock<Mutex<File>> = OnceLock::new();
-
-/// Reserve stdout for RPC records: they go to a duplicate of file
-/// descriptor 1, which is then pointed at stderr, so anything else that
-/// prints (an extension's `print`, a library) cannot corrupt the stream.
-pub fn take_over_stdout() {
-    use std::os::fd::FromRawFd;
-    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
-    unsafe {
-        let protocol = libc::dup(1);
-        if protocol < 0 {
-            crate::modes::output_guard::stdout_failed(&std::io::Error::last_os_error());
-        }
-        if libc::dup2(2, 1) < 0 {
-            libc::close(protocol);
-            return;
-        }
-        let _ = PROTOCOL_OUT.set(Mutex::new(File::from_raw_fd(protocol)));
-    }
-}
-
 /// Write one JSON line to the protocol's stdout, unbuffered.
 pub fn emit<T: Serialize + ?Sized>(value: &T) {
     let Ok(mut line) = serde_json::to_vec(value) else {
         return;
     };
     line.push(b'\n');
-    let written = match PROTOCOL_OUT.get() {
-        Some(out) => out.locked().write_all(&line),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&line).and_then(|()| out.flush())
-        }
-    };
-    if let Err(e) = written {
-        crate::modes::output_guard::stdout_failed(&e);
-    }
+    crate::modes::protocol_out::write_record(&line);
 }
 
 /// Why reading stdin failed, when it did (the client sees the end of input

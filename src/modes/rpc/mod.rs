@@ -69,7 +69,7 @@ struct Server {
 
 /// Serve the protocol until stdin closes. Returns the exit code.
 pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
-    io::take_over_stdout();
+    crate::modes::protocol_out::take_over_stdout();
     let live = Arc::new(Mutex::new(Live::default()));
     live.locked().queues = agent.queues.clone();
     let listener_live = live.clone();

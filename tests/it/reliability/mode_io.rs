@@ -93,3 +93,67 @@ fn print_mode_with_unreadable_stdin_fails_with_a_message() {
     let saved = std::fs::read_to_string(session).unwrap();
     assert!(saved.contains("notes \u{fffd} here"), "{saved}");
 }
+
+/// Prints while loading, at session start and at the end of a run.
+const PRINTER: &str = r#"
+print("printed while loading")
+return function(pi)
+  pi.on("session_start", function() print("printed at session_start"); io.write("io.write text\n") end)
+  pi.on("agent_end", function() print("printed at agent_end") end)
+end
+"#;
+
+/// Every line of `stdout` is a JSON value; what the extension printed is on stderr.
+fn assert_json_lines_only(stdout: &str, stderr: &str) {
+    assert!(stdout.lines().count() > 3, "{stdout}");
+    for line in stdout.lines() {
+        assert!(
+            serde_json::from_str::<Value>(line).is_ok(),
+            "not JSON: {line:?}"
+        );
+    }
+    for printed in [
+        "printed while loading",
+        "printed at session_start",
+        "io.write text",
+        "printed at agent_end",
+    ] {
+        assert!(stderr.contains(printed), "{printed}: {stderr}");
+        assert!(!stdout.contains(printed), "{printed}: {stdout}");
+    }
+}
+
+#[test]
+fn what_an_extension_prints_never_reaches_the_json_streams() {
+    let sandbox = PiSandbox::new();
+    let ext = extension(&sandbox, "printer.lua", PRINTER);
+    let ext = ext.display().to_string();
+    let out = sandbox.run(
+        &["--provider", "demo", "--mode", "json", "-e", &ext, "hello"],
+        None,
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert_json_lines_only(&stdout, &stderr);
+
+    let mut child = sandbox.spawn(&["--provider", "demo", "--mode", "rpc", "-e", &ext]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(PROMPT_LINE.as_bytes()).unwrap();
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout_pipe, &mut text).unwrap();
+        text
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = reader.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("\"agent_end\""), "{stdout}");
+    assert_json_lines_only(&stdout, &stderr);
+}
