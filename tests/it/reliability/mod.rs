@@ -15,6 +15,7 @@ mod stop_and_resume;
 mod tool_output;
 mod validated_config;
 mod waiting;
+mod widgets;
 
 use crate::support::pi_cli::PiSandbox;
 use crate::support::{MockReply, MockServer, OpenAiSse};
