@@ -4,6 +4,7 @@
 //! print mode. The real `pi` binary runs against the offline demo provider or
 //! a mock server on 127.0.0.1.
 
+mod compressed;
 mod data_files;
 mod escapes;
 mod fault_matrix;
