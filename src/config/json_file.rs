@@ -92,7 +92,7 @@ pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 /// Read a configuration file as text. Only a regular file is read (a FIFO,
 /// a device or a folder is an error at once, never a hang), and at most
 /// [`MAX_CONFIG_BYTES`]: a larger file is an error, never gigabytes of memory.
-/// A missing file keeps the `NotFound` kind.
+/// A missing file keeps the `NotFound` kind; a leading byte-order mark is dropped.
 pub fn read_config_text(path: &Path) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind};
     let bytes =
@@ -107,7 +107,12 @@ pub fn read_config_text(path: &Path) -> std::io::Result<String> {
             ),
             _ => e,
         })?;
-    String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, e))
+    let mut text = String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, e))?;
+    // A byte-order mark (some Windows editors write one) is not JSON: accepted and dropped.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Serialise as 2-space indented JSON (no trailing newline, like pi).

@@ -9,7 +9,7 @@
 /// Incremental UTF-8 decoder that carries incomplete sequences across chunks
 /// and escapes control characters and invalid bytes.
 #[derive(Debug, Default)]
-pub(super) struct EscapingDecoder {
+pub(crate) struct EscapingDecoder {
     pending: Vec<u8>,
     /// Raw bytes shown as escapes so far.
     escaped_bytes: usize,
@@ -17,7 +17,7 @@ pub(super) struct EscapingDecoder {
 
 impl EscapingDecoder {
     /// Decode `chunk`, keeping a trailing incomplete sequence for later.
-    pub(super) fn decode(&mut self, chunk: &[u8]) -> String {
+    pub(crate) fn decode(&mut self, chunk: &[u8]) -> String {
         self.pending.extend_from_slice(chunk);
         let pending = std::mem::take(&mut self.pending);
         let mut out = String::with_capacity(pending.len());
@@ -51,7 +51,7 @@ impl EscapingDecoder {
     }
 
     /// Flush: an incomplete trailing sequence is shown byte by byte.
-    pub(super) fn finish(&mut self) -> String {
+    pub(crate) fn finish(&mut self) -> String {
         let pending = std::mem::take(&mut self.pending);
         let mut out = String::new();
         self.push_bytes(&mut out, &pending);
@@ -87,6 +87,15 @@ impl EscapingDecoder {
             }
         }
     }
+}
+
+/// `bytes` as text, with control characters and invalid UTF-8 escaped (for
+/// names of files, which may be any bytes).
+pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
+    let mut decoder = EscapingDecoder::default();
+    let mut text = decoder.decode(bytes);
+    text.push_str(&decoder.finish());
+    text
 }
 
 /// Control characters (C0, DEL, C1) other than tab, newline and carriage return.

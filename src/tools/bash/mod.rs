@@ -1,6 +1,6 @@
 //! The `bash` tool: run a shell command, stream its output, keep the tail.
 
-mod decode;
+pub(crate) mod decode;
 pub mod logs;
 pub mod operations;
 pub mod output;

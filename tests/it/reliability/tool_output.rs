@@ -60,3 +60,20 @@ fn mostly_binary_output_is_summarised() {
     );
     assert!(!text.contains(r"\x00\x00"), "{text}");
 }
+
+#[tokio::test]
+async fn ls_lists_names_that_are_not_utf8_escaped() {
+    use pi::agent::tool::{AgentTool, ToolContext};
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let odd = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(dir.path().join(odd), "x").unwrap();
+    std::fs::write(dir.path().join("plain.txt"), "x").unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let out = pi::tools::LsTool::new()
+        .execute("c", json!({}), ToolContext::new(dir.path()))
+        .await
+        .unwrap();
+    let text = out.content[0].as_text().unwrap_or_default().to_string();
+    assert_eq!(text, "caf\\xe9.txt\nplain.txt\nsub/");
+}

@@ -209,3 +209,22 @@ fn a_few_unknown_keys_are_each_named() {
     assert_eq!(warnings.len(), 5, "{warnings:?}");
     assert!(warnings[4].contains("unknown key \"a5\""), "{warnings:?}");
 }
+
+#[test]
+fn a_settings_file_with_a_byte_order_mark_is_read() {
+    let server = MockServer::start();
+    server.set_handler(|_| MockReply::openai_text("from the default model"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    sandbox.write_agent_file(
+        "settings.json",
+        "\u{feff}{\"defaultProvider\": \"mock\", \"defaultModel\": \"mock-model\"}",
+    );
+    let out = sandbox.run(&["-p", "hi"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("settings.json"), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "from the default model\n"
+    );
+}
