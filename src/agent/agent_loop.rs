@@ -446,12 +446,22 @@ async fn execute_tool_calls(
             args: call.arguments.clone(),
         };
         observer.on_event(&ev).await;
-        let prepared = match cut_off {
-            true => Prepared::Immediate {
+        let repeated_id = calls[..index]
+            .iter()
+            .any(|c| !c.id.is_empty() && c.id == call.id);
+        let prepared = match (cut_off, repeated_id) {
+            (true, _) => Prepared::Immediate {
                 call: call.clone(),
                 output: error_output(CUT_OFF_CALL),
             },
-            false => prepare(call, state, observer).await,
+            (false, true) => Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(format!(
+                    "Tool call not executed: its id \"{}\" is already used by an earlier call in this reply (each call needs its own id)",
+                    call.id
+                )),
+            },
+            (false, false) => prepare(call, state, observer).await,
         };
         match prepared {
             Prepared::Immediate { call, output } => {

@@ -390,3 +390,45 @@ end
     let started = std::fs::read_to_string(sandbox.project.join("started.txt"));
     assert_eq!(started.unwrap(), "yes");
 }
+
+#[test]
+fn two_tool_calls_sharing_an_id_are_not_merged_and_the_second_is_reported() {
+    let server = MockServer::start();
+    let reply = OpenAiSse::new()
+        .tool_call(
+            0,
+            "c1",
+            "write",
+            &json!({"path": "first.txt", "content": "1"}),
+        )
+        .tool_call(
+            1,
+            "c1",
+            "write",
+            &json!({"path": "second.txt", "content": "2"}),
+        )
+        .finish("tool_calls");
+    server.push(MockReply::openai(reply));
+    server.push(MockReply::openai_text("done"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "write"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.join("first.txt")).unwrap(),
+        "1"
+    );
+    assert!(!sandbox.project.join("second.txt").exists());
+    let second = server.requests()[1].json().clone();
+    let messages = second["messages"].as_array().unwrap();
+    let assistant = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(
+        assistant["tool_calls"].as_array().unwrap().len(),
+        2,
+        "{assistant}"
+    );
+    let body = second.to_string();
+    assert!(
+        body.contains("is already used by an earlier call"),
+        "{body}"
+    );
+}
