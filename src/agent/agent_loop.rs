@@ -22,7 +22,7 @@ use crate::ai::types::{
 use super::events::{AgentEvent, ToolResultPayload};
 use super::queue::MessageQueue;
 use super::tool::{AgentTool, ExecutionMode, ToolContext, ToolOutput};
-use super::validate::validate_tool_arguments;
+use super::validate::validate_call_arguments;
 
 /// Credentials for one request, resolved per call (tokens may expire).
 #[derive(Debug, Clone, Default)]
@@ -387,16 +387,21 @@ async fn prepare(
     };
     let prepared_args = tool.prepare_arguments(call.arguments.clone());
     let dialect = tool.schema_dialect();
-    let mut args =
-        match validate_tool_arguments(&call.name, &tool.parameters(), dialect, &prepared_args) {
-            Ok(a) => a,
-            Err(e) => {
-                return Prepared::Immediate {
-                    call: call.clone(),
-                    output: error_output(e),
-                };
-            }
-        };
+    let mut args = match validate_call_arguments(
+        &call.name,
+        &tool.parameters(),
+        dialect,
+        &prepared_args,
+        call.raw_arguments.as_deref(),
+    ) {
+        Ok(a) => a,
+        Err(e) => {
+            return Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(e),
+            };
+        }
+    };
     if let Some(reason) = observer.before_tool_call(call, &mut args).await {
         let reason = if reason.is_empty() {
             "Tool execution was blocked".to_string()

@@ -432,3 +432,30 @@ fn two_tool_calls_sharing_an_id_are_not_merged_and_the_second_is_reported() {
         "{body}"
     );
 }
+
+#[test]
+fn tool_arguments_of_the_wrong_json_type_are_quoted_back_to_the_model() {
+    let server = MockServer::start();
+    let mut reply = OpenAiSse::new();
+    for (index, (id, raw)) in [("c1", r#"["a.txt", "text"]"#), ("c2", "path=a.txt")]
+        .into_iter()
+        .enumerate()
+    {
+        reply = reply.raw_tool_call(index as u64, id, "write", raw);
+    }
+    server.push(MockReply::openai(reply.finish("tool_calls")));
+    server.push(MockReply::openai_text("understood"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "write"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let body = server.requests()[1].json().to_string();
+    for expected in [
+        r#"the arguments must be a JSON object, not a JSON array"#,
+        r#"[\"a.txt\", \"text\"]"#,
+        "the arguments must be a JSON object, not text that is not JSON",
+        "path=a.txt",
+    ] {
+        assert!(body.contains(expected), "{expected}: {body}");
+    }
+    assert!(!sandbox.project.join("a.txt").exists());
+}
