@@ -7,6 +7,9 @@
 
 use serde_json::{Map, Value};
 
+/// A field of an entry, how to tell its value is usable, and what it must be.
+type FieldCheck = (&'static str, fn(&Value) -> bool, &'static str);
+
 /// What is wrong with the entry of `provider`, or `None` when pi can use it.
 pub fn entry_problem(provider: &str, entry: &Value) -> Option<String> {
     let Some(obj) = entry.as_object() else {
@@ -15,8 +18,7 @@ pub fn entry_problem(provider: &str, entry: &Value) -> Option<String> {
             kind(entry)
         ));
     };
-    let fields: &[(&str, fn(&Value) -> bool, &str)] = match obj.get("type").and_then(Value::as_str)
-    {
+    let fields: &[FieldCheck] = match obj.get("type").and_then(Value::as_str) {
         Some("api_key") => &[("key", Value::is_string, "a string")],
         Some("oauth") => &[
             ("access", Value::is_string, "a string"),

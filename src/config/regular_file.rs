@@ -49,7 +49,7 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
 /// `64 MiB`, `1 GiB`.
 fn size_words(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
-    if bytes >= 1024 * MIB && bytes % (1024 * MIB) == 0 {
+    if bytes >= 1024 * MIB && bytes.is_multiple_of(1024 * MIB) {
         format!("{} GiB", bytes / (1024 * MIB))
     } else {
         format!("{} MiB", bytes / MIB)
