@@ -440,7 +440,9 @@ impl AgentObserver for Persisting<'_> {
             }
             _ => {}
         }
-        if let Some(notice) = self.session.take_notice() {
+        if !self.session.notices_held()
+            && let Some(notice) = self.session.take_notice()
+        {
             eprintln!("{}", t!("pi.cli.warning", message = notice));
         }
         if let Some(ext) = self.extensions.as_deref_mut() {

@@ -50,6 +50,8 @@ pub struct SessionManager {
     pub(super) recreated_once: bool,
     /// A note for the user, taken with [`SessionManager::take_notice`].
     pub(super) notice: Option<String>,
+    /// Notes are taken by the front end rather than printed by the run.
+    pub(super) hold_notices: bool,
     pub(super) skipped_lines: usize,
     /// Lines of the file that could not be read (kept in the file as they are).
     pub(super) unreadable_lines: Vec<usize>,
@@ -184,6 +186,7 @@ impl SessionManager {
             write_error: None,
             recreated_once: false,
             notice: None,
+            hold_notices: false,
             skipped_lines: 0,
             unreadable_lines: Vec::new(),
         }
@@ -211,6 +214,7 @@ impl SessionManager {
             write_error: None,
             recreated_once: false,
             notice: None,
+            hold_notices: false,
             skipped_lines: loaded.skipped_lines,
             unreadable_lines: loaded.unreadable_lines,
         };
@@ -444,6 +448,17 @@ impl SessionManager {
             }
             Err(err) => self.write_error = Some(err),
         }
+    }
+
+    /// Keep notes for [`SessionManager::take_notice`] (the terminal UI shows
+    /// them in its transcript) instead of the run printing them on stderr.
+    pub fn hold_notices(&mut self) {
+        self.hold_notices = true;
+    }
+
+    /// Whether [`SessionManager::hold_notices`] was called.
+    pub fn notices_held(&self) -> bool {
+        self.hold_notices
     }
 
     /// A note about the session file for the user (shown once), such as

@@ -68,3 +68,33 @@ fn a_session_file_deleted_truncated_or_replaced_mid_run_is_written_again_whole()
         assert_eq!(pair[1]["parentId"], pair[0]["id"], "{text}");
     }
 }
+
+#[test]
+fn the_terminal_ui_shows_the_rewrite_in_its_transcript() {
+    use crate::support::tui_harness::{Session, tmux_available};
+    if !tmux_available() {
+        eprintln!("tmux is not installed; skipping");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c1",
+        "bash",
+        json!({"command": "rm -f \"$PI_CODING_AGENT_DIR\"/sessions/*/*.jsonl"}),
+    )]));
+    server.push(MockReply::openai_text("finished after the removal"));
+    let pi = Session::launch(&server, |_| {});
+    pi.send("go");
+    let screen = pi
+        .tmux
+        .wait_for("the notice", Duration::from_secs(20), |s| {
+            s.contains("finished after the removal") && s.contains("replaced by another program")
+        });
+    assert!(screen.contains("go"), "{screen}");
+    let files = pi.sandbox.session_files();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.starts_with("{\"type\":\"session\""), "{text}");
+    assert!(text.contains("finished after the removal"), "{text}");
+    pi.tmux.tmux(&["kill-server"]);
+}
