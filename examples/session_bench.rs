@@ -69,6 +69,7 @@ fn message(i: usize, body: usize) -> Message {
                     name: "bash".into(),
                     arguments: serde_json::json!({"command": filler(i, 80)}),
                     thought_signature: None,
+                    raw_arguments: None,
                 }),
             ];
             reply.usage = Usage {

@@ -15,7 +15,7 @@ use crate::ai::types::{ContentBlock, Message, ToolCall, ToolResultMessage, now_m
 use super::agent_loop::{AgentLoopConfig, AgentObserver, AgentState, emit_whole_message};
 use super::events::{AgentEvent, ToolResultPayload};
 use super::tool::{AgentTool, ExecutionMode, ToolContext, ToolOutput};
-use super::validate::validate_tool_arguments;
+use super::validate::validate_call_arguments;
 
 /// A tool call ready to run, or already answered (unknown tool, invalid args, blocked).
 enum Prepared {
@@ -56,16 +56,21 @@ async fn prepare(
     };
     let prepared_args = tool.prepare_arguments(call.arguments.clone());
     let dialect = tool.schema_dialect();
-    let mut args =
-        match validate_tool_arguments(&call.name, &tool.parameters(), dialect, &prepared_args) {
-            Ok(a) => a,
-            Err(e) => {
-                return Prepared::Immediate {
-                    call: call.clone(),
-                    output: error_output(e),
-                };
-            }
-        };
+    let mut args = match validate_call_arguments(
+        &call.name,
+        &tool.parameters(),
+        dialect,
+        &prepared_args,
+        call.raw_arguments.as_deref(),
+    ) {
+        Ok(a) => a,
+        Err(e) => {
+            return Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(e),
+            };
+        }
+    };
     if let Some(reason) = observer.before_tool_call(call, &mut args).await {
         let reason = if reason.is_empty() {
             "Tool execution was blocked".to_string()
@@ -118,12 +123,22 @@ pub(super) async fn execute_tool_calls(
             args: call.arguments.clone(),
         };
         observer.on_event(&ev).await;
-        let prepared = match cut_off {
-            true => Prepared::Immediate {
+        let repeated_id = calls[..index]
+            .iter()
+            .any(|c| !c.id.is_empty() && c.id == call.id);
+        let prepared = match (cut_off, repeated_id) {
+            (true, _) => Prepared::Immediate {
                 call: call.clone(),
                 output: error_output(CUT_OFF_CALL),
             },
-            false => prepare(call, state, observer).await,
+            (false, true) => Prepared::Immediate {
+                call: call.clone(),
+                output: error_output(format!(
+                    "Tool call not executed: its id \"{}\" is already used by an earlier call in this reply (each call needs its own id)",
+                    call.id
+                )),
+            },
+            (false, false) => prepare(call, state, observer).await,
         };
         match prepared {
             Prepared::Immediate { call, output } => {

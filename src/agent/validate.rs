@@ -116,6 +116,33 @@ pub fn validate_tool_arguments(
     ))
 }
 
+/// [`validate_tool_arguments`] for a call whose arguments text was not a JSON
+/// object (`raw`): that is the error, quoting what the model sent.
+pub fn validate_call_arguments(
+    tool_name: &str,
+    schema: &Value,
+    dialect: SchemaDialect,
+    args: &Value,
+    raw: Option<&str>,
+) -> Result<Value, String> {
+    match raw {
+        Some(raw) => {
+            let what = match serde_json::from_str::<Value>(raw) {
+                Ok(Value::Array(_)) => "a JSON array",
+                Ok(Value::String(_)) => "a JSON string",
+                Ok(Value::Number(_)) => "a JSON number",
+                Ok(Value::Bool(_)) => "true or false",
+                Ok(Value::Null) => "null",
+                _ => "text that is not JSON",
+            };
+            Err(format!(
+                "Validation failed for tool \"{tool_name}\":\n  - root: the arguments must be a JSON object, not {what}\n\nReceived arguments:\n{raw}"
+            ))
+        }
+        None => validate_tool_arguments(tool_name, schema, dialect, args),
+    }
+}
+
 /// For "required" errors, name the missing property in the path as pi does.
 fn missing_property(message: &str, base: &str) -> Option<String> {
     let name = message.strip_suffix(" is a required property")?;

@@ -116,7 +116,16 @@ impl AuthStorage {
         let mut warnings = Vec::new();
         let (data, load_failed) = match crate::config::json_file::read_config_text(&path) {
             Ok(text) => match parse_auth(&text) {
-                Ok(map) => (map, false),
+                Ok(mut map) => {
+                    let (problems, _) = crate::ai::auth_check::take_invalid(&mut map);
+                    for problem in problems {
+                        warnings.push(format!(
+                            "Invalid entry in auth file {}: {problem}; this entry is ignored, and pi will not rewrite the file until it is fixed",
+                            path.display()
+                        ));
+                    }
+                    (map, false)
+                }
                 Err(problem) => {
                     warnings.push(format!(
                         "Invalid auth file {}: {problem}; stored credentials are ignored and the file is left unchanged",
@@ -208,7 +217,8 @@ impl AuthStorage {
         };
         match crate::config::json_file::read_config_text(path) {
             Ok(text) => {
-                if let Ok(map) = parse_auth(&text) {
+                if let Ok(mut map) = parse_auth(&text) {
+                    crate::ai::auth_check::take_invalid(&mut map);
                     self.data = map;
                     self.load_failed = false;
                 }
@@ -283,6 +293,15 @@ impl AuthStorage {
             ));
         }
         let mut current = read_object_for_update(path, "credentials", parse_auth)?;
+        if let Some(problem) = current
+            .iter()
+            .find_map(|(provider, entry)| crate::ai::auth_check::entry_problem(provider, entry))
+        {
+            return Err(format!(
+                "Not saving credentials: {} holds an entry pi cannot use ({problem}); fix or remove it first",
+                path.display()
+            ));
+        }
         change(&mut current);
         write_private(path, &to_pretty_json(&Value::Object(current)))
             .map_err(|e| format!("Could not write {}: {e}", path.display()))

@@ -235,6 +235,7 @@ impl MessageBuilder {
             ContentBlock::ToolCall(c) => {
                 let raw = self.tool_json.get(idx).cloned().unwrap_or_default();
                 c.arguments = parse_partial_object(&raw);
+                c.raw_arguments = crate::ai::partial_json::not_an_object(&raw);
                 let call = c.clone();
                 AssistantMessageEvent::ToolCallEnd {
                     content_index: idx,
@@ -369,6 +370,7 @@ impl MessageBuilder {
             name: name.to_string(),
             arguments: serde_json::Value::Object(Default::default()),
             thought_signature: None,
+            raw_arguments: None,
         }));
         self.emit(AssistantMessageEvent::ToolCallStart {
             content_index: idx,

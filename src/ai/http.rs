@@ -390,8 +390,14 @@ impl SseBody {
 }
 
 /// A transport failure (connect, TLS, reset, timeout) with its cause chain.
+/// A body whose content encoding (gzip, deflate) does not decode is named as such.
 pub fn network_error(e: reqwest::Error) -> ProviderError {
-    let mut msg = format!("Network error: {e}");
+    let mut msg = if e.is_decode() {
+        "The response body could not be decoded (its Content-Encoding does not match it)"
+            .to_string()
+    } else {
+        format!("Network error: {e}")
+    };
     let mut source = std::error::Error::source(&e);
     while let Some(s) = source {
         msg.push_str(": ");

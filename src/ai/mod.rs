@@ -2,6 +2,7 @@
 
 pub mod assistant_stream;
 pub mod auth;
+pub mod auth_check;
 pub mod catalog;
 pub mod connect_progress;
 pub mod cost;

@@ -19,6 +19,22 @@ pub fn parse_partial_object(raw: &str) -> Value {
     }
 }
 
+/// The complete arguments text `raw` when it is not a JSON object (another
+/// JSON type, or not JSON at all), cut to 2,000 characters; `None` for an
+/// object or nothing.
+pub fn not_an_object(raw: &str) -> Option<String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() || matches!(serde_json::from_str::<Value>(trimmed), Ok(Value::Object(_)))
+    {
+        return None;
+    }
+    let mut shown: String = trimmed.chars().take(2000).collect();
+    if shown.len() < trimmed.len() {
+        shown.push('…');
+    }
+    Some(shown)
+}
+
 /// Close open strings, arrays and objects, dropping a dangling key or separator.
 fn close_json(s: &str) -> String {
     let mut stack: Vec<char> = Vec::new();

@@ -235,6 +235,7 @@ mod tests {
             name: "bash".into(),
             arguments: json!({}),
             thought_signature: Some("sig".into()),
+            raw_arguments: None,
         })
     }
 

@@ -56,6 +56,11 @@ pub struct ToolCall {
     /// Opaque signature some providers attach to calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thought_signature: Option<String>,
+    /// The arguments exactly as the model sent them, when they were not a
+    /// JSON object (`arguments` is then `{}`): quoted in the error the model
+    /// gets back. Never saved or sent.
+    #[serde(skip)]
+    pub raw_arguments: Option<String>,
 }
 
 /// One block of message content.

@@ -136,6 +136,8 @@ pub struct HostSetup {
     pub reloadable: bool,
     /// Settings `extensions.memoryLimitMb`, when set.
     pub memory_limit_mb: Option<u64>,
+    /// Settings `extensions.startupTimeoutSeconds`, when set.
+    pub startup_limit: Option<std::time::Duration>,
 }
 
 /// Discover and load extensions (local ones and `packaged`; `settings` are this run's).
@@ -168,6 +170,9 @@ pub async fn start_extensions(
     config.ui = ui;
     if let Some(mb) = setup.memory_limit_mb {
         config.memory_limit_mb = mb;
+    }
+    if let Some(limit) = setup.startup_limit {
+        config.startup_limit = limit;
     }
     let handle = ExtensionHandle::start(config, view.clone());
     handle.load().await;

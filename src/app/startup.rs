@@ -173,6 +173,10 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     reject_unavailable(&args)?;
 
     let rpc = args.mode == Some(OutputMode::Rpc);
+    if rpc || args.mode == Some(OutputMode::Json) {
+        // Before extensions load: what they print goes to stderr.
+        crate::modes::protocol_out::take_over_stdout();
+    }
     // In RPC mode stdin carries the protocol, never a prompt.
     let stdin_is_tty = rpc || std::io::stdin().is_terminal();
     let output = match args.mode {
@@ -203,7 +207,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 .to_string()
         )
     });
-    let stdin_text = if stdin_is_tty { None } else { read_stdin() };
+    let stdin_text = if stdin_is_tty { None } else { read_stdin()? };
     let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
@@ -245,6 +249,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::resource_setup::HostSetup {
             reloadable: output.is_none(),
             memory_limit_mb: settings.extension_memory_limit_mb(),
+            startup_limit: settings.extension_startup_limit(),
         },
     )
     .await;
@@ -492,11 +497,16 @@ fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
     Ok(0)
 }
 
-fn read_stdin() -> Option<String> {
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).ok()?;
+/// Piped stdin as the start of the prompt (`None` when blank); stdin that
+/// cannot be read is an error, never a prompt silently left out.
+fn read_stdin() -> Result<Option<String>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| t!("pi.cli.stdin_failed", error = e.to_string()))?;
+    let text = String::from_utf8_lossy(&bytes);
     let trimmed = text.trim();
-    (!trimmed.is_empty()).then(|| trimmed.to_string())
+    Ok((!trimmed.is_empty()).then(|| trimmed.to_string()))
 }
 
 fn active_tool_names(args: &Args) -> Vec<String> {

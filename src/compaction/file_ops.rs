@@ -117,6 +117,7 @@ mod tests {
                     name: name.to_string(),
                     arguments: json!({"path": path}),
                     thought_signature: None,
+                    raw_arguments: None,
                 })
             })
             .collect();

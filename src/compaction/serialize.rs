@@ -110,6 +110,7 @@ mod tests {
                 name: "read".into(),
                 arguments: serde_json::json!({"path": "src/a.rs", "limit": 5}),
                 thought_signature: None,
+                raw_arguments: None,
             }),
         ];
         let result = Message::ToolResult(ToolResultMessage {

@@ -29,6 +29,7 @@ fn tool_call(name: &str, path: &str, text: &str) -> Message {
             name: name.into(),
             arguments: json!({"path": path}),
             thought_signature: None,
+            raw_arguments: None,
         }),
     ];
     a.stop_reason = StopReason::ToolUse;

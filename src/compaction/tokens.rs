@@ -124,6 +124,7 @@ mod tests {
             name: "read".into(),
             arguments: serde_json::json!({"path": "a"}),
             thought_signature: None,
+            raw_arguments: None,
         })];
         // "read" (4) + {"path":"a"} (12) = 16 chars
         assert_eq!(estimate_tokens(&Message::Assistant(a)), 4);

@@ -92,28 +92,25 @@ pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 /// Read a configuration file as text. Only a regular file is read (a FIFO,
 /// a device or a folder is an error at once, never a hang), and at most
 /// [`MAX_CONFIG_BYTES`]: a larger file is an error, never gigabytes of memory.
-/// A missing file keeps the `NotFound` kind.
+/// A missing file keeps the `NotFound` kind; a leading byte-order mark is dropped.
 pub fn read_config_text(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file (pi reads configuration only from regular files)",
-        ));
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(MAX_CONFIG_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_CONFIG_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidData,
-            format!(
-                "larger than {} MiB, too large for a configuration file",
-                MAX_CONFIG_BYTES / (1024 * 1024)
+    use std::io::{Error, ErrorKind};
+    let bytes =
+        super::regular_file::read_regular(path, MAX_CONFIG_BYTES).map_err(|e| match e.kind() {
+            ErrorKind::InvalidInput => Error::new(
+                ErrorKind::InvalidInput,
+                format!("{e} (pi reads configuration only from regular files)"),
             ),
-        ));
+            ErrorKind::InvalidData => Error::new(
+                ErrorKind::InvalidData,
+                format!("{e}, too large for a configuration file"),
+            ),
+            _ => e,
+        })?;
+    let mut text = String::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidData, e))?;
+    // A byte-order mark (some Windows editors write one) is not JSON: accepted and dropped.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
     }
     Ok(text)
 }

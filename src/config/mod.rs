@@ -7,6 +7,7 @@ pub mod context_files;
 pub mod json_file;
 pub mod luarc;
 pub mod paths;
+pub mod regular_file;
 pub mod schema_check;
 pub mod settings;
 pub mod settings_keys;

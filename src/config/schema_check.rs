@@ -5,6 +5,7 @@
 //! A schema is compiled the first time a file of its kind is checked, unless
 //! the file is unchanged since it was last found valid.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -30,6 +31,22 @@ pub static KEYBINDINGS: ConfigSchema =
     ConfigSchema::new(include_str!("../../schemas/keybindings.schema.json"));
 /// `schemas/theme.schema.json`: theme files.
 pub static THEME: ConfigSchema = ConfigSchema::new(include_str!("../../schemas/theme.schema.json"));
+
+/// More unknown keys than this are reported in one summarised warning.
+const MAX_UNKNOWN_LISTED: usize = 5;
+
+/// `300000` → `300,000`.
+fn group_thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
 
 /// What is wrong with one key.
 enum Problem {
@@ -90,17 +107,85 @@ impl ConfigSchema {
     /// left in place (nothing reads them). A problem with the whole document
     /// (not an object, say) is reported and nothing is removed.
     pub fn check(&self, file: &Path, value: &mut Value) -> Vec<String> {
+        let found = self.problems(value);
+        let unknown = found
+            .iter()
+            .filter(|(_, p)| matches!(p, Problem::Unknown))
+            .count();
+        let summarise = unknown > MAX_UNKNOWN_LISTED;
+        let mut warnings = Vec::new();
+        if summarise {
+            let names: Vec<String> = found
+                .iter()
+                .filter(|(_, p)| matches!(p, Problem::Unknown))
+                .take(3)
+                .map(|(path, _)| format!("\"{}\"", key_name(value, path)))
+                .collect();
+            warnings.push(format!(
+                "{}: {} unknown keys ({} and {} more; not in the schema, check their spelling and place); ignored",
+                file.display(),
+                group_thousands(unknown),
+                names.join(", "),
+                group_thousands(unknown - names.len())
+            ));
+        }
+        let mut removed: Vec<Vec<String>> = Vec::new();
+        for (path, problem) in &found {
+            if summarise && matches!(problem, Problem::Unknown) {
+                continue;
+            }
+            warnings.push(describe(file, value, path, problem));
+            // A value of the wrong form, or an object lacking a key it needs,
+            // is left out; unknown keys stay (nothing reads them) and the
+            // whole document is never removed.
+            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
+                removed.push(path.clone());
+            }
+        }
+        removed.sort_by(|a, b| compare_paths(b, a));
+        for path in removed {
+            remove(value, &path);
+        }
+        warnings
+    }
+
+    /// The keys of `value` (the parsed contents of `file`) holding a value of
+    /// the wrong type or form, each with a sentence saying what is wrong.
+    /// Unknown keys are not listed.
+    pub fn invalid_keys(&self, file: &Path, value: &Value) -> Vec<(Vec<String>, String)> {
+        self.problems(value)
+            .into_iter()
+            .filter(|(_, problem)| !matches!(problem, Problem::Unknown))
+            .map(|(path, problem)| {
+                let mut text = describe(file, value, &path, &problem);
+                if let Some(stripped) = text.strip_suffix("; ignored") {
+                    text.truncate(stripped.len());
+                }
+                (path, text)
+            })
+            .collect()
+    }
+
+    /// One problem per key: the first found at a path wins, and a value of
+    /// the wrong form hides the problems inside it.
+    fn problems(&self, value: &Value) -> Vec<(Vec<String>, Problem)> {
         let Some((schema, validator)) = self.compiled() else {
             return Vec::new();
         };
-        if validator.is_valid(&*value) {
+        if validator.is_valid(value) {
             return Vec::new();
         }
+        // Objects whose unknown keys are listed already (an object can be
+        // reported more than once).
+        let mut listed_objects: HashSet<Vec<String>> = HashSet::new();
         let mut found: Vec<(Vec<String>, Problem)> = Vec::new();
-        for error in validator.iter_errors(&*value) {
+        for error in validator.iter_errors(value) {
             let at = segments(error.instance_path().as_str());
             match error.kind() {
                 ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    if !listed_objects.insert(at.clone()) {
+                        continue;
+                    }
                     for key in unexpected {
                         let mut path = at.clone();
                         path.push(key.clone());
@@ -128,29 +213,27 @@ impl ConfigSchema {
                 )),
             }
         }
-        // One warning per key: the first problem found at a path wins, and a
-        // value already taken out hides the problems inside it.
-        let mut removed: Vec<Vec<String>> = Vec::new();
-        let mut reported: Vec<Vec<String>> = Vec::new();
-        let mut warnings = Vec::new();
+        let mut reported: HashSet<Vec<String>> = HashSet::new();
+        let mut taken_out: HashSet<Vec<String>> = HashSet::new();
+        let mut kept = Vec::new();
         for (path, problem) in found {
-            if reported.contains(&path) || removed.iter().any(|r| path.starts_with(r)) {
+            let inside_taken_out = (1..path.len()).any(|n| taken_out.contains(&path[..n]));
+            if inside_taken_out {
                 continue;
             }
-            warnings.push(describe(file, value, &path, &problem));
-            // A value of the wrong form, or an object lacking a key it needs,
-            // is left out; unknown keys stay (nothing reads them) and the
-            // whole document is never removed.
-            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
-                removed.push(path.clone());
+            // An unknown key is listed once per object (above) and has no
+            // other problem: only the others need the check for repeats.
+            if !matches!(problem, Problem::Unknown) {
+                if !reported.insert(path.clone()) {
+                    continue;
+                }
+                if !path.is_empty() {
+                    taken_out.insert(path.clone());
+                }
             }
-            reported.push(path);
+            kept.push((path, problem));
         }
-        removed.sort_by(|a, b| compare_paths(b, a));
-        for path in removed {
-            remove(value, &path);
-        }
-        warnings
+        kept
     }
 }
 

@@ -192,10 +192,7 @@ impl Settings {
                 path.display()
             ));
         }
-        let mut current = read_object_for_update(path, "settings", parse_settings_text)?;
-        change(&mut current);
-        write_pretty_json(path, &Value::Object(current))
-            .map_err(|e| format!("Could not write {}: {e}", path.display()))
+        update_settings_file(path, change)
     }
 }
 
@@ -205,10 +202,32 @@ pub fn update_settings_file(
     path: &Path,
     change: impl FnOnce(&mut Map<String, Value>),
 ) -> Result<(), String> {
-    let mut current = read_object_for_update(path, "settings", parse_settings_text)?;
-    change(&mut current);
-    write_pretty_json(path, &Value::Object(current))
-        .map_err(|e| format!("Could not write {}: {e}", path.display()))
+    let current = read_object_for_update(path, "settings", parse_settings_text)?;
+    let before = Value::Object(current);
+    let mut after = before.clone();
+    if let Value::Object(map) = &mut after {
+        change(map);
+    }
+    refuse_replacing_unusable(path, &before, &after)?;
+    write_pretty_json(path, &after).map_err(|e| format!("Could not write {}: {e}", path.display()))
+}
+
+/// An error when the change from `before` to `after` touches a key whose value
+/// in the file is of the wrong type or form: pi never replaces a setting it
+/// cannot use (the user's value would be lost), it says so instead.
+fn refuse_replacing_unusable(path: &Path, before: &Value, after: &Value) -> Result<(), String> {
+    for (key, problem) in super::schema_check::SETTINGS.invalid_keys(path, before) {
+        let pointer: String = key
+            .iter()
+            .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
+            .collect();
+        if before.pointer(&pointer) != after.pointer(&pointer) {
+            return Err(format!(
+                "Not saving settings: {problem}; pi does not replace a value it cannot use, fix or remove it first"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Read the settings file at `path` as an object (missing → empty, malformed → error).

@@ -381,6 +381,15 @@ impl Settings {
             .filter(|&mb| mb > 0)
     }
 
+    /// `"extensions.startupTimeoutSeconds"` (default 10): how long one extension's
+    /// `session_start` handler may take before pi goes on without it.
+    pub fn extension_startup_limit(&self) -> Option<std::time::Duration> {
+        self.get("extensions.startupTimeoutSeconds")
+            .and_then(Value::as_f64)
+            .filter(|s| *s > 0.0 && s.is_finite())
+            .map(|s| std::time::Duration::from_secs_f64(s.min(86_400.0)))
+    }
+
     /// `prompts` entries, resolved like [`Self::extension_paths`].
     pub fn prompt_paths(&self) -> Vec<String> {
         self.listed_entries("prompts")

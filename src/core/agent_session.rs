@@ -466,6 +466,11 @@ impl AgentObserver for Persisting<'_> {
             }
             _ => {}
         }
+        if !self.session.notices_held()
+            && let Some(notice) = self.session.take_notice()
+        {
+            eprintln!("{}", t!("pi.cli.warning", message = notice));
+        }
         if let Some(ext) = self.extensions.as_deref_mut() {
             ext.sync_session(self.session);
             ext.forward(event).await;

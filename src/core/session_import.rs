@@ -90,7 +90,10 @@ fn stored_cwd(path: &Path) -> Option<PathBuf> {
 
 /// `Ok` when the first line of `path` is a session header (`{"type":"session","id":...}`).
 fn check_session_file(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let bytes =
+        crate::config::regular_file::read_regular(path, crate::session::load::MAX_SESSION_BYTES)
+            .map_err(|e| e.to_string())?;
+    let text = crate::session::load::decode_lossy(&bytes);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let header: Value = serde_json::from_str(first).map_err(|e| e.to_string())?;
     if header["type"] == "session" && header["id"].is_string() {

@@ -213,10 +213,20 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
     let mut out = Dispatched::default();
     for (ext, func) in handlers {
         vm.host.budget.reset();
-        let outcome = match func
-            .call_async::<LuaValue>((event.clone(), ctx.clone()))
-            .await
-        {
+        let call = func.call_async::<LuaValue>((event.clone(), ctx.clone()));
+        let called = if event_name == "session_start" {
+            let limit = vm.host.startup_limit;
+            tokio::time::timeout(limit, call).await.unwrap_or_else(|_| {
+                Err(mlua::Error::runtime(t!(
+                    "pi.ext.startup_timeout",
+                    event = event_name,
+                    seconds = crate::tools::args::js_number(limit.as_secs_f64())
+                )))
+            })
+        } else {
+            call.await
+        };
+        let outcome = match called {
             Ok(LuaValue::Nil) => Ok(false),
             Ok(v) => to_json(lua, v).and_then(|result| {
                 check_shape(event_name, &result).map_err(mlua::Error::runtime)?;

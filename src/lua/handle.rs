@@ -26,6 +26,9 @@ pub struct HostConfig {
     pub instruction_budget: u64,
     /// The most memory the VM may hold, in MiB (`extensions.memoryLimitMb`).
     pub memory_limit_mb: u64,
+    /// How long one `session_start` handler may take, waits included
+    /// (`extensions.startupTimeoutSeconds`).
+    pub startup_limit: std::time::Duration,
     /// Command-line options pi itself does not know, for `pi.getFlag`:
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
@@ -54,6 +57,7 @@ impl HostConfig {
             cwd: cwd.into(),
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             memory_limit_mb: crate::lua::vm::DEFAULT_MEMORY_LIMIT_MB,
+            startup_limit: crate::lua::vm::DEFAULT_STARTUP_LIMIT,
             cli_flags: Vec::new(),
             ui: None,
             rediscover: None,

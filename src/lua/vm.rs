@@ -27,6 +27,10 @@ thread_local! {
         const { std::cell::Cell::new(DEFAULT_MEMORY_LIMIT_MB) };
 }
 
+/// How long a `session_start` handler may take by default
+/// (`extensions.startupTimeoutSeconds`).
+pub const DEFAULT_STARTUP_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The default memory limit of one Lua VM (`extensions.memoryLimitMb`).
 pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 256;
 
@@ -66,6 +70,8 @@ pub struct HostCtx {
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Processes started with `pi.spawn` that are still running.
     pub procs: crate::lua::api::spawn::Processes,
+    /// How long one `session_start` handler may take, waits included.
+    pub startup_limit: std::time::Duration,
 }
 
 impl HostCtx {
@@ -117,6 +123,7 @@ impl Vm {
             cwd: config.cwd.clone(),
             cli_flags: config.cli_flags.clone(),
             procs: crate::lua::api::spawn::Processes::default(),
+            startup_limit: config.startup_limit,
         });
         Ok(Vm { lua, host })
     }

@@ -5,5 +5,6 @@ pub mod coalesce;
 pub mod lang;
 pub mod output_guard;
 pub mod print;
+pub mod protocol_out;
 pub mod rpc;
 pub mod stop_signals;

@@ -41,6 +41,7 @@ pub async fn run_print_mode(
     signal: &CancellationToken,
 ) -> i32 {
     if run.output == PrintOutput::Json {
+        crate::modes::protocol_out::take_over_stdout();
         let header = serde_json::to_string(session.session.header()).unwrap_or_default();
         write_line(&header);
         let coalescer = crate::modes::coalesce::UpdateCoalescer::new(std::sync::Arc::new(
@@ -159,12 +160,8 @@ pub async fn run_print_mode(
 
 /// One JSON line on stdout; pi ends with a clear message when stdout fails.
 fn write_line(line: &str) {
-    let mut out = std::io::stdout().lock();
-    let written = out
-        .write_all(line.as_bytes())
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush());
-    if let Err(e) = written {
-        stdout_failed(&e);
-    }
+    let mut record = Vec::with_capacity(line.len() + 1);
+    record.extend_from_slice(line.as_bytes());
+    record.push(b'\n');
+    crate::modes::protocol_out::write_record(&record);
 }

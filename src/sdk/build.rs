@@ -89,6 +89,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
             HostSetup {
                 reloadable: false,
                 memory_limit_mb: settings.extension_memory_limit_mb(),
+                startup_limit: settings.extension_startup_limit(),
             },
         )
         .await;

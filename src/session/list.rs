@@ -204,7 +204,9 @@ struct InfoMessage {
 
 /// Summarise one session file; `None` when it is unreadable or not a session.
 pub fn read_session_info(path: &Path) -> Option<SessionInfo> {
-    let bytes = fs::read(path).ok()?;
+    let bytes =
+        crate::config::regular_file::read_regular(path, crate::session::load::MAX_SESSION_BYTES)
+            .ok()?;
     let text = crate::session::load::decode_lossy(&bytes);
     let mut lines = text
         .split('\n')

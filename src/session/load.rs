@@ -1,6 +1,5 @@
 //! Reading a session file: header check, tolerant line parsing, migration.
 
-use std::fs;
 use std::io;
 use std::path::Path;
 
@@ -10,6 +9,10 @@ use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
 use super::error::SessionError;
 use super::migrate::migrate_to_current;
 use crate::config::atomic_file::write_atomically;
+use crate::config::regular_file::{open_regular, read_regular};
+
+/// The largest session file pi reads (4 GiB).
+pub const MAX_SESSION_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 
 /// A session file's content after loading.
 #[derive(Debug, Clone)]
@@ -53,7 +56,7 @@ pub fn load_session_file(
     path: &Path,
     migration: MigrationWrite,
 ) -> Result<Option<LoadedSession>, SessionError> {
-    let bytes = match fs::read(path) {
+    let bytes = match read_regular(path, MAX_SESSION_BYTES) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -146,7 +149,7 @@ pub fn load_session_file(
 /// reads only that line).
 pub fn looks_like_session_file(path: &Path) -> bool {
     use std::io::{BufRead, BufReader, Read};
-    let Ok(file) = fs::File::open(path) else {
+    let Ok(file) = open_regular(path) else {
         return false;
     };
     let mut first = Vec::new();

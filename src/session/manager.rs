@@ -46,6 +46,12 @@ pub struct SessionManager {
     pub(super) entries_on_disk: usize,
     pub(super) appender: Option<LineAppender>,
     pub(super) write_error: Option<io::Error>,
+    /// The file was written again after another program removed it (noted once).
+    pub(super) recreated_once: bool,
+    /// A note for the user, taken with [`SessionManager::take_notice`].
+    pub(super) notice: Option<String>,
+    /// Notes are taken by the front end rather than printed by the run.
+    pub(super) hold_notices: bool,
     pub(super) skipped_lines: usize,
     /// Lines of the file that could not be read (kept in the file as they are).
     pub(super) unreadable_lines: Vec<usize>,
@@ -178,6 +184,9 @@ impl SessionManager {
             entries_on_disk: 0,
             appender: None,
             write_error: None,
+            recreated_once: false,
+            notice: None,
+            hold_notices: false,
             skipped_lines: 0,
             unreadable_lines: Vec::new(),
         }
@@ -203,6 +212,9 @@ impl SessionManager {
             header_on_disk: true,
             appender: None,
             write_error: None,
+            recreated_once: false,
+            notice: None,
+            hold_notices: false,
             skipped_lines: loaded.skipped_lines,
             unreadable_lines: loaded.unreadable_lines,
         };
@@ -397,6 +409,10 @@ impl SessionManager {
             }
             return;
         }
+        if self.appender.as_ref().is_some_and(|a| !a.still_intact()) {
+            self.recreate_file();
+            return;
+        }
         let appender = self.appender.get_or_insert_with(|| LineAppender::new(path));
         while let Some(entry) = self.entries.get(self.entries_on_disk) {
             if let Err(err) = appender.append_line(&entry.to_json_line()) {
@@ -406,6 +422,49 @@ impl SessionManager {
             self.entries_on_disk += 1;
         }
         self.write_error = None;
+    }
+
+    /// The session file was deleted, truncated or replaced by another program:
+    /// write it again whole (header and every entry) and note it once.
+    fn recreate_file(&mut self) {
+        let Some(path) = self.session_file.clone() else {
+            return;
+        };
+        self.appender = None;
+        let mut content = render_lines(std::slice::from_ref(&self.header));
+        content.push_str(&render_lines(&self.entries));
+        match create_file_atomically(&path, &content) {
+            Ok(()) => {
+                self.entries_on_disk = self.entries.len();
+                self.write_error = None;
+                if !self.recreated_once {
+                    self.recreated_once = true;
+                    self.notice = Some(crate::t!(
+                        "pi.session.recreated",
+                        path = path.display().to_string(),
+                        count = self.entries.len()
+                    ));
+                }
+            }
+            Err(err) => self.write_error = Some(err),
+        }
+    }
+
+    /// Keep notes for [`SessionManager::take_notice`] (the terminal UI shows
+    /// them in its transcript) instead of the run printing them on stderr.
+    pub fn hold_notices(&mut self) {
+        self.hold_notices = true;
+    }
+
+    /// Whether [`SessionManager::hold_notices`] was called.
+    pub fn notices_held(&self) -> bool {
+        self.hold_notices
+    }
+
+    /// A note about the session file for the user (shown once), such as
+    /// that it had to be written again after another program removed it.
+    pub fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
     }
 
     /// Write anything pending and flush the file to disk. Reports the last

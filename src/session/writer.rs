@@ -13,6 +13,10 @@ pub struct LineAppender {
     file: Option<File>,
     /// The file does not end with a newline, so the next line needs one first.
     needs_separator: bool,
+    /// Device and inode of the open file.
+    identity: Option<(u64, u64)>,
+    /// The file's length after our last write.
+    expected_len: u64,
 }
 
 impl LineAppender {
@@ -22,6 +26,22 @@ impl LineAppender {
             path: path.to_path_buf(),
             file: None,
             needs_separator: false,
+            identity: None,
+            expected_len: 0,
+        }
+    }
+
+    /// Whether the file at the path is still the one this appender writes, at
+    /// least as long as what it wrote: false once another program deleted,
+    /// truncated or replaced it (the next append would go to a lost file or
+    /// leave a file without its header).
+    pub fn still_intact(&self) -> bool {
+        let Some(identity) = self.identity else {
+            return true;
+        };
+        match std::fs::metadata(&self.path) {
+            Ok(meta) => file_identity(&meta) == identity && meta.len() >= self.expected_len,
+            Err(_) => false,
         }
     }
 
@@ -45,6 +65,7 @@ impl LineAppender {
         match file.write_all(&buffer) {
             Ok(()) => {
                 self.needs_separator = false;
+                self.expected_len = before + buffer.len() as u64;
                 Ok(())
             }
             Err(err) => {
@@ -73,11 +94,28 @@ impl LineAppender {
                 .read(true)
                 .open(&self.path)?;
             self.needs_separator = !ends_with_newline(&mut file)?;
+            let meta = file.metadata()?;
+            self.identity = Some(file_identity(&meta));
+            self.expected_len = meta.len();
             self.file = Some(file);
         }
         self.file
             .as_mut()
             .ok_or_else(|| io::Error::other("session file not open"))
+    }
+}
+
+/// Device and inode of a file (0, 0 where there are none).
+fn file_identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (0, 0)
     }
 }
 

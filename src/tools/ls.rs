@@ -74,22 +74,27 @@ fn list_directory(dir: PathBuf, limit: usize) -> Result<ToolOutput, ToolError> {
             fs_errors::describe(&e, "scandir", &dir)
         ))
     };
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
+    // Shown names escape bytes that are not UTF-8 (and control characters);
+    // the entry itself is looked at by its real name.
+    let mut names: Vec<(String, std::ffi::OsString)> = std::fs::read_dir(&dir)
         .map_err(read_error)?
         .filter_map(Result::ok)
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .map(|entry| {
+            let name = entry.file_name();
+            (display_name(&name), name)
+        })
         .collect();
-    names.sort_by(|a, b| compare_names(a, b));
+    names.sort_by(|a, b| compare_names(&a.0, &b.0));
 
     let mut results = Vec::new();
     let mut limit_reached = false;
-    for name in names {
+    for (name, real) in names {
         if results.len() >= limit {
             limit_reached = true;
             break;
         }
         // Entries that cannot be inspected (e.g. dangling links) are skipped.
-        let Ok(meta) = std::fs::metadata(dir.join(&name)) else {
+        let Ok(meta) = std::fs::metadata(dir.join(&real)) else {
             continue;
         };
         let suffix = if meta.is_dir() { "/" } else { "" };
@@ -112,6 +117,20 @@ fn list_directory(dir: PathBuf, limit: usize) -> Result<ToolOutput, ToolError> {
         lines_truncated: false,
     };
     Ok(finish_listing(&results.join("\n"), notices))
+}
+
+/// A file name as text: bytes that are not UTF-8 and control characters
+/// become escapes (`\xff`, `\x0a`).
+fn display_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        crate::tools::bash::decode::escape_bytes(name.as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        name.to_string_lossy().into_owned()
+    }
 }
 
 /// ASCII characters in dictionary order: punctuation and symbols, then

@@ -97,6 +97,15 @@ impl WriteOperations for LocalFs {
     }
 
     async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+        {
+            return Err(format!(
+                "Cannot write {}: it is {}, not a regular file",
+                path.display(),
+                special_kind(&meta)
+            ));
+        }
         tokio::fs::write(path, content)
             .await
             .map_err(|e| fs_errors::describe(&e, "open", path))
@@ -114,9 +123,18 @@ impl EditOperations for LocalFs {
     }
 
     async fn read_file(&self, path: &Path) -> Result<Vec<u8>, String> {
-        tokio::fs::read(path)
-            .await
-            .map_err(|e| fs_errors::describe(&e, "open", path))
+        let owned = path.to_path_buf();
+        tokio::task::spawn_blocking(move || {
+            crate::config::regular_file::read_regular(&owned, MAX_READ_BYTES)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {
+                format!("Cannot edit {}: {e}", path.display())
+            }
+            _ => fs_errors::describe(&e, "open", path),
+        })
     }
 
     async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
@@ -132,7 +150,7 @@ async fn read_bounded(path: &Path) -> std::io::Result<FileBytes> {
     tokio::task::spawn_blocking(move || {
         use std::io::Read;
         let mut bytes = Vec::new();
-        std::fs::File::open(path)?
+        crate::config::regular_file::open_regular(&path)?
             .take(MAX_READ_BYTES + 1)
             .read_to_end(&mut bytes)?;
         let cut = bytes.len() as u64 > MAX_READ_BYTES;
@@ -145,17 +163,5 @@ async fn read_bounded(path: &Path) -> std::io::Result<FileBytes> {
 
 /// What a file that is not a regular file is, in words.
 fn special_kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = meta.file_type();
-    if kind.is_fifo() {
-        "a named pipe (FIFO)"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a file"
-    }
+    crate::config::regular_file::kind_of(meta)
 }

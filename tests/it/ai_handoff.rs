@@ -53,6 +53,7 @@ fn call(id: &str, name: &str, args: Value) -> ContentBlock {
         name: name.into(),
         arguments: args,
         thought_signature: None,
+        raw_arguments: None,
     })
 }
 

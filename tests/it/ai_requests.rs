@@ -38,6 +38,7 @@ fn call(id: &str, command: &str) -> ContentBlock {
         name: "bash".into(),
         arguments: json!({ "command": command }),
         thought_signature: None,
+        raw_arguments: None,
     })
 }
 

@@ -221,7 +221,8 @@ fn rpc_records_are_bounded_by_the_line_limit() {
     proptest!(config(), |(bytes in input, chunk in 1usize..64)| {
         let reader = std::io::BufReader::with_capacity(chunk, bytes.as_slice());
         let mut records = Vec::new();
-        read_records(reader, LIMIT, |r| { records.push(r); true });
+        let read = read_records(reader, LIMIT, |r| { records.push(r); true });
+        prop_assert!(read.is_ok());
         let lines = bytes.split(|b| *b == b'\n').count();
         prop_assert!(records.len() <= lines);
         for record in &records {
@@ -251,7 +252,8 @@ fn an_overlong_rpc_line_is_an_error_and_the_next_line_is_read() {
             records.push(r);
             true
         },
-    );
+    )
+    .unwrap();
     assert_eq!(records.len(), 2);
     let Incoming::Invalid { line, error } = &records[0] else {
         panic!("{:?}", records[0])

@@ -367,6 +367,7 @@ pub fn faux_tool_call_with_id(id: &str, name: &str, arguments: Value) -> Content
         name: name.to_string(),
         arguments,
         thought_signature: None,
+        raw_arguments: None,
     })
 }
 

@@ -538,6 +538,14 @@ impl Components {
     /// Show a static widget from plain lines.
     pub fn set_widget_lines(&self, key: String, placement: Placement, lines: Vec<String>) {
         self.unmount_slot(&Slot::Widget(key.clone(), placement));
+        let (mut lines, hidden) =
+            super::surfaces::clip_widget_lines(lines.iter().map(String::as_str));
+        if hidden > 0 {
+            lines.push(format!(
+                "\x1b[2m{}\x1b[22m",
+                super::surfaces::more_lines_text(hidden)
+            ));
+        }
         self.store.lock().widgets.insert(key, (placement, lines));
         self.store.published();
     }

@@ -10,6 +10,27 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use indexmap::IndexMap;
 use tokio::sync::Notify;
 
+/// The most lines a widget of plain lines shows (as pi 0.73.1); the rest are
+/// counted in a last line, so even a huge widget leaves the editor in view.
+pub const MAX_WIDGET_LINES: usize = 10;
+
+/// The first [`MAX_WIDGET_LINES`] rows of `lines` (split at newlines) and
+/// how many rows there are after them.
+pub fn clip_widget_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> (Vec<String>, usize) {
+    let mut rows = lines.into_iter().flat_map(|l| l.split('\n'));
+    let kept = rows
+        .by_ref()
+        .take(MAX_WIDGET_LINES)
+        .map(str::to_string)
+        .collect();
+    (kept, rows.count())
+}
+
+/// `… N more lines`, the last line of a clipped widget.
+pub fn more_lines_text(hidden: usize) -> String {
+    crate::t!("pi.tui.widget_more_lines", count = hidden)
+}
+
 /// Where a widget goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {

@@ -3,9 +3,8 @@
 //! once so clients see every event as it happens.
 
 use crate::sync::LockExt;
-use std::fs::File;
-use std::io::{BufRead, Write};
-use std::sync::{Mutex, OnceLock};
+use std::io::BufRead;
+use std::sync::Mutex;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -57,7 +56,7 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
     let (tx, rx) = unbounded_channel();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
+        let read = read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
             if let Incoming::Command(value) = &incoming
                 && value["type"] == "extension_ui_response"
             {
@@ -66,6 +65,9 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
             }
             tx.send(incoming).is_ok()
         });
+        if let Err(e) = read {
+            *INPUT_FAILED.locked() = Some(e.to_string());
+        }
     });
     rx
 }
@@ -77,12 +79,14 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 /// Split `input` into LF-terminated records and hand each parsed one to
 /// `sink` until the input ends, fails, or `sink` returns `false`. A line
 /// longer than `max_line` bytes is skipped up to its LF (only its start is
-/// kept, for the error and its `id`) and reported as invalid.
+/// kept, for the error and its `id`) and reported as invalid. A read error
+/// ends the input like its end, and is returned.
 pub fn read_records(
     mut input: impl BufRead,
     max_line: usize,
     mut sink: impl FnMut(Incoming) -> bool,
-) {
+) -> std::io::Result<()> {
+    let mut failure = None;
     let mut buf: Vec<u8> = Vec::new();
     let mut overlong = false;
     loop {
@@ -99,7 +103,10 @@ pub fn read_records(
                 }
             },
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => (true, true, 0),
+            Err(e) => {
+                failure = Some(e);
+                (true, true, 0)
+            }
         };
         input.consume(used);
         if !line_done {
@@ -121,10 +128,10 @@ pub fn read_records(
         if let Some(record) = record
             && !sink(record)
         {
-            return;
+            return Ok(());
         }
         if ended {
-            return;
+            return failure.map_or(Ok(()), Err);
         }
     }
 }
@@ -143,44 +150,22 @@ fn keep(buf: &mut Vec<u8>, part: &[u8], max_line: usize, overlong: &mut bool) {
     buf.extend_from_slice(part);
 }
 
-/// The protocol's own copy of stdout, once [`take_over_stdout`] ran.
-static PROTOCOL_OUT: OnceLock<Mutex<File>> = OnceLock::new();
-
-/// Reserve stdout for RPC records: they go to a duplicate of file
-/// descriptor 1, which is then pointed at stderr, so anything else that
-/// prints (an extension's `print`, a library) cannot corrupt the stream.
-pub fn take_over_stdout() {
-    use std::os::fd::FromRawFd;
-    // SAFETY: plain descriptor calls; the duplicate is owned by the File.
-    unsafe {
-        let protocol = libc::dup(1);
-        if protocol < 0 {
-            return;
-        }
-        if libc::dup2(2, 1) < 0 {
-            libc::close(protocol);
-            return;
-        }
-        let _ = PROTOCOL_OUT.set(Mutex::new(File::from_raw_fd(protocol)));
-    }
-}
-
 /// Write one JSON line to the protocol's stdout, unbuffered.
 pub fn emit<T: Serialize + ?Sized>(value: &T) {
     let Ok(mut line) = serde_json::to_vec(value) else {
         return;
     };
     line.push(b'\n');
-    match PROTOCOL_OUT.get() {
-        Some(out) => {
-            let _ = out.locked().write_all(&line);
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(&line);
-            let _ = out.flush();
-        }
-    }
+    crate::modes::protocol_out::write_record(&line);
+}
+
+/// Why reading stdin failed, when it did (the client sees the end of input
+/// either way; the exit code and stderr tell the two apart).
+static INPUT_FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+/// The error that ended reading stdin, if reading failed rather than ended.
+pub fn input_failure() -> Option<String> {
+    INPUT_FAILED.locked().clone()
 }
 
 /// A successful response, with `data` when given.

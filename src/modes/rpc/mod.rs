@@ -69,7 +69,7 @@ struct Server {
 
 /// Serve the protocol until stdin closes. Returns the exit code.
 pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
-    io::take_over_stdout();
+    crate::modes::protocol_out::take_over_stdout();
     let live = Arc::new(Mutex::new(Live::default()));
     live.locked().queues = agent.queues.clone();
     let listener_live = live.clone();
@@ -136,6 +136,10 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     agent.session_event("session_shutdown", "quit").await;
     if let Err(e) = agent.session.sync() {
         eprintln!("Warning: could not save the session: {e}");
+    }
+    if let Some(error) = io::input_failure() {
+        eprintln!("{}", crate::t!("pi.cli.stdin_failed", error = error));
+        return 1;
     }
     0
 }

@@ -1,5 +1,6 @@
 //! The `bash` tool: run a shell command, stream its output, keep the tail.
 
+pub(crate) mod decode;
 pub mod logs;
 pub mod operations;
 pub mod output;
@@ -162,6 +163,13 @@ fn format_output(
     } else {
         snapshot.content.clone()
     };
+    if snapshot.binary {
+        let Some(path) = &snapshot.full_output_path else {
+            return (text, None);
+        };
+        text.push_str(&format!("\n\n[Full output: {}]", path.display()));
+        return (text, Some(snapshot_details(snapshot)));
+    }
     if !truncation.truncated {
         return (text, None);
     }

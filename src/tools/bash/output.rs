@@ -1,7 +1,8 @@
 //! Streaming command output with bounded memory.
 //!
-//! Raw chunks are decoded incrementally as UTF-8 (invalid sequences become
-//! U+FFFD), only a rolling tail of the decoded text is kept for display, and
+//! Raw chunks are decoded incrementally (`decode.rs`: control characters and
+//! invalid UTF-8 become escapes), only a rolling tail of the decoded text is
+//! kept for display, mostly-binary output is summarised instead of shown, and
 //! once the output outgrows the display limits everything is written to a
 //! temp file (`$TMPDIR/<prefix>-<16 hex>.log`) so nothing is lost.
 
@@ -9,60 +10,10 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
+use super::decode::{EscapingDecoder, binary_summary};
 use crate::tools::truncate::{
     TruncatedBy, TruncationLimits, TruncationResult, truncate_tail, utf8_tail,
 };
-
-/// Incremental UTF-8 decoder that carries incomplete sequences across chunks.
-#[derive(Debug, Default)]
-struct Utf8StreamDecoder {
-    pending: Vec<u8>,
-}
-
-impl Utf8StreamDecoder {
-    /// Decode `chunk`, keeping a trailing incomplete sequence for later.
-    fn decode(&mut self, chunk: &[u8]) -> String {
-        self.pending.extend_from_slice(chunk);
-        let mut out = String::new();
-        let mut rest: &[u8] = &self.pending;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(valid) => {
-                    out.push_str(valid);
-                    rest = &[];
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    // `valid_up_to` guarantees this prefix is UTF-8.
-                    out.push_str(std::str::from_utf8(valid).unwrap_or_default());
-                    match e.error_len() {
-                        Some(bad) => {
-                            out.push('\u{FFFD}');
-                            rest = &after[bad..];
-                        }
-                        None => {
-                            rest = after;
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        self.pending = rest.to_vec();
-        out
-    }
-
-    /// Flush: an incomplete trailing sequence becomes U+FFFD.
-    fn finish(&mut self) -> String {
-        if self.pending.is_empty() {
-            String::new()
-        } else {
-            self.pending.clear();
-            "\u{FFFD}".to_string()
-        }
-    }
-}
 
 /// A point-in-time view of the output for display.
 #[derive(Debug, Clone)]
@@ -73,7 +24,14 @@ pub struct OutputSnapshot {
     pub truncation: TruncationResult,
     /// Where the full output is saved, once it needed saving.
     pub full_output_path: Option<PathBuf>,
+    /// The output is mostly binary: `content` is a summary of it.
+    pub binary: bool,
 }
+
+/// Bytes of the output's start named in a binary summary.
+const HEAD_BYTES: usize = 16;
+/// Output shorter than this is always shown as (escaped) text.
+const MIN_BINARY_BYTES: usize = 64;
 
 /// Accumulates a command's output (see the module docs).
 #[derive(Debug)]
@@ -81,7 +39,8 @@ pub struct OutputAccumulator {
     limits: TruncationLimits,
     max_rolling_bytes: usize,
     temp_file_prefix: String,
-    decoder: Utf8StreamDecoder,
+    decoder: EscapingDecoder,
+    head: Vec<u8>,
     raw_chunks: Vec<Vec<u8>>,
     tail_text: String,
     tail_starts_at_line_boundary: bool,
@@ -101,7 +60,8 @@ impl OutputAccumulator {
             limits,
             max_rolling_bytes: (limits.max_bytes * 2).max(1),
             temp_file_prefix: temp_file_prefix.to_string(),
-            decoder: Utf8StreamDecoder::default(),
+            decoder: EscapingDecoder::default(),
+            head: Vec::new(),
             raw_chunks: Vec::new(),
             tail_text: String::new(),
             tail_starts_at_line_boundary: true,
@@ -123,6 +83,8 @@ impl OutputAccumulator {
             ));
         }
         self.total_raw_bytes += data.len();
+        let room = HEAD_BYTES - self.head.len();
+        self.head.extend_from_slice(&data[..room.min(data.len())]);
         let text = self.decoder.decode(data);
         self.append_decoded(&text);
         if self.temp_file.is_some() || self.needs_temp_file() {
@@ -184,11 +146,24 @@ impl OutputAccumulator {
         if let Some(file) = &mut self.temp_file {
             file.flush()?;
         }
+        let binary = self.is_mostly_binary();
+        let content = if binary {
+            binary_summary(self.total_raw_bytes, &self.head)
+        } else {
+            truncation.content.clone()
+        };
         Ok(OutputSnapshot {
-            content: truncation.content.clone(),
+            content,
             truncation,
             full_output_path: self.temp_file_path.clone(),
+            binary,
         })
+    }
+
+    /// More than 30% of a not-tiny output had to be escaped.
+    fn is_mostly_binary(&self) -> bool {
+        self.total_raw_bytes >= MIN_BINARY_BYTES
+            && self.decoder.escaped_bytes() * 10 > self.total_raw_bytes * 3
     }
 
     /// Bytes of the last (possibly unterminated) line.
@@ -269,17 +244,6 @@ mod tests {
     }
 
     #[test]
-    fn decodes_split_multibyte_characters() {
-        let mut decoder = Utf8StreamDecoder::default();
-        let bytes = "é".as_bytes();
-        assert_eq!(decoder.decode(&bytes[..1]), "");
-        assert_eq!(decoder.decode(&bytes[1..]), "é");
-        assert_eq!(decoder.decode(b"a\xffb"), "a\u{FFFD}b");
-        assert_eq!(decoder.decode(&bytes[..1]), "");
-        assert_eq!(decoder.finish(), "\u{FFFD}");
-    }
-
-    #[test]
     fn small_output_is_not_truncated_and_has_no_file() {
         let mut acc = OutputAccumulator::new(small_limits(), "pi-test");
         acc.append(b"one\ntwo").unwrap();
@@ -321,5 +285,34 @@ mod tests {
         let path = snap.full_output_path.unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 17_000);
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn mostly_binary_output_is_summarised_and_saved_whole() {
+        let mut acc = OutputAccumulator::new(small_limits(), "pi-test");
+        let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+        elf.resize(4096, 0);
+        acc.append(&elf).unwrap();
+        acc.finish().unwrap();
+        let snap = acc.snapshot().unwrap();
+        assert!(snap.binary);
+        assert_eq!(
+            snap.content,
+            "[binary output: 4,096 bytes, first bytes 7f 45 4c 46 02 01 01 00 00 00 00 00 00 00 00 00 …]"
+        );
+        let path = snap.full_output_path.expect("saved");
+        assert_eq!(std::fs::read(&path).unwrap(), elf);
+        std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn text_with_a_few_escapes_is_shown() {
+        let mut acc = OutputAccumulator::new(small_limits(), "pi-test");
+        acc.append(&[b'x'; 80]).unwrap();
+        acc.append(b"\0\x1b").unwrap();
+        acc.finish().unwrap();
+        let snap = acc.snapshot().unwrap();
+        assert!(!snap.binary);
+        assert!(snap.content.ends_with("x\\x00\\x1b"), "{}", snap.content);
     }
 }

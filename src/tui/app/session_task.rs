@@ -464,6 +464,8 @@ pub fn spawn_session(
                 // polled again, so a watched change never reloads mid-turn.
                 _ = agent.extension_change() => SessionCommand::Reload,
             };
+            // Notes about the session file go to the transcript, not stderr.
+            agent.session.hold_notices();
             if let SessionCommand::NoticeWhenReady(check) = command {
                 let sink = ui_tx.clone();
                 tokio::spawn(async move {
@@ -602,6 +604,9 @@ pub fn spawn_session(
             }
             if let Some(view) = &view {
                 forward_messages(view, &ui_tx);
+            }
+            if let Some(notice) = agent.session.take_notice() {
+                let _ = ui_tx.send(UiEvent::Failed(notice));
             }
             let _ = ui_tx.send(UiEvent::Idle(Box::new(snapshot(&agent))));
         }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use indexmap::IndexMap;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::tui::chrome::dialog::ExtDialog;
@@ -15,6 +16,15 @@ use crate::ui_kit::ansi_line::ansi_line;
 use crate::ui_kit::keybindings::KeyCombo;
 use crate::ui_kit::text::truncate;
 use crate::ui_kit::theme::Theme;
+
+/// The dim `… N more lines` line closing a clipped widget.
+pub fn more_lines(hidden: usize, width: usize) -> Line<'static> {
+    let text = crate::lua::ui::surfaces::more_lines_text(hidden);
+    Line::styled(
+        truncate(&text, width, "…"),
+        Style::default().add_modifier(Modifier::DIM),
+    )
+}
 
 /// Where a widget sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +43,7 @@ pub struct ExtensionChrome {
     /// Footer status slots by key (shown sorted by key).
     pub statuses: BTreeMap<String, String>,
     /// Widgets by key, in the order first set.
-    pub widgets: IndexMap<String, (Placement, Vec<String>)>,
+    pub widgets: IndexMap<String, (Placement, Vec<String>, usize)>,
     /// Replaces "Working..." while a turn runs.
     pub working_message: Option<String>,
     /// Custom spinner frames and interval (empty frames: no spinner).
@@ -108,11 +118,10 @@ impl ExtensionChrome {
                 };
                 match request["widgetLines"].as_array() {
                     Some(lines) => {
-                        let lines = lines
-                            .iter()
-                            .filter_map(|l| l.as_str().map(str::to_string))
-                            .collect();
-                        self.widgets.insert(key, (placement, lines));
+                        let (kept, hidden) = crate::lua::ui::surfaces::clip_widget_lines(
+                            lines.iter().filter_map(|l| l.as_str()),
+                        );
+                        self.widgets.insert(key, (placement, kept, hidden));
                     }
                     None => {
                         self.widgets.shift_remove(&key);
@@ -139,18 +148,20 @@ impl ExtensionChrome {
         true
     }
 
-    /// Widget lines at `placement`, ANSI styles kept, cut to `width`.
+    /// Widget lines at `placement`, ANSI styles kept, cut to `width`; a
+    /// widget longer than `MAX_WIDGET_LINES` ends with how many more it has.
     pub fn widget_lines(&self, placement: Placement, width: usize) -> Vec<Line<'static>> {
-        self.widgets
-            .values()
-            .filter(|(p, _)| *p == placement)
-            .flat_map(|(_, lines)| lines.iter())
-            .flat_map(|l| l.split('\n'))
-            .map(|l| {
+        let mut out = Vec::new();
+        for (_, lines, hidden) in self.widgets.values().filter(|(p, ..)| *p == placement) {
+            out.extend(lines.iter().map(|l| {
                 let shown = crate::i18n::core_hacks::display(l);
                 ansi_line(&truncate(&shown, width, "…"), Default::default())
-            })
-            .collect()
+            }));
+            if *hidden > 0 {
+                out.push(more_lines(*hidden, width));
+            }
+        }
+        out
     }
 
     /// The footer line of status slots, if any are set.

@@ -85,12 +85,21 @@ impl LuaChrome {
             focused: s.focused().is_some(),
             ..LuaChrome::default()
         };
+        // A component widget may be taller than a string one, but never more
+        // than half the screen: the editor stays in view.
+        let limit = (area.height as usize / 2).max(crate::lua::ui::surfaces::MAX_WIDGET_LINES);
         for (placement, lines) in s.widgets.values() {
             let target = match placement {
                 Placement::AboveEditor => &mut chrome.above,
                 Placement::BelowEditor => &mut chrome.below,
             };
-            target.extend(ansi_lines(lines));
+            target.extend(ansi_lines(&lines[..lines.len().min(limit)]));
+            if lines.len() > limit {
+                target.push(crate::tui::chrome::extension::more_lines(
+                    lines.len() - limit,
+                    area.width as usize,
+                ));
+            }
         }
         if let Some(lines) = &s.editor {
             let mut editor = ansi_lines(lines);

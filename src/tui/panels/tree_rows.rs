@@ -311,6 +311,7 @@ mod tests {
                 name: name.into(),
                 arguments: serde_json::json!({}),
                 thought_signature: None,
+                raw_arguments: None,
             }));
             a.stop_reason = StopReason::ToolUse;
             Message::Assistant(a)

@@ -296,3 +296,166 @@ end
     assert!(done.stderr.contains("deep.lua"), "{}", done.stderr);
     assert!(done.stderr.contains("stack overflow"), "{}", done.stderr);
 }
+
+#[test]
+fn a_table_nested_too_deep_is_a_lua_error_and_pi_carries_on() {
+    let sandbox = PiSandbox::new();
+    let ext = extension(
+        &sandbox,
+        "deeptable.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function()
+    local t = {}
+    local c = t
+    for i = 1, 100000 do c.x = {}; c = c.x end
+    local lines = {}
+    for _, call in ipairs({
+      {"json", function() return pi.json.encode(t) end},
+      {"yaml", function() return pi.yaml.encode(t) end},
+      {"toml", function() return pi.toml.encode(t) end},
+      {"entry", function() return pi.appendEntry("deep", t) end},
+    }) do
+      local ok, err = pcall(call[2])
+      lines[#lines + 1] = call[1] .. " " .. tostring(ok) .. " " .. tostring(err):match("[^\n]*")
+    end
+    local shallow = pi.json.encode({a = {b = {c = 1}}})
+    lines[#lines + 1] = "shallow " .. shallow
+    local f = assert(io.open("deep.txt", "w"))
+    f:write(table.concat(lines, "\n"))
+    f:close()
+  end)
+end
+"#,
+    );
+    let done = run_demo(&sandbox, &[&ext], "hello");
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(!done.stdout.trim().is_empty(), "no answer: {}", done.stderr);
+    let report = std::fs::read_to_string(sandbox.project.join("deep.txt")).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 5, "{report}");
+    for (line, name) in lines.iter().zip(["json", "yaml", "toml", "entry"]) {
+        assert!(line.starts_with(&format!("{name} false ")), "{report}");
+        assert!(line.contains("nested deeper than 200 levels"), "{report}");
+    }
+    assert_eq!(lines[4], r#"shallow {"a":{"b":{"c":1}}}"#);
+}
+
+#[test]
+fn a_session_start_handler_that_never_finishes_is_stopped_at_the_bound() {
+    let sandbox = PiSandbox::new();
+    sandbox.write_agent_file(
+        "settings.json",
+        r#"{"extensions.startupTimeoutSeconds": 1}"#,
+    );
+    let sleeper = extension(
+        &sandbox,
+        "sleeper.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function() pi.exec("sleep", {"1000"}) end)
+end
+"#,
+    );
+    let waiter = extension(
+        &sandbox,
+        "waiter.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function() pi.sleep(1e9) end)
+end
+"#,
+    );
+    let quick = extension(
+        &sandbox,
+        "quick.lua",
+        r#"
+return function(pi)
+  pi.on("session_start", function()
+    local f = assert(io.open("started.txt", "w")); f:write("yes"); f:close()
+  end)
+end
+"#,
+    );
+    let done = run_demo(&sandbox, &[&sleeper, &waiter, &quick], "hello");
+    eprintln!("stalled session_start: {:.2} s", done.elapsed.as_secs_f64());
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(!done.stdout.trim().is_empty(), "no answer: {}", done.stderr);
+    assert!(done.elapsed < Duration::from_secs(8), "{:?}", done.elapsed);
+    for name in ["sleeper.lua", "waiter.lua"] {
+        let line = done.stderr.lines().find(|l| l.contains(name));
+        let line = line.unwrap_or_else(|| panic!("{name}: {}", done.stderr));
+        assert!(line.contains("did not finish within 1 s"), "{line}");
+    }
+    let started = std::fs::read_to_string(sandbox.project.join("started.txt"));
+    assert_eq!(started.unwrap(), "yes");
+}
+
+#[test]
+fn two_tool_calls_sharing_an_id_are_not_merged_and_the_second_is_reported() {
+    let server = MockServer::start();
+    let reply = OpenAiSse::new()
+        .tool_call(
+            0,
+            "c1",
+            "write",
+            &json!({"path": "first.txt", "content": "1"}),
+        )
+        .tool_call(
+            1,
+            "c1",
+            "write",
+            &json!({"path": "second.txt", "content": "2"}),
+        )
+        .finish("tool_calls");
+    server.push(MockReply::openai(reply));
+    server.push(MockReply::openai_text("done"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "write"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(sandbox.project.join("first.txt")).unwrap(),
+        "1"
+    );
+    assert!(!sandbox.project.join("second.txt").exists());
+    let second = server.requests()[1].json().clone();
+    let messages = second["messages"].as_array().unwrap();
+    let assistant = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(
+        assistant["tool_calls"].as_array().unwrap().len(),
+        2,
+        "{assistant}"
+    );
+    let body = second.to_string();
+    assert!(
+        body.contains("is already used by an earlier call"),
+        "{body}"
+    );
+}
+
+#[test]
+fn tool_arguments_of_the_wrong_json_type_are_quoted_back_to_the_model() {
+    let server = MockServer::start();
+    let mut reply = OpenAiSse::new();
+    for (index, (id, raw)) in [("c1", r#"["a.txt", "text"]"#), ("c2", "path=a.txt")]
+        .into_iter()
+        .enumerate()
+    {
+        reply = reply.raw_tool_call(index as u64, id, "write", raw);
+    }
+    server.push(MockReply::openai(reply.finish("tool_calls")));
+    server.push(MockReply::openai_text("understood"));
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(&["--model", "mock/mock-model", "-p", "write"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let body = server.requests()[1].json().to_string();
+    for expected in [
+        r#"the arguments must be a JSON object, not a JSON array"#,
+        r#"[\"a.txt\", \"text\"]"#,
+        "the arguments must be a JSON object, not text that is not JSON",
+        "path=a.txt",
+    ] {
+        assert!(body.contains(expected), "{expected}: {body}");
+    }
+    assert!(!sandbox.project.join("a.txt").exists());
+}

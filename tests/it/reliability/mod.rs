@@ -4,14 +4,21 @@
 //! terminal escapes in print mode. The real `pi` binary runs against the offline demo provider or
 //! a mock server on 127.0.0.1.
 
+mod compressed;
+mod data_files;
 mod escapes;
 mod fault_matrix;
 mod general_rules;
+mod mode_io;
 mod run_limits;
+mod session_file;
+mod settings_writes;
 mod stop_and_resume;
+mod tool_output;
 mod unreachable;
 mod validated_config;
 mod waiting;
+mod widgets;
 
 use crate::support::pi_cli::PiSandbox;
 use crate::support::{MockReply, MockServer, OpenAiSse};

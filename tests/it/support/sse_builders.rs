@@ -276,12 +276,17 @@ impl OpenAiSse {
 
     /// A tool call: a first chunk with id and name, then argument fragments.
     pub fn tool_call(self, index: u64, id: &str, name: &str, arguments: &Value) -> Self {
+        self.raw_tool_call(index, id, name, &arguments.to_string())
+    }
+
+    /// A tool call whose arguments text is `raw`, exactly (it may not be JSON).
+    pub fn raw_tool_call(self, index: u64, id: &str, name: &str, raw: &str) -> Self {
         let s = self.choice(
             json!({"tool_calls": [{"index": index, "id": id, "type": "function",
                                    "function": {"name": name, "arguments": ""}}]}),
             None,
         );
-        pieces(&arguments.to_string()).into_iter().fold(s, |s, p| {
+        pieces(raw).into_iter().fold(s, |s, p| {
             s.choice(
                 json!({"tool_calls": [{"index": index, "function": {"arguments": p}}]}),
                 None,

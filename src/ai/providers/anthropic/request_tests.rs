@@ -42,6 +42,7 @@ fn bash_call(id: &str) -> ContentBlock {
         name: "bash".into(),
         arguments: json!({}),
         thought_signature: None,
+        raw_arguments: None,
     })
 }
 

@@ -26,12 +26,14 @@ fn context(model_id: &str) -> Context {
             name: "ls".into(),
             arguments: json!({}),
             thought_signature: None,
+            raw_arguments: None,
         }),
         ContentBlock::ToolCall(ToolCall {
             id: "t2".into(),
             name: "read".into(),
             arguments: json!({"path": "a"}),
             thought_signature: None,
+            raw_arguments: None,
         }),
     ];
     a.stop_reason = StopReason::ToolUse;

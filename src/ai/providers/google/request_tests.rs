@@ -34,12 +34,14 @@ fn conversation(provider: &str, model_id: &str) -> Context {
             name: "read".into(),
             arguments: json!({"path": "a"}),
             thought_signature: Some("c2lnMg==".into()),
+            raw_arguments: None,
         }),
         ContentBlock::ToolCall(ToolCall {
             id: "call|2".into(),
             name: "ls".into(),
             arguments: json!({}),
             thought_signature: None,
+            raw_arguments: None,
         }),
     ];
     a.stop_reason = StopReason::ToolUse;

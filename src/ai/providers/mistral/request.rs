@@ -248,6 +248,7 @@ mod tests {
             name: "read".into(),
             arguments: json!({"path": "x"}),
             thought_signature: None,
+            raw_arguments: None,
         })];
         a.stop_reason = StopReason::ToolUse;
         let ctx = Context {

@@ -219,10 +219,13 @@ impl<'a> OpenAiStreamState<'a> {
         let stream_index = call["index"].as_u64();
         let id = call["id"].as_str().filter(|s| !s.is_empty());
         let name = call["function"]["name"].as_str().filter(|s| !s.is_empty());
-        let known = stream_index
-            .and_then(|i| self.calls_by_index.get(&i))
-            .or_else(|| id.and_then(|id| self.calls_by_id.get(id)))
-            .copied();
+        // A call with a stream index is found by it alone: two calls that
+        // (wrongly) share an id stay two calls, and the agent reports the second.
+        let known = match stream_index {
+            Some(i) => self.calls_by_index.get(&i),
+            None => id.and_then(|id| self.calls_by_id.get(id)),
+        }
+        .copied();
         let idx = match known {
             Some(idx) => {
                 if let Some(ContentBlock::ToolCall(c)) = out.partial().content.get(idx) {

@@ -40,6 +40,7 @@ fn tool_turn(result_content: Vec<ContentBlock>) -> Vec<Message> {
             name: "read".into(),
             arguments: json!({"path": "x"}),
             thought_signature: None,
+            raw_arguments: None,
         }),
     ];
     vec![

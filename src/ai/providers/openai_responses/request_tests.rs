@@ -30,6 +30,7 @@ fn turn(
             name: "bash".into(),
             arguments: json!({"command": "ls"}),
             thought_signature: None,
+            raw_arguments: None,
         }),
     ];
     vec![
