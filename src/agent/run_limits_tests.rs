@@ -9,6 +9,7 @@ fn call(name: &str, args: Value) -> ToolCall {
         name: name.into(),
         arguments: args,
         thought_signature: None,
+        raw_arguments: None,
     }
 }
 
