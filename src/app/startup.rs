@@ -48,6 +48,7 @@ pub async fn run(args: Args) -> i32 {
         }
     };
     crate::tools::bash::logs::remove_all();
+    crate::sandbox::remove_private_temp();
     code
 }
 
@@ -180,6 +181,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
         _ => None,
     };
+    // Read before trust is decided: an untrusted project's sandbox may still tighten.
+    let project_sandbox = settings.project().get("sandbox").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -188,6 +191,20 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         output.is_none() && !rpc,
     );
     let project = trust.trusted.then_some(cwd.as_path());
+    let (sandbox, warnings) = crate::sandbox::mode::resolve(
+        settings.global().get("sandbox"),
+        project_sandbox.as_ref(),
+        trust.trusted,
+        args.sandbox
+            .as_deref()
+            .and_then(crate::sandbox::SandboxMode::parse),
+        &cwd,
+    );
+    config_warnings.extend(warnings.iter().cloned());
+    warn_all(warnings);
+    crate::sandbox::check_support(&sandbox, &cwd)?;
+    crate::sandbox::set(sandbox);
+    crate::sandbox::set_yolo(args.yolo);
     let trust_notice = (!trust.trusted
         && output.is_none()
         && matches!(

@@ -74,6 +74,7 @@ mod resources_skills;
 mod resume_folder;
 mod rpc_mode;
 mod rpc_reference;
+mod sandbox_bash;
 mod scripts_gen_models;
 mod sdk;
 mod sdk_examples;
