@@ -98,6 +98,28 @@ pub fn confine(_command: &mut std::process::Command, cwd: &Path) -> Result<(), S
     check_support(&current(), cwd)
 }
 
+/// One line on the sandbox in force for `cwd`: mode, writable roots, network.
+pub fn status_line(cwd: &Path) -> String {
+    let settings = current();
+    let policy = policy_for(cwd);
+    let roots = if settings.mode.is_confined() {
+        policy.roots_text()
+    } else {
+        crate::t!("pi.sandbox.everywhere")
+    };
+    let network = if policy.network {
+        crate::t!("pi.sandbox.network_on")
+    } else {
+        crate::t!("pi.sandbox.network_off")
+    };
+    crate::t!(
+        "pi.sandbox.status",
+        mode = settings.mode.as_str(),
+        roots = roots,
+        network = network
+    )
+}
+
 /// Check that `mode` can be enforced here, then put it in force for the rest of the
 /// process (writable roots and network kept).
 pub fn switch_mode(new_mode: SandboxMode, cwd: &Path) -> Result<(), String> {

@@ -60,6 +60,7 @@ impl Live {
         state["pendingMessageCount"] = json!(pending(&self.queues));
         state["steeringMode"] = json!(self.queues.steering.mode().as_str());
         state["followUpMode"] = json!(self.queues.follow_up.mode().as_str());
+        state["sandbox"] = sandbox_json();
         state
     }
 
@@ -97,7 +98,20 @@ pub fn state_json(agent: &AgentSession, auto_compaction: bool, streaming: bool) 
     if let Some(name) = agent.session.session_name() {
         state["sessionName"] = json!(name);
     }
+    state["sandbox"] = sandbox_json();
     state
+}
+
+/// The sandbox in force: `{mode, writableRoots, network, yolo}` (`writableRoots` as
+/// configured, besides the working folder).
+pub fn sandbox_json() -> Value {
+    let settings = crate::sandbox::current();
+    json!({
+        "mode": settings.mode.as_str(),
+        "writableRoots": settings.writable_roots,
+        "network": settings.network,
+        "yolo": crate::sandbox::yolo(),
+    })
 }
 
 /// `get_session_stats` data.

@@ -10,6 +10,7 @@ mod lang;
 pub mod login;
 pub mod progress;
 pub mod runner;
+mod sandbox;
 pub mod session_task;
 pub mod session_tree_task;
 pub mod sessions;
