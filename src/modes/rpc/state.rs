@@ -60,7 +60,9 @@ impl Live {
         state["pendingMessageCount"] = json!(pending(&self.queues));
         state["steeringMode"] = json!(self.queues.steering.mode().as_str());
         state["followUpMode"] = json!(self.queues.follow_up.mode().as_str());
-        state["sandbox"] = sandbox_json();
+        if let Some(sandbox) = sandbox_state() {
+            state["sandbox"] = sandbox;
+        }
         state
     }
 
@@ -98,8 +100,16 @@ pub fn state_json(agent: &AgentSession, auto_compaction: bool, streaming: bool) 
     if let Some(name) = agent.session.session_name() {
         state["sessionName"] = json!(name);
     }
-    state["sandbox"] = sandbox_json();
+    if let Some(sandbox) = sandbox_state() {
+        state["sandbox"] = sandbox;
+    }
     state
+}
+
+/// The `sandbox` field of `get_state`: left out (as pi 0.73.1 has none) unless a
+/// confined mode or `--yolo` is in force.
+fn sandbox_state() -> Option<Value> {
+    (crate::sandbox::mode().is_confined() || crate::sandbox::yolo()).then(sandbox_json)
 }
 
 /// The sandbox in force: `{mode, writableRoots, network, yolo}` (`writableRoots` as
