@@ -114,6 +114,7 @@ mod tui_panels_e2e;
 mod tui_playground_e2e;
 mod tui_reload_e2e;
 mod tui_resume_folder_e2e;
+mod tui_sandbox_e2e;
 mod tui_scrollback_e2e;
 mod tui_settings_resume_e2e;
 mod tui_text_layout_e2e;
