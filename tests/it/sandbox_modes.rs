@@ -92,3 +92,43 @@ fn an_untrusted_project_can_tighten_the_sandbox_but_not_loosen_it() {
     assert_eq!(results[0], "(no output)", "{results:?}");
     assert!(target.exists());
 }
+
+#[test]
+fn an_extension_switches_the_sandbox_and_the_next_commands_are_confined() {
+    let (sandbox, server) = sandbox_with(json!({}));
+    let ext = sandbox.root.path().join("ro.lua");
+    std::fs::write(
+        &ext,
+        r#"return function(pi)
+  pi.registerCommand("ro", {
+    handler = function(args, ctx)
+      local bad, why = pi.setSandbox("jail")
+      local ok = pi.setSandbox("read-only")
+      pi.sendUserMessage("SWITCHED " .. tostring(ok) .. " " .. pi.getSandbox().mode
+        .. " bad=" .. tostring(bad) .. " " .. why)
+    end,
+  })
+end"#,
+    )
+    .unwrap();
+    server.push(crate::support::MockReply::openai_tool_calls(&[
+        ("c0", "bash", json!({"command": "touch blocked"})),
+        ("c1", "bash", json!({"command": "cat hello.txt"})),
+    ]));
+    server.push(crate::support::MockReply::openai_text("done"));
+    let ext = ext.display().to_string();
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "-e", &ext, "-p", "/ro"],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = server.requests()[0].json()["messages"].to_string();
+    assert!(
+        first.contains("SWITCHED true read-only bad=false Usage: /sandbox"),
+        "{first}\n{stderr}"
+    );
+    let results = crate::sandbox_bash::tool_results(&server);
+    assert!(results[0].contains("Permission denied"), "{results:?}");
+    assert_eq!(results[1], "hello world\n");
+    assert!(!sandbox.project.join("blocked").exists());
+}

@@ -439,6 +439,9 @@ impl App {
         }
         self.footer.usage = self.transcript.usage.clone();
         self.footer.context_tokens = self.transcript.last_context_tokens;
+        // An extension may have switched the sandbox (`pi.setSandbox`).
+        let sandbox = crate::sandbox::mode();
+        self.footer.sandbox = sandbox.is_confined().then(|| sandbox.as_str().to_string());
         self.dirty = true;
     }
 
