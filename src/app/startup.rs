@@ -249,6 +249,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let extension_ui = rpc
         .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
         .or(tui_ui.clone());
+    // Who is asked whether a command the sandbox refused runs outside it.
+    let escalation_ui = extension_ui.clone();
     let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
@@ -378,6 +380,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::session_setup::run_limits(&args, &settings, output.is_some() || rpc);
     // The terminal UI asks whether a run that reached a limit goes on.
     agent.limit_ui = tui_ui;
+    agent.sandbox_escalation.ui = escalation_ui;
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
         &args, &settings, &agent_dir, project, &packaged,

@@ -11,6 +11,7 @@ pub mod extension_events;
 pub mod model_catalog;
 pub mod resource_inventory;
 pub mod run_limit;
+pub mod sandbox_escalation;
 pub mod session_import;
 pub mod session_switch;
 pub mod tree_navigation;

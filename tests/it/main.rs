@@ -75,6 +75,7 @@ mod resume_folder;
 mod rpc_mode;
 mod rpc_reference;
 mod sandbox_bash;
+mod sandbox_escalation;
 mod sandbox_modes;
 mod sandbox_tools;
 mod scripts_gen_models;
