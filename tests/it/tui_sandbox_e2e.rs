@@ -59,3 +59,42 @@ fn slash_sandbox_switches_the_mode_live_and_confines_bang_commands() {
         });
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn a_refused_command_is_offered_a_run_outside_the_sandbox_in_a_dialog() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("made-outside");
+    let touch = format!("touch {}", target.display());
+    server.push(support::MockReply::openai_tool_calls(&[(
+        "c1",
+        "bash",
+        serde_json::json!({"command": touch}),
+    )]));
+    server.push(support::MockReply::openai_text("Done outside."));
+    let sandbox = crate::support::pi_cli::PiSandbox::with_mock(&server, "openai-completions");
+    let pi = Session::start(sandbox, "--model mock/mock-model --sandbox workspace-write");
+    pi.tmux
+        .wait_for("the footer", Duration::from_secs(20), |s| {
+            s.contains("sandbox: workspace-write")
+        });
+    pi.send("make the file");
+    let screen = pi
+        .tmux
+        .wait_for("the question", Duration::from_secs(20), |s| {
+            s.contains("Run it outside the sandbox?") && s.contains("Yes, always for this command")
+        });
+    assert!(screen.contains("refused this command"), "{screen}");
+    assert!(!target.exists(), "nothing ran outside before the answer");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(20), |s| {
+            s.contains("Done outside.")
+        });
+    assert!(target.exists());
+    pi.quit_and_check_terminal();
+}
