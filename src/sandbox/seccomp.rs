@@ -1,6 +1,7 @@
 //! The network filter: a seccomp program that refuses `socket(AF_INET)` and
 //! `socket(AF_INET6)` (and `io_uring_setup`, which could open sockets around it) with
-//! `EACCES`, leaving Unix sockets alone. Compiled once; the child only installs it.
+//! `EACCES`, leaving Unix sockets alone. A system call of another architecture (a 32-bit
+//! program) ends the process. Compiled once; the child only installs it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -9,6 +10,10 @@ use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
 };
+
+/// The bit that marks an x32 system call number on x86_64.
+#[cfg(target_arch = "x86_64")]
+const X32_BIT: i64 = 0x4000_0000;
 
 /// The compiled filter, or why it could not be made.
 pub fn program() -> Result<&'static BpfProgram, String> {
@@ -31,6 +36,12 @@ fn compile() -> Result<BpfProgram, String> {
     let mut rules = BTreeMap::new();
     rules.insert(
         libc::SYS_socket,
+        vec![family(libc::AF_INET)?, family(libc::AF_INET6)?],
+    );
+    // The x32 ABI reaches the same system call under another number.
+    #[cfg(target_arch = "x86_64")]
+    rules.insert(
+        libc::SYS_socket | X32_BIT,
         vec![family(libc::AF_INET)?, family(libc::AF_INET6)?],
     );
     rules.insert(libc::SYS_io_uring_setup, vec![]);
