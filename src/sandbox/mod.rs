@@ -113,7 +113,7 @@ pub fn status_line(cwd: &Path) -> String {
         crate::t!("pi.sandbox.network_off")
     };
     crate::t!(
-        "pi.sandbox.status",
+        "pi.sandbox.summary",
         mode = settings.mode.as_str(),
         roots = roots,
         network = network
