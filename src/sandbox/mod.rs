@@ -52,18 +52,32 @@ pub fn policy_for(cwd: &Path) -> Policy {
     Policy::new(&current(), cwd, private_temp().ok())
 }
 
+/// Signs of a write or socket the kernel refused.
+const DENIED: [&str; 3] = [
+    "Permission denied",
+    "Read-only file system",
+    "Operation not permitted",
+];
+
+/// Signs of a connection that failed, which with the network off is the sandbox's doing
+/// (curl, for one, does not say why it could not connect).
+const NO_NETWORK: [&str; 5] = [
+    "Couldn't connect to server",
+    "Could not resolve host",
+    "Network is unreachable",
+    "Temporary failure in name resolution",
+    "Name or service not known",
+];
+
 /// Whether a failed command's output looks like a refusal by the sandbox: a confined
 /// mode is in force and the output reports a denied write or socket ("Permission
-/// denied", "Read-only file system", "Operation not permitted").
+/// denied", "Read-only file system", "Operation not permitted") or, with the network
+/// off, a connection that could not be made.
 pub fn refused_by_sandbox(output: &str) -> bool {
-    mode().is_confined()
-        && [
-            "Permission denied",
-            "Read-only file system",
-            "Operation not permitted",
-        ]
-        .iter()
-        .any(|sign| output.contains(sign))
+    let settings = current();
+    settings.mode.is_confined()
+        && (DENIED.iter().any(|sign| output.contains(sign))
+            || (!settings.network && NO_NETWORK.iter().any(|sign| output.contains(sign))))
 }
 
 /// The file tools' check: whether `path` (absolute) may be written under the policy in

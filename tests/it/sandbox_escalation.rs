@@ -83,7 +83,13 @@ fn rpc_asks_to_run_a_refused_command_outside_and_remembers_always() {
 #[test]
 fn print_mode_refuses_and_says_how_to_allow_it() {
     let (sandbox, server) = sandbox_with(json!({"sandbox": {"mode": "read-only"}}));
-    let (results, stderr) = bash_results(&sandbox, &server, &[], &["touch x", "echo fine"]);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let curl = format!(
+        "curl -sS -m 5 http://127.0.0.1:{}/",
+        listener.local_addr().unwrap().port()
+    );
+    let commands = ["touch x", "echo fine", &curl, "exit 3"];
+    let (results, stderr) = bash_results(&sandbox, &server, &[], &commands);
     assert!(
         results[0].contains("Permission denied"),
         "{results:?} {stderr}"
@@ -96,4 +102,12 @@ fn print_mode_refuses_and_says_how_to_allow_it() {
     assert!(results[0].contains("--sandbox full"), "{}", results[0]);
     assert_eq!(results[1], "fine\n");
     assert!(!sandbox.project.join("x").exists());
+    // curl only says it could not connect; with the network off that is the sandbox.
+    assert!(
+        results[2].contains("The sandbox (read-only) refused this"),
+        "{}",
+        results[2]
+    );
+    // A failure of another kind is left alone.
+    assert!(!results[3].contains("sandbox"), "{}", results[3]);
 }
