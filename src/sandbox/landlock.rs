@@ -73,3 +73,22 @@ pub fn restrict(ruleset: RulesetCreated) -> std::io::Result<()> {
         Err(_) => Err(std::io::Error::from_raw_os_error(libc::EPERM)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::mode::{SandboxMode, SandboxSettings};
+
+    #[test]
+    fn a_ruleset_is_built_for_a_workspace_and_its_temp_folder() {
+        assert!(supported());
+        let dir = tempfile::tempdir().unwrap();
+        let temp = tempfile::tempdir().unwrap();
+        let settings = SandboxSettings {
+            mode: SandboxMode::WorkspaceWrite,
+            ..Default::default()
+        };
+        let policy = Policy::new(&settings, dir.path(), Some(temp.path().to_path_buf()));
+        assert!(build(&policy).is_ok());
+    }
+}

@@ -69,3 +69,15 @@ pub fn supported() -> bool {
 pub fn install(program: &BpfProgram) -> std::io::Result<()> {
     seccompiler::apply_filter(program).map_err(|_| std::io::Error::from_raw_os_error(libc::EPERM))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filter_compiles_for_this_architecture() {
+        let program = program().unwrap();
+        assert!(!program.is_empty());
+        assert!(supported());
+    }
+}
