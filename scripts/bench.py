@@ -16,6 +16,8 @@ hello-world Rust binary built in the same run (the floor for start-up):
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
   stream-rpc   the same answer over `--mode rpc`
   rpc-200      200 turns of 200-word answers over RPC: peak RSS
+  sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
+               full` and `workspace-write`: the cost of confining a command (ours only)
 
 Times are medians with min-max over --runs runs; the long-answer and 200-turn rows are
 one run each (they take seconds). Peak RSS is the kernel's high-water mark (VmHWM or
@@ -285,6 +287,31 @@ def rpc_prompts(cmd, sb, prompt, turns, timeout=600):
         rpc.close()
 
 
+def sandbox_bash(cmd, sb, runs):
+    """Wall time of one RPC `bash` call (`true`) with `--sandbox full` and with
+    `--sandbox workspace-write`, in a project with a `.git` folder so the read-only mounts
+    are part of it. Both processes run at once and take turns, call by call, so a busy
+    machine slows both alike; 20 calls per run each, after 5 warm-up calls. `extra` is the
+    difference of the medians."""
+    os.makedirs(os.path.join(sb.proj, ".git"), exist_ok=True)
+    modes = ("full", "workspace-write")
+    rpcs = {mode: Rpc(cmd + ["--sandbox", mode], sb) for mode in modes}
+    times = {mode: [] for mode in modes}
+    try:
+        for i in range(5 + 20 * runs):
+            for mode in modes:
+                t0 = time.perf_counter()
+                rpcs[mode].send({"type": "bash", "id": f"b{i}", "command": "true"})
+                rpcs[mode].wait_type("response", 60)
+                times[mode].append((time.perf_counter() - t0) * 1000)
+    finally:
+        for rpc in rpcs.values():
+            rpc.close()
+    result = {mode: stats(times[mode][5:]) for mode in modes}
+    result["extra"] = result["workspace-write"][0] - result["full"][0]
+    return result
+
+
 # ---------------------------------------------------------------- fixture
 
 
@@ -408,6 +435,8 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "stream-rpc", lambda: rpc_prompts(cmd + model, sb, f"::words {WORDS}", 1, args.long_timeout))
     if want("stream-tui"):
         attempt(r, "stream-tui", lambda: stream_tui(cmd + model, sb, WORDS, args.long_timeout))
+    if want("sandbox") and name == "ours":
+        attempt(r, "sandbox", lambda: sandbox_bash(cmd + model, sb, args.runs))
     if want("rpc-200"):
         attempt(r, "rpc-200", lambda: rpc_prompts(cmd + model, sb, "::words 200", RPC_TURNS))
     return r
@@ -472,6 +501,9 @@ def report(results, args):
         (f"{WORDS:,}-word answer, RPC: output", "stream-rpc", "bytes", "", ""),
         (f"{RPC_TURNS} RPC turns of 200 words: peak RSS", "rpc-200", "rss", "MiB", ""),
         (f"{RPC_TURNS} RPC turns of 200 words: wall", "rpc-200", "wall", "s", ""),
+        ("bash call over RPC, `--sandbox full`", "sandbox", "full", "ms", ""),
+        ("bash call over RPC, `--sandbox workspace-write`", "sandbox", "workspace-write", "ms", ""),
+        ("bash call: workspace-write's extra over full (medians)", "sandbox", "extra", "ms", "≤ 2 ms"),
     ]
     before = "before" in results
     lines = [f"runs per timing: {args.runs}; medians with (min–max)", "",

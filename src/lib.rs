@@ -20,6 +20,7 @@ pub mod modes;
 pub mod packages;
 pub mod protocol;
 pub mod resources;
+pub mod sandbox;
 pub mod sdk;
 pub mod session;
 pub mod sync;

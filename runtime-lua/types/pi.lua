@@ -523,6 +523,8 @@
 ---@field getActiveTools fun(): string[]
 ---@field getAllTools fun(): pi.ToolInfo[]
 ---@field setActiveTools fun(names: string[])
+---@field setSandbox fun(mode: "read-only"|"workspace-write"|"full"): boolean, string|nil switch the sandbox for the session; false and the reason when the system cannot enforce the mode
+---@field getSandbox fun(): {mode: string, writableRoots: string[], network: boolean, yolo: boolean}
 ---@field setModel fun(model: pi.Model): boolean false for an unknown model
 ---@field getThinkingLevel fun(): pi.ThinkingLevel
 ---@field setThinkingLevel fun(level: pi.ThinkingLevel)

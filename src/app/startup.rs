@@ -48,7 +48,32 @@ pub async fn run(args: Args) -> i32 {
         }
     };
     crate::tools::bash::logs::remove_all();
+    crate::sandbox::remove_private_temp();
     code
+}
+
+/// Put the sandbox of `--sandbox`, the settings and the project's `sandbox` object
+/// (`project`, read before trust was decided: untrusted, it may only tighten) in force,
+/// with `--yolo`. Fails, naming the missing feature, when this system cannot enforce the
+/// mode. Returns the warnings (already printed).
+pub(crate) fn apply_sandbox(
+    args: &Args,
+    settings: &Settings,
+    project: Option<&serde_json::Value>,
+    trusted: bool,
+    cwd: &Path,
+) -> StartupResult<Vec<String>> {
+    let cli = args
+        .sandbox
+        .as_deref()
+        .and_then(crate::sandbox::SandboxMode::parse);
+    let (sandbox, warnings) =
+        crate::sandbox::mode::resolve(settings.global().get("sandbox"), project, trusted, cli, cwd);
+    warn_all(warnings.clone());
+    crate::sandbox::check_support(&sandbox, cwd)?;
+    crate::sandbox::set(sandbox);
+    crate::sandbox::set_yolo(args.yolo);
+    Ok(warnings)
 }
 
 /// Flags whose feature is not part of this build yet.
@@ -184,6 +209,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
         _ => None,
     };
+    // Read before trust is decided: an untrusted project's sandbox may still tighten.
+    let project_sandbox = settings.project().get("sandbox").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -192,6 +219,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         output.is_none() && !rpc,
     );
     let project = trust.trusted.then_some(cwd.as_path());
+    let warnings = apply_sandbox(
+        &args,
+        &settings,
+        project_sandbox.as_ref(),
+        trust.trusted,
+        &cwd,
+    )?;
+    config_warnings.extend(warnings);
     let trust_notice = (!trust.trusted
         && output.is_none()
         && matches!(
@@ -236,6 +271,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let extension_ui = rpc
         .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
         .or(tui_ui.clone());
+    // Who is asked whether a command the sandbox refused runs outside it.
+    let escalation_ui = extension_ui.clone();
     let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
@@ -366,6 +403,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::session_setup::run_limits(&args, &settings, output.is_some() || rpc);
     // The terminal UI asks whether a run that reached a limit goes on.
     agent.limit_ui = tui_ui;
+    agent.sandbox_escalation.ui = escalation_ui;
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
         &args, &settings, &agent_dir, project, &packaged,

@@ -130,6 +130,12 @@ pub struct Args {
     /// Model requests one run may send, retries included (0: no limit).
     #[arg(long = "max-requests")]
     pub max_requests: Option<u32>,
+    /// Sandbox mode for commands and file tools: read-only, workspace-write or full.
+    #[arg(long = "sandbox", value_parser = ["read-only", "workspace-write", "full"])]
+    pub sandbox: Option<String>,
+    /// Turn permission prompts off.
+    #[arg(long)]
+    pub yolo: bool,
     /// Show help.
     #[arg(short = 'h', long)]
     pub help: bool,
@@ -323,6 +329,9 @@ mod tests {
         assert_eq!(a.extensions, vec!["x.lua", "y.lua"]);
         assert_eq!(a.mode, Some(OutputMode::Text));
         assert_eq!((a.max_turns, a.max_requests), (None, None));
+        let a = parse(&["--sandbox", "read-only", "--yolo", "go"]);
+        assert_eq!((a.sandbox.as_deref(), a.yolo), (Some("read-only"), true));
+        assert!(Args::parse_from_argv(&["--sandbox".into(), "jail".into()]).is_err());
         let a = parse(&["--max-turns", "5", "--max-requests=9", "go"]);
         assert_eq!((a.max_turns, a.max_requests), (Some(5), Some(9)));
         assert_eq!(a.messages(), vec!["go"]);

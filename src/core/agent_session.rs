@@ -96,6 +96,8 @@ pub struct AgentSession {
     /// Where the user is asked whether a run that reached a limit goes on (the
     /// terminal UI); `None`: nobody to ask, the run stops.
     pub limit_ui: Option<crate::lua::SharedExtensionUi>,
+    /// Offers to re-run a bash command the sandbox refused outside it.
+    pub sandbox_escalation: crate::core::sandbox_escalation::SandboxEscalation,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -149,6 +151,7 @@ impl AgentSession {
             catalog: None,
             discovered_files: Vec::new(),
             limit_ui: None,
+            sandbox_escalation: Default::default(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -305,6 +308,12 @@ impl AgentSession {
     /// Run the agent loop on `messages` (or, with `None`, continue from the
     /// current context), persisting and forwarding every event.
     async fn run_loop(&mut self, messages: Option<Vec<Message>>, signal: &CancellationToken) {
+        let bash = self
+            .state
+            .tools
+            .iter()
+            .find(|t| t.name() == "bash")
+            .cloned();
         let mut observer = Persisting {
             session: &mut self.session,
             listeners: &mut self.listeners,
@@ -313,6 +322,7 @@ impl AgentSession {
             signal,
             limit_ui: self.limit_ui.as_ref(),
             deadline: self.retry_deadline,
+            escalation: (&mut self.sandbox_escalation, bash, self.config.cwd.clone()),
         };
         let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
         match messages {
@@ -434,6 +444,12 @@ struct Persisting<'a> {
     signal: &'a CancellationToken,
     limit_ui: Option<&'a crate::lua::SharedExtensionUi>,
     deadline: Option<Instant>,
+    /// The sandbox escalation, the session's bash tool and its working folder.
+    escalation: (
+        &'a mut crate::core::sandbox_escalation::SandboxEscalation,
+        Option<std::sync::Arc<dyn crate::agent::tool::AgentTool>>,
+        std::path::PathBuf,
+    ),
 }
 
 #[async_trait]
@@ -522,6 +538,10 @@ impl AgentObserver for Persisting<'_> {
         result: &mut ToolOutput,
         is_error: &mut bool,
     ) {
+        let (escalation, bash, cwd) = &mut self.escalation;
+        escalation
+            .after_bash(bash.as_ref(), call, cwd, result, is_error, self.signal)
+            .await;
         if let Some(ext) = self.extensions.as_deref() {
             ext.tool_result(call, result, is_error).await;
         }

@@ -12,6 +12,7 @@ pub mod model_catalog;
 pub mod resource_inventory;
 pub mod retry_policy;
 pub mod run_limit;
+pub mod sandbox_escalation;
 pub mod session_import;
 pub mod session_switch;
 pub mod tree_navigation;

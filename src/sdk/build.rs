@@ -46,6 +46,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
     let (mut auth, warnings) = AuthStorage::load(&agent_dir);
     warn_all(warnings);
 
+    let project_sandbox = settings.project().get("sandbox").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -54,6 +55,14 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         false,
     );
     let project = trust.trusted.then_some(cwd.as_path());
+    crate::app::startup::apply_sandbox(
+        &args,
+        &settings,
+        project_sandbox.as_ref(),
+        trust.trusted,
+        &cwd,
+    )
+    .map_err(SdkError::Setup)?;
     let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
     let session_dir = resolve_session_dir(
         args.session_dir.as_deref(),

@@ -48,6 +48,7 @@ pub struct SessionOptions {
     pub(super) offline: bool,
     pub(super) max_turns: Option<u32>,
     pub(super) max_requests: Option<u32>,
+    pub(super) sandbox: Option<crate::sandbox::SandboxMode>,
 }
 
 impl SessionOptions {
@@ -191,6 +192,16 @@ impl SessionOptions {
         self
     }
 
+    /// The sandbox of commands and file tools, as `--sandbox` sets it (docs/sandbox.md).
+    /// Default: the setting `sandbox.mode`, else `full`. The sandbox is the process's:
+    /// every session of the program shares the last one set. Building the session fails
+    /// with [`SdkError::Setup`](super::SdkError::Setup), naming what is missing, when this
+    /// system cannot enforce the mode.
+    pub fn sandbox(mut self, mode: crate::sandbox::SandboxMode) -> Self {
+        self.sandbox = Some(mode);
+        self
+    }
+
     /// The command line that asks `pi` for the same session (the start-up steps read it).
     pub(super) fn to_args(&self) -> Args {
         let mut args = Args {
@@ -214,6 +225,7 @@ impl SessionOptions {
             offline: self.offline,
             max_turns: self.max_turns,
             max_requests: self.max_requests,
+            sandbox: self.sandbox.map(|m| m.as_str().to_string()),
             ..Default::default()
         };
         match &self.tools {
@@ -233,5 +245,19 @@ impl SessionOptions {
             }
         }
         args
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sandbox_option_asks_for_the_same_mode_as_the_flag() {
+        let args = SessionOptions::new()
+            .sandbox(crate::sandbox::SandboxMode::WorkspaceWrite)
+            .to_args();
+        assert_eq!(args.sandbox.as_deref(), Some("workspace-write"));
+        assert_eq!(SessionOptions::new().to_args().sandbox, None);
     }
 }

@@ -42,8 +42,20 @@ impl_builtin_tool! {
 
 impl WriteTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
+        check_sandbox_write(&args, &ctx)?;
         write_with(&LocalFs, &args, &ctx).await
     }
+}
+
+/// Refuse, naming the mode and the writable roots, a write to the `path` argument that
+/// the sandbox in force does not allow (checked on the real path, symlinks resolved).
+/// The built-in tools check this; tools whose I/O an extension redirects do not.
+pub(crate) fn check_sandbox_write(args: &Value, ctx: &ToolContext) -> Result<(), ToolError> {
+    let Ok(path) = required_str(args, "path") else {
+        return Ok(());
+    };
+    let absolute = resolve_to_cwd(path, &ctx.cwd);
+    crate::sandbox::check_write(&absolute, &ctx.cwd).map_err(ToolError::new)
 }
 
 /// Run the write tool with its I/O going through `ops`.

@@ -50,6 +50,8 @@ pub enum SlashCommand {
     Import(String),
     /// `/lang [tag|alias|subcommand]`.
     Lang(String),
+    /// `/sandbox [mode]`: show the sandbox, or switch its mode.
+    Sandbox(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
     /// Not a command pi knows.
@@ -91,6 +93,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "share" => SlashCommand::Share,
         "import" => SlashCommand::Import(path_argument(&arg)),
         "lang" => SlashCommand::Lang(arg),
+        "sandbox" => SlashCommand::Sandbox(arg),
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

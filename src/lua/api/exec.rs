@@ -59,14 +59,18 @@ pub async fn exec(
         .cwd
         .map(|c| host.cwd.join(c))
         .unwrap_or_else(|| host.cwd.clone());
-    let child = tokio::process::Command::new(&cmd)
+    let mut command = tokio::process::Command::new(&cmd);
+    command
         .args(args.unwrap_or_default())
-        .current_dir(cwd)
+        .current_dir(&cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn();
+        .kill_on_drop(true);
+    // Extension processes run in the sandbox in force, like the bash tool's.
+    let child = crate::sandbox::confine(command.as_std_mut(), &cwd)
+        .map_err(std::io::Error::other)
+        .and_then(|()| command.spawn());
     let result = lua.create_table()?;
     let mut child = match child {
         Ok(c) => c,

@@ -156,6 +156,34 @@ fn add_tools_and_model(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Resul
     )?;
     let h = host.clone();
     pi.set(
+        "setSandbox",
+        lua.create_function(move |_, mode: String| {
+            let Some(mode) = crate::sandbox::SandboxMode::parse(&mode) else {
+                return Ok((false, Some(crate::t!("pi.sandbox.usage"))));
+            };
+            Ok(match crate::sandbox::switch_mode(mode, &h.cwd) {
+                Ok(()) => (true, None),
+                Err(message) => (false, Some(message)),
+            })
+        })?,
+    )?;
+    pi.set(
+        "getSandbox",
+        lua.create_function(move |lua, ()| {
+            let settings = crate::sandbox::current();
+            to_lua(
+                lua,
+                &json!({
+                    "mode": settings.mode.as_str(),
+                    "writableRoots": settings.writable_roots,
+                    "network": settings.network,
+                    "yolo": crate::sandbox::yolo(),
+                }),
+            )
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
         "getThinkingLevel",
         lua.create_function(move |_, ()| Ok(h.view.lock().thinking_level.clone()))?,
     )?;

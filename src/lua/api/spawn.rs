@@ -187,6 +187,9 @@ pub fn spawn(
             None => command.env_remove(name),
         };
     }
+    // Extension processes run in the sandbox in force, like the bash tool's.
+    crate::sandbox::confine(command.as_std_mut(), &cwd)
+        .map_err(|e| mlua::Error::runtime(format!("pi.spawn: {e}")))?;
     let mut child = command.spawn().map_err(|e| {
         mlua::Error::runtime(format!(
             "pi.spawn: cannot start \"{cmd}\" in {}: {e} (check the program name and that it is on PATH)",

@@ -19,7 +19,7 @@ const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state,
 set_model, cycle_model, get_available_models, set_thinking_level, cycle_thinking_level, \
 set_steering_mode, set_follow_up_mode, compact, set_auto_compaction, set_auto_retry, \
 abort_retry, bash, abort_bash, get_session_stats, export_html, switch_session, fork, clone, \
-get_fork_messages, get_last_assistant_text, set_session_name, get_commands";
+get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox";
 
 type Reply = Result<Option<Value>, String>;
 
@@ -141,6 +141,13 @@ impl Server {
                 let reply = cycle_thinking(agent);
                 self.save_thinking(agent, agent.config.thinking != before);
                 Ok(reply)
+            }
+            "set_sandbox" => {
+                let name = required_str(c, "mode")?;
+                let mode = crate::sandbox::SandboxMode::parse(name)
+                    .ok_or_else(|| crate::t!("pi.sandbox.usage"))?;
+                crate::sandbox::switch_mode(mode, &agent.config.cwd)?;
+                Ok(Some(super::state::sandbox_json()))
             }
             "set_auto_compaction" => {
                 self.auto_compaction = required_bool(c, "enabled")?;

@@ -60,6 +60,9 @@ impl Live {
         state["pendingMessageCount"] = json!(pending(&self.queues));
         state["steeringMode"] = json!(self.queues.steering.mode().as_str());
         state["followUpMode"] = json!(self.queues.follow_up.mode().as_str());
+        if let Some(sandbox) = sandbox_state() {
+            state["sandbox"] = sandbox;
+        }
         state
     }
 
@@ -97,7 +100,28 @@ pub fn state_json(agent: &AgentSession, auto_compaction: bool, streaming: bool) 
     if let Some(name) = agent.session.session_name() {
         state["sessionName"] = json!(name);
     }
+    if let Some(sandbox) = sandbox_state() {
+        state["sandbox"] = sandbox;
+    }
     state
+}
+
+/// The `sandbox` field of `get_state`: left out (as pi 0.73.1 has none) unless a
+/// confined mode or `--yolo` is in force.
+fn sandbox_state() -> Option<Value> {
+    (crate::sandbox::mode().is_confined() || crate::sandbox::yolo()).then(sandbox_json)
+}
+
+/// The sandbox in force: `{mode, writableRoots, network, yolo}` (`writableRoots` as
+/// configured, besides the working folder).
+pub fn sandbox_json() -> Value {
+    let settings = crate::sandbox::current();
+    json!({
+        "mode": settings.mode.as_str(),
+        "writableRoots": settings.writable_roots,
+        "network": settings.network,
+        "yolo": crate::sandbox::yolo(),
+    })
 }
 
 /// `get_session_stats` data.

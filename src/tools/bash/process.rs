@@ -136,7 +136,8 @@ impl Drop for GroupKillGuard {
 /// Run `spec` to completion, streaming output into `sink`.
 ///
 /// stdin is closed, stdout and stderr share one pipe, and the shell leads its
-/// own process group. On timeout or abort the whole group receives SIGKILL.
+/// own process group, confined by the sandbox in force. On timeout or abort the whole
+/// group receives SIGKILL.
 /// Once the shell has exited, output is read for at most a short grace
 /// period, so a descendant that escaped the group and keeps the pipe open
 /// cannot stall the caller.
@@ -161,6 +162,7 @@ pub async fn run_command(
     } else if let Some(path) = spec.path_prefix.and_then(path_with_prefix) {
         command.env("PATH", path);
     }
+    crate::sandbox::confine(command.as_std_mut(), spec.cwd).map_err(io::Error::other)?;
     let mut child = command.spawn()?;
     // Close the parent's copies of the write end so EOF can arrive.
     drop(command);

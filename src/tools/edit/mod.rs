@@ -134,6 +134,7 @@ impl_builtin_tool! {
 
 impl EditTool {
     async fn run(&self, args: Value, ctx: ToolContext) -> Result<ToolOutput, ToolError> {
+        super::write::check_sandbox_write(&args, &ctx)?;
         edit_with(&LocalFs, args, &ctx).await
     }
 }

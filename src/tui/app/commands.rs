@@ -90,6 +90,7 @@ impl App {
                 let _ = self.commands.send(SessionCommand::Reload);
             }
             SlashCommand::Lang(args) => self.run_lang(&args),
+            SlashCommand::Sandbox(mode) => self.run_sandbox(&mode),
             SlashCommand::Tree
             | SlashCommand::Fork
             | SlashCommand::Clone

@@ -10,6 +10,7 @@ mod lang;
 pub mod login;
 pub mod progress;
 pub mod runner;
+mod sandbox;
 pub mod session_task;
 pub mod session_tree_task;
 pub mod sessions;
@@ -443,6 +444,9 @@ impl App {
         }
         self.footer.usage = self.transcript.usage.clone();
         self.footer.context_tokens = self.transcript.last_context_tokens;
+        // An extension may have switched the sandbox (`pi.setSandbox`).
+        let sandbox = crate::sandbox::mode();
+        self.footer.sandbox = sandbox.is_confined().then(|| sandbox.as_str().to_string());
         self.dirty = true;
     }
 

@@ -111,6 +111,9 @@ pub async fn run_interactive(agent: AgentSession, mut options: InteractiveOption
         cwd: options.cwd.clone(),
         git_branch: git_branch(&options.cwd),
         several_providers: providers.len() > 1,
+        sandbox: crate::sandbox::mode()
+            .is_confined()
+            .then(|| crate::sandbox::mode().as_str().to_string()),
         ..FooterInfo::default()
     };
     let mut app = App::new(commands, queues, keys, theme, footer);

@@ -51,6 +51,8 @@ pub struct FooterInfo {
     pub several_providers: bool,
     /// Automatic compaction is on: ` (auto)` follows the context use.
     pub auto_compact: bool,
+    /// The sandbox mode, when it is not `full` (shown after the location).
+    pub sandbox: Option<String>,
 }
 
 /// Compact token count: 999, 1.2k, 45k, 1.2M.
@@ -73,6 +75,12 @@ pub fn footer_lines(info: &FooterInfo, theme: &Theme, max: usize) -> Vec<Line<'s
     }
     if let Some(name) = &info.session_name {
         location = format!("{location} • {name}");
+    }
+    if let Some(mode) = &info.sandbox {
+        location = format!(
+            "{location} • {}",
+            t!("pi.sandbox.footer", mode = mode.as_str())
+        );
     }
     let location = truncate(&crate::ui_kit::text::sanitize(&location), max, "...");
 
@@ -305,6 +313,19 @@ mod tests {
         info.auto_compact = true;
         let wide = plain(&footer_lines(&info, &Theme::plain(), 80));
         assert!(wide[1].contains(" 2.5%/200k (auto) "), "{}", wide[1]);
+    }
+
+    #[test]
+    fn a_confined_sandbox_mode_is_named_after_the_location() {
+        let mut info = FooterInfo {
+            cwd: PathBuf::from("/p"),
+            ..FooterInfo::default()
+        };
+        let plain_footer = plain(&footer_lines(&info, &Theme::plain(), 80));
+        assert!(!plain_footer[0].contains("sandbox"), "{}", plain_footer[0]);
+        info.sandbox = Some("workspace-write".into());
+        let shown = plain(&footer_lines(&info, &Theme::plain(), 80));
+        assert_eq!(shown[0], "/p • sandbox: workspace-write");
     }
 
     #[test]
