@@ -57,7 +57,10 @@ fn every_difference_from_the_reference_catalog_is_justified() {
             (true, Some(_)) => panic!("{key} matches now: take it out of catalog-differences.json"),
             (true, None) => {}
             (false, Some(reason)) => {
-                assert!(reason.as_str().is_some_and(|r| r.len() > 20), "{key}: say why");
+                assert!(
+                    reason.as_str().is_some_and(|r| r.len() > 20),
+                    "{key}: say why"
+                );
                 // Only a smaller window may be kept: a larger one overflows first.
                 assert_eq!(diff.len(), 1, "{key}: {diff:?}");
                 assert!(
@@ -75,7 +78,11 @@ fn every_difference_from_the_reference_catalog_is_justified() {
         unexplained.len(),
         unexplained.join("\n")
     );
-    assert_eq!(explained, justified.len(), "every listed model is in the reference");
+    assert_eq!(
+        explained,
+        justified.len(),
+        "every listed model is in the reference"
+    );
     assert!(reference.as_object().unwrap().len() > 700);
 }
 
