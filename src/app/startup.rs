@@ -180,6 +180,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         _ if args.print || !stdin_is_tty => Some(PrintOutput::Text),
         _ => None,
     };
+    // Read before trust is decided: an untrusted project's rules may still tighten.
+    let project_permissions = settings.project().get("permissions").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -232,6 +234,15 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     let extension_ui = rpc
         .then(|| RpcUi::new(ui_replies.clone()) as SharedExtensionUi)
         .or(tui_ui.clone());
+    let (permissions, warnings) = crate::app::permission_setup::gate(
+        settings.global().get("permissions"),
+        project_permissions.as_ref(),
+        trust.trusted,
+        &cwd,
+        extension_ui.clone(),
+    );
+    config_warnings.extend(warnings.iter().cloned());
+    warn_all(warnings);
     let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
@@ -361,6 +372,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::session_setup::run_limits(&args, &settings, output.is_some() || rpc);
     // The terminal UI asks whether a run that reached a limit goes on.
     agent.limit_ui = tui_ui;
+    agent.permissions = permissions;
+    agent.permissions.load_session_rules(&agent.session);
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
         &args, &settings, &agent_dir, project, &packaged,

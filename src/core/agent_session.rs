@@ -108,6 +108,8 @@ pub struct AgentSession {
     /// Where the user is asked whether a run that reached a limit goes on (the
     /// terminal UI); `None`: nobody to ask, the run stops.
     pub limit_ui: Option<crate::lua::SharedExtensionUi>,
+    /// The permission policy and where its questions go.
+    pub permissions: crate::core::permission_gate::PermissionGate,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -159,6 +161,7 @@ impl AgentSession {
             catalog: None,
             discovered_files: Vec::new(),
             limit_ui: None,
+            permissions: Default::default(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -322,6 +325,7 @@ impl AgentSession {
             queues: &self.queues,
             signal,
             limit_ui: self.limit_ui.as_ref(),
+            permissions: &mut self.permissions,
         };
         let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
         match messages {
@@ -433,6 +437,7 @@ struct Persisting<'a> {
     queues: &'a AgentQueues,
     signal: &'a CancellationToken,
     limit_ui: Option<&'a crate::lua::SharedExtensionUi>,
+    permissions: &'a mut crate::core::permission_gate::PermissionGate,
 }
 
 #[async_trait]
@@ -500,10 +505,16 @@ impl AgentObserver for Persisting<'_> {
         call: &ToolCall,
         args: &mut serde_json::Value,
     ) -> Option<String> {
-        match self.extensions.as_deref() {
-            Some(ext) => ext.tool_call(call, args).await,
-            None => None,
+        if let Some(ext) = self.extensions.as_deref()
+            && let Some(reason) = ext.tool_call(call, args).await
+        {
+            return Some(reason);
         }
+        // Judged after extensions rewrote the arguments: what runs is what is judged.
+        let ext = self.extensions.as_deref();
+        self.permissions
+            .check(call, args, ext, self.session, self.signal)
+            .await
     }
 
     async fn after_tool_call(

@@ -35,7 +35,8 @@ impl Reason {
             Reason::Floor(f, _) => f.id().to_string(),
             Reason::Unparsed(_) => "unparsed-command".to_string(),
             Reason::Dynamic(_) => "computed-command-name".to_string(),
-            Reason::Extension(name, _) => format!("extension:{name}"),
+            Reason::Extension(name, why) if why.is_empty() => format!("extension:{name}"),
+            Reason::Extension(name, why) => format!("extension:{name} ({why})"),
         }
     }
 }
@@ -86,14 +87,10 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// Whether the user opted in to the policy at all; without it every call runs as
-    /// before.
+    /// Whether the user opted in to the policy (a rule, a sandbox mode, `--yolo`); without
+    /// it every call runs as before, with no floor, only the session's own answers.
     pub fn active(&self) -> bool {
-        self.yolo
-            || self.sandboxed
-            || !self.user.is_empty()
-            || !self.project.is_empty()
-            || !self.session.is_empty()
+        self.yolo || self.sandboxed || !self.user.is_empty() || !self.project.is_empty()
     }
 
     /// Every rule in the order it applies, each with its scope.
@@ -107,9 +104,6 @@ impl Policy {
 
     /// Decide a call of `tool` with `args`.
     pub fn decide(&self, tool: &str, args: &Value) -> Verdict {
-        if !self.active() {
-            return Verdict::allow(String::new());
-        }
         if tool == "bash" {
             let command = args.get("command").and_then(Value::as_str).unwrap_or("");
             return self.bash(command);
@@ -137,6 +131,7 @@ impl Policy {
     fn bash(&self, command: &str) -> Verdict {
         let commands = match split(command) {
             Ok(c) => c,
+            Err(_) if !self.active() => return Verdict::allow(command.to_string()),
             Err(e) => {
                 let action = if self.yolo {
                     Action::Allow
@@ -174,7 +169,7 @@ impl Policy {
     fn one_command(&self, command: &SimpleCommand, all: &[SimpleCommand]) -> Verdict {
         let text = command.text();
         let rule = self.rule_for("bash", std::slice::from_ref(&text));
-        if command.dynamic_name && rule.is_none_or(|r| r.action != Action::Deny) {
+        if command.dynamic_name && self.active() && rule.is_none_or(|r| r.action != Action::Deny) {
             let action = if self.yolo {
                 Action::Allow
             } else {
@@ -212,7 +207,7 @@ impl Policy {
         remember_as: &str,
     ) -> Verdict {
         let remember = vec![self.session_rule(tool, remember_as)];
-        if let Some(floor) = floor {
+        if let Some(floor) = floor.filter(|_| self.active()) {
             // Only an explicit allow of the user's own lets a floor command through.
             let named = rule.is_some_and(|r| {
                 r.action == Action::Allow
@@ -268,6 +263,33 @@ impl Policy {
             (_, Some(s)) => Some(s),
             (c, None) => c,
         }
+    }
+
+    /// The session rules an "always" answer adds for a call that something other than
+    /// the rules asked about (an extension): each command of a bash script, else the path
+    /// or the arguments.
+    pub fn decide_remember(&self, tool: &str, args: &Value) -> Vec<Rule> {
+        if tool == "bash" {
+            let command = args.get("command").and_then(Value::as_str).unwrap_or("");
+            return match split(command) {
+                Ok(commands) => commands
+                    .iter()
+                    .map(|c| self.session_rule(tool, &c.text()))
+                    .collect(),
+                Err(_) => vec![self.session_rule(tool, command)],
+            };
+        }
+        if FILE_TOOLS.contains(&tool) {
+            let path = args
+                .get("path")
+                .or_else(|| args.get("file_path"))
+                .and_then(Value::as_str)
+                .unwrap_or(".");
+            let absolute = normalize(&self.cwd.join(path));
+            return vec![self.session_rule(tool, &absolute.to_string_lossy())];
+        }
+        let subject = serde_json::to_string(args).unwrap_or_default();
+        vec![self.session_rule(tool, &subject)]
     }
 
     fn session_rule(&self, tool: &str, subject: &str) -> Rule {

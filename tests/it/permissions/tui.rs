@@ -1,0 +1,77 @@
+//! The terminal UI asks about a command of the danger floor: "Yes, once" runs it, "No"
+//! refuses it with the rule named.
+
+use std::time::Duration;
+
+use super::*;
+use crate::support::tui_harness::{Session, tmux_available};
+
+fn floor_question(answer_down: usize) -> (Session, MockServer, tempfile::TempDir) {
+    let server = MockServer::start();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("old");
+    std::fs::create_dir_all(&victim).unwrap();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c_rm",
+        "bash",
+        json!({"command": format!("rm -rf {}", victim.display())}),
+    )]));
+    server.push(MockReply::openai_text("Finished cleaning."));
+    let pi = Session::launch(&server, |sandbox| {
+        let home = sandbox.root.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        sandbox
+            .env
+            .push(("HOME".into(), home.display().to_string()));
+        sandbox.write_agent_file(
+            "settings.json",
+            &json!({"permissions": [{"tool": "read", "pattern": "*", "action": "allow"}]})
+                .to_string(),
+        );
+    });
+    pi.send("clean up");
+    let wait = Duration::from_secs(30);
+    let screen = pi.tmux.wait_for("the question", wait, |s| {
+        s.contains("floor:rm-outside-workspace") && s.contains("→ Yes, once")
+    });
+    assert!(screen.contains("No"), "{screen}");
+    assert_eq!(server.request_count(), 1, "the call waits for the answer");
+    assert!(victim.exists());
+    for _ in 0..answer_down {
+        pi.tmux.key("Down");
+    }
+    pi.tmux.key("Enter");
+    (pi, server, outside)
+}
+
+#[test]
+fn the_floor_asks_in_the_terminal_ui_and_yes_once_runs_the_command() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let (pi, _server, outside) = floor_question(0);
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(30), |s| {
+            s.contains("Finished cleaning.")
+        });
+    assert!(!outside.path().join("old").exists(), "the command ran");
+    pi.quit_and_check_terminal();
+}
+
+#[test]
+fn no_refuses_the_floor_command_and_names_the_rule() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let (pi, _server, outside) = floor_question(2);
+    let screen = pi
+        .tmux
+        .wait_for("the refusal", Duration::from_secs(30), |s| {
+            s.contains("The user refused this call")
+        });
+    assert!(screen.contains("floor:rm-outside-workspace"), "{screen}");
+    assert!(outside.path().join("old").exists(), "nothing was removed");
+    pi.quit_and_check_terminal();
+}
