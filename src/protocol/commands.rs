@@ -25,6 +25,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("login", true),
     ("logout", true),
     ("lang", true),
+    ("permissions", true),
 ];
 
 /// Whether `/name` is one of pi's own commands (`/exit` included, an alias of `/quit`).

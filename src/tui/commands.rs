@@ -52,6 +52,8 @@ pub enum SlashCommand {
     Lang(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
+    /// `/permissions [list | remove <n>]`.
+    Permissions(String),
     /// Not a command pi knows.
     Unknown(String),
 }
@@ -91,6 +93,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "share" => SlashCommand::Share,
         "import" => SlashCommand::Import(path_argument(&arg)),
         "lang" => SlashCommand::Lang(arg),
+        "permissions" => SlashCommand::Permissions(arg),
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -90,6 +90,9 @@ impl App {
                 let _ = self.commands.send(SessionCommand::Reload);
             }
             SlashCommand::Lang(args) => self.run_lang(&args),
+            SlashCommand::Permissions(args) => {
+                let _ = self.commands.send(SessionCommand::Permissions(args));
+            }
             SlashCommand::Tree
             | SlashCommand::Fork
             | SlashCommand::Clone
