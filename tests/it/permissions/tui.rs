@@ -75,3 +75,50 @@ fn no_refuses_the_floor_command_and_names_the_rule() {
     assert!(outside.path().join("old").exists(), "nothing was removed");
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn always_is_listed_by_slash_permissions_and_can_be_removed_again() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c_touch",
+        "bash",
+        json!({"command": "touch made.txt"}),
+    )]));
+    server.push(MockReply::openai_text("Touched it."));
+    let pi = Session::launch(&server, |sandbox| {
+        sandbox.write_agent_file(
+            "settings.json",
+            &json!({"permissions": [{"tool": "bash", "pattern": "touch *", "action": "ask"}]})
+                .to_string(),
+        );
+    });
+    let wait = Duration::from_secs(30);
+    pi.send("touch it");
+    pi.tmux.wait_for("the question", wait, |s| {
+        s.contains("bash \"touch *\" → ask (user)") && s.contains("→ Yes, once")
+    });
+    pi.tmux.key("Down");
+    pi.tmux.wait_for("always selected", wait, |s| s.contains("→ Yes, always"));
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the answer", wait, |s| s.contains("Touched it."));
+    assert!(pi.sandbox.project.join("made.txt").exists());
+    pi.send("/permissions");
+    let screen = pi.tmux.wait_for("the list", wait, |s| {
+        s.contains("(/permissions remove 1)")
+    });
+    assert!(screen.contains("bash \"touch *\" → ask   from user settings"), "{screen}");
+    assert!(screen.contains("bash \"touch made.txt\" → allow"), "{screen}");
+    pi.send("/permissions remove 1");
+    pi.tmux.wait_for("the removal", wait, |s| {
+        s.contains("Removed the session rule bash \"touch made.txt\" → allow (session)")
+    });
+    pi.send("/permissions remove 1");
+    pi.tmux
+        .wait_for("nothing left", wait, |s| s.contains("There is no session rule 1"));
+    pi.quit_and_check_terminal();
+}
