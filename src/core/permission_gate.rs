@@ -243,6 +243,7 @@ async fn ask(
             rule = label.to_string()
         ),
         "options": [once, always, t!("pi.permissions.no")],
+        "permission": {"toolName": tool, "subject": verdict.subject, "rule": label},
     });
     let closed = CancellationToken::new();
     let answer = ui.dialog(request, closed.clone());

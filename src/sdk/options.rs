@@ -48,6 +48,7 @@ pub struct SessionOptions {
     pub(super) offline: bool,
     pub(super) max_turns: Option<u32>,
     pub(super) max_requests: Option<u32>,
+    pub(super) on_permission: Option<super::permission::PermissionCallback>,
 }
 
 impl SessionOptions {
@@ -188,6 +189,16 @@ impl SessionOptions {
     /// `--max-requests` does. Default: the setting `agent.maxRequests`, else no limit.
     pub fn max_requests(mut self, requests: u32) -> Self {
         self.max_requests = Some(requests);
+        self
+    }
+
+    /// Answer the permission policy's questions (an `ask` rule, the danger floor, an
+    /// extension's `ask`) with `callback`; without it such calls are refused.
+    pub fn on_permission(
+        mut self,
+        callback: impl Fn(&super::PermissionQuestion) -> super::PermissionAnswer + Send + Sync + 'static,
+    ) -> Self {
+        self.on_permission = Some(super::PermissionCallback(std::sync::Arc::new(callback)));
         self
     }
 

@@ -102,23 +102,31 @@ fn always_is_listed_by_slash_permissions_and_can_be_removed_again() {
         s.contains("bash \"touch *\" → ask (user)") && s.contains("→ Yes, once")
     });
     pi.tmux.key("Down");
-    pi.tmux.wait_for("always selected", wait, |s| s.contains("→ Yes, always"));
+    pi.tmux
+        .wait_for("always selected", wait, |s| s.contains("→ Yes, always"));
     pi.tmux.key("Enter");
     pi.tmux
         .wait_for("the answer", wait, |s| s.contains("Touched it."));
     assert!(pi.sandbox.project.join("made.txt").exists());
     pi.send("/permissions");
-    let screen = pi.tmux.wait_for("the list", wait, |s| {
-        s.contains("(/permissions remove 1)")
-    });
-    assert!(screen.contains("bash \"touch *\" → ask   from user settings"), "{screen}");
-    assert!(screen.contains("bash \"touch made.txt\" → allow"), "{screen}");
+    let screen = pi
+        .tmux
+        .wait_for("the list", wait, |s| s.contains("(/permissions remove 1)"));
+    assert!(
+        screen.contains("bash \"touch *\" → ask   from user settings"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("bash \"touch made.txt\" → allow"),
+        "{screen}"
+    );
     pi.send("/permissions remove 1");
     pi.tmux.wait_for("the removal", wait, |s| {
         s.contains("Removed the session rule bash \"touch made.txt\" → allow (session)")
     });
     pi.send("/permissions remove 1");
-    pi.tmux
-        .wait_for("nothing left", wait, |s| s.contains("There is no session rule 1"));
+    pi.tmux.wait_for("nothing left", wait, |s| {
+        s.contains("There is no session rule 1")
+    });
     pi.quit_and_check_terminal();
 }
