@@ -160,7 +160,7 @@ impl PermissionGate {
         verdict: &mut Verdict,
     ) {
         ext.view.lock().permissions = self.snapshot();
-        let payload = json!({
+        let mut payload = json!({
             "type": "permission",
             "toolCallId": call.id,
             "toolName": call.name,
@@ -169,6 +169,10 @@ impl PermissionGate {
             "decision": verdict.action.as_str(),
             "rule": verdict.reason.as_ref().map(Reason::label),
         });
+        if call.name == "bash" {
+            let command = args["command"].as_str().unwrap_or("");
+            payload["commands"] = json!(crate::permissions::bash_words::command_texts(command));
+        }
         let out = ext.handle.emit("permission", payload).await;
         let mut proposals: Vec<(Action, Reason)> = out
             .errors

@@ -42,6 +42,13 @@ impl SimpleCommand {
     }
 }
 
+/// The text of every simple command of `script` (none when it cannot be parsed).
+pub fn command_texts(script: &str) -> Vec<String> {
+    split(script)
+        .map(|c| c.iter().map(SimpleCommand::text).collect())
+        .unwrap_or_default()
+}
+
 /// Every simple command of `script`, or why it cannot be parsed.
 pub fn split(script: &str) -> Result<Vec<SimpleCommand>, String> {
     let mut walker = Walker::default();

@@ -35,8 +35,9 @@ impl Reason {
             Reason::Floor(f, _) => f.id().to_string(),
             Reason::Unparsed(_) => "unparsed-command".to_string(),
             Reason::Dynamic(_) => "computed-command-name".to_string(),
-            Reason::Extension(name, why) if why.is_empty() => format!("extension:{name}"),
-            Reason::Extension(name, why) => format!("extension:{name} ({why})"),
+            Reason::Extension(_, why) => {
+                crate::t!("pi.permissions.extension_rule", reason = why.clone())
+            }
         }
     }
 }

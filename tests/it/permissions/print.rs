@@ -139,7 +139,7 @@ end"#,
         let (_, error, text) = result_of(&results, id);
         assert!(*error, "{id}: {text}");
         assert!(
-            text.contains("extension:permission (lock files are generated (false))"),
+            text.contains("an extension's permission handler (lock files are generated (false))"),
             "{id}: {text}"
         );
     }
