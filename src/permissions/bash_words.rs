@@ -225,7 +225,9 @@ impl Walker {
         let mut dynamic_name = false;
         if let Some(name) = &simple.word_or_name {
             let (text, dynamic) = self.word(&name.value, depth)?;
-            dynamic_name = dynamic;
+            // A `$` left in a name after a script was handed on (`bash -c "$cmd"`) is an
+            // expansion too.
+            dynamic_name = dynamic || text.contains('$');
             words.push(text);
         }
         for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
@@ -290,10 +292,12 @@ impl Walker {
             super::wrappers::Inner::Words(words) if words.is_empty() => Ok(()),
             super::wrappers::Inner::Words(words) => {
                 let next = unwrap(&words);
+                // `sudo $cmd`: words keep `$` where a value is only known at run time.
+                let dynamic_name = words[0].contains('$');
                 self.out.push(SimpleCommand {
                     words,
                     writes: Vec::new(),
-                    dynamic_name: false,
+                    dynamic_name,
                     pipeline: at.0,
                     stage: at.1,
                     wrapped: true,

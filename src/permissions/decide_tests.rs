@@ -213,8 +213,19 @@ fn unparsable_and_computed_commands_are_asked_about() {
     let v = bash(&p, "echo 'unterminated");
     assert_eq!(v.action, Action::Ask);
     assert_eq!(v.reason.unwrap().label(), "unparsed-command");
-    let v = bash(&p, "$(echo git) push");
-    assert_eq!(v.action, Action::Ask);
-    assert_eq!(v.reason.unwrap().label(), "computed-command-name");
+    for command in [
+        "$(echo git) push",
+        "nice $CMD",
+        "bash -c \"$CMD\"",
+        "eval \"$x\"",
+    ] {
+        let v = bash(&p, command);
+        assert_eq!(v.action, Action::Ask, "{command}");
+        assert_eq!(
+            v.reason.unwrap().label(),
+            "computed-command-name",
+            "{command}"
+        );
+    }
     assert_eq!(bash(&p, "ls -la").action, Action::Allow);
 }
