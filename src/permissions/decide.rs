@@ -294,12 +294,6 @@ impl Policy {
     }
 
     fn session_rule(&self, tool: &str, subject: &str) -> Rule {
-        Rule::new(
-            tool,
-            &globset::escape(subject),
-            Action::Allow,
-            Scope::Session,
-        )
-        .expect("an escaped pattern is a valid glob")
+        Rule::literal(tool, subject, Action::Allow, Scope::Session)
     }
 }

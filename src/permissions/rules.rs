@@ -69,7 +69,8 @@ pub struct Rule {
     pub action: Action,
     /// Where it was written.
     pub scope: Scope,
-    matcher: GlobMatcher,
+    /// `None`: a pattern that could not be compiled, which matches nothing.
+    matcher: Option<GlobMatcher>,
 }
 
 impl PartialEq for Rule {
@@ -92,13 +93,27 @@ impl Rule {
             pattern: pattern.to_string(),
             action,
             scope,
-            matcher,
+            matcher: Some(matcher),
         })
+    }
+
+    /// A rule matching exactly `text` (glob characters in it stand for themselves).
+    pub fn literal(tool: &str, text: &str, action: Action, scope: Scope) -> Rule {
+        let pattern = globset::escape(text);
+        let matcher = Glob::new(&pattern).ok().map(|g| g.compile_matcher());
+        Rule {
+            tool: tool.to_string(),
+            pattern,
+            action,
+            scope,
+            matcher,
+        }
     }
 
     /// Whether it applies to `tool` with this subject (command or path).
     pub fn matches(&self, tool: &str, subject: &str) -> bool {
-        (self.tool == "*" || self.tool == tool) && self.matcher.is_match(subject)
+        (self.tool == "*" || self.tool == tool)
+            && self.matcher.as_ref().is_some_and(|m| m.is_match(subject))
     }
 
     /// Whether its pattern names something rather than matching everything (`*`).
