@@ -187,3 +187,83 @@ end"#,
     let (_, error, text) = result_of(&results, "c_fine");
     assert!(!*error && text.contains("fine"), "{text}");
 }
+
+#[test]
+fn an_untrusted_project_may_only_tighten_and_a_trusted_one_may_loosen() {
+    let run = |approve: bool| {
+        let server = MockServer::start();
+        server.push(MockReply::openai_tool_calls(&[
+            ("c_make", "bash", json!({"command": "printf made"})),
+            ("c_touch", "bash", json!({"command": "touch made.txt"})),
+        ]));
+        server.push(MockReply::openai_text("done"));
+        let sandbox = sandbox_with_rules(
+            &server,
+            API,
+            json!([{"tool": "bash", "pattern": "printf *", "action": "ask"}]),
+        );
+        write(
+            &sandbox.project,
+            ".pi/settings.json",
+            &json!({"permissions": [
+                {"tool": "bash", "pattern": "printf *", "action": "allow"},
+                {"tool": "bash", "pattern": "touch *", "action": "deny"}
+            ]})
+            .to_string(),
+        );
+        let flag = if approve { "--approve" } else { "--no-approve" };
+        run_print(&sandbox, &[flag]);
+        let results = tool_results(&sandbox);
+        let make = result_of(&results, "c_make").clone();
+        let touch = result_of(&results, "c_touch").clone();
+        (make, touch, sandbox)
+    };
+    let ((_, make_refused, make_text), (_, touch_refused, touch_text), sandbox) = run(false);
+    assert!(
+        make_refused && make_text.contains("no one to ask"),
+        "{make_text}"
+    );
+    assert!(
+        touch_refused && touch_text.contains("bash \"touch *\" → deny (project)"),
+        "{touch_text}"
+    );
+    assert!(!sandbox.project.join("made.txt").exists());
+    let ((_, make_refused, make_text), (_, touch_refused, _), _) = run(true);
+    assert!(
+        !make_refused,
+        "a trusted project's allow counts: {make_text}"
+    );
+    assert!(touch_refused);
+}
+
+#[test]
+fn json_mode_refuses_what_it_cannot_ask_about() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c_touch",
+        "bash",
+        json!({"command": "touch asked.txt"}),
+    )]));
+    server.push(MockReply::openai_text("done"));
+    let sandbox = sandbox_with_rules(
+        &server,
+        API,
+        json!([{"tool": "bash", "pattern": "touch *", "action": "ask"}]),
+    );
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "--mode", "json", "go"],
+        None,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let end = json_lines(&stdout)
+        .into_iter()
+        .find(|e| e["type"] == "tool_execution_end")
+        .unwrap();
+    assert_eq!(end["isError"], true, "{end}");
+    let text = end["result"].to_string();
+    assert!(
+        text.contains("no one to ask") && text.contains(r#"touch asked.txt"#),
+        "{text}"
+    );
+    assert!(!sandbox.project.join("asked.txt").exists());
+}
