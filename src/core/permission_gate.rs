@@ -183,7 +183,14 @@ impl PermissionGate {
             })
             .collect();
         for result in &out.results {
-            let Some(action) = result["decision"].as_str().and_then(Action::parse) else {
+            let Some(decision) = result["decision"].as_str() else {
+                continue;
+            };
+            let Some(action) = Action::parse(decision) else {
+                // A decision pi cannot read is a failure of the handler: asked about.
+                let error = format!("decision \"{decision}\" is not allow, ask or deny");
+                let reason = t!("pi.permissions.handler_failed", error = error);
+                proposals.push((Action::Ask, Reason::Extension("permission".into(), reason)));
                 continue;
             };
             let why = result["reason"].as_str().unwrap_or("").to_string();

@@ -161,6 +161,7 @@ fn a_failing_permission_handler_counts_as_ask_and_is_named() {
     let server = MockServer::start();
     server.push(MockReply::openai_tool_calls(&[
         ("c_boom", "bash", json!({"command": "echo boom"})),
+        ("c_maybe", "bash", json!({"command": "echo maybe"})),
         ("c_fine", "bash", json!({"command": "echo fine"})),
     ]));
     server.push(MockReply::openai_text("done"));
@@ -171,6 +172,7 @@ fn a_failing_permission_handler_counts_as_ask_and_is_named() {
         r#"return function(pi)
   pi.on("permission", function(request)
     if request.input.command == "echo boom" then error("classifier exploded") end
+    if request.input.command == "echo maybe" then return { decision = "maybe" } end
     return { decision = "allow" }
   end)
 end"#,
@@ -183,6 +185,11 @@ end"#,
     assert!(
         text.contains("classifier exploded") && text.contains("broken"),
         "the handler is named: {text}"
+    );
+    let (_, error, text) = result_of(&results, "c_maybe");
+    assert!(
+        *error && text.contains("\"maybe\" is not allow, ask or deny"),
+        "{text}"
     );
     let (_, error, text) = result_of(&results, "c_fine");
     assert!(!*error && text.contains("fine"), "{text}");
