@@ -167,8 +167,10 @@ impl PermissionGate {
             "input": args,
             "subject": verdict.subject,
             "decision": verdict.action.as_str(),
-            "rule": verdict.reason.as_ref().map(Reason::label),
         });
+        if let Some(reason) = &verdict.reason {
+            payload["rule"] = json!(reason.label());
+        }
         if call.name == "bash" {
             let command = args["command"].as_str().unwrap_or("");
             payload["commands"] = json!(crate::permissions::bash_words::command_texts(command));

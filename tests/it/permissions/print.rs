@@ -274,3 +274,40 @@ fn json_mode_refuses_what_it_cannot_ask_about() {
     );
     assert!(!sandbox.project.join("asked.txt").exists());
 }
+
+#[test]
+fn ctx_permissions_reads_the_effective_rules() {
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c_ls",
+        "bash",
+        json!({"command": "ls"}),
+    )]));
+    server.push(MockReply::openai_text("done"));
+    let sandbox = sandbox_with_rules(
+        &server,
+        API,
+        json!([{"tool": "bash", "pattern": "git push*", "action": "deny"}]),
+    );
+    let ext = sandbox.root.path().join("reader.lua");
+    std::fs::write(
+        &ext,
+        r#"return function(pi)
+  pi.on("permission", function(request, ctx)
+    local p = ctx.permissions
+    local r = p.rules[1]
+    return { decision = "deny", reason = string.format("active=%s rules=%d first=%s %s %s %s rule=%s",
+      tostring(p.active), #p.rules, r.tool, r.pattern, r.action, r.scope, tostring(request.rule)) }
+  end)
+end"#,
+    )
+    .unwrap();
+    run_print(&sandbox, &["-e", ext.to_str().unwrap()]);
+    let results = tool_results(&sandbox);
+    let (_, error, text) = result_of(&results, "c_ls");
+    assert!(*error, "{text}");
+    assert!(
+        text.contains("active=true rules=1 first=bash git push* deny user rule=nil"),
+        "{text}"
+    );
+}
