@@ -190,7 +190,10 @@ impl PermissionGate {
             };
             let Some(action) = Action::parse(decision) else {
                 // A decision pi cannot read is a failure of the handler: asked about.
-                let error = format!("decision \"{decision}\" is not allow, ask or deny");
+                let error = t!(
+                    "pi.permissions.bad_decision",
+                    decision = decision.to_string()
+                );
                 let reason = t!("pi.permissions.handler_failed", error = error);
                 proposals.push((Action::Ask, Reason::Extension("permission".into(), reason)));
                 continue;

@@ -229,3 +229,24 @@ fn unparsable_and_computed_commands_are_asked_about() {
     }
     assert_eq!(bash(&p, "ls -la").action, Action::Allow);
 }
+
+#[test]
+fn rules_that_cannot_be_read_are_skipped_with_a_warning_each() {
+    let (rules, warnings) = parse_rules(
+        Some(&json!([
+            {"tool": "bash", "pattern": "git push*", "action": "deny"},
+            {"tool": "bash", "pattern": "x", "action": "maybe"},
+            {"tool": "read", "pattern": "a[", "action": "allow"},
+            {"action": "ask"}
+        ])),
+        Scope::User,
+    );
+    let read: Vec<_> = rules.iter().map(|r| r.label()).collect();
+    assert_eq!(
+        read,
+        ["bash \"git push*\" → deny (user)", "* \"*\" → ask (user)"]
+    );
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("permissions[1]"), "{warnings:?}");
+    assert!(warnings[1].contains("permissions[2]"), "{warnings:?}");
+}

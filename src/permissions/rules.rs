@@ -154,9 +154,7 @@ pub fn parse_rules(value: Option<&Value>, scope: Scope) -> (Vec<Rule>, Vec<Strin
             .and_then(Value::as_str)
             .and_then(Action::parse);
         let Some(action) = action else {
-            warnings.push(format!(
-                "permissions[{i}]: action must be allow, ask or deny"
-            ));
+            warnings.push(crate::t!("pi.permissions.bad_action", index = i));
             continue;
         };
         match Rule::new(tool, pattern, action, scope) {
