@@ -18,6 +18,7 @@ pub mod i18n;
 pub mod lua;
 pub mod modes;
 pub mod packages;
+pub mod permissions;
 pub mod protocol;
 pub mod resources;
 pub mod sandbox;

@@ -5,8 +5,12 @@
 --   every path a tool touches against zero-access paths (secrets);
 --   write/edit and bash writes against read-only paths;
 --   bash rm/mv against no-delete paths.
--- A refused call gets `{block = true, reason = ...}` and the turn is aborted, so the
--- model stops and you decide; `/damage-control` lists the rules and the refusals.
+-- It is a provider of pi's permission policy: it answers the `permission` event, and a
+-- refused call gets `{decision = "deny", reason = ...}` (pi names it in the tool error)
+-- and the turn is aborted, so the model stops and you decide; `/damage-control` lists
+-- the rules and the refusals. Bash patterns are tested against the whole command and
+-- against each simple command pi's shell parser found in it (`sudo X`, `bash -c "X"`,
+-- `a && X` each give `X`).
 -- Without a UI (print and json mode) rules that would ask refuse instead.
 --
 --   pi -e extensions/playground/damage-control.lua
@@ -361,19 +365,31 @@ return function(pi)
       toolName = event.toolName, input = event.input, reason = reason, action = action or "blocked",
     })
     ctx.abort()
-    return { block = true, reason = tr("damage-control.reason", { reason = reason }) }
+    return { decision = "deny", reason = tr("damage-control.reason", { reason = reason }) }
   end
 
-  -- Pattern rules: a refusing match wins, else one question for every asking match.
+  -- Pattern rules, over the command and each command in it: a refusing match wins,
+  -- else one question for every asking match.
   local function check_patterns(event, ctx, command)
-    local asks = {}
+    local texts = { command }
+    for _, part in ipairs(event.commands or {}) do
+      if part ~= command then
+        texts[#texts + 1] = part
+      end
+    end
+    local asks, asked = {}, {}
     for _, rule in ipairs(rules.bash) do
-      local ok, hit = pcall(rule.re.test, command)
-      if ok and hit then
-        if not rule.ask then
-          return block(event, ctx, rule.reason)
+      for _, text in ipairs(texts) do
+        local ok, hit = pcall(rule.re.test, text)
+        if ok and hit then
+          if not rule.ask then
+            return block(event, ctx, rule.reason)
+          end
+          if not asked[rule.reason] then
+            asked[rule.reason] = true
+            asks[#asks + 1] = rule.reason
+          end
         end
-        asks[#asks + 1] = rule.reason
       end
     end
     if #asks == 0 then
@@ -465,7 +481,7 @@ return function(pi)
     end
   end)
 
-  pi.on("tool_call", function(event, ctx)
+  pi.on("permission", function(event, ctx)
     cwd = ctx.cwd
     if event.toolName == "bash" then
       return check_bash(event, ctx)

@@ -31,6 +31,7 @@
 ---| "model_select"
 ---| "thinking_level_select"
 ---| "tool_call" # may block or change event.input
+---| "permission" # may allow, ask about or deny any tool call (the strictest answer wins)
 ---| "tool_result" # may patch content/details/isError (handlers chain)
 ---| "user_bash" # may replace a `!command` result
 ---| "input" # may transform or handle the user's text
@@ -81,9 +82,12 @@
 ---@field message? pi.Message message_* and turn_end
 ---@field messages? pi.Message[] context, agent_end
 ---@field toolResults? pi.Message[] turn_end
----@field toolCallId? string tool_*
----@field toolName? string tool_*, run_limit
----@field input? table tool_call (mutable), tool_result
+---@field toolCallId? string tool_*, permission
+---@field toolName? string tool_*, run_limit, permission
+---@field input? table tool_call (mutable), tool_result, permission
+---@field subject? string permission: the command part or path the rules judged
+---@field decision? "allow"|"ask"|"deny" permission: what the rules decided so far
+---@field rule? string permission: the rule that decided it, if any
 ---@field args? table tool_execution_*, run_limit
 ---@field partialResult? table tool_execution_update
 ---@field result? table tool_execution_end
@@ -107,7 +111,8 @@
 
 ---@class pi.HandlerResult
 ---@field block? boolean tool_call: refuse the call
----@field reason? string tool_call: why (the model sees it)
+---@field reason? string tool_call, permission: why (the model sees it)
+---@field decision? "allow"|"ask"|"deny" permission: run, ask the user, or refuse
 ---@field content? pi.Content[] tool_result patch
 ---@field details? any tool_result patch
 ---@field isError? boolean tool_result patch
@@ -434,6 +439,14 @@
 ---@field compact fun(options?: {customInstructions?: string, onComplete?: fun(result: {summary: string, firstKeptEntryId: string, tokensBefore: integer, details?: table}), onError?: fun(err: {message: string})}) compact once the current turn is over; `onComplete`/`onError` tell how it went
 ---@field getSystemPrompt fun(): string
 ---@field sendUserMessage fun(content: string|pi.Content[], options?: pi.SendOptions) like pi.sendUserMessage
+---@field permissions pi.Permissions the effective permission mode and rules
+
+---@class pi.Permissions
+---@field active boolean whether the user opted in to the policy (a rule, a sandbox mode, --yolo)
+---@field yolo boolean prompts are off (the danger floor still asks)
+---@field mode string "full" or "sandboxed"
+---@field projectTrusted boolean whether the project's rules may loosen too
+---@field rules {tool: string, pattern: string, action: "allow"|"ask"|"deny", scope: "user"|"project"|"session"}[] in the order they apply (the last match wins)
 
 ---@class pi.CommandContext: pi.Context
 ---@field waitForIdle fun()

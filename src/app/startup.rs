@@ -211,6 +211,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     };
     // Read before trust is decided: an untrusted project's sandbox may still tighten.
     let project_sandbox = settings.project().get("sandbox").cloned();
+    // Read before trust is decided: an untrusted project's rules may still tighten.
+    let project_permissions = settings.project().get("permissions").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -273,6 +275,15 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         .or(tui_ui.clone());
     // Who is asked whether a command the sandbox refused runs outside it.
     let escalation_ui = extension_ui.clone();
+    let (permissions, warnings) = crate::app::permission_setup::gate(
+        settings.global().get("permissions"),
+        project_permissions.as_ref(),
+        trust.trusted,
+        &cwd,
+        extension_ui.clone(),
+    );
+    config_warnings.extend(warnings.iter().cloned());
+    warn_all(warnings);
     let packaged = prepare_packages(&mut args, &settings, &agent_dir, &cwd, trust.trusted);
     warn_all(packaged.warnings.clone());
     let extensions = start_extensions(
@@ -404,6 +415,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
     // The terminal UI asks whether a run that reached a limit goes on.
     agent.limit_ui = tui_ui;
     agent.sandbox_escalation.ui = escalation_ui;
+    agent.permissions = permissions;
+    agent.permissions.load_session_rules(&agent.session);
     agent.prompt_for_cwd = Some(prompt_for_folder(&args, &agent_dir));
     agent.resource_loader = Some(crate::app::prompt_setup::resource_loader(
         &args, &settings, &agent_dir, project, &packaged,

@@ -98,6 +98,8 @@ pub struct AgentSession {
     pub limit_ui: Option<crate::lua::SharedExtensionUi>,
     /// Offers to re-run a bash command the sandbox refused outside it.
     pub sandbox_escalation: crate::core::sandbox_escalation::SandboxEscalation,
+    /// The permission policy and where its questions go.
+    pub permissions: crate::core::permission_gate::PermissionGate,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -152,6 +154,7 @@ impl AgentSession {
             discovered_files: Vec::new(),
             limit_ui: None,
             sandbox_escalation: Default::default(),
+            permissions: Default::default(),
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -323,6 +326,7 @@ impl AgentSession {
             limit_ui: self.limit_ui.as_ref(),
             deadline: self.retry_deadline,
             escalation: (&mut self.sandbox_escalation, bash, self.config.cwd.clone()),
+            permissions: &mut self.permissions,
         };
         let (state, config, queues) = (&mut self.state, &self.config, &self.queues);
         match messages {
@@ -450,6 +454,7 @@ struct Persisting<'a> {
         Option<std::sync::Arc<dyn crate::agent::tool::AgentTool>>,
         std::path::PathBuf,
     ),
+    permissions: &'a mut crate::core::permission_gate::PermissionGate,
 }
 
 #[async_trait]
@@ -526,10 +531,16 @@ impl AgentObserver for Persisting<'_> {
         call: &ToolCall,
         args: &mut serde_json::Value,
     ) -> Option<String> {
-        match self.extensions.as_deref() {
-            Some(ext) => ext.tool_call(call, args).await,
-            None => None,
+        if let Some(ext) = self.extensions.as_deref()
+            && let Some(reason) = ext.tool_call(call, args).await
+        {
+            return Some(reason);
         }
+        // Judged after extensions rewrote the arguments: what runs is what is judged.
+        let ext = self.extensions.as_deref();
+        self.permissions
+            .check(call, args, ext, self.session, self.signal)
+            .await
     }
 
     async fn after_tool_call(

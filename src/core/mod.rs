@@ -9,6 +9,8 @@ pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;
 pub mod model_catalog;
+pub mod permission_command;
+pub mod permission_gate;
 pub mod resource_inventory;
 pub mod retry_policy;
 pub mod run_limit;

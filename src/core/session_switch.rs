@@ -219,5 +219,8 @@ impl AgentSession {
         self.queues.follow_up.drain();
         self.state.messages = self.session.build_context().messages;
         self.config.session_id = Some(self.session.session_id().to_string());
+        // "Always" answers belong to their session; rules judge paths in its folder.
+        self.permissions.load_session_rules(&self.session);
+        self.permissions.policy.cwd = self.config.cwd.clone();
     }
 }

@@ -401,11 +401,20 @@ pub fn make_command_ctx(lua: &Lua, host: &HostCtx) -> mlua::Result<Table> {
 pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::Result<Table> {
     let statics: Table = lua.named_registry_value(STATIC_KEY)?;
     let ctx = lua.create_table()?;
-    let (cwd, model) = {
+    let (cwd, model, permissions) = {
         let view = host.view.lock();
-        (view.cwd.display().to_string(), view.model.clone())
+        let permissions = match &view.permissions {
+            Value::Null => serde_json::json!({"active": false, "rules": []}),
+            p => p.clone(),
+        };
+        (
+            view.cwd.display().to_string(),
+            view.model.clone(),
+            permissions,
+        )
     };
     ctx.set("cwd", cwd)?;
+    ctx.set("permissions", to_lua(lua, &permissions)?)?;
     ctx.set("model", to_lua(lua, &model)?)?;
     ctx.set("hasUI", statics.get::<bool>("hasUI")?)?;
     ctx.set("sessionManager", statics.get::<Table>("sessionManager")?)?;

@@ -69,6 +69,7 @@ fn kind(v: &Value) -> &'static str {
 fn expected_fields(event_name: &str) -> &'static [(&'static str, &'static str)] {
     match event_name {
         "tool_call" => &[("block", "boolean"), ("reason", "string")],
+        "permission" => &[("decision", "string"), ("reason", "string")],
         "tool_result" => &[
             ("content", "list"),
             ("details", "any"),

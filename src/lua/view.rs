@@ -139,6 +139,8 @@ pub struct SessionView {
     pub resource_commands: Vec<Value>,
     /// Requests waiting for the session.
     pub actions: Vec<ExtensionAction>,
+    /// The effective permission mode and rules (`ctx.permissions`).
+    pub permissions: Value,
     /// Keep messages for [`SharedView::take_messages`] instead of writing
     /// them to stderr (the terminal UI shows them itself).
     pub capture_messages: bool,

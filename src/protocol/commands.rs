@@ -26,6 +26,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("logout", true),
     ("lang", true),
     ("sandbox", true),
+    ("permissions", true),
 ];
 
 /// Whether `/name` is one of pi's own commands (`/exit` included, an alias of `/quit`).

@@ -47,6 +47,8 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
     warn_all(warnings);
 
     let project_sandbox = settings.project().get("sandbox").cloned();
+    // Read before trust is decided: an untrusted project's rules may still tighten.
+    let project_permissions = settings.project().get("permissions").cloned();
     let trust = crate::app::project_trust::apply_project_trust(
         &args,
         &mut settings,
@@ -151,6 +153,16 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
     );
     // Nobody watches an embedded session: its runs have the headless limits.
     agent.config.limits = crate::app::session_setup::run_limits(&args, &settings, true);
+    let (permissions, warnings) = crate::app::permission_setup::gate(
+        settings.global().get("permissions"),
+        project_permissions.as_ref(),
+        trust.trusted,
+        &agent.config.cwd,
+        options.on_permission.as_ref().map(|c| c.as_ui()),
+    );
+    warn_all(warnings);
+    agent.permissions = permissions;
+    agent.permissions.load_session_rules(&agent.session);
     if let Some(mut bridge) = bridge {
         bridge.models = available;
         agent.set_extensions(bridge);

@@ -26,10 +26,12 @@
 mod build;
 mod events;
 mod options;
+mod permission;
 mod session;
 
 pub use events::{Event, EventStream, SubscriptionId};
 pub use options::{SessionOptions, SessionStorage};
+pub use permission::{PermissionAnswer, PermissionCallback, PermissionQuestion};
 pub use session::{ModelRef, Session, SessionState};
 
 pub use crate::ai::events::AssistantMessageEvent;

@@ -49,6 +49,7 @@ pub struct SessionOptions {
     pub(super) max_turns: Option<u32>,
     pub(super) max_requests: Option<u32>,
     pub(super) sandbox: Option<crate::sandbox::SandboxMode>,
+    pub(super) on_permission: Option<super::permission::PermissionCallback>,
 }
 
 impl SessionOptions {
@@ -199,6 +200,16 @@ impl SessionOptions {
     /// system cannot enforce the mode.
     pub fn sandbox(mut self, mode: crate::sandbox::SandboxMode) -> Self {
         self.sandbox = Some(mode);
+        self
+    }
+
+    /// Answer the permission policy's questions (an `ask` rule, the danger floor, an
+    /// extension's `ask`) with `callback`; without it such calls are refused.
+    pub fn on_permission(
+        mut self,
+        callback: impl Fn(&super::PermissionQuestion) -> super::PermissionAnswer + Send + Sync + 'static,
+    ) -> Self {
+        self.on_permission = Some(super::PermissionCallback(std::sync::Arc::new(callback)));
         self
     }
 

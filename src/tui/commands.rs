@@ -54,6 +54,8 @@ pub enum SlashCommand {
     Sandbox(String),
     /// A known command whose feature is not in this build.
     Unavailable(String),
+    /// `/permissions [list | remove <n>]`.
+    Permissions(String),
     /// Not a command pi knows.
     Unknown(String),
 }
@@ -94,6 +96,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "import" => SlashCommand::Import(path_argument(&arg)),
         "lang" => SlashCommand::Lang(arg),
         "sandbox" => SlashCommand::Sandbox(arg),
+        "permissions" => SlashCommand::Permissions(arg),
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

@@ -65,6 +65,7 @@ mod oauth_login;
 mod oauth_refresh;
 mod oauth_tui;
 mod packages;
+mod permissions;
 mod playground_agents;
 mod playground_data;
 mod playground_safety;

@@ -55,10 +55,15 @@ async fn start(name: &str, cwd: &Path, ui: Option<Arc<FakeUi>>) -> (ExtensionHan
     (handle, view)
 }
 
-/// The handler result of a `tool_call` for `tool` with `input` (`Null`: allowed).
+/// The handler result of a `permission` event for `tool` with `input` (`Null`: allowed).
 async fn tool_call(handle: &ExtensionHandle, tool: &str, input: Value) -> Value {
-    let event = json!({"type": "tool_call", "toolName": tool, "toolCallId": "c1", "input": input});
-    let out = handle.emit("tool_call", event).await;
+    let mut event =
+        json!({"type": "permission", "toolName": tool, "toolCallId": "c1", "input": input});
+    if tool == "bash" {
+        let command = event["input"]["command"].as_str().unwrap_or("").to_string();
+        event["commands"] = json!(pi::permissions::bash_words::command_texts(&command));
+    }
+    let out = handle.emit("permission", event).await;
     assert!(out.errors.is_empty(), "{:?}", out.errors);
     out.results.into_iter().next().unwrap_or(Value::Null)
 }
@@ -68,7 +73,7 @@ async fn bash(handle: &ExtensionHandle, command: &str) -> Value {
 }
 
 fn reason(result: &Value) -> &str {
-    assert_eq!(result["block"], true, "expected a block: {result}");
+    assert_eq!(result["decision"], "deny", "expected a refusal: {result}");
     result["reason"].as_str().unwrap()
 }
 
@@ -489,4 +494,31 @@ zeroAccessPaths:
         "{error}"
     );
     assert!(reason(&bash(&handle, "git push --force").await).contains("force-with-lease"));
+}
+
+#[tokio::test]
+async fn damage_control_patterns_see_each_command_the_shell_parser_found() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".pi/damage-control-rules.yaml",
+        "bashToolPatterns:\n  - pattern: '^frobnicate\\b'\n    reason: frobnicating is off limits here\n",
+    );
+    let (handle, _) = start("damage-control.lua", dir.path(), None).await;
+    for command in [
+        "frobnicate",
+        "sudo frobnicate --all",
+        "bash -c 'frobnicate'",
+        "env A=1 frobnicate",
+        "echo x | xargs frobnicate",
+        "x=$(frobnicate)",
+        "true && frobnicate",
+    ] {
+        let result = bash(&handle, command).await;
+        assert!(
+            reason(&result).contains("frobnicating is off limits here"),
+            "{command}: {result}"
+        );
+    }
+    assert_eq!(bash(&handle, "echo frobnicate").await, Value::Null);
 }

@@ -15,8 +15,8 @@ use pi::ui_kit::keybindings::Keybindings;
 use pi::ui_kit::theme::Theme;
 use serde_json::json;
 
-/// Latin words allowed on these screens: key names, `re:` and units.
-const ALLOWED: &[&str] = &["enter", "esc", "tab", "ctrl", "re", "token"];
+/// Latin words allowed on these screens: key names, `re:`, units and a provider's name.
+const ALLOWED: &[&str] = &["enter", "esc", "tab", "ctrl", "re", "token", "anthropic"];
 
 fn text(panel: &dyn Panel) -> String {
     panel

@@ -54,6 +54,7 @@ pub const EVENTS: &[&str] = &[
     "model_select",
     "thinking_level_select",
     "tool_call",
+    "permission",
     "tool_result",
     "user_bash",
     "input",

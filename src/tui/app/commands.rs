@@ -91,6 +91,9 @@ impl App {
             }
             SlashCommand::Lang(args) => self.run_lang(&args),
             SlashCommand::Sandbox(mode) => self.run_sandbox(&mode),
+            SlashCommand::Permissions(args) => {
+                let _ = self.commands.send(SessionCommand::Permissions(args));
+            }
             SlashCommand::Tree
             | SlashCommand::Fork
             | SlashCommand::Clone

@@ -85,6 +85,8 @@ pub enum SessionCommand {
         /// Models the session's model may be one of.
         models: Vec<Model>,
     },
+    /// `/permissions [args]`: list the rules or remove a session rule.
+    Permissions(String),
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -547,6 +549,10 @@ pub fn spawn_session(
                 }
                 SessionCommand::Export { share: true, .. } => {
                     let _ = ui_tx.send(share_event(&agent.session).await);
+                }
+                SessionCommand::Permissions(args) => {
+                    let text = crate::core::permission_command::run(&mut agent, &args);
+                    let _ = ui_tx.send(UiEvent::Info(text));
                 }
                 SessionCommand::Export { path, .. } => {
                     let _ = ui_tx.send(export_event(&agent, path));
