@@ -52,30 +52,6 @@ pub async fn run(args: Args) -> i32 {
     code
 }
 
-/// Put the sandbox of `--sandbox`, the settings and the project's `sandbox` object
-/// (`project`, read before trust was decided: untrusted, it may only tighten) in force,
-/// with `--yolo`. Fails, naming the missing feature, when this system cannot enforce the
-/// mode. Returns the warnings (already printed).
-pub(crate) fn apply_sandbox(
-    args: &Args,
-    settings: &Settings,
-    project: Option<&serde_json::Value>,
-    trusted: bool,
-    cwd: &Path,
-) -> StartupResult<Vec<String>> {
-    let cli = args
-        .sandbox
-        .as_deref()
-        .and_then(crate::sandbox::SandboxMode::parse);
-    let (sandbox, warnings) =
-        crate::sandbox::mode::resolve(settings.global().get("sandbox"), project, trusted, cli, cwd);
-    warn_all(warnings.clone());
-    crate::sandbox::check_support(&sandbox, cwd)?;
-    crate::sandbox::set(sandbox);
-    crate::sandbox::set_yolo(args.yolo);
-    Ok(warnings)
-}
-
 /// Flags whose feature is not part of this build yet.
 fn reject_unavailable(args: &Args) -> StartupResult<()> {
     let later: [(bool, &str); 1] = [(
@@ -221,7 +197,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         output.is_none() && !rpc,
     );
     let project = trust.trusted.then_some(cwd.as_path());
-    let warnings = apply_sandbox(
+    let warnings = crate::app::permission_setup::apply_sandbox(
         &args,
         &settings,
         project_sandbox.as_ref(),

@@ -57,7 +57,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         false,
     );
     let project = trust.trusted.then_some(cwd.as_path());
-    crate::app::startup::apply_sandbox(
+    crate::app::permission_setup::apply_sandbox(
         &args,
         &settings,
         project_sandbox.as_ref(),

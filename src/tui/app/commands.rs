@@ -377,8 +377,8 @@ impl App {
 
 impl App {
     /// Say what a reload loaded and what it found added, changed or removed.
-    pub(super) fn report_reload(&mut self, outcome: crate::tui::app::session_task::ReloadOutcome) {
-        let crate::tui::app::session_task::ReloadOutcome {
+    pub(super) fn report_reload(&mut self, outcome: crate::tui::app::reload::ReloadOutcome) {
+        let crate::tui::app::reload::ReloadOutcome {
             mut before,
             mut after,
             report,

@@ -9,6 +9,7 @@ mod keys;
 mod lang;
 pub mod login;
 pub mod progress;
+pub mod reload;
 pub mod runner;
 mod sandbox;
 pub mod session_task;
