@@ -129,18 +129,22 @@ impl Policy {
         }
     }
 
+    /// What a command pi cannot judge gets: a question, or with `--yolo` a pass.
+    fn ask_unless_yolo(&self) -> Action {
+        if self.yolo {
+            Action::Allow
+        } else {
+            Action::Ask
+        }
+    }
+
     fn bash(&self, command: &str) -> Verdict {
         let commands = match split(command) {
             Ok(c) => c,
             Err(_) if !self.active() => return Verdict::allow(command.to_string()),
             Err(e) => {
-                let action = if self.yolo {
-                    Action::Allow
-                } else {
-                    Action::Ask
-                };
                 return Verdict {
-                    action,
+                    action: self.ask_unless_yolo(),
                     reason: Some(Reason::Unparsed(e)),
                     subject: command.to_string(),
                     remember: vec![self.session_rule("bash", command)],
@@ -171,13 +175,8 @@ impl Policy {
         let text = command.text();
         let rule = self.rule_for("bash", std::slice::from_ref(&text));
         if command.dynamic_name && self.active() && rule.is_none_or(|r| r.action != Action::Deny) {
-            let action = if self.yolo {
-                Action::Allow
-            } else {
-                Action::Ask
-            };
             return Verdict {
-                action,
+                action: self.ask_unless_yolo(),
                 reason: Some(Reason::Dynamic(text.clone())),
                 subject: text.clone(),
                 remember: vec![self.session_rule("bash", &text)],
