@@ -2,8 +2,8 @@
 # Type-check the shipped Lua and the docs' extension examples, build the release
 # binary, then run the whole test suite. Needs a Rust toolchain, bash (which the
 # tools under test use), Chromium (the HTML export is checked in headless
-# Chromium) and tmux (the terminal UI is driven in it), both installed here with
-# apt-get when missing; the Lua checker is
+# Chromium), tmux (the terminal UI is driven in it) and curl and python3 (run inside
+# the sandbox), installed here with apt-get when missing; the Lua checker is
 # installed with cargo when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,12 @@ fi
 if ! command -v tmux >/dev/null 2>&1; then
     missing="$missing tmux"
 fi
+# The sandbox tests run curl and python3 inside and outside the sandbox.
+for program in curl python3; do
+    if ! command -v "$program" >/dev/null 2>&1; then
+        missing="$missing $program"
+    fi
+done
 if [ -n "$missing" ]; then
     sudo=""
     if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
