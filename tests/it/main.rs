@@ -83,6 +83,7 @@ mod sandbox_tools;
 mod scripts_gen_models;
 mod sdk;
 mod sdk_examples;
+mod sdk_guards;
 mod session_compaction;
 mod session_entries;
 mod session_list;
