@@ -60,7 +60,7 @@ impl OutputAccumulator {
             limits,
             max_rolling_bytes: (limits.max_bytes * 2).max(1),
             temp_file_prefix: temp_file_prefix.to_string(),
-            decoder: EscapingDecoder::default(),
+            decoder: EscapingDecoder::for_terminal_output(),
             head: Vec::new(),
             raw_chunks: Vec::new(),
             tail_text: String::new(),

@@ -1,6 +1,7 @@
-//! What a tool hands the model is text: control bytes and invalid UTF-8 in
-//! command output arrive as visible escapes, mostly-binary output as a
-//! summary, and ordinary text unchanged.
+//! What a tool hands the model is text: colours and other terminal escape
+//! sequences are removed, other control bytes and invalid UTF-8 in command
+//! output arrive as visible escapes, mostly-binary output as a summary, and
+//! ordinary text unchanged.
 
 use super::*;
 use serde_json::json;
@@ -34,8 +35,8 @@ fn bash_result_for(command: &str) -> (String, Vec<u8>) {
 
 #[test]
 fn control_bytes_and_invalid_utf8_reach_the_model_as_escapes() {
-    let (text, body) = bash_result_for(r"printf 'a\0b\033[2Jc\377d'");
-    assert_eq!(text, r"a\x00b\x1b[2Jc\xffd");
+    let (text, body) = bash_result_for(r"printf 'a\0b\033[2Jc\377d\033'");
+    assert_eq!(text, r"a\x00bc\xffd\x1b");
     assert!(!text.contains('\0') && !text.contains('\u{1b}'), "{text:?}");
     let body = String::from_utf8(body).unwrap();
     assert!(
@@ -43,6 +44,12 @@ fn control_bytes_and_invalid_utf8_reach_the_model_as_escapes() {
         "{body}"
     );
     assert!(!body.bytes().any(|b| b == 0 || b == 0x1b), "{body}");
+}
+
+#[test]
+fn coloured_output_reaches_the_model_as_plain_text() {
+    let (text, _) = bash_result_for(r"printf '\033[1;31merror\033[0m: \033]0;t\007bad\n'");
+    assert_eq!(text, "error: bad\n");
 }
 
 #[test]
