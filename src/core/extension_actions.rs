@@ -363,6 +363,11 @@ impl AgentSession {
 
     async fn apply_idle_action(&mut self, action: ExtensionAction, work: &mut Vec<FollowUp>) {
         match action {
+            ExtensionAction::SetSandbox(mode) => {
+                if let Some(ext) = &self.extensions {
+                    ext.set_sandbox(mode);
+                }
+            }
             ExtensionAction::SetActiveTools(names) => {
                 if let Some(ext) = &self.extensions {
                     ext.set_active_tools(&mut self.state, &names);

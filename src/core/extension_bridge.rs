@@ -224,6 +224,7 @@ impl ExtensionBridge {
                 ExtensionAction::SetSessionName(name) => {
                     session.append_session_info(&name);
                 }
+                ExtensionAction::SetSandbox(mode) => self.set_sandbox(mode),
                 ExtensionAction::SetLabel { entry_id, label } => {
                     if let Err(e) = session.append_label_change(&entry_id, label.as_deref()) {
                         self.view.report(format!(
@@ -285,6 +286,7 @@ impl ExtensionBridge {
                     }
                 }
                 ExtensionAction::Abort => signal.cancel(),
+                ExtensionAction::SetSandbox(mode) => self.set_sandbox(mode),
                 other => rest.push(other),
             }
         }
@@ -292,6 +294,17 @@ impl ExtensionBridge {
             let mut view = self.view.lock();
             rest.append(&mut view.actions);
             view.actions = rest;
+        }
+    }
+
+    /// Put the sandbox mode an extension asked for in force, from the next
+    /// command on; a failure (the kernel changed its mind) is reported.
+    pub fn set_sandbox(&self, mode: crate::sandbox::SandboxMode) {
+        let cwd = self.view.lock().cwd.clone();
+        let result = crate::sandbox::switch_mode(mode, &cwd);
+        self.view.lock().pending_sandbox = None;
+        if let Err(message) = result {
+            self.view.report(format!("Extension error: {message}"));
         }
     }
 

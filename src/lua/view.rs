@@ -43,6 +43,8 @@ pub enum ExtensionAction {
     },
     /// `pi.setActiveTools(names)`.
     SetActiveTools(Vec<String>),
+    /// `pi.setSandbox(mode)`, checked for support on this kernel already.
+    SetSandbox(crate::sandbox::SandboxMode),
     /// `pi.setModel(model)`.
     SetModel {
         /// Provider name.
@@ -141,6 +143,8 @@ pub struct SessionView {
     pub actions: Vec<ExtensionAction>,
     /// The effective permission mode and rules (`ctx.permissions`).
     pub permissions: Value,
+    /// A sandbox mode asked for by `pi.setSandbox` and not yet put in force.
+    pub pending_sandbox: Option<crate::sandbox::SandboxMode>,
     /// Keep messages for [`SharedView::take_messages`] instead of writing
     /// them to stderr (the terminal UI shows them itself).
     pub capture_messages: bool,

@@ -1,7 +1,10 @@
 -- Plan mode: read-only exploration first, then execution with progress.
 --
---   /plan (or Ctrl+Alt+P, or --plan) switches to read-only tools; bash only
---   runs allow-listed commands that change nothing.
+--   /plan (or Ctrl+Alt+P, or --plan) switches the session to the read-only
+--   sandbox: every tool still runs, but nothing can change a file (bash is
+--   confined by the kernel, edit and write are refused). On a kernel that
+--   cannot confine commands, plan mode falls back to read-only tools and an
+--   allowlist of bash commands that change nothing.
 --   The model writes a numbered plan under "Plan:"; you then execute it,
 --   stay, or refine it. While executing, [DONE:n] in replies ticks steps off
 --   in a widget, and /todos lists them.
@@ -16,9 +19,7 @@ local PLAN_CONTEXT = [[[PLAN MODE ACTIVE]
 You are in plan mode - a read-only exploration mode for safe code analysis.
 
 Restrictions:
-- You can only use: read, bash, grep, find, ls, questionnaire
-- You CANNOT use: edit, write (file modifications are disabled)
-- Bash is restricted to an allowlist of read-only commands
+%s
 
 Ask clarifying questions using the questionnaire tool.
 Use brave-search skill via bash for web research.
@@ -31,6 +32,12 @@ Plan:
 ...
 
 Do NOT attempt to make changes - just describe what you would do.]]
+
+local SANDBOX_RESTRICTIONS = [[- The session runs in the read-only sandbox: no file can be changed
+- edit and write are refused; bash commands run but cannot write files]]
+local TOOL_LIST_RESTRICTIONS = [[- You can only use: read, bash, grep, find, ls, questionnaire
+- You CANNOT use: edit, write (file modifications are disabled)
+- Bash is restricted to an allowlist of read-only commands]]
 
 local function text_of(message)
   if type(message) ~= "table" or message.role ~= "assistant" or type(message.content) ~= "table" then return nil end
@@ -53,6 +60,33 @@ end
 return function(pi)
   local planning, executing = false, false
   local todos = {}
+  -- The sandbox mode to go back to when plan mode ends; nil while plan mode
+  -- is not in force through the sandbox (off, or the tool-list fallback).
+  local mode_before = nil
+
+  -- Put plan mode's restrictions in force: the read-only sandbox when this
+  -- kernel can enforce it, otherwise the read-only tool list.
+  local function restrict(ctx)
+    if mode_before then return end
+    local previous = pi.getSandbox().mode
+    local ok, why = pi.setSandbox("read-only")
+    if ok then
+      mode_before = previous
+    else
+      pi.setActiveTools(PLAN_TOOLS)
+      if ctx then ctx.ui.notify("Read-only sandbox unavailable (" .. tostring(why) .. "); using read-only tools", "warning") end
+    end
+  end
+
+  -- Lift plan mode's restrictions.
+  local function unrestrict()
+    if mode_before then
+      pi.setSandbox(mode_before)
+      mode_before = nil
+    else
+      pi.setActiveTools(NORMAL_TOOLS)
+    end
+  end
 
   pi.registerFlag("plan", { type = "boolean", default = false, description = "Start in plan mode (read-only exploration)" })
 
@@ -78,10 +112,11 @@ return function(pi)
     planning = not planning
     executing, todos = false, {}
     if planning then
-      pi.setActiveTools(PLAN_TOOLS)
-      ctx.ui.notify("Plan mode enabled. Tools: " .. table.concat(PLAN_TOOLS, ", "))
+      restrict(ctx)
+      ctx.ui.notify(mode_before and "Plan mode enabled. Sandbox: read-only"
+        or ("Plan mode enabled. Tools: " .. table.concat(PLAN_TOOLS, ", ")))
     else
-      pi.setActiveTools(NORMAL_TOOLS)
+      unrestrict()
       ctx.ui.notify("Plan mode disabled. Full access restored.")
     end
     update(ctx)
@@ -105,7 +140,8 @@ return function(pi)
   })
 
   pi.on("tool_call", function(event)
-    if not planning or event.toolName ~= "bash" then return end
+    -- The sandbox confines bash itself; the allowlist is the fallback's.
+    if not planning or mode_before or event.toolName ~= "bash" then return end
     local command = event.input.command or ""
     if not utils.isSafeCommand(command) then
       return {
@@ -127,7 +163,8 @@ return function(pi)
 
   pi.on("before_agent_start", function()
     if planning then
-      return { message = { customType = "plan-mode-context", content = PLAN_CONTEXT, display = false } }
+      local restrictions = mode_before and SANDBOX_RESTRICTIONS or TOOL_LIST_RESTRICTIONS
+      return { message = { customType = "plan-mode-context", content = PLAN_CONTEXT:format(restrictions), display = false } }
     end
     if executing and #todos > 0 then
       local remaining = {}
@@ -163,7 +200,6 @@ return function(pi)
         pi.sendMessage({ customType = "plan-complete", content = "**Plan Complete!** ✓\n\n" .. table.concat(list, "\n"), display = true },
           { triggerTurn = false })
         executing, todos = false, {}
-        pi.setActiveTools(NORMAL_TOOLS)
         update(ctx)
         persist()
       end
@@ -193,7 +229,7 @@ return function(pi)
     })
     if choice and choice:find("^Execute") then
       planning, executing = false, #todos > 0
-      pi.setActiveTools(NORMAL_TOOLS)
+      unrestrict()
       update(ctx)
       pi.sendMessage({
         customType = "plan-mode-execute",
@@ -205,6 +241,12 @@ return function(pi)
       refinement = refinement and refinement:match("^%s*(.-)%s*$")
       if refinement and refinement ~= "" then pi.sendUserMessage(refinement) end
     end
+  end)
+
+  -- Leave the sandbox as it was before plan mode for whatever comes next (a
+  -- reload or another session applies plan mode again from its own state).
+  pi.on("session_shutdown", function()
+    if mode_before then unrestrict() end
   end)
 
   pi.on("session_start", function(_, ctx)
@@ -232,7 +274,7 @@ return function(pi)
       end
       utils.markCompletedSteps(table.concat(texts, "\n"), todos)
     end
-    if planning then pi.setActiveTools(PLAN_TOOLS) end
+    if planning then restrict(ctx) end
     update(ctx)
   end)
 end

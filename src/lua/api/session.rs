@@ -161,20 +161,27 @@ fn add_tools_and_model(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Resul
             let Some(mode) = crate::sandbox::SandboxMode::parse(&mode) else {
                 return Ok((false, Some(crate::t!("pi.sandbox.usage"))));
             };
-            Ok(match crate::sandbox::switch_mode(mode, &h.cwd) {
-                Ok(()) => (true, None),
-                Err(message) => (false, Some(message)),
-            })
+            let mut settings = (*crate::sandbox::current()).clone();
+            settings.mode = mode;
+            if let Err(message) = crate::sandbox::check_support(&settings, &h.cwd) {
+                return Ok((false, Some(message)));
+            }
+            // The session puts it in force, as it does every other request.
+            h.view.lock().pending_sandbox = Some(mode);
+            h.view.push_action(ExtensionAction::SetSandbox(mode));
+            Ok((true, None))
         })?,
     )?;
+    let h = host.clone();
     pi.set(
         "getSandbox",
         lua.create_function(move |lua, ()| {
             let settings = crate::sandbox::current();
+            let mode = h.view.lock().pending_sandbox.unwrap_or(settings.mode);
             to_lua(
                 lua,
                 &json!({
-                    "mode": settings.mode.as_str(),
+                    "mode": mode.as_str(),
                     "writableRoots": settings.writable_roots,
                     "network": settings.network,
                     "yolo": crate::sandbox::yolo(),

@@ -4,29 +4,70 @@ use super::*;
 
 // Plan mode.
 
-#[test]
-fn plan_mode_flag_limits_tools_and_blocks_changing_commands() {
-    let cli = Cli::new();
-    cli.write("keep.txt", "x");
-    cli.server.push(support::MockReply::openai_tool_calls(&[
-        ("c1", "bash", json!({"command": "rm keep.txt"})),
-        ("c2", "bash", json!({"command": "ls"})),
-        ("c3", "bash", json!({"command": "cat keep.txt > copy.txt"})),
-    ]));
-    cli.text("Plan:\n1. Read the config loader\n2. Add a test for defaults");
-    cli.ok(&["plan-mode"], &["--plan", "-p", "look around"]);
-    assert_eq!(cli.tools(0), ["read", "bash", "grep", "find", "ls"]);
-    assert!(cli.body(0).contains("[PLAN MODE ACTIVE]"));
-    assert!(cli.sandbox.project.join("keep.txt").exists());
-    assert!(!cli.sandbox.project.join("copy.txt").exists());
-    let request = cli.request(1);
-    let results: Vec<String> = request["messages"]
+/// The tool results of request `index`, in order.
+fn tool_results(cli: &Cli, index: usize) -> Vec<String> {
+    cli.request(index)["messages"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|m| m["role"] == "tool")
         .map(|m| m["content"].to_string())
-        .collect();
+        .collect()
+}
+
+/// Queue calls that try to change the project and one that only reads it.
+fn queue_changing_and_reading_calls(cli: &Cli) {
+    cli.write("keep.txt", "x");
+    cli.server.push(support::MockReply::openai_tool_calls(&[
+        ("c1", "bash", json!({"command": "rm keep.txt"})),
+        ("c2", "bash", json!({"command": "ls"})),
+        ("c3", "bash", json!({"command": "cat keep.txt > copy.txt"})),
+        ("c4", "write", json!({"path": "new.txt", "content": "y"})),
+    ]));
+    cli.text("Plan:\n1. Read the config loader\n2. Add a test for defaults");
+}
+
+#[test]
+fn plan_mode_flag_runs_the_session_in_the_read_only_sandbox() {
+    let cli = Cli::new();
+    queue_changing_and_reading_calls(&cli);
+    cli.ok(&["plan-mode"], &["--plan", "-p", "look around"]);
+    // Every tool stays available: the sandbox, not a tool list, keeps files unchanged.
+    assert!(
+        cli.tools(0).contains(&"write".to_string()),
+        "{:?}",
+        cli.tools(0)
+    );
+    assert!(cli.body(0).contains("[PLAN MODE ACTIVE]"));
+    assert!(cli.body(0).contains("read-only sandbox"));
+    let project = &cli.sandbox.project;
+    assert!(project.join("keep.txt").exists());
+    assert!(!project.join("copy.txt").exists());
+    assert!(!project.join("new.txt").exists());
+    let results = tool_results(&cli, 1);
+    assert!(
+        results[1].contains("keep.txt") && !results[1].contains("read-only"),
+        "{results:?}"
+    );
+    for refused in [&results[0], &results[2], &results[3]] {
+        assert!(!refused.contains("not allowlisted"), "{results:?}");
+    }
+    assert!(results[3].contains("read-only"), "{results:?}");
+}
+
+#[test]
+fn plan_mode_falls_back_to_read_only_tools_where_the_kernel_cannot_confine() {
+    let mut cli = Cli::new();
+    cli.sandbox
+        .env
+        .push(("PI_SANDBOX_SIMULATE_MISSING".into(), "landlock".into()));
+    queue_changing_and_reading_calls(&cli);
+    cli.ok(&["plan-mode"], &["--plan", "-p", "look around"]);
+    assert_eq!(cli.tools(0), ["read", "bash", "grep", "find", "ls"]);
+    assert!(cli.body(0).contains("allowlist of read-only commands"));
+    assert!(cli.sandbox.project.join("keep.txt").exists());
+    assert!(!cli.sandbox.project.join("copy.txt").exists());
+    let results = tool_results(&cli, 1);
     assert!(
         results[0].contains("Plan mode: command blocked (not allowlisted)"),
         "{results:?}"
@@ -53,10 +94,8 @@ async fn plan_mode_turns_the_plan_into_tracked_steps() {
     twin.command("plan", "").await;
     assert_eq!(
         twin.actions(),
-        [ExtensionAction::SetActiveTools(
-            ["read", "bash", "grep", "find", "ls", "questionnaire"]
-                .map(String::from)
-                .to_vec()
+        [ExtensionAction::SetSandbox(
+            pi::sandbox::SandboxMode::ReadOnly
         )]
     );
     let reply = assistant(
