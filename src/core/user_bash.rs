@@ -8,8 +8,8 @@ use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::events::{AgentEvent, ToolResultPayload};
-use crate::agent::tool::{AgentTool, ToolContext};
-use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, now_ms};
+use crate::agent::tool::{AgentTool, ToolContext, ToolOutput};
+use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, ToolCall, now_ms};
 use crate::core::agent_session::AgentSession;
 use crate::tools::ToolOptions;
 use crate::tools::bash::BashTool;
@@ -66,13 +66,35 @@ pub async fn run_user_bash(
     let intercepted = agent.user_bash_override(&command, exclude).await;
     let (output, details, is_error, exit_code) = match intercepted {
         Some((output, code)) => (output, None, code != Some(0), code),
-        None => match bash.execute(&id, json!({ "command": &command }), ctx).await {
-            Ok(out) => (text_of(&out.content), out.details, false, Some(0)),
-            Err(e) => {
-                let code = exit_code_in(&e.message);
-                (e.message, e.details, true, code)
-            }
-        },
+        None => {
+            let (mut out, mut failed) =
+                match bash.execute(&id, json!({ "command": &command }), ctx).await {
+                    Ok(out) => (out, false),
+                    Err(e) => (
+                        ToolOutput {
+                            details: e.details,
+                            ..ToolOutput::text(e.message)
+                        },
+                        true,
+                    ),
+                };
+            // Refused by the sandbox: offer to run it outside, as for the model's calls.
+            let call = ToolCall {
+                id: id.clone(),
+                name: "bash".into(),
+                arguments: json!({ "command": &command }),
+                thought_signature: None,
+                raw_arguments: None,
+            };
+            let cwd = agent.config.cwd.clone();
+            agent
+                .sandbox_escalation
+                .after_bash(Some(&bash), &call, &cwd, &mut out, &mut failed, &signal)
+                .await;
+            let text = text_of(&out.content);
+            let code = if failed { exit_code_in(&text) } else { Some(0) };
+            (text, out.details, failed, code)
+        }
     };
     let shown = without_exit_status(&output, exit_code.filter(|_| is_error));
     // The row shows the command's own output; how it ended travels in the details.
@@ -121,9 +143,9 @@ fn text_of(blocks: &[ContentBlock]) -> String {
         .join("\n")
 }
 
-/// The command's own output: the bash tool's "exited with code N" trailer and its
-/// "(no output)" placeholder are the tool's words to the model, not output (the exit code
-/// is kept beside it, and the context adds the trailer back).
+/// The command's own output (and a sandbox refusal's hint): the bash tool's "exited with
+/// code N" trailer and its "(no output)" placeholder are the tool's words to the model, not
+/// output (the exit code is kept beside it, and the context adds the trailer back).
 fn without_exit_status(output: &str, code: Option<i32>) -> String {
     let Some(code) = code else {
         return match output {
@@ -132,10 +154,14 @@ fn without_exit_status(output: &str, code: Option<i32>) -> String {
         };
     };
     let trailer = format!("\n\nCommand exited with code {code}");
-    match output.strip_suffix(&trailer) {
-        Some("(no output)") => String::new(),
-        Some(rest) => rest.to_string(),
-        None => output.to_string(),
+    // A sandbox refusal's hint may follow the trailer.
+    let Some(at) = output.rfind(&trailer) else {
+        return output.to_string();
+    };
+    let (own, after) = (&output[..at], &output[at + trailer.len()..]);
+    match own {
+        "(no output)" => after.trim_start().to_string(),
+        _ => format!("{own}{after}"),
     }
 }
 
@@ -163,5 +189,14 @@ mod tests {
         assert_eq!(parse_user_bash("!"), None);
         assert_eq!(parse_user_bash("hello"), None);
         assert_eq!(exit_code_in("out\n\nCommand exited with code 3"), Some(3));
+        let refused = "touch: x: Permission denied\n\nCommand exited with code 1\n\nhint";
+        assert_eq!(
+            without_exit_status(refused, Some(1)),
+            "touch: x: Permission denied\n\nhint"
+        );
+        assert_eq!(
+            without_exit_status("(no output)\n\nCommand exited with code 2", Some(2)),
+            ""
+        );
     }
 }

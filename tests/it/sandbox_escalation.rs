@@ -1,7 +1,8 @@
 //! A command the sandbox refused: over RPC the client is asked (an
 //! `extension_ui_request`) whether to run it outside the sandbox; "once" re-runs it,
 //! "always" also remembers it for the session, "no" leaves the model a tool error naming
-//! the mode. In print mode nobody is asked and the error says how to allow it.
+//! the mode. The user's own `!` commands (RPC `bash`) are offered the same way. In print
+//! mode nobody is asked and the error says how to allow it.
 
 use crate::sandbox_bash::{bash_results, sandbox_with};
 use crate::support::MockReply;
@@ -78,6 +79,48 @@ fn rpc_asks_to_run_a_refused_command_outside_and_remembers_always() {
     );
     assert!(!outside.path().join("other").exists());
     rpc.event("agent_end");
+}
+
+#[test]
+fn a_users_bash_command_refused_by_the_sandbox_is_offered_outside_too() {
+    let (sandbox, _server) = sandbox_with(json!({"sandbox": {"mode": "workspace-write"}}));
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("mine");
+    let touch = format!("touch {}", target.display());
+    let mut rpc = RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model"]));
+
+    // "No": the refusal stands, with how to allow it.
+    let id = rpc.send(json!({"type": "bash", "command": touch}));
+    let ask = answer_select(&mut rpc, "No");
+    assert!(ask["title"].as_str().unwrap().contains(&touch), "{ask}");
+    let refused = rpc.response(&id);
+    assert_eq!(refused["data"]["exitCode"], 1, "{refused}");
+    let output = refused["data"]["output"].as_str().unwrap();
+    assert!(
+        output.contains("Permission denied") && output.contains("--sandbox full"),
+        "{output}"
+    );
+    assert!(!output.contains("Command exited with code"), "{output}");
+    assert!(!target.exists());
+
+    // "Once": the same command runs outside the sandbox.
+    let id = rpc.send(json!({"type": "bash", "command": touch}));
+    answer_select(&mut rpc, "Yes, once");
+    let done = rpc.response(&id);
+    assert_eq!(done["data"]["exitCode"], 0, "{done}");
+    assert!(target.exists());
+
+    // A command the sandbox allows is not asked about.
+    let id = rpc.send(json!({"type": "bash", "command": "touch inside"}));
+    let inside = rpc.response(&id);
+    assert_eq!(inside["data"]["exitCode"], 0, "{inside}");
+    assert!(sandbox.project.join("inside").exists());
+    let asked = rpc
+        .seen
+        .iter()
+        .filter(|l| l.value["type"] == "extension_ui_request" && l.value["method"] == "select")
+        .count();
+    assert_eq!(asked, 2);
 }
 
 #[test]
