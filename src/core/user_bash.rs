@@ -159,9 +159,10 @@ fn without_exit_status(output: &str, code: Option<i32>) -> String {
         return output.to_string();
     };
     let (own, after) = (&output[..at], &output[at + trailer.len()..]);
-    match own {
-        "(no output)" => after.trim_start().to_string(),
-        _ => format!("{own}{after}"),
+    match (own, after.trim_start()) {
+        ("(no output)", hint) => hint.to_string(),
+        (_, "") => own.to_string(),
+        (_, hint) => format!("{}\n\n{hint}", own.trim_end()),
     }
 }
 
