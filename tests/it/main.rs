@@ -44,6 +44,7 @@ mod lua_api_parity;
 mod lua_cli;
 mod lua_components;
 mod lua_docs;
+mod pi_test_cli;
 mod lua_events;
 mod lua_examples_ui;
 mod lua_host;

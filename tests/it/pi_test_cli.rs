@@ -1,0 +1,111 @@
+//! `pi test`: the worked example of docs/testing.md passes as printed on the page (its
+//! snapshot is written, then matched), fails with a readable difference naming the test's
+//! and the extension's lines when the extension's text changes, and `--update` accepts a
+//! changed screen. `pi new extension` scaffolds files whose test passes.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::pi_cli::PiSandbox;
+
+/// The block after the line naming `file` in backticks on docs/testing.md.
+fn block_named(file: &str) -> String {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/testing.md"),
+    )
+    .unwrap();
+    let marker = format!("`{file}`\n\n```lua\n");
+    let start = page.find(&marker).unwrap_or_else(|| panic!("no block for {file}")) + marker.len();
+    let end = start + page[start..].find("\n```").unwrap();
+    format!("{}\n", &page[start..end])
+}
+
+fn pi_test(sandbox: &PiSandbox, dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pi"))
+        .args(args)
+        .current_dir(dir)
+        .env("PI_CODING_AGENT_DIR", &sandbox.agent_dir)
+        .env("HOME", sandbox.root.path())
+        .env("PI_OFFLINE", "1")
+        .output()
+        .expect("pi runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn the_worked_example_passes_then_fails_with_a_diff_when_the_extension_changes() {
+    let sandbox = PiSandbox::new();
+    let dir = &sandbox.project;
+    let extension = block_named("hello.lua");
+    let test = block_named("hello_test.lua");
+    assert!(extension.lines().count() <= 20, "{extension}");
+    assert!(test.lines().count() <= 20, "{test}");
+    std::fs::write(dir.join("hello.lua"), &extension).unwrap();
+    std::fs::write(dir.join("hello_test.lua"), &test).unwrap();
+
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("✓ greet › greets quietly when the user says no"), "{out}");
+    assert!(out.contains("snapshot written: snapshots/hello_test-greeted.txt"), "{out}");
+    assert!(out.contains("1 passed, 0 failed across 1 extensions"), "{out}");
+    let snapshot = std::fs::read_to_string(dir.join("snapshots/hello_test-greeted.txt")).unwrap();
+    assert_eq!(snapshot.lines().count(), 24, "{snapshot}");
+    assert!(snapshot.contains("greet {\"name\":\"Ann\"}"), "{snapshot}");
+
+    // Matched, not rewritten, on the second run.
+    let (code, out) = pi_test(&sandbox, dir, &["test", "hello_test.lua"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("snapshot written"), "{out}");
+
+    std::fs::write(dir.join("hello.lua"), extension.replace("\"Hello, \"", "\"Hi, \"")).unwrap();
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("✗ greet › greets quietly when the user says no"), "{out}");
+    assert!(out.contains("at hello_test.lua:11"), "{out}");
+    assert!(out.contains("from the extension at hello.lua:15"), "{out}");
+    assert!(out.contains("expected: \"Hello, Ann.\"\n         got: \"Hi, Ann.\""), "{out}");
+    assert!(out.contains("0 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn a_changed_screen_fails_with_a_line_diff_and_update_accepts_it() {
+    let sandbox = PiSandbox::new();
+    let dir = &sandbox.project;
+    std::fs::write(dir.join("note.lua"), "return function(pi)\n  pi.registerCommand(\"note\", { handler = function(args, ctx) ctx.ui.notify(\"Note: \" .. args) end })\nend\n").unwrap();
+    std::fs::write(
+        dir.join("note_test.lua"),
+        "it(\"shows the note\", function()\n  pi.test.send(\"/note one\")\n  pi.test.snapshot(\"note\", 40, 8)\nend)\n",
+    )
+    .unwrap();
+    assert_eq!(pi_test(&sandbox, dir, &["test"]).0, 0);
+    let test = std::fs::read_to_string(dir.join("note_test.lua")).unwrap();
+    std::fs::write(dir.join("note_test.lua"), test.replace("/note one", "/note two")).unwrap();
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("differs from the snapshot"), "{out}");
+    assert!(out.contains("-  Note: one") && out.contains("+  Note: two"), "{out}");
+    let (code, out) = pi_test(&sandbox, dir, &["test", "--update"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("snapshot written"), "{out}");
+    assert_eq!(pi_test(&sandbox, dir, &["test"]).0, 0);
+}
+
+#[test]
+fn a_scaffolded_extension_passes_its_own_test() {
+    let sandbox = PiSandbox::new();
+    let dir = &sandbox.project;
+    let (code, out) = pi_test(&sandbox, dir, &["new", "extension", "greet"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(dir.join("greet.lua").is_file() && dir.join(".luarc.json").is_file());
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 passed, 0 failed across 1 extensions"), "{out}");
+    // A second scaffold of the same name is refused; nothing is overwritten.
+    let (code, _) = pi_test(&sandbox, dir, &["new", "extension", "greet"]);
+    assert_eq!(code, 1);
+}
