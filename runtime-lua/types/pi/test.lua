@@ -83,7 +83,8 @@ function after_each(fn) end
 ---@field model pi.TestModel
 ---@field answer pi.TestAnswers
 ---@field load fun(...: string) the extensions to load (relative to the test file)
----@field send fun(text: string) a prompt, `/command args` or `/reload`; waits until done
+---@field start fun() start the session now (the extension sees session_start)
+---@field send fun(text: string) a prompt, `/command args`, `/reload`, `/new` or `/quit`; waits until done
 ---@field press fun(key: string) an extension shortcut, else a key for the screen
 ---@field cwd fun(): string the session's working folder
 ---@field tool_calls fun(): pi.TestToolCall[]

@@ -47,9 +47,11 @@ pub struct TestWorld {
 }
 
 impl TestWorld {
-    /// A world loading `extensions`, with a fresh working folder.
+    /// A world loading `extensions`, with a fresh working folder, which becomes the
+    /// process's current folder (as it is for pi) until [`finish`](Self::finish).
     pub fn new(extensions: Vec<PathBuf>) -> std::io::Result<Self> {
         let cwd = fresh_folder()?;
+        std::env::set_current_dir(&cwd)?;
         Ok(TestWorld {
             faux: FauxProvider::new().with_chunk_chars(64),
             ui: Recorder::default(),
@@ -68,8 +70,8 @@ impl TestWorld {
         Ok(&mut self.session.as_mut().expect("started above").agent)
     }
 
-    /// What the simulated user types and sends: `/reload`, an extension's `/command
-    /// args`, or a prompt for the model. A failing command's message is the error.
+    /// What the simulated user types and sends: `/reload`, `/new`, `/quit`, an extension's
+    /// `/command args`, or a prompt for the model. A failing command's message is the error.
     pub async fn send(&mut self, text: &str) -> Result<(), String> {
         let agent = self.session().await?;
         let signal = CancellationToken::new();
@@ -78,6 +80,14 @@ impl TestWorld {
             if let Some(error) = report.and_then(|r| r.errors.into_iter().next()) {
                 return Err(error.message);
             }
+            return Ok(());
+        }
+        if text.trim() == "/quit" {
+            agent.session_event("session_shutdown", "quit").await;
+            return Ok(());
+        }
+        if text.trim() == "/new" {
+            agent.new_session().await;
             return Ok(());
         }
         if let Some((name, args)) = agent.extension_command_in(text).await {
@@ -144,6 +154,7 @@ impl TestWorld {
             }
             drop(session);
         }
+        let _ = std::env::set_current_dir(super::start_folder());
         let _ = std::fs::remove_dir_all(&self.cwd);
     }
 }
@@ -182,7 +193,11 @@ async fn start(
         limits: Default::default(),
     };
     let view = SharedView::new(cwd);
-    let mut host = HostConfig::new(extensions.to_vec(), cwd);
+    let entries: Vec<PathBuf> = extensions
+        .iter()
+        .flat_map(|p| crate::lua::discovery::entries_for_path(p))
+        .collect();
+    let mut host = HostConfig::new(entries, cwd);
     host.ui = Some(Arc::new(ui.clone()));
     let handle = ExtensionHandle::start(host, view.clone());
     let report = handle.load().await;

@@ -282,6 +282,18 @@ fn install_user(lua: &Lua, test: &Table, ctx: &Ctx) -> mlua::Result<()> {
     )?;
     let c = ctx.clone();
     test.set(
+        "start",
+        lua.create_function(move |_, ()| {
+            let runtime = c.runtime.clone();
+            with_world(&c, |w| {
+                runtime
+                    .block_on(async { w.session().await.map(|_| ()) })
+                    .map_err(err)
+            })
+        })?,
+    )?;
+    let c = ctx.clone();
+    test.set(
         "press",
         lua.create_function(move |_, key: String| {
             let Some(combo) = crate::ui_kit::keybindings::KeyCombo::parse(&key) else {

@@ -80,6 +80,14 @@ pub fn run(argv: &[String]) -> i32 {
         }
     };
     crate::lua::ui::record_call_sites(true);
+    let options = TestOptions {
+        paths: options
+            .paths
+            .iter()
+            .map(|p| start_folder().join(p))
+            .collect(),
+        ..options
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -141,10 +149,15 @@ pub fn run_once(
     summary
 }
 
-/// A path as the user would write it: relative to the current folder when inside it.
+/// The folder `pi test` was started in (each test runs in its own working folder).
+pub(crate) fn start_folder() -> &'static Path {
+    static START: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    START.get_or_init(|| std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
+}
+
+/// A path as the user would write it: relative to the folder `pi test` started in.
 fn display(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let path = path.strip_prefix(&cwd).unwrap_or(path);
+    let path = path.strip_prefix(start_folder()).unwrap_or(path);
     path.strip_prefix(".").unwrap_or(path).display().to_string()
 }
 

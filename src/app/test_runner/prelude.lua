@@ -226,7 +226,8 @@ local function on_error(e)
   local message = tostring(e)
   local from
   for site in message:gmatch("([^%s:\"']+%.lua:%d+)") do
-    if "@" .. site:match("^(.-):%d+$") ~= SOURCE then from = site break end
+    local tail = site:match("^(.-):%d+$"):gsub("^%.%.%.", "")
+    if SOURCE:sub(-#tail) ~= tail then from = site break end
   end
   return { message = message, line = test_line(), from = from, traceback = debug.traceback("", 2) }
 end
