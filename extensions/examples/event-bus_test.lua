@@ -2,7 +2,13 @@ local t = pi.test
 
 it("turns bus events into notifications", function()
   t.start()
-  expect(t.ui_calls("notify")[1].message).to_equal("Event from event-bus-example: Session started")
-  t.send("/emit  ping ")
-  expect(t.ui_calls("notify")[2].message).to_equal("Event from /emit command: ping")
+  t.send("/emit  deploy done ")
+  t.send("/emit")
+  local messages = {}
+  for i, call in ipairs(t.ui_calls("notify")) do messages[i] = call.message end
+  expect(messages).to_equal({
+    "Event from event-bus-example: Session started",
+    "Event from /emit command: deploy done",
+    "Event from /emit command: hello",
+  })
 end)

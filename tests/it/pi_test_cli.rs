@@ -109,3 +109,20 @@ fn a_scaffolded_extension_passes_its_own_test() {
     let (code, _) = pi_test(&sandbox, dir, &["new", "extension", "greet"]);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn every_shipped_extension_passes_its_lua_tests() {
+    let sandbox = PiSandbox::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, out) = pi_test(&sandbox, root, &["test", "extensions/"]);
+    assert_eq!(code, 0, "{out}");
+    let summary = out.lines().last().unwrap_or_default();
+    let covered: usize = summary
+        .split(" across ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(covered >= 80, "{summary}");
+    assert!(summary.contains(" 0 failed"), "{summary}");
+}

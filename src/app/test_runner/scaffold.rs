@@ -63,26 +63,11 @@ pub fn create(dir: &Path, name: &str, agent_dir: &Path) -> Result<Vec<PathBuf>, 
     Ok(vec![extension, test, luarc])
 }
 
-const EXTENSION: &str = r#"---@param pi pi.API
-return function(pi)
-  pi.registerCommand("NAME", {
-    description = "Say hello",
-    handler = function(args, ctx)
-      ctx.ui.notify("Hello, " .. (args ~= "" and args or "world") .. "!")
-    end,
-  })
-end
-"#;
+/// The new extension; `NAME` stands for its name.
+const EXTENSION: &str = include_str!("templates/extension.lua.in");
 
-const TEST: &str = r#"local t = pi.test
-
-describe("/NAME", function()
-  it("greets the name it is given", function()
-    t.send("/NAME Ann")
-    expect(t.ui_calls("notify")[1].message).to_equal("Hello, Ann!")
-  end)
-end)
-"#;
+/// The new extension's test.
+const TEST: &str = include_str!("templates/extension_test.lua.in");
 
 #[cfg(test)]
 mod tests {

@@ -2,34 +2,8 @@
 
 use super::*;
 
-// Commands and chrome, driven in-process.
-
-#[tokio::test]
-async fn widget_placement_puts_widgets_above_and_below() {
-    let twin = Twin::start("widget-placement.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    let widgets = twin.calls("setWidget");
-    assert_eq!(widgets.len(), 2);
-    assert_eq!(widgets[0]["widgetKey"], "widget-above");
-    assert_eq!(widgets[0]["widgetLines"], json!(["Above editor widget"]));
-    assert_eq!(widgets[0]["widgetPlacement"], "aboveEditor");
-    assert_eq!(widgets[1]["widgetLines"], json!(["Below editor widget"]));
-    assert_eq!(widgets[1]["widgetPlacement"], "belowEditor");
-}
-
-#[tokio::test]
-async fn system_prompt_header_shows_the_prompt_length() {
-    let twin = Twin::start("system-prompt-header.lua", vec![]).await;
-    twin.view.lock().system_prompt = "You are π.".into();
-    twin.emit("agent_start", json!({})).await;
-    twin.emit("session_shutdown", json!({"reason": "quit"}))
-        .await;
-    let status = twin.calls("setStatus");
-    assert_eq!(status[0]["statusText"], "System: 10 chars");
-    assert_eq!(status[0]["statusKey"], "system-prompt");
-    assert!(status[1]["statusText"].is_null());
-}
+// Commands and chrome, driven in-process. (widget-placement, system-prompt-header,
+// session-name and event-bus are tested by their `*_test.lua` files with `pi test`.)
 
 #[tokio::test]
 async fn working_message_test_sets_message_and_indicator() {
@@ -76,27 +50,6 @@ async fn working_indicator_command_switches_modes() {
 }
 
 #[tokio::test]
-async fn session_name_sets_and_shows_the_name() {
-    let twin = Twin::start("session-name.lua", vec![]).await;
-    twin.command("session-name", "").await;
-    twin.command("session-name", "  Refactor parser ").await;
-    assert!(has(
-        &twin.actions(),
-        &ExtensionAction::SetSessionName("Refactor parser".into())
-    ));
-    twin.view.lock().session_name = Some("Refactor parser".into());
-    twin.command("session-name", "").await;
-    assert_eq!(
-        twin.notes(),
-        [
-            "No session name set",
-            "Session named: Refactor parser",
-            "Session: Refactor parser"
-        ]
-    );
-}
-
-#[tokio::test]
 async fn model_status_announces_switches_but_not_restores() {
     let twin = Twin::start("model-status.lua", vec![]).await;
     let model = json!({"provider": "anthropic", "id": "claude-x"});
@@ -110,23 +63,6 @@ async fn model_status_announces_switches_but_not_restores() {
         .map(|s| s["statusText"].clone())
         .collect();
     assert_eq!(status, [json!("🤖 claude-x"), json!("🤖 gpt-y")]);
-}
-
-#[tokio::test]
-async fn event_bus_shows_events_from_the_bus() {
-    let twin = Twin::start("event-bus.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    twin.command("emit", "deploy done").await;
-    twin.command("emit", "").await;
-    assert_eq!(
-        twin.notes(),
-        [
-            "Event from event-bus-example: Session started",
-            "Event from /emit command: deploy done",
-            "Event from /emit command: hello"
-        ]
-    );
 }
 
 #[tokio::test]
