@@ -10,12 +10,14 @@ use crate::support::pi_cli::PiSandbox;
 
 /// The block after the line naming `file` in backticks on docs/testing.md.
 fn block_named(file: &str) -> String {
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/testing.md"),
-    )
-    .unwrap();
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/testing.md"))
+            .unwrap();
     let marker = format!("`{file}`\n\n```lua\n");
-    let start = page.find(&marker).unwrap_or_else(|| panic!("no block for {file}")) + marker.len();
+    let start = page
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no block for {file}"))
+        + marker.len();
     let end = start + page[start..].find("\n```").unwrap();
     format!("{}\n", &page[start..end])
 }
@@ -50,9 +52,18 @@ fn the_worked_example_passes_then_fails_with_a_diff_when_the_extension_changes()
 
     let (code, out) = pi_test(&sandbox, dir, &["test"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("✓ greet › greets quietly when the user says no"), "{out}");
-    assert!(out.contains("snapshot written: snapshots/hello_test-greeted.txt"), "{out}");
-    assert!(out.contains("1 passed, 0 failed across 1 extensions"), "{out}");
+    assert!(
+        out.contains("✓ greet › greets quietly when the user says no"),
+        "{out}"
+    );
+    assert!(
+        out.contains("snapshot written: snapshots/hello_test-greeted.txt"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 passed, 0 failed across 1 extensions"),
+        "{out}"
+    );
     let snapshot = std::fs::read_to_string(dir.join("snapshots/hello_test-greeted.txt")).unwrap();
     assert_eq!(snapshot.lines().count(), 24, "{snapshot}");
     assert!(snapshot.contains("greet {\"name\":\"Ann\"}"), "{snapshot}");
@@ -62,13 +73,23 @@ fn the_worked_example_passes_then_fails_with_a_diff_when_the_extension_changes()
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("snapshot written"), "{out}");
 
-    std::fs::write(dir.join("hello.lua"), extension.replace("\"Hello, \"", "\"Hi, \"")).unwrap();
+    std::fs::write(
+        dir.join("hello.lua"),
+        extension.replace("\"Hello, \"", "\"Hi, \""),
+    )
+    .unwrap();
     let (code, out) = pi_test(&sandbox, dir, &["test"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("✗ greet › greets quietly when the user says no"), "{out}");
+    assert!(
+        out.contains("✗ greet › greets quietly when the user says no"),
+        "{out}"
+    );
     assert!(out.contains("at hello_test.lua:11"), "{out}");
     assert!(out.contains("from the extension at hello.lua:15"), "{out}");
-    assert!(out.contains("expected: \"Hello, Ann.\"\n         got: \"Hi, Ann.\""), "{out}");
+    assert!(
+        out.contains("expected: \"Hello, Ann.\"\n         got: \"Hi, Ann.\""),
+        "{out}"
+    );
     assert!(out.contains("0 passed, 1 failed"), "{out}");
 }
 
@@ -84,11 +105,18 @@ fn a_changed_screen_fails_with_a_line_diff_and_update_accepts_it() {
     .unwrap();
     assert_eq!(pi_test(&sandbox, dir, &["test"]).0, 0);
     let test = std::fs::read_to_string(dir.join("note_test.lua")).unwrap();
-    std::fs::write(dir.join("note_test.lua"), test.replace("/note one", "/note two")).unwrap();
+    std::fs::write(
+        dir.join("note_test.lua"),
+        test.replace("/note one", "/note two"),
+    )
+    .unwrap();
     let (code, out) = pi_test(&sandbox, dir, &["test"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("differs from the snapshot"), "{out}");
-    assert!(out.contains("-  Note: one") && out.contains("+  Note: two"), "{out}");
+    assert!(
+        out.contains("-  Note: one") && out.contains("+  Note: two"),
+        "{out}"
+    );
     let (code, out) = pi_test(&sandbox, dir, &["test", "--update"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("snapshot written"), "{out}");
@@ -104,7 +132,10 @@ fn a_scaffolded_extension_passes_its_own_test() {
     assert!(dir.join("greet.lua").is_file() && dir.join(".luarc.json").is_file());
     let (code, out) = pi_test(&sandbox, dir, &["test"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("1 passed, 0 failed across 1 extensions"), "{out}");
+    assert!(
+        out.contains("1 passed, 0 failed across 1 extensions"),
+        "{out}"
+    );
     // A second scaffold of the same name is refused; nothing is overwritten.
     let (code, _) = pi_test(&sandbox, dir, &["new", "extension", "greet"]);
     assert_eq!(code, 1);
@@ -116,7 +147,10 @@ fn every_shipped_extension_passes_its_lua_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (code, out) = pi_test(&sandbox, root, &["test", "extensions/"]);
     assert_eq!(code, 0, "{out}");
-    let summary = out.lines().last().unwrap_or_default();
+    let summary = out
+        .lines()
+        .find(|l| l.contains(" passed, "))
+        .unwrap_or_default();
     let covered: usize = summary
         .split(" across ")
         .nth(1)
@@ -125,4 +159,45 @@ fn every_shipped_extension_passes_its_lua_tests() {
         .unwrap_or(0);
     assert!(covered >= 80, "{summary}");
     assert!(summary.contains(" 0 failed"), "{summary}");
+}
+
+#[test]
+fn the_test_api_scripts_the_model_and_the_user_and_reports_each_kind_of_failure() {
+    let sandbox = PiSandbox::new();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pi_test");
+    for file in ["api.lua", "api_test.lua"] {
+        std::fs::copy(fixtures.join(file), sandbox.project.join(file)).unwrap();
+    }
+    let (code, out) = pi_test(&sandbox, &sandbox.project, &["test"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("✓ the runner › answers dialogs, records entries and runs shortcuts"),
+        "{out}"
+    );
+    assert!(
+        out.contains("✓ the runner › scripts delays and errors of the model"),
+        "{out}"
+    );
+    assert!(
+        out.contains("✗ the runner › fails on an answer for another dialog"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the next queued answer is for confirm, but the extension opened select"),
+        "{out}"
+    );
+    assert!(out.contains("✗ the runner › fails on a shape"), "{out}");
+    assert!(out.contains("name: expected string, got number 1"), "{out}");
+    assert!(out.contains("size: expected number, got nil\n"), "{out}");
+    assert!(out.contains("at api_test.lua:37"), "{out}");
+    assert!(out.contains("-     [2] = 4,\n    +     [2] = 3,"), "{out}");
+    assert!(
+        out.contains("✗ the runner › fails when a function raises unexpectedly"),
+        "{out}"
+    );
+    assert!(out.contains("not: expected no error, got: "), "{out}");
+    assert!(
+        out.contains("2 passed, 4 failed across 1 extensions"),
+        "{out}"
+    );
 }

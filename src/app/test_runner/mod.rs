@@ -217,41 +217,39 @@ fn run_file(
         })
         .map_err(|e| e.to_string())?;
     let c = ctx.clone();
-    let finish = lua
-        .scope(|scope| {
-            let finish = scope.create_function(|_, ()| {
-                let Some(mut world) = c.world.borrow_mut().take() else {
-                    return Ok(Vec::new());
-                };
-                let problems = world.ui.problems();
-                if world.session.is_some() {
-                    covered.borrow_mut().extend(world.extensions.clone());
-                }
-                c.runtime.block_on(world.finish());
-                Ok(problems)
-            })?;
-            let report = scope.create_function(
-                |_, (name, _line, failure): (String, u32, Option<mlua::Table>)| {
-                    let mut out = out.borrow_mut();
-                    match failure {
-                        None => {
-                            *passed.borrow_mut() += 1;
-                            let _ = writeln!(out, "  ✓ {name}");
-                        }
-                        Some(failure) => {
-                            *failed.borrow_mut() += 1;
-                            let _ = writeln!(out, "  ✗ {name}");
-                            write_failure(&mut **out, &ctx.test, &failure);
-                        }
+    lua.scope(|scope| {
+        let finish = scope.create_function(|_, ()| {
+            let Some(mut world) = c.world.borrow_mut().take() else {
+                return Ok(Vec::new());
+            };
+            let problems = world.ui.problems();
+            if world.session.is_some() {
+                covered.borrow_mut().extend(world.extensions.clone());
+            }
+            c.runtime.block_on(world.finish());
+            Ok(problems)
+        })?;
+        let report = scope.create_function(
+            |_, (name, _line, failure): (String, u32, Option<mlua::Table>)| {
+                let mut out = out.borrow_mut();
+                match failure {
+                    None => {
+                        *passed.borrow_mut() += 1;
+                        let _ = writeln!(out, "  ✓ {name}");
                     }
-                    Ok(())
-                },
-            )?;
-            let run: mlua::Function = lua.globals().get("__pi_run_tests")?;
-            run.call::<usize>((begin.clone(), finish, report))
-        })
-        .map_err(|e| e.to_string())?;
-    let _ = finish;
+                    Some(failure) => {
+                        *failed.borrow_mut() += 1;
+                        let _ = writeln!(out, "  ✗ {name}");
+                        write_failure(&mut **out, &ctx.test, &failure);
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        let run: mlua::Function = lua.globals().get("__pi_run_tests")?;
+        run.call::<usize>((begin.clone(), finish, report))
+    })
+    .map_err(|e| e.to_string())?;
     for path in ctx.written.borrow().iter() {
         let _ = writeln!(
             out.borrow_mut(),

@@ -106,7 +106,8 @@ local function shape_errors(value, shape, path, out)
     end
   elseif type(shape) == "string" and TYPES[shape] then
     if type(value) ~= shape then
-      table.insert(out, path .. ": expected " .. shape .. ", got " .. type(value) .. " " .. render(value))
+      local got = value == nil and "nil" or (type(value) .. " " .. render(value))
+      table.insert(out, path .. ": expected " .. shape .. ", got " .. got)
     end
   elseif value ~= shape then
     table.insert(out, path .. ": expected " .. render(shape) .. ", got " .. render(value))
