@@ -7,4 +7,5 @@ it("greets the name the model passes", function()
   local call = t.tool_calls()[1]
   expect(call.result).to_equal("Hello, Ann!")
   expect(call.details).to_equal({ greeted = "Ann" })
+  expect(t.screen(80, 24)).to_contain('hello {"name":"Ann"}')
 end)

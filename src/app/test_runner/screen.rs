@@ -36,6 +36,8 @@ pub fn render(feed: &[Feed], width: u16, height: u16) -> String {
         Theme::plain(),
         footer,
     );
+    // No start-up header: it names pi's version, which would change every snapshot.
+    app.quiet_startup = true;
     for item in feed {
         match item {
             Feed::Agent(event) => app.handle_ui_event(UiEvent::Agent(event.clone())),
