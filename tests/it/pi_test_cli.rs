@@ -85,7 +85,7 @@ fn the_worked_example_passes_then_fails_with_a_diff_when_the_extension_changes()
         "{out}"
     );
     assert!(out.contains("at hello_test.lua:11"), "{out}");
-    assert!(out.contains("from the extension at hello.lua:15"), "{out}");
+    assert!(out.contains("from the extension at hello.lua:12"), "{out}");
     assert!(
         out.contains("expected: \"Hello, Ann.\"\n         got: \"Hi, Ann.\""),
         "{out}"

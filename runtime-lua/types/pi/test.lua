@@ -69,6 +69,7 @@ function after_each(fn) end
 ---@field result? string the result's text
 ---@field is_error? boolean
 ---@field details? any
+---@field at? string where an extension tool's `execute` is written (file:line)
 
 ---A `ctx.ui` request as recorded: its fields as in RPC mode, `answer` for a dialog,
 ---`at` the extension's file and line.

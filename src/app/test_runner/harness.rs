@@ -67,7 +67,10 @@ impl TestWorld {
             let agent = start(&self.extensions, &self.cwd, &self.faux, &self.ui).await?;
             self.session = Some(TestSession { agent });
         }
-        Ok(&mut self.session.as_mut().expect("started above").agent)
+        match self.session.as_mut() {
+            Some(session) => Ok(&mut session.agent),
+            None => Err(String::new()),
+        }
     }
 
     /// What the simulated user types and sends: `/reload`, `/new`, `/quit`, an extension's

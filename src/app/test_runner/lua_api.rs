@@ -344,8 +344,26 @@ fn install_views(lua: &Lua, test: &Table, ctx: &Ctx) -> mlua::Result<()> {
     test.set(
         "tool_calls",
         lua.create_function(move |lua, ()| {
-            let messages = with_world(&c, |w| Ok(w.messages()))?;
-            to_lua(lua, &json!(tool_calls(&messages)))
+            let runtime = c.runtime.clone();
+            let (messages, tools) = with_world(&c, |w| {
+                let tools = match w.session.as_ref().and_then(|s| s.agent.extensions()) {
+                    Some(bridge) => runtime.block_on(bridge.handle.tools()),
+                    None => Vec::new(),
+                };
+                Ok((w.messages(), tools))
+            })?;
+            let mut calls = tool_calls(&messages);
+            // A call of an extension's tool carries where its `execute` is written.
+            for call in &mut calls {
+                if let Some(at) = tools
+                    .iter()
+                    .find(|t| call["name"] == t.name.as_str())
+                    .and_then(|t| t.defined_at.clone())
+                {
+                    call["at"] = json!(at);
+                }
+            }
+            to_lua(lua, &json!(calls))
         })?,
     )?;
     let c = ctx.clone();

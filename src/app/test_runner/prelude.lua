@@ -215,6 +215,8 @@ end
 
 local ui_calls = native.ui_calls
 function native.ui_calls(method) return remember(ui_calls(method)) end
+local tool_calls = native.tool_calls
+function native.tool_calls() return remember(tool_calls()) end
 
 local snapshot = native.__snapshot
 function native.snapshot(name, width, height)
