@@ -7,13 +7,15 @@ it("summarises its rules", function()
   expect(notes[#notes].message).to_match("^damage%-control: %d+ command rules %(%d+ ask first%)")
 end)
 
-it("blocks rm on the filesystem root through the permission hook", function()
-  t.model.tool("bash", { command = "rm -rf /" })
+-- A command that would do no harm here (no repository) if the rule failed to block it.
+it("blocks a destructive git command through the permission hook", function()
+  t.model.tool("bash", { command = "git stash clear" })
   t.model.reply("ok")
   t.send("clean everything")
   local call = t.tool_calls()[1]
   expect(call.is_error).to_be(true)
-  expect(call.result).to_contain("BLOCKED by damage-control: rm on the filesystem root")
+  expect(call.result).to_contain("BLOCKED by damage-control")
+  expect(call.result).never.to_contain("not a git repository")
 end)
 
 it("lets a harmless command run", function()
