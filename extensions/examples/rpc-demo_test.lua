@@ -1,11 +1,11 @@
 local t = pi.test
 
 it("asks before a dangerous command and blocks it", function()
-  t.model.tool("bash", { command = "sudo ls" })
+  t.model.tool("bash", { command = "rm -rf build" })
   t.model.reply("ok")
   t.answer.select("Block")
   t.send("list")
-  expect(t.ui_calls("select")[1].title).to_equal("Dangerous command: sudo ls")
+  expect(t.ui_calls("select")[1].title).to_equal("Dangerous command: rm -rf build")
   expect(t.tool_calls()[1].is_error).to_be(true)
   expect(t.ui_calls("notify")[1].message).to_equal("Command blocked by user")
 end)
