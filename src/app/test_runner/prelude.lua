@@ -63,9 +63,12 @@ local function render(value, indent, seen)
   end)
   local inner = indent .. "  "
   local lines = {}
+  -- A list (keys 1..n) shows its items alone, one a line.
+  local list = #keys == #value
   for _, k in ipairs(keys) do
     local key = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or ("[" .. render(k) .. "]")
-    table.insert(lines, inner .. key .. " = " .. render(value[k], inner, seen) .. ",")
+    local prefix = list and "" or (key .. " = ")
+    table.insert(lines, inner .. prefix .. render(value[k], inner, seen) .. ",")
   end
   seen[value] = nil
   return "{\n" .. table.concat(lines, "\n") .. "\n" .. indent .. "}"
