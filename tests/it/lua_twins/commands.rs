@@ -3,7 +3,8 @@
 use super::*;
 
 // Commands and chrome, driven in-process. (widget-placement, system-prompt-header,
-// session-name and event-bus are tested by their `*_test.lua` files with `pi test`.)
+// session-name, event-bus and hidden-thinking-label are tested by their `*_test.lua` files
+// with `pi test`.)
 
 #[tokio::test]
 async fn working_message_test_sets_message_and_indicator() {
@@ -476,32 +477,5 @@ async fn tools_restores_the_saved_choice_from_the_branch() {
     assert_eq!(
         twin.actions(),
         [ExtensionAction::SetActiveTools(vec!["bash".into()])]
-    );
-}
-
-// ---------------------------------------------------------------------------
-
-#[tokio::test]
-async fn hidden_thinking_label_sets_and_resets_the_collapsed_thinking_label() {
-    let twin = Twin::start("hidden-thinking-label.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    twin.command("thinking-label", "  Deep thought  ").await;
-    twin.command("thinking-label", "").await;
-    let labels: Vec<Value> = twin
-        .calls("setHiddenThinkingLabel")
-        .iter()
-        .map(|c| c["label"].clone())
-        .collect();
-    assert_eq!(
-        labels,
-        [json!("Pondering..."), json!("Deep thought"), Value::Null]
-    );
-    assert_eq!(
-        twin.notes(),
-        [
-            "Hidden thinking label set to: Deep thought",
-            "Hidden thinking label reset to: Pondering..."
-        ]
     );
 }
