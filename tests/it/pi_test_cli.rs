@@ -201,3 +201,48 @@ fn the_test_api_scripts_the_model_and_the_user_and_reports_each_kind_of_failure(
         "{out}"
     );
 }
+
+#[test]
+fn tests_folders_load_their_owner_pi_test_load_chooses_and_a_broken_file_fails() {
+    let sandbox = PiSandbox::new();
+    let dir = &sandbox.project;
+    std::fs::create_dir_all(dir.join("greeter/tests")).unwrap();
+    std::fs::write(
+        dir.join("greeter/init.lua"),
+        "return function(pi)\n  pi.registerCommand(\"greet\", { handler = function(_, ctx) ctx.ui.notify(\"hi\") end })\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("other.lua"),
+        "return function(pi)\n  pi.registerCommand(\"other\", { handler = function() end })\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("greeter/tests/commands.lua"),
+        "it(\"greets, also after a reload\", function()\n  pi.test.send(\"/greet\")\n  pi.test.send(\"/reload\")\n  pi.test.send(\"/greet\")\n  expect(#pi.test.ui_calls(\"notify\")).to_equal(2)\n  expect(pi.test.commands()).never.to_contain({ name = \"other\" })\nend)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("greeter/tests/chosen.lua"),
+        "pi.test.load(\"../../other.lua\")\nit(\"loads only the chosen extension\", function()\n  expect(pi.test.commands()).to_equal({ { name = \"other\" } })\nend)\n",
+    )
+    .unwrap();
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("✓ greets, also after a reload"), "{out}");
+    assert!(out.contains("✓ loads only the chosen extension"), "{out}");
+    assert!(
+        out.contains("2 passed, 0 failed across 2 extensions (2 test files)"),
+        "{out}"
+    );
+
+    std::fs::write(
+        dir.join("broken_test.lua"),
+        "it(\"never runs\", function(\nend)\n",
+    )
+    .unwrap();
+    let (code, out) = pi_test(&sandbox, dir, &["test"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("broken_test.lua"), "{out}");
+    assert!(out.contains("2 passed, 1 failed"), "{out}");
+}
