@@ -30,4 +30,6 @@ if [ -n "$missing" ]; then
 fi
 ./scripts/check-lua.sh
 cargo build --release --locked
+# The Lua tests of every shipped extension, headless (docs/testing.md).
+"${CARGO_TARGET_DIR:-target}/release/pi" test extensions/
 cargo test --locked 2>&1

@@ -25,6 +25,14 @@ fn main() {
         println!("{text}");
         std::process::exit(code);
     }
+    if pi::app::test_runner::is_test_command(&argv) {
+        std::process::exit(pi::app::test_runner::run(&argv[1..]));
+    }
+    if pi::app::test_runner::scaffold::is_new_command(&argv) {
+        let (text, code) = pi::app::test_runner::scaffold::run(&argv[1..]);
+        println!("{text}");
+        std::process::exit(code);
+    }
     if pi::app::config_command::is_config_command(&argv) {
         std::process::exit(pi::app::config_command::run());
     }

@@ -15,5 +15,6 @@ pub mod prompt_setup;
 pub mod resource_setup;
 pub mod session_setup;
 pub mod startup;
+pub mod test_runner;
 
 pub use startup::run;

@@ -41,7 +41,8 @@ fn folder_entry(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The extension entry files of a folder: `*.lua`, `*/init.lua` and `*/index.lua`, sorted.
+/// The extension entry files of a folder: `*.lua`, `*/init.lua` and `*/index.lua`, sorted;
+/// `pi test` files (`*_test.lua`) are not extensions.
 pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -56,6 +57,7 @@ pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
                 (p.extension().is_some_and(|e| e == "lua")).then_some(p)
             }
         })
+        .filter(|p| !p.to_string_lossy().ends_with("_test.lua"))
         .collect();
     found.sort();
     found

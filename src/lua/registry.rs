@@ -65,6 +65,9 @@ pub struct ToolInfo {
     /// Whether it has a `prepareArguments` function.
     #[serde(skip)]
     pub has_prepare: bool,
+    /// `file:line` where its `execute` function is written (`pi test` names it).
+    #[serde(skip)]
+    pub defined_at: Option<String>,
 }
 
 /// A registered tool with its Lua callbacks.

@@ -45,6 +45,11 @@ const SKIPPED_MACROS: &[&str] = &[
 /// (file suffix, exact literal, why it is not translated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
+        "app/test_runner/harness.rs",
+        "You are pi, a coding agent. (pi test session)",
+        "the system prompt of `pi test` sessions: sent to the scripted model, never shown",
+    ),
+    (
         "tui/editor/paste.rs",
         "[paste #{id} +{lines} lines]",
         "paste marker, parsed back when the message is sent",

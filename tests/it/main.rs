@@ -66,6 +66,7 @@ mod oauth_refresh;
 mod oauth_tui;
 mod packages;
 mod permissions;
+mod pi_test_cli;
 mod playground_agents;
 mod playground_data;
 mod playground_safety;

@@ -69,6 +69,11 @@ fn tool_info(lua: &Lua, host: &HostCtx, ext: usize, def: &Table) -> mlua::Result
         execution_mode: opt_string(def, "executionMode")?,
         extension,
         has_prepare: def.get::<Option<Function>>("prepareArguments")?.is_some(),
+        defined_at: def.get::<Option<Function>>("execute")?.and_then(|f| {
+            let info = f.info();
+            let file = info.source?.strip_prefix('@')?.to_string();
+            Some(format!("{file}:{}", info.line_defined?))
+        }),
     })
 }
 

@@ -79,26 +79,26 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     let u = ui.clone();
     t.set(
         "notify",
-        lua.create_function(move |_, (message, level): (String, Option<String>)| {
+        lua.create_function(move |lua, (message, level): (String, Option<String>)| {
             let level = level.unwrap_or_else(|| "info".into());
             if !LEVELS.contains(&level.as_str()) {
                 return Err(mlua::Error::runtime(format!(
                     "ctx.ui.notify: level must be one of info, success, warning, error; got \"{level}\""
                 )));
             }
-            u.fire(json!({"method": "notify", "message": message, "notifyType": level}));
+            u.fire(super::with_call_site(lua, json!({"method": "notify", "message": message, "notifyType": level})));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setStatus",
-        lua.create_function(move |_, (key, text): (String, Option<String>)| {
+        lua.create_function(move |lua, (key, text): (String, Option<String>)| {
             let mut request = json!({"method": "setStatus", "statusKey": key});
             if let Some(text) = text {
                 request["statusText"] = json!(text);
             }
-            u.fire(request);
+            u.fire(super::with_call_site(lua, request));
             Ok(())
         })?,
     )?;
@@ -106,7 +106,7 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     t.set(
         "setWidget",
         lua.create_function(
-            move |_, (key, lines, opts): (String, LuaValue, Option<Table>)| {
+            move |lua, (key, lines, opts): (String, LuaValue, Option<Table>)| {
                 let drawn = opts.as_ref().and_then(|o| {
                     o.get::<Option<bool>>(super::component_api::DRAWN_BY_COMPONENTS)
                         .ok()
@@ -131,7 +131,7 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
                         )));
                     }
                 }
-                u.fire(request);
+                u.fire(super::with_call_site(lua, request));
                 Ok(())
             },
         )?,
@@ -139,24 +139,33 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     let u = ui.clone();
     t.set(
         "setTitle",
-        lua.create_function(move |_, title: String| {
-            u.fire(json!({"method": "setTitle", "title": title}));
+        lua.create_function(move |lua, title: String| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "setTitle", "title": title}),
+            ));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setEditorText",
-        lua.create_function(move |_, text: String| {
-            u.fire(json!({"method": "set_editor_text", "text": text}));
+        lua.create_function(move |lua, text: String| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "set_editor_text", "text": text}),
+            ));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "pasteToEditor",
-        lua.create_function(move |_, text: String| {
-            u.fire(json!({"method": "pasteToEditor", "text": text}));
+        lua.create_function(move |lua, text: String| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "pasteToEditor", "text": text}),
+            ));
             Ok(())
         })?,
     )?;
@@ -173,40 +182,52 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
     let u = ui.clone();
     t.set(
         "setWorkingMessage",
-        lua.create_function(move |_, message: Option<String>| {
-            u.fire(json!({"method": "setWorkingMessage", "message": message}));
+        lua.create_function(move |lua, message: Option<String>| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "setWorkingMessage", "message": message}),
+            ));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setWorkingVisible",
-        lua.create_function(move |_, visible: bool| {
-            u.fire(json!({"method": "setWorkingVisible", "visible": visible}));
+        lua.create_function(move |lua, visible: bool| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "setWorkingVisible", "visible": visible}),
+            ));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setHiddenThinkingLabel",
-        lua.create_function(move |_, label: Option<String>| {
-            u.fire(json!({"method": "setHiddenThinkingLabel", "label": label}));
+        lua.create_function(move |lua, label: Option<String>| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "setHiddenThinkingLabel", "label": label}),
+            ));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setWorkingIndicator",
-        lua.create_function(move |_, opts: Option<Table>| {
-            u.fire(indicator(opts)?);
+        lua.create_function(move |lua, opts: Option<Table>| {
+            u.fire(super::with_call_site(lua, indicator(opts)?));
             Ok(())
         })?,
     )?;
     let u = ui.clone();
     t.set(
         "setToolsExpanded",
-        lua.create_function(move |_, expanded: bool| {
-            u.fire(json!({"method": "setToolsExpanded", "expanded": expanded}));
+        lua.create_function(move |lua, expanded: bool| {
+            u.fire(super::with_call_site(
+                lua,
+                json!({"method": "setToolsExpanded", "expanded": expanded}),
+            ));
             Ok(())
         })?,
     )?;

@@ -120,12 +120,15 @@ pub fn install(
     t.set(
         "select",
         lua.create_async_function(
-            move |_, (title, options, opts): (String, LuaValue, Option<Table>)| {
+            move |lua, (title, options, opts): (String, LuaValue, Option<Table>)| {
                 let (u, h) = (u.clone(), h.clone());
+                let site = super::call_site(&lua);
                 async move {
                     let options = string_list("select", options)?;
                     let opts = dialog_options("select", opts)?;
-                    let request = json!({"method": "select", "title": title, "options": options});
+                    let mut request =
+                        json!({"method": "select", "title": title, "options": options});
+                    super::add_site(&mut request, site);
                     Ok(text_answer(ask(&u, &h, request, opts).await))
                 }
             },
@@ -135,12 +138,14 @@ pub fn install(
     t.set(
         "confirm",
         lua.create_async_function(
-            move |_, (title, message, opts): (String, Option<String>, Option<Table>)| {
+            move |lua, (title, message, opts): (String, Option<String>, Option<Table>)| {
                 let (u, h) = (u.clone(), h.clone());
+                let site = super::call_site(&lua);
                 async move {
                     let opts = dialog_options("confirm", opts)?;
-                    let request = json!({"method": "confirm", "title": title,
+                    let mut request = json!({"method": "confirm", "title": title,
                         "message": message.unwrap_or_default()});
+                    super::add_site(&mut request, site);
                     let answer = ask(&u, &h, request, opts).await;
                     Ok(answer.is_some_and(|a| a["confirmed"] == true))
                 }
@@ -151,14 +156,16 @@ pub fn install(
     t.set(
         "input",
         lua.create_async_function(
-            move |_, (title, placeholder, opts): (String, Option<String>, Option<Table>)| {
+            move |lua, (title, placeholder, opts): (String, Option<String>, Option<Table>)| {
                 let (u, h) = (u.clone(), h.clone());
+                let site = super::call_site(&lua);
                 async move {
                     let opts = dialog_options("input", opts)?;
                     let mut request = json!({"method": "input", "title": title});
                     if let Some(p) = placeholder {
                         request["placeholder"] = json!(p);
                     }
+                    super::add_site(&mut request, site);
                     Ok(text_answer(ask(&u, &h, request, opts).await))
                 }
             },
@@ -168,14 +175,16 @@ pub fn install(
     t.set(
         "editor",
         lua.create_async_function(
-            move |_, (title, prefill, opts): (String, Option<String>, Option<Table>)| {
+            move |lua, (title, prefill, opts): (String, Option<String>, Option<Table>)| {
                 let (u, h) = (u.clone(), h.clone());
+                let site = super::call_site(&lua);
                 async move {
                     let opts = dialog_options("editor", opts)?;
                     let mut request = json!({"method": "editor", "title": title});
                     if let Some(p) = prefill {
                         request["prefill"] = json!(p);
                     }
+                    super::add_site(&mut request, site);
                     Ok(text_answer(ask(&u, &h, request, opts).await))
                 }
             },

@@ -104,3 +104,41 @@ pub fn connected_ui(
     crate::lua::terminal_input::install(lua, &t, host)?;
     Ok(t)
 }
+
+static RECORD_CALL_SITES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Make every `ctx.ui` request carry `at`: the extension file and line that made it
+/// (`pi test` names it when an expectation on the call fails). Off by default.
+pub fn record_call_sites(on: bool) {
+    RECORD_CALL_SITES.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `file:line` of the innermost Lua function loaded from a file on the calling stack,
+/// when call sites are recorded.
+pub fn call_site(lua: &mlua::Lua) -> Option<String> {
+    if !RECORD_CALL_SITES.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    (0..12).find_map(|level| {
+        lua.inspect_stack(level, |debug| {
+            let source = debug.source().source?.into_owned();
+            let file = source.strip_prefix('@')?.to_string();
+            let line = debug.current_line()?;
+            Some(format!("{file}:{line}"))
+        })
+        .flatten()
+    })
+}
+
+/// Put `site` into `request` as `at`.
+pub fn add_site(request: &mut Value, site: Option<String>) {
+    if let Some(site) = site {
+        request["at"] = Value::String(site);
+    }
+}
+
+/// `request` with the caller's call site added (see [`record_call_sites`]).
+pub fn with_call_site(lua: &mlua::Lua, mut request: Value) -> Value {
+    add_site(&mut request, call_site(lua));
+    request
+}

@@ -2,34 +2,9 @@
 
 use super::*;
 
-// Commands and chrome, driven in-process.
-
-#[tokio::test]
-async fn widget_placement_puts_widgets_above_and_below() {
-    let twin = Twin::start("widget-placement.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    let widgets = twin.calls("setWidget");
-    assert_eq!(widgets.len(), 2);
-    assert_eq!(widgets[0]["widgetKey"], "widget-above");
-    assert_eq!(widgets[0]["widgetLines"], json!(["Above editor widget"]));
-    assert_eq!(widgets[0]["widgetPlacement"], "aboveEditor");
-    assert_eq!(widgets[1]["widgetLines"], json!(["Below editor widget"]));
-    assert_eq!(widgets[1]["widgetPlacement"], "belowEditor");
-}
-
-#[tokio::test]
-async fn system_prompt_header_shows_the_prompt_length() {
-    let twin = Twin::start("system-prompt-header.lua", vec![]).await;
-    twin.view.lock().system_prompt = "You are π.".into();
-    twin.emit("agent_start", json!({})).await;
-    twin.emit("session_shutdown", json!({"reason": "quit"}))
-        .await;
-    let status = twin.calls("setStatus");
-    assert_eq!(status[0]["statusText"], "System: 10 chars");
-    assert_eq!(status[0]["statusKey"], "system-prompt");
-    assert!(status[1]["statusText"].is_null());
-}
+// Commands and chrome, driven in-process. (widget-placement, system-prompt-header,
+// session-name, event-bus and hidden-thinking-label are tested by their `*_test.lua` files
+// with `pi test`.)
 
 #[tokio::test]
 async fn working_message_test_sets_message_and_indicator() {
@@ -76,27 +51,6 @@ async fn working_indicator_command_switches_modes() {
 }
 
 #[tokio::test]
-async fn session_name_sets_and_shows_the_name() {
-    let twin = Twin::start("session-name.lua", vec![]).await;
-    twin.command("session-name", "").await;
-    twin.command("session-name", "  Refactor parser ").await;
-    assert!(has(
-        &twin.actions(),
-        &ExtensionAction::SetSessionName("Refactor parser".into())
-    ));
-    twin.view.lock().session_name = Some("Refactor parser".into());
-    twin.command("session-name", "").await;
-    assert_eq!(
-        twin.notes(),
-        [
-            "No session name set",
-            "Session named: Refactor parser",
-            "Session: Refactor parser"
-        ]
-    );
-}
-
-#[tokio::test]
 async fn model_status_announces_switches_but_not_restores() {
     let twin = Twin::start("model-status.lua", vec![]).await;
     let model = json!({"provider": "anthropic", "id": "claude-x"});
@@ -110,23 +64,6 @@ async fn model_status_announces_switches_but_not_restores() {
         .map(|s| s["statusText"].clone())
         .collect();
     assert_eq!(status, [json!("🤖 claude-x"), json!("🤖 gpt-y")]);
-}
-
-#[tokio::test]
-async fn event_bus_shows_events_from_the_bus() {
-    let twin = Twin::start("event-bus.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    twin.command("emit", "deploy done").await;
-    twin.command("emit", "").await;
-    assert_eq!(
-        twin.notes(),
-        [
-            "Event from event-bus-example: Session started",
-            "Event from /emit command: deploy done",
-            "Event from /emit command: hello"
-        ]
-    );
 }
 
 #[tokio::test]
@@ -540,32 +477,5 @@ async fn tools_restores_the_saved_choice_from_the_branch() {
     assert_eq!(
         twin.actions(),
         [ExtensionAction::SetActiveTools(vec!["bash".into()])]
-    );
-}
-
-// ---------------------------------------------------------------------------
-
-#[tokio::test]
-async fn hidden_thinking_label_sets_and_resets_the_collapsed_thinking_label() {
-    let twin = Twin::start("hidden-thinking-label.lua", vec![]).await;
-    twin.emit("session_start", json!({"reason": "startup"}))
-        .await;
-    twin.command("thinking-label", "  Deep thought  ").await;
-    twin.command("thinking-label", "").await;
-    let labels: Vec<Value> = twin
-        .calls("setHiddenThinkingLabel")
-        .iter()
-        .map(|c| c["label"].clone())
-        .collect();
-    assert_eq!(
-        labels,
-        [json!("Pondering..."), json!("Deep thought"), Value::Null]
-    );
-    assert_eq!(
-        twin.notes(),
-        [
-            "Hidden thinking label set to: Deep thought",
-            "Hidden thinking label reset to: Pondering..."
-        ]
     );
 }

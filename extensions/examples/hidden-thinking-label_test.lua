@@ -1,0 +1,15 @@
+local t = pi.test
+
+it("sets the label at start, on /thinking-label, and resets it", function()
+  t.start()
+  t.send("/thinking-label   Deep thought  ")
+  t.send("/thinking-label")
+  local labels = t.ui_calls("setHiddenThinkingLabel")
+  expect(#labels).to_equal(3)
+  expect(labels[1].label).to_equal("Pondering...")
+  expect(labels[2].label).to_equal("Deep thought")
+  expect(labels[3].label).to_equal(nil)
+  local notes = t.ui_calls("notify")
+  expect(notes[1].message).to_equal("Hidden thinking label set to: Deep thought")
+  expect(notes[2].message).to_equal("Hidden thinking label reset to: Pondering...")
+end)

@@ -1,0 +1,22 @@
+local t = pi.test
+
+it("asks before a dangerous command and blocks it", function()
+  t.model.tool("bash", { command = "rm -rf build" })
+  t.model.reply("ok")
+  t.answer.select("Block")
+  t.send("list")
+  expect(t.ui_calls("select")[1].title).to_equal("Dangerous command: rm -rf build")
+  expect(t.tool_calls()[1].is_error).to_be(true)
+  expect(t.ui_calls("notify")[1].message).to_equal("Command blocked by user")
+end)
+
+it("echoes the input and editor dialogs", function()
+  t.answer.input("forty-two")
+  t.send("/rpc-input")
+  expect(t.ui_calls("notify")[1].message).to_equal("You entered: forty-two")
+  t.answer.editor("a\nb")
+  t.send("/rpc-editor")
+  expect(t.ui_calls("notify")[2].message).to_equal("Editor submitted (2 lines)")
+  t.send("/rpc-prefill")
+  expect(t.ui_calls("set_editor_text")[1].text).to_equal("This text was set by the rpc-demo extension.")
+end)

@@ -1,0 +1,5 @@
+local t = pi.test
+
+it("registers /snake", function()
+  expect(t.commands()).to_contain({ name = "snake" })
+end)

@@ -1,0 +1,5 @@
+local t = pi.test
+
+it("registers /invaders", function()
+  expect(t.commands()).to_contain({ name = "invaders" })
+end)

@@ -1,0 +1,6 @@
+local t = pi.test
+
+it("loads without commands or tools", function()
+  expect(t.commands()).to_equal({})
+  expect(t.tools()).to_equal({ "read", "bash", "edit", "write" })
+end)

@@ -1,0 +1,15 @@
+local t = pi.test
+
+it("refuses other tools until a task is in progress", function()
+  t.model.tool("bash", { command = "echo hi" })
+  t.model.tool("tilldone", { action = "add", text = "write tests" })
+  t.model.tool("tilldone", { action = "toggle", id = 1 })
+  t.model.tool("bash", { command = "echo hi" })
+  t.model.reply("done")
+  t.send("work")
+  local calls = t.tool_calls()
+  expect(calls[1].is_error).to_be(true)
+  expect(calls[1].result).to_match("^No TillDone tasks yet")
+  expect(calls[4].is_error).to_be(false)
+  expect(calls[4].result).to_contain("hi")
+end)
