@@ -48,10 +48,13 @@ pub struct TestWorld {
 
 impl TestWorld {
     /// A world loading `extensions`, with a fresh working folder, which becomes the
-    /// process's current folder (as it is for pi) until [`finish`](Self::finish).
+    /// process's current folder (as it is for pi) until [`finish`](Self::finish), and the
+    /// sandbox in its default mode (`full`).
     pub fn new(extensions: Vec<PathBuf>) -> std::io::Result<Self> {
         let cwd = fresh_folder()?;
         std::env::set_current_dir(&cwd)?;
+        // The sandbox belongs to the process: each test starts from pi's default.
+        crate::sandbox::set(crate::sandbox::SandboxSettings::default());
         Ok(TestWorld {
             faux: FauxProvider::new().with_chunk_chars(64),
             ui: Recorder::default(),

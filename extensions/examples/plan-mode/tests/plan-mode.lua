@@ -1,12 +1,19 @@
 local t = pi.test
 
-it("toggles plan mode with /plan and limits the tools", function()
+it("runs plan mode in the read-only sandbox and leaves it with /plan", function()
   t.send("/plan")
-  expect(t.ui_calls("notify")[1].message).to_match("^Plan mode enabled%. Tools: read, bash")
-  expect(t.tools()).never.to_contain("write")
+  expect(t.ui_calls("notify")[1].message).to_equal("Plan mode enabled. Sandbox: read-only")
+  t.model.tool("write", { path = "plan.txt", content = "x" })
+  t.model.reply("planned")
+  t.send("write it down")
+  expect(t.tool_calls()[1].is_error).to_be(true)
+  expect(t.tool_calls()[1].result).to_contain("read-only")
   t.send("/plan")
   expect(t.ui_calls("notify")[2].message).to_equal("Plan mode disabled. Full access restored.")
-  expect(t.tools()).to_contain("write")
+  t.model.tool("write", { path = "plan.txt", content = "x" })
+  t.model.reply("written")
+  t.send("now write it")
+  expect(t.tool_calls()[2].is_error).to_be(false)
 end)
 
 it("has no todos before a plan", function()
