@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 use crate::session::manager::SessionManager;
 
-
 /// Why an export failed.
 #[derive(Debug)]
 pub enum ExportError {

@@ -10,7 +10,10 @@ use crate::session::manager::SessionManager;
 use super::theme_css::theme_css;
 
 const TEMPLATE: &str = include_str!("template.html");
-const STYLES: [&str; 2] = [include_str!("page/style.css"), include_str!("page/print.css")];
+const STYLES: [&str; 2] = [
+    include_str!("page/style.css"),
+    include_str!("page/print.css"),
+];
 /// The viewer's script in order: each part uses only the parts before it
 /// (`tree.js` and `view.js` use each other's state only once the page runs).
 const SCRIPTS: [&str; 6] = [
@@ -106,12 +109,15 @@ pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
         "leafId": session.leaf_id(),
         "strings": strings(),
     });
-    let title = session.session_name().map(str::to_string).unwrap_or_else(|| {
-        t(
-            "pi.export.page.title",
-            &[("id", Arg::from(session.session_id()))],
-        )
-    });
+    let title = session
+        .session_name()
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            t(
+                "pi.export.page.title",
+                &[("id", Arg::from(session.session_id()))],
+            )
+        });
     let filters: String = FILTERS
         .iter()
         .map(|(value, key)| {
@@ -124,7 +130,10 @@ pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
     let lang = crate::i18n::current_locale();
     // Filled last: the session's own text can hold anything, `{{...}}` included.
     TEMPLATE
-        .replace("{{LANG}}", &escape_html(if lang.is_empty() { "en" } else { &lang }))
+        .replace(
+            "{{LANG}}",
+            &escape_html(if lang.is_empty() { "en" } else { &lang }),
+        )
         .replace("{{TITLE}}", &escape_html(&title))
         .replace("{{SEARCH}}", &escape_html(&word("search")))
         .replace("{{FILTERS}}", &filters)
@@ -177,7 +186,10 @@ mod tests {
     fn the_viewer_gets_its_words_with_placeholders_kept() {
         let words = strings();
         assert_eq!(words["more_lines"], "… ({count} more lines)");
-        assert_eq!(words["tree_status"], "{pos} / {shown} shown · {total} entries");
+        assert_eq!(
+            words["tree_status"],
+            "{pos} / {shown} shown · {total} entries"
+        );
         assert_eq!(words.as_object().unwrap().len(), STRINGS.len());
     }
 }

@@ -127,11 +127,14 @@ window.addEventListener("beforeprint", renderAll);
     if (at > 0) { params[pair.slice(0, at)] = decodeURIComponent(pair.slice(at + 1)); }
   });
   if (params.leaf && byId[params.leaf]) { leafId = params.leaf; }
+  if (params.search) { searchBox.value = params.search; ui.query = params.search.trim(); }
   renderHeader();
   ui.rows = flattenTree();
+  leafRow = rowFor(leafId, ui.rows);
   showBranch(leafId);
-  ui.active = leafId;
-  if (params.search) { searchBox.value = params.search; ui.query = params.search.trim(); }
+  // What is on screen first is rendered at once; the rest as it comes into view.
+  renderChunk(0);
+  ui.active = leafRow;
   refilter();
   scrollTreeTo(activePos());
   if (params.entry && byId[params.entry]) { openEntry(params.entry); }

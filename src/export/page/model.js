@@ -139,9 +139,9 @@ function describe(e) {
       var text = oneLine(textOf(m.content));
       var calls = (m.content || []).filter(function (b) { return b && b.type === "toolCall"; });
       var failed = m.stopReason && m.stopReason !== "stop" && m.stopReason !== "toolUse";
+      if (calls.length) { text += (text ? " " : "") + "[" + calls.map(function (c) { return c.name; }).join(", ") + "]"; }
       if (!text && m.errorMessage) { text = tr("tree.error", { error: oneLine(m.errorMessage) }); }
       if (!text && failed) { text = "[" + m.stopReason + "]"; }
-      if (!text && calls.length) { text = "[" + calls.map(function (c) { return c.name; }).join(", ") + "]"; }
       return { kind: "assistant", text: tr("tree.assistant", { text: text }), quiet: !oneLine(textOf(m.content)) && !failed && !m.errorMessage };
     }
     case "toolResult": {
@@ -185,9 +185,18 @@ function flattenTree() {
   return rows;
 }
 
+/** The row standing for the leaf: the leaf, or the nearest entry above it that has a row (not a label). */
+var leafRow = null;
+function rowFor(id, rows) {
+  var has = Object.create(null);
+  rows.forEach(function (r) { has[r.e.id] = true; });
+  while (id && byId[id] && !has[id]) { id = byId[id].parentId; }
+  return id && has[id] ? id : null;
+}
+
 /** Whether `row` is listed under `filter` (default, no-tools, user, labeled, all). */
 function passesFilter(row, filter) {
-  if (row.quiet && row.e.id !== leafId && filter !== "all") { return false; }
+  if (row.quiet && row.e.id !== leafRow && filter !== "all") { return false; }
   switch (filter) {
     case "user": return row.kind === "user" && roleOf(row.e) === "user";
     case "no-tools": return row.kind !== "setting" && row.kind !== "tool";

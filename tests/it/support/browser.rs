@@ -1,0 +1,112 @@
+//! A page opened in headless Chromium through the DevTools protocol
+//! (`tests/browser/cdp.py`): JavaScript steps run in order, their results,
+//! the console's errors and every request the page made come back.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// What a run of steps saw.
+#[derive(Debug)]
+pub struct PageRun {
+    /// One value per step, in order (`{"error": ...}` for a step that threw).
+    pub results: Vec<Value>,
+    /// `console.error` calls, uncaught exceptions and the browser's error log.
+    pub console_errors: Vec<String>,
+    /// The URL of every request, the page's own included.
+    pub requests: Vec<String>,
+}
+
+impl PageRun {
+    /// The result of step `i` as text.
+    pub fn text(&self, i: usize) -> String {
+        match &self.results[i] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// Requests other than the page's own file and inline `data:` or `blob:` URLs.
+    pub fn outside_requests(&self, page: &Path) -> Vec<String> {
+        let own = format!("file://{}", page.display());
+        self.requests
+            .iter()
+            .filter(|u| !u.starts_with(&own) && !u.starts_with("data:") && !u.starts_with("blob:"))
+            .cloned()
+            .collect()
+    }
+}
+
+/// Fail with a clear message when Chromium is missing.
+pub fn require_chromium() {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .any(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    assert!(
+        found,
+        "headless Chromium is needed to check the exported page: install it (Debian: \
+         apt-get install chromium; scripts/test.sh does this) and run the tests again"
+    );
+}
+
+/// Open `page` (a file, with `hash` appended to its address) at 1400x1000 and run `steps`.
+pub fn run_page(page: &Path, hash: &str, steps: &[Value]) -> PageRun {
+    require_chromium();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.py");
+    let url = format!("file://{}{hash}", page.display());
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .arg(&url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tests/browser/cdp.py with python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(Value::Array(steps.to_vec()).to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the browser run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("cdp.py prints JSON");
+    let strings = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    PageRun {
+        results: v["results"].as_array().unwrap().clone(),
+        console_errors: strings("console_errors"),
+        requests: strings("requests"),
+    }
+}
+
+/// A step: the JavaScript expression `js`.
+pub fn js(js: &str) -> Value {
+    Value::String(js.to_string())
+}
+
+/// A step that waits `ms` milliseconds (the page's timers and frames run).
+pub fn sleep(ms: u64) -> Value {
+    serde_json::json!({ "sleep_ms": ms })
+}
+
+/// A step that saves a screenshot of the page to `path`.
+pub fn screenshot(path: &Path) -> Value {
+    serde_json::json!({ "screenshot": path.display().to_string() })
+}
