@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drive headless Chromium through the DevTools protocol, with the standard library only.
 
-    cdp.py URL [--width W] [--height H] < steps.json
+    cdp.py URL [--width W] [--height H] [--wait-ready] < steps.json
 
 Opens URL in a fresh headless Chromium (private profile, every proxy pointed at a closed
 port so nothing can leave the machine), runs the steps read from standard input and prints
@@ -11,6 +11,7 @@ A step is a JavaScript expression (a string, evaluated in the page; a promise is
 the result is returned by value) or {"screenshot": "out.png"} or {"sleep_ms": N}.
 console_errors holds console.error calls, uncaught exceptions and browser log errors;
 requests holds the URL of every request the page made (the page itself included).
+--wait-ready waits for pi's exported page to say it is drawn (`<body data-ready="1">`).
 
 Also used as a module by scripts/bench.py (first_paint) and scripts/export-screens.sh.
 """
@@ -177,6 +178,18 @@ class Browser:
         self.call("Page.navigate", {"url": url}, session=True)
         self.wait_event("Page.loadEventFired")
 
+    def wait_for(self, expression, timeout_ms=30000):
+        """Wait until `expression` is true in the page."""
+        self.evaluate("""new Promise((resolve, reject) => {
+            const until = Date.now() + %d;
+            const look = () => {
+              if (%s) resolve(true);
+              else if (Date.now() > until) reject(new Error('timed out waiting for: ' + %s));
+              else setTimeout(look, 10);
+            };
+            look();
+        })""" % (timeout_ms, expression, json.dumps(expression)))
+
     def evaluate(self, expression):
         r = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
                                            "returnByValue": True}, session=True)
@@ -236,6 +249,37 @@ def first_paint(url, width=1400, height=1000):
         b.close()
 
 
+MESSAGES = "#messages .msg, #messages .user-message, #messages .assistant-message"
+
+
+def content_paint(url, selector=MESSAGES, width=1400, height=1000):
+    """Milliseconds from navigation start to the first frame painted after an element
+    matching `selector` (a message of the conversation) is in the page, and to the first
+    contentful paint: {"content": ms, "fcp": ms}."""
+    b = Browser(width, height)
+    watch = """(() => {
+        const look = () => {
+          if (document.querySelector(%s)) {
+            requestAnimationFrame(() => setTimeout(() => { window.__contentPaint = performance.now(); }, 0));
+          } else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+    })();""" % json.dumps(selector)
+    try:
+        b.call("Page.addScriptToEvaluateOnNewDocument", {"source": watch}, session=True)
+        b.open(url)
+        return b.evaluate("""new Promise(resolve => {
+            const look = () => {
+              const p = performance.getEntriesByName('first-contentful-paint')[0];
+              if (p && window.__contentPaint) resolve({content: window.__contentPaint, fcp: p.startTime});
+              else setTimeout(look, 20);
+            };
+            look();
+        })""")
+    finally:
+        b.close()
+
+
 def main():
     args = sys.argv[1:]
     if not args:
@@ -247,6 +291,8 @@ def main():
     results = []
     try:
         b.open(args[0])
+        if "--wait-ready" in args:
+            b.wait_for("document.body && document.body.dataset.ready === '1'")
         for step in steps:
             try:
                 if isinstance(step, str):

@@ -129,13 +129,18 @@ window.addEventListener("beforeprint", renderAll);
   if (params.leaf && byId[params.leaf]) { leafId = params.leaf; }
   if (params.search) { searchBox.value = params.search; ui.query = params.search.trim(); }
   renderHeader();
-  ui.rows = flattenTree();
-  leafRow = rowFor(leafId, ui.rows);
   showBranch(leafId);
-  // What is on screen first is rendered at once; the rest as it comes into view.
+  // The conversation's first screen is painted first; the tree follows a frame later.
   renderChunk(0);
-  ui.active = leafRow;
-  refilter();
-  scrollTreeTo(activePos());
-  if (params.entry && byId[params.entry]) { openEntry(params.entry); }
+  requestAnimationFrame(function () {
+    setTimeout(function () {
+      ui.rows = flattenTree();
+      leafRow = rowFor(leafId, ui.rows);
+      ui.active = leafRow;
+      refilter();
+      scrollTreeTo(activePos());
+      if (params.entry && byId[params.entry]) { openEntry(params.entry); }
+      document.body.dataset.ready = "1";
+    }, 0);
+  });
 })();

@@ -1,6 +1,5 @@
 // The session as data: entries, the tree, labels, the branch shown, the
 // figures of the header and the rows of the sidebar with their filters.
-var data = JSON.parse(document.getElementById("session-data").textContent);
 var S = data.strings || {};
 var header = data.header || {};
 var entries = data.entries || [];
@@ -55,6 +54,16 @@ function textOf(content) {
   if (typeof content === "string") { return content; }
   return (content || []).filter(function (b) { return b && b.type === "text"; })
     .map(function (b) { return b.text || ""; }).join("\n");
+}
+/** The beginning (up to `max` characters) of the text of `content`. */
+function headText(content, max) {
+  if (typeof content === "string") { return content.slice(0, max); }
+  var out = "";
+  for (var i = 0; content && i < content.length && out.length < max; i++) {
+    var b = content[i];
+    if (b && b.type === "text" && b.text) { out += (out ? "\n" : "") + b.text.slice(0, max); }
+  }
+  return out.slice(0, max);
 }
 function roleOf(e) { return e.type === "message" && e.message ? e.message.role : e.type; }
 
@@ -134,15 +143,15 @@ function findCall(result) {
 function describe(e) {
   var m = e.message || {};
   switch (roleOf(e)) {
-    case "user": return { kind: "user", text: tr("tree.user", { text: oneLine(textOf(m.content)) }) };
+    case "user": return { kind: "user", text: tr("tree.user", { text: oneLine(headText(m.content, 400)) }) };
     case "assistant": {
-      var text = oneLine(textOf(m.content));
+      var text = oneLine(headText(m.content, 400));
       var calls = (m.content || []).filter(function (b) { return b && b.type === "toolCall"; });
       var failed = m.stopReason && m.stopReason !== "stop" && m.stopReason !== "toolUse";
       if (calls.length) { text += (text ? " " : "") + "[" + calls.map(function (c) { return c.name; }).join(", ") + "]"; }
       if (!text && m.errorMessage) { text = tr("tree.error", { error: oneLine(m.errorMessage) }); }
       if (!text && failed) { text = "[" + m.stopReason + "]"; }
-      return { kind: "assistant", text: tr("tree.assistant", { text: text }), quiet: !oneLine(textOf(m.content)) && !failed && !m.errorMessage };
+      return { kind: "assistant", text: tr("tree.assistant", { text: text }), quiet: !oneLine(headText(m.content, 400)) && !failed && !m.errorMessage };
     }
     case "toolResult": {
       var call = findCall(e);
@@ -150,7 +159,7 @@ function describe(e) {
     }
     case "bashExecution": return { kind: "user", text: "!" + oneLine(m.command) };
     case "custom": case "custom_message":
-      return { kind: "custom", text: "[" + (m.customType || e.customType) + "] " + oneLine(textOf(m.content || e.content)) };
+      return { kind: "custom", text: "[" + (m.customType || e.customType) + "] " + oneLine(headText(m.content || e.content, 400)) };
     case "compactionSummary": case "compaction":
       return { kind: "summary", text: tr("tree.compaction", { count: fmtTokens(e.tokensBefore || m.tokensBefore || 0) }) };
     case "branchSummary": case "branch_summary":

@@ -56,7 +56,8 @@ pub fn require_chromium() {
     );
 }
 
-/// Open `page` (a file, with `hash` appended to its address) at 1400x1000 and run `steps`.
+/// Open `page` (a file, with `hash` appended to its address) at 1400x1000, wait until it
+/// is drawn, and run `steps`.
 pub fn run_page(page: &Path, hash: &str, steps: &[Value]) -> PageRun {
     require_chromium();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.py");
@@ -64,6 +65,7 @@ pub fn run_page(page: &Path, hash: &str, steps: &[Value]) -> PageRun {
     let mut child = Command::new("python3")
         .arg(&script)
         .arg(&url)
+        .arg("--wait-ready")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -109,4 +111,23 @@ pub fn sleep(ms: u64) -> Value {
 /// A step that saves a screenshot of the page to `path`.
 pub fn screenshot(path: &Path) -> Value {
     serde_json::json!({ "screenshot": path.display().to_string() })
+}
+
+/// The session data an exported page holds, as JSON text (it is gzip-compressed in base64).
+pub fn page_data(html: &str) -> String {
+    use base64::Engine;
+    use std::io::Read;
+    let start = html
+        .find("id=\"session-data\"")
+        .expect("the page holds the session");
+    let start = start + html[start..].find('>').unwrap() + 1;
+    let end = start + html[start..].find("</script>").unwrap();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(html[start..end].trim())
+        .expect("base64");
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut json)
+        .expect("gzip");
+    json
 }
