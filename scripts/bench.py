@@ -16,6 +16,8 @@ hello-world Rust binary built in the same run (the floor for start-up):
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
   stream-rpc   the same answer over `--mode rpc`
   rpc-200      200 turns of 200-word answers over RPC: peak RSS
+  export20     the 20 MB session exported to HTML and opened in headless Chromium: the page
+               painted with the conversation (median of 5), first paint, file size
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
 
@@ -48,6 +50,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_export  # noqa: E402
 REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
 FIXTURE_IN_MIRROR = "packages/coding-agent/test/fixtures/large-session.jsonl"
@@ -338,6 +341,7 @@ def write_fixture(text, sb):
 
 
 REPEATS_20MB = 20
+EXPORT_RUNS = 5
 ID_FIELDS = ("id", "parentId", "firstKeptEntryId", "targetId", "fromId")
 
 
@@ -425,6 +429,9 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "resume20", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
                                                                    marker=b"mock-model")
                                                        for _ in range(runs)])})
+    if want("export20") and fixture and name != "before":
+        path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
+        attempt(r, "export20", lambda: bench_export.export_paint(cmd, sb, path, EXPORT_RUNS, stats))
     if want("stream-json"):
         def json_run():
             wall, rss, cpu, size = timed(cmd + model + ["--no-session", "--mode", "json", "-p", f"::words {WORDS}"],
@@ -491,6 +498,9 @@ def report(results, args):
         ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
         ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
+        ("20 MB session exported: page painted with messages (Chromium)", "export20", "wall", "ms", "≤ 1500 ms"),
+        ("20 MB session exported: first contentful paint", "export20", "fcp", "ms", ""),
+        ("20 MB session exported: file size", "export20", "bytes", "", "≤ pi 0.73.1's"),
         (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
         (f"{WORDS:,}-word answer, TUI: CPU", "stream-tui", "cpu", "s", "≤ 0.5 s"),
         (f"{WORDS:,}-word answer, `--mode json`: peak RSS", "stream-json", "rss", "MiB", "≤ 64 MiB"),
@@ -561,12 +571,15 @@ def main():
         if not args.no_reference:
             ref = ["node", args.reference_cli] if args.reference_cli else ensure_reference()
             impls.append(("pi 0.73.1", ref))
-        mock, port = start_mock(release)
+        # The export and `--version` rows run no model: no mock server is needed for them alone.
+        no_mock = args.only and not set(args.only.split(",")) - {"export20", "version"}
+        mock, port = (None, 9) if no_mock else start_mock(release)
         try:
             for name, cmd in impls:
                 results[name] = bench(name, cmd, args, root, port, fixture)
         finally:
-            mock.terminate()
+            if mock:
+                mock.terminate()
     table = report(results, args)
     print()
     print(table)

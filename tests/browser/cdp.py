@@ -40,9 +40,9 @@ def chromium_binary():
 class WebSocket:
     """A client WebSocket (RFC 6455) over a plain TCP socket: text frames, masked."""
 
-    def __init__(self, url):
+    def __init__(self, url, timeout=60):
         m = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
-        self.sock = socket.create_connection((m.group(1), int(m.group(2))), timeout=60)
+        self.sock = socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         request = (f"GET {m.group(3)} HTTP/1.1\r\nHost: {m.group(1)}:{m.group(2)}\r\n"
                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -107,7 +107,7 @@ class WebSocket:
 class Browser:
     """One headless Chromium with one page; events are kept as they arrive."""
 
-    def __init__(self, width=1400, height=1000):
+    def __init__(self, width=1400, height=1000, timeout=60):
         self.profile = tempfile.mkdtemp(prefix="pi-cdp-")
         self.proc = subprocess.Popen(
             [chromium_binary(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -117,7 +117,7 @@ class Browser:
              f"--user-data-dir={self.profile}", "--remote-debugging-port=0", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         url = self._devtools_url()
-        self.ws = WebSocket(url)
+        self.ws = WebSocket(url, timeout)
         self.next_id = 0
         self.events = []
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -144,7 +144,7 @@ class Browser:
         self.close()
         raise SystemExit("Chromium did not start: " + line.decode(errors="replace")[-400:])
 
-    def call(self, method, params=None, session=False, timeout=120):
+    def call(self, method, params=None, session=False, timeout=300):
         self.next_id += 1
         msg = {"id": self.next_id, "method": method, "params": params or {}}
         if session:
@@ -252,11 +252,11 @@ def first_paint(url, width=1400, height=1000):
 MESSAGES = "#messages .msg, #messages .user-message, #messages .assistant-message"
 
 
-def content_paint(url, selector=MESSAGES, width=1400, height=1000):
+def content_paint(url, selector=MESSAGES, width=1400, height=1000, timeout=60):
     """Milliseconds from navigation start to the first frame painted after an element
     matching `selector` (a message of the conversation) is in the page, and to the first
-    contentful paint: {"content": ms, "fcp": ms}."""
-    b = Browser(width, height)
+    contentful paint: {"content": ms, "fcp": ms}. Gives up after `timeout` seconds."""
+    b = Browser(width, height, timeout)
     watch = """(() => {
         const look = () => {
           if (document.querySelector(%s)) {
