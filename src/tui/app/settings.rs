@@ -46,6 +46,21 @@ impl UiSettings {
         inventory
     }
 
+    /// The JSON of theme `name` as it is loaded (built-in first, then `<name>.json` in the
+    /// theme folders), for the exported page's colours.
+    pub fn theme_json(&self, name: &str) -> Option<String> {
+        let builtin = crate::ui_kit::theme::BUILTIN_THEMES
+            .iter()
+            .find(|(n, _)| *n == name);
+        if let Some((_, json)) = builtin {
+            return Some((*json).to_string());
+        }
+        self.theme_dirs
+            .iter()
+            .map(|d| d.join(format!("{name}.json")))
+            .find_map(|p| std::fs::read_to_string(p).ok())
+    }
+
     /// Theme names offered by `/settings`: built-in, then user themes.
     pub fn theme_names(&self) -> Vec<String> {
         let mut names: Vec<String> = crate::ui_kit::theme::builtin_theme_names()
@@ -227,5 +242,29 @@ impl App {
         if let Some(w) = warning {
             self.transcript.notice(w, NoticeKind::Warning);
         }
+    }
+}
+
+#[cfg(test)]
+mod theme_json_tests {
+    use super::*;
+
+    #[test]
+    fn the_export_gets_the_current_theme() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mine.json"), "{\"name\": \"mine\"}").unwrap();
+        let settings = UiSettings {
+            theme_dirs: vec![dir.path().to_path_buf()],
+            ..UiSettings::default()
+        };
+        assert_eq!(
+            settings.theme_json("light").as_deref(),
+            Some(crate::ui_kit::theme::LIGHT_JSON)
+        );
+        assert_eq!(
+            settings.theme_json("mine").as_deref(),
+            Some("{\"name\": \"mine\"}")
+        );
+        assert_eq!(settings.theme_json("missing"), None);
     }
 }
