@@ -2,6 +2,7 @@
 //! self-contained page (see [`page`]) holding the session's entries, the theme's
 //! colours and an inline viewer. Nothing is fetched from the network when it is opened.
 
+mod figures;
 pub mod jsonl;
 mod page;
 pub mod share;

@@ -70,6 +70,10 @@ const STRINGS: &[(&str, &[&str])] = &[
     ("info_cost", &[]),
 ];
 
+/// Entries of the branch the page holds in plain JSON to draw its first screen
+/// (the viewer's first chunk).
+const FIRST_SCREEN: usize = 25;
+
 /// The tree's filters: the value the script knows and the button's word.
 const FILTERS: [(&str, &str); 5] = [
     ("default", "filter_default"),
@@ -103,11 +107,28 @@ fn strings() -> Value {
 
 /// The whole HTML document for `session` in the theme given as JSON.
 pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
+    let entries: Vec<Value> = session
+        .entries()
+        .iter()
+        .filter_map(|e| serde_json::to_value(e).ok())
+        .collect();
+    // The first screen of the current branch, drawn before the whole session is unpacked.
+    let first: Vec<&crate::session::entries::SessionEntry> = session
+        .get_branch(None)
+        .into_iter()
+        .take(FIRST_SCREEN)
+        .collect();
+    let head = json!({
+        "header": session.header(),
+        "strings": strings(),
+        "stats": super::figures::figures(&entries),
+        "entries": first,
+        "leafId": first.last().map(|e| e.id()),
+    });
     let data = json!({
         "header": session.header(),
-        "entries": session.entries(),
+        "entries": entries,
         "leafId": session.leaf_id(),
-        "strings": strings(),
     });
     let title = session
         .session_name()
@@ -128,19 +149,73 @@ pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
         })
         .collect();
     let lang = crate::i18n::current_locale();
-    // Filled last: the session's own text can hold anything, `{{...}}` included.
-    TEMPLATE
-        .replace(
-            "{{LANG}}",
-            &escape_html(if lang.is_empty() { "en" } else { &lang }),
-        )
-        .replace("{{TITLE}}", &escape_html(&title))
-        .replace("{{SEARCH}}", &escape_html(&word("search")))
-        .replace("{{FILTERS}}", &filters)
-        .replace("{{THEME_VARS}}", &theme_css(theme_json))
-        .replace("{{STYLE}}", &STYLES.concat())
-        .replace("{{SCRIPT}}", &SCRIPTS.join("\n"))
-        .replace("{{DATA}}", &packed_json(&data))
+    let lang = if lang.is_empty() {
+        "en".to_string()
+    } else {
+        lang
+    };
+    fill(
+        TEMPLATE,
+        &[
+            ("LANG", escape_html(&lang)),
+            ("TITLE", escape_html(&title)),
+            ("SEARCH", escape_html(&word("search"))),
+            ("FILTERS", filters),
+            ("THEME_VARS", theme_css(theme_json)),
+            ("STYLE", STYLES.concat()),
+            ("SCRIPT", SCRIPTS.join("\n")),
+            ("HEAD", script_safe_json(&head)),
+            ("DATA", packed_json(&data)),
+        ],
+    )
+}
+
+/// `template` with each `{{NAME}}` replaced by its value, in one pass: a value
+/// (the session's text) is never searched for placeholders itself.
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find("}}").and_then(|end| {
+            let name = &after[..end];
+            values
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (v, end))
+        }) {
+            Some((value, end)) => {
+                out.push_str(value);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// JSON that can sit inside a `<script>` element: `<`, `>`, `&` and the
+/// line separators are escaped, so no `</script>` can end it early.
+fn script_safe_json(value: &Value) -> String {
+    let text = serde_json::to_string(value).unwrap_or_else(|_| "{}".into());
+    let mut out = String::with_capacity(text.len() + text.len() / 50);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// `value` as gzip-compressed JSON in base64: nothing in it can end the
@@ -167,6 +242,25 @@ fn escape_html(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholders_are_filled_once() {
+        let filled = fill(
+            "<{{A}}|{{B}}|{{C}}>",
+            &[("A", "{{B}}".into()), ("B", "b".into())],
+        );
+        assert_eq!(filled, "<{{B}}|b|{{C}}>");
+    }
+
+    #[test]
+    fn script_json_cannot_close_the_script_element() {
+        let s = script_safe_json(&json!({"text": "</script><b>&"}));
+        assert!(!s.contains("</script>"));
+        assert_eq!(
+            serde_json::from_str::<Value>(&s).unwrap()["text"],
+            "</script><b>&"
+        );
+    }
 
     #[test]
     fn the_session_is_packed_and_comes_back_whole() {

@@ -8,7 +8,9 @@ port so nothing can leave the machine), runs the steps read from standard input 
 one JSON object: {"results": [...], "console_errors": [...], "requests": [...]}.
 
 A step is a JavaScript expression (a string, evaluated in the page; a promise is awaited;
-the result is returned by value) or {"screenshot": "out.png"} or {"sleep_ms": N}.
+the result is returned by value) or {"screenshot": "out.png"} or {"sleep_ms": N} or
+{"cdp": "Domain.method", "params": {...}} (a DevTools command for the page, e.g.
+Emulation.setEmulatedMedia).
 console_errors holds console.error calls, uncaught exceptions and browser log errors;
 requests holds the URL of every request the page made (the page itself included).
 --wait-ready waits for pi's exported page to say it is drawn (`<body data-ready="1">`).
@@ -253,29 +255,47 @@ MESSAGES = "#messages .msg, #messages .user-message, #messages .assistant-messag
 
 
 def content_paint(url, selector=MESSAGES, width=1400, height=1000, timeout=60):
-    """Milliseconds from navigation start to the first frame painted after an element
-    matching `selector` (a message of the conversation) is in the page, and to the first
-    contentful paint: {"content": ms, "fcp": ms}. Gives up after `timeout` seconds."""
+    """Milliseconds from navigation start to the end of the first frame that paints an
+    element matching `selector` (a message of the conversation), and to the first
+    contentful paint, and (pi's page) to the whole session drawn:
+    {"content": ms, "fcp": ms, "ready": ms or None}. Raises when the page logs an error before
+    that, or after `timeout` seconds."""
     b = Browser(width, height, timeout)
     watch = """(() => {
         const look = () => {
           if (document.querySelector(%s)) {
-            requestAnimationFrame(() => setTimeout(() => { window.__contentPaint = performance.now(); }, 0));
+            // A task queued from a frame's callback runs once that frame is painted.
+            setTimeout(() => { window.__contentPaint = performance.now(); }, 0);
           } else requestAnimationFrame(look);
         };
         requestAnimationFrame(look);
+        // pi's page says when the whole session is unpacked and the tree drawn.
+        new MutationObserver((changes, obs) => {
+          if (document.body && document.body.dataset.ready === '1') {
+            window.__ready = performance.now();
+            obs.disconnect();
+          }
+        }).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-ready']});
     })();""" % json.dumps(selector)
     try:
         b.call("Page.addScriptToEvaluateOnNewDocument", {"source": watch}, session=True)
         b.open(url)
-        return b.evaluate("""new Promise(resolve => {
-            const look = () => {
-              const p = performance.getEntriesByName('first-contentful-paint')[0];
-              if (p && window.__contentPaint) resolve({content: window.__contentPaint, fcp: p.startTime});
-              else setTimeout(look, 20);
-            };
-            look();
-        })""")
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            got = b.evaluate("""(() => {
+                const p = performance.getEntriesByName('first-contentful-paint')[0];
+                const ready = window.__ready || null;
+                const painted = p && window.__contentPaint;
+                const settled = ready || !document.querySelector('#session-head');
+                return painted && settled ? {content: window.__contentPaint, fcp: p.startTime, ready} : null;
+            })()""")
+            if got:
+                return got
+            errors = b.console_errors()
+            if errors:
+                raise RuntimeError("the page failed: " + errors[0].splitlines()[0])
+            time.sleep(0.05)
+        raise TimeoutError(f"no message painted in {timeout} s")
     finally:
         b.close()
 
@@ -300,6 +320,8 @@ def main():
                 elif "screenshot" in step:
                     b.screenshot(step["screenshot"])
                     results.append(step["screenshot"])
+                elif "cdp" in step:
+                    results.append(b.call(step["cdp"], step.get("params", {}), session=True))
                 elif "sleep_ms" in step:
                     b.drain(step["sleep_ms"])
                     results.append(None)

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::browser::{PageRun, js, run_page, screenshot, sleep};
+use crate::support::browser::{PageRun, devtools, js, run_page, screenshot, sleep};
 use crate::support::pi_cli::PiSandbox;
 
 /// Waits two frames (the tree draws its rows on the next frame after a scroll).
@@ -249,4 +249,75 @@ fn toggles_keys_folding_and_highlighting() {
         "Enter opens the entry: {keys}"
     );
     assert_eq!(keys["marked"], true);
+}
+
+#[test]
+fn download_copy_and_print() {
+    let sandbox = PiSandbox::new();
+    let page = export_large(&sandbox);
+    let size = std::fs::metadata(&page).unwrap().len();
+    // pi 0.73.1's export of the same session is 1,613,052 bytes.
+    assert!(size < 1_613_052, "the page is {size} bytes");
+    let run = run_page(
+        &page,
+        "",
+        &[
+            js("(async () => {
+                let blob = null;
+                const create = URL.createObjectURL;
+                URL.createObjectURL = b => { blob = b; return create.call(URL, b); };
+                document.getElementById('download').click();
+                const lines = (await blob.text()).trim().split('\\n').map(l => JSON.parse(l));
+                return {count: lines.length, first: lines[0].type, second: lines[1].type,
+                        joined: lines.some(l => 'joined' in l)};
+            })()"),
+            js("(async () => {
+                let copied = null;
+                Object.defineProperty(navigator, 'clipboard', {value: {writeText: t => { copied = t; return Promise.resolve(); }}});
+                const button = document.querySelector('#messages .msg.user .copy');
+                button.click();
+                await new Promise(r => setTimeout(r, 50));
+                return {copied, label: button.textContent};
+            })()"),
+            devtools("Emulation.setEmulatedMedia", serde_json::json!({"media": "print"})),
+            js("({sidebar: getComputedStyle(document.getElementById('sidebar')).display,
+                 buttons: getComputedStyle(document.querySelector('.help-bar')).display,
+                 background: getComputedStyle(document.body).backgroundColor,
+                 toolBody: getComputedStyle(document.querySelector('.tool-body')).display})"),
+            js("document.body.classList.add('hide-tools')"),
+            js("getComputedStyle(document.querySelector('.tool-body')).display"),
+            devtools("Emulation.setEmulatedMedia", serde_json::json!({"media": "screen"})),
+            js("({sidebar: getComputedStyle(document.getElementById('sidebar')).display,
+                 toolBody: getComputedStyle(document.querySelector('.tool-body')).display})"),
+        ],
+    );
+    clean(&run, &page);
+    let download = &run.results[0];
+    assert_eq!(
+        download["count"], 1019,
+        "the header and 1,018 entries: {download}"
+    );
+    assert_eq!(download["first"], "session");
+    assert_eq!(download["second"], "message");
+    assert_eq!(
+        download["joined"], false,
+        "the viewer's own marks are not saved"
+    );
+
+    let copy = &run.results[1];
+    assert_eq!(copy["copied"], "**User:**\n\n/mode", "{copy}");
+    assert_eq!(copy["label"], "copied");
+
+    let print = &run.results[3];
+    assert_eq!(print["sidebar"], "none", "{print}");
+    assert_eq!(print["buttons"], "none");
+    assert_eq!(print["background"], "rgb(255, 255, 255)");
+    assert_eq!(print["toolBody"], "block");
+    assert_eq!(
+        run.results[5], "block",
+        "printed, tool output shows even when toggled off"
+    );
+    let screen = &run.results[7];
+    assert_eq!(screen["sidebar"], "flex", "{screen}");
+    assert_eq!(screen["toolBody"], "none", "on screen the toggle holds");
 }

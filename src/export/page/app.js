@@ -1,8 +1,8 @@
 // The page put together: the header with the session's figures, the toggles
 // and their keys, search, the JSONL download, copy as Markdown, printing and
 // the start-up ("#leaf=<id>", "#entry=<id>", "#search=<text>" in the address).
-function renderHeader() {
-  var s = sessionStats();
+/** The header; `s` holds the session's figures (counted as pi 0.73.1 counts them). */
+function renderHeader(s) {
   var box = document.getElementById("session-header");
   box.appendChild(el("h1", null, document.title));
   var bar = el("div", "help-bar");
@@ -120,20 +120,41 @@ document.addEventListener("keydown", function (ev) {
 });
 window.addEventListener("beforeprint", renderAll);
 
+/** The session packed in the page (gzip-compressed JSON in base64), unpacked. */
+function unpack(text) {
+  var bytes;
+  if (Uint8Array.fromBase64) { bytes = Uint8Array.fromBase64(text.trim()); } else {
+    var packed = atob(text.trim());
+    bytes = new Uint8Array(packed.length);
+    for (var i = 0; i < packed.length; i++) { bytes[i] = packed.charCodeAt(i); }
+  }
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text().then(JSON.parse);
+}
+
 (function start() {
   var params = {};
   location.hash.replace(/^#/, "").split("&").forEach(function (pair) {
     var at = pair.indexOf("=");
     if (at > 0) { params[pair.slice(0, at)] = decodeURIComponent(pair.slice(at + 1)); }
   });
-  if (params.leaf && byId[params.leaf]) { leafId = params.leaf; }
-  if (params.search) { searchBox.value = params.search; ui.query = params.search.trim(); }
-  renderHeader();
-  showBranch(leafId);
-  // The conversation's first screen is painted first; the tree follows a frame later.
-  renderChunk(0);
-  requestAnimationFrame(function () {
-    setTimeout(function () {
+  // The page holds the header's figures and the first screen of the branch in plain JSON
+  // before the whole session: they are drawn while the rest loads.
+  var first = JSON.parse(document.getElementById("session-head").textContent);
+  load(first);
+  renderHeader(first.stats);
+  if (!params.leaf && !params.entry) {
+    showBranch(leafId);
+    renderChunk(0);
+  }
+  function all() {
+    unpack(document.getElementById("session-data").textContent).then(function (whole) {
+      whole.strings = first.strings;
+      load(whole);
+      if (params.leaf && byId[params.leaf]) { leafId = params.leaf; }
+      if (params.search) { searchBox.value = params.search; ui.query = params.search.trim(); }
+      showBranch(leafId);
+      renderChunk(0);
       ui.rows = flattenTree();
       leafRow = rowFor(leafId, ui.rows);
       ui.active = leafRow;
@@ -141,6 +162,10 @@ window.addEventListener("beforeprint", renderAll);
       scrollTreeTo(activePos());
       if (params.entry && byId[params.entry]) { openEntry(params.entry); }
       document.body.dataset.ready = "1";
-    }, 0);
-  });
+    }).catch(function (e) {
+      messagesBox.textContent = String(e);
+      console.error(e);
+    });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", all); } else { all(); }
 })();

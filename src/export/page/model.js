@@ -1,12 +1,6 @@
 // The session as data: entries, the tree, labels, the branch shown, the
-// figures of the header and the rows of the sidebar with their filters.
-var S = data.strings || {};
-var header = data.header || {};
-var entries = data.entries || [];
-var byId = Object.create(null);
-var kids = Object.create(null);
-var roots = [];
-var labels = Object.create(null);
+// tokens and cost of a turn and the rows of the sidebar with their filters.
+var data, S, header, entries, byId, kids, roots, labels, leafId;
 
 function tr(key, args) {
   var text = S[key] || key;
@@ -15,19 +9,31 @@ function tr(key, args) {
   }
   return text;
 }
-
-entries.forEach(function (e) { if (e.id) { byId[e.id] = e; } });
-entries.forEach(function (e) {
-  if (e.type === "label") {
-    if (e.label) { labels[e.targetId] = e.label; } else { delete labels[e.targetId]; }
-  }
-  var p = e.parentId;
-  if (p && p !== e.id && byId[p]) { (kids[p] = kids[p] || []).push(e); } else { roots.push(e); }
-});
 function time(e) { var t = Date.parse(e.timestamp); return isNaN(t) ? 0 : t; }
-Object.keys(kids).forEach(function (id) {
-  if (kids[id].length > 1) { kids[id].sort(function (a, b) { return time(a) - time(b); }); }
-});
+
+/** Take `d` as the session: its first screen first, then all of it. */
+function load(d) {
+  data = d;
+  S = d.strings || {};
+  header = d.header || {};
+  entries = d.entries || [];
+  byId = Object.create(null);
+  kids = Object.create(null);
+  roots = [];
+  labels = Object.create(null);
+  entries.forEach(function (e) { if (e.id) { byId[e.id] = e; } });
+  entries.forEach(function (e) {
+    if (e.type === "label") {
+      if (e.label) { labels[e.targetId] = e.label; } else { delete labels[e.targetId]; }
+    }
+    var p = e.parentId;
+    if (p && p !== e.id && byId[p]) { (kids[p] = kids[p] || []).push(e); } else { roots.push(e); }
+  });
+  Object.keys(kids).forEach(function (id) {
+    if (kids[id].length > 1) { kids[id].sort(function (a, b) { return time(a) - time(b); }); }
+  });
+  leafId = d.leafId && byId[d.leafId] ? d.leafId : (entries.length ? entries[entries.length - 1].id : null);
+}
 
 /** Entries from the root to `id`. */
 function pathTo(id) {
@@ -67,33 +73,6 @@ function headText(content, max) {
 }
 function roleOf(e) { return e.type === "message" && e.message ? e.message.role : e.type; }
 
-/** The figures of the whole file, counted as pi 0.73.1 counts them. */
-function sessionStats() {
-  var s = { user: 0, assistant: 0, toolResult: 0, custom: 0, compactions: 0, branchSummaries: 0,
-    toolCalls: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, models: [] };
-  var models = Object.create(null);
-  entries.forEach(function (e) {
-    if (e.type === "compaction") { s.compactions++; return; }
-    if (e.type === "branch_summary") { s.branchSummaries++; return; }
-    if (e.type === "custom_message") { s.custom++; return; }
-    if (e.type !== "message" || !e.message) { return; }
-    var m = e.message;
-    if (m.role === "user") { s.user++; }
-    if (m.role === "toolResult") { s.toolResult++; }
-    if (m.role !== "assistant") { return; }
-    s.assistant++;
-    if (m.model) {
-      var name = m.provider ? m.provider + "/" + m.model : m.model;
-      if (!models[name]) { models[name] = true; s.models.push(name); }
-    }
-    var u = m.usage || {};
-    s.input += u.input || 0; s.output += u.output || 0;
-    s.cacheRead += u.cacheRead || 0; s.cacheWrite += u.cacheWrite || 0;
-    s.cost += turnCost(u);
-    s.toolCalls += (m.content || []).filter(function (b) { return b && b.type === "toolCall"; }).length;
-  });
-  return s;
-}
 function turnCost(u) {
   var c = (u && u.cost) || {};
   return (c.input || 0) + (c.output || 0) + (c.cacheRead || 0) + (c.cacheWrite || 0);
@@ -107,8 +86,6 @@ function fmtTokens(n) {
 
 // ---- sidebar rows: depth-first, the branch holding the leaf first
 
-var leafId = data.leafId && byId[data.leafId] ? data.leafId
-  : (entries.length ? entries[entries.length - 1].id : null);
 
 function oneLine(text) {
   text = String(text || "");

@@ -43,7 +43,7 @@ function drawRows() {
   for (var i = first; i < last; i++) {
     var r = ui.shown[i];
     var id = r.e.id;
-    var row = el("div", "node kind-" + r.kind + (onPath[id] !== undefined && view.path[onPath[id]] === r.e ? " on-path" : "") +
+    var row = el("div", "node kind-" + r.kind + (onPath[id] !== undefined && (view.path[onPath[id]] === r.e || r.e.joined) ? " on-path" : "") +
       (id === ui.active ? " active" : "") + (i === ui.cursor ? " cursor" : ""));
     row.style.top = i * ROW_H + "px";
     row.dataset.entryId = id;

@@ -108,6 +108,11 @@ pub fn sleep(ms: u64) -> Value {
     serde_json::json!({ "sleep_ms": ms })
 }
 
+/// A step that sends the DevTools command `method` with `params` to the page.
+pub fn devtools(method: &str, params: Value) -> Value {
+    serde_json::json!({ "cdp": method, "params": params })
+}
+
 /// A step that saves a screenshot of the page to `path`.
 pub fn screenshot(path: &Path) -> Value {
     serde_json::json!({ "screenshot": path.display().to_string() })
