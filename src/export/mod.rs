@@ -1,6 +1,8 @@
 //! HTML export (`/export`, `pi --export`, RPC `export_html`, `/share`): one
-//! self-contained page (see [`page`]) holding the session's entries, the theme's
-//! colours and an inline viewer. Nothing is fetched from the network when it is opened.
+//! self-contained page (`page.rs`, the viewer in `page/`) holding the session's
+//! entries, the header's figures (`figures.rs`), the theme's colours
+//! (`theme_css.rs`) and an inline viewer. Nothing is fetched from the network
+//! when it is opened.
 
 mod figures;
 pub mod jsonl;

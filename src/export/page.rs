@@ -1,6 +1,7 @@
-//! The exported page: the template filled with the session as JSON, the
-//! theme's colours, the viewer's style and script (`page/*.css`, `page/*.js`)
-//! and the viewer's words in the current language.
+//! The exported page: the template filled with the header's figures and the
+//! branch's first screen as plain JSON, the whole session packed (gzip, base64),
+//! the theme's colours, the viewer's style and script (`page/*.css`,
+//! `page/*.js`) and the viewer's words in the current language.
 
 use serde_json::{Map, Value, json};
 
