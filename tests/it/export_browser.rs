@@ -6,7 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::browser::{PageRun, devtools, js, run_page, screenshot, sleep};
+use serde_json::Value;
+
+use crate::support::browser::{
+    PageRun, devtools, js, run_page, run_page_loaded, screenshot, sleep,
+};
 use crate::support::pi_cli::PiSandbox;
 
 /// Waits two frames (the tree draws its rows on the next frame after a scroll).
@@ -320,4 +324,39 @@ fn download_copy_and_print() {
     let screen = &run.results[7];
     assert_eq!(screen["sidebar"], "flex", "{screen}");
     assert_eq!(screen["toolBody"], "none", "on screen the toggle holds");
+}
+
+#[test]
+fn the_first_screen_is_drawn_before_the_whole_session_is_unpacked() {
+    let sandbox = PiSandbox::new();
+    let page = export_large(&sandbox);
+    // The same page with its packed session spoiled: what comes before it still shows.
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html.find("type=\"application/gzip;base64\">").unwrap() + 31;
+    let end = start + html[start..].find("</script>").unwrap();
+    let spoiled = sandbox.project.join("spoiled.html");
+    std::fs::write(&spoiled, format!("{}AAAA{}", &html[..start], &html[end..])).unwrap();
+    let look = js(
+        "({messages: document.getElementById('info-messages').textContent,
+        shown: document.querySelectorAll('#messages .msg').length,
+        first: document.querySelector('#messages .msg.user').innerText,
+        ready: document.body.dataset.ready || null})",
+    );
+    let run = run_page_loaded(&spoiled, &[sleep(300), look.clone()]);
+    let seen = &run.results[1];
+    assert_eq!(seen["messages"], "88 user, 453 assistant, 373 tool results");
+    assert!(seen["shown"].as_u64().unwrap() >= 10, "{seen}");
+    assert!(seen["first"].as_str().unwrap().contains("/mode"), "{seen}");
+    assert_eq!(seen["ready"], Value::Null, "the whole session never came");
+    assert_eq!(
+        run.console_errors.len(),
+        1,
+        "the failure is reported: {:?}",
+        run.console_errors
+    );
+
+    // The page as exported gets there.
+    let run = run_page_loaded(&page, &[sleep(300), look]);
+    assert_eq!(run.results[1]["ready"], "1", "{}", run.results[1]);
+    clean(&run, &page);
 }

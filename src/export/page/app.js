@@ -163,7 +163,8 @@ function unpack(text) {
       if (params.entry && byId[params.entry]) { openEntry(params.entry); }
       document.body.dataset.ready = "1";
     }).catch(function (e) {
-      messagesBox.textContent = String(e);
+      // What was drawn stays; the failure is said above it.
+      messagesBox.insertBefore(el("div", "msg error", String(e)), messagesBox.firstChild);
       console.error(e);
     });
   }

@@ -59,13 +59,22 @@ pub fn require_chromium() {
 /// Open `page` (a file, with `hash` appended to its address) at 1400x1000, wait until it
 /// is drawn, and run `steps`.
 pub fn run_page(page: &Path, hash: &str, steps: &[Value]) -> PageRun {
+    run(page, hash, steps, true)
+}
+
+/// As [`run_page`], without waiting for the page to say it is drawn (after its load event).
+pub fn run_page_loaded(page: &Path, steps: &[Value]) -> PageRun {
+    run(page, "", steps, false)
+}
+
+fn run(page: &Path, hash: &str, steps: &[Value], wait_ready: bool) -> PageRun {
     require_chromium();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/cdp.py");
     let url = format!("file://{}{hash}", page.display());
     let mut child = Command::new("python3")
         .arg(&script)
         .arg(&url)
-        .arg("--wait-ready")
+        .args(wait_ready.then_some("--wait-ready"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
