@@ -207,3 +207,83 @@ fn export_of_a_missing_file_names_it() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nope.jsonl"), "{err}");
 }
+
+#[test]
+fn summaries_custom_messages_links_and_turn_costs_have_their_rows() {
+    let sandbox = PiSandbox::new();
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/export/compacted.jsonl");
+    let page = sandbox.project.join("compacted.html");
+    let out = sandbox.run(
+        &["--export", source.to_str().unwrap(), page.to_str().unwrap()],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = run_page(
+        &page,
+        "",
+        &[js("({
+            summaries: [...document.querySelectorAll('.msg.summary .summary-head')].map(n => n.textContent),
+            summaryText: [...document.querySelectorAll('.msg.summary pre')].map(n => n.textContent),
+            custom: document.querySelector('.msg.custom').innerText,
+            links: [...document.querySelectorAll('#messages a')].map(a => a.href + ' ' + a.textContent),
+            keywords: [...document.querySelectorAll('#messages pre.code .hl-k')].map(n => n.textContent),
+            usage: document.querySelector('.msg.assistant .usage').textContent,
+            messages: document.getElementById('info-messages').textContent,
+            cost: document.getElementById('info-cost').textContent,
+            rows: [...document.querySelectorAll('#tree .node')].map(n => n.textContent),
+        })")],
+    );
+    assert!(run.console_errors.is_empty(), "{:?}", run.console_errors);
+    let seen = &run.results[0];
+    assert_eq!(
+        seen["summaries"],
+        serde_json::json!([
+            "Compacted: 123k tokens summarized",
+            "Summary of another branch"
+        ]),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["summaryText"][0],
+        "The user asked for a plan.\nThe plan was written."
+    );
+    assert!(seen["custom"].as_str().unwrap().contains("[reminder]"));
+    assert!(
+        seen["custom"]
+            .as_str()
+            .unwrap()
+            .contains("Remember the deadline.")
+    );
+    assert_eq!(
+        seen["links"],
+        serde_json::json!([
+            "https://example.org/notes https://example.org/notes",
+            "https://example.org/guide the guide"
+        ])
+    );
+    assert_eq!(seen["keywords"], serde_json::json!(["fn", "let"]));
+    assert_eq!(seen["usage"], "↑1.2k ↓300  $0.0081");
+    assert_eq!(
+        seen["messages"],
+        "2 user, 1 assistant, 1 custom, 1 compactions, 1 branch summaries"
+    );
+    assert_eq!(seen["cost"], "$0.008");
+    let rows = seen["rows"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r == "[compaction: 123k tokens]"),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r == "[branch summary] An abandoned try at a shorter plan.")
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r == "[reminder] Remember the deadline.")
+    );
+}
