@@ -43,7 +43,7 @@ const STRINGS: &[(&str, &[&str])] = &[
     ("copy_md", &[]),
     ("copy_md_title", &[]),
     ("copied", &[]),
-    ("thinking_head", &["count"]),
+    ("thinking_head", &[]),
     ("aborted", &[]),
     ("compaction_head", &["count"]),
     ("branch_summary_head", &[]),

@@ -118,8 +118,7 @@ function meta(entry, m) {
 
 function thinkingBlock(text) {
   var box = el("div", "thinking");
-  var lines = String(text).split("\n").length;
-  var head = el("button", "thinking-head", tr("thinking_head", { count: lines }));
+  var head = el("button", "thinking-head", tr("thinking_head"));
   head.type = "button";
   head.addEventListener("click", function () { box.classList.toggle("open"); });
   box.appendChild(head);
