@@ -62,6 +62,20 @@ const LOOK: &str = "({
 })";
 
 #[test]
+fn the_page_takes_the_theme_of_the_settings() {
+    let sandbox = PiSandbox::new();
+    let dark = std::fs::read_to_string(export(&sandbox)).unwrap();
+    assert!(dark.contains("--accent: #8abeb7;"), "dark by default");
+    sandbox.write_agent_file("settings.json", r#"{"theme": "light"}"#);
+    let light = std::fs::read_to_string(export(&sandbox)).unwrap();
+    assert!(
+        light.contains("--accent: #5a8080;"),
+        "the light theme's accent"
+    );
+    assert!(!light.contains("--accent: #8abeb7;"));
+}
+
+#[test]
 fn chromium_shows_the_current_branch_and_the_whole_tree() {
     let sandbox = PiSandbox::new();
     let page = export(&sandbox);

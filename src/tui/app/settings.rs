@@ -49,16 +49,8 @@ impl UiSettings {
     /// The JSON of theme `name` as it is loaded (built-in first, then `<name>.json` in the
     /// theme folders), for the exported page's colours.
     pub fn theme_json(&self, name: &str) -> Option<String> {
-        let builtin = crate::ui_kit::theme::BUILTIN_THEMES
-            .iter()
-            .find(|(n, _)| *n == name);
-        if let Some((_, json)) = builtin {
-            return Some((*json).to_string());
-        }
-        self.theme_dirs
-            .iter()
-            .map(|d| d.join(format!("{name}.json")))
-            .find_map(|p| std::fs::read_to_string(p).ok())
+        let dirs: Vec<&std::path::Path> = self.theme_dirs.iter().map(PathBuf::as_path).collect();
+        crate::ui_kit::theme::theme_json(name, &dirs)
     }
 
     /// Theme names offered by `/settings`: built-in, then user themes.
