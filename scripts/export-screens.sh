@@ -23,10 +23,10 @@ if [ -z "$pi" ]; then
     pi="${CARGO_TARGET_DIR:-target}/debug/pi"
 fi
 
-shoot() { # page name
+shoot() { # page name [--wait-ready]
     for size in 1000 3000; do
-        echo "[{\"screenshot\": \"$out/$2-1400x$size.png\"}]" |
-            python3 "$root/tests/browser/cdp.py" "file://$1" --height "$size" >/dev/null
+        echo "[{\"sleep_ms\": 300}, {\"screenshot\": \"$out/$2-1400x$size.png\"}]" |
+            python3 "$root/tests/browser/cdp.py" "file://$1" --height "$size" ${3:-} >/dev/null
     done
     echo "  $out/$2-1400x1000.png, $out/$2-1400x3000.png"
 }
@@ -35,7 +35,7 @@ fixture="$root/tests/fixtures/conformance/large-session.jsonl"
 echo "ours:"
 cp "$fixture" "$work/ours.jsonl"
 "$pi" --export "$work/ours.jsonl" "$work/ours.html" >/dev/null
-shoot "$work/ours.html" ours
+shoot "$work/ours.html" ours --wait-ready
 
 reference=${PI_REFERENCE_CLI:-}
 for candidate in "$root/target/bench-reference/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" \
