@@ -16,6 +16,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
   stream-rpc   the same answer over `--mode rpc`
   rpc-200      200 turns of 200-word answers over RPC: peak RSS
+  export1      the 1 MB session exported to HTML and opened in headless Chromium (as export20)
+  export20     the 20 MB session exported to HTML and opened in headless Chromium: the page
+               painted with the conversation (median of 5), first paint, file size
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
 
@@ -48,6 +51,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_export  # noqa: E402
 REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
 FIXTURE_IN_MIRROR = "packages/coding-agent/test/fixtures/large-session.jsonl"
@@ -338,6 +342,7 @@ def write_fixture(text, sb):
 
 
 REPEATS_20MB = 20
+EXPORT_RUNS = 5
 ID_FIELDS = ("id", "parentId", "firstKeptEntryId", "targetId", "fromId")
 
 
@@ -425,6 +430,13 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "resume20", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
                                                                    marker=b"mock-model")
                                                        for _ in range(runs)])})
+    if want("export1") and fixture and name != "before":
+        page, r["export1size"] = bench_export.export_page(cmd, sb, write_fixture(fixture, sb))
+        attempt(r, "export1", lambda: bench_export.paint(page, EXPORT_RUNS, stats))
+    if want("export20") and fixture and name != "before":
+        path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
+        page, r["export20size"] = bench_export.export_page(cmd, sb, path)
+        attempt(r, "export20", lambda: bench_export.paint(page, EXPORT_RUNS, stats))
     if want("stream-json"):
         def json_run():
             wall, rss, cpu, size = timed(cmd + model + ["--no-session", "--mode", "json", "-p", f"::words {WORDS}"],
@@ -491,6 +503,12 @@ def report(results, args):
         ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
         ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
+        ("1 MB session exported: page painted with messages (Chromium)", "export1", "wall", "ms", ""),
+        ("1 MB session exported: file size", "export1size", "bytes", "", "≤ pi 0.73.1's"),
+        ("20 MB session exported: page painted with messages (Chromium)", "export20", "wall", "ms", "≤ 1500 ms"),
+        ("20 MB session exported: first contentful paint", "export20", "fcp", "ms", ""),
+        ("20 MB session exported: whole session drawn (tree, search)", "export20", "ready", "ms", ""),
+        ("20 MB session exported: file size", "export20size", "bytes", "", "≤ pi 0.73.1's"),
         (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
         (f"{WORDS:,}-word answer, TUI: CPU", "stream-tui", "cpu", "s", "≤ 0.5 s"),
         (f"{WORDS:,}-word answer, `--mode json`: peak RSS", "stream-json", "rss", "MiB", "≤ 64 MiB"),
@@ -561,12 +579,14 @@ def main():
         if not args.no_reference:
             ref = ["node", args.reference_cli] if args.reference_cli else ensure_reference()
             impls.append(("pi 0.73.1", ref))
-        mock, port = start_mock(release)
+        no_mock = args.only and not set(args.only.split(",")) - {"export1", "export20", "version"}
+        mock, port = (None, 9) if no_mock else start_mock(release)  # those rows run no model
         try:
             for name, cmd in impls:
                 results[name] = bench(name, cmd, args, root, port, fixture)
         finally:
-            mock.terminate()
+            if mock:
+                mock.terminate()
     table = report(results, args)
     print()
     print(table)

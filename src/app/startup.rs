@@ -151,7 +151,14 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         return Ok(0);
     }
     if let Some(source) = &args.export {
-        return export_session_file(source, args.messages().first().map(String::as_str));
+        // The page is drawn in the theme of the settings (a user theme from the agent folder).
+        let themes = agent_dir.join("themes");
+        let theme = settings
+            .theme()
+            .and_then(|name| crate::ui_kit::theme::theme_json(name, &[themes.as_path()]));
+        let messages = args.messages();
+        let out = messages.first().map(String::as_str);
+        return export_session_file(source, out, theme.as_deref());
     }
     // `pi -p "/lang ..."` needs no model: answer it before choosing one.
     let messages = args.messages();
@@ -500,7 +507,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
 }
 
 /// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
-fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
+fn export_session_file(source: &str, out: Option<&str>, theme: Option<&str>) -> StartupResult<i32> {
     let source = PathBuf::from(source);
     let session = SessionManager::open(&source).map_err(|e| {
         t!(
@@ -510,7 +517,7 @@ fn export_session_file(source: &str, out: Option<&str>) -> StartupResult<i32> {
         )
     })?;
     let out = out.map(PathBuf::from);
-    let path = crate::export::export_session(&session, out.as_deref(), None).map_err(|e| {
+    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|e| {
         t!(
             "pi.cli.export_failed",
             path = source.display().to_string(),

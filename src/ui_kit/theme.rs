@@ -109,6 +109,17 @@ pub const REQUIRED_TOKENS: [&str; 51] = [
     "bashMode",
 ];
 
+/// The JSON of theme `name` as [`Theme::load`] finds it (built-in first, then
+/// `<name>.json` in `dirs`), for pages drawn in the user's colours (the HTML export).
+pub fn theme_json(name: &str, dirs: &[&Path]) -> Option<String> {
+    if let Some((_, json)) = BUILTIN_THEMES.iter().find(|(n, _)| *n == name) {
+        return Some((*json).to_string());
+    }
+    dirs.iter()
+        .map(|d| d.join(format!("{name}.json")))
+        .find_map(|p| std::fs::read_to_string(p).ok())
+}
+
 /// A resolved theme: token name to colour (`None` = terminal default).
 #[derive(Debug, Clone)]
 pub struct Theme {

@@ -362,7 +362,7 @@ fn session_commands_name_fork_clone_and_export() {
         html.display().to_string(),
         "{export}"
     );
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = crate::support::browser::page_data(&std::fs::read_to_string(&html).unwrap());
     assert!(page.contains("second question") && page.contains("Second answer."));
 
     let forks = rpc.call(json!({"type": "get_fork_messages"}));

@@ -65,7 +65,8 @@ fn export_writes_html_or_jsonl_share_uploads_a_gist_and_import_continues_a_file(
         s.contains("Session exported to: transcript.html")
     });
     let html = std::fs::read_to_string(pi.sandbox.project.join("transcript.html")).unwrap();
-    assert!(html.contains("a question worth keeping") && html.contains("Exported answer."));
+    let data = crate::support::browser::page_data(&html);
+    assert!(data.contains("a question worth keeping") && data.contains("Exported answer."));
 
     pi.send("/export \"saved copy.jsonl\"");
     pi.tmux.wait_for("the JSONL export notice", WAIT, |s| {
@@ -97,7 +98,7 @@ fn export_writes_html_or_jsonl_share_uploads_a_gist_and_import_continues_a_file(
     let args = std::fs::read_to_string(root.join("gh-args.txt")).unwrap();
     assert!(args.starts_with("gist create --public=false "), "{args}");
     let uploaded = std::fs::read_to_string(root.join("uploaded.html")).unwrap();
-    assert!(uploaded.contains("a question worth keeping"));
+    assert!(crate::support::browser::page_data(&uploaded).contains("a question worth keeping"));
     let left: Vec<_> = std::fs::read_dir(root.join("tmp"))
         .unwrap()
         .flatten()

@@ -46,9 +46,12 @@ impl App {
             SlashCommand::Changelog => self.show_changelog(),
             SlashCommand::Export(path) => {
                 let path = (!path.is_empty()).then(|| std::path::PathBuf::from(path));
-                let _ = self
-                    .commands
-                    .send(SessionCommand::Export { path, share: false });
+                let theme = self.ui_settings.theme_json(&self.theme.name);
+                let _ = self.commands.send(SessionCommand::Export {
+                    path,
+                    share: false,
+                    theme,
+                });
             }
             SlashCommand::Share => {
                 self.transcript
@@ -56,6 +59,7 @@ impl App {
                 let _ = self.commands.send(SessionCommand::Export {
                     path: None,
                     share: true,
+                    theme: self.ui_settings.theme_json(&self.theme.name),
                 });
             }
             SlashCommand::Import(_) if busy => refuse_busy(self),

@@ -75,6 +75,8 @@ pub enum SessionCommand {
         path: Option<PathBuf>,
         /// Upload the page as a secret gist with `gh` instead.
         share: bool,
+        /// The page's colours: the current theme as JSON (default: dark).
+        theme: Option<String>,
     },
     /// Show the notice this task yields, if any, once it finishes (the update check).
     NoticeWhenReady(JoinHandle<Option<String>>),
@@ -323,12 +325,12 @@ impl SessionPlace {
 }
 
 /// Export the session (HTML, or JSONL by the file's extension) and describe the outcome.
-fn export_event(agent: &AgentSession, path: Option<PathBuf>) -> UiEvent {
+fn export_event(agent: &AgentSession, path: Option<PathBuf>, theme: Option<&str>) -> UiEvent {
     let result = match &path {
         Some(p) if crate::export::jsonl::wants_jsonl(p) => {
             crate::export::jsonl::export_jsonl(&agent.session, Some(p))
         }
-        _ => crate::export::export_session(&agent.session, path.as_deref(), None),
+        _ => crate::export::export_session(&agent.session, path.as_deref(), theme),
     };
     match result {
         Ok(path) => UiEvent::Info(t!("pi.cmd.export.done", path = path.display().to_string())),
@@ -337,9 +339,12 @@ fn export_event(agent: &AgentSession, path: Option<PathBuf>) -> UiEvent {
 }
 
 /// Upload the session as a secret gist and describe the outcome.
-async fn share_event(session: &crate::session::manager::SessionManager) -> UiEvent {
+async fn share_event(
+    session: &crate::session::manager::SessionManager,
+    theme: Option<&str>,
+) -> UiEvent {
     use crate::export::share::{ShareError, share_session};
-    match share_session(session, None).await {
+    match share_session(session, theme).await {
         Ok(shared) => UiEvent::Info(t!(
             "pi.cmd.share.done",
             url = shared.viewer_url,
@@ -509,15 +514,17 @@ pub fn spawn_session(
                     )
                     .await;
                 }
-                SessionCommand::Export { share: true, .. } => {
-                    let _ = ui_tx.send(share_event(&agent.session).await);
+                SessionCommand::Export {
+                    share: true, theme, ..
+                } => {
+                    let _ = ui_tx.send(share_event(&agent.session, theme.as_deref()).await);
                 }
                 SessionCommand::Permissions(args) => {
                     let text = crate::core::permission_command::run(&mut agent, &args);
                     let _ = ui_tx.send(UiEvent::Info(text));
                 }
-                SessionCommand::Export { path, .. } => {
-                    let _ = ui_tx.send(export_event(&agent, path));
+                SessionCommand::Export { path, theme, .. } => {
+                    let _ = ui_tx.send(export_event(&agent, path, theme.as_deref()));
                 }
                 SessionCommand::Import { path, models } => {
                     let folder = agent.config.cwd.clone();

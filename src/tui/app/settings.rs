@@ -46,6 +46,13 @@ impl UiSettings {
         inventory
     }
 
+    /// The JSON of theme `name` as it is loaded (built-in first, then `<name>.json` in the
+    /// theme folders), for the exported page's colours.
+    pub fn theme_json(&self, name: &str) -> Option<String> {
+        let dirs: Vec<&std::path::Path> = self.theme_dirs.iter().map(PathBuf::as_path).collect();
+        crate::ui_kit::theme::theme_json(name, &dirs)
+    }
+
     /// Theme names offered by `/settings`: built-in, then user themes.
     pub fn theme_names(&self) -> Vec<String> {
         let mut names: Vec<String> = crate::ui_kit::theme::builtin_theme_names()
@@ -227,5 +234,29 @@ impl App {
         if let Some(w) = warning {
             self.transcript.notice(w, NoticeKind::Warning);
         }
+    }
+}
+
+#[cfg(test)]
+mod theme_json_tests {
+    use super::*;
+
+    #[test]
+    fn the_export_gets_the_current_theme() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mine.json"), "{\"name\": \"mine\"}").unwrap();
+        let settings = UiSettings {
+            theme_dirs: vec![dir.path().to_path_buf()],
+            ..UiSettings::default()
+        };
+        assert_eq!(
+            settings.theme_json("light").as_deref(),
+            Some(crate::ui_kit::theme::LIGHT_JSON)
+        );
+        assert_eq!(
+            settings.theme_json("mine").as_deref(),
+            Some("{\"name\": \"mine\"}")
+        );
+        assert_eq!(settings.theme_json("missing"), None);
     }
 }

@@ -25,6 +25,8 @@
 // which only integration tests can locate.
 
 #[cfg(test)]
+pub mod browser;
+#[cfg(test)]
 pub mod fake_ui;
 pub mod http1;
 pub mod llm;
