@@ -257,17 +257,18 @@ impl AgentSession {
         }
     }
 
-    /// Change the thinking level (clamped to the model) and emit
-    /// `thinking_level_select`.
+    /// Change the thinking level (clamped to the model): a change is recorded and
+    /// `thinking_level_select` emitted.
     pub async fn set_thinking_level(&mut self, level: ThinkingLevel) {
         let previous = self.config.thinking;
         let level = self.config.model.clamp_thinking(level);
+        if level == previous {
+            return;
+        }
         self.config.thinking = level;
         self.session.append_thinking_level_change(level);
         self.sync_extensions();
-        if let Some(ext) = &self.extensions
-            && level != previous
-        {
+        if let Some(ext) = &self.extensions {
             ext.thinking_level_select(level, previous).await;
         }
     }
