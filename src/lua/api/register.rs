@@ -152,6 +152,8 @@ pub fn add_registrations(
             })?;
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
+            // As in pi 0.73.1 the command is registered (RPC and print mode run it); the
+            // terminal UI keeps its own command of that name.
             if crate::protocol::commands::is_builtin_command(&name) {
                 h.view.report(format!(
                     "Warning: {}",
@@ -161,7 +163,6 @@ pub fn add_registrations(
                         name = name.as_str()
                     )
                 ));
-                return Ok(());
             }
             let info = CommandInfo {
                 name,

@@ -125,7 +125,10 @@ impl App {
             Some((n, a)) => (n, a.trim()),
             None => (rest, ""),
         };
-        if !self.extension_commands.iter().any(|(n, _)| n == name) {
+        // pi's own command of the same name wins in the terminal UI.
+        if crate::protocol::commands::is_builtin_command(name)
+            || !self.extension_commands.iter().any(|(n, _)| n == name)
+        {
             return false;
         }
         if self.is_busy() {

@@ -13,39 +13,60 @@ async fn status_line_counts_turns() {
 }
 
 #[tokio::test]
-async fn timed_confirm_times_out_to_no() {
+async fn timed_confirm_keeps_the_three_commands_of_pi() {
     let twin = Twin::start(
         "timed-confirm.lua",
-        vec![json!({"confirmed": false}), json!({})],
+        vec![json!({"confirmed": false}), json!({"value": "Option B"})],
     )
     .await;
-    twin.command("timed-confirm", "50").await;
-    assert_eq!(twin.calls("confirm")[0]["timeout"], 50);
-    assert_eq!(twin.notes()[0], "Not confirmed (declined or timed out)");
+    twin.command("timed", "").await;
+    assert_eq!(twin.calls("confirm")[0]["timeout"], 5000);
+    twin.command("timed-select", "").await;
+    assert_eq!(twin.calls("select")[0]["timeout"], 10000);
+    assert_eq!(
+        twin.notes(),
+        vec!["Cancelled or timed out", "Selected: Option B"]
+    );
 }
 
 #[tokio::test]
-async fn custom_footer_shows_the_model_and_context() {
+async fn timed_signal_says_the_user_cancelled_before_the_time_ran_out() {
+    let twin = Twin::start("timed-confirm.lua", vec![json!({"confirmed": false})]).await;
+    twin.command("timed-signal", "").await;
+    assert_eq!(
+        twin.notes(),
+        vec!["Dialog will auto-cancel in 5 seconds...", "Cancelled by user"]
+    );
+}
+
+#[tokio::test]
+async fn custom_footer_is_toggled_by_the_footer_command() {
     let view = pi::lua::SharedView::new(env!("CARGO_MANIFEST_DIR"));
     view.lock().model = json!({"id": "m-1"});
     view.lock().context_usage = json!({"tokens": 10, "contextWindow": 100, "percent": 10});
     let twin = Twin::with_view("custom-footer.lua", vec![], view).await;
     twin.emit("session_start", json!({"reason": "startup"}))
         .await;
+    twin.command("footer", "").await;
     let footer = twin.until("footer", |s| s.footer.clone()).await;
     assert!(
         plain(&footer[0]).ends_with("m-1 █░░░░░░░░░ 10%"),
         "{footer:?}"
     );
+    twin.command("footer", "").await;
+    assert_eq!(
+        twin.notes(),
+        vec!["Custom footer enabled", "Default footer restored"]
+    );
 }
 
 #[tokio::test]
-async fn message_renderer_sends_a_status_report() {
+async fn message_renderer_status_sends_a_status_update() {
     let twin = Twin::start("message-renderer.lua", vec![]).await;
-    twin.command("report", "error: disk full").await;
+    twin.command("status", "error disk full").await;
     let actions = format!("{:?}", twin.actions());
     assert!(
-        actions.contains("status-report") && actions.contains("disk full"),
+        actions.contains("status-update") && actions.contains("disk full"),
         "{actions}"
     );
 }
