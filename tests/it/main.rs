@@ -76,6 +76,7 @@ mod resources_skills;
 mod resume_folder;
 mod rpc_mode;
 mod rpc_reference;
+mod rpc_semantics;
 mod sandbox_bash;
 mod sandbox_escalation;
 mod sandbox_modes;
