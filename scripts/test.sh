@@ -29,5 +29,14 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 ./scripts/check-lua.sh
+# pi 0.73.1's own RPC client drives our binary in tests/it/rpc_client_compat.rs: install the
+# pinned package once into target/oracle (the test says it is skipped when the registry
+# cannot be reached).
+oracle="target/oracle/node_modules/@mariozechner/pi-coding-agent"
+if [ ! -f "$oracle/dist/index.js" ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p target/oracle
+    npm install --no-audit --no-fund --prefix target/oracle @mariozechner/pi-coding-agent@0.73.1 \
+        || echo "warning: could not install @mariozechner/pi-coding-agent@0.73.1 (registry unreachable?)"
+fi
 cargo build --release --locked
 cargo test --locked 2>&1

@@ -74,6 +74,7 @@ mod playground_ui_overlays;
 mod reliability;
 mod resources_skills;
 mod resume_folder;
+mod rpc_client_compat;
 mod rpc_mode;
 mod rpc_reference;
 mod rpc_semantics;
