@@ -126,6 +126,7 @@ fn pi_rpc_client_drives_every_public_method() {
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{}", stdout.trim());
     assert!(
         out.status.success() && stdout.starts_with("ok "),
         "the RpcClient script failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
