@@ -3,6 +3,7 @@
 //! and thinking-level changes with their events, extension commands,
 //! reload, and session replacement with `session_before_switch`.
 
+use crate::core::session_command::ModelSource;
 use crate::t;
 
 use std::sync::Arc;
@@ -417,7 +418,7 @@ impl AgentSession {
             }
             ExtensionAction::SetThinkingLevel(level) => {
                 if let Some(level) = ThinkingLevel::parse(&level) {
-                    self.set_thinking_level(level).await;
+                    self.change_thinking(level).await;
                 }
             }
             ExtensionAction::Shutdown => self.shutdown_requested = true,
@@ -539,7 +540,9 @@ impl AgentSession {
                 }
             });
         }
-        self.set_model(model, "set").await;
+        // What `SessionCommand::SetModel` does, without the commands that could run
+        // extension actions again.
+        self.switch_model(model, ModelSource::Set).await;
     }
 }
 

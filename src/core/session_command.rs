@@ -173,7 +173,7 @@ impl AgentSession {
     /// again from [`AgentSession::default_thinking`] when one is set; it is then clamped to
     /// the new model. Records the change and tells extensions (`thinking_level_select`
     /// when the level changed, then `model_select`). Returns whether the level changed.
-    async fn switch_model(&mut self, model: Model, source: ModelSource) -> bool {
+    pub async fn switch_model(&mut self, model: Model, source: ModelSource) -> bool {
         let wanted = match self.default_thinking {
             Some(default) if !self.config.model.reasoning => default,
             _ => self.config.thinking,
@@ -187,7 +187,7 @@ impl AgentSession {
     }
 
     /// Set the thinking level (clamped); returns whether it changed.
-    async fn change_thinking(&mut self, level: ThinkingLevel) -> bool {
+    pub async fn change_thinking(&mut self, level: ThinkingLevel) -> bool {
         let before = self.config.thinking;
         self.set_thinking_level(level).await;
         self.config.thinking != before

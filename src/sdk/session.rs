@@ -1,5 +1,6 @@
 //! [`Session`]: a cloneable handle on one running conversation.
 
+use crate::core::session_command::{ModelSource, SessionCommand};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -234,7 +235,11 @@ impl Session {
             .into_iter()
             .find(|m| m.provider == provider && m.id == id)
             .ok_or_else(|| SdkError::ModelNotFound(format!("{provider}/{id}")))?;
-        agent.set_model(model, "set").await;
+        let command = SessionCommand::SetModel {
+            model: Box::new(model),
+            source: ModelSource::Set,
+        };
+        let _ = agent.execute(command).await;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(ModelRef::of(&agent.config.model))
     }
@@ -246,7 +251,7 @@ impl Session {
         level: ThinkingLevel,
     ) -> Result<ThinkingLevel, SdkError> {
         let mut agent = self.idle_agent()?;
-        agent.set_thinking_level(level).await;
+        let _ = agent.execute(SessionCommand::SetThinking(level)).await;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(agent.config.thinking)
     }

@@ -2,7 +2,6 @@
 //! providers. Registrations live in the VM's [`Registry`](crate::lua::registry::Registry)
 //! and vanish with it on reload.
 
-use crate::t;
 use std::rc::Rc;
 
 use clap::CommandFactory;
