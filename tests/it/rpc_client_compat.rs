@@ -5,6 +5,8 @@
 //! The package is looked for in `PI_ORACLE_PACKAGE`, else in `target/oracle` (where
 //! scripts/test.sh installs it); when missing it is installed there with npm. The test is
 //! skipped, saying why, only when that install fails (the registry is unreachable).
+//! `PI_RPC_COMPAT_BIN` runs the same script against another program instead of ours, for
+//! instance pi 0.73.1's own `dist/cli.js`, to check the script's expectations.
 
 use crate::support;
 use crate::support::pi_cli;
@@ -118,7 +120,10 @@ fn pi_rpc_client_drives_every_public_method() {
         .arg(&script)
         .current_dir(&sandbox.project)
         .env("PI_ORACLE_PACKAGE", &package)
-        .env("PI_BIN", env!("CARGO_BIN_EXE_pi"))
+        .env(
+            "PI_BIN",
+            std::env::var_os("PI_RPC_COMPAT_BIN").unwrap_or(env!("CARGO_BIN_EXE_pi").into()),
+        )
         .env("PI_PROJECT", &sandbox.project)
         .env("PI_CODING_AGENT_DIR", &sandbox.agent_dir)
         .env("PI_OFFLINE", "1")
