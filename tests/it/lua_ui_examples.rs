@@ -152,7 +152,10 @@ async fn timed_confirm_falls_back_to_no_and_nil_when_time_runs_out() {
         ]
     );
 
-    let ui = FakeUi::new(vec![json!({"confirmed": true}), json!({"value": "Option C"})]);
+    let ui = FakeUi::new(vec![
+        json!({"confirmed": true}),
+        json!({"value": "Option C"}),
+    ]);
     let handle = start("timed-confirm.lua", Some(ui.clone())).await;
     handle.run_command("timed", "").await.unwrap();
     handle.run_command("timed-select", "").await.unwrap();

@@ -61,7 +61,10 @@ fn abort_is_answered_after_agent_end_so_the_next_prompt_sees_only_its_own_run() 
     assert!(answer.get("data").is_none(), "{answer}");
     let answered = position(&rpc, |v| v["id"] == abort.as_str()).unwrap();
     let ended = position(&rpc, |v| v["type"] == "agent_end").expect("the run ended");
-    assert!(ended < answered, "agent_end comes before the abort's answer");
+    assert!(
+        ended < answered,
+        "agent_end comes before the abort's answer"
+    );
 
     let prompt = rpc.send(json!({"type": "prompt", "message": "second"}));
     rpc.event("agent_end");
@@ -134,7 +137,10 @@ fn queue_update_follows_steer_follow_up_queued_prompts_and_the_queue_draining() 
                 && !v["followUp"].to_string().contains(text)
         })
         .unwrap();
-        assert!(announced < started, "{text} left the queue before it started");
+        assert!(
+            announced < started,
+            "{text} left the queue before it started"
+        );
     }
 }
 
@@ -221,7 +227,11 @@ fn ctx_shutdown_from_the_quit_twin_ends_rpc_mode_with_exit_code_0() {
     let quit = rpc.call(json!({"type": "prompt", "message": "/quit"}));
     assert_eq!(quit["success"], true, "{quit}");
     assert_eq!(rpc.exit_within(Duration::from_secs(10)), Some(0));
-    assert_eq!(server.request_count(), 0, "the command never reached the model");
+    assert_eq!(
+        server.request_count(),
+        0,
+        "the command never reached the model"
+    );
 }
 
 #[test]

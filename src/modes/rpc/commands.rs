@@ -122,9 +122,9 @@ impl Server {
                 None => Value::Null,
             }),
             Outcome::Switched { cancelled } => Some(json!({ "cancelled": cancelled })),
-            Outcome::Forked(BranchOutcome::Branched { text }) => Some(
-                json!({ "text": text.unwrap_or_default(), "cancelled": false }),
-            ),
+            Outcome::Forked(BranchOutcome::Branched { text }) => {
+                Some(json!({ "text": text.unwrap_or_default(), "cancelled": false }))
+            }
             Outcome::Forked(BranchOutcome::Cancelled) => Some(json!({ "cancelled": true })),
             Outcome::Compacted(result) => Some(result.to_json()),
         })
@@ -183,15 +183,16 @@ impl Server {
         };
         let (agent_dir, project) = (&self.options.agent_dir, self.options.project.as_deref());
         let mut commands: Vec<Value> = Vec::new();
-        let mut push = |name: String, description: Option<&str>, source: &str, info: &SourceInfo| {
-            let mut v = json!({"name": name});
-            if let Some(d) = description {
-                v["description"] = json!(d);
-            }
-            v["source"] = json!(source);
-            v["sourceInfo"] = json!(info);
-            commands.push(v);
-        };
+        let mut push =
+            |name: String, description: Option<&str>, source: &str, info: &SourceInfo| {
+                let mut v = json!({"name": name});
+                if let Some(d) = description {
+                    v["description"] = json!(d);
+                }
+                v["source"] = json!(source);
+                v["sourceInfo"] = json!(info);
+                commands.push(v);
+            };
         let listed = crate::resources::listed_from_settings(&self.options.settings, "extensions");
         for c in extension_commands {
             let named = listed

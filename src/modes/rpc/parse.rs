@@ -131,15 +131,17 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
     Ok(match kind {
         "prompt" => R::Prompt {
             said: f.said()?,
-            queue: f.value.get("streamingBehavior").and_then(Value::as_str).map(
-                |b| match b {
+            queue: f
+                .value
+                .get("streamingBehavior")
+                .and_then(Value::as_str)
+                .map(|b| match b {
                     "steer" => Ok(Queue::Steer),
                     "followUp" => Ok(Queue::FollowUp),
                     other => Err(format!(
                         "Unknown streamingBehavior \"{other}\": use \"steer\" or \"followUp\""
                     )),
-                },
-            ),
+                }),
         },
         "steer" => R::Enqueue(Queue::Steer, f.said()?),
         "follow_up" => R::Enqueue(Queue::FollowUp, f.said()?),

@@ -2,7 +2,7 @@
 //! and hears back through agent events and snapshots, so the keyboard never
 //! waits on the model.
 
-use crate::core::session_command::SessionCommand as Shared;
+use crate::core::session_command::{Outcome, SessionCommand as Shared};
 use crate::t;
 
 use std::path::PathBuf;
@@ -450,7 +450,9 @@ pub fn spawn_session(
                     agent.prompt(text, images, &signal).await;
                 }
                 SessionCommand::NewSession => {
-                    if agent.new_session().await {
+                    let command = Shared::NewSession { parent: None };
+                    if let Ok(Outcome::Switched { cancelled: false }) = agent.execute(command).await
+                    {
                         let _ = ui_tx.send(UiEvent::Reset(Vec::new(), ResetKind::New));
                     } else {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));

@@ -35,7 +35,10 @@ async fn timed_signal_says_the_user_cancelled_before_the_time_ran_out() {
     twin.command("timed-signal", "").await;
     assert_eq!(
         twin.notes(),
-        vec!["Dialog will auto-cancel in 5 seconds...", "Cancelled by user"]
+        vec![
+            "Dialog will auto-cancel in 5 seconds...",
+            "Cancelled by user"
+        ]
     );
 }
 
