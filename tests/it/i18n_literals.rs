@@ -45,6 +45,26 @@ const SKIPPED_MACROS: &[&str] = &[
 /// (file suffix, exact literal, why it is not translated).
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
+        "core/session_command.rs",
+        "Session name cannot be empty",
+        "pi 0.73.1's RPC error text, answered to RPC clients in English",
+    ),
+    (
+        "core/session_command.rs",
+        "Session file not found: {}",
+        "RPC error text (the terminal UI picks files from a list)",
+    ),
+    (
+        "core/session_command.rs",
+        "Entry not found: {entry}",
+        "RPC error text (the terminal UI picks entries from a list)",
+    ),
+    (
+        "core/session_command.rs",
+        "Nothing to clone: the session has no entries yet",
+        "RPC error text (the terminal UI has its own notice)",
+    ),
+    (
         "tui/editor/paste.rs",
         "[paste #{id} +{lines} lines]",
         "paste marker, parsed back when the message is sent",
