@@ -65,6 +65,8 @@ pub enum SessionCommand {
     Compact {
         /// What the summary should focus on.
         instructions: Option<String>,
+        /// Stops the summary.
+        signal: CancellationToken,
     },
 }
 
@@ -154,8 +156,10 @@ impl AgentSession {
                     cancelled: outcome == BranchOutcome::Cancelled,
                 })
             }
-            SessionCommand::Compact { instructions } => {
-                let signal = CancellationToken::new();
+            SessionCommand::Compact {
+                instructions,
+                signal,
+            } => {
                 let result = self
                     .compact(
                         instructions.as_deref(),

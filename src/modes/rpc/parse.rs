@@ -185,6 +185,7 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
         "clone" => R::Session(S::Clone),
         "compact" => R::Session(S::Compact {
             instructions: f.optional_str("customInstructions"),
+            signal: tokio_util::sync::CancellationToken::new(),
         }),
         "bash" => R::Bash(f.str("command")?.to_string()),
         "export_html" => R::ExportHtml(f.optional_str("outputPath").map(PathBuf::from)),
