@@ -271,7 +271,8 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     let rows = loop {
         crate::tui::chrome::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
-        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("[INFO] all green"))
+        if rows.iter().any(|r| r.contains("✓ 1 todo"))
+            && rows.iter().any(|r| r.contains("[INFO] all green"))
         {
             break rows;
         }
@@ -303,7 +304,8 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     loop {
         crate::tui::chrome::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
-        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("[INFO] all green"))
+        if rows.iter().any(|r| r.contains("✓ 1 todo"))
+            && rows.iter().any(|r| r.contains("[INFO] all green"))
         {
             break;
         }
