@@ -1,6 +1,6 @@
 //! [`Session`]: a cloneable handle on one running conversation.
 
-use crate::core::session_command::{ModelSource, SessionCommand};
+use crate::core::session_command::{ModelSource, Outcome, SessionCommand};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -254,6 +254,18 @@ impl Session {
         let _ = agent.execute(SessionCommand::SetThinking(level)).await;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(agent.config.thinking)
+    }
+
+    /// Carry out one of the typed session commands every front end shares (the terminal
+    /// UI, RPC mode and extensions send the same [`SessionCommand`]s): name the session,
+    /// change the thinking level, fork, clone, compact... Fails with [`SdkError::Busy`]
+    /// while a prompt runs, and with [`SdkError::Failed`] saying why a command cannot be
+    /// carried out.
+    pub async fn execute(&self, command: SessionCommand) -> Result<Outcome, SdkError> {
+        let mut agent = self.idle_agent()?;
+        let outcome = agent.execute(command).await.map_err(SdkError::Failed)?;
+        *self.inner.live.locked() = Live::capture(&agent);
+        Ok(outcome)
     }
 
     /// The models with credentials this session can switch to (waits for a running
