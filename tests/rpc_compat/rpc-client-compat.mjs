@@ -61,6 +61,24 @@ try {
 	});
 	const noLevel = await client.cycleThinkingLevel();
 	check("cycleThinkingLevel without thinking is null", () => assert.equal(noLevel, null));
+	// The raw responses: `data: null` where pi sends it, no `data` where it sends none.
+	const raw = await client.send({ type: "cycle_thinking_level" });
+	check("cycle_thinking_level response carries data: null", () => {
+		assert.ok("data" in raw, JSON.stringify(raw));
+		assert.equal(raw.data, null);
+	});
+	for (const command of [
+		{ type: "set_thinking_level", level: "off" },
+		{ type: "set_auto_retry", enabled: true },
+		{ type: "abort_retry" },
+		{ type: "abort" },
+	]) {
+		const response = await client.send(command);
+		check(`${command.type} response has no data`, () => {
+			assert.equal(response.success, true);
+			assert.ok(!("data" in response), JSON.stringify(response));
+		});
+	}
 	const set = await client.setModel("mock", "mock-thinker");
 	check("setModel", () => assert.equal(set.id, "mock-thinker"));
 	await client.setThinkingLevel("high");
