@@ -4,7 +4,8 @@
 # tools under test use), Chromium (the HTML export is checked in headless
 # Chromium), tmux (the terminal UI is driven in it) and curl and python3 (run inside
 # the sandbox), installed here with apt-get when missing; the Lua checker is
-# installed with cargo when missing.
+# installed with cargo when missing, and pi 0.73.1's npm package (its RPC client
+# drives ours in a test) with npm into target/oracle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=""
