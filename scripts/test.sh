@@ -4,7 +4,8 @@
 # tools under test use), Chromium (the HTML export is checked in headless
 # Chromium), tmux (the terminal UI is driven in it) and curl and python3 (run inside
 # the sandbox), installed here with apt-get when missing; the Lua checker is
-# installed with cargo when missing.
+# installed with cargo when missing, and pi 0.73.1's npm package (its RPC client
+# drives ours in a test) with npm into target/oracle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=""
@@ -29,6 +30,15 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 ./scripts/check-lua.sh
+# pi 0.73.1's own RPC client drives our binary in tests/it/rpc_client_compat.rs: install the
+# pinned package once into target/oracle (the test says it is skipped when the registry
+# cannot be reached).
+oracle="target/oracle/node_modules/@mariozechner/pi-coding-agent"
+if [ ! -f "$oracle/dist/index.js" ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p target/oracle
+    npm install --no-audit --no-fund --prefix target/oracle @mariozechner/pi-coding-agent@0.73.1 \
+        || echo "warning: could not install @mariozechner/pi-coding-agent@0.73.1 (registry unreachable?)"
+fi
 cargo build --release --locked
 # The Lua tests of every shipped extension, headless (docs/testing.md).
 "${CARGO_TARGET_DIR:-target}/release/pi" test extensions/

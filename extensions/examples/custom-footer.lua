@@ -1,9 +1,11 @@
--- A footer with token counts, cost and a context bar, updated while answers stream.
+-- /footer switches between pi's footer and one with token counts, cost and a context
+-- bar, updated while answers stream.
 -- Run: pi -e extensions/examples/custom-footer.lua
 return function(pi)
   local ui = require("pi.ui")
   local tui_ref
   local live -- usage of the answer streaming now
+  local enabled = false
 
   local function totals(ctx)
     local input, output, cost = 0, 0, 0
@@ -48,7 +50,20 @@ return function(pi)
     end)
   end
 
-  pi.on("session_start", function(_, ctx) install(ctx) end)
+  pi.registerCommand("footer", {
+    description = "Toggle custom footer",
+    handler = function(_, ctx)
+      enabled = not enabled
+      if enabled then
+        install(ctx)
+        ctx.ui.notify("Custom footer enabled", "info")
+      else
+        tui_ref = nil
+        ctx.ui.setFooter(nil)
+        ctx.ui.notify("Default footer restored", "info")
+      end
+    end,
+  })
   local function refresh() if tui_ref then tui_ref.requestRender() end end
   pi.on("message_update", function(event)
     if event.message and event.message.role == "assistant" then

@@ -1,25 +1,39 @@
--- Draws custom messages of type "status-report" as a coloured box.
--- /report <text> sends one. Run: pi -e extensions/examples/message-renderer.lua
+-- Draws custom messages of type "status-update" as a coloured box (with the time when
+-- expanded). /status [warn|error] message sends one.
+--
+--   pi -e extensions/examples/message-renderer.lua
 return function(pi)
   local ui = require("pi.ui")
 
-  pi.registerMessageRenderer("status-report", function(message, options, theme)
-    local level = (message.details or {}).level or "info"
-    local colour = level == "error" and "error" or level == "warning" and "warning" or "success"
-    local box = ui.Box(1, 0)
-    box.addChild(ui.Text(theme.fg(colour, "● " .. level:upper()) .. "  " .. tostring(message.content), 0, 0))
-    if options.expanded and message.details and message.details.hint then
-      box.addChild(ui.Text(theme.fg("muted", message.details.hint), 0, 0))
+  pi.registerMessageRenderer("status-update", function(message, options, theme)
+    local details = message.details or {}
+    local level = details.level or "info"
+    local colour = level == "error" and "error" or level == "warn" and "warning" or "success"
+    local text = theme.fg(colour, "[" .. level:upper() .. "]") .. " " .. tostring(message.content)
+    if options.expanded and details.timestamp then
+      text = text .. "\n" .. theme.fg("dim", "  at " .. os.date("%H:%M:%S", details.timestamp // 1000))
     end
+    local box = ui.Box(1, 1, function(t) return theme.bg("customMessageBg", t) end)
+    box.addChild(ui.Text(text, 0, 0))
     return box
   end)
 
-  pi.registerCommand("report", {
-    description = "Post a status report into the conversation",
+  pi.registerCommand("status", {
+    description = "Send a status message (usage: /status [warn|error] message)",
     handler = function(args)
-      local level = args:match("^(%a+):") or "info"
-      local text = args:gsub("^%a+:%s*", "")
-      pi.sendMessage({ customType = "status-report", content = text, display = true, details = { level = level } })
+      local trimmed = args:match("^%s*(.-)%s*$")
+      local first, rest = trimmed:match("^(%S+)%s*(.*)$")
+      local level, content = "info", trimmed
+      if first == "warn" or first == "error" then
+        level = first
+        content = rest ~= "" and rest or "Status update"
+      end
+      pi.sendMessage({
+        customType = "status-update",
+        content = content,
+        display = true,
+        details = { level = level, timestamp = os.time() * 1000 },
+      })
     end,
   })
 end

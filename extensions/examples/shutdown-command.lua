@@ -1,12 +1,12 @@
--- /shutdown exits pi cleanly through ctx.shutdown(); the finish_and_exit and
+-- /quit exits pi cleanly through ctx.shutdown(); the finish_and_exit and
 -- deploy_and_exit tools let the model end the session once its work is done.
--- (/quit is pi's own command and cannot be taken by an extension.)
+-- (In the terminal UI pi's own /quit runs; in RPC and print mode this one does.)
 --
 --   pi -e extensions/examples/shutdown-command.lua
 local function text(s) return { { type = "text", text = s } } end
 
 return function(pi)
-  pi.registerCommand("shutdown", {
+  pi.registerCommand("quit", {
     description = "Exit pi cleanly",
     handler = function(_, ctx) ctx.shutdown() end,
   })

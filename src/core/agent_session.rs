@@ -103,6 +103,9 @@ pub struct AgentSession {
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
+    /// The thinking level a switch away from a model that cannot think starts from
+    /// (settings `defaultThinkingLevel`); `None`: the current level, clamped.
+    pub default_thinking: Option<crate::ai::model::ThinkingLevel>,
 }
 
 impl AgentSession {
@@ -158,6 +161,7 @@ impl AgentSession {
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
+            default_thinking: None,
         }
     }
 

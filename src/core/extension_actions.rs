@@ -3,6 +3,7 @@
 //! and thinking-level changes with their events, extension commands,
 //! reload, and session replacement with `session_before_switch`.
 
+use crate::core::session_command::ModelSource;
 use crate::t;
 
 use std::sync::Arc;
@@ -257,17 +258,18 @@ impl AgentSession {
         }
     }
 
-    /// Change the thinking level (clamped to the model) and emit
-    /// `thinking_level_select`.
+    /// Change the thinking level (clamped to the model): a change is recorded and
+    /// `thinking_level_select` emitted.
     pub async fn set_thinking_level(&mut self, level: ThinkingLevel) {
         let previous = self.config.thinking;
         let level = self.config.model.clamp_thinking(level);
+        if level == previous {
+            return;
+        }
         self.config.thinking = level;
         self.session.append_thinking_level_change(level);
         self.sync_extensions();
-        if let Some(ext) = &self.extensions
-            && level != previous
-        {
+        if let Some(ext) = &self.extensions {
             ext.thinking_level_select(level, previous).await;
         }
     }
@@ -421,7 +423,7 @@ impl AgentSession {
             }
             ExtensionAction::SetThinkingLevel(level) => {
                 if let Some(level) = ThinkingLevel::parse(&level) {
-                    self.set_thinking_level(level).await;
+                    self.change_thinking(level).await;
                 }
             }
             ExtensionAction::Shutdown => self.shutdown_requested = true,
@@ -543,7 +545,9 @@ impl AgentSession {
                 }
             });
         }
-        self.set_model(model, "set").await;
+        // What `SessionCommand::SetModel` does, without the commands that could run
+        // extension actions again.
+        self.switch_model(model, ModelSource::Set).await;
     }
 }
 

@@ -15,6 +15,7 @@ pub mod resource_inventory;
 pub mod retry_policy;
 pub mod run_limit;
 pub mod sandbox_escalation;
+pub mod session_command;
 pub mod session_import;
 pub mod session_switch;
 pub mod tree_navigation;

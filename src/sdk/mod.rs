@@ -36,6 +36,7 @@ pub use session::{ModelRef, Session, SessionState};
 
 pub use crate::ai::events::AssistantMessageEvent;
 pub use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason};
+pub use crate::core::session_command::{ModelSource, Outcome, SessionCommand};
 pub use crate::protocol::ThinkingLevel;
 
 /// Why a session could not start or a request could not be carried out.

@@ -1,5 +1,6 @@
 //! [`Session`]: a cloneable handle on one running conversation.
 
+use crate::core::session_command::{ModelSource, Outcome, SessionCommand};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -234,7 +235,11 @@ impl Session {
             .into_iter()
             .find(|m| m.provider == provider && m.id == id)
             .ok_or_else(|| SdkError::ModelNotFound(format!("{provider}/{id}")))?;
-        agent.set_model(model, "set").await;
+        let command = SessionCommand::SetModel {
+            model: Box::new(model),
+            source: ModelSource::Set,
+        };
+        let _ = agent.execute(command).await;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(ModelRef::of(&agent.config.model))
     }
@@ -246,9 +251,21 @@ impl Session {
         level: ThinkingLevel,
     ) -> Result<ThinkingLevel, SdkError> {
         let mut agent = self.idle_agent()?;
-        agent.set_thinking_level(level).await;
+        let _ = agent.execute(SessionCommand::SetThinking(level)).await;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(agent.config.thinking)
+    }
+
+    /// Carry out one of the typed session commands every front end shares (the terminal
+    /// UI, RPC mode and extensions send the same [`SessionCommand`]s): name the session,
+    /// change the thinking level, fork, clone, compact... Fails with [`SdkError::Busy`]
+    /// while a prompt runs, and with [`SdkError::Failed`] saying why a command cannot be
+    /// carried out.
+    pub async fn execute(&self, command: SessionCommand) -> Result<Outcome, SdkError> {
+        let mut agent = self.idle_agent()?;
+        let outcome = agent.execute(command).await.map_err(SdkError::Failed)?;
+        *self.inner.live.locked() = Live::capture(&agent);
+        Ok(outcome)
     }
 
     /// The models with credentials this session can switch to (waits for a running

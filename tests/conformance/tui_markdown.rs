@@ -193,6 +193,9 @@ fn no_trailing_blank_after_code_block() {
 /// orig: Markdown component › Spacing after dividers › should have only one blank line between divider and following paragraph
 #[test]
 fn one_blank_after_divider() {
+    // The blank line after `---` in the source does not add a second one.
+    let l = plain("hello world\n\n---\n\nagain, hello world", 80);
+    assert_eq!(blanks_after(&l, "─"), 1, "{l:?}");
     let l = plain("hello world\n\n---\nagain, hello world", 80);
     assert_eq!(blanks_after(&l, "─"), 1, "{l:?}");
 }

@@ -48,6 +48,24 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "app/test_runner/harness.rs",
         "You are pi, a coding agent. (pi test session)",
         "the system prompt of `pi test` sessions: sent to the scripted model, never shown",
+        "core/session_command.rs",
+        "Session name cannot be empty",
+        "pi 0.73.1's RPC error text, answered to RPC clients in English",
+    ),
+    (
+        "core/session_command.rs",
+        "Session file not found: {}",
+        "RPC error text (the terminal UI picks files from a list)",
+    ),
+    (
+        "core/session_command.rs",
+        "Entry not found: {entry}",
+        "RPC error text (the terminal UI picks entries from a list)",
+    ),
+    (
+        "core/session_command.rs",
+        "Nothing to clone: the session has no entries yet",
+        "RPC error text (the terminal UI has its own notice)",
     ),
     (
         "tui/editor/paste.rs",

@@ -61,6 +61,7 @@ async fn custom_footer_counts_streaming_tokens() {
     let (h, store) = load("custom-footer.lua", view).await;
     h.emit("session_start", json!({"type": "session_start"}))
         .await;
+    h.run_command("footer", "").await.unwrap();
     let footer = until(&store, "footer", |s| s.footer.clone()).await;
     let text = plain(&footer[0]);
     assert!(text.starts_with("↑0 ↓0 $0.000"), "{text}");
@@ -183,18 +184,18 @@ async fn snake_overlay_steers_and_closes_with_the_score() {
 async fn message_renderer_draws_status_reports() {
     let view = SharedView::new(".");
     let (h, store) = load("message-renderer.lua", view.clone()).await;
-    h.run_command("report", "warning: disk almost full")
+    h.run_command("status", "warn disk almost full")
         .await
         .unwrap();
     let actions = format!("{:?}", view.take_actions());
     assert!(
-        actions.contains("status-report") && actions.contains("disk almost full"),
+        actions.contains("status-update") && actions.contains("disk almost full"),
         "{actions}"
     );
     store.lock().message_jobs.push_back(MessageRenderJob {
         key: "message-3".into(),
-        message: json!({"role": "custom", "customType": "status-report", "content": "disk almost full",
-            "display": true, "details": {"level": "warning"}}),
+        message: json!({"role": "custom", "customType": "status-update", "content": "disk almost full",
+            "display": true, "details": {"level": "warn"}}),
         expanded: false,
     });
     store.wake_host();
@@ -204,5 +205,5 @@ async fn message_renderer_draws_status_reports() {
     .await;
     assert_eq!(key, "message-3");
     let lines = lines.unwrap();
-    assert_eq!(plain(&lines[0]).trim_end(), " ● WARNING  disk almost full");
+    assert_eq!(plain(&lines[1]).trim_end(), " [WARN] disk almost full");
 }

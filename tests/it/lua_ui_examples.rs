@@ -135,9 +135,10 @@ async fn status_line_tracks_turns_in_a_status_slot() {
 async fn timed_confirm_falls_back_to_no_and_nil_when_time_runs_out() {
     let ui = FakeUi::new(Vec::new());
     let handle = start("timed-confirm.lua", Some(ui.clone())).await;
-    handle.run_command("timed-confirm", "40").await.unwrap();
-    assert_eq!(ui.calls("confirm")[0]["timeout"], 40);
-    assert_eq!(ui.calls("select")[0]["timeout"], 40);
+    handle.run_command("timed", "").await.unwrap();
+    handle.run_command("timed-select", "").await.unwrap();
+    assert_eq!(ui.calls("confirm")[0]["timeout"], 5000);
+    assert_eq!(ui.calls("select")[0]["timeout"], 10000);
     let notes: Vec<Value> = ui
         .calls("notify")
         .iter()
@@ -146,19 +147,25 @@ async fn timed_confirm_falls_back_to_no_and_nil_when_time_runs_out() {
     assert_eq!(
         notes,
         vec![
-            json!("Not confirmed (declined or timed out)"),
-            json!("Picked: nothing")
+            json!("Cancelled or timed out"),
+            json!("Selection cancelled or timed out")
         ]
     );
 
-    let ui = FakeUi::new(vec![json!({"confirmed": true}), json!({"value": "green"})]);
+    let ui = FakeUi::new(vec![
+        json!({"confirmed": true}),
+        json!({"value": "Option C"}),
+    ]);
     let handle = start("timed-confirm.lua", Some(ui.clone())).await;
-    handle.run_command("timed-confirm", "").await.unwrap();
-    assert_eq!(ui.calls("confirm")[0]["timeout"], 5000);
+    handle.run_command("timed", "").await.unwrap();
+    handle.run_command("timed-select", "").await.unwrap();
     let notes: Vec<Value> = ui
         .calls("notify")
         .iter()
         .map(|n| n["message"].clone())
         .collect();
-    assert_eq!(notes, vec![json!("Confirmed"), json!("Picked: green")]);
+    assert_eq!(
+        notes,
+        vec![json!("Confirmed by user!"), json!("Selected: Option C")]
+    );
 }

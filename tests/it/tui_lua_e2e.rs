@@ -85,6 +85,7 @@ fn custom_footer_shows_tokens_while_the_answer_streams() {
         .hold_open(),
     );
     let pi = launch_with(&server, "custom-footer.lua");
+    pi.send("/footer");
     pi.tmux
         .wait_for("the Lua footer", LIMIT, |s| s.contains("↑0 ↓0 $0.000"));
     pi.send("stream something");

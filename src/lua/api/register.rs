@@ -2,7 +2,6 @@
 //! providers. Registrations live in the VM's [`Registry`](crate::lua::registry::Registry)
 //! and vanish with it on reload.
 
-use crate::t;
 use std::rc::Rc;
 
 use clap::CommandFactory;
@@ -157,17 +156,8 @@ pub fn add_registrations(
             })?;
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
-            if crate::protocol::commands::is_builtin_command(&name) {
-                h.view.report(format!(
-                    "Warning: {}",
-                    t!(
-                        "pi.ext.builtin_command_kept",
-                        path = extension.display().to_string(),
-                        name = name.as_str()
-                    )
-                ));
-                return Ok(());
-            }
+            // As in pi 0.73.1 a command named like one of pi's own is registered: RPC and
+            // print mode run it, the terminal UI keeps its own command of that name.
             let info = CommandInfo {
                 name,
                 description: opts.get("description")?,

@@ -58,7 +58,7 @@ pub fn spawn_stdin_reader(replies: UiReplies) -> UnboundedReceiver<Incoming> {
         let stdin = std::io::stdin();
         let read = read_records(stdin.lock(), MAX_LINE_BYTES, |incoming| {
             if let Incoming::Command(value) = &incoming
-                && value["type"] == "extension_ui_response"
+                && super::parse::is_ui_response(value)
             {
                 replies.deliver(value);
                 return true;

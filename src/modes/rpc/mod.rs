@@ -2,13 +2,15 @@
 //! streamed events as JSON lines on stdout (pi 0.73's protocol).
 //!
 //! The session runs in a task while a prompt streams or a `bash` command
-//! runs, so the command loop keeps reading: `abort`, `steer`, `follow_up`,
-//! `get_state`, `get_messages` and the queue modes are answered at once;
-//! commands that change the session wait until the task hands it back and are
-//! then processed in the order they arrived.
+//! runs, so the command loop keeps reading: `steer`, `follow_up`, `get_state`,
+//! `get_messages` and the queue modes are answered at once, `abort` once the run
+//! it stops has ended; commands that change the session wait until the task hands
+//! it back and are then processed in the order they arrived. Each line is parsed
+//! into a typed command in one place (`parse`).
 
 mod commands;
 mod io;
+mod parse;
 mod state;
 mod ui;
 
@@ -28,6 +30,7 @@ use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message, UserContent, UserMessage, now_ms};
 use crate::core::agent_session::AgentSession;
 use io::{emit, failure, success};
+use parse::{Query, Queue, Request, RpcCommand};
 use state::Live;
 
 /// What RPC mode needs besides the session.
@@ -59,8 +62,12 @@ enum Busy {
 struct Server {
     agent: Option<AgentSession>,
     task: Option<(Busy, JoinHandle<AgentSession>)>,
-    deferred: VecDeque<Value>,
+    deferred: VecDeque<Request>,
+    /// The ids of `abort`s answered when the run ends.
+    pending_aborts: Vec<Option<Value>>,
     live: Arc<Mutex<Live>>,
+    /// Writes events in order (streaming deltas merged).
+    events: crate::modes::coalesce::UpdateCoalescer,
     abort: CancellationToken,
     bash_abort: CancellationToken,
     options: RpcOptions,
@@ -72,12 +79,18 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     crate::modes::protocol_out::take_over_stdout();
     let live = Arc::new(Mutex::new(Live::default()));
     live.locked().queues = agent.queues.clone();
+    agent.default_thinking = Some(options.default_thinking);
     let listener_live = live.clone();
     let coalescer = crate::modes::coalesce::UpdateCoalescer::new(Arc::new(
         |event: &crate::agent::events::AgentEvent| emit(event),
     ));
+    let events = coalescer.clone();
     agent.subscribe(Box::new(move |event| {
-        listener_live.locked().observe(event);
+        // A queued message taken by the run: the queue shrank before it starts.
+        let update = listener_live.locked().observe(event);
+        if let Some(update) = update {
+            coalescer.event(&update);
+        }
         coalescer.event(event);
     }));
     let queued = agent.extension_actions_queued();
@@ -87,13 +100,18 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
         agent: Some(agent),
         task: None,
         deferred: VecDeque::new(),
+        pending_aborts: Vec::new(),
         live,
+        events,
         abort: CancellationToken::new(),
         bash_abort: CancellationToken::new(),
         options,
         auto_compaction: true,
     };
     loop {
+        if server.shutdown_requested() {
+            break;
+        }
         tokio::select! {
             incoming = input.recv() => match incoming {
                 Some(incoming) => server.receive(incoming).await,
@@ -118,6 +136,11 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
                         return 1;
                     }
                 }
+                server.events.flush_now();
+                server.answer_aborts();
+                if server.shutdown_requested() {
+                    break;
+                }
                 server.run_deferred().await;
             }
         }
@@ -130,6 +153,7 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
             Err(_) => return 1,
         }
     }
+    server.answer_aborts();
     let Some(mut agent) = server.agent.take() else {
         return 1;
     };
@@ -166,6 +190,15 @@ impl Server {
         self.task.as_ref().map(|(busy, _)| *busy)
     }
 
+    /// Whether an extension asked to end pi (`ctx.shutdown()`) and the session is idle.
+    fn shutdown_requested(&self) -> bool {
+        self.task.is_none()
+            && self
+                .agent
+                .as_ref()
+                .is_some_and(AgentSession::shutdown_requested)
+    }
+
     async fn receive(&mut self, incoming: Incoming) {
         match incoming {
             Incoming::Invalid { line, error } => {
@@ -176,12 +209,15 @@ impl Server {
                     format!("Failed to parse command: {error}"),
                 ));
             }
-            Incoming::Command(command) => {
-                if !self.answer_now(&command) {
+            Incoming::Command(value) => {
+                let request = parse::parse(&value);
+                if let Err(e) = &request.command {
+                    emit(&failure(request.id.as_ref(), &request.kind, e.clone()));
+                } else if !self.answer_now(&request) {
                     if self.agent.is_some() {
-                        self.handle(command).await;
+                        self.handle(request).await;
                     } else {
-                        self.deferred.push_back(command);
+                        self.deferred.push_back(request);
                     }
                 }
             }
@@ -189,117 +225,118 @@ impl Server {
     }
 
     /// Commands answered without the session; `false` when it is needed.
-    fn answer_now(&mut self, command: &Value) -> bool {
-        let id = command.get("id");
-        let kind = command["type"].as_str().unwrap_or_default();
+    fn answer_now(&mut self, request: &Request) -> bool {
+        let Ok(command) = &request.command else {
+            return false;
+        };
+        let (id, kind) = (request.id.as_ref(), request.kind.as_str());
         let prompting = self.busy() == Some(Busy::Prompt);
         let streaming = prompting && self.live.locked().running;
-        let mut queued = false;
-        let response = match kind {
-            "abort" => {
+        let response = match command {
+            RpcCommand::Abort if prompting => {
+                // Answered once the run has ended, so nothing of it follows the answer.
                 self.abort.cancel();
-                success(id, kind, None)
+                self.pending_aborts.push(request.id.clone());
+                return true;
             }
-            "abort_bash" => {
+            RpcCommand::Abort => success(id, kind, None),
+            RpcCommand::AbortBash => {
                 self.bash_abort.cancel();
                 success(id, kind, None)
             }
-            "abort_retry" => {
+            RpcCommand::AbortRetry => {
                 if self.live.locked().retrying {
                     self.abort.cancel();
                 }
                 success(id, kind, None)
             }
-            "steer" | "follow_up" => match queued_message(command) {
-                Ok(message) => {
-                    self.enqueue(kind == "steer", message);
-                    queued = true;
+            RpcCommand::Enqueue(queue, said) => {
+                self.enqueue(*queue, said);
+                success(id, kind, None)
+            }
+            RpcCommand::Prompt { said, queue } if streaming => match queue {
+                Some(Ok(queue)) => {
+                    self.enqueue(*queue, said);
                     success(id, kind, None)
                 }
-                Err(e) => failure(id, kind, e),
-            },
-            "prompt" if streaming => match command["streamingBehavior"].as_str() {
-                Some(behavior @ ("steer" | "followUp")) => match queued_message(command) {
-                    Ok(message) => {
-                        self.enqueue(behavior == "steer", message);
-                        queued = true;
-                        success(id, kind, None)
-                    }
-                    Err(e) => failure(id, kind, e),
-                },
-                Some(other) => failure(
-                    id,
-                    kind,
-                    format!("Unknown streamingBehavior \"{other}\": use \"steer\" or \"followUp\""),
-                ),
+                Some(Err(e)) => failure(id, kind, e.clone()),
                 None => failure(
                     id,
                     kind,
                     "Agent is already processing. Specify streamingBehavior (\"steer\" or \"followUp\") to queue the message.",
                 ),
             },
-            "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
-                Ok(mode) => {
-                    {
-                        let queues = &self.live.locked().queues;
-                        match kind {
-                            "set_steering_mode" => queues.steering.set_mode(mode),
-                            _ => queues.follow_up.set_mode(mode),
-                        }
+            RpcCommand::SetQueueMode(queue, mode) => {
+                {
+                    let queues = &self.live.locked().queues;
+                    match queue {
+                        Queue::Steer => queues.steering.set_mode(*mode),
+                        Queue::FollowUp => queues.follow_up.set_mode(*mode),
                     }
-                    let key = match kind {
-                        "set_steering_mode" => "steeringMode",
-                        _ => "followUpMode",
-                    };
-                    self.save_setting(&[key], json!(mode.as_str()));
-                    success(id, kind, None)
                 }
-                Err(e) => failure(id, kind, e),
-            },
-            "get_state" if prompting => {
-                success(id, kind, Some(self.live.locked().state(streaming)))
+                let key = match queue {
+                    Queue::Steer => "steeringMode",
+                    Queue::FollowUp => "followUpMode",
+                };
+                self.save_setting(&[key], json!(mode.as_str()));
+                success(id, kind, None)
             }
-            "get_messages" if prompting => {
-                let messages = self.live.locked().messages.clone();
-                success(id, kind, Some(json!({ "messages": messages })))
-            }
-            "get_last_assistant_text" if prompting => {
-                let text = state::last_assistant_text(&self.live.locked().messages);
-                success(id, kind, Some(json!({ "text": text })))
+            RpcCommand::Query(query) if prompting => {
+                let live = self.live.locked();
+                let data = match query {
+                    Query::State => live.state(streaming),
+                    Query::Messages => json!({ "messages": live.messages }),
+                    Query::LastAssistantText => {
+                        json!({ "text": state::last_assistant_text(&live.messages) })
+                    }
+                    _ => return false,
+                };
+                success(id, kind, Some(data))
             }
             _ => return false,
         };
-        if queued {
-            emit(&self.live.locked().queue_update());
-        }
         emit(&response);
         true
     }
 
-    fn enqueue(&self, steer: bool, message: Message) {
-        let live = self.live.locked();
-        if steer {
-            live.queues.steering.push(message);
-        } else {
-            live.queues.follow_up.push(message);
+    /// Queue a message for the running agent and tell the client what is queued.
+    fn enqueue(&self, queue: Queue, said: &parse::Said) {
+        let message = user_message(said);
+        let update = {
+            let mut live = self.live.locked();
+            match queue {
+                Queue::Steer => live.queues.steering.push(message),
+                Queue::FollowUp => live.queues.follow_up.push(message),
+            }
+            live.queue_update_if_changed()
+        };
+        if let Some(update) = update {
+            self.events.event(&update);
+        }
+    }
+
+    /// Answer the `abort`s that waited for the run to end.
+    fn answer_aborts(&mut self) {
+        for id in std::mem::take(&mut self.pending_aborts) {
+            emit(&success(id.as_ref(), "abort", None));
         }
     }
 
     /// Process commands that waited for the session, until one starts a task.
     async fn run_deferred(&mut self) {
         while self.agent.is_some() {
-            let Some(command) = self.deferred.pop_front() else {
+            let Some(request) = self.deferred.pop_front() else {
                 return;
             };
-            if !self.answer_now(&command) {
-                self.handle(command).await;
+            if !self.answer_now(&request) {
+                self.handle(request).await;
             }
         }
     }
 
     /// Start a prompt in the session task.
-    fn start_prompt(&mut self, agent: AgentSession, text: String, images: Vec<ContentBlock>) {
-        self.start_run(agent, Some((text, images)));
+    fn start_prompt(&mut self, agent: AgentSession, said: parse::Said) {
+        self.start_run(agent, Some((said.text, said.images)));
     }
 
     /// Run a prompt, or (`None`) the actions extensions queued while idle.
@@ -353,12 +390,11 @@ impl Server {
 }
 
 /// The user message of a `prompt`, `steer` or `follow_up` command.
-fn queued_message(command: &Value) -> Result<Message, String> {
-    let (text, images) = commands::message_and_images(command)?;
-    let mut blocks = vec![ContentBlock::text(text)];
-    blocks.extend(images);
-    Ok(Message::User(UserMessage {
+fn user_message(said: &parse::Said) -> Message {
+    let mut blocks = vec![ContentBlock::text(said.text.clone())];
+    blocks.extend(said.images.iter().cloned());
+    Message::User(UserMessage {
         content: UserContent::Blocks(blocks),
         timestamp: now_ms(),
-    }))
+    })
 }

@@ -21,6 +21,8 @@ pub struct Live {
     /// A prompt was accepted and its run has not ended yet.
     pub running: bool,
     state: Value,
+    /// The queued texts the client was last told of (steering, follow-up).
+    announced: (Vec<String>, Vec<String>),
 }
 
 impl Live {
@@ -31,9 +33,13 @@ impl Live {
         self.state = state_json(agent, auto_compaction, false);
     }
 
-    /// Follow an event of the running task.
-    pub fn observe(&mut self, event: &AgentEvent) {
+    /// Follow an event of the running task. A user message starting after the run took
+    /// it from a queue yields the `queue_update` to send before it.
+    pub fn observe(&mut self, event: &AgentEvent) -> Option<AgentEvent> {
         match event {
+            AgentEvent::MessageStart {
+                message: Message::User(_),
+            } => return self.queue_update_if_changed(),
             AgentEvent::MessageEnd { message } => self.messages.push(message.clone()),
             AgentEvent::AgentStart => self.running = true,
             AgentEvent::AutoRetryStart { .. } => {
@@ -50,6 +56,7 @@ impl Live {
             }
             _ => {}
         }
+        None
     }
 
     /// `get_state` while the task runs.
@@ -66,12 +73,18 @@ impl Live {
         state
     }
 
-    /// A `queue_update` event with the queued texts.
-    pub fn queue_update(&self) -> AgentEvent {
-        AgentEvent::QueueUpdate {
-            steering: self.queues.steering.texts(),
-            follow_up: self.queues.follow_up.texts(),
+    /// A `queue_update` event with the queued texts, when they differ from the last one
+    /// sent.
+    pub fn queue_update_if_changed(&mut self) -> Option<AgentEvent> {
+        let now = (self.queues.steering.texts(), self.queues.follow_up.texts());
+        if now == self.announced {
+            return None;
         }
+        self.announced = now.clone();
+        Some(AgentEvent::QueueUpdate {
+            steering: now.0,
+            follow_up: now.1,
+        })
     }
 }
 

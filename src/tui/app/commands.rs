@@ -1,5 +1,6 @@
 //! What slash commands and the selectors they open do to the app.
 
+use crate::core::session_command::ModelSource;
 use crate::t;
 
 use crate::ai::model::{Model, ThinkingLevel};
@@ -129,7 +130,10 @@ impl App {
             Some((n, a)) => (n, a.trim()),
             None => (rest, ""),
         };
-        if !self.extension_commands.iter().any(|(n, _)| n == name) {
+        // pi's own command of the same name wins in the terminal UI.
+        if crate::protocol::commands::is_builtin_command(name)
+            || !self.extension_commands.iter().any(|(n, _)| n == name)
+        {
             return false;
         }
         if self.is_busy() {
@@ -264,10 +268,10 @@ impl App {
             .map(|i| i as isize)
             .unwrap_or(if step > 0 { -1 } else { 0 });
         let next = models[((at + step).rem_euclid(n)) as usize].clone();
-        self.switch_model(next);
+        self.switch_model(next, ModelSource::Cycle);
     }
 
-    pub(super) fn switch_model(&mut self, model: Model) {
+    pub(super) fn switch_model(&mut self, model: Model, source: ModelSource) {
         self.footer.model_id = model.id.clone();
         self.footer.provider = model.provider.clone();
         self.footer.reasoning = model.reasoning;
@@ -285,7 +289,7 @@ impl App {
         self.save_default("defaultModel", &model.id);
         let _ = self
             .commands
-            .send(SessionCommand::SetModel(Box::new(model)));
+            .send(SessionCommand::SetModel(Box::new(model), source));
     }
 
     /// Remember a choice in the global settings (a failure is shown, not fatal).

@@ -1,5 +1,6 @@
 //! Completion in the editor: `/` commands (built-in and extension) and `@` file paths.
 
+use crate::protocol::commands::is_builtin_command;
 use crossterm::event::KeyEvent;
 
 use crate::i18n::core_hacks::display;
@@ -34,6 +35,8 @@ impl App {
             list.extend(
                 self.extension_commands
                     .iter()
+                    // pi's own command of the same name wins in the terminal UI.
+                    .filter(|(name, _)| !is_builtin_command(name))
                     .map(|(name, desc)| (name.clone(), display(desc).into_owned())),
             );
             list.extend(self.resource_commands.iter().cloned());

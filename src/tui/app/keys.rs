@@ -77,7 +77,7 @@ impl App {
                     if let Some(Overlay::ModelSelector(_)) = self.overlay.take()
                         && let Some(model) = self.models.get(i).cloned()
                     {
-                        self.switch_model(model);
+                        self.switch_model(model, crate::core::session_command::ModelSource::Set);
                     }
                 }
             }

@@ -258,7 +258,7 @@ impl App {
                 .settings
                 .default_thinking_level()
                 .unwrap_or(crate::ai::model::ThinkingLevel::Medium);
-            self.switch_model(model);
+            self.switch_model(model, crate::core::session_command::ModelSource::Set);
             let _ = self
                 .commands
                 .send(crate::tui::app::session_task::SessionCommand::SetThinking(

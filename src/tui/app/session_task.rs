@@ -2,6 +2,7 @@
 //! and hears back through agent events and snapshots, so the keyboard never
 //! waits on the model.
 
+use crate::core::session_command::{Outcome, SessionCommand as Shared};
 use crate::t;
 
 use std::path::PathBuf;
@@ -32,8 +33,8 @@ pub enum SessionCommand {
     NewSession,
     /// Name the session (`/name`).
     SetName(String),
-    /// Switch model.
-    SetModel(Box<Model>),
+    /// Switch model (chosen, or the next of the cycle).
+    SetModel(Box<Model>, crate::core::session_command::ModelSource),
     /// Change the thinking level.
     SetThinking(ThinkingLevel),
     /// Keep images from being sent (`images.blockImages`).
@@ -454,7 +455,9 @@ pub fn spawn_session(
                     agent.prompt(text, images, &signal).await;
                 }
                 SessionCommand::NewSession => {
-                    if agent.new_session().await {
+                    let command = Shared::NewSession { parent: None };
+                    if let Ok(Outcome::Switched { cancelled: false }) = agent.execute(command).await
+                    {
                         let _ = ui_tx.send(UiEvent::Reset(Vec::new(), ResetKind::New));
                     } else {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
@@ -482,17 +485,20 @@ pub fn spawn_session(
                     }
                     place.reset_if_moved(&agent, &ui_tx);
                 }
+                // The changes every front end shares go through the session's typed commands.
                 SessionCommand::SetName(name) => {
-                    agent.session.append_session_info(&name);
+                    let _ = agent.execute(Shared::SetName(name)).await;
                 }
-                SessionCommand::SetModel(model) => {
-                    agent.set_model(*model, "set").await;
+                SessionCommand::SetModel(model, source) => {
+                    let _ = agent.execute(Shared::SetModel { model, source }).await;
                 }
                 SessionCommand::SetThinking(level) => {
-                    agent.set_thinking_level(level).await;
+                    let _ = agent.execute(Shared::SetThinking(level)).await;
                 }
                 SessionCommand::SetBlockImages(block) => agent.config.block_images = block,
-                SessionCommand::SetAutoCompact(on) => agent.compaction.enabled = on,
+                SessionCommand::SetAutoCompact(on) => {
+                    let _ = agent.execute(Shared::SetAutoCompaction(on)).await;
+                }
                 SessionCommand::SetSkillCommands(on) => agent.skill_commands = on,
                 SessionCommand::Tree(command) => {
                     crate::tui::app::session_tree_task::run_tree_command(

@@ -4,12 +4,13 @@
 
 use crate::t;
 
-use crate::core::session_switch::{BranchOutcome, BranchPosition};
+use crate::core::session_command::{Outcome, SessionCommand};
+use crate::core::session_switch::BranchOutcome;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::ai::types::Message;
-use crate::core::agent_session::{AgentSession, CompactionReason};
+use crate::core::agent_session::AgentSession;
 use crate::core::tree_navigation::{NavigateOptions, NavigateOutcome, user_text};
 use crate::session::entries::SessionEntry;
 use crate::tui::app::session_task::{ResetKind, UiEvent};
@@ -122,23 +123,23 @@ pub async fn run_tree_command(
             if agent.session.entry(&id).is_none() {
                 return failed(t!("pi.tui.fork.gone"));
             }
-            match agent.branch_session(&id, BranchPosition::Before).await {
-                Ok(BranchOutcome::Branched { text }) => {
+            match agent.execute(SessionCommand::Fork(id)).await {
+                Ok(Outcome::Forked(BranchOutcome::Branched { text })) => {
                     reset(agent, ui, ResetKind::Forked);
                     let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
                 }
-                Ok(BranchOutcome::Cancelled) => {
+                Ok(_) => {
                     let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
                 }
-                Err(e) => failed(t!("pi.tui.fork.failed", error = e.to_string())),
+                Err(e) => failed(t!("pi.tui.fork.failed", error = e)),
             }
         }
         TreeCommand::Clone => {
-            let Some(leaf) = agent.session.leaf_id().map(str::to_string) else {
+            if agent.session.leaf_id().is_none() {
                 return failed(t!("pi.cmd.clone.empty"));
-            };
-            match agent.branch_session(&leaf, BranchPosition::At).await {
-                Ok(BranchOutcome::Branched { .. }) => {
+            }
+            match agent.execute(SessionCommand::Clone).await {
+                Ok(Outcome::Switched { cancelled: false }) => {
                     reset(agent, ui, ResetKind::Cloned);
                     let place = agent
                         .session
@@ -147,10 +148,10 @@ pub async fn run_tree_command(
                         .unwrap_or_else(|| t!("pi.cmd.clone.memory"));
                     let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.done", place = place)));
                 }
-                Ok(BranchOutcome::Cancelled) => {
+                Ok(_) => {
                     let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.cancelled")));
                 }
-                Err(e) => failed(t!("pi.cmd.clone.failed", error = e.to_string())),
+                Err(e) => failed(t!("pi.cmd.clone.failed", error = e)),
             }
         }
         TreeCommand::Compact {
@@ -158,10 +159,12 @@ pub async fn run_tree_command(
             signal,
         } => {
             // Success and failure both reach the transcript as events.
-            let instructions = Some(instructions.as_str()).filter(|s| !s.trim().is_empty());
-            let _ = agent
-                .compact(instructions, CompactionReason::Manual, false, &signal)
-                .await;
+            let instructions = Some(instructions).filter(|s| !s.trim().is_empty());
+            let command = SessionCommand::Compact {
+                instructions,
+                signal,
+            };
+            let _ = agent.execute(command).await;
         }
     }
 }

@@ -378,7 +378,10 @@ fn ctrl_p_cycles_through_the_scoped_models() {
     a.footer.provider = "p".into();
     key(&mut a, KeyCode::Char('p'), KeyModifiers::CONTROL);
     assert_eq!(a.footer.model_id, "c");
-    assert!(matches!(rx.try_recv(), Ok(SessionCommand::SetModel(m)) if m.id == "c"));
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(SessionCommand::SetModel(m, crate::core::session_command::ModelSource::Cycle)) if m.id == "c"
+    ));
     key(
         &mut a,
         KeyCode::Char('p'),
@@ -535,7 +538,7 @@ fn login_with_an_api_key_stores_it_privately_and_leaves_the_demo_model() {
     assert!(a.models.iter().any(|m| m.provider == "openai"));
     let switched = std::iter::from_fn(|| rx.try_recv().ok())
         .find_map(|c| match c {
-            SessionCommand::SetModel(m) => Some(m),
+            SessionCommand::SetModel(m, _) => Some(m),
             _ => None,
         })
         .expect("the demo model is left for the provider's model");

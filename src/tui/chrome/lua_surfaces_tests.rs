@@ -253,7 +253,7 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     }));
     app.handle_ui_event(agent(AgentEvent::MessageEnd {
         message: Message::Custom(CustomMessage {
-            custom_type: "status-report".into(),
+            custom_type: "status-update".into(),
             content: UserContent::Text("all green".into()),
             display: true,
             details: Some(serde_json::json!({"level": "info"})),
@@ -263,7 +263,7 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
     let before = screen(&mut terminal, &mut app);
     assert!(
-        before.iter().any(|r| r.contains("[status-report]")),
+        before.iter().any(|r| r.contains("[status-update]")),
         "{before:#?}"
     );
     crate::tui::chrome::lua_surfaces::queue_renders(&mut app);
@@ -271,7 +271,8 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     let rows = loop {
         crate::tui::chrome::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
-        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
+        if rows.iter().any(|r| r.contains("✓ 1 todo"))
+            && rows.iter().any(|r| r.contains("[INFO] all green"))
         {
             break rows;
         }
@@ -287,7 +288,7 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
         "built-in output replaced"
     );
     assert!(
-        !rows.iter().any(|r| r.contains("[status-report]")),
+        !rows.iter().any(|r| r.contains("[status-update]")),
         "{rows:#?}"
     );
     // Unchanged rows are not sent again.
@@ -303,7 +304,8 @@ async fn tool_rows_and_custom_messages_show_lua_renderer_lines() {
     loop {
         crate::tui::chrome::lua_surfaces::apply_published(&mut app);
         let rows = screen(&mut terminal, &mut app);
-        if rows.iter().any(|r| r.contains("✓ 1 todo")) && rows.iter().any(|r| r.contains("● INFO"))
+        if rows.iter().any(|r| r.contains("✓ 1 todo"))
+            && rows.iter().any(|r| r.contains("[INFO] all green"))
         {
             break;
         }

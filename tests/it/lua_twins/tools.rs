@@ -136,7 +136,7 @@ fn shutdown_command_tools_answer_and_end_the_run() {
 #[tokio::test]
 async fn shutdown_command_asks_pi_to_quit() {
     let twin = Twin::start("shutdown-command.lua", vec![]).await;
-    twin.command("shutdown", "").await;
+    twin.command("quit", "").await;
     assert!(has(&twin.actions(), &ExtensionAction::Shutdown));
 }
 

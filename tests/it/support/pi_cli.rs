@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::support::mock_server::MockServer;
 
 /// Environment variables that could leak real credentials or settings into a test.
-const SCRUBBED_ENV: [&str; 14] = [
+pub const SCRUBBED_ENV: [&str; 14] = [
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_OAUTH_TOKEN",
     "OPENAI_API_KEY",

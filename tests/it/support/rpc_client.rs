@@ -138,6 +138,19 @@ impl RpcClient {
         self.response(&id)
     }
 
+    /// Wait up to `limit` for pi to exit on its own (stdin still open); the exit code,
+    /// `None` when it is still running.
+    pub fn exit_within(&mut self, limit: Duration) -> Option<i32> {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("pi status") {
+                return Some(status.code().unwrap_or(-1));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     /// Close stdin and wait for the exit; returns the exit code.
     pub fn finish(mut self) -> i32 {
         drop(self.stdin.take());
