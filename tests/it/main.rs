@@ -58,6 +58,7 @@ mod lua_twins;
 mod lua_ui;
 mod lua_ui_examples;
 mod lua_ui_modes;
+mod mcp_ext;
 mod newcomer_e2e;
 mod oauth_antigravity;
 mod oauth_google;

@@ -29,6 +29,8 @@ pub mod fake_ui;
 pub mod http1;
 pub mod llm;
 #[cfg(test)]
+pub mod mcp_servers;
+#[cfg(test)]
 pub mod lua_agent;
 pub mod mock_server;
 #[cfg(test)]

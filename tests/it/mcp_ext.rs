@@ -1,0 +1,108 @@
+//! The shipped `mcp` extension against real MCP servers installed from the registries:
+//! the reference "everything" server over stdio and a server written with the
+//! official Python SDK over streamable HTTP, driven by a scripted model.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::support::mcp_servers::{
+    everything, extension, mcp_json, python, scripted, servers_or_skip, tool_results,
+};
+use crate::support::pi_cli::PiSandbox;
+use crate::support::{MockReply, MockServer};
+
+/// A stdio server entry that records each start in `log` before running `program`.
+fn logged(log: &Path, program: &str, args: &str) -> serde_json::Value {
+    json!({
+        "command": "sh",
+        "args": ["-c", format!("echo started >> '{}'; exec {program} {args}", log.display())],
+    })
+}
+
+fn starts(log: &Path) -> usize {
+    std::fs::read_to_string(log).map_or(0, |s| s.lines().count())
+}
+
+fn run_json(sandbox: &PiSandbox, prompt: &str) -> String {
+    let ext = extension("mcp");
+    let out = sandbox.run(
+        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", &ext, prompt],
+        None,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "pi failed: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let log = sandbox.root.path().join("starts.log");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({"everything": logged(&log, &program, "stdio")})),
+    );
+    server.set_handler(scripted(vec![
+        ("everything_echo", json!({"message": "hello from pi"})),
+        ("everything_get_sum", json!({"a": 2, "b": 40})),
+    ]));
+    // First run: nothing is known about the server, so it starts with the first prompt
+    // and its tool list is cached.
+    let out = run_json(&sandbox, "go");
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 2, "{out}");
+    assert_eq!(results[0].0, "everything_echo");
+    assert!(!results[0].2 && results[0].1.contains("hello from pi"), "{results:?}");
+    assert!(!results[1].2 && results[1].1.contains("42"), "{results:?}");
+    assert_eq!(starts(&log), 1);
+
+    // Second run: the cached tools are offered, and no server runs until the model
+    // calls one.
+    let seen_before_call = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let (seen, log2) = (seen_before_call.clone(), log.clone());
+    let script = scripted(vec![("everything_echo", json!({"message": "again"}))]);
+    server.set_handler(move |req| {
+        seen.lock().unwrap().get_or_insert(starts(&log2));
+        script(req)
+    });
+    let out = run_json(&sandbox, "go");
+    assert_eq!(*seen_before_call.lock().unwrap(), Some(1), "started before the call");
+    let results = tool_results(&out);
+    assert!(results[0].1.contains("again"), "{results:?}");
+    assert_eq!(starts(&log), 2);
+}
+
+#[test]
+fn everything_prompts_become_commands() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({"everything": {"command": program, "args": ["stdio"]}})),
+    );
+    server.set_handler(|_| MockReply::anthropic_text("ok"));
+    run_json(&sandbox, "hello"); // learns the server's prompts
+    run_json(&sandbox, "/everything:simple-prompt");
+    let texts: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.json().to_string())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("This is a simple prompt without arguments.")),
+        "{texts:?}"
+    );
+}
