@@ -71,6 +71,7 @@ return function(pi)
       command = command,
       ring = {},
       total = 0,
+      mark = 0,
       running = true,
       watchers = {},
       started = os.time(),
@@ -134,6 +135,7 @@ return function(pi)
     execute = function(_, params)
       local job = find(params.id)
       local lines = tail(job, tonumber(params.lines) or 50)
+      job.mark = job.total
       return text(summary(job) .. "\n" .. table.concat(lines, "\n"))
     end,
   })
@@ -155,7 +157,17 @@ return function(pi)
     execute = function(_, params, signal)
       local job = find(params.id)
       local how
-      if job.running then
+      -- A match among the lines not yet shown to the model counts at once.
+      if params.pattern then
+        for k = math.max(job.mark + 1, job.total - KEEP_LINES + 1), job.total do
+          local line = job.ring[(k - 1) % KEEP_LINES + 1]
+          if line:find(params.pattern) then
+            how = tr("wait.matched", { line = line })
+            break
+          end
+        end
+      end
+      if job.running and not how then
         local w = { pattern = params.pattern, promise = pi.promise() }
         job.watchers[#job.watchers + 1] = w
         local line, why = w.promise.await(math.floor((tonumber(params.timeout) or 30) * 1000), signal)
@@ -172,6 +184,7 @@ return function(pi)
         end
       end
       how = how or tr("wait.ended")
+      job.mark = job.total
       return text(how .. "\n" .. summary(job) .. "\n" .. table.concat(tail(job, 20), "\n"))
     end,
   })

@@ -287,17 +287,24 @@ return function(pi)
     table.sort(order)
   end
 
-  pi.on("project_trust", function(event, ctx)
-    notify = function(msg, level)
-      ctx.ui.notify(msg, level)
+  -- Reports go to the transcript, or without a terminal UI to the log on stderr.
+  local function reporter(ctx)
+    return function(msg, level)
+      if ctx.hasUI then
+        ctx.ui.notify(msg, level)
+      else
+        pi.log.warn(msg)
+      end
     end
+  end
+
+  pi.on("project_trust", function(event, ctx)
+    notify = reporter(ctx)
     load(event.trusted)
   end)
 
   pi.on("session_start", function(_, ctx)
-    notify = function(msg, level)
-      ctx.ui.notify(msg, level)
-    end
+    notify = reporter(ctx)
     load(ctx.permissions and ctx.permissions.projectTrusted or false)
   end)
 

@@ -20,6 +20,7 @@ mod ai_protocol_matrix;
 mod ai_providers;
 mod ai_requests;
 mod architecture;
+mod background_ext;
 mod catalog_reference;
 mod cli_e2e;
 mod cli_images;

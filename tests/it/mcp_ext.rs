@@ -106,3 +106,137 @@ fn everything_prompts_become_commands() {
         "{texts:?}"
     );
 }
+
+/// A free port on 127.0.0.1.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Kills the process `pid` when dropped.
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on a process this test started.
+        unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+    }
+}
+
+#[test]
+fn python_sdk_server_over_streamable_http() {
+    let Some(dir) = servers_or_skip() else { return };
+    let port = free_port();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/py_server.py");
+    let child = std::process::Command::new(python(dir))
+        .arg(&script)
+        .arg(port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _guard = KillOnDrop(child.id());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the Python server did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({"py": {"url": format!("http://127.0.0.1:{port}/mcp")}})),
+    );
+    server.set_handler(scripted(vec![
+        ("py_shout", json!({"text": "quiet"})),
+        ("py_multiply", json!({"a": 6, "b": 7})),
+    ]));
+    let out = run_json(&sandbox, "go");
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 2, "{out}");
+    assert_eq!(results[0].1, "QUIET!", "{results:?}");
+    assert_eq!(results[1].1, "42", "{results:?}");
+    assert!(!results[0].2 && !results[1].2);
+}
+
+#[test]
+fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let log = sandbox.root.path().join("pids.log");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({"everything": {
+            "command": "sh",
+            "args": ["-c", format!("echo $$ >> '{}'; exec {program} stdio", log.display())],
+            "timeout": 20000,
+        }})),
+    );
+    let script = scripted(vec![
+        (
+            "everything_trigger_long_running_operation",
+            json!({"duration": 30, "steps": 3}),
+        ),
+        ("everything_echo", json!({"message": "back again"})),
+    ]);
+    let log2 = log.clone();
+    server.set_handler(move |req| {
+        if crate::support::scenario::tool_results_in(req) == 0 {
+            let log = log2.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(1500));
+                let pid: i32 = std::fs::read_to_string(&log).unwrap().lines().next().unwrap().parse().unwrap();
+                // SAFETY: kill(2) on the server this test configured.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            });
+        }
+        script(req)
+    });
+    let started = Instant::now();
+    let out = run_json(&sandbox, "go");
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 2, "{out}");
+    assert!(results[0].2, "{results:?}");
+    assert!(results[0].1.contains("stopped during the call"), "{results:?}");
+    assert!(!results[1].2 && results[1].1.contains("back again"), "{results:?}");
+    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn a_server_that_never_initializes_is_reported_and_skipped() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({
+            "mute": {"command": "sh", "args": ["-c", "cat > /dev/null"], "initTimeout": 1500},
+            "everything": {"command": program, "args": ["stdio"]},
+        })),
+    );
+    server.set_handler(scripted(vec![(
+        "everything_echo",
+        json!({"message": "still here"}),
+    )]));
+    let ext = extension("mcp");
+    let started = Instant::now();
+    let out = sandbox.run(&["-p", "--model", "mock/mock-model", "-e", &ext, "go"], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("MCP server mute did not answer initialize within 1500 ms"),
+        "{stderr}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let last = server.last_request().unwrap().json().to_string();
+    assert!(last.contains("still here"), "{last}");
+    let tools = server.requests()[0].json()["tools"].to_string();
+    assert!(tools.contains("everything_echo") && !tools.contains("mute_"), "{tools}");
+}
