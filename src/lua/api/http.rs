@@ -96,16 +96,34 @@ impl From<mlua::Error> for Failure {
     }
 }
 
-/// Wait for `work`, giving up when `signal` fires or `timeout` passes.
+/// A time limit: when it ends, and the timeout it came from (for the message).
+#[derive(Clone, Copy)]
+struct Limit {
+    until: tokio::time::Instant,
+    timeout: Duration,
+}
+
+impl Limit {
+    /// A limit `timeout` from now, if there is one.
+    fn from_now(timeout: Option<Duration>) -> Option<Limit> {
+        timeout.map(|timeout| Limit {
+            until: tokio::time::Instant::now() + timeout,
+            timeout,
+        })
+    }
+}
+
+/// Wait for `work`, giving up when `signal` fires or the `limit` passes.
 async fn bounded<T>(
     work: impl Future<Output = T>,
     signal: &CancellationToken,
-    timeout: Option<Duration>,
+    limit: Option<Limit>,
     what: &str,
 ) -> Result<T, String> {
+    let timeout = limit.map(|l| l.timeout);
     let limit = async {
-        match timeout {
-            Some(t) => tokio::time::sleep(t).await,
+        match limit {
+            Some(l) => tokio::time::sleep_until(l.until).await,
             None => std::future::pending().await,
         }
     };
@@ -129,8 +147,8 @@ async fn request(lua: &Lua, opts: Table) -> Result<Table, Failure> {
     if let Some(body) = o.body {
         builder = builder.body(body);
     }
-    let deadline = o.timeout.map(|t| tokio::time::Instant::now() + t);
-    let sent = bounded(builder.send(), &o.signal, o.timeout, &what)
+    let limit = Limit::from_now(o.timeout);
+    let sent = bounded(builder.send(), &o.signal, limit, &what)
         .await
         .map_err(Failure::Message)?;
     let response = sent.map_err(|e| {
@@ -163,11 +181,10 @@ async fn request(lua: &Lua, opts: Table) -> Result<Table, Failure> {
         add_stream_functions(lua, &result, body, o.signal, what)?;
         return Ok(result);
     }
-    let left = deadline.map(|d| d.saturating_duration_since(tokio::time::Instant::now()));
     let mut guard = body.lock().await;
     let mut all = Vec::new();
     loop {
-        let chunk = bounded(guard.chunk(), &o.signal, left, &what)
+        let chunk = bounded(guard.chunk(), &o.signal, limit, &what)
             .await
             .map_err(Failure::Message)?
             .map_err(|e| Failure::Message(format!("{what}: {e}")))?;
@@ -252,7 +269,7 @@ fn add_stream_functions(
             let (b, s, w) = (b.clone(), s.clone(), w.clone());
             async move {
                 let mut guard = b.lock().await;
-                let out = bounded(guard.chunk(), &s, timeout.map(Duration::from_millis), &w).await;
+                let out = bounded(guard.chunk(), &s, read_limit(timeout), &w).await;
                 reset_budget(&lua);
                 match out.and_then(|r| r.map_err(|e| format!("{w}: {e}"))) {
                     Ok(Some(chunk)) => Ok((Some(lua.create_string(&chunk)?), None)),
@@ -269,7 +286,7 @@ fn add_stream_functions(
             let (b, s, w) = (b.clone(), s.clone(), w.clone());
             async move {
                 let mut guard = b.lock().await;
-                let out = bounded(guard.event(), &s, timeout.map(Duration::from_millis), &w).await;
+                let out = bounded(guard.event(), &s, read_limit(timeout), &w).await;
                 reset_budget(&lua);
                 match out.and_then(|r| r.map_err(|e| format!("{w}: {e}"))) {
                     Ok(Some(ev)) => {
@@ -294,6 +311,11 @@ fn add_stream_functions(
             Ok(())
         })?,
     )
+}
+
+/// The limit of one `read`/`nextEvent` given in milliseconds.
+fn read_limit(ms: Option<u64>) -> Option<Limit> {
+    Limit::from_now(ms.map(Duration::from_millis))
 }
 
 fn reset_budget(lua: &Lua) {
