@@ -5,7 +5,7 @@
 -- Each job keeps only its last lines (a ring buffer), and every job is stopped with
 -- its process group when the session ends or pi quits. See docs/background.md.
 --
---   pi -e extensions/background
+--   pi -e background
 
 local KEEP_LINES = 2000
 local MAX_LINE = 4096

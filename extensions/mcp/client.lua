@@ -12,6 +12,7 @@ local STDERR_KEEP = 2000
 ---@param cfg table the server's entry of mcp.json
 ---@param on_close fun(reason: string) called once when a stdio server exits
 function M.new(pi, name, cfg, on_close)
+  ---@type table<string, any>
   local conn = {
     name = name,
     cfg = cfg,

@@ -6,7 +6,7 @@
 -- prompts `/<server>:<prompt>`, its resources are read with `mcp_resource`. A server
 -- starts on first use. `/mcp` shows them. See docs/mcp.md.
 --
---   pi -e extensions/mcp
+--   pi -e mcp
 
 local config = require("config")
 local client = require("client")
@@ -18,6 +18,7 @@ return function(pi)
     return t(NS .. key, params)
   end
 
+  ---@type table<string, table<string, any>>
   local servers = {} -- name -> {name, cfg, state, error, conn, tools, prompts}
   local order = {}
   local registered = {} -- tool and command names already registered
@@ -274,6 +275,7 @@ return function(pi)
     cache = config.read_cache(pi)
     for name, cfg in pairs(found) do
       order[#order + 1] = name
+      ---@type table<string, any>
       local server = { name = name, cfg = cfg, state = cfg.disabled and "disabled" or "idle" }
       local cached = cache[name]
       if type(cached) == "table" and cached.key == config.fingerprint(pi, cfg) then

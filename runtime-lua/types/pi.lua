@@ -321,9 +321,9 @@
 ---@field url string the final URL (after redirects)
 ---@field headers table<string, string> lower-case names; repeated headers joined with ", "
 ---@field body? string the whole body (without stream)
----@field read? fun(timeoutMs?: integer): string|nil, string|nil stream: the next chunk; nil at the end, or nil and an error
----@field nextEvent? fun(timeoutMs?: integer): pi.HttpEvent|nil, string|nil stream: the next server-sent event; nil at the end, or nil and an error
----@field close? fun() stream: stop reading and release the connection
+---@field read fun(timeoutMs?: integer): string|nil, string|nil stream: the next chunk; nil at the end, or nil and an error
+---@field nextEvent fun(timeoutMs?: integer): pi.HttpEvent|nil, string|nil stream: the next server-sent event; nil at the end, or nil and an error
+---@field close fun() stream: stop reading and release the connection
 
 ---@class pi.Http
 ---@field request fun(request: pi.HttpRequest): pi.HttpResponse|nil, string|nil yields; nil and a message on a network error, a timeout or a fired signal (an HTTP error status is a response)

@@ -94,3 +94,99 @@ fn a_job_of_100000_lines_is_bounded_readable_listed_and_stopped_at_quit() {
     assert_eq!(rpc.finish(), 0);
     assert!(gone(job_pid), "job process {job_pid} outlived pi");
 }
+
+#[test]
+fn the_bundled_extensions_load_by_name() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    server.set_handler(scripted(vec![("bg_list", json!({}))]));
+    let out = sandbox.run(
+        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", "background", "go"],
+        None,
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let results = crate::support::mcp_servers::tool_results(&stdout);
+    assert_eq!(
+        results,
+        vec![("bg_list".to_string(), "No background jobs.".to_string(), false)]
+    );
+    let tools = server.requests()[0].json()["tools"].to_string();
+    assert!(tools.contains("\"mcp_resource\"") == false && tools.contains("\"bg_start\""));
+
+    // A file or folder of that name in the working folder is what loads instead.
+    std::fs::write(sandbox.project.join("background"), "return function(pi) end").unwrap();
+    let out = sandbox.run(
+        &["-p", "--model", "mock/mock-model", "-e", "background", "go"],
+        None,
+    );
+    assert!(out.status.success());
+    let tools = server.last_request().unwrap().json()["tools"].to_string();
+    assert!(!tools.contains("\"bg_start\""), "{tools}");
+}
+
+/// The placeholders `{name}` of every message (plural forms joined).
+fn placeholders(messages: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = messages
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(key, value)| {
+            let text = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let mut names: Vec<String> = text
+                .split('{')
+                .skip(1)
+                .filter_map(|rest| rest.split_once('}').map(|(n, _)| n.to_string()))
+                .collect();
+            names.sort();
+            names.dedup();
+            (key.clone(), names)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_bundled_extensions_are_translated_into_every_locale() {
+    for ext in ["mcp", "background"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("extensions")
+            .join(ext)
+            .join("locales");
+        let read = |tag: &str| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{tag}.json"))).unwrap())
+                .unwrap()
+        };
+        let en = read("en");
+        assert_eq!(en["namespace"], format!("ext.{ext}"));
+        for tag in ["ja", "zh-CN", "zh-TW"] {
+            let other = read(tag);
+            assert_eq!(other["namespace"], en["namespace"]);
+            assert_eq!(other["locale"], tag);
+            assert_eq!(
+                placeholders(&other["messages"]),
+                placeholders(&en["messages"]),
+                "{ext} {tag}"
+            );
+            assert_ne!(other["messages"], en["messages"]);
+        }
+    }
+}
+
+#[test]
+fn jobs_speaks_the_chosen_language() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    sandbox.write_agent_file("settings.json", &json!({"locale": "ja"}).to_string());
+    let ext = extension("background");
+    let mut rpc = RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
+    rpc.call(json!({"type": "prompt", "message": "/jobs"}));
+    let notice = rpc.wait_for("the /jobs panel", |v| {
+        v["type"] == "extension_ui_request" && v["method"] == "notify"
+    });
+    assert_eq!(notice.value["message"], "バックグラウンドジョブはありません。");
+}
