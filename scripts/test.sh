@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Type-check the shipped Lua and the docs' extension examples, build the release
-# binary, then run the whole test suite. Needs a Rust toolchain, bash (which the
-# tools under test use), Chromium (the HTML export is checked in headless
-# Chromium), tmux (the terminal UI is driven in it) and curl and python3 (run inside
-# the sandbox), installed here with apt-get when missing; the Lua checker is
-# installed with cargo when missing.
+# Type-check the shipped Lua and the docs' extension examples, install the MCP test
+# servers (npm and PyPI, cached), build the release binary, then run the whole test
+# suite. Needs a Rust toolchain, bash (which the tools under test use), Chromium (the
+# HTML export is checked in headless Chromium), tmux (the terminal UI is driven in it)
+# and curl and python3 (run inside the sandbox), installed here with apt-get when
+# missing; the Lua checker is installed with cargo when missing; node/npm and python3's
+# venv for the MCP servers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=""
@@ -29,5 +30,8 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
 ./scripts/check-lua.sh
+# The MCP servers the extension tests drive, from npm and PyPI, into the target folder's
+# cache (the tests install them too, and skip with the reason when a registry is out of reach).
+./scripts/mcp-test-servers.sh >/dev/null || echo "test.sh: MCP test servers not installed; those tests will skip" >&2
 cargo build --release --locked
 cargo test --locked 2>&1

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::support::MockServer;
 use crate::support::mcp_servers::{extension, scripted};
 use crate::support::pi_cli::PiSandbox;
 use crate::support::rpc_client::RpcClient;
-use crate::support::MockServer;
 
 /// Resident memory of process `pid` in KiB.
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -43,7 +43,10 @@ fn a_job_of_100000_lines_is_bounded_readable_listed_and_stopped_at_quit() {
             "bg_start",
             json!({"command": "seq 1 100000; echo DONE; exec sleep 300"}),
         ),
-        ("bg_wait", json!({"id": "1", "pattern": "^DONE$", "timeout": 60})),
+        (
+            "bg_wait",
+            json!({"id": "1", "pattern": "^DONE$", "timeout": 60}),
+        ),
         ("bg_output", json!({"id": "1", "lines": 3})),
     ]);
     let (p, r) = (pid.clone(), rss.clone());
@@ -64,7 +67,9 @@ fn a_job_of_100000_lines_is_bounded_readable_listed_and_stopped_at_quit() {
         .iter()
         .filter(|l| l.value["type"] == "tool_execution_end")
         .map(|l| {
-            let text = l.value["result"]["content"][0]["text"].as_str().unwrap_or_default();
+            let text = l.value["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default();
             (text.to_string(), l.value["isError"] == true)
         })
         .collect();
@@ -73,18 +78,28 @@ fn a_job_of_100000_lines_is_bounded_readable_listed_and_stopped_at_quit() {
         .0
         .split("pid ")
         .nth(1)
-        .and_then(|s| s.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok())
+        .and_then(|s| {
+            s.trim_end_matches(|c: char| !c.is_ascii_digit())
+                .parse()
+                .ok()
+        })
         .unwrap_or_else(|| panic!("{results:?}"));
     assert!(results[1].0.starts_with("Matched: DONE"), "{results:?}");
     assert!(results[2].0.ends_with("99999\n100000\nDONE"), "{results:?}");
-    assert!(results[2].0.contains("running, 100001 lines"), "{results:?}");
+    assert!(
+        results[2].0.contains("running, 100001 lines"),
+        "{results:?}"
+    );
 
     rpc.call(json!({"type": "prompt", "message": "/jobs"}));
     let jobs = rpc.wait_for("the /jobs panel", |v| {
         v["type"] == "extension_ui_request" && v["method"] == "notify"
     });
     let panel = jobs.value["message"].as_str().unwrap().to_string();
-    assert!(panel.starts_with("Background jobs: 1\n[1] running, 100001 lines: seq"), "{panel}");
+    assert!(
+        panel.starts_with("Background jobs: 1\n[1] running, 100001 lines: seq"),
+        "{panel}"
+    );
     assert!(panel.ends_with("  DONE"), "{panel}");
     let rss = rss.lock().unwrap().clone();
     let (idle, peak) = (rss[0], *rss.iter().max().unwrap());
@@ -101,21 +116,42 @@ fn the_bundled_extensions_load_by_name() {
     let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
     server.set_handler(scripted(vec![("bg_list", json!({}))]));
     let out = sandbox.run(
-        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", "background", "go"],
+        &[
+            "--mode",
+            "json",
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            "background",
+            "go",
+        ],
         None,
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let results = crate::support::mcp_servers::tool_results(&stdout);
     assert_eq!(
         results,
-        vec![("bg_list".to_string(), "No background jobs.".to_string(), false)]
+        vec![(
+            "bg_list".to_string(),
+            "No background jobs.".to_string(),
+            false
+        )]
     );
     let tools = server.requests()[0].json()["tools"].to_string();
-    assert!(tools.contains("\"mcp_resource\"") == false && tools.contains("\"bg_start\""));
+    assert!(!tools.contains("\"mcp_resource\"") && tools.contains("\"bg_start\""));
 
     // A file or folder of that name in the working folder is what loads instead.
-    std::fs::write(sandbox.project.join("background"), "return function(pi) end").unwrap();
+    std::fs::write(
+        sandbox.project.join("background"),
+        "return function(pi) end",
+    )
+    .unwrap();
     let out = sandbox.run(
         &["-p", "--model", "mock/mock-model", "-e", "background", "go"],
         None,
@@ -183,10 +219,14 @@ fn jobs_speaks_the_chosen_language() {
     let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
     sandbox.write_agent_file("settings.json", &json!({"locale": "ja"}).to_string());
     let ext = extension("background");
-    let mut rpc = RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
+    let mut rpc =
+        RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
     rpc.call(json!({"type": "prompt", "message": "/jobs"}));
     let notice = rpc.wait_for("the /jobs panel", |v| {
         v["type"] == "extension_ui_request" && v["method"] == "notify"
     });
-    assert_eq!(notice.value["message"], "バックグラウンドジョブはありません。");
+    assert_eq!(
+        notice.value["message"],
+        "バックグラウンドジョブはありません。"
+    );
 }

@@ -14,7 +14,9 @@ async fn spawn_stdin_raw_output_http_and_promises_from_lua() {
     let server = MockServer::start();
     server.push(MockReply::json(200, json!({"answer": 42})));
     server.push(MockReply::sse(
-        "event: first\ndata: a\n\ndata: b1\ndata: b2\n\n".as_bytes().to_vec(),
+        "event: first\ndata: a\n\ndata: b1\ndata: b2\n\n"
+            .as_bytes()
+            .to_vec(),
     ));
     server.push(MockReply::status(404).body("no such thing"));
     // Headers at once, the rest of the body three seconds later.

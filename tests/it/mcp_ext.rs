@@ -28,7 +28,16 @@ fn starts(log: &Path) -> usize {
 fn run_json(sandbox: &PiSandbox, prompt: &str) -> String {
     let ext = extension("mcp");
     let out = sandbox.run(
-        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", &ext, prompt],
+        &[
+            "--mode",
+            "json",
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext,
+            prompt,
+        ],
         None,
     );
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -61,7 +70,10 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
     let results = tool_results(&out);
     assert_eq!(results.len(), 2, "{out}");
     assert_eq!(results[0].0, "everything_echo");
-    assert!(!results[0].2 && results[0].1.contains("hello from pi"), "{results:?}");
+    assert!(
+        !results[0].2 && results[0].1.contains("hello from pi"),
+        "{results:?}"
+    );
     assert!(!results[1].2 && results[1].1.contains("42"), "{results:?}");
     assert_eq!(starts(&log), 1);
 
@@ -75,7 +87,11 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
         script(req)
     });
     let out = run_json(&sandbox, "go");
-    assert_eq!(*seen_before_call.lock().unwrap(), Some(1), "started before the call");
+    assert_eq!(
+        *seen_before_call.lock().unwrap(),
+        Some(1),
+        "started before the call"
+    );
     let results = tool_results(&out);
     assert!(results[0].1.contains("again"), "{results:?}");
     assert_eq!(starts(&log), 2);
@@ -116,13 +132,13 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Kills the process `pid` when dropped.
-struct KillOnDrop(u32);
+/// Kills and reaps the server process when dropped.
+struct KillOnDrop(std::process::Child);
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
-        // SAFETY: kill(2) on a process this test started.
-        unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -138,7 +154,7 @@ fn python_sdk_server_over_streamable_http() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let _guard = KillOnDrop(child.id());
+    let _guard = KillOnDrop(child);
     let deadline = Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < deadline, "the Python server did not start");
@@ -190,7 +206,13 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
             let log = log2.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(1500));
-                let pid: i32 = std::fs::read_to_string(&log).unwrap().lines().next().unwrap().parse().unwrap();
+                let pid: i32 = std::fs::read_to_string(&log)
+                    .unwrap()
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
                 // SAFETY: kill(2) on the server this test configured.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
             });
@@ -202,9 +224,19 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
     let results = tool_results(&out);
     assert_eq!(results.len(), 2, "{out}");
     assert!(results[0].2, "{results:?}");
-    assert!(results[0].1.contains("stopped during the call"), "{results:?}");
-    assert!(!results[1].2 && results[1].1.contains("back again"), "{results:?}");
-    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    assert!(
+        results[0].1.contains("stopped during the call"),
+        "{results:?}"
+    );
+    assert!(
+        !results[1].2 && results[1].1.contains("back again"),
+        "{results:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
 }
 
@@ -227,7 +259,10 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
     )]));
     let ext = extension("mcp");
     let started = Instant::now();
-    let out = sandbox.run(&["-p", "--model", "mock/mock-model", "-e", &ext, "go"], None);
+    let out = sandbox.run(
+        &["-p", "--model", "mock/mock-model", "-e", &ext, "go"],
+        None,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -238,5 +273,8 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
     let last = server.last_request().unwrap().json().to_string();
     assert!(last.contains("still here"), "{last}");
     let tools = server.requests()[0].json()["tools"].to_string();
-    assert!(tools.contains("everything_echo") && !tools.contains("mute_"), "{tools}");
+    assert!(
+        tools.contains("everything_echo") && !tools.contains("mute_"),
+        "{tools}"
+    );
 }

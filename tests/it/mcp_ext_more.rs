@@ -59,16 +59,19 @@ fn escape_cancels_a_call_and_mcp_lists_disables_and_quitting_stops_the_server() 
         json!({"duration": 60, "steps": 2}),
     )]));
     let ext = extension("mcp");
-    let mut rpc = RpcClient::new(sandbox.spawn(&[
-        "--mode", "rpc", "--model", "mock/mock-model", "-e", &ext,
-    ]));
+    let mut rpc =
+        RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
     rpc.call(json!({"type": "prompt", "message": "go"}));
     rpc.seen_or_wait("the call", |v| v["type"] == "tool_execution_start");
     std::thread::sleep(Duration::from_millis(500));
     let started = Instant::now();
     rpc.call(json!({"type": "abort"}));
     let end = rpc.seen_or_wait("the cancelled call", |v| v["type"] == "tool_execution_end");
-    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(end.value["isError"], true, "{}", end.value);
     assert!(
         end.value["result"].to_string().contains("was cancelled"),
@@ -78,18 +81,30 @@ fn escape_cancels_a_call_and_mcp_lists_disables_and_quitting_stops_the_server() 
     rpc.seen_or_wait("the end of the run", |v| v["type"] == "agent_end");
 
     let list = command(&mut rpc, "/mcp");
-    assert!(list.starts_with("MCP servers: 1\neverything (stdio): connected, "), "{list}");
+    assert!(
+        list.starts_with("MCP servers: 1\neverything (stdio): connected, "),
+        "{list}"
+    );
     assert!(list.contains("everything_echo, "), "{list}");
 
     let done = command(&mut rpc, "/mcp disable everything");
     assert_eq!(done, "MCP server everything disabled for this session");
-    let first_pid: i32 = std::fs::read_to_string(&log).unwrap().lines().next().unwrap().parse().unwrap();
+    let first_pid: i32 = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(gone(first_pid), "a disabled server keeps running");
     let list = command(&mut rpc, "/mcp");
     assert!(list.contains("everything (stdio): disabled"), "{list}");
 
     let done = command(&mut rpc, "/mcp reconnect everything");
-    assert!(done.starts_with("MCP server everything connected: "), "{done}");
+    assert!(
+        done.starts_with("MCP server everything connected: "),
+        "{done}"
+    );
     let pids: Vec<i32> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
@@ -119,17 +134,30 @@ fn project_servers_load_only_in_a_trusted_project() {
     let ext = extension("mcp");
     let tools_of = |n: usize| server.requests()[n].json()["tools"].to_string();
 
-    let out = sandbox.run(&["-p", "--model", "mock/mock-model", "-e", &ext, "hi"], None);
+    let out = sandbox.run(
+        &["-p", "--model", "mock/mock-model", "-e", &ext, "hi"],
+        None,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("MCP servers of this project were skipped because the folder is not trusted: proj"),
+        stderr.contains(
+            "MCP servers of this project were skipped because the folder is not trusted: proj"
+        ),
         "{stderr}"
     );
     assert!(tools_of(0).contains("mine_echo") && !tools_of(0).contains("proj_echo"));
 
     let out = sandbox.run(
-        &["-p", "--approve", "--model", "mock/mock-model", "-e", &ext, "hi"],
+        &[
+            "-p",
+            "--approve",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext,
+            "hi",
+        ],
         None,
     );
     assert!(out.status.success());
@@ -168,14 +196,31 @@ fn the_reference_server_over_streamable_http() {
     ]));
     let ext = extension("mcp");
     let out = sandbox.run(
-        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", &ext, "go"],
+        &[
+            "--mode",
+            "json",
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext,
+            "go",
+        ],
         None,
     );
     let _ = child.kill();
     let _ = child.wait();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let results = crate::support::mcp_servers::tool_results(&stdout);
-    assert_eq!(results.len(), 2, "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!results[0].2 && results[0].1.contains("over http"), "{results:?}");
+    assert_eq!(
+        results.len(),
+        2,
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !results[0].2 && results[0].1.contains("over http"),
+        "{results:?}"
+    );
     assert!(!results[1].2 && results[1].1.contains("42"), "{results:?}");
 }

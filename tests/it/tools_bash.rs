@@ -299,7 +299,11 @@ async fn a_background_child_with_redirected_output_does_not_hold_the_call() {
     )
     .await
     .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     let text = out.joined_text();
     assert!(text.starts_with("started\n"), "{text}");
     let pid = pids_labelled(&text, "PID")[0];
@@ -317,7 +321,11 @@ async fn a_background_child_keeping_the_pipe_does_not_hold_the_call() {
     )
     .await
     .unwrap();
-    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     let text = out.joined_text();
     assert!(text.starts_with("started\n"), "{text}");
     let pid = pids_labelled(&text, "PID")[0];

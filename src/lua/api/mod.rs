@@ -2,9 +2,9 @@
 //! `pi.events` bus, and the parts built in the `api_*` modules.
 
 pub mod exec;
-pub mod http;
 pub mod formats;
 pub mod helpers;
+pub mod http;
 pub mod i18n;
 pub mod promise;
 pub mod regex;

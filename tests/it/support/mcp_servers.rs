@@ -62,11 +62,9 @@ pub fn scripted(calls: Vec<(&'static str, Value)>) -> impl Fn(&CapturedRequest) 
     move |req| {
         let n = tool_results_in(req);
         match calls.get(n) {
-            Some((name, args)) => MockReply::anthropic_tool_calls(&[(
-                &format!("call-{n}"),
-                name,
-                args.clone(),
-            )]),
+            Some((name, args)) => {
+                MockReply::anthropic_tool_calls(&[(&format!("call-{n}"), name, args.clone())])
+            }
             None => MockReply::anthropic_text("done"),
         }
     }

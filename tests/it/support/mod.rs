@@ -29,9 +29,9 @@ pub mod fake_ui;
 pub mod http1;
 pub mod llm;
 #[cfg(test)]
-pub mod mcp_servers;
-#[cfg(test)]
 pub mod lua_agent;
+#[cfg(test)]
+pub mod mcp_servers;
 pub mod mock_server;
 #[cfg(test)]
 pub mod pi_cli;
