@@ -278,3 +278,39 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
         "{tools}"
     );
 }
+
+#[test]
+fn a_server_answering_garbage_gives_a_clear_tool_error_and_the_others_carry_on() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/garbage_server.py");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({
+            "garbage": {"command": "python3", "args": [script], "timeout": 1500},
+            "everything": {"command": program, "args": ["stdio"]},
+        })),
+    );
+    server.set_handler(scripted(vec![
+        ("garbage_broken", json!({})),
+        ("everything_echo", json!({"message": "unharmed"})),
+    ]));
+    let started = Instant::now();
+    let out = run_json(&sandbox, "go");
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 2, "{out}");
+    assert!(results[0].2, "{results:?}");
+    assert_eq!(
+        results[0].1,
+        "MCP server garbage did not answer tools/call within 1500 ms; it will be restarted on \
+         the next call. It wrote output that is not JSON-RPC: Traceback (most recent call \
+         last): <this is not JSON>"
+    );
+    assert!(
+        !results[1].2 && results[1].1.contains("unharmed"),
+        "{results:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
