@@ -61,3 +61,64 @@ async fn spawn_stdin_raw_output_http_and_promises_from_lua() {
     assert_eq!(requests[0].header("x-test"), Some("yes"));
     assert_eq!(requests[0].body, b"{\"q\":1}");
 }
+
+/// Whether process `pid` is gone within five seconds.
+fn gone(pid: i32) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while std::time::Instant::now() < deadline {
+        // SAFETY: signal 0 only checks that the process exists.
+        if unsafe { libc::kill(pid, 0) } != 0 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+#[tokio::test]
+async fn reload_kills_a_process_with_open_stdin_and_its_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = dir.path().join("holder.lua");
+    std::fs::write(
+        &ext,
+        r#"return function(pi)
+  if pi.state.spawned then return end -- once, not again after the reload
+  pi.state.spawned = true
+  local proc
+  proc = pi.spawn("bash", { "-c", "sleep 300 & echo $!; exec cat" }, {
+    stdin = true,
+    onStdout = function(line)
+      pi.fs.write("pids.txt", tostring(proc.pid) .. " " .. line)
+    end,
+  })
+end
+"#,
+    )
+    .unwrap();
+    let view = pi::lua::SharedView::new(dir.path());
+    let handle =
+        pi::lua::ExtensionHandle::start(pi::lua::HostConfig::new(vec![ext], dir.path()), view);
+    let report = handle.load().await;
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let pids_file = dir.path().join("pids.txt");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !pids_file.exists() {
+        assert!(std::time::Instant::now() < deadline, "no pids written");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let pids: Vec<i32> = std::fs::read_to_string(&pids_file)
+        .unwrap()
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert_eq!(pids.len(), 2);
+    assert!(
+        !gone(pids[0]) && !gone(pids[1]),
+        "both run before the reload"
+    );
+    std::fs::remove_file(&pids_file).unwrap();
+    let report = handle.reload().await;
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(gone(pids[0]), "the process outlived /reload");
+    assert!(gone(pids[1]), "its child outlived /reload");
+}
