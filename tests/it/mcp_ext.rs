@@ -314,3 +314,44 @@ fn a_server_answering_garbage_gives_a_clear_tool_error_and_the_others_carry_on()
     );
     assert!(started.elapsed() < Duration::from_secs(20));
 }
+
+#[test]
+fn resources_are_listed_and_read_through_mcp_resource() {
+    let Some(dir) = servers_or_skip() else { return };
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    let program = everything(dir).display().to_string();
+    sandbox.write_agent_file(
+        "mcp.json",
+        &mcp_json(json!({"everything": {"command": program, "args": ["stdio"]}})),
+    );
+    server.set_handler(scripted(vec![
+        ("mcp_resource", json!({"server": "everything"})),
+        (
+            "mcp_resource",
+            json!({"server": "everything", "uri": "demo://resource/static/document/features.md"}),
+        ),
+        ("mcp_resource", json!({"server": "nowhere"})),
+    ]));
+    let out = run_json(&sandbox, "go");
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 3, "{out}");
+    assert!(
+        results[0]
+            .1
+            .contains("demo://resource/static/document/features.md  features.md  (text/markdown)"),
+        "{results:?}"
+    );
+    assert!(
+        results[1].1.starts_with("# Everything Server - Features"),
+        "{results:?}"
+    );
+    assert_eq!(
+        results[2],
+        (
+            "mcp_resource".into(),
+            "No MCP server named nowhere".into(),
+            true
+        )
+    );
+}
