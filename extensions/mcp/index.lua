@@ -168,12 +168,16 @@ return function(pi)
     })
   end
 
+  -- A tool pi refuses (a schema it cannot use) is reported and left out; the rest register.
   local function register_all(server)
     for _, tool in ipairs(server.tools or {}) do
-      register_tool(server, tool)
+      local ok, err = pcall(register_tool, server, tool)
+      if not ok then
+        notify(tr("error.tool_refused", { server = server.name, tool = tostring(tool.name), message = tostring(err) }), "warning")
+      end
     end
     for _, prompt in ipairs(server.prompts or {}) do
-      register_prompt(server, prompt)
+      pcall(register_prompt, server, prompt)
     end
   end
 
