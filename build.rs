@@ -38,6 +38,8 @@ fn main() {
             .filter(|p| p.extension().is_some_and(|e| e == "md")),
     );
     collect(&root, Path::new("extensions/examples"), &mut files);
+    collect(&root, Path::new("extensions/mcp"), &mut files);
+    collect(&root, Path::new("extensions/background"), &mut files);
     collect(&root, Path::new("runtime-lua/types"), &mut files);
     collect(&root, Path::new("schemas"), &mut files);
     files.sort();
@@ -75,6 +77,8 @@ fn main() {
         "CHANGELOG.md",
         "docs",
         "extensions/examples",
+        "extensions/mcp",
+        "extensions/background",
         "schemas",
     ] {
         println!("cargo:rerun-if-changed={dir}");

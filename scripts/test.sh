@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Type-check the shipped Lua and the docs' extension examples, build the release
-# binary, then run the whole test suite. Needs a Rust toolchain, bash (which the
-# tools under test use), Chromium (the HTML export is checked in headless
-# Chromium), tmux (the terminal UI is driven in it) and curl and python3 (run inside
-# the sandbox), installed here with apt-get when missing; the Lua checker is
-# installed with cargo when missing, and pi 0.73.1's npm package (its RPC client
-# drives ours in a test) with npm into target/oracle.
+# Type-check the shipped Lua and the docs' extension examples, install the MCP test
+# servers (npm and PyPI, cached), build the release binary, then run the whole test
+# suite. Needs a Rust toolchain, bash (which the tools under test use), Chromium (the
+# HTML export is checked in headless Chromium), tmux (the terminal UI is driven in it)
+# and curl and python3 (run inside the sandbox), installed here with apt-get when
+# missing; the Lua checker is installed with cargo when missing; node/npm and python3's
+# venv for the MCP servers, and pi 0.73.1's npm package (its RPC client drives ours in a
+# test) with npm into target/oracle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=""
@@ -39,6 +40,9 @@ if [ ! -f "$oracle/dist/index.js" ] && command -v npm >/dev/null 2>&1; then
     npm install --no-audit --no-fund --prefix target/oracle @mariozechner/pi-coding-agent@0.73.1 \
         || echo "warning: could not install @mariozechner/pi-coding-agent@0.73.1 (registry unreachable?)"
 fi
+# The MCP servers the extension tests drive, from npm and PyPI, into the target folder's
+# cache (the tests install them too, and skip with the reason when a registry is out of reach).
+./scripts/mcp-test-servers.sh >/dev/null || echo "test.sh: MCP test servers not installed; those tests will skip" >&2
 cargo build --release --locked
 # The Lua tests of every shipped extension, headless (docs/testing.md).
 "${CARGO_TARGET_DIR:-target}/release/pi" test extensions/

@@ -118,5 +118,9 @@ pub fn project_contents(cwd: &Path) -> String {
     if pi.join("SYSTEM.md").is_file() || pi.join("APPEND_SYSTEM.md").is_file() {
         parts.push(t!("pi.trust.kind.system_prompt"));
     }
+    // Servers the `mcp` extension would start.
+    if pi.join("mcp.json").is_file() {
+        parts.push(t!("pi.trust.kind.mcp"));
+    }
     parts.join(" · ")
 }

@@ -1,5 +1,6 @@
 //! The user documentation carried inside the binary (README.md, CHANGELOG.md,
-//! `docs/*.md`, `extensions/examples/`, the LuaLS annotations of
+//! `docs/*.md`, `extensions/examples/`, the bundled extensions `extensions/mcp/` and
+//! `extensions/background/`, the LuaLS annotations of
 //! `runtime-lua/types/` and the configuration schemas of `schemas/` for editors),
 //! written on demand to
 //! `<agent>/docs/<version>/` so the model can read it with its tools, wherever the
@@ -17,6 +18,19 @@ const STAMP: &str = ".fingerprint";
 /// The folder this build's documentation is written to.
 pub fn docs_dir(agent_dir: &Path) -> PathBuf {
     agent_dir.join("docs").join(env!("CARGO_PKG_VERSION"))
+}
+
+/// The extensions shipped with pi that load by name (`-e mcp`, `"extensions": ["mcp"]`).
+pub const BUNDLED_EXTENSIONS: [&str; 2] = ["mcp", "background"];
+
+/// The folder of the bundled extension `name`, written out with the documentation
+/// first; `None` for another name or when the folder cannot be written.
+pub fn bundled_extension(agent_dir: &Path, name: &str) -> Option<PathBuf> {
+    if !BUNDLED_EXTENSIONS.contains(&name) {
+        return None;
+    }
+    ensure(agent_dir).ok()?;
+    Some(docs_dir(agent_dir).join("extensions").join(name))
 }
 
 /// The bundled copy of a file (`docs/extensions.md`), if there is one.

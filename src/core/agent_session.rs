@@ -258,6 +258,7 @@ impl AgentSession {
         self.state.run = Default::default();
         let mut extra = Vec::new();
         let mut base_prompt = None;
+        let mut tools_added = false;
         let text = if let Some(ext) = &mut self.extensions {
             extra.append(&mut ext.next_turn);
             let text = match ext.input(text).await {
@@ -273,6 +274,11 @@ impl AgentSession {
             let (system_prompt, messages) = ext
                 .before_agent_start(&text, &self.state.system_prompt)
                 .await;
+            // Tools registered by those handlers (servers started on the first
+            // prompt) are offered in this very turn.
+            let before = self.state.tools.len();
+            ext.merge_extension_tools(&mut self.state.tools).await;
+            tools_added = self.state.tools.len() != before;
             if let Some(p) = system_prompt {
                 base_prompt = Some(std::mem::replace(&mut self.state.system_prompt, p));
             }
@@ -281,6 +287,9 @@ impl AgentSession {
         } else {
             expand_resources(self.command_skills(), &self.templates, text)
         };
+        if tools_added && base_prompt.is_none() {
+            self.rebuild_system_prompt();
+        }
         self.compact_before_prompt(signal).await;
         let content = if images.is_empty() {
             UserContent::Blocks(vec![ContentBlock::text(text)])

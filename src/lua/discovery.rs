@@ -75,6 +75,16 @@ fn resolve(base: &Path, raw: &str) -> PathBuf {
     if p.is_absolute() { p } else { base.join(p) }
 }
 
+/// [`resolve`], where the bare name of an extension shipped with pi (`mcp`,
+/// `background`) that names no file or folder here is that extension.
+fn resolve_entry(input: &DiscoveryInput, raw: &str) -> PathBuf {
+    let path = resolve(&input.cwd, raw);
+    if path.exists() {
+        return path;
+    }
+    crate::config::bundled_docs::bundled_extension(&input.agent_dir, raw).unwrap_or(path)
+}
+
 /// Entry files for one explicit path: a file, or a folder (its `init.lua`, or
 /// every extension inside it).
 pub fn entries_for_path(path: &Path) -> Vec<PathBuf> {
@@ -100,7 +110,7 @@ fn settings_entries(input: &DiscoveryInput) -> Vec<PathBuf> {
         }
         let looks_like_glob = raw.contains(['*', '?', '[']);
         if !looks_like_glob {
-            includes.extend(entries_for_path(&resolve(&input.cwd, raw)));
+            includes.extend(entries_for_path(&resolve_entry(input, raw)));
             continue;
         }
         let full = resolve(&input.cwd, raw);
@@ -179,7 +189,7 @@ pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
         all.extend(settings_entries(input));
     }
     for raw in &input.cli_paths {
-        all.extend(entries_for_path(&resolve(&input.cwd, raw)));
+        all.extend(entries_for_path(&resolve_entry(input, raw)));
     }
     let mut seen = std::collections::HashSet::new();
     all.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));

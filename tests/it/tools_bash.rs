@@ -288,3 +288,47 @@ async fn missing_cwd_is_reported() {
         "Working directory does not exist: /no/such/dir\nCannot execute bash commands."
     );
 }
+
+#[tokio::test]
+async fn a_background_child_with_redirected_output_does_not_hold_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = bash(
+        dir.path(),
+        json!({"command": "sleep 300 > /dev/null 2>&1 & echo started; echo \"PID $!\""}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    let text = out.joined_text();
+    assert!(text.starts_with("started\n"), "{text}");
+    let pid = pids_labelled(&text, "PID")[0];
+    // SAFETY: killing the child this test started.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+}
+
+#[tokio::test]
+async fn a_background_child_keeping_the_pipe_does_not_hold_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = bash(
+        dir.path(),
+        json!({"command": "sleep 300 & echo started; echo \"PID $!\""}),
+    )
+    .await
+    .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    let text = out.joined_text();
+    assert!(text.starts_with("started\n"), "{text}");
+    let pid = pids_labelled(&text, "PID")[0];
+    // SAFETY: killing the child this test started.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+}

@@ -4,7 +4,9 @@
 pub mod exec;
 pub mod formats;
 pub mod helpers;
+pub mod http;
 pub mod i18n;
+pub mod promise;
 pub mod regex;
 pub mod register;
 pub mod session;
@@ -85,6 +87,10 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
         .map(|d| d.display().to_string())
         .unwrap_or_else(|| ".".into());
     pi.set("extensionDir", dir)?;
+    pi.set(
+        "agentDir",
+        crate::config::paths::agent_dir().display().to_string(),
+    )?;
     pi.set("log", log_table(lua, name, host)?)?;
     pi.set("fs", fs_table(lua, host)?)?;
     crate::lua::api::i18n::add_i18n(vm, ext, &pi)?;
@@ -214,6 +220,8 @@ fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
         )?,
     )?;
     pi.set("execPath", crate::lua::api::spawn::exec_path())?;
+    crate::lua::api::http::add_http(lua, host, pi)?;
+    crate::lua::api::promise::add_promise(lua, pi)?;
     let h = host.clone();
     pi.set(
         "sleep",

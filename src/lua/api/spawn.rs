@@ -1,6 +1,7 @@
-//! `pi.spawn`: start a program and stream its output to Lua line by line.
-//! Callbacks run on the extension thread; every process still running is
-//! killed (with its process group) on `/reload` and when pi quits.
+//! `pi.spawn`: start a program and stream its output to Lua line by line (or in
+//! raw chunks), with a stdin that stays writable when asked for. Callbacks run on
+//! the extension thread; every process still running is killed (with its process
+//! group) on `/reload` and when pi quits.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -9,7 +10,7 @@ use std::rc::Rc;
 
 use mlua::{Function, IntoLuaMulti, Lua, Table, Value as LuaValue, WeakLua};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::lua::api::exec::LuaSignal;
@@ -22,6 +23,8 @@ const CALLBACKS_KEY: &str = "pi.spawn.callbacks";
 const MAX_COLLECTED: usize = 4 * 1024 * 1024;
 /// The longest line handed to `onStdout`/`onStderr` in one piece.
 const MAX_LINE: usize = 1024 * 1024;
+/// The largest chunk handed to `onStdout`/`onStderr` in raw mode.
+const MAX_CHUNK: usize = 64 * 1024;
 
 /// How a process ended.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +42,8 @@ struct Proc {
     stop: CancellationToken,
     outcome: RefCell<Option<Outcome>>,
     done: watch::Sender<bool>,
+    /// Queue of bytes for the program's stdin while it is open.
+    stdin: RefCell<Option<mpsc::UnboundedSender<Vec<u8>>>>,
 }
 
 impl Proc {
@@ -48,6 +53,7 @@ impl Proc {
             return;
         }
         self.killed.set(true);
+        self.stdin.borrow_mut().take();
         if let Some(pid) = self.pid {
             crate::tools::bash::process::kill_process_group(pid);
         }
@@ -77,11 +83,23 @@ impl Processes {
     }
 }
 
+/// What the program reads on stdin.
+enum Stdin {
+    /// Nothing (`/dev/null`).
+    Null,
+    /// This text, then end of input.
+    Text(Vec<u8>),
+    /// A pipe that stays open for `write()` until `closeStdin()`.
+    Open,
+}
+
 /// Options of `pi.spawn(cmd, args, opts)`.
 struct SpawnOptions {
     cwd: Option<String>,
     env: Vec<(String, Option<String>)>,
-    stdin: Option<Vec<u8>>,
+    stdin: Stdin,
+    /// Hand output over in raw chunks instead of lines.
+    raw: bool,
     signal: Option<CancellationToken>,
     callbacks: Table,
 }
@@ -92,7 +110,8 @@ fn spawn_options(lua: &Lua, opts: Option<Table>) -> mlua::Result<SpawnOptions> {
         return Ok(SpawnOptions {
             cwd: None,
             env: Vec::new(),
-            stdin: None,
+            stdin: Stdin::Null,
+            raw: false,
             signal: None,
             callbacks,
         });
@@ -131,13 +150,31 @@ fn spawn_options(lua: &Lua, opts: Option<Table>) -> mlua::Result<SpawnOptions> {
         LuaValue::UserData(ud) => Some(ud.borrow::<LuaSignal>()?.0.clone()),
         _ => None,
     };
-    let stdin = t
-        .get::<Option<mlua::String>>("stdin")?
-        .map(|s| s.as_bytes().to_vec());
+    let stdin = match t.get::<LuaValue>("stdin")? {
+        LuaValue::Nil | LuaValue::Boolean(false) => Stdin::Null,
+        LuaValue::Boolean(true) => Stdin::Open,
+        LuaValue::String(s) => Stdin::Text(s.as_bytes().to_vec()),
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "pi.spawn: option \"stdin\" must be a string or true, got {}",
+                other.type_name()
+            )));
+        }
+    };
+    let raw = match t.get::<Option<String>>("mode")?.as_deref() {
+        None | Some("lines") => false,
+        Some("raw") => true,
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "pi.spawn: option \"mode\" must be \"lines\" or \"raw\", got \"{other}\""
+            )));
+        }
+    };
     Ok(SpawnOptions {
         cwd: t.get("cwd")?,
         env,
         stdin,
+        raw,
         signal,
         callbacks,
     })
@@ -171,10 +208,9 @@ pub fn spawn(
     command
         .args(args.unwrap_or_default())
         .current_dir(&cwd)
-        .stdin(if opts.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
+        .stdin(match opts.stdin {
+            Stdin::Null => Stdio::null(),
+            Stdin::Text(_) | Stdin::Open => Stdio::piped(),
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -205,16 +241,35 @@ pub fn spawn(
         stop: CancellationToken::new(),
         outcome: RefCell::new(None),
         done: watch::Sender::new(false),
+        stdin: RefCell::new(None),
     });
     host.procs.running.borrow_mut().insert(id, proc.clone());
-    if let (Some(data), Some(mut pipe)) = (opts.stdin, child.stdin.take()) {
-        tokio::task::spawn_local(async move {
-            let _ = pipe.write_all(&data).await;
-        });
+    if let Some(pipe) = child.stdin.take() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Stdin::Text(data) = opts.stdin {
+            let _ = tx.send(data);
+        } else {
+            *proc.stdin.borrow_mut() = Some(tx);
+        }
+        tokio::task::spawn_local(feed_stdin(pipe, rx));
     }
     let signal = opts.signal.unwrap_or_default();
-    tokio::task::spawn_local(drive(lua.weak(), id, proc.clone(), child, signal));
+    let raw = opts.raw;
+    tokio::task::spawn_local(drive(lua.weak(), id, proc.clone(), child, signal, raw));
     handle_table(lua, proc)
+}
+
+/// Write what `write()` queued to the program, in order, until the queue is
+/// closed (`closeStdin()`, the end of the process) or the program stops reading.
+async fn feed_stdin(
+    mut pipe: tokio::process::ChildStdin,
+    mut queue: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
+    while let Some(data) = queue.recv().await {
+        if pipe.write_all(&data).await.is_err() || pipe.flush().await.is_err() {
+            return;
+        }
+    }
 }
 
 fn handle_table(lua: &Lua, proc: Rc<Proc>) -> mlua::Result<Table> {
@@ -225,6 +280,26 @@ fn handle_table(lua: &Lua, proc: Rc<Proc>) -> mlua::Result<Table> {
         "kill",
         lua.create_function(move |_, ()| {
             p.kill();
+            Ok(())
+        })?,
+    )?;
+    let p = proc.clone();
+    handle.set(
+        "write",
+        lua.create_function(move |_, data: mlua::String| {
+            let sent = p
+                .stdin
+                .borrow()
+                .as_ref()
+                .is_some_and(|tx| tx.send(data.as_bytes().to_vec()).is_ok());
+            Ok(sent)
+        })?,
+    )?;
+    let p = proc.clone();
+    handle.set(
+        "closeStdin",
+        lua.create_function(move |_, ()| {
+            p.stdin.borrow_mut().take();
             Ok(())
         })?,
     )?;
@@ -315,6 +390,53 @@ async fn next_line<R: AsyncRead + Unpin>(
     }
 }
 
+/// Read what is available (at most [`MAX_CHUNK`] bytes) into `buf`; `false`
+/// at the end of input.
+async fn next_chunk<R: AsyncRead + Unpin>(
+    reader: Option<&mut BufReader<R>>,
+    buf: &mut Vec<u8>,
+) -> bool {
+    let Some(reader) = reader else {
+        return false;
+    };
+    let n = match reader.fill_buf().await {
+        Ok(chunk) if !chunk.is_empty() => {
+            let n = chunk.len().min(MAX_CHUNK);
+            buf.extend_from_slice(&chunk[..n]);
+            n
+        }
+        _ => return false,
+    };
+    reader.consume(n);
+    true
+}
+
+/// The next line, or in raw mode the next chunk, of `reader` into `buf`.
+async fn next_piece<R: AsyncRead + Unpin>(
+    reader: Option<&mut BufReader<R>>,
+    buf: &mut Vec<u8>,
+    raw: bool,
+) -> bool {
+    if raw {
+        next_chunk(reader, buf).await
+    } else {
+        next_line(reader, buf).await
+    }
+}
+
+/// Hand one piece of output to callback `name`: a line without its line end, or
+/// in raw mode the bytes as they came.
+async fn deliver(weak: &WeakLua, id: u64, name: &str, buf: &[u8], raw: bool) {
+    if raw {
+        let Some(text) = weak.try_upgrade().and_then(|l| l.create_string(buf).ok()) else {
+            return;
+        };
+        call_back(weak, id, name, text).await;
+    } else {
+        call_back(weak, id, name, line_text(buf)).await;
+    }
+}
+
 fn line_text(buf: &[u8]) -> String {
     let line = buf.strip_suffix(b"\n").unwrap_or(buf);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -334,6 +456,7 @@ async fn drive(
     proc: Rc<Proc>,
     mut child: tokio::process::Child,
     signal: CancellationToken,
+    raw: bool,
 ) {
     let mut out = child.stdout.take().map(BufReader::new);
     let mut err = child.stderr.take().map(BufReader::new);
@@ -341,7 +464,7 @@ async fn drive(
     let mut outcome = Outcome::default();
     while out.is_some() || err.is_some() {
         tokio::select! {
-            more = async { next_line(out.as_mut(), &mut out_buf).await }, if out.is_some() => {
+            more = async { next_piece(out.as_mut(), &mut out_buf, raw).await }, if out.is_some() => {
                 if !more {
                     out = None;
                     if out_buf.is_empty() {
@@ -349,11 +472,10 @@ async fn drive(
                     }
                 }
                 collect(&mut outcome.stdout, &out_buf);
-                let line = line_text(&out_buf);
+                deliver(&weak, id, "onStdout", &out_buf, raw).await;
                 out_buf.clear();
-                call_back(&weak, id, "onStdout", line).await;
             }
-            more = async { next_line(err.as_mut(), &mut err_buf).await }, if err.is_some() => {
+            more = async { next_piece(err.as_mut(), &mut err_buf, raw).await }, if err.is_some() => {
                 if !more {
                     err = None;
                     if err_buf.is_empty() {
@@ -361,9 +483,8 @@ async fn drive(
                     }
                 }
                 collect(&mut outcome.stderr, &err_buf);
-                let line = line_text(&err_buf);
+                deliver(&weak, id, "onStderr", &err_buf, raw).await;
                 err_buf.clear();
-                call_back(&weak, id, "onStderr", line).await;
             }
             _ = signal.cancelled() => proc.kill(),
             _ = proc.stop.cancelled() => break,
@@ -372,6 +493,7 @@ async fn drive(
     if signal.is_cancelled() {
         proc.kill();
     }
+    proc.stdin.borrow_mut().take();
     let status = child.wait().await.ok();
     outcome.killed = proc.killed.get();
     outcome.code = if outcome.killed {

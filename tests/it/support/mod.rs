@@ -32,6 +32,8 @@ pub mod http1;
 pub mod llm;
 #[cfg(test)]
 pub mod lua_agent;
+#[cfg(test)]
+pub mod mcp_servers;
 pub mod mock_server;
 #[cfg(test)]
 pub mod pi_cli;
