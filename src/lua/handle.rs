@@ -29,6 +29,9 @@ pub struct HostConfig {
     /// How long one `session_start` handler may take, waits included
     /// (`extensions.startupTimeoutSeconds`).
     pub startup_limit: std::time::Duration,
+    /// A handler slower than this many milliseconds is named once in the transcript
+    /// (`extensions.slowHandlerMs`).
+    pub slow_handler_ms: u64,
     /// Command-line options pi itself does not know, for `pi.getFlag`:
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
@@ -58,6 +61,7 @@ impl HostConfig {
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             memory_limit_mb: crate::lua::vm::DEFAULT_MEMORY_LIMIT_MB,
             startup_limit: crate::lua::vm::DEFAULT_STARTUP_LIMIT,
+            slow_handler_ms: crate::lua::profile::DEFAULT_SLOW_HANDLER_MS,
             cli_flags: Vec::new(),
             ui: None,
             rediscover: None,
@@ -174,6 +178,11 @@ impl ExtensionHandle {
     /// Run the extensions' `pi.registerHealthCheck` checks (for `pi doctor`).
     pub async fn health_checks(&self) -> Vec<crate::lua::health::HealthFinding> {
         self.ask(Request::HealthChecks).await
+    }
+
+    /// Every extension's load time, handler times, memory, status and last error.
+    pub async fn profile(&self) -> crate::lua::profile::Profile {
+        self.ask(Request::Profile).await
     }
 
     /// Kill every process extensions started with `pi.spawn` (pi is quitting).

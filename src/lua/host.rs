@@ -1,7 +1,6 @@
 //! The extension host: one OS thread with a current-thread runtime and a
 //! `LocalSet` owning the Lua VM, driven by requests from [`ExtensionHandle`].
 
-use crate::t;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -28,6 +27,7 @@ use crate::lua::vm::{Subscribed, Vm};
 pub(crate) enum Request {
     Load(oneshot::Sender<LoadReport>),
     HealthChecks(oneshot::Sender<Vec<crate::lua::health::HealthFinding>>),
+    Profile(oneshot::Sender<crate::lua::profile::Profile>),
     Reload(oneshot::Sender<LoadReport>),
     Emit {
         event: String,
@@ -146,14 +146,6 @@ impl Host {
             match load_extension(&vm, path, &state).await {
                 Ok(()) => report.loaded.push(path.clone()),
                 Err(message) => {
-                    self.view.report(format!(
-                        "Extension error: {}",
-                        t!(
-                            "pi.ext.load_failed",
-                            path = path.display().to_string(),
-                            error = message.as_str()
-                        )
-                    ));
                     report.errors.push(LoadError {
                         path: path.clone(),
                         message,
@@ -161,6 +153,7 @@ impl Host {
                 }
             }
         }
+        crate::lua::lazy::for_flags(&vm).await;
         crate::lua::api::i18n::watch_locale(&vm);
         *self.vm.borrow_mut() = Some(vm);
         report
@@ -232,10 +225,20 @@ async fn serve(host: Rc<Host>, request: Request) {
         }
         Request::RunCommand { name, args, reply } => {
             let result = match host.current() {
-                Some(vm) => run_command(&vm, &name, args).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_command(&vm, &name).await;
+                    run_command(&vm, &name, args).await
+                }
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);
+        }
+        Request::Profile(reply) => {
+            let profile = host
+                .current()
+                .map(|vm| crate::lua::profile::snapshot(&vm))
+                .unwrap_or_default();
+            let _ = reply.send(profile);
         }
         Request::HealthChecks(reply) => {
             let found = match host.current() {
@@ -257,7 +260,10 @@ async fn serve(host: Rc<Host>, request: Request) {
             reply,
         } => {
             let list = match host.current() {
-                Some(vm) => complete_command(&vm, &name, &prefix).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_command(&vm, &name).await;
+                    complete_command(&vm, &name, &prefix).await
+                }
                 None => Vec::new(),
             };
             let _ = reply.send(list);
@@ -303,7 +309,10 @@ async fn serve(host: Rc<Host>, request: Request) {
             reply,
         } => {
             let result = match host.current() {
-                Some(vm) => execute_tool(&vm, &name, &call_id, params, signal, updates).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_tool(&vm, &name).await;
+                    execute_tool(&vm, &name, &call_id, params, signal, updates).await
+                }
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);

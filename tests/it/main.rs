@@ -47,6 +47,7 @@ mod lua_docs;
 mod lua_events;
 mod lua_examples_ui;
 mod lua_host;
+mod lua_lazy;
 mod lua_luarc;
 mod lua_oauth;
 mod lua_providers;
