@@ -41,6 +41,36 @@ fn folder_entry(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Where an extension file came from, by its place on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExtensionSource {
+    /// The agent folder (`~/.pi/agent/extensions`) or the user's settings.
+    User,
+    /// The project's `.pi` folder.
+    Project,
+    /// An installed package (npm or git).
+    Package,
+    /// Anywhere else: `-e PATH` or a path in settings.
+    Path,
+}
+
+/// The source of the extension at `path`, given the agent folder and the working folder.
+pub fn source_of(path: &Path, agent_dir: &Path, cwd: &Path) -> ExtensionSource {
+    let packaged = path.components().any(|c| c.as_os_str() == "node_modules")
+        || path.starts_with(agent_dir.join("git"))
+        || path.starts_with(cwd.join(".pi/git"));
+    if packaged {
+        ExtensionSource::Package
+    } else if path.starts_with(cwd.join(".pi")) {
+        ExtensionSource::Project
+    } else if !agent_dir.as_os_str().is_empty() && path.starts_with(agent_dir) {
+        ExtensionSource::User
+    } else {
+        ExtensionSource::Path
+    }
+}
+
 /// The extension entry files of a folder: `*.lua`, `*/init.lua` and `*/index.lua`, sorted.
 pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(dir) else {

@@ -109,6 +109,7 @@ mod tui_e2e;
 mod tui_editor_keys_e2e;
 mod tui_export;
 mod tui_extension_ui_e2e;
+mod tui_extensions_panel;
 mod tui_i18n_e2e;
 mod tui_i18n_playground_e2e;
 mod tui_images_e2e;
