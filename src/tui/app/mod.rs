@@ -4,7 +4,7 @@
 mod commands;
 mod completion;
 mod extension_ui;
-mod extensions;
+pub mod extensions;
 pub mod hotkeys;
 mod keys;
 mod lang;
