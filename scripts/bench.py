@@ -11,6 +11,8 @@ hello-world Rust binary built in the same run (the floor for start-up):
   turn         one `-p` turn against the local mock LLM (no --offline)
   loop         a three-turn `-p` tool loop (bash, read, answer)
   frame        the terminal UI's first complete frame in a 120x40 pseudo-terminal
+  lazy60       the same first frame with 60 extensions installed, each declaring a lazy
+               command (ours only): what lazy activation costs at start-up
   resume       the first frame resuming the original's 1 MB session (914 messages)
   stream-tui   a 40,000-word answer streamed into the terminal UI
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
@@ -190,6 +192,23 @@ def tree_pids(pid):
 def pty_class():
     from bench_tui import Pty  # noqa: E402  (shares the terminal emulation)
     return Pty
+
+
+LAZY_EXTENSIONS = 60
+
+
+def write_lazy_extensions(sb, count=LAZY_EXTENSIONS):
+    """`count` extension files in the agent folder, each declaring one lazy command."""
+    folder = os.path.join(sb.agent, "extensions")
+    os.makedirs(folder, exist_ok=True)
+    for n in range(count):
+        with open(os.path.join(folder, f"lazy{n:02}.lua"), "w") as f:
+            f.write("return {\n"
+                    f"  activate = {{ commands = {{ {{ name = 'lazy{n}', description = 'lazy command {n}' }} }} }},\n"
+                    "  setup = function(pi)\n"
+                    f"    pi.registerCommand('lazy{n}', {{ handler = function(_, ctx) ctx.ui.notify('lazy {n}') end }})\n"
+                    "  end,\n"
+                    "}\n")
 
 
 def first_frame(cmd, sb, marker=b"mock-model", extra=()):
@@ -412,6 +431,11 @@ def bench(name, cmd, args, root, port, fixture):
     if want("frame"):
         attempt(r, "frame", lambda: {"wall": stats([first_frame(cmd + model + ["--no-session"], sb)
                                                     for _ in range(args.runs)])})
+    if want("lazy60") and name in ("ours", "before"):
+        lazy = Sandbox(root, name.replace(" ", "_") + "_lazy60", port)
+        write_lazy_extensions(lazy)
+        attempt(r, "lazy60", lambda: {"wall": stats([first_frame(cmd + model + ["--no-session"], lazy)
+                                                     for _ in range(args.runs)])})
     if want("resume") and fixture:
         path = write_fixture(fixture, sb)
         # The fixture's last answer ends with this; the first frame shows it.
@@ -489,6 +513,8 @@ def report(results, args):
         ("three-turn `-p` tool loop, wall", "loop", "wall", "ms", "≤ 10 ms"),
         ("three-turn `-p` tool loop, peak RSS", "loop", "rss", "MiB", ""),
         ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
+        (f"TUI first frame with {LAZY_EXTENSIONS} lazy extensions (pty)", "lazy60", "wall", "ms",
+         "≤ frame + 2 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
         ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
         (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
@@ -529,6 +555,9 @@ def report(results, args):
     if hw_frame and of:
         lines.append(f"First frame against the pseudo-terminal floor (a hello-world's first line through "
                      f"the same harness, {hw_frame:.2f} ms): {of - hw_frame:+.2f} ms.")
+    lazy = median_of(results, ours, "lazy60", "wall")
+    if of and lazy:
+        lines.append(f"{LAZY_EXTENSIONS} lazy extensions over none, first frame (medians): {lazy - of:+.2f} ms.")
     return "\n".join(lines)
 
 
@@ -548,6 +577,9 @@ def main():
     args = ap.parse_args()
 
     release = cargo_build() if not args.pi else os.path.join(target_dir(), "release")
+    beside = os.path.dirname(os.path.abspath(args.pi)) if args.pi else None
+    if beside and os.path.exists(os.path.join(beside, "examples", "mock_llm")):
+        release = beside  # the mock LLM built beside the given binary (a debug build, say)
     ours = [os.path.abspath(args.pi)] if args.pi else [os.path.join(release, "pi")]
     fixture = fixture_text(args.fixture)
     if fixture is None:

@@ -176,6 +176,7 @@ pub async fn start_extensions(
     if let Some(limit) = setup.startup_limit {
         config.startup_limit = limit;
     }
+    config.spec_cache = Some(agent_dir.join("cache").join("lazy-extensions.json"));
     if let Some(ms) = setup.slow_handler_ms {
         config.slow_handler_ms = ms;
     }

@@ -37,6 +37,9 @@ pub struct HostConfig {
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
     pub ui: Option<crate::lua::ui::SharedExtensionUi>,
+    /// Where lazy extensions' declarations are cached; with a fresh entry for every
+    /// extension the first load starts no VM (see [`crate::lua::spec_cache`]).
+    pub spec_cache: Option<PathBuf>,
     /// Finds the extension entry files again before every load, so `/reload` sees files
     /// added or removed since start; without it every load uses `paths`.
     pub rediscover: Option<Rediscover>,
@@ -64,6 +67,7 @@ impl HostConfig {
             slow_handler_ms: crate::lua::profile::DEFAULT_SLOW_HANDLER_MS,
             cli_flags: Vec::new(),
             ui: None,
+            spec_cache: None,
             rediscover: None,
         }
     }

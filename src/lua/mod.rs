@@ -25,6 +25,7 @@ pub mod profile;
 pub mod provider_stream;
 pub mod registry;
 pub mod shortcut;
+pub mod spec_cache;
 pub mod terminal_input;
 pub mod tool;
 pub mod tool_exec;

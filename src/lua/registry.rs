@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use indexmap::IndexMap;
 use mlua::{Function, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One loaded (or failed) extension.
@@ -49,7 +49,7 @@ pub struct HandlerReg {
 }
 
 /// A tool as advertised to the agent.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolInfo {
     /// Name the model uses.
@@ -86,7 +86,7 @@ pub struct ToolReg {
 }
 
 /// A registered slash command.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandInfo {
     /// Invocation name (with a `:N` suffix on duplicates).
     pub name: String,

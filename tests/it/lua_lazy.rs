@@ -277,3 +277,67 @@ async fn handler_times_are_counted_and_a_slow_handler_is_named_once() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("slow.lua") && warnings[0].contains("turn_start"));
 }
+
+#[tokio::test]
+async fn with_every_spec_cached_no_vm_starts_until_the_first_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let cache = dir.path().join("cache/lazy.json");
+    let paths: Vec<PathBuf> = (0..3).map(|n| lazy_command(dir.path(), n, &out)).collect();
+    let start_cached = |paths: Vec<PathBuf>| {
+        let mut config = HostConfig::new(paths, dir.path());
+        config.spec_cache = Some(cache.clone());
+        ExtensionHandle::start(config, SharedView::new(dir.path()))
+    };
+    // The first start runs every file and fills the cache.
+    let first = start_cached(paths.clone());
+    assert!(first.load().await.errors.is_empty());
+    assert!(first.profile().await.vm_memory_bytes > 0);
+    assert!(cache.is_file());
+    drop(first);
+
+    // The next start answers from the cache: no VM, the commands still listed.
+    let second = start_cached(paths.clone());
+    assert_eq!(second.load().await.loaded.len(), 3);
+    let profile = second.profile().await;
+    assert_eq!(profile.vm_memory_bytes, 0, "no VM yet");
+    assert_eq!(statuses(&profile), vec![ExtStatus::Lazy; 3]);
+    let names: Vec<String> = second
+        .commands()
+        .await
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(names, ["cmd0", "cmd1", "cmd2"]);
+    second.run_command("cmd2", "x").await.unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "ran 2 x");
+    let profile = second.profile().await;
+    assert!(profile.vm_memory_bytes > 0);
+    assert_eq!(
+        statuses(&profile),
+        vec![ExtStatus::Lazy, ExtStatus::Lazy, ExtStatus::Loaded]
+    );
+    drop(second);
+
+    // A changed file is read again; an extension that is not lazy loads at start.
+    std::fs::write(
+        &paths[0],
+        "return { activate = { commands = { 'renamed' } }, setup = function(pi) end }",
+    )
+    .unwrap();
+    let third = start_cached(paths.clone());
+    third.load().await;
+    assert!(
+        third.profile().await.vm_memory_bytes > 0,
+        "a stale entry loads the files"
+    );
+    assert_eq!(third.commands().await[0].name, "renamed");
+    drop(third);
+    let eager = dir.path().join("eager.lua");
+    std::fs::write(&eager, "return function(pi) end").unwrap();
+    let fourth = start_cached(vec![paths[1].clone(), eager]);
+    fourth.load().await;
+    let profile = fourth.profile().await;
+    assert!(profile.vm_memory_bytes > 0);
+    assert_eq!(statuses(&profile), vec![ExtStatus::Lazy, ExtStatus::Loaded]);
+}
