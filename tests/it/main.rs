@@ -57,6 +57,7 @@ mod lua_session;
 mod lua_stream_provider;
 mod lua_tool_factories;
 mod lua_twins;
+mod lua_types_parity;
 mod lua_ui;
 mod lua_ui_examples;
 mod lua_ui_modes;
