@@ -148,8 +148,9 @@ pub fn snapshot(vm: &Vm) -> Profile {
     }
 }
 
-/// Add one call of `handler` taking `elapsed` to extension `ext`; a call slower than
-/// the threshold is named in the transcript, once per extension and handler.
+/// Add one call of `handler` taking `elapsed` to extension `ext`; an event handler slower
+/// than the threshold is named in the transcript, once per extension and event (commands
+/// and tools are timed only: they may rightly run long).
 pub fn record(vm: &Vm, ext: usize, handler: &str, elapsed: Duration) {
     let mut reg = vm.host.reg.borrow_mut();
     let Some(info) = reg.extensions.get_mut(ext) else {
@@ -163,7 +164,8 @@ pub fn record(vm: &Vm, ext: usize, handler: &str, elapsed: Duration) {
     time.count += 1;
     time.total += elapsed;
     time.max = time.max.max(elapsed);
-    if elapsed <= vm.host.slow_handler {
+    let event = !handler.starts_with('/') && !handler.starts_with("tool:");
+    if !event || elapsed <= vm.host.slow_handler {
         return;
     }
     let path = info.path.display().to_string();

@@ -240,6 +240,7 @@ async fn handler_times_are_counted_and_a_slow_handler_is_named_once() {
         "return function(pi)\n\
            pi.on('turn_start', function() pi.sleep(30) end)\n\
            pi.on('turn_end', function() end)\n\
+           pi.registerCommand('nap', { handler = function() pi.sleep(30) end })\n\
          end\n",
     )
     .unwrap();
@@ -255,6 +256,7 @@ async fn handler_times_are_counted_and_a_slow_handler_is_named_once() {
             .await;
     }
     handle.emit("turn_end", json!({"type": "turn_end"})).await;
+    handle.run_command("nap", "").await.unwrap();
     let profile = handle.profile().await;
     let ext = &profile.extensions[0];
     let slow = ext
@@ -268,13 +270,19 @@ async fn handler_times_are_counted_and_a_slow_handler_is_named_once() {
     assert_eq!(quick.count, 1);
     assert!(quick.max_ms < 20.0);
     assert_eq!(ext.handlers[0].name, "turn_start", "slowest total first");
+    let nap = ext.handlers.iter().find(|h| h.name == "/nap").unwrap();
+    assert!(nap.count == 1 && nap.max_ms >= 30.0, "{nap:?}");
     assert!(profile.vm_memory_bytes > 0 && ext.memory_bytes > 0);
     let warnings: Vec<String> = view
         .take_messages()
         .into_iter()
         .filter(|m| m.contains("slowHandlerMs"))
         .collect();
-    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings.len(),
+        1,
+        "a slow command is not named: {warnings:?}"
+    );
     assert!(warnings[0].contains("slow.lua") && warnings[0].contains("turn_start"));
 }
 
