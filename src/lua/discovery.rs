@@ -210,8 +210,22 @@ pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
         all.extend(entries_for_path(&resolve(&input.cwd, raw)));
     }
     let mut seen = std::collections::HashSet::new();
-    all.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
+    let mut dirs = std::collections::HashMap::new();
+    all.retain(|p| seen.insert(real_path(p, &mut dirs)));
     all
+}
+
+/// The real path of `path`, resolving each folder once: a file that is not a link is its
+/// folder's real path plus its name (many entries share a folder).
+fn real_path(path: &Path, dirs: &mut std::collections::HashMap<PathBuf, PathBuf>) -> PathBuf {
+    let plain = std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink());
+    match (plain, path.parent(), path.file_name()) {
+        (true, Some(dir), Some(name)) => dirs
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+            .join(name),
+        _ => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
 }
 
 #[cfg(test)]
@@ -265,5 +279,33 @@ mod tests {
             ..input
         });
         assert_eq!(only_cli, vec![cwd.join("cli.lua")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_reached_twice_through_links_is_loaded_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let agent = tmp.path().join("agent");
+        let cwd = tmp.path().join("proj");
+        touch(&agent.join("extensions/a.lua"));
+        touch(&cwd.join("other.lua"));
+        std::os::unix::fs::symlink(agent.join("extensions"), tmp.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink(agent.join("extensions/a.lua"), cwd.join("a-link.lua")).unwrap();
+        let input = DiscoveryInput {
+            agent_dir: agent.clone(),
+            cwd: cwd.clone(),
+            settings_paths: Vec::new(),
+            cli_paths: vec![
+                tmp.path().join("linked/a.lua").display().to_string(),
+                "a-link.lua".into(),
+                "other.lua".into(),
+            ],
+            no_extensions: false,
+            include_project: true,
+        };
+        assert_eq!(
+            discover_extensions(&input),
+            vec![agent.join("extensions/a.lua"), cwd.join("other.lua")]
+        );
     }
 }
