@@ -281,6 +281,30 @@ mod tests {
         assert_eq!(only_cli, vec![cwd.join("cli.lua")]);
     }
 
+    #[test]
+    fn the_source_of_an_extension_follows_its_place_on_disk() {
+        let agent = Path::new("/home/u/.pi/agent");
+        let cwd = Path::new("/work/proj");
+        let of = |p: &str| source_of(Path::new(p), agent, cwd);
+        assert_eq!(
+            of("/home/u/.pi/agent/extensions/a.lua"),
+            ExtensionSource::User
+        );
+        assert_eq!(
+            of("/work/proj/.pi/extensions/b.lua"),
+            ExtensionSource::Project
+        );
+        assert_eq!(
+            of("/home/u/.pi/agent/git/github.com/x/y/ext.lua"),
+            ExtensionSource::Package
+        );
+        assert_eq!(
+            of("/work/proj/.pi/npm/node_modules/pkg/ext.lua"),
+            ExtensionSource::Package
+        );
+        assert_eq!(of("/tmp/given-with-e.lua"), ExtensionSource::Path);
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_file_reached_twice_through_links_is_loaded_once() {
