@@ -349,3 +349,58 @@ async fn with_every_spec_cached_no_vm_starts_until_the_first_command() {
     assert!(profile.vm_memory_bytes > 0);
     assert_eq!(statuses(&profile), vec![ExtStatus::Lazy, ExtStatus::Loaded]);
 }
+
+#[tokio::test]
+async fn the_model_sees_a_lazy_tool_and_calling_it_loads_the_extension() {
+    use crate::support::lua_agent::session_with_tools;
+    use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
+    use pi::session::manager::SessionManager;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shout.lua");
+    std::fs::write(
+        &path,
+        r#"
+local schema = { type = "object", properties = { text = { type = "string" } }, required = { "text" } }
+return {
+  activate = { tools = { { name = "shout", description = "Upper-cases text", parameters = schema } } },
+  setup = function(pi)
+    pi.registerTool({ name = "shout", label = "Shout", description = "Upper-cases text", parameters = schema,
+      execute = function(id, params) return { content = { { type = "text", text = params.text:upper() } } } end })
+  end,
+}
+"#,
+    )
+    .unwrap();
+    let host = HostConfig::new(vec![path], dir.path());
+    let (mut agent, faux) =
+        session_with_tools(host, SessionManager::in_memory(dir.path()), &[]).await;
+    let handle = agent.extensions().unwrap().handle.clone();
+    assert_eq!(statuses(&handle.profile().await), vec![ExtStatus::Lazy]);
+
+    faux.push_message(faux_message(vec![faux_tool_call_with_id(
+        "c1",
+        "shout",
+        json!({"text": "quiet"}),
+    )]));
+    faux.push_message(faux_message(vec![faux_text("done")]));
+    agent
+        .prompt("shout it".into(), Vec::new(), &CancellationToken::new())
+        .await;
+
+    // The first request went out before the extension was set up.
+    let first = faux.requests()[0].context.clone();
+    let tool = first.tools.iter().find(|t| t.name == "shout").unwrap();
+    assert_eq!(tool.description, "Upper-cases text");
+    assert_eq!(tool.parameters["required"], json!(["text"]));
+    let results: Vec<serde_json::Value> = agent
+        .session
+        .entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .filter(|e| e["message"]["role"] == "toolResult")
+        .collect();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["message"]["content"][0]["text"], "QUIET");
+    assert_eq!(statuses(&handle.profile().await), vec![ExtStatus::Loaded]);
+}
