@@ -11,6 +11,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
   turn         one `-p` turn against the local mock LLM (no --offline)
   loop         a three-turn `-p` tool loop (bash, read, answer)
   frame        the terminal UI's first complete frame in a 120x40 pseudo-terminal
+  lazy60       the same first frame with 60 extensions installed, each declaring a lazy
+               command (ours only), alternating with runs without them: what lazy
+               activation costs at start-up, in wall time and in CPU time to the frame
   resume       the first frame resuming the original's 1 MB session (914 messages)
   stream-tui   a 40,000-word answer streamed into the terminal UI
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
@@ -194,6 +197,58 @@ def tree_pids(pid):
 def pty_class():
     from bench_tui import Pty  # noqa: E402  (shares the terminal emulation)
     return Pty
+
+
+LAZY_EXTENSIONS = 60
+
+
+def write_lazy_extensions(sb, count=LAZY_EXTENSIONS):
+    """`count` extension files in the agent folder, each declaring one lazy command."""
+    folder = os.path.join(sb.agent, "extensions")
+    os.makedirs(folder, exist_ok=True)
+    for n in range(count):
+        with open(os.path.join(folder, f"lazy{n:02}.lua"), "w") as f:
+            f.write("return {\n"
+                    f"  activate = {{ commands = {{ {{ name = 'lazy{n}', description = 'lazy command {n}' }} }} }},\n"
+                    "  setup = function(pi)\n"
+                    f"    pi.registerCommand('lazy{n}', {{ handler = function(_, ctx) ctx.ui.notify('lazy {n}') end }})\n"
+                    "  end,\n"
+                    "}\n")
+
+
+def cpu_ms(pid):
+    """CPU time (ms) of every thread of `pid` so far, from the scheduler's own count."""
+    total = 0
+    task_dir = f"/proc/{pid}/task"
+    for tid in os.listdir(task_dir):
+        try:
+            with open(f"{task_dir}/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total / 1e6
+
+
+def first_frame_cpu(cmd, sb, marker=b"mock-model"):
+    """(wall ms, CPU ms) to the first frame: CPU time hardly moves with the machine's load."""
+    Pty = pty_class()
+    p = Pty(cmd, sb.proj, sb.env)
+    try:
+        wall = p.wait_for(marker, timeout=120) * 1000
+        return wall, cpu_ms(p.pid)
+    finally:
+        p.close()
+
+
+def lazy_vs_none(cmd, none_sb, lazy_sb, runs):
+    """First frames with and without the lazy extensions, alternating runs."""
+    first_frame_cpu(cmd, lazy_sb)  # the first start fills the spec cache
+    none, lazy = [], []
+    for _ in range(runs):
+        none.append(first_frame_cpu(cmd, none_sb))
+        lazy.append(first_frame_cpu(cmd, lazy_sb))
+    return {"wall": stats([w for w, _ in lazy]), "base": stats([w for w, _ in none]),
+            "cpu": stats([c for _, c in lazy]), "cpu_base": stats([c for _, c in none])}
 
 
 def first_frame(cmd, sb, marker=b"mock-model", extra=()):
@@ -417,6 +472,10 @@ def bench(name, cmd, args, root, port, fixture):
     if want("frame"):
         attempt(r, "frame", lambda: {"wall": stats([first_frame(cmd + model + ["--no-session"], sb)
                                                     for _ in range(args.runs)])})
+    if want("lazy60") and name in ("ours", "before"):
+        lazy = Sandbox(root, name.replace(" ", "_") + "_lazy60", port)
+        write_lazy_extensions(lazy)
+        attempt(r, "lazy60", lambda: lazy_vs_none(cmd + model + ["--no-session"], sb, lazy, args.runs))
     if want("resume") and fixture:
         path = write_fixture(fixture, sb)
         # The fixture's last answer ends with this; the first frame shows it.
@@ -501,6 +560,8 @@ def report(results, args):
         ("three-turn `-p` tool loop, wall", "loop", "wall", "ms", "≤ 10 ms"),
         ("three-turn `-p` tool loop, peak RSS", "loop", "rss", "MiB", ""),
         ("TUI first complete frame (pty)", "frame", "wall", "ms", "≤ 8 ms"),
+        (f"TUI first frame with {LAZY_EXTENSIONS} lazy extensions (pty)", "lazy60", "wall", "ms",
+         "≤ frame + 2 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
         ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
         ("1 MB session exported: page painted with messages (Chromium)", "export1", "wall", "ms", ""),
@@ -547,6 +608,12 @@ def report(results, args):
     if hw_frame and of:
         lines.append(f"First frame against the pseudo-terminal floor (a hello-world's first line through "
                      f"the same harness, {hw_frame:.2f} ms): {of - hw_frame:+.2f} ms.")
+    lazy = results.get(ours, {}).get("lazy60") or {}
+    if lazy.get("wall") and lazy.get("base"):
+        lines.append(f"{LAZY_EXTENSIONS} lazy extensions over none, first frame (alternating runs, medians): "
+                     f"wall {lazy['wall'][0] - lazy['base'][0]:+.2f} ms, CPU time to the frame "
+                     f"{lazy['cpu'][0] - lazy['cpu_base'][0]:+.2f} ms "
+                     f"({lazy['cpu_base'][0]:.2f} → {lazy['cpu'][0]:.2f} ms).")
     return "\n".join(lines)
 
 
@@ -566,6 +633,9 @@ def main():
     args = ap.parse_args()
 
     release = cargo_build() if not args.pi else os.path.join(target_dir(), "release")
+    beside = os.path.dirname(os.path.abspath(args.pi)) if args.pi else None
+    if beside and os.path.exists(os.path.join(beside, "examples", "mock_llm")):
+        release = beside  # the mock LLM built beside the given binary (a debug build, say)
     ours = [os.path.abspath(args.pi)] if args.pi else [os.path.join(release, "pi")]
     fixture = fixture_text(args.fixture)
     if fixture is None:

@@ -603,6 +603,22 @@
 ---```
 ---@alias pi.Factory fun(pi: pi.API)
 
+---Or it returns a spec, to be set up lazily: `setup` runs on the first use of one of the
+---`activate` triggers (at once when there is none). Unknown keys are ignored.
+---```lua
+---return { setup = function(pi) ... end, activate = { commands = { "deploy" } } }
+---```
+---@class pi.ExtensionSpec
+---@field setup fun(pi: pi.API) registers everything, as a factory does
+---@field activate? pi.Activate when to set it up; listed commands and tools are shown before that
+
+---@class pi.Activate
+---@field commands? (string|{name: string, description?: string})[] slash commands (listed in autocomplete and /help before the extension loads)
+---@field tools? {name: string, description: string, parameters: table, label?: string}[] tools with their schemas (sent to the model before the extension loads)
+---@field events? pi.EventName[] events whose first dispatch sets it up
+---@field flags? string[] command-line flags (without `--`) that set it up at start
+---@field fileTypes? string[] file extensions ("csv" or ".csv") whose first `read` sets it up
+
 ---The translation API: `pi.i18n`, and what `pi-i18n/requestApi` replies with.
 ---@class pi.I18nApi
 ---@field getLocale fun(): string the current locale, e.g. "zh-TW"

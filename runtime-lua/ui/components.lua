@@ -20,6 +20,7 @@ local codes = {
 }
 local bg_codes = { selectedBg = 48, userMessageBg = 48, toolPendingBg = 48, customMessageBg = 48 }
 ui.defaultTheme = {
+  name = "ansi",
   fg = function(token, text) return "\27[" .. (codes[token] or 39) .. "m" .. text .. "\27[39m" end,
   bg = function(token, text)
     if bg_codes[token] then return "\27[48;5;236m" .. text .. "\27[49m" end
@@ -30,6 +31,7 @@ ui.defaultTheme = {
   dim = function(text) return "\27[2m" .. text .. "\27[22m" end,
   underline = function(text) return "\27[4m" .. text .. "\27[24m" end,
   strikethrough = function(text) return "\27[9m" .. text .. "\27[29m" end,
+  inverse = function(text) return "\27[7m" .. text .. "\27[27m" end,
 }
 
 local function padded(lines, width, px, py, bg)

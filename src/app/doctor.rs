@@ -61,15 +61,30 @@ pub fn is_doctor_command(argv: &[String]) -> bool {
     argv.first().is_some_and(|w| w == "doctor")
 }
 
-/// Run `pi doctor [--json]`; returns the exit code.
+/// Run `pi doctor [--json] [--profile]`; returns the exit code.
 pub async fn run(argv: &[String]) -> i32 {
     let json = argv.iter().skip(1).any(|a| a == "--json");
-    if let Some(unknown) = argv.iter().skip(1).find(|a| *a != "--json") {
+    let profile = argv.iter().skip(1).any(|a| a == "--profile");
+    if let Some(unknown) = argv
+        .iter()
+        .skip(1)
+        .find(|a| *a != "--json" && *a != "--profile")
+    {
         eprintln!("{}", t!("pi.doctor.usage", arg = unknown.as_str()));
         return 2;
     }
     let agent_dir = crate::config::paths::agent_dir();
     let cwd = std::env::current_dir().unwrap_or_else(|_| agent_dir.clone());
+    if profile {
+        use crate::app::doctor_profile as p;
+        let measured = p::measure(&agent_dir, &cwd).await;
+        if json {
+            println!("{}", p::to_json(&measured, &agent_dir, &cwd));
+        } else {
+            print!("{}", p::render(&measured, &agent_dir, &cwd));
+        }
+        return i32::from(p::failed(&measured));
+    }
     let findings = check_all(&agent_dir, &cwd).await;
     if json {
         println!("{}", to_json(&findings));

@@ -264,9 +264,8 @@ pub fn locales(agent_dir: &Path) -> Vec<Finding> {
     out
 }
 
-/// Every extension pi would load here, each loaded alone and headless: its load time, or
-/// its error with file and line.
-pub async fn extensions(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Vec<Finding> {
+/// The extension files pi would load here (project ones only in a trusted folder).
+pub fn extension_paths(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Vec<PathBuf> {
     use crate::lua::discovery::{DiscoveryInput, discover_extensions};
     let always_trust = settings
         .global()
@@ -280,14 +279,20 @@ pub async fn extensions(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Ve
     if !include_project {
         settings.drop_project();
     }
-    let paths = discover_extensions(&DiscoveryInput {
+    discover_extensions(&DiscoveryInput {
         agent_dir: agent_dir.to_path_buf(),
         cwd: cwd.to_path_buf(),
         settings_paths: settings.extension_paths(),
         cli_paths: Vec::new(),
         no_extensions: false,
         include_project,
-    });
+    })
+}
+
+/// Every extension pi would load here, each loaded alone and headless: its load time, or
+/// its error with file and line.
+pub async fn extensions(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Vec<Finding> {
+    let paths = extension_paths(settings, agent_dir, cwd);
     let mut out = Vec::new();
     for path in paths {
         let view = crate::lua::SharedView::new(cwd);

@@ -5,6 +5,7 @@ pub mod allocator;
 pub mod config_command;
 pub mod doctor;
 pub mod doctor_checks;
+pub mod doctor_profile;
 pub mod lang_command;
 pub mod luarc_command;
 pub mod model_setup;

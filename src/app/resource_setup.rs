@@ -138,6 +138,8 @@ pub struct HostSetup {
     pub memory_limit_mb: Option<u64>,
     /// Settings `extensions.startupTimeoutSeconds`, when set.
     pub startup_limit: Option<std::time::Duration>,
+    /// Settings `extensions.slowHandlerMs`, when set.
+    pub slow_handler_ms: Option<u64>,
 }
 
 /// Discover and load extensions (local ones and `packaged`; `settings` are this run's).
@@ -173,6 +175,10 @@ pub async fn start_extensions(
     }
     if let Some(limit) = setup.startup_limit {
         config.startup_limit = limit;
+    }
+    config.spec_cache = Some(agent_dir.join("cache").join("lazy-extensions.json"));
+    if let Some(ms) = setup.slow_handler_ms {
+        config.slow_handler_ms = ms;
     }
     let handle = ExtensionHandle::start(config, view.clone());
     handle.load().await;

@@ -281,6 +281,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             reloadable: output.is_none(),
             memory_limit_mb: settings.extension_memory_limit_mb(),
             startup_limit: settings.extension_startup_limit(),
+            slow_handler_ms: settings.extension_slow_handler_ms(),
         },
     )
     .await;

@@ -390,6 +390,14 @@ impl Settings {
             .map(|s| std::time::Duration::from_secs_f64(s.min(86_400.0)))
     }
 
+    /// `"extensions.slowHandlerMs"` (default 200): an extension handler slower than this
+    /// is named once in the transcript.
+    pub fn extension_slow_handler_ms(&self) -> Option<u64> {
+        self.get("extensions.slowHandlerMs")
+            .and_then(as_u64)
+            .filter(|&ms| ms > 0)
+    }
+
     /// `prompts` entries, resolved like [`Self::extension_paths`].
     pub fn prompt_paths(&self) -> Vec<String> {
         self.listed_entries("prompts")

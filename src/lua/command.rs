@@ -11,16 +11,33 @@ use crate::lua::vm::Vm;
 
 /// Run `/name args`; `Err` carries the handler's error with its extension.
 pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String> {
-    let (handler, path) = match vm.host.reg.borrow().commands.get(name) {
-        Some(c) => (c.handler.clone(), c.info.extension.display().to_string()),
-        None => return Err(format!("Unknown command: /{name}")),
+    let (handler, path, ext) = {
+        let reg = vm.host.reg.borrow();
+        match reg.commands.get(name) {
+            Some(c) => (
+                c.handler.clone(),
+                c.info.extension.display().to_string(),
+                reg.extensions
+                    .iter()
+                    .rposition(|e| e.path == c.info.extension),
+            ),
+            None => return Err(format!("Unknown command: /{name}")),
+        }
     };
     let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(|e| e.to_string())?;
     vm.host.budget.reset();
-    handler
-        .call_async::<()>((args, ctx))
-        .await
-        .map_err(|e| format!("/{name} ({path}) failed: {}", error_text(&e)))
+    let started = std::time::Instant::now();
+    let result = handler.call_async::<()>((args, ctx)).await;
+    if let Some(ext) = ext {
+        crate::lua::profile::record(vm, ext, &format!("/{name}"), started.elapsed());
+    }
+    result.map_err(|e| {
+        let message = format!("/{name} ({path}) failed: {}", error_text(&e));
+        if let Some(ext) = ext {
+            crate::lua::profile::record_error(vm, ext, &message);
+        }
+        message
+    })
 }
 
 /// `getArgumentCompletions(prefix)` of command `name`: a list of

@@ -404,7 +404,11 @@ pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::
     let (cwd, model, permissions) = {
         let view = host.view.lock();
         let permissions = match &view.permissions {
-            Value::Null => serde_json::json!({"active": false, "rules": []}),
+            // No policy reached the host: the shape of one with nothing in it.
+            Value::Null => serde_json::json!({
+                "active": false, "yolo": false, "mode": "full",
+                "projectTrusted": false, "rules": [],
+            }),
             p => p.clone(),
         };
         (

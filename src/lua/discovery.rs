@@ -41,6 +41,36 @@ fn folder_entry(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Where an extension file came from, by its place on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExtensionSource {
+    /// The agent folder (`~/.pi/agent/extensions`) or the user's settings.
+    User,
+    /// The project's `.pi` folder.
+    Project,
+    /// An installed package (npm or git).
+    Package,
+    /// Anywhere else: `-e PATH` or a path in settings.
+    Path,
+}
+
+/// The source of the extension at `path`, given the agent folder and the working folder.
+pub fn source_of(path: &Path, agent_dir: &Path, cwd: &Path) -> ExtensionSource {
+    let packaged = path.components().any(|c| c.as_os_str() == "node_modules")
+        || path.starts_with(agent_dir.join("git"))
+        || path.starts_with(cwd.join(".pi/git"));
+    if packaged {
+        ExtensionSource::Package
+    } else if path.starts_with(cwd.join(".pi")) {
+        ExtensionSource::Project
+    } else if !agent_dir.as_os_str().is_empty() && path.starts_with(agent_dir) {
+        ExtensionSource::User
+    } else {
+        ExtensionSource::Path
+    }
+}
+
 /// The extension entry files of a folder: `*.lua`, `*/init.lua` and `*/index.lua`, sorted;
 /// `pi test` files (`*_test.lua`) are not extensions.
 pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
@@ -192,8 +222,22 @@ pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
         all.extend(entries_for_path(&resolve_entry(input, raw)));
     }
     let mut seen = std::collections::HashSet::new();
-    all.retain(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
+    let mut dirs = std::collections::HashMap::new();
+    all.retain(|p| seen.insert(real_path(p, &mut dirs)));
     all
+}
+
+/// The real path of `path`, resolving each folder once: a file that is not a link is its
+/// folder's real path plus its name (many entries share a folder).
+fn real_path(path: &Path, dirs: &mut std::collections::HashMap<PathBuf, PathBuf>) -> PathBuf {
+    let plain = std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink());
+    match (plain, path.parent(), path.file_name()) {
+        (true, Some(dir), Some(name)) => dirs
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()))
+            .join(name),
+        _ => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+    }
 }
 
 #[cfg(test)]
@@ -247,5 +291,57 @@ mod tests {
             ..input
         });
         assert_eq!(only_cli, vec![cwd.join("cli.lua")]);
+    }
+
+    #[test]
+    fn the_source_of_an_extension_follows_its_place_on_disk() {
+        let agent = Path::new("/home/u/.pi/agent");
+        let cwd = Path::new("/work/proj");
+        let of = |p: &str| source_of(Path::new(p), agent, cwd);
+        assert_eq!(
+            of("/home/u/.pi/agent/extensions/a.lua"),
+            ExtensionSource::User
+        );
+        assert_eq!(
+            of("/work/proj/.pi/extensions/b.lua"),
+            ExtensionSource::Project
+        );
+        assert_eq!(
+            of("/home/u/.pi/agent/git/github.com/x/y/ext.lua"),
+            ExtensionSource::Package
+        );
+        assert_eq!(
+            of("/work/proj/.pi/npm/node_modules/pkg/ext.lua"),
+            ExtensionSource::Package
+        );
+        assert_eq!(of("/tmp/given-with-e.lua"), ExtensionSource::Path);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_reached_twice_through_links_is_loaded_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let agent = tmp.path().join("agent");
+        let cwd = tmp.path().join("proj");
+        touch(&agent.join("extensions/a.lua"));
+        touch(&cwd.join("other.lua"));
+        std::os::unix::fs::symlink(agent.join("extensions"), tmp.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink(agent.join("extensions/a.lua"), cwd.join("a-link.lua")).unwrap();
+        let input = DiscoveryInput {
+            agent_dir: agent.clone(),
+            cwd: cwd.clone(),
+            settings_paths: Vec::new(),
+            cli_paths: vec![
+                tmp.path().join("linked/a.lua").display().to_string(),
+                "a-link.lua".into(),
+                "other.lua".into(),
+            ],
+            no_extensions: false,
+            include_project: true,
+        };
+        assert_eq!(
+            discover_extensions(&input),
+            vec![agent.join("extensions/a.lua"), cwd.join("other.lua")]
+        );
     }
 }

@@ -184,6 +184,7 @@ fn apply_result(event_name: &str, event: &Table, result: &Value, vm: &Vm) -> mlu
 
 /// Run `payload` through the handlers of `event_name`.
 pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
+    crate::lua::lazy::for_event(vm, event_name, &payload).await;
     let handlers: Vec<(usize, Function)> = vm
         .host
         .reg
@@ -214,6 +215,7 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
     let mut out = Dispatched::default();
     for (ext, func) in handlers {
         vm.host.budget.reset();
+        let started = std::time::Instant::now();
         let call = func.call_async::<LuaValue>((event.clone(), ctx.clone()));
         let called = if event_name == "session_start" {
             let limit = vm.host.startup_limit;
@@ -227,6 +229,7 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         } else {
             call.await
         };
+        crate::lua::profile::record(vm, ext, event_name, started.elapsed());
         let outcome = match called {
             Ok(LuaValue::Nil) => Ok(false),
             Ok(v) => to_json(lua, v).and_then(|result| {
@@ -269,6 +272,7 @@ fn report(vm: &Vm, ext: usize, event_name: &str, e: &mlua::Error, errors: &mut V
         event = event_name,
         error = crate::lua::tool_exec::error_text(e)
     );
+    reg.extensions[ext].measured.last_error = Some(message.clone());
     if reg.reported.insert((ext, event_name.to_string())) {
         vm.host.view.report(format!("Extension error: {message}"));
     }

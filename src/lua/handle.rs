@@ -29,11 +29,17 @@ pub struct HostConfig {
     /// How long one `session_start` handler may take, waits included
     /// (`extensions.startupTimeoutSeconds`).
     pub startup_limit: std::time::Duration,
+    /// A handler slower than this many milliseconds is named once in the transcript
+    /// (`extensions.slowHandlerMs`).
+    pub slow_handler_ms: u64,
     /// Command-line options pi itself does not know, for `pi.getFlag`:
     /// name (without `--`) and the word after it, if any.
     pub cli_flags: Vec<(String, Option<String>)>,
     /// Where `ctx.ui` dialogs go; `None` keeps `ctx.ui` headless.
     pub ui: Option<crate::lua::ui::SharedExtensionUi>,
+    /// Where lazy extensions' declarations are cached; with a fresh entry for every
+    /// extension the first load starts no VM (see [`crate::lua::spec_cache`]).
+    pub spec_cache: Option<PathBuf>,
     /// Finds the extension entry files again before every load, so `/reload` sees files
     /// added or removed since start; without it every load uses `paths`.
     pub rediscover: Option<Rediscover>,
@@ -58,8 +64,10 @@ impl HostConfig {
             instruction_budget: DEFAULT_INSTRUCTION_BUDGET,
             memory_limit_mb: crate::lua::vm::DEFAULT_MEMORY_LIMIT_MB,
             startup_limit: crate::lua::vm::DEFAULT_STARTUP_LIMIT,
+            slow_handler_ms: crate::lua::profile::DEFAULT_SLOW_HANDLER_MS,
             cli_flags: Vec::new(),
             ui: None,
+            spec_cache: None,
             rediscover: None,
         }
     }
@@ -174,6 +182,11 @@ impl ExtensionHandle {
     /// Run the extensions' `pi.registerHealthCheck` checks (for `pi doctor`).
     pub async fn health_checks(&self) -> Vec<crate::lua::health::HealthFinding> {
         self.ask(Request::HealthChecks).await
+    }
+
+    /// Every extension's load time, handler times, memory, status and last error.
+    pub async fn profile(&self) -> crate::lua::profile::Profile {
+        self.ask(Request::Profile).await
     }
 
     /// Kill every process extensions started with `pi.spawn` (pi is quitting).

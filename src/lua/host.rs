@@ -1,7 +1,6 @@
 //! The extension host: one OS thread with a current-thread runtime and a
 //! `LocalSet` owning the Lua VM, driven by requests from [`ExtensionHandle`].
 
-use crate::t;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -28,6 +27,7 @@ use crate::lua::vm::{Subscribed, Vm};
 pub(crate) enum Request {
     Load(oneshot::Sender<LoadReport>),
     HealthChecks(oneshot::Sender<Vec<crate::lua::health::HealthFinding>>),
+    Profile(oneshot::Sender<crate::lua::profile::Profile>),
     Reload(oneshot::Sender<LoadReport>),
     Emit {
         event: String,
@@ -100,6 +100,15 @@ struct Host {
     subscribed: Subscribed,
     vm: RefCell<Option<Rc<Vm>>>,
     saved_state: RefCell<HashMap<PathBuf, Value>>,
+    /// Lazy extensions known from the spec cache while no VM runs yet, and the load
+    /// that starts it (once, however many requests wait for it).
+    deferred: RefCell<Option<Deferred>>,
+}
+
+/// The first load, put off until something needs the VM.
+struct Deferred {
+    specs: Vec<(PathBuf, crate::lua::spec_cache::CachedSpec)>,
+    started: Rc<tokio::sync::OnceCell<()>>,
 }
 
 impl Host {
@@ -124,6 +133,53 @@ impl Host {
         if paths.is_empty() {
             return report;
         }
+        if !rediscover && self.defer(&paths) {
+            report.loaded = paths;
+            return report;
+        }
+        self.load_vm(&paths, report).await
+    }
+
+    /// Put the first load off when every extension is lazy and cached: list what they
+    /// declared and let their events reach the host.
+    fn defer(&self, paths: &[PathBuf]) -> bool {
+        use crate::lua::spec_cache;
+        let Some(cache) = &self.config.spec_cache else {
+            return false;
+        };
+        let Some(specs) = spec_cache::lookup(cache, paths) else {
+            return false;
+        };
+        if spec_cache::flag_given(&specs, &self.config.cli_flags) {
+            return false;
+        }
+        if let Ok(mut s) = self.subscribed.write() {
+            s.clear();
+            s.extend(spec_cache::events(&specs));
+        }
+        *self.deferred.borrow_mut() = Some(Deferred {
+            specs,
+            started: Rc::new(tokio::sync::OnceCell::new()),
+        });
+        true
+    }
+
+    /// Run the put-off first load, if there is one; every caller waits for it.
+    async fn ensure_loaded(&self) {
+        let Some(started) = self.deferred.borrow().as_ref().map(|d| d.started.clone()) else {
+            return;
+        };
+        started
+            .get_or_init(|| async {
+                let paths = self.paths.read().map(|p| p.clone()).unwrap_or_default();
+                self.load_vm(&paths, LoadReport::default()).await;
+            })
+            .await;
+        *self.deferred.borrow_mut() = None;
+    }
+
+    /// Load `paths` into a fresh VM.
+    async fn load_vm(&self, paths: &[PathBuf], mut report: LoadReport) -> LoadReport {
         let vm = match Vm::new(self.view.clone(), self.subscribed.clone(), &self.config)
             .and_then(|vm| install_static(&vm.lua, &vm.host, self.config.ui.clone()).map(|_| vm))
         {
@@ -136,7 +192,7 @@ impl Host {
                 return report;
             }
         };
-        for path in &paths {
+        for path in paths {
             let state = self
                 .saved_state
                 .borrow()
@@ -146,20 +202,16 @@ impl Host {
             match load_extension(&vm, path, &state).await {
                 Ok(()) => report.loaded.push(path.clone()),
                 Err(message) => {
-                    self.view.report(format!(
-                        "Extension error: {}",
-                        t!(
-                            "pi.ext.load_failed",
-                            path = path.display().to_string(),
-                            error = message.as_str()
-                        )
-                    ));
                     report.errors.push(LoadError {
                         path: path.clone(),
                         message,
                     });
                 }
             }
+        }
+        crate::lua::lazy::for_flags(&vm).await;
+        if let Some(cache) = &self.config.spec_cache {
+            crate::lua::spec_cache::store(cache, &vm);
         }
         crate::lua::api::i18n::watch_locale(&vm);
         *self.vm.borrow_mut() = Some(vm);
@@ -178,6 +230,7 @@ impl Host {
     }
 
     async fn reload(&self) -> LoadReport {
+        *self.deferred.borrow_mut() = None;
         if let Some(vm) = self.current() {
             let payload = serde_json::json!({"type": "session_shutdown", "reason": "reload"});
             dispatch(&vm, "session_shutdown", payload).await;
@@ -195,6 +248,26 @@ impl Host {
 }
 
 async fn serve(host: Rc<Host>, request: Request) {
+    let answered_from_cache = match &request {
+        Request::Load(_) | Request::Reload(_) => false,
+        // Nothing ran yet: no registrations but the cached ones, no process, no callback.
+        Request::Registrations(_) | Request::Profile(_) | Request::StopProcesses(_) => {
+            host.deferred.borrow().is_some()
+        }
+        Request::Emit { event, .. }
+            if event == crate::lua::compact_callbacks::EVENT
+                && host.deferred.borrow().is_some() =>
+        {
+            true
+        }
+        _ => {
+            host.ensure_loaded().await;
+            false
+        }
+    };
+    if answered_from_cache {
+        return serve_deferred(&host, request);
+    }
     match request {
         Request::Load(reply) => {
             let _ = reply.send(host.load(false).await);
@@ -232,10 +305,20 @@ async fn serve(host: Rc<Host>, request: Request) {
         }
         Request::RunCommand { name, args, reply } => {
             let result = match host.current() {
-                Some(vm) => run_command(&vm, &name, args).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_command(&vm, &name).await;
+                    run_command(&vm, &name, args).await
+                }
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);
+        }
+        Request::Profile(reply) => {
+            let profile = host
+                .current()
+                .map(|vm| crate::lua::profile::snapshot(&vm))
+                .unwrap_or_default();
+            let _ = reply.send(profile);
         }
         Request::HealthChecks(reply) => {
             let found = match host.current() {
@@ -257,7 +340,10 @@ async fn serve(host: Rc<Host>, request: Request) {
             reply,
         } => {
             let list = match host.current() {
-                Some(vm) => complete_command(&vm, &name, &prefix).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_command(&vm, &name).await;
+                    complete_command(&vm, &name, &prefix).await
+                }
                 None => Vec::new(),
             };
             let _ = reply.send(list);
@@ -303,7 +389,10 @@ async fn serve(host: Rc<Host>, request: Request) {
             reply,
         } => {
             let result = match host.current() {
-                Some(vm) => execute_tool(&vm, &name, &call_id, params, signal, updates).await,
+                Some(vm) => {
+                    crate::lua::lazy::for_tool(&vm, &name).await;
+                    execute_tool(&vm, &name, &call_id, params, signal, updates).await
+                }
                 None => Err("extensions are not loaded".to_string()),
             };
             let _ = reply.send(result);
@@ -336,6 +425,27 @@ async fn serve(host: Rc<Host>, request: Request) {
             };
             let _ = reply.send(result);
         }
+    }
+}
+
+/// Answer a question about the registrations or the profile from the spec cache.
+fn serve_deferred(host: &Host, request: Request) {
+    let deferred = host.deferred.borrow();
+    let specs = deferred.as_ref().map(|d| d.specs.as_slice()).unwrap_or(&[]);
+    match request {
+        Request::Registrations(reply) => {
+            let _ = reply.send(crate::lua::spec_cache::registrations(specs));
+        }
+        Request::Profile(reply) => {
+            let _ = reply.send(crate::lua::spec_cache::profile(specs));
+        }
+        Request::StopProcesses(reply) => {
+            let _ = reply.send(());
+        }
+        Request::Emit { payload, reply, .. } => {
+            let _ = reply.send(Dispatched::unchanged(payload));
+        }
+        _ => {}
     }
 }
 
@@ -373,6 +483,7 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
                     subscribed: host_subscribed,
                     vm: RefCell::new(None),
                     saved_state: RefCell::new(HashMap::new()),
+                    deferred: RefCell::new(None),
                 });
                 local.block_on(&runtime, async move {
                     while let Some(request) = rx.recv().await {

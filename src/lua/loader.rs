@@ -96,7 +96,8 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 }
 
 /// Load the extension at `path` as number `ext`: run the file, then await its
-/// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
+/// factory with a fresh `pi` (or keep its lazy spec). Errors carry `file:line` and a
+/// traceback, and are reported.
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
     crate::lua::api::i18n::forget_bundles(path);
     let ext = {
@@ -104,19 +105,48 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
         reg.extensions.len() - 1
     };
+    let started = std::time::Instant::now();
+    let memory = vm.lua.used_memory();
     let result = run_factory(vm, ext, path, state).await;
-    if result.is_err() {
-        remove_registrations(vm, ext);
-        crate::lua::api::i18n::forget_bundles(path);
+    crate::lua::profile::record_load(vm, ext, started.elapsed(), memory);
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            remove_registrations(vm, ext);
+            let message = error_message(vm, e);
+            fail(vm, ext, path, &message);
+            Err(message)
+        }
     }
-    result.map_err(|e| match e {
+}
+
+/// The text of a load error; a memory error frees what it can first.
+pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> String {
+    match e {
         e if crate::lua::vm::is_memory_error(&e) => {
             let _ = vm.lua.gc_collect();
             crate::lua::vm::memory_error_text()
         }
         mlua::Error::RuntimeError(message) => message,
         other => other.to_string(),
-    })
+    }
+}
+
+/// Mark extension `ext` failed with `message` and tell the user.
+pub(crate) fn fail(vm: &Vm, ext: usize, path: &Path, message: &str) {
+    crate::lua::api::i18n::forget_bundles(path);
+    if let Some(info) = vm.host.reg.borrow_mut().extensions.get_mut(ext) {
+        info.measured.failed = true;
+        info.measured.last_error = Some(message.to_string());
+    }
+    vm.host.view.report(format!(
+        "Extension error: {}",
+        t!(
+            "pi.ext.load_failed",
+            path = path.display().to_string(),
+            error = message
+        )
+    ));
 }
 
 async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::Result<()> {
@@ -131,6 +161,21 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
     vm.host.budget.reset();
     let factory = match chunk.call_async::<LuaValue>(()).await? {
         LuaValue::Function(f) => f,
+        // A spec table: `setup` plus optional `activate` triggers; other keys are
+        // left for later versions.
+        LuaValue::Table(spec) => {
+            let Some(setup) = spec.get::<Option<Function>>("setup")? else {
+                return Err(mlua::Error::runtime(t!("pi.ext.spec_without_setup")));
+            };
+            let activate: Option<Table> = spec.get("activate")?;
+            match crate::lua::lazy::parse(vm, ext, setup.clone(), activate, state)? {
+                Some(lazy) => {
+                    crate::lua::lazy::store(vm, lazy);
+                    return Ok(());
+                }
+                None => setup,
+            }
+        }
         other => {
             return Err(mlua::Error::runtime(t!(
                 "pi.ext.bad_factory",
@@ -140,7 +185,11 @@ async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::R
     };
     let pi = build_pi(vm, ext, state)?;
     vm.host.budget.reset();
-    factory.call_async::<()>(pi).await
+    factory.call_async::<()>(pi).await?;
+    if let Some(info) = vm.host.reg.borrow_mut().extensions.get_mut(ext) {
+        info.measured.loaded = true;
+    }
+    Ok(())
 }
 
 /// Forget everything extension `ext` registered before it failed.

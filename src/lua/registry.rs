@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use indexmap::IndexMap;
 use mlua::{Function, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One loaded (or failed) extension.
@@ -16,6 +16,8 @@ pub struct ExtensionInfo {
     pub path: PathBuf,
     /// Short display name (file stem, or folder name for `init.lua` / `index.lua`).
     pub name: String,
+    /// Load and handler times, memory, status and last error.
+    pub measured: crate::lua::profile::Measured,
 }
 
 impl ExtensionInfo {
@@ -28,7 +30,11 @@ impl ExtensionInfo {
         }
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-        ExtensionInfo { path, name }
+        ExtensionInfo {
+            path,
+            name,
+            measured: Default::default(),
+        }
     }
 }
 
@@ -43,7 +49,7 @@ pub struct HandlerReg {
 }
 
 /// A tool as advertised to the agent.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolInfo {
     /// Name the model uses.
@@ -83,7 +89,7 @@ pub struct ToolReg {
 }
 
 /// A registered slash command.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandInfo {
     /// Invocation name (with a `:N` suffix on duplicates).
     pub name: String,
@@ -194,14 +200,29 @@ pub struct Registry {
     pub terminal_input: Vec<(u64, Function)>,
     /// The id of the last terminal input handler.
     pub next_input_id: u64,
+    /// (extension, handler) pairs already named as slow.
+    pub reported_slow: HashSet<(usize, String)>,
+    /// Specs of lazy extensions, pending or set up.
+    pub lazy: Vec<crate::lua::lazy::LazySpec>,
 }
 
 impl Registry {
     /// Everything registered, without the Lua functions.
     pub fn snapshot(&self) -> Registrations {
+        let pending = || self.lazy.iter().filter(|s| s.pending());
         Registrations {
-            tools: self.tools.values().map(|t| t.info.clone()).collect(),
-            commands: self.commands.values().map(|c| c.info.clone()).collect(),
+            tools: self
+                .tools
+                .values()
+                .map(|t| t.info.clone())
+                .chain(pending().flat_map(|s| s.tools.iter().cloned()))
+                .collect(),
+            commands: self
+                .commands
+                .values()
+                .map(|c| c.info.clone())
+                .chain(pending().flat_map(|s| s.commands.iter().cloned()))
+                .collect(),
             shortcuts: self.shortcuts.iter().map(|(s, _)| s.clone()).collect(),
             flags: self.flags.values().cloned().collect(),
             renderers: self.renderers.keys().cloned().collect(),
@@ -212,6 +233,12 @@ impl Registry {
     /// Names of events with at least one handler.
     pub fn subscribed_events(&self) -> HashSet<String> {
         let mut events: HashSet<String> = self.handlers.iter().map(|h| h.event.clone()).collect();
+        for spec in self.lazy.iter().filter(|s| s.pending()) {
+            events.extend(spec.events.iter().cloned());
+            if !spec.file_types.is_empty() {
+                events.insert(crate::lua::lazy::FILE_TYPE_EVENT.to_string());
+            }
+        }
         if self.autocomplete.is_some() {
             events.insert(crate::lua::autocomplete::AUTOCOMPLETE_MARK.to_string());
         }

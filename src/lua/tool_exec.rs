@@ -39,9 +39,11 @@ pub async fn execute_tool(
     })();
     let (params, on_update, ctx) = prepared.map_err(|e| e.to_string())?;
     vm.host.budget.reset();
+    let started = std::time::Instant::now();
     let result = execute
         .call_async::<LuaValue>((call_id.to_string(), params, signal, on_update, ctx))
         .await;
+    crate::lua::profile::record(vm, ext, &format!("tool:{name}"), started.elapsed());
     let result = match result {
         Ok(v) => v,
         Err(e) => {

@@ -72,6 +72,8 @@ pub struct HostCtx {
     pub procs: crate::lua::api::spawn::Processes,
     /// How long one `session_start` handler may take, waits included.
     pub startup_limit: std::time::Duration,
+    /// A handler slower than this is named once (`extensions.slowHandlerMs`).
+    pub slow_handler: std::time::Duration,
 }
 
 impl HostCtx {
@@ -124,6 +126,7 @@ impl Vm {
             cli_flags: config.cli_flags.clone(),
             procs: crate::lua::api::spawn::Processes::default(),
             startup_limit: config.startup_limit,
+            slow_handler: std::time::Duration::from_millis(config.slow_handler_ms),
         });
         Ok(Vm { lua, host })
     }

@@ -27,6 +27,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("lang", true),
     ("sandbox", true),
     ("permissions", true),
+    ("extensions", true),
 ];
 
 /// Whether `/name` is one of pi's own commands (`/exit` included, an alias of `/quit`).

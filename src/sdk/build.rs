@@ -101,6 +101,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
                 reloadable: false,
                 memory_limit_mb: settings.extension_memory_limit_mb(),
                 startup_limit: settings.extension_startup_limit(),
+                slow_handler_ms: settings.extension_slow_handler_ms(),
             },
         )
         .await;

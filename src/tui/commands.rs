@@ -56,6 +56,8 @@ pub enum SlashCommand {
     Unavailable(String),
     /// `/permissions [list | remove <n>]`.
     Permissions(String),
+    /// `/extensions`: each extension's status, load time, handler times and memory.
+    Extensions,
     /// Not a command pi knows.
     Unknown(String),
 }
@@ -97,6 +99,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "lang" => SlashCommand::Lang(arg),
         "sandbox" => SlashCommand::Sandbox(arg),
         "permissions" => SlashCommand::Permissions(arg),
+        "extensions" => SlashCommand::Extensions,
         other if COMMANDS.iter().any(|(n, _)| *n == other) => {
             SlashCommand::Unavailable(other.to_string())
         }

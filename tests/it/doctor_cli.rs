@@ -103,7 +103,7 @@ fn an_unknown_argument_is_a_usage_error() {
     let (code, _, err) = doctor(&sandbox, &["--frobnicate"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("--frobnicate") && err.contains("pi doctor [--json]"),
+        err.contains("--frobnicate") && err.contains("pi doctor [--json] [--profile]"),
         "{err}"
     );
 }

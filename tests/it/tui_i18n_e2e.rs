@@ -85,6 +85,8 @@ const ALLOWED: &[&str] = &[
     "return",
     // Lua code quoted in extension errors; the test extension's name and tool arguments.
     "function",
+    "setup",
+    "activate",
     "number",
     "integer",
     "echo",

@@ -99,6 +99,9 @@ impl App {
             SlashCommand::Permissions(args) => {
                 let _ = self.commands.send(SessionCommand::Permissions(args));
             }
+            SlashCommand::Extensions => {
+                let _ = self.commands.send(SessionCommand::Extensions);
+            }
             SlashCommand::Tree
             | SlashCommand::Fork
             | SlashCommand::Clone

@@ -4,6 +4,7 @@
 mod commands;
 mod completion;
 mod extension_ui;
+pub mod extensions;
 pub mod hotkeys;
 mod keys;
 mod lang;
@@ -408,6 +409,7 @@ impl App {
             }
             UiEvent::Failed(message) => self.transcript.notice(message, NoticeKind::Error),
             UiEvent::Models(models) => self.models = models,
+            UiEvent::Extensions(profile) => self.open_extensions(*profile),
             UiEvent::FolderChanged(cwd, session_dir) => self.enter_folder(cwd, session_dir),
             UiEvent::Quit => self.quit = true,
             UiEvent::Notice(_)

@@ -90,6 +90,8 @@ pub enum SessionCommand {
     },
     /// `/permissions [args]`: list the rules or remove a session rule.
     Permissions(String),
+    /// `/extensions`: ask the host for every extension's profile.
+    Extensions,
     /// Run a user shell command (`!cmd`, `!!cmd` excluded from context).
     Bash {
         /// The command.
@@ -174,6 +176,8 @@ pub enum UiEvent {
     Models(Vec<Model>),
     /// The streaming message changed: its newest state waits in the slot.
     Streaming(LatestUpdate),
+    /// The extensions' profile for the `/extensions` panel.
+    Extensions(Box<crate::lua::profile::Profile>),
 }
 
 /// The newest `message_update` the UI has not taken yet. Updates replace each
@@ -524,6 +528,14 @@ pub fn spawn_session(
                     share: true, theme, ..
                 } => {
                     let _ = ui_tx.send(share_event(&agent.session, theme.as_deref()).await);
+                }
+                SessionCommand::Extensions => {
+                    let handle = agent.extensions().map(|e| e.handle.clone());
+                    let profile = match handle {
+                        Some(handle) => handle.profile().await,
+                        None => Default::default(),
+                    };
+                    let _ = ui_tx.send(UiEvent::Extensions(Box::new(profile)));
                 }
                 SessionCommand::Permissions(args) => {
                     let text = crate::core::permission_command::run(&mut agent, &args);

@@ -2,6 +2,7 @@
 //! pick-one selector (`/settings`, `/scoped-models`): each reports the
 //! changes it makes and the app applies them.
 
+pub mod extensions;
 pub mod lang;
 pub mod login;
 pub mod scoped_models;
