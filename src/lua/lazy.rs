@@ -122,6 +122,7 @@ fn tools(lua: &mlua::Lua, list: Option<Table>, path: &Path) -> mlua::Result<Vec<
             execution_mode: None,
             extension: path.to_path_buf(),
             has_prepare: false,
+            defined_at: None,
         });
     }
     Ok(out)
