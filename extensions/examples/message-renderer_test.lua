@@ -1,10 +1,16 @@
 local t = pi.test
 
-it("posts a status report into the conversation", function()
-  t.send("/report warning: disk almost full")
+it("posts a status update into the conversation", function()
+  t.send("/status warn disk almost full")
   local messages = t.messages()
   expect(messages[#messages]).to_have_shape({
-    role = "custom", customType = "status-report", content = "disk almost full",
-    details = { level = "warning" },
+    role = "custom", customType = "status-update", content = "disk almost full",
+    details = { level = "warn" },
   })
+end)
+
+it("sends an info update when no level is given", function()
+  t.send("/status all good")
+  local messages = t.messages()
+  expect(messages[#messages]).to_have_shape({ customType = "status-update", content = "all good", details = { level = "info" } })
 end)
