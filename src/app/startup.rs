@@ -313,7 +313,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             .map(|f| f.name.clone())
             .collect();
         if let Some(name) = args.claim_extension_flags(&strings, &known) {
-            return Err(t!("pi.cli.unknown_flag", name = name));
+            let flag = format!("--{name}");
+            return Err(crate::cli::error::CliError::unknown_flag(&flag, &known).to_string());
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }

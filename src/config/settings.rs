@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::json_file::{json_error_message, read_object_for_update, write_pretty_json};
+use super::error::JsonProblem;
+use super::json_file::{read_object_for_update, write_pretty_json};
 use super::paths;
 
 /// Which settings file a value comes from or goes to.
@@ -20,15 +21,6 @@ pub enum SettingsScope {
     Global,
     /// `<cwd>/.pi/settings.json`.
     Project,
-}
-
-impl SettingsScope {
-    fn label(self) -> &'static str {
-        match self {
-            SettingsScope::Global => "global",
-            SettingsScope::Project => "project",
-        }
-    }
 }
 
 /// Loaded settings: both files plus their merged view.
@@ -262,11 +254,12 @@ fn load_file(
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Map::new(), true),
         Err(e) => {
-            warnings.push(format!(
-                "Could not read {} settings file {}: {e}; pi continues with default settings",
-                scope.label(),
-                path.display()
-            ));
+            let error = super::error::SettingsFileError::Unreadable {
+                global: scope == SettingsScope::Global,
+                path: path.to_path_buf(),
+                reason: super::error::io_reason(&e),
+            };
+            warnings.push(error.to_string());
             return (Map::new(), false);
         }
     };
@@ -281,11 +274,12 @@ fn load_file(
             (map, true)
         }
         Err(problem) => {
-            warnings.push(format!(
-                "Invalid {} settings file {}: {problem}; pi continues with default settings",
-                scope.label(),
-                path.display()
-            ));
+            let error = super::error::SettingsFileError::Invalid {
+                global: scope == SettingsScope::Global,
+                path: path.to_path_buf(),
+                problem,
+            };
+            warnings.push(error.to_string());
             (Map::new(), false)
         }
     }
@@ -294,25 +288,20 @@ fn load_file(
 /// Parse settings text: empty text is `{}`; anything but an object is an error.
 /// Older spellings are upgraded.
 fn parse_settings_text(text: &str) -> Result<Map<String, Value>, String> {
-    let mut map = parse_object(text)?;
+    let mut map = parse_object(text).map_err(|p| p.to_string())?;
     migrate(&mut map);
     Ok(map)
 }
 
 /// Parse settings text as written: empty text is `{}`; anything but an object is an error.
-fn parse_object(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_object(text: &str) -> Result<Map<String, Value>, JsonProblem> {
     if text.is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("expected a JSON object at the top level".to_string()),
-        Err(e) => Err(format!(
-            "{} at line {}, column {}",
-            json_error_message(&e),
-            e.line(),
-            e.column()
-        )),
+        Ok(_) => Err(JsonProblem::NotAnObject),
+        Err(e) => Err(JsonProblem::from_serde(&e)),
     }
 }
 

@@ -34,6 +34,7 @@ mod conformance;
 mod demo_provider;
 mod docs_links;
 mod doctor_cli;
+mod error_language;
 mod export_html;
 mod fuzz_properties;
 mod i18n_lang_cli;
