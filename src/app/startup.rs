@@ -79,6 +79,12 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
         .map(str::to_string);
     let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
     crate::i18n::core_hacks::load_lazily(&agent_dir);
+    // The warnings were worded before the language was known: word them again in it
+    // (rare, so reading the files twice costs nothing on a good day).
+    let (settings, warnings) = match warnings.is_empty() {
+        true => (settings, warnings),
+        false => Settings::load(&agent_dir, &cwd),
+    };
     *crate::sync::LockExt::locked(&EARLY_SETTINGS) = Some((agent_dir, cwd, settings, warnings));
     report
 }

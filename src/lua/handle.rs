@@ -70,7 +70,7 @@ impl HostConfig {
 pub struct LoadError {
     /// Its entry file.
     pub path: PathBuf,
-    /// `file:line: message` plus traceback.
+    /// `file:line: message`.
     pub message: String,
 }
 

@@ -96,7 +96,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 }
 
 /// Load the extension at `path` as number `ext`: run the file, then await its
-/// factory with a fresh `pi`. Errors carry `file:line` and a traceback.
+/// factory with a fresh `pi`. Errors carry `file:line` (Lua's traceback left out).
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
     crate::lua::api::i18n::forget_bundles(path);
     let ext = {
@@ -114,8 +114,7 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
             let _ = vm.lua.gc_collect();
             crate::lua::vm::memory_error_text()
         }
-        mlua::Error::RuntimeError(message) => message,
-        other => other.to_string(),
+        other => crate::lua::tool_exec::error_text(&other),
     })
 }
 

@@ -81,7 +81,7 @@ pub fn set_enabled(
     let file = row
         .scope
         .settings_file(agent_dir, cwd)
-        .ok_or("temporary packages are not saved")?;
+        .ok_or_else(|| super::error::PackageError::TemporaryNotSaved.to_string())?;
     update_settings_file(&file, |settings| apply(settings, row, enabled))
 }
 

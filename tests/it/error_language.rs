@@ -190,7 +190,7 @@ fn settings_wrong_type(locale: &str) -> String {
 
 fn models_json_broken(locale: &str) -> String {
     let mut sandbox = PiSandbox::new();
-    sandbox.write_agent_file("models.json", "{\"providers\": {,}}");
+    sandbox.write_agent_file("models.json", "{\"providers\": {\"x\" 1}}");
     let args = ["--provider", "demo", "-p", "markdown"];
     run_in(&mut sandbox, locale, &args, None)
 }

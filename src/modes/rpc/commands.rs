@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::error::RpcError;
 use super::io::{emit, failure, success};
 use super::state::{last_assistant_text, session_stats, state_json};
 use super::{Busy, Server};
@@ -21,16 +22,16 @@ set_steering_mode, set_follow_up_mode, compact, set_auto_compaction, set_auto_re
 abort_retry, bash, abort_bash, get_session_stats, export_html, switch_session, fork, clone, \
 get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox";
 
-type Reply = Result<Option<Value>, String>;
+type Reply = Result<Option<Value>, RpcError>;
 
 /// The `message` text and `images` of a prompt-like command.
-pub fn message_and_images(command: &Value) -> Result<(String, Vec<ContentBlock>), String> {
+pub fn message_and_images(command: &Value) -> Result<(String, Vec<ContentBlock>), RpcError> {
     let text = required_str(command, "message")?.to_string();
     let images = match command.get("images") {
         None | Some(Value::Null) => Vec::new(),
         Some(images) => serde_json::from_value::<Vec<ImageContent>>(images.clone())
-            .map_err(|e| {
-                format!("invalid \"images\": {e}. Each image is {{\"type\": \"image\", \"data\": \"<base64>\", \"mimeType\": \"image/png\"}}")
+            .map_err(|e| RpcError::InvalidImages {
+                detail: e.to_string(),
             })?
             .into_iter()
             .map(ContentBlock::Image)
@@ -40,28 +41,31 @@ pub fn message_and_images(command: &Value) -> Result<(String, Vec<ContentBlock>)
 }
 
 /// The `mode` of `set_steering_mode` / `set_follow_up_mode`.
-pub fn queue_mode(command: &Value) -> Result<QueueMode, String> {
+pub fn queue_mode(command: &Value) -> Result<QueueMode, RpcError> {
     let mode = required_str(command, "mode")?;
-    QueueMode::parse(mode)
-        .ok_or_else(|| format!("Invalid mode \"{mode}\": use \"all\" or \"one-at-a-time\""))
-}
-
-fn required_str<'a>(command: &'a Value, field: &str) -> Result<&'a str, String> {
-    command[field].as_str().ok_or_else(|| {
-        format!(
-            "{} needs a string field \"{field}\"",
-            command["type"].as_str().unwrap_or("command")
-        )
+    QueueMode::parse(mode).ok_or_else(|| RpcError::InvalidQueueMode {
+        mode: mode.to_string(),
     })
 }
 
-fn required_bool(command: &Value, field: &str) -> Result<bool, String> {
-    command[field].as_bool().ok_or_else(|| {
-        format!(
-            "{} needs a boolean field \"{field}\"",
-            command["type"].as_str().unwrap_or("command")
-        )
-    })
+fn required_str<'a>(command: &'a Value, field: &str) -> Result<&'a str, RpcError> {
+    command[field]
+        .as_str()
+        .ok_or_else(|| missing_field(command, field, "string"))
+}
+
+fn missing_field(command: &Value, field: &str, expected: &'static str) -> RpcError {
+    RpcError::MissingField {
+        command: command["type"].as_str().unwrap_or("command").to_string(),
+        field: field.to_string(),
+        expected,
+    }
+}
+
+fn required_bool(command: &Value, field: &str) -> Result<bool, RpcError> {
+    command[field]
+        .as_bool()
+        .ok_or_else(|| missing_field(command, field, "boolean"))
 }
 
 impl Server {
@@ -121,7 +125,10 @@ impl Server {
                     .available_models()
                     .into_iter()
                     .find(|m| m.provider == provider && m.id == model_id)
-                    .ok_or_else(|| format!("Model not found: {provider}/{model_id}"))?;
+                    .ok_or_else(|| RpcError::ModelNotFound {
+                        provider: provider.to_string(),
+                        model: model_id.to_string(),
+                    })?;
                 let changed = set_model(agent, model.clone(), self.options.default_thinking);
                 self.save_model(agent, changed);
                 Ok(Some(json!(model)))
@@ -129,9 +136,10 @@ impl Server {
             "cycle_model" => Ok(self.cycle_model(agent)),
             "set_thinking_level" => {
                 let level = required_str(c, "level")?;
-                let level = ThinkingLevel::parse(level).ok_or_else(|| {
-                    format!("Invalid thinking level \"{level}\": use off, minimal, low, medium, high or xhigh")
-                })?;
+                let level =
+                    ThinkingLevel::parse(level).ok_or_else(|| RpcError::InvalidThinkingLevel {
+                        level: level.to_string(),
+                    })?;
                 let changed = set_thinking(agent, level);
                 self.save_thinking(agent, changed);
                 Ok(None)
@@ -163,7 +171,7 @@ impl Server {
             "set_session_name" => {
                 let name = required_str(c, "name")?.trim();
                 if name.is_empty() {
-                    return Err("Session name cannot be empty".into());
+                    return Err(RpcError::EmptySessionName);
                 }
                 agent.session.append_session_info(name);
                 emit(&json!({"type": "session_info_changed", "name": name}));
@@ -177,7 +185,9 @@ impl Server {
             "switch_session" => {
                 let path = PathBuf::from(required_str(c, "sessionPath")?);
                 if !path.is_file() {
-                    return Err(format!("Session file not found: {}", path.display()));
+                    return Err(RpcError::SessionNotFound {
+                        path: path.display().to_string(),
+                    });
                 }
                 let switched = agent.resume_session(&path).await?;
                 if switched {
@@ -188,7 +198,7 @@ impl Server {
             "fork" => {
                 let id = required_str(c, "entryId")?;
                 if agent.session.entry(id).is_none() {
-                    return Err(format!("Entry not found: {id}"));
+                    return Err(RpcError::EntryNotFound { id: id.to_string() });
                 }
                 match agent.branch_session(id, BranchPosition::Before).await? {
                     BranchOutcome::Branched { text } => Ok(Some(
@@ -279,10 +289,12 @@ impl Server {
                     .await?;
                 Ok(Some(result.to_json()))
             }
-            "" => Err(format!(
-                "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"
-            )),
-            other => Err(format!("Unknown command: {other}")),
+            "" => Err(RpcError::MissingType {
+                commands: COMMANDS.to_string(),
+            }),
+            other => Err(RpcError::UnknownCommand {
+                name: other.to_string(),
+            }),
         }
     }
 

@@ -8,6 +8,7 @@
 //! then processed in the order they arrived.
 
 mod commands;
+pub mod error;
 mod io;
 mod state;
 mod ui;
@@ -27,6 +28,7 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message, UserContent, UserMessage, now_ms};
 use crate::core::agent_session::AgentSession;
+use error::RpcError;
 use io::{emit, failure, success};
 use state::Live;
 
@@ -173,7 +175,9 @@ impl Server {
                 emit(&failure(
                     id.as_ref(),
                     "parse",
-                    format!("Failed to parse command: {error}"),
+                    RpcError::Parse {
+                        detail: error.to_string(),
+                    },
                 ));
             }
             Incoming::Command(command) => {
@@ -230,13 +234,11 @@ impl Server {
                 Some(other) => failure(
                     id,
                     kind,
-                    format!("Unknown streamingBehavior \"{other}\": use \"steer\" or \"followUp\""),
+                    RpcError::InvalidStreamingBehavior {
+                        value: other.to_string(),
+                    },
                 ),
-                None => failure(
-                    id,
-                    kind,
-                    "Agent is already processing. Specify streamingBehavior (\"steer\" or \"followUp\") to queue the message.",
-                ),
+                None => failure(id, kind, RpcError::Busy),
             },
             "set_steering_mode" | "set_follow_up_mode" => match commands::queue_mode(command) {
                 Ok(mode) => {
@@ -353,7 +355,7 @@ impl Server {
 }
 
 /// The user message of a `prompt`, `steer` or `follow_up` command.
-fn queued_message(command: &Value) -> Result<Message, String> {
+fn queued_message(command: &Value) -> Result<Message, RpcError> {
     let (text, images) = commands::message_and_images(command)?;
     let mut blocks = vec![ContentBlock::text(text)];
     blocks.extend(images);
