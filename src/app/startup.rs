@@ -227,7 +227,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         )
     });
     let stdin_text = if stdin_is_tty { None } else { read_stdin()? };
-    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
+    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())
+        .map_err(|e| e.to_string())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {

@@ -20,14 +20,25 @@ const LOCALES: [&str; 3] = ["zh-TW", "zh-CN", "ja"];
 /// variables, acronyms). Anything else (a path, a flag, a number, non-ASCII text) breaks
 /// the run.
 pub fn english_sentence(text: &str) -> Option<String> {
-    let marked: String = drop_quoted(text)
-        .chars()
-        .map(|c| if c.is_ascii() { c } else { '|' })
-        .collect();
+    let mut marked = String::with_capacity(text.len());
+    for c in drop_quoted(text).chars() {
+        match c.is_ascii() {
+            true => marked.push(c),
+            false => marked.push_str(" | "),
+        }
+    }
     let mut run: Vec<&str> = Vec::new();
-    for token in marked.split_whitespace().flat_map(|t| t.split('|')) {
+    for token in marked.split_whitespace() {
         if is_word(token) {
             run.push(token);
+            // A comma ends a list item: `text, json, rpc` is a list of names.
+            if !token.ends_with(',') {
+                continue;
+            }
+            if run.len() >= 3 {
+                return Some(run.join(" "));
+            }
+            run.clear();
             continue;
         }
         if run.len() >= 3 {
@@ -113,7 +124,7 @@ fn unknown_provider(locale: &str) -> String {
     run_in(
         &mut sandbox,
         locale,
-        &["--provider", "nosuch", "-p", "hi"],
+        &["--provider", "nosuch", "--model", "mock-model", "-p", "hi"],
         None,
     )
 }
@@ -391,4 +402,7 @@ fn the_detector_tells_a_sentence_from_names_and_paths() {
     assert!(english_sentence("Did you mean").is_some());
     assert!(english_sentence("two words").is_none());
     assert!(english_sentence("line one\nmore text here").is_some());
+    assert!(english_sentence("可用的值：text, json, rpc").is_none());
+    assert!(english_sentence("off、minimal、low、medium、high").is_none());
+    assert!(english_sentence("Possible values: text, json, rpc").is_some());
 }

@@ -127,3 +127,4 @@ mod tui_settings_resume_e2e;
 mod tui_text_layout_e2e;
 mod tui_tree_e2e;
 mod tui_update_check;
+mod typed_errors;
