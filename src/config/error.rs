@@ -171,6 +171,164 @@ impl std::fmt::Display for SettingsFileError {
 
 impl std::error::Error for SettingsFileError {}
 
+/// A settings change pi did not save (the file is left as it was).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsSaveError {
+    /// The global file could not be used at start-up, so pi does not overwrite it.
+    UnusableAtStartup {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file on disk is not a JSON object now.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, in words.
+        problem: String,
+    },
+    /// The file could not be read.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The change would replace a value of the wrong type the user still has to fix.
+    UnusableValue {
+        /// The schema's sentence about the value (file and key named).
+        problem: String,
+    },
+    /// The file could not be written.
+    Unwritable {
+        /// The file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for SettingsSaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file = |p: &PathBuf| p.display().to_string();
+        let text = match self {
+            SettingsSaveError::UnusableAtStartup { path } => {
+                t!("pi.error.settings.save_unusable_file", path = file(path))
+            }
+            SettingsSaveError::Malformed { path, problem } => t!(
+                "pi.error.settings.save_malformed",
+                path = file(path),
+                problem = problem.as_str()
+            ),
+            SettingsSaveError::Unreadable { path, reason } => t!(
+                "pi.error.settings.save_unreadable",
+                path = file(path),
+                reason = reason.as_str()
+            ),
+            SettingsSaveError::UnusableValue { problem } => {
+                t!("pi.error.settings.save_unusable_value", problem = problem.as_str())
+            }
+            SettingsSaveError::Unwritable { path, reason } => t!(
+                "pi.error.settings.save_unwritable",
+                path = file(path),
+                reason = reason.as_str()
+            ),
+        };
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for SettingsSaveError {}
+
+impl From<SettingsSaveError> for String {
+    fn from(e: SettingsSaveError) -> String {
+        e.to_string()
+    }
+}
+
+impl<'a> From<SettingsSaveError> for crate::i18n::Arg<'a> {
+    fn from(e: SettingsSaveError) -> Self {
+        crate::i18n::Arg::from(e.to_string())
+    }
+}
+
+/// A configuration file pi could not read, parse or write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileError {
+    /// It could not be read.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// It (or its folder) could not be written.
+    Unwritable {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// Its text is not JSON.
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and where.
+        problem: JsonProblem,
+    },
+    /// Valid JSON, but not an object: pi leaves it alone.
+    NotAnObject {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl FileError {
+    /// The file could not be read because of `e`.
+    pub fn unreadable(path: &std::path::Path, e: &std::io::Error) -> FileError {
+        FileError::Unreadable {
+            path: path.to_path_buf(),
+            reason: io_reason(e),
+        }
+    }
+
+    /// The file could not be written because of `e`.
+    pub fn unwritable(path: &std::path::Path, e: &std::io::Error) -> FileError {
+        FileError::Unwritable {
+            path: path.to_path_buf(),
+            reason: io_reason(e),
+        }
+    }
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file = |p: &PathBuf| p.display().to_string();
+        let text = match self {
+            FileError::Unreadable { path, reason } => t!(
+                "pi.error.file.unreadable",
+                path = file(path),
+                reason = reason.as_str()
+            ),
+            FileError::Unwritable { path, reason } => t!(
+                "pi.error.file.unwritable",
+                path = file(path),
+                reason = reason.as_str()
+            ),
+            FileError::Syntax { path, problem } => t!(
+                "pi.error.file.syntax",
+                path = file(path),
+                problem = problem.to_string()
+            ),
+            FileError::NotAnObject { path } => {
+                t!("pi.error.file.not_an_object", path = file(path))
+            }
+        };
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for FileError {}
+
 /// Why an I/O operation failed, in the user's language for the common kinds (the
 /// system's own text otherwise).
 pub fn io_reason(err: &std::io::Error) -> String {

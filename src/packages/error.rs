@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::config::error::SettingsSaveError;
 use crate::t;
 
 /// A package source that cannot be read, installed, updated or removed.
@@ -85,18 +86,12 @@ pub enum PackageError {
     /// Temporary (`-e`) packages have no settings file.
     TemporaryNotSaved,
     /// A settings file could not be read or written.
-    Settings {
-        /// What went wrong, already in words.
-        detail: String,
-    },
+    Settings(SettingsSaveError),
 }
 
-impl PackageError {
-    /// A settings-file failure, in the words the settings layer gave.
-    pub fn settings(detail: impl Into<String>) -> PackageError {
-        PackageError::Settings {
-            detail: detail.into(),
-        }
+impl From<SettingsSaveError> for PackageError {
+    fn from(e: SettingsSaveError) -> PackageError {
+        PackageError::Settings(e)
     }
 }
 
@@ -163,7 +158,7 @@ impl std::fmt::Display for PackageError {
                 cause = cause.to_string()
             ),
             PackageError::TemporaryNotSaved => t!("pi.error.pkg.temporary_not_saved"),
-            PackageError::Settings { detail } => detail.clone(),
+            PackageError::Settings(e) => e.to_string(),
         };
         f.write_str(&text)
     }

@@ -34,7 +34,7 @@ pub fn settings_source(
     scope: Scope,
     agent_dir: &Path,
     cwd: &Path,
-) -> Result<String, String> {
+) -> Result<String, PackageError> {
     let PackageSource::Local(path) = PackageSource::parse(raw)? else {
         return Ok(raw.to_string());
     };
@@ -72,7 +72,7 @@ pub fn scope_packages(
     agent_dir: &Path,
     cwd: &Path,
     scope: Scope,
-) -> Result<Vec<ScopedPackage>, String> {
+) -> Result<Vec<ScopedPackage>, PackageError> {
     let Some(file) = scope.settings_file(agent_dir, cwd) else {
         return Ok(Vec::new());
     };
@@ -87,10 +87,10 @@ pub fn add_to_settings(
     cwd: &Path,
     scope: Scope,
     source: &str,
-) -> Result<bool, String> {
+) -> Result<bool, PackageError> {
     let file = scope
         .settings_file(agent_dir, cwd)
-        .ok_or_else(|| PackageError::TemporaryNotSaved.to_string())?;
+        .ok_or(PackageError::TemporaryNotSaved)?;
     let base = scope.base_dir(agent_dir, cwd);
     let identity = PackageSource::parse(source)?.identity(&base);
     let mut replaced = false;
@@ -127,7 +127,7 @@ pub fn remove_from_settings(
     cwd: &Path,
     scope: Scope,
     identity: &str,
-) -> Result<Vec<ScopedPackage>, String> {
+) -> Result<Vec<ScopedPackage>, PackageError> {
     let matching: Vec<ScopedPackage> = scope_packages(agent_dir, cwd, scope)?
         .into_iter()
         .filter(|p| p.identity() == identity)
@@ -137,7 +137,7 @@ pub fn remove_from_settings(
     }
     let file = scope
         .settings_file(agent_dir, cwd)
-        .ok_or_else(|| PackageError::TemporaryNotSaved.to_string())?;
+        .ok_or(PackageError::TemporaryNotSaved)?;
     let base = scope.base_dir(agent_dir, cwd);
     update_settings_file(&file, |settings| {
         if let Some(Value::Array(items)) = settings.get_mut("packages") {
