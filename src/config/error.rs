@@ -225,7 +225,10 @@ impl std::fmt::Display for SettingsSaveError {
                 reason = reason.as_str()
             ),
             SettingsSaveError::UnusableValue { problem } => {
-                t!("pi.error.settings.save_unusable_value", problem = problem.as_str())
+                t!(
+                    "pi.error.settings.save_unusable_value",
+                    problem = problem.as_str()
+                )
             }
             SettingsSaveError::Unwritable { path, reason } => t!(
                 "pi.error.settings.save_unwritable",

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::config::error::FileError;
 use crate::config::bundled_docs;
+use crate::config::error::FileError;
 
 /// The annotations folder an editor should load for this build.
 pub fn types_dir(agent_dir: &Path) -> PathBuf {
@@ -20,7 +20,8 @@ pub fn types_dir(agent_dir: &Path) -> PathBuf {
 /// first, then named in `workspace.library`, replacing the folder of another pi version and
 /// keeping every other setting. A file that does not parse is left alone (an error says so).
 pub fn write(agent_dir: &Path, folder: &Path) -> Result<PathBuf, FileError> {
-    bundled_docs::ensure(agent_dir).map_err(|e| FileError::unwritable(&agent_dir.join("docs"), &e))?;
+    bundled_docs::ensure(agent_dir)
+        .map_err(|e| FileError::unwritable(&agent_dir.join("docs"), &e))?;
     let types = types_dir(agent_dir);
     let path = folder.join(".luarc.json");
     let mut config = match std::fs::read_to_string(&path) {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::error::PackageError;
 use super::entries::{ResourceKind, Scope, ScopedPackage};
+use super::error::PackageError;
 use super::manager::PackageManager;
 use super::resolve::package_resources;
 use super::source::normalize;

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 169;
+const CEILING: usize = 158;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -21,6 +21,11 @@ const CONVERTED: &[&str] = &[
     "src/packages/source.rs",
     "src/packages/error.rs",
     "src/config/error.rs",
+    "src/config/settings.rs",
+    "src/config/trust.rs",
+    "src/config/luarc.rs",
+    "src/packages/ops.rs",
+    "src/packages/toggle.rs",
     "src/config/schema_check.rs",
     "src/config/json_file.rs",
 ];
