@@ -248,12 +248,6 @@ impl From<SettingsSaveError> for String {
     }
 }
 
-impl<'a> From<SettingsSaveError> for crate::i18n::Arg<'a> {
-    fn from(e: SettingsSaveError) -> Self {
-        crate::i18n::Arg::from(e.to_string())
-    }
-}
-
 /// A configuration file pi could not read, parse or write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileError {

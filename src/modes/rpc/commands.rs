@@ -306,7 +306,7 @@ impl Server {
             _ => Ok(()),
         };
         if let Err(e) = saved {
-            eprintln!("{}", crate::t!("pi.cli.warning", message = e));
+            eprintln!("{}", crate::t!("pi.cli.warning", message = e.to_string()));
         }
     }
 

@@ -66,7 +66,10 @@ fn settings_changes_refuse_a_key_of_the_wrong_type_and_save_others() {
     ] {
         let err = result.unwrap_err();
         assert!(
-            matches!(err, pi::config::error::SettingsSaveError::UnusableValue { .. }),
+            matches!(
+                err,
+                pi::config::error::SettingsSaveError::UnusableValue { .. }
+            ),
             "{err:?}"
         );
         let err = err.to_string();
