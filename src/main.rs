@@ -55,7 +55,7 @@ fn main() {
     let args = match pi::cli::args::Args::parse_from_argv(&argv) {
         Ok(args) => args,
         Err(message) => {
-            eprintln!("{}", pi::t!("pi.cli.error", error = message));
+            eprintln!("{}", pi::t!("pi.cli.error", error = message.to_string()));
             std::process::exit(1);
         }
     };

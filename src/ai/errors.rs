@@ -137,13 +137,12 @@ pub fn is_retryable(msg: &AssistantMessage) -> bool {
 pub fn auth_hint(provider: &str) -> String {
     let vars = crate::ai::catalog::env_api_key_vars(provider);
     match vars {
-        [] => format!(
-            "Check the API key configured for provider \"{provider}\" (apiKey in models.json), or use /login."
-        ),
-        [one] => format!("Set the {one} environment variable, or use /login."),
-        [rest @ .., last] => format!(
-            "Set the {} or {last} environment variable, or use /login.",
-            rest.join(", ")
+        [] => crate::t!("pi.error.auth.check_key", provider = provider),
+        [one] => crate::t!("pi.error.auth.set_var", var = *one),
+        [rest @ .., last] => crate::t!(
+            "pi.error.auth.set_vars",
+            vars = rest.join(", "),
+            last = *last
         ),
     }
 }

@@ -97,8 +97,8 @@ pub fn resolve_api_key(model: &Model, options: &StreamOptions) -> Result<String,
         })
         .ok_or_else(|| {
             ProviderError::new(format!(
-                "No API key for provider: {}\n{}",
-                model.provider,
+                "{}\n{}",
+                crate::t!("pi.error.auth.no_key", provider = model.provider.as_str()),
                 auth_hint(&model.provider)
             ))
         })

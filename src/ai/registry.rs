@@ -3,6 +3,7 @@
 
 mod model_list;
 pub mod models_json;
+pub mod models_json_error;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -108,7 +109,7 @@ impl ModelRegistry {
         let config = match load_models_config(&self.models_path) {
             Ok(config) => config,
             Err(e) => {
-                self.error = Some(e);
+                self.error = Some(e.to_string());
                 None
             }
         };

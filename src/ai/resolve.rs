@@ -2,6 +2,7 @@
 //! and the initial model of a run.
 
 pub mod collation;
+pub mod error;
 pub mod fuzzy;
 pub mod list_models;
 
@@ -12,7 +13,10 @@ use crate::ai::catalog::{DEFAULT_MODEL_PER_PROVIDER, default_model_id};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::registry::ModelRegistry;
 use collation::collate;
-pub use list_models::{format_token_count, list_models, no_models_available_message};
+pub use error::{ModelResolveError, ModelSelectionError};
+pub use list_models::{
+    format_token_count, list_models, no_models_available, no_models_available_message,
+};
 
 /// True for ids without a `-YYYYMMDD` date suffix (or ending in `-latest`).
 fn is_alias(id: &str) -> bool {
@@ -179,11 +183,9 @@ pub fn resolve_cli_model(
     registry: &ModelRegistry,
     cli_provider: Option<&str>,
     cli_model: &str,
-) -> Result<ResolvedModel, String> {
+) -> Result<ResolvedModel, ModelResolveError> {
     if registry.is_empty() {
-        return Err(
-            "No models available. Check your installation or add models to models.json.".into(),
-        );
+        return Err(ModelResolveError::RegistryEmpty);
     }
     // Only the providers named are read from the catalog, unless the name
     // leaves the provider open.
@@ -195,11 +197,13 @@ pub fn resolve_cli_model(
             .cloned()
     };
     let mut provider = match cli_provider {
-        Some(p) => Some(canonical_provider(p).ok_or_else(|| {
-            format!(
-                "Unknown provider \"{p}\". Use --list-models to see available providers/models."
+        Some(p) => {
+            Some(
+                canonical_provider(p).ok_or_else(|| ModelResolveError::UnknownProvider {
+                    provider: p.to_string(),
+                })?,
             )
-        })?),
+        }
         None => None,
     };
     let exact_anywhere = || {
@@ -270,13 +274,10 @@ pub fn resolve_cli_model(
         Some(p) => format!("{p}/{pattern}"),
         None => cli_model.to_string(),
     };
-    let mut message = format!("Model \"{display}\" not found.");
-    let close = close_matches(&pattern, &candidates, 5);
-    if !close.is_empty() {
-        message.push_str(&format!(" Did you mean: {}?", close.join(", ")));
-    }
-    message.push_str(" Use `pi --list-models` to see available models.");
-    Err(message)
+    Err(ModelResolveError::ModelNotFound {
+        model: display,
+        suggestions: close_matches(&pattern, &candidates, 5),
+    })
 }
 
 /// A provider's default model (or first model) re-labelled with `id`;
@@ -443,27 +444,6 @@ pub struct InitialModel {
     pub warnings: Vec<String>,
 }
 
-/// Why no model could be chosen.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ModelSelectionError {
-    /// `--model` / `--provider` could not be resolved.
-    InvalidCliModel(String),
-    /// No model has credentials.
-    NoModelsAvailable(String),
-}
-
-impl std::fmt::Display for ModelSelectionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ModelSelectionError::InvalidCliModel(m) | ModelSelectionError::NoModelsAvailable(m) => {
-                f.write_str(m)
-            }
-        }
-    }
-}
-
-impl std::error::Error for ModelSelectionError {}
-
 /// Choose the starting model: `--model`; else the scope (the saved default
 /// if it is in scope, else the first scoped model) unless a session is being
 /// continued; else settings `defaultProvider`/`defaultModel`; else the first
@@ -510,9 +490,7 @@ pub fn select_initial_model(
         .find_map(|(p, id)| available.iter().find(|m| m.provider == *p && m.id == *id));
     match preferred.or(available.first()) {
         Some(m) => Ok(pick(m, req.cli_thinking, from_cli, Vec::new())),
-        None => Err(ModelSelectionError::NoModelsAvailable(
-            no_models_available_message(req.registry),
-        )),
+        None => Err(no_models_available(req.registry)),
     }
 }
 

@@ -149,7 +149,7 @@ fn interactive(agent: &Path, cwd: &Path, mut rows: Vec<ResourceRow>) -> Result<(
                         };
                         t!(key, path = &row.relative)
                     }
-                    Err(e) => t!("pi.config.save_failed", error = e),
+                    Err(e) => t!("pi.config.save_failed", error = e.to_string()),
                 });
             }
             _ => {}

@@ -30,7 +30,7 @@ pub fn run(argv: &[String]) -> (String, i32) {
             ),
             0,
         ),
-        Err(error) => (t!("pi.cli.luarc_failed", error = error), 1),
+        Err(error) => (t!("pi.cli.luarc_failed", error = error.to_string()), 1),
     }
 }
 

@@ -143,7 +143,7 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     }
     manager(agent, cwd, scope)
         .install(&source, scope)
-        .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e))?;
+        .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e.to_string()))?;
     add_to_settings(agent, cwd, scope, &stored)?;
     println!("{}", t!("pi.pkg.installed", source = raw));
     Ok(())
@@ -165,7 +165,7 @@ fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     for package in &removed {
         manager
             .uninstall(&package.source, scope)
-            .map_err(|e| t!("pi.pkg.remove_failed", source = raw, error = e))?;
+            .map_err(|e| t!("pi.pkg.remove_failed", source = raw, error = e.to_string()))?;
     }
     println!("{}", t!("pi.pkg.removed", source = raw));
     Ok(())
@@ -218,7 +218,11 @@ fn update_one(manager: &PackageManager, package: &ScopedPackage, failures: &mut 
     println!("{}", dim(&t!("pi.pkg.updating", source = source)));
     match manager.update(&package.source, package.scope) {
         Ok(_) => println!("{}", t!("pi.pkg.updated", source = source)),
-        Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
+        Err(e) => failures.push(t!(
+            "pi.pkg.update_failed",
+            source = source,
+            error = e.to_string()
+        )),
     }
 }
 

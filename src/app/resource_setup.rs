@@ -83,9 +83,11 @@ fn temporary_install(
     match manager.install(source, Scope::Temporary) {
         Ok(path) => Some(path),
         Err(e) => {
-            resources
-                .warnings
-                .push(t!("pi.pkg.install_failed", source = raw, error = e));
+            resources.warnings.push(t!(
+                "pi.pkg.install_failed",
+                source = raw,
+                error = e.to_string()
+            ));
             None
         }
     }

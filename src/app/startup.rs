@@ -79,6 +79,12 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
         .map(str::to_string);
     let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
     crate::i18n::core_hacks::load_lazily(&agent_dir);
+    // The warnings were worded before the language was known: word them again in it
+    // (rare, so reading the files twice costs nothing on a good day).
+    let (settings, warnings) = match warnings.is_empty() {
+        true => (settings, warnings),
+        false => Settings::load(&agent_dir, &cwd),
+    };
     *crate::sync::LockExt::locked(&EARLY_SETTINGS) = Some((agent_dir, cwd, settings, warnings));
     report
 }
@@ -228,7 +234,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         )
     });
     let stdin_text = if stdin_is_tty { None } else { read_stdin()? };
-    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
+    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())
+        .map_err(|e| e.to_string())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
@@ -321,7 +328,8 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             .map(|f| f.name.clone())
             .collect();
         if let Some(name) = args.claim_extension_flags(&strings, &known) {
-            return Err(t!("pi.cli.unknown_flag", name = name));
+            let flag = format!("--{name}");
+            return Err(crate::cli::error::CliError::unknown_flag(&flag, &known).to_string());
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
     }

@@ -4,6 +4,8 @@ use crate::t;
 
 use clap::Parser;
 
+use super::error::CliError;
+
 /// Output mode selected with `--mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputMode {
@@ -220,7 +222,7 @@ impl Args {
     }
 
     /// Parse `argv` (without the program name).
-    pub fn parse_from_argv(argv: &[String]) -> Result<Args, String> {
+    pub fn parse_from_argv(argv: &[String]) -> Result<Args, CliError> {
         let rewritten: Vec<String> = argv
             .iter()
             .map(|a| {
@@ -256,16 +258,7 @@ impl Args {
                 other => break other,
             }
         };
-        let mut args = parsed.map_err(|e| {
-            let text = e.to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .trim_start_matches("error: ")
-                .to_string();
-            t!("pi.cli.bad_argument", error = first)
-        })?;
+        let mut args = parsed.map_err(|e| CliError::from_clap(&e))?;
         if args.print && args.mode.is_none() {
             args.mode = Some(OutputMode::Text);
         }
@@ -354,6 +347,7 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let e = Args::parse_from_argv(&argv).unwrap_err();
+        let e = e.to_string();
         assert!(e.contains("-x") && e.contains("pi --help"), "{e}");
         let mut args = Args::parse_from_argv(&argv[..5]).unwrap();
         let names: Vec<_> = args.unknown_flags.iter().map(|f| f.name.as_str()).collect();

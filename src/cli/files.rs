@@ -1,8 +1,6 @@
 //! `@file` arguments and piped stdin, combined into the first prompt as pi does.
 
-use crate::t;
-
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::ai::types::ContentBlock;
 
@@ -15,6 +13,49 @@ pub struct FileInputs {
     pub images: Vec<ContentBlock>,
 }
 
+/// An `@file` argument that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileArgError {
+    /// No such file.
+    NotFound {
+        /// The absolute path.
+        path: PathBuf,
+    },
+    /// The file could not be read.
+    Unreadable {
+        /// The absolute path.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// Neither an image nor UTF-8 text.
+    NotText {
+        /// The absolute path.
+        path: PathBuf,
+    },
+}
+
+impl std::fmt::Display for FileArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            FileArgError::NotFound { path } => {
+                crate::t!("pi.cli.file_not_found", path = path.display().to_string())
+            }
+            FileArgError::Unreadable { path, reason } => crate::t!(
+                "pi.cli.file_unreadable",
+                path = path.display().to_string(),
+                error = reason.as_str()
+            ),
+            FileArgError::NotText { path } => {
+                crate::t!("pi.cli.file_not_text", path = path.display().to_string())
+            }
+        };
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for FileArgError {}
+
 /// Read `@file` arguments relative to `cwd`. Empty files are skipped; a missing
 /// or unreadable file is an error naming its absolute path.
 /// Images are scaled to the provider limits when `auto_resize` is set (`images.autoResize`),
@@ -23,18 +64,17 @@ pub fn process_file_args(
     files: &[String],
     cwd: &Path,
     auto_resize: bool,
-) -> Result<FileInputs, String> {
+) -> Result<FileInputs, FileArgError> {
     let mut out = FileInputs::default();
     for arg in files {
         let path = crate::tools::paths::resolve_read_path(arg, cwd);
         let shown = path.display();
         let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => t!("pi.cli.file_not_found", path = shown.to_string()),
-            _ => t!(
-                "pi.cli.file_unreadable",
-                path = shown.to_string(),
-                error = e.to_string()
-            ),
+            std::io::ErrorKind::NotFound => FileArgError::NotFound { path: path.clone() },
+            _ => FileArgError::Unreadable {
+                path: path.clone(),
+                reason: crate::config::error::io_reason(&e),
+            },
         })?;
         if bytes.is_empty() {
             continue;
@@ -54,8 +94,8 @@ pub fn process_file_args(
             }
             continue;
         }
-        let text = String::from_utf8(bytes)
-            .map_err(|_| t!("pi.cli.file_not_text", path = shown.to_string()))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| FileArgError::NotText { path: path.clone() })?;
         out.text
             .push_str(&format!("<file name=\"{shown}\">\n{text}\n</file>\n"));
     }
@@ -113,6 +153,13 @@ mod tests {
         );
         assert_eq!(got.images.len(), 1);
         let missing = process_file_args(&["nope.txt".into()], dir.path(), true).unwrap_err();
+        assert_eq!(
+            missing,
+            FileArgError::NotFound {
+                path: dir.path().join("nope.txt")
+            }
+        );
+        let missing = missing.to_string();
         assert!(missing.starts_with("File not found: ") && missing.ends_with("nope.txt"));
     }
 

@@ -5,21 +5,19 @@ use std::path::Path;
 
 use serde_json::Value;
 
-/// The parser's message without serde's trailing " at line L column C".
+/// What the parser found wrong, in the user's language (without the position).
 pub fn json_error_message(err: &serde_json::Error) -> String {
-    let text = err.to_string();
-    let suffix = format!(" at line {} column {}", err.line(), err.column());
-    text.strip_suffix(&suffix).unwrap_or(&text).to_string()
+    super::error::JsonSyntax::from_serde(err).to_string()
 }
 
 /// `"<file>: <message> (line L, column C)"` for a parse error in `path`.
 pub fn describe_json_error(path: &Path, err: &serde_json::Error) -> String {
-    format!(
-        "{}: {} (line {}, column {})",
-        path.display(),
-        json_error_message(err),
-        err.line(),
-        err.column()
+    crate::t!(
+        "pi.error.json.in_file",
+        path = path.display().to_string(),
+        problem = json_error_message(err),
+        line = err.line(),
+        column = err.column()
     )
 }
 

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::config::bundled_docs;
+use crate::config::error::FileError;
 
 /// The annotations folder an editor should load for this build.
 pub fn types_dir(agent_dir: &Path) -> PathBuf {
@@ -18,29 +19,25 @@ pub fn types_dir(agent_dir: &Path) -> PathBuf {
 /// Write (or update) `<folder>/.luarc.json`: the annotations are written to the agent folder
 /// first, then named in `workspace.library`, replacing the folder of another pi version and
 /// keeping every other setting. A file that does not parse is left alone (an error says so).
-pub fn write(agent_dir: &Path, folder: &Path) -> Result<PathBuf, String> {
-    bundled_docs::ensure(agent_dir).map_err(|e| e.to_string())?;
+pub fn write(agent_dir: &Path, folder: &Path) -> Result<PathBuf, FileError> {
+    bundled_docs::ensure(agent_dir)
+        .map_err(|e| FileError::unwritable(&agent_dir.join("docs"), &e))?;
     let types = types_dir(agent_dir);
     let path = folder.join(".luarc.json");
     let mut config = match std::fs::read_to_string(&path) {
         Ok(text) => match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(map)) => map,
-            Ok(_) | Err(_) => {
-                return Err(format!(
-                    "{} is not a JSON object; fix or remove it, then run this again",
-                    path.display()
-                ));
-            }
+            Ok(_) | Err(_) => return Err(FileError::NotAnObject { path }),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Map::new(),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(FileError::unreadable(&path, &e)),
     };
     merge(&mut config, &agent_dir.join("docs"), &types);
-    std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    std::fs::create_dir_all(folder).map_err(|e| FileError::unwritable(folder, &e))?;
     let mut text = serde_json::to_string_pretty(&Value::Object(config)).unwrap_or_default();
     text.push('\n');
     crate::config::atomic_file::write_atomically(&path, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| FileError::unwritable(&path, &e))?;
     Ok(path)
 }
 
@@ -124,6 +121,8 @@ mod tests {
         let path = folder.path().join(".luarc.json");
         std::fs::write(&path, "{ \"runtime.version\": ").unwrap();
         let error = write(agent.path(), folder.path()).unwrap_err();
+        assert_eq!(error, FileError::NotAnObject { path: path.clone() });
+        let error = error.to_string();
         assert!(error.contains(".luarc.json"), "{error}");
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),

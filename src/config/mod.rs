@@ -4,6 +4,7 @@ pub mod atomic_file;
 pub mod bundled_docs;
 pub mod config_value;
 pub mod context_files;
+pub mod error;
 pub mod json_file;
 pub mod luarc;
 pub mod paths;

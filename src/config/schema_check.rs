@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
+use crate::t;
+
 /// One shipped schema, compiled on first use.
 pub struct ConfigSchema {
     source: &'static str,
@@ -134,7 +136,7 @@ impl ConfigSchema {
             if summarise && matches!(problem, Problem::Unknown) {
                 continue;
             }
-            warnings.push(describe(file, value, path, problem));
+            warnings.push(describe(file, value, path, problem, true));
             // A value of the wrong form, or an object lacking a key it needs,
             // is left out; unknown keys stay (nothing reads them) and the
             // whole document is never removed.
@@ -157,10 +159,7 @@ impl ConfigSchema {
             .into_iter()
             .filter(|(_, problem)| !matches!(problem, Problem::Unknown))
             .map(|(path, problem)| {
-                let mut text = describe(file, value, &path, &problem);
-                if let Some(stripped) = text.strip_suffix("; ignored") {
-                    text.truncate(stripped.len());
-                }
+                let text = describe(file, value, &path, &problem, false);
                 (path, text)
             })
             .collect()
@@ -326,14 +325,14 @@ fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
 /// "a list of strings", "a string or an object".
 fn expected(root: &Value, node: &Value, depth: usize) -> String {
     if depth > 6 {
-        return "a valid value".into();
+        return t!("pi.error.schema.a_valid_value");
     }
     if let Some(target) = resolve_ref(root, node) {
         return expected(root, target, depth + 1);
     }
     if let Some(options) = node.get("enum").and_then(Value::as_array) {
         let listed: Vec<String> = options.iter().map(Value::to_string).collect();
-        return format!("one of {}", listed.join(", "));
+        return t!("pi.error.schema.one_of", values = listed.join(", "));
     }
     if let Some(constant) = node.get("const") {
         return constant.to_string();
@@ -344,7 +343,7 @@ fn expected(root: &Value, node: &Value, depth: usize) -> String {
                 .iter()
                 .map(|b| expected(root, b, depth + 1))
                 .collect();
-            return words.join(" or ");
+            return words.join(&t!("pi.error.schema.or"));
         }
     }
     match node.get("type") {
@@ -354,43 +353,48 @@ fn expected(root: &Value, node: &Value, depth: usize) -> String {
             .filter_map(Value::as_str)
             .map(|k| type_words(root, node, k, depth))
             .collect::<Vec<_>>()
-            .join(" or "),
-        _ => "a valid value".into(),
+            .join(&t!("pi.error.schema.or")),
+        _ => t!("pi.error.schema.a_valid_value"),
     }
 }
 
 fn type_words(root: &Value, node: &Value, kind: &str, depth: usize) -> String {
     match kind {
-        "string" => "a string".into(),
-        "boolean" => "true or false".into(),
+        "string" => t!("pi.error.schema.a_string"),
+        "boolean" => t!("pi.error.schema.true_or_false"),
         "null" => "null".into(),
-        "object" => "an object".into(),
+        "object" => t!("pi.error.schema.an_object"),
         "integer" | "number" => {
             let noun = if kind == "integer" {
-                "a whole number"
+                t!("pi.error.schema.a_whole_number")
             } else {
-                "a number"
+                t!("pi.error.schema.a_number")
             };
             match (
                 node.get("minimum").and_then(Value::as_f64),
                 node.get("maximum").and_then(Value::as_f64),
             ) {
-                (Some(lo), Some(hi)) => format!("{noun} from {lo} to {hi}"),
-                (Some(0.0), None) => format!("{noun} (0 or more)"),
-                _ => noun.to_string(),
+                (Some(lo), Some(hi)) => t!(
+                    "pi.error.schema.number_from_to",
+                    noun = noun,
+                    low = lo.to_string(),
+                    high = hi.to_string()
+                ),
+                (Some(0.0), None) => t!("pi.error.schema.number_or_more", noun = noun),
+                _ => noun,
             }
         }
         "array" => match node.get("items") {
             Some(items) if items.get("type") == Some(&Value::from("string")) => {
-                "a list of strings".into()
+                t!("pi.error.schema.a_list_of_strings")
             }
-            Some(items) => format!(
-                "a list whose items are {}",
-                expected(root, items, depth + 1)
+            Some(items) => t!(
+                "pi.error.schema.a_list_of",
+                items = expected(root, items, depth + 1)
             ),
-            None => "a list".into(),
+            None => t!("pi.error.schema.a_list"),
         },
-        other => format!("a {other}"),
+        other => t!("pi.error.schema.a_kind", kind = other),
     }
 }
 
@@ -419,7 +423,7 @@ fn key_name(value: &Value, path: &[String]) -> String {
 /// A short rendering of the value found: `42`, `["x"]`, `"text"`.
 fn found_words(value: Option<&Value>) -> String {
     let Some(value) = value else {
-        return "nothing".into();
+        return t!("pi.error.schema.nothing");
     };
     let text = value.to_string();
     if text.chars().count() > 40 {
@@ -430,8 +434,16 @@ fn found_words(value: Option<&Value>) -> String {
     }
 }
 
-fn describe(file: &Path, root: &Value, path: &[String], problem: &Problem) -> String {
-    let file = file.display();
+/// The sentence for `problem` at `path` of `root` (the contents of `file`); `ignored`
+/// adds that pi leaves the value out.
+fn describe(
+    file: &Path,
+    root: &Value,
+    path: &[String],
+    problem: &Problem,
+    ignored: bool,
+) -> String {
+    let file = file.display().to_string();
     let key = key_name(root, path);
     let pointer: String = path
         .iter()
@@ -439,24 +451,31 @@ fn describe(file: &Path, root: &Value, path: &[String], problem: &Problem) -> St
         .collect();
     let value = root.pointer(&pointer);
     let subject = if key.is_empty() {
-        "the file".to_string()
+        t!("pi.error.schema.the_file")
     } else {
         format!("\"{key}\"")
     };
-    let outcome = if path.is_empty() { "" } else { "; ignored" };
-    match problem {
-        Problem::Unknown => format!(
-            "{file}: unknown key {subject} (not in the schema; check its spelling and place){outcome}"
+    let mut text = match problem {
+        Problem::Unknown => t!("pi.error.schema.unknown_key", file = file, key = subject),
+        Problem::Invalid { expected } => t!(
+            "pi.error.schema.invalid",
+            file = file,
+            key = subject,
+            expected = expected.as_str(),
+            found = found_words(value)
         ),
-        Problem::Invalid { expected } => format!(
-            "{file}: {subject} should be {expected}, not {}{outcome}",
-            found_words(value)
+        Problem::Missing { property } => t!(
+            "pi.error.schema.missing",
+            file = file,
+            key = subject,
+            property = property.as_str()
         ),
-        Problem::Missing { property } => {
-            format!("{file}: {subject} is missing \"{property}\"{outcome}")
-        }
-        Problem::Other { message } => format!("{file}: {subject}: {message}{outcome}"),
+        Problem::Other { message } => format!("{file}: {subject}: {message}"),
+    };
+    if ignored && !path.is_empty() {
+        text.push_str(&t!("pi.error.schema.ignored"));
     }
+    text
 }
 
 #[cfg(test)]

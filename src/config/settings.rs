@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::json_file::{json_error_message, read_object_for_update, write_pretty_json};
+use super::error::{JsonProblem, SettingsSaveError};
+use super::json_file::write_pretty_json;
 use super::paths;
 
 /// Which settings file a value comes from or goes to.
@@ -20,15 +21,6 @@ pub enum SettingsScope {
     Global,
     /// `<cwd>/.pi/settings.json`.
     Project,
-}
-
-impl SettingsScope {
-    fn label(self) -> &'static str {
-        match self {
-            SettingsScope::Global => "global",
-            SettingsScope::Project => "project",
-        }
-    }
 }
 
 /// Loaded settings: both files plus their merged view.
@@ -129,7 +121,7 @@ impl Settings {
 
     /// Set a top-level key in the global settings and save it to the global
     /// file (re-read first, only this key replaced, 2-space JSON).
-    pub fn set_global(&mut self, key: &str, value: Value) -> Result<(), String> {
+    pub fn set_global(&mut self, key: &str, value: Value) -> Result<(), SettingsSaveError> {
         self.global.insert(key.to_string(), value.clone());
         self.remerge();
         self.persist_global(|file| {
@@ -144,7 +136,7 @@ impl Settings {
         section: &str,
         key: &str,
         value: Value,
-    ) -> Result<(), String> {
+    ) -> Result<(), SettingsSaveError> {
         let entry = self
             .global
             .entry(section.to_string())
@@ -170,7 +162,7 @@ impl Settings {
     }
 
     /// Remove a top-level key from the global settings and save.
-    pub fn remove_global(&mut self, key: &str) -> Result<(), String> {
+    pub fn remove_global(&mut self, key: &str) -> Result<(), SettingsSaveError> {
         self.global.remove(key);
         self.remerge();
         self.persist_global(|file| {
@@ -182,15 +174,15 @@ impl Settings {
         self.merged = Value::Object(merge_settings(&self.global, &self.project));
     }
 
-    fn persist_global(&self, change: impl FnOnce(&mut Map<String, Value>)) -> Result<(), String> {
+    fn persist_global(
+        &self,
+        change: impl FnOnce(&mut Map<String, Value>),
+    ) -> Result<(), SettingsSaveError> {
         let Some(path) = &self.global_path else {
             return Ok(());
         };
         if self.global_unreadable {
-            return Err(format!(
-                "Not saving settings: {} could not be parsed at startup; fix or remove it first",
-                path.display()
-            ));
+            return Err(SettingsSaveError::UnusableAtStartup { path: path.clone() });
         }
         update_settings_file(path, change)
     }
@@ -201,38 +193,53 @@ impl Settings {
 pub fn update_settings_file(
     path: &Path,
     change: impl FnOnce(&mut Map<String, Value>),
-) -> Result<(), String> {
-    let current = read_object_for_update(path, "settings", parse_settings_text)?;
+) -> Result<(), SettingsSaveError> {
+    let current = read_settings_file(path)?;
     let before = Value::Object(current);
     let mut after = before.clone();
     if let Value::Object(map) = &mut after {
         change(map);
     }
     refuse_replacing_unusable(path, &before, &after)?;
-    write_pretty_json(path, &after).map_err(|e| format!("Could not write {}: {e}", path.display()))
+    write_pretty_json(path, &after).map_err(|e| SettingsSaveError::Unwritable {
+        path: path.to_path_buf(),
+        reason: super::error::io_reason(&e),
+    })
 }
 
 /// An error when the change from `before` to `after` touches a key whose value
 /// in the file is of the wrong type or form: pi never replaces a setting it
 /// cannot use (the user's value would be lost), it says so instead.
-fn refuse_replacing_unusable(path: &Path, before: &Value, after: &Value) -> Result<(), String> {
+fn refuse_replacing_unusable(
+    path: &Path,
+    before: &Value,
+    after: &Value,
+) -> Result<(), SettingsSaveError> {
     for (key, problem) in super::schema_check::SETTINGS.invalid_keys(path, before) {
         let pointer: String = key
             .iter()
             .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
             .collect();
         if before.pointer(&pointer) != after.pointer(&pointer) {
-            return Err(format!(
-                "Not saving settings: {problem}; pi does not replace a value it cannot use, fix or remove it first"
-            ));
+            return Err(SettingsSaveError::UnusableValue { problem });
         }
     }
     Ok(())
 }
 
 /// Read the settings file at `path` as an object (missing → empty, malformed → error).
-pub fn read_settings_file(path: &Path) -> Result<Map<String, Value>, String> {
-    read_object_for_update(path, "settings", parse_settings_text)
+pub fn read_settings_file(path: &Path) -> Result<Map<String, Value>, SettingsSaveError> {
+    match super::json_file::read_config_text(path) {
+        Ok(text) => parse_settings_text(&text).map_err(|problem| SettingsSaveError::Malformed {
+            path: path.to_path_buf(),
+            problem: problem.to_string(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
+        Err(e) => Err(SettingsSaveError::Unreadable {
+            path: path.to_path_buf(),
+            reason: super::error::io_reason(&e),
+        }),
+    }
 }
 
 /// Combine global and project settings the way pi does.
@@ -262,11 +269,12 @@ fn load_file(
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Map::new(), true),
         Err(e) => {
-            warnings.push(format!(
-                "Could not read {} settings file {}: {e}; pi continues with default settings",
-                scope.label(),
-                path.display()
-            ));
+            let error = super::error::SettingsFileError::Unreadable {
+                global: scope == SettingsScope::Global,
+                path: path.to_path_buf(),
+                reason: super::error::io_reason(&e),
+            };
+            warnings.push(error.to_string());
             return (Map::new(), false);
         }
     };
@@ -281,11 +289,12 @@ fn load_file(
             (map, true)
         }
         Err(problem) => {
-            warnings.push(format!(
-                "Invalid {} settings file {}: {problem}; pi continues with default settings",
-                scope.label(),
-                path.display()
-            ));
+            let error = super::error::SettingsFileError::Invalid {
+                global: scope == SettingsScope::Global,
+                path: path.to_path_buf(),
+                problem,
+            };
+            warnings.push(error.to_string());
             (Map::new(), false)
         }
     }
@@ -293,26 +302,21 @@ fn load_file(
 
 /// Parse settings text: empty text is `{}`; anything but an object is an error.
 /// Older spellings are upgraded.
-fn parse_settings_text(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_settings_text(text: &str) -> Result<Map<String, Value>, JsonProblem> {
     let mut map = parse_object(text)?;
     migrate(&mut map);
     Ok(map)
 }
 
 /// Parse settings text as written: empty text is `{}`; anything but an object is an error.
-fn parse_object(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_object(text: &str) -> Result<Map<String, Value>, JsonProblem> {
     if text.is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("expected a JSON object at the top level".to_string()),
-        Err(e) => Err(format!(
-            "{} at line {}, column {}",
-            json_error_message(&e),
-            e.line(),
-            e.column()
-        )),
+        Ok(_) => Err(JsonProblem::NotAnObject),
+        Err(e) => Err(JsonProblem::from_serde(&e)),
     }
 }
 

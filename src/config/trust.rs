@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::json_file::{describe_json_error, write_pretty_json};
+use super::error::{FileError, JsonProblem};
+use super::json_file::write_pretty_json;
 use super::paths::CONFIG_DIR_NAME;
 
 /// Why a folder is or is not trusted.
@@ -78,7 +79,7 @@ impl TrustStore {
         let path = trust_path(agent_dir);
         let (decisions, unreadable) = match read_decisions(&path) {
             Ok(decisions) => (decisions, None),
-            Err(problem) => (BTreeMap::new(), Some(problem)),
+            Err(problem) => (BTreeMap::new(), Some(problem.to_string())),
         };
         TrustStore {
             path: Some(path),
@@ -108,7 +109,7 @@ impl TrustStore {
     /// other processes wrote since it was loaded. A file that does not parse
     /// is never written over: the decision then holds for this run only and
     /// the error says why.
-    pub fn record(&mut self, dir: &Path, trusted: bool) -> Result<(), String> {
+    pub fn record(&mut self, dir: &Path, trusted: bool) -> Result<(), FileError> {
         let key = canonical(dir).to_string_lossy().into_owned();
         let decided_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let decision = json!({"trusted": trusted, "decidedAt": decided_at});
@@ -119,12 +120,12 @@ impl TrustStore {
         let mut on_disk = match read_decisions(path) {
             Ok(on_disk) => on_disk,
             Err(problem) => {
-                self.unreadable = Some(problem.clone());
+                self.unreadable = Some(problem.to_string());
                 return Err(problem);
             }
         };
         on_disk.insert(key, decision);
-        write_pretty_json(path, &json!(on_disk)).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_pretty_json(path, &json!(on_disk)).map_err(|e| FileError::unwritable(path, &e))?;
         self.decisions = on_disk;
         Ok(())
     }
@@ -132,16 +133,24 @@ impl TrustStore {
 
 /// The decisions in `path`; empty when the file does not exist, an error
 /// naming the file when it cannot be read or is not a JSON object.
-fn read_decisions(path: &Path) -> Result<BTreeMap<String, Value>, String> {
+fn read_decisions(path: &Path) -> Result<BTreeMap<String, Value>, FileError> {
     let text = match super::json_file::read_config_text(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(FileError::unreadable(path, &e)),
     };
     if text.trim().is_empty() {
         return Ok(BTreeMap::new());
     }
-    serde_json::from_str(&text).map_err(|e| describe_json_error(path, &e))
+    serde_json::from_str(&text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => FileError::NotAnObject {
+            path: path.to_path_buf(),
+        },
+        _ => FileError::Syntax {
+            path: path.to_path_buf(),
+            problem: JsonProblem::from_serde(&e),
+        },
+    })
 }
 
 fn canonical(dir: &Path) -> PathBuf {

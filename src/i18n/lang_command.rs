@@ -425,7 +425,7 @@ pub fn persist(settings: &mut crate::config::settings::Settings, locale: &str) -
             Some(path) => t!("pi.lang.saved", path = path.display().to_string()),
             None => t!("pi.lang.not_saved"),
         },
-        Err(e) => t!("pi.lang.save_failed", error = e),
+        Err(e) => t!("pi.lang.save_failed", error = e.to_string()),
     }
 }
 

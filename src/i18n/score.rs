@@ -103,6 +103,18 @@ pub type ExternalCheck = fn() -> Outcome;
 /// working line, tool rows and slash-command descriptions.
 const SURFACE_PREFIXES: &[&str] = &["tui.header.", "tui.footer.", "tui.working", "tool.", "cmd."];
 
+/// Key prefixes of what a user sees on a bad day: errors and warnings, the prefixes they
+/// are printed with, extension load failures and the offline demo's script.
+const ERROR_PREFIXES: &[&str] = &[
+    "error.",
+    "demo.",
+    "cli.error",
+    "cli.warning",
+    "ext.error",
+    "ext.load_failed",
+    "ext.cannot_read",
+];
+
 /// Compute the score for `registry` (the live catalog). `extensions` and `handshake` check
 /// the extension-facing API (`pi.i18n`, the event-bus handshake).
 pub fn compute(registry: &Registry, extensions: ExternalCheck, handshake: ExternalCheck) -> Score {
@@ -127,9 +139,16 @@ pub fn compute(registry: &Registry, extensions: ExternalCheck, handshake: Extern
             item(
                 "surfaces",
                 Category::Coverage,
-                10.0,
-                surfaces_translated(&reports, registry),
+                5.0,
+                translated(&reports, registry, SURFACE_PREFIXES),
                 "tests/it/i18n_literals.rs::no_english_literal_reaches_the_screen_outside_t",
+            ),
+            item(
+                "errors",
+                Category::Coverage,
+                5.0,
+                translated(&reports, registry, ERROR_PREFIXES),
+                "tests/it/error_language.rs::everyday_failures_speak_the_users_language",
             ),
             item(
                 "extensions",
@@ -222,12 +241,12 @@ fn is_structural(finding: &Finding) -> bool {
     )
 }
 
-/// Header, footer, working line, tool row and command keys translated in every shipped locale.
-fn surfaces_translated(reports: &[BundleReport], registry: &Registry) -> Outcome {
+/// The keys starting with one of `prefixes` translated in every shipped locale.
+fn translated(reports: &[BundleReport], registry: &Registry, prefixes: &[&str]) -> Outcome {
     let Some(english) = registry.bundle("pi", "en") else {
         return (0.0, "en".into());
     };
-    let surface = |key: &str| SURFACE_PREFIXES.iter().any(|p| key.starts_with(p));
+    let surface = |key: &str| prefixes.iter().any(|p| key.starts_with(p));
     let per_locale = english.messages.keys().filter(|k| surface(k)).count();
     let mut expected = 0;
     let mut gaps = Vec::new();

@@ -78,7 +78,7 @@ impl HostConfig {
 pub struct LoadError {
     /// Its entry file.
     pub path: PathBuf,
-    /// `file:line: message` plus traceback.
+    /// `file:line: message`.
     pub message: String,
 }
 

@@ -48,7 +48,7 @@ fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
         mlua::Error::runtime(t!(
             "pi.ext.cannot_read",
             path = path.display().to_string(),
-            error = e.to_string()
+            error = crate::config::error::io_reason(&e)
         ))
     })?;
     lua.load(source)
@@ -96,8 +96,8 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
 }
 
 /// Load the extension at `path` as number `ext`: run the file, then await its
-/// factory with a fresh `pi` (or keep its lazy spec). Errors carry `file:line` and a
-/// traceback, and are reported.
+/// factory with a fresh `pi` (or keep its lazy spec). Errors carry `file:line` (Lua's
+/// traceback left out), and are reported.
 pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
     crate::lua::api::i18n::forget_bundles(path);
     let ext = {
@@ -128,7 +128,7 @@ pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> String {
             crate::lua::vm::memory_error_text()
         }
         mlua::Error::RuntimeError(message) => message,
-        other => other.to_string(),
+        other => crate::lua::tool_exec::error_text(&other),
     }
 }
 

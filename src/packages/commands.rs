@@ -4,10 +4,15 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use super::error::PackageError;
+
 /// Run `argv` (program first) in `cwd`; returns trimmed stdout or an error with stderr.
-pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, String> {
+pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, PackageError> {
     let Some((program, args)) = argv.split_first() else {
-        return Err("empty command".into());
+        return Err(PackageError::CannotRun {
+            program: String::new(),
+            reason: crate::t!("pi.error.pkg.empty_command"),
+        });
     };
     let mut command = Command::new(program);
     command
@@ -17,8 +22,9 @@ pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, String> {
     if let Some(dir) = cwd {
         command.current_dir(dir);
     }
-    let output = command.output().map_err(|e| {
-        format!("could not run \"{program}\": {e}; check that it is installed and on PATH")
+    let output = command.output().map_err(|e| PackageError::CannotRun {
+        program: program.clone(),
+        reason: crate::config::error::io_reason(&e),
     })?;
     if output.status.success() {
         return Ok(String::from_utf8_lossy(&output.stdout).trim().to_string());
@@ -30,15 +36,15 @@ pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, String> {
     } else {
         stderr.trim()
     };
-    Err(format!(
-        "\"{}\" failed ({}): {detail}",
-        argv.join(" "),
-        output.status
-    ))
+    Err(PackageError::CommandFailed {
+        command: argv.join(" "),
+        status: output.status.to_string(),
+        output: detail.to_string(),
+    })
 }
 
 /// `git <args>` in `cwd`.
-pub fn git(args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
+pub fn git(args: &[&str], cwd: Option<&Path>) -> Result<String, PackageError> {
     let argv: Vec<String> = std::iter::once("git")
         .chain(args.iter().copied())
         .map(str::to_string)
@@ -66,7 +72,7 @@ impl Npm {
     }
 
     /// Run the npm command with `args` in `cwd`.
-    pub fn run(&self, args: &[&str], cwd: Option<&Path>) -> Result<String, String> {
+    pub fn run(&self, args: &[&str], cwd: Option<&Path>) -> Result<String, PackageError> {
         let argv: Vec<String> = self
             .argv
             .iter()
@@ -77,7 +83,7 @@ impl Npm {
     }
 
     /// The global modules folder (`root -g`; `pm bin -g` when the command is `bun`).
-    pub fn global_root(&self) -> Result<String, String> {
+    pub fn global_root(&self) -> Result<String, PackageError> {
         if self.argv[0] == "bun" {
             return self.run(&["pm", "bin", "-g"], None);
         }
@@ -85,7 +91,7 @@ impl Npm {
     }
 
     /// Install the dependencies of the package in `dir` (plain `install` with `npmCommand`).
-    pub fn install_dependencies(&self, dir: &Path) -> Result<(), String> {
+    pub fn install_dependencies(&self, dir: &Path) -> Result<(), PackageError> {
         let args: &[&str] = if self.custom {
             &["install"]
         } else {

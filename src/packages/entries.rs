@@ -173,8 +173,11 @@ pub fn entries_of(
         return (out, warnings);
     };
     for item in items {
-        let parsed = PackageEntry::from_value(item)
-            .and_then(|entry| PackageSource::parse(&entry.source).map(|source| (entry, source)));
+        let parsed = PackageEntry::from_value(item).and_then(|entry| {
+            PackageSource::parse(&entry.source)
+                .map(|source| (entry, source))
+                .map_err(String::from)
+        });
         match parsed {
             Ok((entry, source)) => out.push(ScopedPackage {
                 scope,

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 
 use super::commands::{Npm, git, has_dependencies};
 use super::entries::Scope;
+use super::error::PackageError;
 use super::source::{GitSource, PackageSource, resolve_local};
 
 /// Installs packages for one agent folder and project.
@@ -18,7 +19,7 @@ pub struct PackageManager {
     pub cwd: PathBuf,
     npm: Npm,
     /// `npm root -g`, asked once.
-    global_root: std::sync::OnceLock<Result<String, String>>,
+    global_root: std::sync::OnceLock<Result<String, PackageError>>,
 }
 
 impl PackageManager {
@@ -33,7 +34,11 @@ impl PackageManager {
     }
 
     /// Where a package of `scope` lives (for local sources: the path itself).
-    pub fn installed_path(&self, source: &PackageSource, scope: Scope) -> Result<PathBuf, String> {
+    pub fn installed_path(
+        &self,
+        source: &PackageSource,
+        scope: Scope,
+    ) -> Result<PathBuf, PackageError> {
         let base = scope.base_dir(&self.agent_dir, &self.cwd);
         match (source, scope) {
             (PackageSource::Local(raw), _) => Ok(resolve_local(raw, &base)),
@@ -66,15 +71,15 @@ impl PackageManager {
     }
 
     /// Install (or for local paths: check) a package; returns where it lives.
-    pub fn install(&self, source: &PackageSource, scope: Scope) -> Result<PathBuf, String> {
+    pub fn install(&self, source: &PackageSource, scope: Scope) -> Result<PathBuf, PackageError> {
         let path = self.installed_path(source, scope)?;
         match source {
             PackageSource::Local(raw) => {
                 if !path.exists() {
-                    return Err(format!(
-                        "path \"{raw}\" does not exist ({}); check the path",
-                        path.display()
-                    ));
+                    return Err(PackageError::MissingPath {
+                        raw: raw.clone(),
+                        path,
+                    });
                 }
             }
             PackageSource::Npm { name, version } => {
@@ -84,10 +89,7 @@ impl PackageManager {
                 };
                 self.npm_install(&spec, scope)?;
                 if !path.exists() {
-                    return Err(format!(
-                        "npm reported success but {} is missing",
-                        path.display()
-                    ));
+                    return Err(PackageError::MissingAfterInstall { path });
                 }
             }
             PackageSource::Git(g) => self.git_install(g, &path, scope)?,
@@ -96,7 +98,7 @@ impl PackageManager {
     }
 
     /// Remove the installed files of a package (local paths are never deleted).
-    pub fn uninstall(&self, source: &PackageSource, scope: Scope) -> Result<(), String> {
+    pub fn uninstall(&self, source: &PackageSource, scope: Scope) -> Result<(), PackageError> {
         match source {
             PackageSource::Local(_) => Ok(()),
             PackageSource::Npm { name, .. } => {
@@ -119,7 +121,10 @@ impl PackageManager {
                 match std::fs::remove_dir_all(&path) {
                     Ok(()) => Ok(()),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-                    Err(e) => Err(format!("could not remove {}: {e}", path.display())),
+                    Err(e) => Err(PackageError::CannotRemove {
+                        reason: crate::config::error::io_reason(&e),
+                        path,
+                    }),
                 }
             }
         }
@@ -127,7 +132,7 @@ impl PackageManager {
 
     /// Bring an unpinned package up to date (pinned ones and local paths are left alone);
     /// returns whether anything was done.
-    pub fn update(&self, source: &PackageSource, scope: Scope) -> Result<bool, String> {
+    pub fn update(&self, source: &PackageSource, scope: Scope) -> Result<bool, PackageError> {
         if source.is_pinned() {
             return Ok(false);
         }
@@ -163,7 +168,7 @@ impl PackageManager {
         }
     }
 
-    fn npm_install(&self, spec: &str, scope: Scope) -> Result<(), String> {
+    fn npm_install(&self, spec: &str, scope: Scope) -> Result<(), PackageError> {
         if scope == Scope::Global {
             return self.npm.run(&["install", "-g", spec], None).map(|_| ());
         }
@@ -171,15 +176,13 @@ impl PackageManager {
             Scope::Temporary => temporary_dir(&PackageSource::parse(&format!("npm:{spec}"))?),
             _ => self.npm_prefix(scope),
         };
-        std::fs::create_dir_all(&prefix)
-            .map_err(|e| format!("could not create {}: {e}", prefix.display()))?;
+        std::fs::create_dir_all(&prefix).map_err(|e| cannot_create(&prefix, &e))?;
         if scope == Scope::Project {
             ignore_everything(&prefix)?;
             let manifest = prefix.join("package.json");
             if !manifest.exists() {
                 let text = "{\n  \"name\": \"pi-extensions\",\n  \"private\": true\n}\n";
-                std::fs::write(&manifest, text)
-                    .map_err(|e| format!("could not write {}: {e}", manifest.display()))?;
+                std::fs::write(&manifest, text).map_err(|e| cannot_write(&manifest, &e))?;
             }
         }
         let prefix = prefix.to_string_lossy();
@@ -188,7 +191,7 @@ impl PackageManager {
             .map(|_| ())
     }
 
-    fn git_install(&self, g: &GitSource, path: &Path, scope: Scope) -> Result<(), String> {
+    fn git_install(&self, g: &GitSource, path: &Path, scope: Scope) -> Result<(), PackageError> {
         if path.join(".git").exists() {
             if let Some(r) = &g.git_ref {
                 git(&["checkout", "--quiet", r], Some(path))?;
@@ -201,8 +204,7 @@ impl PackageManager {
             Scope::Temporary => None,
         };
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("could not create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(|e| cannot_create(parent, &e))?;
         }
         if let Some(root) = root {
             ignore_everything(&root)?;
@@ -213,7 +215,11 @@ impl PackageManager {
             && let Err(e) = git(&["checkout", "--quiet", r], Some(path))
         {
             let _ = std::fs::remove_dir_all(path);
-            return Err(format!("ref \"{r}\" not found in {}: {e}", g.url));
+            return Err(PackageError::RefNotFound {
+                git_ref: r.clone(),
+                url: g.url.clone(),
+                cause: Box::new(e),
+            });
         }
         if has_dependencies(path) {
             self.npm.install_dependencies(path)?;
@@ -223,14 +229,27 @@ impl PackageManager {
 }
 
 /// A `.gitignore` ignoring everything in an install root, so clones never get committed.
-fn ignore_everything(root: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(root)
-        .map_err(|e| format!("could not create {}: {e}", root.display()))?;
+fn ignore_everything(root: &Path) -> Result<(), PackageError> {
+    std::fs::create_dir_all(root).map_err(|e| cannot_create(root, &e))?;
     let file = root.join(".gitignore");
     if file.exists() {
         return Ok(());
     }
-    std::fs::write(&file, "*\n").map_err(|e| format!("could not write {}: {e}", file.display()))
+    std::fs::write(&file, "*\n").map_err(|e| cannot_write(&file, &e))
+}
+
+fn cannot_create(path: &Path, e: &std::io::Error) -> PackageError {
+    PackageError::CannotCreate {
+        path: path.to_path_buf(),
+        reason: crate::config::error::io_reason(e),
+    }
+}
+
+fn cannot_write(path: &Path, e: &std::io::Error) -> PackageError {
+    PackageError::CannotWrite {
+        path: path.to_path_buf(),
+        reason: crate::config::error::io_reason(e),
+    }
 }
 
 /// `$TMPDIR/pi-extensions/<npm|git-host>/<first 8 hex of sha256(source)>` for `-e` sources.

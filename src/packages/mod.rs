@@ -3,6 +3,7 @@
 
 pub mod commands;
 pub mod entries;
+pub mod error;
 pub mod manager;
 pub mod ops;
 pub mod resolve;

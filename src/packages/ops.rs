@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use crate::resources::PackageOrigin;
 
 use super::entries::{PackageEntry, ResourceKind, Scope, ScopedPackage, dedupe, entries_of};
+use super::error::PackageError;
 use super::manager::PackageManager;
 use super::resolve::package_resources;
 use super::source::{PackageSource, normalize};
@@ -33,7 +34,7 @@ pub fn settings_source(
     scope: Scope,
     agent_dir: &Path,
     cwd: &Path,
-) -> Result<String, String> {
+) -> Result<String, PackageError> {
     let PackageSource::Local(path) = PackageSource::parse(raw)? else {
         return Ok(raw.to_string());
     };
@@ -71,7 +72,7 @@ pub fn scope_packages(
     agent_dir: &Path,
     cwd: &Path,
     scope: Scope,
-) -> Result<Vec<ScopedPackage>, String> {
+) -> Result<Vec<ScopedPackage>, PackageError> {
     let Some(file) = scope.settings_file(agent_dir, cwd) else {
         return Ok(Vec::new());
     };
@@ -86,10 +87,10 @@ pub fn add_to_settings(
     cwd: &Path,
     scope: Scope,
     source: &str,
-) -> Result<bool, String> {
+) -> Result<bool, PackageError> {
     let file = scope
         .settings_file(agent_dir, cwd)
-        .ok_or("temporary packages are not saved")?;
+        .ok_or(PackageError::TemporaryNotSaved)?;
     let base = scope.base_dir(agent_dir, cwd);
     let identity = PackageSource::parse(source)?.identity(&base);
     let mut replaced = false;
@@ -126,7 +127,7 @@ pub fn remove_from_settings(
     cwd: &Path,
     scope: Scope,
     identity: &str,
-) -> Result<Vec<ScopedPackage>, String> {
+) -> Result<Vec<ScopedPackage>, PackageError> {
     let matching: Vec<ScopedPackage> = scope_packages(agent_dir, cwd, scope)?
         .into_iter()
         .filter(|p| p.identity() == identity)
@@ -136,7 +137,7 @@ pub fn remove_from_settings(
     }
     let file = scope
         .settings_file(agent_dir, cwd)
-        .ok_or("temporary packages are not saved")?;
+        .ok_or(PackageError::TemporaryNotSaved)?;
     let base = scope.base_dir(agent_dir, cwd);
     update_settings_file(&file, |settings| {
         if let Some(Value::Array(items)) = settings.get_mut("packages") {
@@ -256,19 +257,19 @@ pub fn resolve_packages(
             }
             progress(&package.entry.source);
             if let Err(e) = manager.install(&package.source, package.scope) {
-                out.warnings.push(format!(
-                    "could not install package {}: {e}",
-                    package.entry.source
+                out.warnings.push(crate::t!(
+                    "pi.error.pkg.install_warning",
+                    source = package.entry.source.as_str(),
+                    error = e.to_string()
                 ));
                 continue;
             }
         }
         if !path.exists() {
-            out.warnings.push(format!(
-                "package {}: {} does not exist; fix the path in settings or run `pi remove {}`",
-                package.entry.source,
-                path.display(),
-                package.entry.source
+            out.warnings.push(crate::t!(
+                "pi.error.pkg.configured_path_missing",
+                source = package.entry.source.as_str(),
+                path = path.display().to_string()
             ));
             continue;
         }

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::PackageError;
+
 /// A parsed package source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PackageSource {
@@ -38,27 +40,29 @@ const PROTOCOLS: [&str; 5] = ["https://", "http://", "ssh://", "git://", "file:/
 impl PackageSource {
     /// Parse a source string. Anything that is neither `npm:` nor a git source is a local
     /// path. Errors name the problem (an empty name, a URL without a repository path).
-    pub fn parse(raw: &str) -> Result<PackageSource, String> {
+    pub fn parse(raw: &str) -> Result<PackageSource, PackageError> {
         let raw = raw.trim();
         if raw.is_empty() {
-            return Err("empty package source".into());
+            return Err(PackageError::EmptySource);
         }
         if let Some(spec) = raw.strip_prefix("npm:") {
-            return parse_npm(spec).ok_or_else(|| {
-                format!("invalid npm source \"{raw}\": expected npm:<name> or npm:<name>@<version>")
+            return parse_npm(spec).ok_or_else(|| PackageError::InvalidNpmSource {
+                source: raw.to_string(),
             });
         }
         if let Some(rest) = raw.strip_prefix("git:") {
             return parse_git(rest, true)
                 .map(PackageSource::Git)
-                .ok_or_else(|| {
-                    format!("invalid git source \"{raw}\": expected git:<host>/<user>/<repo>[@ref]")
+                .ok_or_else(|| PackageError::InvalidGitSource {
+                    source: raw.to_string(),
                 });
         }
         if PROTOCOLS.iter().any(|p| raw.starts_with(p)) {
             return parse_git(raw, false)
                 .map(PackageSource::Git)
-                .ok_or_else(|| format!("invalid git URL \"{raw}\": no repository path"));
+                .ok_or_else(|| PackageError::InvalidGitUrl {
+                    source: raw.to_string(),
+                });
         }
         Ok(PackageSource::Local(raw.to_string()))
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::entries::{ResourceKind, Scope, ScopedPackage};
+use super::error::PackageError;
 use super::manager::PackageManager;
 use super::resolve::package_resources;
 use super::source::normalize;
@@ -77,12 +78,13 @@ pub fn set_enabled(
     cwd: &Path,
     row: &ResourceRow,
     enabled: bool,
-) -> Result<(), String> {
+) -> Result<(), PackageError> {
     let file = row
         .scope
         .settings_file(agent_dir, cwd)
-        .ok_or("temporary packages are not saved")?;
-    update_settings_file(&file, |settings| apply(settings, row, enabled))
+        .ok_or(PackageError::TemporaryNotSaved)?;
+    update_settings_file(&file, |settings| apply(settings, row, enabled))?;
+    Ok(())
 }
 
 /// The settings change of [`set_enabled`], on a settings object.

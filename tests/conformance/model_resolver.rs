@@ -140,6 +140,7 @@ fn cli(
     let registry = ModelRegistry::from_models(models);
     resolve_cli_model(&registry, provider, pattern)
         .map(|r| (r.model.provider, r.model.id, r.thinking_level))
+        .map_err(|e| e.to_string())
 }
 
 fn pair(provider: &str, id: &str) -> (String, String) {

@@ -6,8 +6,8 @@ use pi::ai::auth::AuthStorage;
 use pi::ai::model::ThinkingLevel;
 use pi::ai::registry::ModelRegistry;
 use pi::ai::resolve::{
-    InitialModelRequest, ModelSelectionError, list_models, resolve_cli_model, resolve_model_scope,
-    select_initial_model,
+    InitialModelRequest, ModelResolveError, ModelSelectionError, list_models, resolve_cli_model,
+    resolve_model_scope, select_initial_model,
 };
 use pi::config::Env;
 
@@ -28,12 +28,14 @@ fn cli_model_resolution() {
     let dir = tempfile::tempdir().unwrap();
     let registry = registry(dir.path());
     let resolve = |provider: Option<&str>, pattern: &str| {
-        resolve_cli_model(&registry, provider, pattern).map(|r| {
-            (
-                format!("{}/{}", r.model.provider, r.model.id),
-                r.thinking_level,
-            )
-        })
+        resolve_cli_model(&registry, provider, pattern)
+            .map(|r| {
+                (
+                    format!("{}/{}", r.model.provider, r.model.id),
+                    r.thinking_level,
+                )
+            })
+            .map_err(|e| e.to_string())
     };
     assert_eq!(
         resolve(None, "claude-sonnet-4-5").unwrap(),
@@ -90,7 +92,14 @@ fn cli_model_resolution() {
     let err = resolve(None, "glm-5.1:OFF").unwrap_err();
     assert!(err.contains("Did you mean: zai/glm-5.1"), "{err}");
     assert!(err.contains("pi --list-models"), "{err}");
-    let err = resolve(Some("nope"), "x").unwrap_err();
+    let err = resolve_cli_model(&registry, Some("nope"), "x").unwrap_err();
+    assert_eq!(
+        err,
+        ModelResolveError::UnknownProvider {
+            provider: "nope".into()
+        }
+    );
+    let err = err.to_string();
     assert_eq!(
         err,
         "Unknown provider \"nope\". Use --list-models to see available providers/models."
@@ -231,9 +240,11 @@ fn initial_model_selection() {
     // Nothing configured.
     let empty = auth(dir.path(), &[]);
     let err = select_initial_model(request(&empty)).unwrap_err();
-    let ModelSelectionError::NoModelsAvailable(text) = &err else {
+    let ModelSelectionError::NoModelsAvailable { models_path, .. } = &err else {
         panic!("{err:?}")
     };
+    assert_eq!(models_path, &dir.path().join("models.json"));
+    let text = err.to_string();
     assert!(text.starts_with("No models available."), "{text}");
     assert!(
         text.contains("ANTHROPIC_API_KEY") && text.contains("OPENAI_API_KEY"),

@@ -229,6 +229,7 @@ fn models_and_thinking_levels_change_on_request() {
     let missing = rpc.call(json!({"type": "set_model", "provider": "mock", "modelId": "nope"}));
     assert_eq!(missing["success"], false);
     assert_eq!(missing["error"], "Model not found: mock/nope");
+    assert_eq!(missing["code"], "model_not_found");
 
     let level = rpc.call(json!({"type": "set_thinking_level", "level": "high"}));
     assert_eq!(level["success"], true);
@@ -306,6 +307,7 @@ fn bad_lines_get_error_responses_and_the_server_keeps_serving() {
     let parse = rpc.event("response");
     assert_eq!(parse["command"], "parse");
     assert_eq!(parse["success"], false);
+    assert_eq!(parse["code"], "parse_error");
     assert!(
         parse["error"]
             .as_str()
@@ -319,6 +321,7 @@ fn bad_lines_get_error_responses_and_the_server_keeps_serving() {
 
     let unknown = rpc.call(json!({"type": "frobnicate"}));
     assert_eq!(unknown["success"], false);
+    assert_eq!(unknown["code"], "unknown_command");
     assert!(
         unknown["error"]
             .as_str()

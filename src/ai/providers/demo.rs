@@ -19,6 +19,7 @@ use crate::ai::model::{Model, ModelCost};
 use crate::ai::providers::faux::{FauxProvider, faux_message, faux_text, faux_tool_call};
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{AssistantMessage, ContentBlock, Context, Message, ToolResultMessage};
+use crate::t;
 
 /// Provider (and api) name of the demo model.
 pub const DEMO_PROVIDER: &str = "demo";
@@ -26,9 +27,9 @@ pub const DEMO_PROVIDER: &str = "demo";
 pub const DEMO_MODEL_ID: &str = "demo";
 
 /// How to add a real model, shown by the demo and the start-up notice.
-pub const ADD_KEY_HELP: &str = "To use a real model, type `/login` and choose \
-\"Use an API key\" (or a subscription): the key is used at once. You can also set it in \
-the environment before starting pi (e.g. `export ANTHROPIC_API_KEY=...` or `OPENAI_API_KEY`).";
+pub fn add_key_help() -> String {
+    t!("pi.demo.add_key_help")
+}
 
 /// The scripted demo model (free, text only, no thinking).
 pub fn demo_model() -> Model {
@@ -131,7 +132,7 @@ fn answer(prompt: &str, first: bool, context: &Context) -> Vec<ContentBlock> {
     {
         let path = path.trim_start_matches('@');
         return vec![
-            faux_text(&format!("[demo] Scripted: reading `{path}`.")),
+            faux_text(&t!("pi.demo.reading", path = path)),
             faux_tool_call("read", json!({ "path": path, "limit": 40 })),
         ];
     }
@@ -139,21 +140,14 @@ fn answer(prompt: &str, first: bool, context: &Context) -> Vec<ContentBlock> {
         return vec![faux_text(&tools_text(context))];
     }
     if lower.contains("markdown") {
-        return vec![faux_text(MARKDOWN_SAMPLE)];
+        return vec![faux_text(&t!("pi.demo.markdown"))];
     }
     let wants_listing = first
         || words
             .iter()
             .any(|w| matches!(w.to_lowercase().as_str(), "ls" | "files" | "list"));
     if wants_listing && let Some(call) = listing_call(context) {
-        return vec![
-            faux_text(
-                "[demo] This is pi's offline **demo** provider: the replies are scripted, \
-                 not written by a model. Let me show you how tools look: first I'll list \
-                 the project folder.",
-            ),
-            call,
-        ];
+        return vec![faux_text(&t!("pi.demo.intro")), call];
     }
     vec![faux_text(&help_text())]
 }
@@ -201,8 +195,8 @@ fn after_tool(context: &Context, result: &ToolResultMessage) -> Vec<ContentBlock
         .join("\n");
     if result.is_error {
         return vec![faux_text(&format!(
-            "[demo] The `{}` tool reported an error, shown above in red. {}",
-            result.tool_name,
+            "{} {}",
+            t!("pi.demo.tool_error", tool = result.tool_name.as_str()),
             help_text()
         ))];
     }
@@ -218,55 +212,39 @@ fn after_tool(context: &Context, result: &ToolResultMessage) -> Vec<ContentBlock
             });
         if let Some(file) = file {
             let count = entries.iter().filter(|e| !e.is_empty()).count();
-            let noun = if count == 1 { "entry" } else { "entries" };
             return vec![
-                faux_text(&format!(
-                    "[demo] The folder has {count} {noun}. Now I'll read the start of `{file}` \
-                     with the `read` tool."
-                )),
+                faux_text(&t!("pi.demo.listed", count = count, file = *file)),
                 faux_tool_call("read", json!({ "path": file, "limit": 20 })),
             ];
         }
     }
     let lines = output.lines().count();
     vec![faux_text(&format!(
-        "[demo] The `{}` tool returned {lines} lines (Ctrl+O expands tool output).\n\n{}",
-        result.tool_name,
+        "{}\n\n{}",
+        t!(
+            "pi.demo.tool_returned",
+            tool = result.tool_name.as_str(),
+            count = lines
+        ),
         help_text()
     ))]
 }
 
 fn tools_text(context: &Context) -> String {
-    let mut text = String::from("[demo] The tools this conversation offers:\n\n");
+    let mut text = t!("pi.demo.tools_title");
+    text.push_str("\n\n");
     for tool in &context.tools {
         let summary = tool.description.lines().next().unwrap_or("");
         text.push_str(&format!("- `{}`: {summary}\n", tool.name));
     }
-    text.push_str(
-        "\nTools added by Lua extensions appear here too, and their `/commands` work \
-         in the demo as with any model.",
-    );
+    text.push('\n');
+    text.push_str(&t!("pi.demo.tools_note"));
     text
 }
 
 fn help_text() -> String {
-    format!(
-        "[demo] You are using pi's offline demo provider: every reply is scripted, no \
-         model reads your messages. Try:\n\n\
-         - `ls` or `files`: list the project with the `ls` tool\n\
-         - `read <path>`: show a file with the `read` tool\n\
-         - `tools`: list the tools (including extension tools)\n\
-         - `markdown`: a sample of rendered markdown\n\
-         - `!ls`: run a shell command yourself; `/` lists the commands\n\n{ADD_KEY_HELP}"
-    )
+    format!("{}\n\n{}", t!("pi.demo.help"), add_key_help())
 }
-
-const MARKDOWN_SAMPLE: &str = "[demo] A scripted sample of what answers can contain.\n\n\
-## A heading\n\n\
-Some **bold**, some *italic*, `inline code` and a [link](https://example.com).\n\n\
-```rust\nfn main() {\n    println!(\"hello from the demo\");\n}\n```\n\n\
-| Key | Action |\n| --- | --- |\n| Ctrl+O | expand tool output |\n| Ctrl+L | choose a model |\n\n\
-> Quotes look like this.\n";
 
 /// A registry entry for the demo provider.
 pub fn demo_provider() -> Arc<dyn ApiProvider> {

@@ -8,8 +8,9 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::models_json_error::ModelsJsonError;
 use crate::ai::catalog;
-use crate::config::json_file::{json_error_message, strip_comments_and_trailing_commas};
+use crate::config::json_file::strip_comments_and_trailing_commas;
 
 /// The whole file.
 #[derive(Debug, Clone, Deserialize)]
@@ -159,31 +160,28 @@ pub struct ModelOverride {
 /// `Ok(None)` when the file does not exist;
 /// `Err` carries pi's user-facing message (naming the file, and for parse
 /// errors the line and column).
-pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
+pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, ModelsJsonError> {
+    let path_buf = || path.to_path_buf();
     let text = match crate::config::json_file::read_config_text(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
-            return Err(format!(
-                "Failed to load models.json: {e}\n\nFile: {}",
-                path.display()
-            ));
+            return Err(ModelsJsonError::Unreadable {
+                path: path_buf(),
+                reason: crate::config::error::io_reason(&e),
+            });
         }
     };
     let cleaned = strip_comments_and_trailing_commas(&text);
-    let describe = |e: serde_json::Error| {
-        let location = format!("line {}, column {}", e.line(), e.column());
-        let message = json_error_message(&e);
-        match e.classify() {
-            serde_json::error::Category::Data => format!(
-                "Invalid models.json schema:\n  - {message} ({location})\n\nFile: {}",
-                path.display()
-            ),
-            _ => format!(
-                "Failed to parse models.json: {message} ({location})\n\nFile: {}",
-                path.display()
-            ),
-        }
+    let describe = |e: serde_json::Error| match e.classify() {
+        serde_json::error::Category::Data => ModelsJsonError::Schema {
+            path: path_buf(),
+            detail: crate::config::error::JsonProblem::from_serde(&e).to_string(),
+        },
+        _ => ModelsJsonError::Syntax {
+            path: path_buf(),
+            problem: crate::config::error::JsonProblem::from_serde(&e),
+        },
     };
     let mut value: Value = serde_json::from_str(&cleaned).map_err(describe)?;
     // Wrong-typed keys are reported and left out; the rest of the file applies.
@@ -195,16 +193,14 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, String> {
     };
     config.warnings = warnings;
     if let Some(problem) = check_non_empty_strings(&config) {
-        return Err(format!(
-            "Invalid models.json schema:\n  - {problem}\n\nFile: {}",
-            path.display()
-        ));
+        return Err(ModelsJsonError::Schema {
+            path: path_buf(),
+            detail: problem,
+        });
     }
-    validate(&config).map_err(|e| {
-        format!(
-            "Failed to load models.json: {e}\n\nFile: {}",
-            path.display()
-        )
+    validate(&config).map_err(|detail| ModelsJsonError::Invalid {
+        path: path_buf(),
+        detail,
     })?;
     Ok(Some(config))
 }

@@ -1,6 +1,7 @@
 //! The `pi --list-models [search]` table.
 
 use super::collation::collate;
+use super::error::ModelSelectionError;
 use super::fuzzy::fuzzy_filter;
 use crate::ai::auth::AuthStorage;
 use crate::ai::model::Model;
@@ -49,7 +50,10 @@ pub fn list_models(registry: &ModelRegistry, auth: &AuthStorage, search: Option<
         _ => models,
     };
     if models.is_empty() {
-        return format!("No models matching \"{}\"", search.unwrap_or_default());
+        return crate::t!(
+            "pi.error.model.none_matching",
+            search = search.unwrap_or_default()
+        );
     }
     models.sort_by(|a, b| collate(&a.provider, &b.provider).then_with(|| collate(&a.id, &b.id)));
     let header = [
@@ -92,7 +96,13 @@ pub fn list_models(registry: &ModelRegistry, auth: &AuthStorage, search: Option<
 /// pi's message when no model has credentials, extended with the
 /// environment variables of the common providers and the `models.json` path.
 pub fn no_models_available_message(registry: &ModelRegistry) -> String {
-    let vars: Vec<&str> = [
+    no_models_available(registry).to_string()
+}
+
+/// The error for "no model has credentials", with the environment variables of the
+/// common providers and the `models.json` path.
+pub fn no_models_available(registry: &ModelRegistry) -> ModelSelectionError {
+    let env_vars = [
         "anthropic",
         "openai",
         "google",
@@ -107,12 +117,12 @@ pub fn no_models_available_message(registry: &ModelRegistry) -> String {
     .iter()
     .flat_map(|p| crate::ai::catalog::env_api_key_vars(p).iter().copied())
     .filter(|v| *v != "ANTHROPIC_OAUTH_TOKEN")
+    .map(str::to_string)
     .collect();
-    format!(
-        "No models available. Use /login to log into a provider via OAuth or API key, set an API key environment variable ({}), or add a provider to {}",
-        vars.join(", "),
-        registry.models_path().display()
-    )
+    ModelSelectionError::NoModelsAvailable {
+        env_vars,
+        models_path: registry.models_path().to_path_buf(),
+    }
 }
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ pub fn create(dir: &Path, name: &str, agent_dir: &Path) -> Result<Vec<PathBuf>, 
     };
     write(&extension, EXTENSION.replace("NAME", name))?;
     write(&test, TEST.replace("NAME", name))?;
-    let luarc = crate::config::luarc::write(agent_dir, dir)?;
+    let luarc = crate::config::luarc::write(agent_dir, dir).map_err(|e| e.to_string())?;
     Ok(vec![extension, test, luarc])
 }
 

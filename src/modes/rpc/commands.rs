@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 
+use super::error::RpcError;
 use super::io::{emit, failure, success};
 use super::parse::{Query, Request, RpcCommand};
 use super::state::{last_assistant_text, session_stats, state_json};
@@ -13,7 +14,7 @@ use crate::core::session_command::{ModelSource, Outcome, SessionCommand};
 use crate::core::session_switch::BranchOutcome;
 use crate::resources::SourceInfo;
 
-type Reply = Result<Option<Value>, String>;
+type Reply = Result<Option<Value>, RpcError>;
 
 impl Server {
     /// Handle a command with the session idle and present.
@@ -60,7 +61,10 @@ impl Server {
                     .available_models()
                     .into_iter()
                     .find(|m| m.provider == provider && m.id == id)
-                    .ok_or_else(|| format!("Model not found: {provider}/{id}"))?;
+                    .ok_or_else(|| RpcError::ModelNotFound {
+                        provider: provider.clone(),
+                        model: id.clone(),
+                    })?;
                 self.switch_model(agent, model, ModelSource::Set).await;
                 Ok(Some(json!(agent.config.model)))
             }
@@ -234,7 +238,7 @@ impl Server {
             _ => Ok(()),
         };
         if let Err(e) = saved {
-            eprintln!("{}", crate::t!("pi.cli.warning", message = e));
+            eprintln!("{}", crate::t!("pi.cli.warning", message = e.to_string()));
         }
     }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
+use super::error::RpcError;
 use super::ui::UiReplies;
 
 /// One record read from stdin: a parsed JSON object, or the raw line that
@@ -40,11 +41,11 @@ pub fn parse_record(mut line: &[u8]) -> Option<Incoming> {
         Ok(value) if value.is_object() => Incoming::Command(value),
         Ok(_) => Incoming::Invalid {
             line: text.into_owned(),
-            error: "a command must be a JSON object with a \"type\" field".into(),
+            error: crate::t!("pi.error.rpc.not_an_object"),
         },
         Err(e) => Incoming::Invalid {
             line: text.into_owned(),
-            error: e.to_string(),
+            error: crate::config::error::JsonProblem::from_serde(&e).to_string(),
         },
     })
 }
@@ -115,10 +116,7 @@ pub fn read_records(
         let record = if overlong {
             Some(Incoming::Invalid {
                 line: String::from_utf8_lossy(&buf[..buf.len().min(256)]).into_owned(),
-                error: format!(
-                    "the line is longer than {} MiB, the most one command may hold",
-                    max_line / (1024 * 1024)
-                ),
+                error: crate::t!("pi.error.rpc.line_too_long", mib = max_line / (1024 * 1024)),
             })
         } else {
             parse_record(&buf)
@@ -180,13 +178,16 @@ pub fn success(id: Option<&Value>, command: &str, data: Option<Value>) -> Value 
     Value::Object(response)
 }
 
-/// A failed response naming the problem.
-pub fn failure(id: Option<&Value>, command: &str, error: impl Into<String>) -> Value {
+/// A failed response naming the problem: `error` in the user's language and a stable
+/// `code` for programs.
+pub fn failure(id: Option<&Value>, command: &str, error: impl Into<RpcError>) -> Value {
+    let error = error.into();
     let mut response = with_id(id);
     response.insert("type".into(), json!("response"));
     response.insert("command".into(), json!(command));
     response.insert("success".into(), json!(false));
-    response.insert("error".into(), json!(error.into()));
+    response.insert("error".into(), json!(error.to_string()));
+    response.insert("code".into(), json!(error.code()));
     Value::Object(response)
 }
 

@@ -9,6 +9,7 @@
 //! into a typed command in one place (`parse`).
 
 mod commands;
+pub mod error;
 mod io;
 mod parse;
 mod state;
@@ -206,7 +207,7 @@ impl Server {
                 emit(&failure(
                     id.as_ref(),
                     "parse",
-                    format!("Failed to parse command: {error}"),
+                    error::RpcError::Parse { detail: error },
                 ));
             }
             Incoming::Command(value) => {
@@ -260,11 +261,7 @@ impl Server {
                     success(id, kind, None)
                 }
                 Some(Err(e)) => failure(id, kind, e.clone()),
-                None => failure(
-                    id,
-                    kind,
-                    "Agent is already processing. Specify streamingBehavior (\"steer\" or \"followUp\") to queue the message.",
-                ),
+                None => failure(id, kind, error::RpcError::Busy),
             },
             RpcCommand::SetQueueMode(queue, mode) => {
                 {

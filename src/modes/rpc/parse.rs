@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::error::RpcError;
 use crate::agent::queue::QueueMode;
 use crate::ai::model::ThinkingLevel;
 use crate::ai::types::{ContentBlock, ImageContent};
@@ -64,7 +65,7 @@ pub enum RpcCommand {
         /// The message.
         said: Said,
         /// `streamingBehavior` (`Err`: an unknown one).
-        queue: Option<Result<Queue, String>>,
+        queue: Option<Result<Queue, RpcError>>,
     },
     /// `steer` / `follow_up`: queue a message for the running agent.
     Enqueue(Queue, Said),
@@ -106,7 +107,7 @@ pub struct Request {
     /// The `type` field as sent.
     pub kind: String,
     /// The command, or the error message for the response.
-    pub command: Result<RpcCommand, String>,
+    pub command: Result<RpcCommand, RpcError>,
 }
 
 /// Parse one command object.
@@ -125,7 +126,7 @@ pub fn is_ui_response(value: &Value) -> bool {
     value["type"] == "extension_ui_response"
 }
 
-fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
+fn command(kind: &str, f: &Fields) -> Result<RpcCommand, RpcError> {
     use RpcCommand as R;
     use SessionCommand as S;
     Ok(match kind {
@@ -138,9 +139,9 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
                 .map(|b| match b {
                     "steer" => Ok(Queue::Steer),
                     "followUp" => Ok(Queue::FollowUp),
-                    other => Err(format!(
-                        "Unknown streamingBehavior \"{other}\": use \"steer\" or \"followUp\""
-                    )),
+                    other => Err(RpcError::InvalidStreamingBehavior {
+                        value: other.to_string(),
+                    }),
                 }),
         },
         "steer" => R::Enqueue(Queue::Steer, f.said()?),
@@ -164,15 +165,16 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
         "cycle_model" => R::CycleModel,
         "set_thinking_level" => {
             let level = f.str("level")?;
-            R::Session(S::SetThinking(ThinkingLevel::parse(level).ok_or_else(|| {
-                format!(
-                    "Invalid thinking level \"{level}\": use off, minimal, low, medium, high or xhigh"
-                )
-            })?))
+            R::Session(S::SetThinking(ThinkingLevel::parse(level).ok_or_else(
+                || RpcError::InvalidThinkingLevel {
+                    level: level.to_string(),
+                },
+            )?))
         }
         "cycle_thinking_level" => R::Session(S::CycleThinking),
         "set_sandbox" => R::SetSandbox(
-            SandboxMode::parse(f.str("mode")?).ok_or_else(|| crate::t!("pi.sandbox.usage"))?,
+            SandboxMode::parse(f.str("mode")?)
+                .ok_or_else(|| RpcError::from(crate::t!("pi.sandbox.usage")))?,
         ),
         "set_auto_compaction" => R::Session(S::SetAutoCompaction(f.bool("enabled")?)),
         "set_auto_retry" => R::Session(S::SetAutoRetry(f.bool("enabled")?)),
@@ -190,11 +192,15 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, String> {
         "bash" => R::Bash(f.str("command")?.to_string()),
         "export_html" => R::ExportHtml(f.optional_str("outputPath").map(PathBuf::from)),
         "" => {
-            return Err(format!(
-                "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"
-            ));
+            return Err(RpcError::MissingType {
+                commands: COMMANDS.to_string(),
+            });
         }
-        other => return Err(format!("Unknown command: {other}")),
+        other => {
+            return Err(RpcError::UnknownCommand {
+                name: other.to_string(),
+            });
+        }
     })
 }
 
@@ -205,20 +211,28 @@ struct Fields<'a> {
 }
 
 impl Fields<'_> {
-    fn str(&self, field: &str) -> Result<&str, String> {
+    fn str(&self, field: &str) -> Result<&str, RpcError> {
         self.value[field]
             .as_str()
-            .ok_or_else(|| format!("{} needs a string field \"{field}\"", self.name()))
+            .ok_or_else(|| self.missing(field, "string"))
+    }
+
+    fn missing(&self, field: &str, expected: &'static str) -> RpcError {
+        RpcError::MissingField {
+            command: self.name().to_string(),
+            field: field.to_string(),
+            expected,
+        }
     }
 
     fn optional_str(&self, field: &str) -> Option<String> {
         self.value[field].as_str().map(str::to_string)
     }
 
-    fn bool(&self, field: &str) -> Result<bool, String> {
+    fn bool(&self, field: &str) -> Result<bool, RpcError> {
         self.value[field]
             .as_bool()
-            .ok_or_else(|| format!("{} needs a boolean field \"{field}\"", self.name()))
+            .ok_or_else(|| self.missing(field, "boolean"))
     }
 
     fn name(&self) -> &str {
@@ -229,20 +243,21 @@ impl Fields<'_> {
         }
     }
 
-    fn queue_mode(&self) -> Result<QueueMode, String> {
+    fn queue_mode(&self) -> Result<QueueMode, RpcError> {
         let mode = self.str("mode")?;
-        QueueMode::parse(mode)
-            .ok_or_else(|| format!("Invalid mode \"{mode}\": use \"all\" or \"one-at-a-time\""))
+        QueueMode::parse(mode).ok_or_else(|| RpcError::InvalidQueueMode {
+            mode: mode.to_string(),
+        })
     }
 
     /// The `message` text and `images` of a prompt-like command.
-    fn said(&self) -> Result<Said, String> {
+    fn said(&self) -> Result<Said, RpcError> {
         let text = self.str("message")?.to_string();
         let images = match self.value.get("images") {
             None | Some(Value::Null) => Vec::new(),
             Some(images) => serde_json::from_value::<Vec<ImageContent>>(images.clone())
-                .map_err(|e| {
-                    format!("invalid \"images\": {e}. Each image is {{\"type\": \"image\", \"data\": \"<base64>\", \"mimeType\": \"image/png\"}}")
+                .map_err(|e| RpcError::InvalidImages {
+                    detail: e.to_string(),
                 })?
                 .into_iter()
                 .map(ContentBlock::Image)

@@ -65,6 +65,14 @@ fn settings_changes_refuse_a_key_of_the_wrong_type_and_save_others() {
         (settings.remove_global("theme"), "\"theme\""),
     ] {
         let err = result.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                pi::config::error::SettingsSaveError::UnusableValue { .. }
+            ),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(err.contains(&file.display().to_string()), "{err}");
         assert!(err.contains(key), "{err}");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), original);

@@ -1,0 +1,181 @@
+//! Why an RPC command failed: a stable `code` for programs and a `message` in the user's
+//! language, both in the failed response.
+
+use crate::t;
+
+/// A failed RPC command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RpcError {
+    /// A line that is not JSON.
+    Parse {
+        /// The parser's description.
+        detail: String,
+    },
+    /// A command without `type`.
+    MissingType {
+        /// Every command of the protocol, comma-separated.
+        commands: String,
+    },
+    /// A `type` the protocol does not have.
+    UnknownCommand {
+        /// The type given.
+        name: String,
+    },
+    /// A required field is missing or of the wrong type.
+    MissingField {
+        /// The command.
+        command: String,
+        /// The field.
+        field: String,
+        /// `string` or `boolean`.
+        expected: &'static str,
+    },
+    /// `images` is not a list of images.
+    InvalidImages {
+        /// The parser's description.
+        detail: String,
+    },
+    /// A queue mode other than `all` / `one-at-a-time`.
+    InvalidQueueMode {
+        /// The mode given.
+        mode: String,
+    },
+    /// A `streamingBehavior` other than `steer` / `followUp`.
+    InvalidStreamingBehavior {
+        /// The value given.
+        value: String,
+    },
+    /// A prompt while the agent runs, without `streamingBehavior`.
+    Busy,
+    /// No model with this provider and id.
+    ModelNotFound {
+        /// The provider.
+        provider: String,
+        /// The model id.
+        model: String,
+    },
+    /// A thinking level pi does not have.
+    InvalidThinkingLevel {
+        /// The level given.
+        level: String,
+    },
+    /// An empty session name.
+    EmptySessionName,
+    /// `switch_session` to a file that is not there.
+    SessionNotFound {
+        /// The path given.
+        path: String,
+    },
+    /// An entry id the session does not have.
+    EntryNotFound {
+        /// The id given.
+        id: String,
+    },
+    /// The command ran and failed; `message` is already worded.
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl RpcError {
+    /// The stable code programs match on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RpcError::Parse { .. } => "parse_error",
+            RpcError::MissingType { .. } => "missing_type",
+            RpcError::UnknownCommand { .. } => "unknown_command",
+            RpcError::MissingField { .. } => "missing_field",
+            RpcError::InvalidImages { .. } => "invalid_images",
+            RpcError::InvalidQueueMode { .. } | RpcError::InvalidStreamingBehavior { .. } => {
+                "invalid_value"
+            }
+            RpcError::Busy => "busy",
+            RpcError::ModelNotFound { .. } => "model_not_found",
+            RpcError::InvalidThinkingLevel { .. } => "invalid_thinking_level",
+            RpcError::EmptySessionName => "invalid_value",
+            RpcError::SessionNotFound { .. } => "session_not_found",
+            RpcError::EntryNotFound { .. } => "entry_not_found",
+            RpcError::Failed { .. } => "command_failed",
+        }
+    }
+}
+
+impl std::fmt::Display for RpcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            RpcError::Parse { detail } => t!("pi.error.rpc.parse", detail = detail.as_str()),
+            RpcError::MissingType { commands } => {
+                t!(
+                    "pi.error.rpc.missing_type",
+                    example = r#"{"type": "<command>"}"#,
+                    commands = commands.as_str()
+                )
+            }
+            RpcError::UnknownCommand { name } => {
+                t!("pi.error.rpc.unknown_command", name = name.as_str())
+            }
+            RpcError::MissingField {
+                command,
+                field,
+                expected,
+            } => t!(
+                "pi.error.rpc.missing_field",
+                command = command.as_str(),
+                field = field.as_str(),
+                expected = *expected
+            ),
+            RpcError::InvalidImages { detail } => {
+                t!(
+                    "pi.error.rpc.invalid_images",
+                    detail = detail.as_str(),
+                    example = r#"{"type": "image", "data": "<base64>", "mimeType": "image/png"}"#
+                )
+            }
+            RpcError::InvalidQueueMode { mode } => {
+                t!("pi.error.rpc.invalid_queue_mode", mode = mode.as_str())
+            }
+            RpcError::InvalidStreamingBehavior { value } => {
+                t!(
+                    "pi.error.rpc.invalid_streaming_behavior",
+                    value = value.as_str()
+                )
+            }
+            RpcError::Busy => t!("pi.error.rpc.busy"),
+            RpcError::ModelNotFound { provider, model } => t!(
+                "pi.error.rpc.model_not_found",
+                provider = provider.as_str(),
+                model = model.as_str()
+            ),
+            RpcError::InvalidThinkingLevel { level } => {
+                t!(
+                    "pi.error.rpc.invalid_thinking_level",
+                    level = level.as_str()
+                )
+            }
+            RpcError::EmptySessionName => t!("pi.error.rpc.empty_session_name"),
+            RpcError::SessionNotFound { path } => {
+                t!("pi.error.rpc.session_not_found", path = path.as_str())
+            }
+            RpcError::EntryNotFound { id } => t!("pi.error.rpc.entry_not_found", id = id.as_str()),
+            RpcError::Failed { message } => message.clone(),
+        };
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for RpcError {}
+
+impl From<String> for RpcError {
+    fn from(message: String) -> RpcError {
+        RpcError::Failed { message }
+    }
+}
+
+impl From<&str> for RpcError {
+    fn from(message: &str) -> RpcError {
+        RpcError::Failed {
+            message: message.to_string(),
+        }
+    }
+}

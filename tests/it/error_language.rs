@@ -1,0 +1,408 @@
+//! Everyday failures speak the user's language: each case below runs the real `pi` binary
+//! under zh-TW, zh-CN and ja and fails when its output holds an English sentence (a run of
+//! three or more plain English words outside quotes, paths, identifiers, provider and
+//! environment-variable names and the user's own input). Each case also checks that the
+//! output still names what went wrong (the file, key, flag, provider or model).
+
+use serde_json::json;
+
+use crate::support::pi_cli::PiSandbox;
+use crate::support::{MockReply, MockServer};
+
+/// The shipped locales other than English.
+const LOCALES: [&str; 3] = ["zh-TW", "zh-CN", "ja"];
+
+/// The first run of three or more English words in `text`, if any.
+///
+/// Quoted spans (`"…"`, `'…'`, `` `…` ``) are dropped first (they hold identifiers, paths
+/// and the user's input). A word is letters only, optionally ending in `,.;:!?)` and
+/// starting with `(`, at least two letters long, not all upper case (environment
+/// variables, acronyms). Anything else (a path, a flag, a number, non-ASCII text) breaks
+/// the run.
+pub fn english_sentence(text: &str) -> Option<String> {
+    let mut marked = String::with_capacity(text.len());
+    for c in drop_quoted(text).chars() {
+        match c.is_ascii() {
+            true => marked.push(c),
+            false => marked.push_str(" | "),
+        }
+    }
+    let mut run: Vec<&str> = Vec::new();
+    for token in marked.split_whitespace() {
+        if is_word(token) {
+            run.push(token);
+            // A comma ends a list item: `text, json, rpc` is a list of names.
+            if !token.ends_with(',') {
+                continue;
+            }
+            if run.len() >= 3 {
+                return Some(run.join(" "));
+            }
+            run.clear();
+            continue;
+        }
+        if run.len() >= 3 {
+            return Some(run.join(" "));
+        }
+        run.clear();
+    }
+    (run.len() >= 3).then(|| run.join(" "))
+}
+
+fn is_word(token: &str) -> bool {
+    let core = token
+        .trim_start_matches('(')
+        .trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
+    core.len() >= 2
+        && core.chars().all(|c| c.is_ascii_alphabetic())
+        && core.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// `text` with quoted spans replaced by a marker that breaks a run of words.
+fn drop_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut open: Option<char> = None;
+    for c in text.chars() {
+        match open {
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '`' | '“' | '「' | '『') => {
+                open = Some(match c {
+                    '“' => '”',
+                    '「' => '」',
+                    '『' => '』',
+                    other => other,
+                });
+                out.push_str(" | ");
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// One failure: how to set it up and run it, and the facts its output must name.
+struct Case {
+    name: &'static str,
+    run: fn(&str) -> String,
+    names: &'static [&'static str],
+}
+
+/// Run `pi` in `sandbox` under `locale`; stdout and stderr together.
+fn run_in(sandbox: &mut PiSandbox, locale: &str, args: &[&str], stdin: Option<&str>) -> String {
+    sandbox.env.push(("PI_LOCALE".into(), locale.into()));
+    let out = sandbox.run(args, stdin);
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn mock_sandbox(server: &MockServer) -> PiSandbox {
+    PiSandbox::with_mock(server, "anthropic-messages")
+}
+
+fn no_models(locale: &str) -> String {
+    run_in(&mut PiSandbox::new(), locale, &["-p", "hi"], None)
+}
+
+fn unknown_model(locale: &str) -> String {
+    let server = MockServer::start();
+    let mut sandbox = mock_sandbox(&server);
+    run_in(
+        &mut sandbox,
+        locale,
+        &["--model", "nosuch-model", "-p", "hi"],
+        None,
+    )
+}
+
+fn unknown_provider(locale: &str) -> String {
+    let server = MockServer::start();
+    let mut sandbox = mock_sandbox(&server);
+    run_in(
+        &mut sandbox,
+        locale,
+        &["--provider", "nosuch", "--model", "mock-model", "-p", "hi"],
+        None,
+    )
+}
+
+fn unknown_flag(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let args = ["--provider", "demo", "--modle", "x", "-p", "hi"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn invalid_mode(locale: &str) -> String {
+    run_in(&mut PiSandbox::new(), locale, &["--mode", "fancy"], None)
+}
+
+fn missing_value(locale: &str) -> String {
+    run_in(&mut PiSandbox::new(), locale, &["--model"], None)
+}
+
+fn help(locale: &str) -> String {
+    run_in(&mut PiSandbox::new(), locale, &["--help"], None)
+}
+
+fn invalid_thinking(locale: &str) -> String {
+    let server = MockServer::start();
+    server.push(MockReply::anthropic_text("好"));
+    let mut sandbox = mock_sandbox(&server);
+    let args = ["--thinking", "extreme", "-p", "hi"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn unauthorized(locale: &str) -> String {
+    let server = MockServer::start();
+    for _ in 0..4 {
+        server.push(MockReply::anthropic_error(
+            401,
+            "authentication_error",
+            "bad key",
+        ));
+    }
+    let mut sandbox = mock_sandbox(&server);
+    run_in(&mut sandbox, locale, &["-p", "hi"], None)
+}
+
+fn missing_extension(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let path = sandbox.root.path().join("absent.lua");
+    let path = path.to_string_lossy().to_string();
+    let args = ["--provider", "demo", "-e", &path, "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn failing_extension(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let path = sandbox.root.path().join("broken.lua");
+    std::fs::write(&path, "error('kaputt')\n").unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = ["--provider", "demo", "-e", &path, "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn settings_trailing_comma(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    sandbox.write_agent_file("settings.json", "{\n  \"theme\": \"dark\",\n}\n");
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn settings_wrong_type(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    sandbox.write_agent_file("settings.json", "{\"quietStartup\": \"yes\"}");
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn models_json_broken(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    sandbox.write_agent_file("models.json", "{\"providers\": {\"x\" 1}}");
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn install_missing_path(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    run_in(&mut sandbox, locale, &["install", "/nowhere/pkg"], None)
+}
+
+fn missing_file_argument(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let args = ["--provider", "demo", "-p", "@absent.txt"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn demo(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    std::fs::write(sandbox.project.join("README.md"), "# x\n").unwrap();
+    let mut text = String::new();
+    for prompt in ["hello", "markdown", "what is this"] {
+        text.push_str(&run_in(
+            &mut sandbox,
+            locale,
+            &["--provider", "demo", "-p", prompt],
+            None,
+        ));
+    }
+    text
+}
+
+fn rpc_errors(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let input = [
+        json!({"type": "frobnicate"}),
+        json!({"type": "set_model", "provider": "nosuch", "modelId": "m1"}),
+        json!({"type": "set_thinking_level", "level": "extreme"}),
+    ]
+    .iter()
+    .map(|v| format!("{v}\n"))
+    .collect::<String>();
+    let args = ["--provider", "demo", "--mode", "rpc"];
+    let out = run_in(&mut sandbox, locale, &args, Some(&input));
+    // Only the error messages are prose; the rest of each line is protocol.
+    let mut messages = String::new();
+    for line in out.lines().filter(|l| l.starts_with('{')) {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if value["type"] == "response" && value["success"] == false {
+            let code = value["code"]
+                .as_str()
+                .unwrap_or("a response without a code");
+            let error = value["error"].as_str().unwrap_or_default();
+            messages.push_str(&format!("{code} {error}\n"));
+        }
+    }
+    messages
+}
+
+/// The everyday failures, each with the facts its output must still name.
+const CASES: &[Case] = &[
+    Case {
+        name: "no models configured",
+        run: no_models,
+        names: &["models.json", "ANTHROPIC_API_KEY"],
+    },
+    Case {
+        name: "unknown model",
+        run: unknown_model,
+        names: &["nosuch-model"],
+    },
+    Case {
+        name: "unknown provider",
+        run: unknown_provider,
+        names: &["nosuch"],
+    },
+    Case {
+        name: "unknown flag",
+        run: unknown_flag,
+        names: &["--modle", "--model"],
+    },
+    Case {
+        name: "invalid mode value",
+        run: invalid_mode,
+        names: &["fancy", "--mode", "rpc"],
+    },
+    Case {
+        name: "missing flag value",
+        run: missing_value,
+        names: &["--model"],
+    },
+    Case {
+        name: "--help",
+        run: help,
+        names: &["--model", "--provider"],
+    },
+    Case {
+        name: "invalid thinking level",
+        run: invalid_thinking,
+        names: &["extreme", "xhigh"],
+    },
+    Case {
+        name: "401 from the provider",
+        run: unauthorized,
+        names: &["401", "mock", "/login"],
+    },
+    Case {
+        name: "missing extension",
+        run: missing_extension,
+        names: &["absent.lua"],
+    },
+    Case {
+        name: "failing extension",
+        run: failing_extension,
+        names: &["broken.lua:1", "kaputt"],
+    },
+    Case {
+        name: "settings trailing comma",
+        run: settings_trailing_comma,
+        names: &["settings.json", "3"],
+    },
+    Case {
+        name: "settings wrong type",
+        run: settings_wrong_type,
+        names: &["settings.json", "quietStartup"],
+    },
+    Case {
+        name: "broken models.json",
+        run: models_json_broken,
+        names: &["models.json"],
+    },
+    Case {
+        name: "pi install of a missing path",
+        run: install_missing_path,
+        names: &["/nowhere/pkg"],
+    },
+    Case {
+        name: "missing @file",
+        run: missing_file_argument,
+        names: &["absent.txt"],
+    },
+    Case {
+        name: "offline demo",
+        run: demo,
+        names: &["/login", "ANTHROPIC_API_KEY"],
+    },
+    Case {
+        name: "RPC errors",
+        run: rpc_errors,
+        names: &["frobnicate", "nosuch", "extreme", "unknown_command"],
+    },
+];
+
+#[test]
+fn everyday_failures_speak_the_users_language() {
+    let mut problems = Vec::new();
+    for locale in LOCALES {
+        for case in CASES {
+            let output = (case.run)(locale);
+            if let Some(sentence) = english_sentence(&output) {
+                problems.push(format!(
+                    "[{locale}] {}: English \"{sentence}\" in:\n{output}",
+                    case.name
+                ));
+            }
+            for fact in case.names {
+                if !output.contains(fact) {
+                    problems.push(format!(
+                        "[{locale}] {}: does not name {fact:?}:\n{output}",
+                        case.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n---\n"));
+}
+
+#[test]
+fn english_output_of_the_same_failures_is_caught() {
+    // The detector is not blind: under English, the same failures are sentences.
+    let caught: Vec<&str> = CASES
+        .iter()
+        .filter(|c| english_sentence(&(c.run)("en")).is_some())
+        .map(|c| c.name)
+        .collect();
+    assert!(caught.len() >= CASES.len() - 2, "only {caught:?}");
+}
+
+#[test]
+fn the_detector_tells_a_sentence_from_names_and_paths() {
+    assert_eq!(
+        english_sentence("錯誤：Model not found. Use it").as_deref(),
+        Some("Model not found. Use it")
+    );
+    assert!(english_sentence("錯誤：找不到模型 \"no such model here\"").is_none());
+    assert!(english_sentence("設定 ANTHROPIC_API_KEY OPENAI_API_KEY GEMINI_API_KEY").is_none());
+    assert!(english_sentence("/tmp/a b/settings.json：第 1 行").is_none());
+    assert!(english_sentence("請改用 --model 或 --provider mock").is_none());
+    assert!(english_sentence("Did you mean").is_some());
+    assert!(english_sentence("two words").is_none());
+    assert!(english_sentence("line one\nmore text here").is_some());
+    assert!(english_sentence("可用的值：text, json, rpc").is_none());
+    assert!(english_sentence("off、minimal、low、medium、high").is_none());
+    assert!(english_sentence("Possible values: text, json, rpc").is_some());
+}
