@@ -48,6 +48,8 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "app/test_runner/harness.rs",
         "You are pi, a coding agent. (pi test session)",
         "the system prompt of `pi test` sessions: sent to the scripted model, never shown",
+    ),
+    (
         "core/session_command.rs",
         "Session name cannot be empty",
         "pi 0.73.1's RPC error text, answered to RPC clients in English",

@@ -292,10 +292,19 @@ mod tests {
             })
         ));
         let r = parse(&json!({"type": "set_model", "provider": "p"}));
-        assert!(r.command.unwrap_err().contains("\"modelId\""));
+        let missing = r.command.unwrap_err();
+        assert_eq!(missing.code(), "missing_field");
+        assert!(missing.to_string().contains("modelId"), "{missing}");
         let r = parse(&json!({"type": "frobnicate"}));
-        assert_eq!(r.command.unwrap_err(), "Unknown command: frobnicate");
+        assert_eq!(
+            r.command.unwrap_err(),
+            RpcError::UnknownCommand {
+                name: "frobnicate".into()
+            }
+        );
         let r = parse(&json!({"type": "set_thinking_level", "level": "huge"}));
-        assert!(r.command.unwrap_err().contains("huge"));
+        let bad = r.command.unwrap_err();
+        assert_eq!(bad.code(), "invalid_thinking_level");
+        assert!(bad.to_string().contains("huge"), "{bad}");
     }
 }
