@@ -17,7 +17,7 @@ const LOCALES: [&str; 3] = ["zh-TW", "zh-CN", "ja"];
 /// Quoted spans (`"…"`, `'…'`, `` `…` ``) are dropped first (they hold identifiers, paths
 /// and the user's input). A word is letters only, optionally ending in `,.;:!?)` and
 /// starting with `(`, at least two letters long, not all upper case (environment
-/// variables, acronyms). Anything else (a path, a flag, a number, non-ASCII text) breaks
+/// variables, acronyms), and not the program's name. Anything else (a path, a flag, a number, non-ASCII text) breaks
 /// the run.
 pub fn english_sentence(text: &str) -> Option<String> {
     let mut marked = String::with_capacity(text.len());
@@ -53,7 +53,9 @@ fn is_word(token: &str) -> bool {
     let core = token
         .trim_start_matches('(')
         .trim_end_matches([',', '.', ';', ':', '!', '?', ')']);
-    core.len() >= 2
+    // `pi` is the program's name: `pi new extension <name>` is a command line.
+    core != "pi"
+        && core.len() >= 2
         && core.chars().all(|c| c.is_ascii_alphabetic())
         && core.chars().any(|c| c.is_ascii_lowercase())
 }

@@ -29,7 +29,16 @@ fn rpc_switches_the_sandbox_live_and_reports_it_in_the_state() {
     let state = rpc.call(json!({"type": "get_state"}));
     assert_eq!(state["data"]["sandbox"]["mode"], "workspace-write");
     assert_eq!(state["data"]["sandbox"]["network"], false);
-    let bash = rpc.call(json!({"type": "bash", "command": touch}));
+    // Refused: asked whether to run it outside; "No" keeps the refusal.
+    let id = rpc.send(json!({"type": "bash", "command": touch}));
+    let ask = rpc.wait_for("the sandbox question", |v| {
+        v["type"] == "extension_ui_request" && v["method"] == "select"
+    });
+    rpc.send_raw(
+        &json!({"type": "extension_ui_response", "id": ask.value["id"], "value": "No"})
+            .to_string(),
+    );
+    let bash = rpc.response(&id);
     assert_ne!(bash["data"]["exitCode"], 0, "{bash}");
     assert!(
         bash["data"]["output"]
