@@ -58,6 +58,21 @@ pub fn remove_session(session_dir: &Path, session_id: &str) {
     }
 }
 
+/// Storage used by the checkpoints of session `session_id` stored beside `session_dir`,
+/// read from disk (for `/session`).
+pub fn usage_on_disk(session_dir: &Path, session_id: &str) -> Usage {
+    let root = store_root(session_dir);
+    let records = record::load_all(&root.join("sessions").join(session_id));
+    Usage {
+        session_bytes: records.iter().map(|c| c.bytes_added).sum(),
+        folder_bytes: BlobStore::new(root.join("blobs")).total_bytes(),
+        checkpoints: records
+            .iter()
+            .filter(|c| c.kind != super::record::CheckpointKind::Restore)
+            .count(),
+    }
+}
+
 impl CheckpointStore {
     /// Storage used now.
     pub fn usage(&self) -> Usage {

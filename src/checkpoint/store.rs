@@ -102,6 +102,20 @@ impl CheckpointStore {
         self.root.join("sessions").join(&self.session_id)
     }
 
+    /// Whether this is the store of session `id` in `session_dir` working in `cwd`.
+    pub fn belongs_to(&self, session_dir: &Path, id: &str, cwd: &Path) -> bool {
+        self.root == store_root(session_dir) && self.session_id == id && self.cwd == cwd
+    }
+
+    /// The user message a run that has not made its checkpoint yet belongs to.
+    pub fn set_entry_if_missing(&mut self, entry_id: Option<String>) {
+        if let Some(p) = self.pending.as_mut()
+            && p.entry_id.is_none()
+        {
+            p.entry_id = entry_id;
+        }
+    }
+
     /// The working folder.
     pub fn cwd(&self) -> &Path {
         &self.cwd

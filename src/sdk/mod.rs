@@ -122,5 +122,6 @@ pub fn event_type(event: &Event) -> &'static str {
         Event::CompactionStart { .. } => "compaction_start",
         Event::CompactionEnd { .. } => "compaction_end",
         Event::RunStopped { .. } => "run_stopped",
+        Event::Checkpoint { .. } => "checkpoint",
     }
 }

@@ -21,6 +21,7 @@ mod ai_providers;
 mod ai_requests;
 mod architecture;
 mod catalog_reference;
+mod checkpoints;
 mod cli_e2e;
 mod cli_images;
 mod cli_openai_responses;

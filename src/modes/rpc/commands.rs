@@ -19,7 +19,8 @@ const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state,
 set_model, cycle_model, get_available_models, set_thinking_level, cycle_thinking_level, \
 set_steering_mode, set_follow_up_mode, compact, set_auto_compaction, set_auto_retry, \
 abort_retry, bash, abort_bash, get_session_stats, export_html, switch_session, fork, clone, \
-get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox";
+get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox, \
+get_checkpoints, preview_rewind, rewind";
 
 type Reply = Result<Option<Value>, String>;
 
@@ -278,6 +279,9 @@ impl Server {
                     )
                     .await?;
                 Ok(Some(result.to_json()))
+            }
+            "get_checkpoints" | "preview_rewind" | "rewind" => {
+                super::checkpoints::command(agent, kind, c).await
             }
             "" => Err(format!(
                 "Missing command type: send {{\"type\": \"<command>\"}} with one of: {COMMANDS}"

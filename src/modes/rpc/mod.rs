@@ -7,6 +7,7 @@
 //! commands that change the session wait until the task hands it back and are
 //! then processed in the order they arrived.
 
+mod checkpoints;
 mod commands;
 mod io;
 mod state;

@@ -51,6 +51,8 @@ pub struct TreeRow {
     /// A model answer with nothing to read (only tool calls, no error): shown only where
     /// the conversation is, as in pi.
     pub quiet: bool,
+    /// Files the run of this (user message) entry changed, per its checkpoints.
+    pub files: usize,
 }
 
 /// The flattened tree and where the leaf is.
@@ -275,6 +277,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             on_path: on_path.contains(id),
             subtree_end: 0,
             quiet: is_quiet(n.entry),
+            files: 0,
         });
         stack.push(Visit {
             node,
