@@ -22,6 +22,7 @@ mod ai_requests;
 mod architecture;
 mod catalog_reference;
 mod checkpoints;
+mod checkpoints_tui;
 mod cli_e2e;
 mod cli_images;
 mod cli_openai_responses;
