@@ -68,6 +68,19 @@ impl Checkpoint {
         self.after.keys().cloned().collect()
     }
 
+    /// As extensions, RPC clients and programs see it: `id`, `entryId`, `kind`,
+    /// `timestamp`, `files` (what the run changed), `bytes`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "entryId": self.entry_id,
+            "kind": self.kind,
+            "timestamp": self.created_ms,
+            "files": self.changed_files(),
+            "bytes": self.bytes_added,
+        })
+    }
+
     /// The file name of its record.
     pub fn file_name(&self) -> String {
         format!("{:08}-{}.json", self.seq, self.id)

@@ -116,6 +116,14 @@ impl CheckpointStore {
         }
     }
 
+    /// Read the records again (another process or an extension may have added one),
+    /// unless a run is being recorded.
+    pub fn reload(&mut self) {
+        if self.pending.is_none() {
+            self.records = record::load_all(&self.session_folder());
+        }
+    }
+
     /// The working folder.
     pub fn cwd(&self) -> &Path {
         &self.cwd

@@ -3,7 +3,7 @@
 //! the conversation, or both — to before a user message.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::checkpoint::{Checkpoint, CheckpointKind, CheckpointStore, RestorePlan, RestoreReport};
@@ -36,14 +36,7 @@ pub struct RewindOutcome {
 
 /// A checkpoint as extensions, RPC clients and programs see it.
 pub fn checkpoint_json(cp: &Checkpoint) -> Value {
-    json!({
-        "id": cp.id,
-        "entryId": cp.entry_id,
-        "kind": cp.kind,
-        "timestamp": cp.created_ms,
-        "files": cp.changed_files(),
-        "bytes": cp.bytes_added,
-    })
+    cp.to_json()
 }
 
 /// When an entry was written, in ms since the epoch.
@@ -67,6 +60,9 @@ impl AgentSession {
             .is_none_or(|s| !s.belongs_to(&dir, &id, &cwd));
         if stale {
             self.checkpoints = Some(CheckpointStore::open(&dir, &id, &cwd, settings));
+        } else if let Some(store) = self.checkpoints.as_mut() {
+            // An extension may have restored one meanwhile.
+            store.reload();
         }
         self.checkpoints.as_mut()
     }

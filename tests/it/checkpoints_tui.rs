@@ -20,8 +20,16 @@ fn rewind_lists_the_files_and_keeps_a_conflict_unless_told_to_overwrite() {
     }
     let server = MockServer::start();
     server.push(MockReply::openai_tool_calls(&[
-        ("c1", "write", json!({"path": "a.txt", "content": "agent version\n"})),
-        ("c2", "write", json!({"path": "b.txt", "content": "made by the agent\n"})),
+        (
+            "c1",
+            "write",
+            json!({"path": "a.txt", "content": "agent version\n"}),
+        ),
+        (
+            "c2",
+            "write",
+            json!({"path": "b.txt", "content": "made by the agent\n"}),
+        ),
     ]));
     server.push(MockReply::openai_text("Both files written."));
     let pi = Session::launch(&server, |s| {
@@ -29,8 +37,12 @@ fn rewind_lists_the_files_and_keeps_a_conflict_unless_told_to_overwrite() {
     });
     let project = pi.sandbox.project.clone();
     pi.send("write the files");
-    pi.tmux.wait_for("the answer", WAIT, |s| s.contains("Both files written."));
-    assert_eq!(fs::read_to_string(project.join("a.txt")).unwrap(), "agent version\n");
+    pi.tmux
+        .wait_for("the answer", WAIT, |s| s.contains("Both files written."));
+    assert_eq!(
+        fs::read_to_string(project.join("a.txt")).unwrap(),
+        "agent version\n"
+    );
     // The user changes one of the agent's files afterwards.
     fs::write(project.join("a.txt"), "my own edit\n").unwrap();
 
@@ -62,7 +74,10 @@ fn rewind_lists_the_files_and_keeps_a_conflict_unless_told_to_overwrite() {
     pi.tmux.wait_for("the result", WAIT, |s| {
         s.contains("Files restored: 1; kept as you left them: 1.")
     });
-    assert_eq!(fs::read_to_string(project.join("a.txt")).unwrap(), "my own edit\n");
+    assert_eq!(
+        fs::read_to_string(project.join("a.txt")).unwrap(),
+        "my own edit\n"
+    );
     assert!(!project.join("b.txt").exists());
 
     // Asked again, the user chooses to overwrite: the file before the turn comes back.
@@ -75,7 +90,10 @@ fn rewind_lists_the_files_and_keeps_a_conflict_unless_told_to_overwrite() {
     pi.tmux.wait_for("the second result", WAIT, |s| {
         s.contains("Files restored: 1; kept as you left them: 0.")
     });
-    assert_eq!(fs::read_to_string(project.join("a.txt")).unwrap(), "alpha x\n");
+    assert_eq!(
+        fs::read_to_string(project.join("a.txt")).unwrap(),
+        "alpha x\n"
+    );
     // Code only: the conversation is still there.
     let screen = pi.tmux.screen();
     assert!(screen.contains("Both files written."), "{screen}");
