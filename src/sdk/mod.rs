@@ -24,6 +24,7 @@
 //! `examples/sdk/` has two complete programs, and `docs/sdk.md` describes the API.
 
 mod build;
+pub mod checkpoints;
 mod events;
 mod options;
 mod permission;

@@ -84,6 +84,7 @@ mod sandbox_modes;
 mod sandbox_tools;
 mod scripts_gen_models;
 mod sdk;
+mod sdk_checkpoints;
 mod sdk_examples;
 mod sdk_guards;
 mod session_compaction;
