@@ -105,13 +105,54 @@ impl Checkpoint {
     }
 }
 
-/// Store a snapshot in the blob store.
+/// A path with `\\`, tab and newline escaped (manifest lines are tab-separated).
+fn escape(path: &str, out: &mut String) {
+    for c in path.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Store a snapshot in the blob store: one line per file (path, modification time,
+/// hash, size, executable bit, chunks), so a snapshot of a barely changed workspace
+/// shares almost all its chunks with the one before.
 pub fn save_manifest(blobs: &BlobStore, manifest: &Manifest) -> io::Result<(FileRef, u64)> {
-    // One line per file, so a snapshot of a barely changed workspace shares its chunks.
-    let mut text = String::new();
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(manifest.len() * 96);
     for (path, entry) in manifest {
-        text.push_str(&serde_json::to_string(&(path, entry)).map_err(io::Error::other)?);
-        text.push('\n');
+        escape(path, &mut text);
+        let f = &entry.file;
+        let _ = write!(
+            text,
+            "\t{}\t{}\t{}\t{}\t{}\n",
+            entry.mtime,
+            f.hash,
+            f.size,
+            u8::from(f.exec),
+            f.chunks.join(",")
+        );
     }
     blobs.put(text.as_bytes(), false)
 }
@@ -120,10 +161,27 @@ pub fn save_manifest(blobs: &BlobStore, manifest: &Manifest) -> io::Result<(File
 pub fn load_manifest(blobs: &BlobStore, file: &FileRef) -> io::Result<Manifest> {
     let bytes = blobs.read(file)?;
     let text = String::from_utf8_lossy(&bytes);
+    let bad = || io::Error::new(io::ErrorKind::InvalidData, "damaged snapshot");
     let mut manifest = Manifest::new();
     for line in text.lines().filter(|l| !l.is_empty()) {
-        let (path, entry) = serde_json::from_str(line).map_err(io::Error::other)?;
-        manifest.insert(path, entry);
+        let mut parts = line.split('\t');
+        let mut next = || parts.next().ok_or_else(bad);
+        let path = unescape(next()?);
+        let mtime = next()?.parse().map_err(|_| bad())?;
+        let hash = next()?.to_string();
+        let size = next()?.parse().map_err(|_| bad())?;
+        let exec = next()? == "1";
+        let chunks = match next()? {
+            "" => Vec::new(),
+            list => list.split(',').map(str::to_string).collect(),
+        };
+        let file = FileRef {
+            hash,
+            size,
+            exec,
+            chunks,
+        };
+        manifest.insert(path, super::scan::ScanEntry { file, mtime });
     }
     Ok(manifest)
 }
@@ -152,4 +210,40 @@ pub fn load_all(dir: &Path) -> Vec<Checkpoint> {
 /// Remove a checkpoint's record from `dir`.
 pub fn remove(dir: &Path, cp: &Checkpoint) {
     let _ = fs::remove_file(dir.join(cp.file_name()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkpoint::scan::ScanEntry;
+
+    #[test]
+    fn a_manifest_round_trips_odd_paths_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let blobs = BlobStore::new(dir.path().join("b"));
+        let mut m = Manifest::new();
+        let big: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| (i * 7).to_le_bytes())
+            .collect();
+        for (i, name) in ["plain.txt", "tab\there", "new\nline", "back\\slash", "ünï"]
+            .iter()
+            .enumerate()
+        {
+            let data = if i == 0 {
+                big.clone()
+            } else {
+                name.as_bytes().to_vec()
+            };
+            let (file, _) = blobs.put(&data, i == 2).unwrap();
+            m.insert(
+                name.to_string(),
+                ScanEntry {
+                    file,
+                    mtime: -5 + i as i128,
+                },
+            );
+        }
+        let (stored, _) = save_manifest(&blobs, &m).unwrap();
+        assert_eq!(load_manifest(&blobs, &stored).unwrap(), m);
+    }
 }

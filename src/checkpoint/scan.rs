@@ -95,35 +95,42 @@ impl Scanner {
         self.last_start = newest.saturating_add(1);
     }
 
-    /// Every file the scan reaches now, with size and modification time.
+    /// Every file the scan reaches now, with size and modification time (the folders
+    /// are walked on several threads).
     fn walk(&self) -> Vec<(String, PathBuf, fs::Metadata)> {
-        let mut out = Vec::new();
-        let walker = ignore::WalkBuilder::new(&self.root)
+        let found = std::sync::Mutex::new(Vec::new());
+        let max = self.max_file_bytes;
+        let root = &self.root;
+        ignore::WalkBuilder::new(root)
             .hidden(false)
             .require_git(false)
             .follow_links(false)
+            .threads(threads())
             .filter_entry(|e| e.file_name() != ".git")
-            .build();
-        for entry in walker.flatten() {
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let Ok(meta) = entry.metadata() else { continue };
-            if meta.len() > self.max_file_bytes {
-                continue;
-            }
-            if let Some(rel) = relative(&self.root, entry.path()) {
-                out.push((rel, entry.into_path(), meta));
-            }
-        }
-        out
+            .build_parallel()
+            .run(|| {
+                let found = &found;
+                Box::new(move |entry| {
+                    if let Ok(entry) = entry
+                        && entry.file_type().is_some_and(|t| t.is_file())
+                        && let Ok(meta) = entry.metadata()
+                        && meta.len() <= max
+                        && let Some(rel) = relative(root, entry.path())
+                    {
+                        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+                        found.push((rel, entry.into_path(), meta));
+                    }
+                    ignore::WalkState::Continue
+                })
+            });
+        found.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Scan the folder, storing what changed; the snapshot and the bytes new chunks took.
     pub fn snapshot(&mut self, blobs: &BlobStore) -> io::Result<(Manifest, u64)> {
         let start = nanos(SystemTime::now());
         let mut manifest = Manifest::new();
-        let mut added = 0;
+        let mut to_read = Vec::new();
         for (rel, path, meta) in self.walk() {
             let mtime = meta.modified().map(nanos).unwrap_or(0);
             let exec = is_exec(&meta);
@@ -134,18 +141,73 @@ impl Scanner {
                 && mtime < self.last_start
             {
                 manifest.insert(rel, old.clone());
-                continue;
+            } else {
+                to_read.push((rel, path, mtime, exec));
             }
-            // Gone or unreadable since the walk: not part of the snapshot.
-            let Ok(data) = fs::read(&path) else { continue };
-            let (file, new) = blobs.put(&data, exec)?;
+        }
+        let mut added = 0;
+        for (rel, entry, new) in store_all(blobs, to_read)? {
             added += new;
-            manifest.insert(rel, ScanEntry { file, mtime });
+            manifest.insert(rel, entry);
         }
         self.last = manifest.clone();
         self.last_start = start;
         Ok((manifest, added))
     }
+}
+
+/// How many threads read and store files.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
+}
+
+/// Read and store files on several threads: (path, entry, bytes added) for each file
+/// still there.
+fn store_all(
+    blobs: &BlobStore,
+    files: Vec<(String, PathBuf, i128, bool)>,
+) -> io::Result<Vec<(String, ScanEntry, u64)>> {
+    let store_one = |(rel, path, mtime, exec): &(String, PathBuf, i128, bool)| {
+        // Gone or unreadable since the walk: not part of the snapshot.
+        let Ok(data) = fs::read(path) else {
+            return Ok(None);
+        };
+        let (file, new) = blobs.put(&data, *exec)?;
+        Ok(Some((
+            rel.clone(),
+            ScanEntry {
+                file,
+                mtime: *mtime,
+            },
+            new,
+        )))
+    };
+    if files.len() < 64 {
+        return files
+            .iter()
+            .map(store_one)
+            .filter_map(Result::transpose)
+            .collect();
+    }
+    let per = files.len().div_ceil(threads());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = files
+            .chunks(per)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(store_one)
+                        .filter_map(Result::transpose)
+                        .collect::<io::Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(files.len());
+        for w in workers {
+            out.extend(w.join().unwrap_or_else(|_| Ok(Vec::new()))?);
+        }
+        Ok(out)
+    })
 }
 
 /// What differs between two snapshots: paths added, changed or removed.

@@ -210,3 +210,66 @@ fn pruning_drops_the_oldest_over_the_limit_and_frees_their_chunks() {
     let plan = cps.plan(&id).unwrap();
     cps.apply(&plan, &|_| false).unwrap();
 }
+
+#[test]
+fn fifty_turns_editing_one_line_of_a_1_mb_file_add_at_most_5_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    fs::create_dir_all(&ws).unwrap();
+    // 1 MB of lines that do not repeat (compression alone cannot make it small).
+    let mut x: u64 = 88172645463325252;
+    let mut lines: Vec<String> = Vec::new();
+    let mut size = 0;
+    while size < 1 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let line = format!("{:016x} {:016x} {}\n", x, x.rotate_left(17), x % 9973);
+        size += line.len();
+        lines.push(line);
+    }
+    let big = ws.join("big.txt");
+    fs::write(&big, lines.concat()).unwrap();
+    let mut cps = store(dir.path(), &ws);
+    let blobs_dir = dir.path().join("sessions/checkpoints");
+    let used = || {
+        walk(&blobs_dir)
+            .iter()
+            .filter(|p| p.is_file())
+            .map(|p| fs::metadata(p).unwrap().len())
+            .sum::<u64>()
+    };
+    for turn in 0..50 {
+        cps.begin_run(CheckpointKind::Prompt, Some(format!("u{turn}")));
+        cps.before_write(&big).unwrap();
+        let at = (turn * 7919) % lines.len();
+        lines[at] = format!("edited in turn {turn}\n");
+        fs::write(&big, lines.concat()).unwrap();
+        // Half the turns also run a command: a workspace snapshot.
+        if turn % 2 == 0 {
+            cps.before_shell().unwrap();
+        }
+        assert!(cps.finish_run().unwrap().is_some());
+    }
+    let total = used();
+    assert!(total <= 5 << 20, "50 turns took {total} bytes");
+    // And the first turn still restores byte for byte.
+    let first = cps.checkpoints()[0].id.clone();
+    let plan = cps.plan(&first).unwrap();
+    cps.apply(&plan, &|_| false).unwrap();
+    let mut x: u64 = 88172645463325252;
+    let mut original = String::new();
+    while original.len() < 1 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        original.push_str(&format!(
+            "{:016x} {:016x} {}\n",
+            x,
+            x.rotate_left(17),
+            x % 9973
+        ));
+    }
+    assert!(fs::read_to_string(&big).unwrap() == original);
+    eprintln!("storage after 50 turns: {total} bytes");
+}
