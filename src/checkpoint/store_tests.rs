@@ -273,3 +273,36 @@ fn fifty_turns_editing_one_line_of_a_1_mb_file_add_at_most_5_mb() {
     assert!(fs::read_to_string(&big).unwrap() == original);
     eprintln!("storage after 50 turns: {total} bytes");
 }
+
+#[test]
+fn removing_a_session_removes_its_checkpoints_and_only_the_chunks_no_other_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = workspace(dir.path());
+    let sessions = dir.path().join("sessions");
+    let settings = CheckpointSettings::default();
+    let mut one = CheckpointStore::open(&sessions, "one", &ws, settings);
+    let mut two = CheckpointStore::open(&sessions, "two", &ws, settings);
+    for (store, text) in [(&mut one, "only in one\n"), (&mut two, "only in two\n")] {
+        store.begin_run(CheckpointKind::Prompt, Some("u".into()));
+        store.before_write(&ws.join("a.txt")).unwrap();
+        fs::write(ws.join("a.txt"), text).unwrap();
+        store.finish_run().unwrap();
+    }
+    let before = one.usage().folder_bytes;
+    prune::remove_session(&sessions, "one");
+    assert!(!sessions.join("checkpoints/sessions/one").exists());
+    let two = CheckpointStore::open(&sessions, "two", &ws, settings);
+    assert!(
+        two.usage().folder_bytes < before,
+        "the chunk only one used is gone"
+    );
+    // The other session still restores.
+    let id = two.checkpoints()[0].id.clone();
+    let mut two = two;
+    let plan = two.plan(&id).unwrap();
+    two.apply(&plan, &|_| true).unwrap();
+    assert_eq!(
+        fs::read_to_string(ws.join("a.txt")).unwrap(),
+        "only in one\n"
+    );
+}
