@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::chunk::cut_points;
-use super::private_fs::{ensure_private_dir, write_private};
+use super::private_fs::{ensure_private_dir, write_new_private};
 
 /// The stored content of one file: its hash, size, executable bit and chunks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,12 +59,36 @@ pub fn hash_hex(data: &[u8]) -> String {
 #[derive(Debug, Clone)]
 pub struct BlobStore {
     root: PathBuf,
+    /// The two-digit folders known to exist (so each is checked once).
+    made: std::sync::Arc<std::sync::Mutex<HashSet<String>>>,
+}
+
+/// A name for a temporary file no other writer of this process uses.
+fn temp_name(id: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!(".{id}.{}.{n}.tmp", std::process::id())
 }
 
 impl BlobStore {
     /// The store in `root` (created on first write).
     pub fn new(root: PathBuf) -> Self {
-        BlobStore { root }
+        BlobStore {
+            root,
+            made: Default::default(),
+        }
+    }
+
+    /// Make the folder of chunks starting with `prefix` (once per store).
+    fn ensure_folder(&self, prefix: &str, dir: &Path) -> io::Result<()> {
+        let mut made = self.made.lock().unwrap_or_else(|e| e.into_inner());
+        if made.contains(prefix) {
+            return Ok(());
+        }
+        ensure_private_dir(&self.root)?;
+        ensure_private_dir(dir)?;
+        made.insert(prefix.to_string());
+        Ok(())
     }
 
     fn path_of(&self, id: &str) -> PathBuf {
@@ -108,14 +132,15 @@ impl BlobStore {
         if path.exists() {
             return Ok(0);
         }
-        if let Some(dir) = path.parent() {
-            ensure_private_dir(&self.root)?;
-            ensure_private_dir(dir)?;
-        }
-        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        let dir = path.parent().unwrap_or(&self.root);
+        self.ensure_folder(&id[..2.min(id.len())], dir)?;
+        let mut enc = flate2::write::DeflateEncoder::new(
+            Vec::with_capacity(data.len() / 2),
+            flate2::Compression::fast(),
+        );
         enc.write_all(data)?;
         let packed = enc.finish()?;
-        write_private(&path, &packed)?;
+        write_new_private(dir, &temp_name(id), &path, &packed)?;
         Ok(packed.len() as u64)
     }
 

@@ -46,3 +46,24 @@ pub fn write_private(path: &Path, data: &[u8]) -> io::Result<()> {
     }
     result
 }
+
+/// Write `data` as the 0600 file `path` through the temporary `tmp_name` in `dir` (which
+/// exists): a reader sees the whole file or none.
+pub fn write_new_private(dir: &Path, tmp_name: &str, path: &Path, data: &[u8]) -> io::Result<()> {
+    let tmp = dir.join(tmp_name);
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let result = options
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(data))
+        .and_then(|()| fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}

@@ -144,9 +144,9 @@ pub fn save_manifest(blobs: &BlobStore, manifest: &Manifest) -> io::Result<(File
     for (path, entry) in manifest {
         escape(path, &mut text);
         let f = &entry.file;
-        let _ = write!(
+        let _ = writeln!(
             text,
-            "\t{}\t{}\t{}\t{}\t{}\n",
+            "\t{}\t{}\t{}\t{}\t{}",
             entry.mtime,
             f.hash,
             f.size,

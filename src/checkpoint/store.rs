@@ -204,44 +204,58 @@ impl CheckpointStore {
     /// (the first time in this run).
     pub fn before_write(&mut self, path: &Path) -> io::Result<()> {
         let key = self.key_of(path);
-        let Some(pending) = self.started() else {
+        if self.started().is_none() {
             return Ok(());
+        }
+        let (known, late) = match &self.pending {
+            Some(Pending {
+                checkpoint: Some(cp),
+                snapshot,
+                ..
+            }) => (
+                cp.before.contains_key(&key)
+                    || snapshot.as_ref().is_some_and(|m| m.contains_key(&key)),
+                snapshot.is_some(),
+            ),
+            _ => return Ok(()),
         };
-        let cp = pending.checkpoint.as_ref().expect("started");
-        let in_snapshot = pending
-            .snapshot
-            .as_ref()
-            .is_some_and(|m| m.contains_key(&key));
-        if cp.before.contains_key(&key) || in_snapshot {
+        if known {
             return Ok(());
         }
-        let late = pending.snapshot.is_some();
         let (state, added) = self.capture(path)?;
-        let pending = self.pending.as_mut().expect("started");
-        if late {
-            pending.late.insert(key.clone());
+        if let Some(Pending {
+            checkpoint: Some(cp),
+            late: lates,
+            ..
+        }) = self.pending.as_mut()
+        {
+            if late {
+                lates.insert(key.clone());
+            }
+            cp.before.insert(key, state);
+            cp.bytes_added += added;
         }
-        let cp = pending.checkpoint.as_mut().expect("started");
-        cp.before.insert(key, state);
-        cp.bytes_added += added;
         self.save_pending()
     }
 
     /// A shell command is about to run: snapshot the workspace (once per run).
     pub fn before_shell(&mut self) -> io::Result<()> {
-        let Some(pending) = self.started() else {
-            return Ok(());
-        };
-        if pending.snapshot.is_some() {
-            return Ok(());
+        match self.started() {
+            Some(p) if p.snapshot.is_none() => {}
+            _ => return Ok(()),
         }
         let (manifest, added) = self.scanner.snapshot(&self.blobs)?;
         let (file, manifest_added) = save_manifest(&self.blobs, &manifest)?;
-        let pending = self.pending.as_mut().expect("started");
-        let cp = pending.checkpoint.as_mut().expect("started");
-        cp.snapshot = Some(file);
-        cp.bytes_added += added + manifest_added;
-        pending.snapshot = Some(manifest);
+        if let Some(Pending {
+            checkpoint: Some(cp),
+            snapshot,
+            ..
+        }) = self.pending.as_mut()
+        {
+            cp.snapshot = Some(file);
+            cp.bytes_added += added + manifest_added;
+            *snapshot = Some(manifest);
+        }
         self.save_pending()
     }
 
