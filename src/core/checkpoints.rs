@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::checkpoint::{Checkpoint, CheckpointKind, CheckpointStore, RestorePlan, RestoreReport};
 use crate::core::agent_session::AgentSession;
+use crate::core::session_switch::{BranchOutcome, BranchPosition};
 use crate::core::tree_navigation::{NavigateOptions, NavigateOutcome};
 use crate::session::entries::SessionEntry;
 use crate::t;
@@ -146,6 +147,28 @@ impl AgentSession {
                 .map_err(|e| t!("pi.checkpoint.restore_failed", error = e.to_string()))?;
         }
         Ok(outcome)
+    }
+
+    /// Fork before user message `entry_id` (as `/fork`) and bring the files back to how
+    /// they were before it; files changed by someone else since are kept.
+    pub async fn fork_with_files(
+        &mut self,
+        entry_id: &str,
+    ) -> Result<(BranchOutcome, RestoreReport), String> {
+        let plan = self.rewind_plan(entry_id);
+        // The store of the session forked from: the new session starts with none.
+        let old = self.checkpoints.take();
+        let outcome = self
+            .branch_session(entry_id, BranchPosition::Before)
+            .await?;
+        let mut report = RestoreReport::default();
+        if let (BranchOutcome::Branched { .. }, Some(plan), Some(mut store)) = (&outcome, plan, old)
+        {
+            report = store
+                .apply(&plan, &|_| false)
+                .map_err(|e| t!("pi.checkpoint.restore_failed", error = e.to_string()))?;
+        }
+        Ok((outcome, report))
     }
 
     /// Entries of the session whose run changed files, with how many.

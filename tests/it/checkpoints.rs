@@ -331,3 +331,37 @@ fn has_journal(dir: &Path) -> bool {
         }
     })
 }
+
+#[test]
+fn a_fork_can_take_the_files_of_its_branch_point() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, API);
+    seed(&sandbox.project);
+    queue_turn(&server);
+    let mut rpc = start(&sandbox);
+    run_turn(&mut rpc);
+    let entry = user_entry(&mut rpc);
+    let before = rpc.call(json!({"type": "get_state"}))["data"]["sessionFile"].clone();
+
+    let r = rpc.call(json!({"type": "fork", "entryId": entry, "code": true}));
+    assert_eq!(r["success"], true, "{r}");
+    assert_eq!(r["data"]["text"], "change the files");
+    assert_eq!(r["data"]["restored"].as_array().unwrap().len(), 5, "{r}");
+    assert_before_turn(&sandbox.project);
+    let after = rpc.call(json!({"type": "get_state"}))["data"]["sessionFile"].clone();
+    assert_ne!(before, after, "a new session file");
+    assert_eq!(rpc.finish(), 0);
+
+    // Without `code`, a fork leaves the files alone.
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, API);
+    seed(&sandbox.project);
+    queue_turn(&server);
+    let mut rpc = start(&sandbox);
+    run_turn(&mut rpc);
+    let entry = user_entry(&mut rpc);
+    let r = rpc.call(json!({"type": "fork", "entryId": entry}));
+    assert_eq!(r["success"], true, "{r}");
+    assert_after_turn(&sandbox.project);
+    assert_eq!(rpc.finish(), 0);
+}

@@ -191,6 +191,17 @@ impl Server {
                 if agent.session.entry(id).is_none() {
                     return Err(format!("Entry not found: {id}"));
                 }
+                // `code: true`: the files go back to before the message too.
+                if c["code"].as_bool() == Some(true) {
+                    let (outcome, files) = agent.fork_with_files(id).await?;
+                    return Ok(Some(match outcome {
+                        BranchOutcome::Branched { text } => json!({
+                            "text": text.unwrap_or_default(), "cancelled": false,
+                            "restored": files.restored, "kept": files.kept,
+                        }),
+                        BranchOutcome::Cancelled => json!({ "cancelled": true }),
+                    }));
+                }
                 match agent.branch_session(id, BranchPosition::Before).await? {
                     BranchOutcome::Branched { text } => Ok(Some(
                         json!({ "text": text.unwrap_or_default(), "cancelled": false }),
