@@ -5,6 +5,7 @@
 use crate::t;
 
 mod compaction;
+mod run_checkpoints;
 
 use std::time::{Duration, Instant};
 
@@ -585,18 +586,6 @@ impl AgentObserver for Persisting<'_> {
         if let Some(ext) = self.extensions.as_deref() {
             ext.tool_result(call, result, is_error).await;
         }
-    }
-}
-
-impl crate::core::checkpoints::RunCheckpoints for Persisting<'_> {
-    fn before_change(&mut self, call: &ToolCall, args: &serde_json::Value) {
-        if let Some(store) = self.checkpoints.as_deref_mut() {
-            crate::core::checkpoints::note_change(store, self.session, &call.name, args);
-        }
-    }
-
-    fn finish_checkpoint(&mut self) -> Option<AgentEvent> {
-        crate::core::checkpoints::finish(self.checkpoints.as_deref_mut()?)
     }
 }
 
