@@ -378,4 +378,26 @@ mod tests {
         assert_eq!(shown(TreeFilter::UserOnly), ["user: hello", "user: thanks"]);
         assert!(shown(TreeFilter::NoTools).contains(&"!ls".to_string()));
     }
+
+    #[test]
+    fn messages_whose_runs_changed_files_are_marked_with_the_count() {
+        let mut data = flatten(&with_tools());
+        let a = data
+            .rows
+            .iter()
+            .position(|r| r.text.contains("hello"))
+            .unwrap();
+        data.rows[a].files = 3;
+        let id = data.rows[a].id.clone();
+        let t = TreeSelector::new(data, TreeFilter::All);
+        assert_eq!(t.files_of(&id), 3);
+        let lines: Vec<String> = t
+            .lines(&crate::ui_kit::theme::Theme::plain(), 120)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect())
+            .collect();
+        let marked: Vec<&String> = lines.iter().filter(|l| l.contains("[files: 3]")).collect();
+        assert_eq!(marked.len(), 1, "{lines:#?}");
+        assert!(marked[0].contains("hello"));
+    }
 }
