@@ -24,6 +24,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
                painted with the conversation (median of 5), first paint, file size
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
+  checkpoints  file checkpoints on a 10,000-file workspace (`examples/checkpoint_bench.rs`):
+               the first snapshot of a session and later ones after five files changed
+               (ours only; see scripts/bench_checkpoints.py)
 
 Times are medians with min-max over --runs runs; the long-answer and 200-turn rows are
 one run each (they take seconds). Peak RSS is the kernel's high-water mark (VmHWM or
@@ -79,7 +82,8 @@ def target_dir():
 
 
 def cargo_build():
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm"],
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm",
+                    "--example", "checkpoint_bench"],
                    cwd=ROOT, check=True)
     return os.path.join(target_dir(), "release")
 
@@ -658,6 +662,9 @@ def main():
             if mock:
                 mock.terminate()
     table = report(results, args)
+    if not args.only or "checkpoints" in args.only.split(","):
+        import bench_checkpoints
+        table += "\n\n" + bench_checkpoints.table(release, args.runs)
     print()
     print(table)
     if args.markdown:

@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod ai;
 pub mod app;
+pub mod checkpoint;
 pub mod cli;
 pub mod compaction;
 pub mod config;

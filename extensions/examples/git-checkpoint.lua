@@ -1,35 +1,31 @@
--- Takes a git stash snapshot of the working tree at the start of every turn;
--- when you fork the session from an earlier message, offers to put the code
--- back the way it was at that point.
+-- Builds on pi's own file checkpoints (docs/checkpoints.md) instead of keeping git
+-- stashes: pi already keeps the files as they were before each prompt's changes,
+-- without touching the git repository. When you fork the session from an earlier
+-- message, this offers to put the code back the way it was before that message.
 --
 --   pi -e extensions/examples/git-checkpoint.lua
 return function(pi)
-  local checkpoints = {} -- entry id -> stash commit
-  local current_entry
-
-  pi.on("tool_result", function(_, ctx)
-    current_entry = ctx.sessionManager.getLeafId() or current_entry
-  end)
-
-  pi.on("turn_start", function()
-    local ref = pi.exec("git", { "stash", "create" }).stdout:match("^%s*(.-)%s*$")
-    if ref ~= "" and current_entry then checkpoints[current_entry] = ref end
+  -- A run changed files: show how many in the footer.
+  pi.on("checkpoint", function(event, ctx)
+    ctx.ui.setStatus("git-checkpoint", ("checkpoint: %d file(s)"):format(#event.files))
   end)
 
   pi.on("session_before_fork", function(event, ctx)
-    local ref = checkpoints[event.entryId]
-    if not ref or not ctx.hasUI then return end
+    -- Newest first: the last one of the message is the checkpoint made before its run.
+    local target
+    for _, cp in ipairs(ctx.checkpoints.list()) do
+      if cp.entryId == event.entryId then target = cp end
+    end
+    if not target or not ctx.hasUI then return end
     local choice = ctx.ui.select("Restore code state?", {
       "Yes, restore code to that point",
       "No, keep current code",
     })
     if choice and choice:find("^Yes") then
-      pi.exec("git", { "stash", "apply", ref })
-      ctx.ui.notify("Code restored to checkpoint", "info")
+      -- Files changed since by someone else are kept (pass overwrite = true to replace them).
+      local result = ctx.checkpoints.restore(target.id, { code = true, conversation = false })
+      ctx.ui.notify(("Code restored to checkpoint (%d file(s), %d kept)"):format(
+        #result.restored, #result.kept), "info")
     end
-  end)
-
-  pi.on("agent_end", function()
-    checkpoints = {}
   end)
 end

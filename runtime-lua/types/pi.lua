@@ -24,6 +24,7 @@
 ---| "tool_execution_start"
 ---| "tool_execution_update"
 ---| "tool_execution_end"
+---| "checkpoint" # the run that is ending changed files; their state before it was kept (before agent_end)
 ---| "run_limit" # a run reached a limit (repeated failing call, turns, requests); may continue or raise it
 ---| "context" # may replace the messages sent to the model
 ---| "before_provider_request" # may replace the provider request body
@@ -97,6 +98,10 @@
 ---@field payload? table before_provider_request
 ---@field status? integer after_provider_response
 ---@field headers? table<string, string> after_provider_response
+---@field id? string checkpoint: the checkpoint's id
+---@field entryId? string checkpoint: the user message it belongs to; session_before_fork: the message forked from
+---@field files? string[] checkpoint: the files the run changed
+---@field pruned? integer checkpoint: older checkpoints removed to stay within the storage limits
 ---@field model? pi.Model model_select
 ---@field previousModel? pi.Model model_select
 ---@field level? pi.ThinkingLevel thinking_level_select
@@ -464,6 +469,7 @@
 ---@field signal? pi.Signal tools: aborts with the run
 ---@field ui pi.UI
 ---@field sessionManager pi.SessionManager
+---@field checkpoints pi.Checkpoints the session's file checkpoints (docs/checkpoints.md)
 ---@field modelRegistry pi.ModelRegistry
 ---@field isIdle fun(): boolean
 ---@field abort fun() abort the running turn
@@ -474,6 +480,22 @@
 ---@field getSystemPrompt fun(): string
 ---@field sendUserMessage fun(content: string|pi.Content[], options?: pi.SendOptions) like pi.sendUserMessage
 ---@field permissions pi.Permissions the effective permission mode and rules
+
+---@class pi.Checkpoint
+---@field id string
+---@field entryId string|nil the user message whose run it belongs to (nil for a `!` command run before any)
+---@field kind "prompt"|"bash" a prompt's run or one of the user's `!` commands
+---@field timestamp integer when it was made (ms since the epoch)
+---@field files string[] the files that run changed (relative to the working folder)
+---@field bytes integer storage its new chunks took
+
+---@class pi.CheckpointRestoreResult
+---@field restored string[]|nil files put back (nil when `code` was false)
+---@field kept string[]|nil conflicting files left as they are
+
+---@class pi.Checkpoints
+---@field list fun(): pi.Checkpoint[] newest first
+---@field restore fun(id: string, options?: {code?: boolean, conversation?: boolean, overwrite?: boolean|string[]}): pi.CheckpointRestoreResult bring the workspace back to its state before that checkpoint's run (`code`, default true) and/or move the conversation to before its message (`conversation`, default false, once the handler returns); files changed since by someone else are kept unless `overwrite` is true or lists them
 
 ---@class pi.Permissions
 ---@field active boolean whether the user opted in to the policy (a rule, a sandbox mode, --yolo)

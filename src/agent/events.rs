@@ -109,6 +109,16 @@ pub enum AgentEvent {
         message: String,
         details: Value,
     },
+    /// The run that is ending changed files: their state before it was kept as checkpoint
+    /// `id` (for `/rewind`); `pruned` older checkpoints went to stay within the storage
+    /// limits. `agent_end` follows.
+    Checkpoint {
+        id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        entry_id: Option<String>,
+        files: Vec<String>,
+        pruned: usize,
+    },
     /// A retry sequence ended.
     AutoRetryEnd {
         success: bool,

@@ -230,6 +230,12 @@ pub fn assemble(
     agent.prompt_for_tools = Some(prompt_for_tools);
     agent.catalog = Some(catalog);
     agent.compaction = settings.compaction();
+    let checkpoints = settings.checkpoints();
+    agent.checkpoint_settings = checkpoints.enabled.then_some(checkpoints);
+    // A restore a crash interrupted is completed before anything else touches the files.
+    if let Some(dir) = agent.session.session_dir() {
+        crate::checkpoint::apply::recover(&crate::checkpoint::store::store_root(dir));
+    }
     agent.queues.steering.set_mode(settings.steering_mode());
     agent.queues.follow_up.set_mode(settings.follow_up_mode());
     (agent, available)

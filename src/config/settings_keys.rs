@@ -68,6 +68,30 @@ pub struct AgentLimitSettings {
     pub max_requests: Option<u32>,
 }
 
+/// File checkpoints (`checkpoints.*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckpointSettings {
+    /// `checkpoints.enabled` (default true).
+    pub enabled: bool,
+    /// `checkpoints.maxSessionBytes` (default 512 MiB).
+    pub max_session_bytes: u64,
+    /// `checkpoints.maxFolderBytes` (default 512 MiB).
+    pub max_folder_bytes: u64,
+    /// `checkpoints.maxFileBytes`: larger files stay out of snapshots (default 10 MiB).
+    pub max_file_bytes: u64,
+}
+
+impl Default for CheckpointSettings {
+    fn default() -> Self {
+        CheckpointSettings {
+            enabled: true,
+            max_session_bytes: 512 << 20,
+            max_folder_bytes: 512 << 20,
+            max_file_bytes: 10 << 20,
+        }
+    }
+}
+
 /// Branch summarisation on `/tree` navigation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BranchSummarySettings {
@@ -183,6 +207,18 @@ impl Settings {
             keep_recent_tokens: self
                 .nested_u64("compaction", "keepRecentTokens")
                 .unwrap_or(20_000),
+        }
+    }
+
+    /// `checkpoints.*` with defaults.
+    pub fn checkpoints(&self) -> CheckpointSettings {
+        let d = CheckpointSettings::default();
+        let key = |k: &str, default: u64| self.nested_u64("checkpoints", k).unwrap_or(default);
+        CheckpointSettings {
+            enabled: self.nested_bool("checkpoints", "enabled", d.enabled),
+            max_session_bytes: key("maxSessionBytes", d.max_session_bytes),
+            max_folder_bytes: key("maxFolderBytes", d.max_folder_bytes),
+            max_file_bytes: key("maxFileBytes", d.max_file_bytes),
         }
     }
 
@@ -319,7 +355,7 @@ impl Settings {
             .map(expand_tilde)
     }
 
-    /// `doubleEscapeAction` (default `tree`).
+    /// `doubleEscapeAction`: `tree` (default), `fork`, `rewind` or `none`.
     pub fn double_escape_action(&self) -> &str {
         self.str_key("doubleEscapeAction").unwrap_or("tree")
     }

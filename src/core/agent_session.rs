@@ -5,6 +5,7 @@
 use crate::t;
 
 mod compaction;
+mod run_checkpoints;
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use crate::ai::types::{
     AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
 };
 use crate::config::settings_keys::CompactionSettings;
+use crate::core::checkpoints::RunCheckpoints;
 use crate::core::extension_bridge::{ExtensionBridge, InputOutcome};
 use crate::resources::prompt_templates::{PromptTemplate, expand_template_command};
 use crate::resources::skills::{Skill, expand_skill_command};
@@ -100,6 +102,10 @@ pub struct AgentSession {
     pub sandbox_escalation: crate::core::sandbox_escalation::SandboxEscalation,
     /// The permission policy and where its questions go.
     pub permissions: crate::core::permission_gate::PermissionGate,
+    /// `checkpoints.*` when file checkpoints are on (`None`: off).
+    pub checkpoint_settings: Option<crate::config::settings_keys::CheckpointSettings>,
+    /// The session's checkpoints, opened on first use.
+    pub(super) checkpoints: Option<crate::checkpoint::CheckpointStore>,
     pub(super) listeners: Vec<Listener>,
     pub(super) extensions: Option<ExtensionBridge>,
     pub(super) shutdown_requested: bool,
@@ -158,6 +164,8 @@ impl AgentSession {
             limit_ui: None,
             sandbox_escalation: Default::default(),
             permissions: Default::default(),
+            checkpoint_settings: None,
+            checkpoints: None,
             listeners: Vec::new(),
             extensions: None,
             shutdown_requested: false,
@@ -330,7 +338,17 @@ impl AgentSession {
             .iter()
             .find(|t| t.name() == "bash")
             .cloned();
+        let checkpoints_on = self.checkpoint_store().is_some();
+        let mut checkpoints = if checkpoints_on {
+            self.checkpoints.as_mut()
+        } else {
+            None
+        };
+        if let Some(store) = checkpoints.as_deref_mut() {
+            store.begin_run(crate::checkpoint::CheckpointKind::Prompt, None);
+        }
         let mut observer = Persisting {
+            checkpoints,
             session: &mut self.session,
             listeners: &mut self.listeners,
             extensions: self.extensions.as_mut(),
@@ -468,11 +486,18 @@ struct Persisting<'a> {
         std::path::PathBuf,
     ),
     permissions: &'a mut crate::core::permission_gate::PermissionGate,
+    /// The session's checkpoints, when they are on.
+    checkpoints: Option<&'a mut crate::checkpoint::CheckpointStore>,
 }
 
 #[async_trait]
 impl AgentObserver for Persisting<'_> {
     async fn on_event(&mut self, event: &AgentEvent) {
+        if matches!(event, AgentEvent::AgentEnd { .. })
+            && let Some(made) = self.finish_checkpoint()
+        {
+            self.on_event(&made).await;
+        }
         for l in self.listeners.iter_mut() {
             l(event);
         }
@@ -551,9 +576,14 @@ impl AgentObserver for Persisting<'_> {
         }
         // Judged after extensions rewrote the arguments: what runs is what is judged.
         let ext = self.extensions.as_deref();
-        self.permissions
+        let refused = self
+            .permissions
             .check(call, args, ext, self.session, self.signal)
-            .await
+            .await;
+        if refused.is_none() {
+            self.before_change(call, args);
+        }
+        refused
     }
 
     async fn after_tool_call(

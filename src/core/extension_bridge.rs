@@ -106,6 +106,7 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
         AgentEvent::CompactionStart { .. } => "compaction_start",
         AgentEvent::CompactionEnd { .. } => "compaction_end",
         AgentEvent::RunStopped { .. } => "run_stopped",
+        AgentEvent::Checkpoint { .. } => "checkpoint",
     }
 }
 

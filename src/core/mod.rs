@@ -4,6 +4,7 @@
 //! terminal UI, print, JSON and RPC modes) drives it the same way.
 
 pub mod agent_session;
+pub mod checkpoints;
 pub mod discovered_resources;
 pub mod extension_actions;
 pub mod extension_bridge;

@@ -63,6 +63,10 @@ pub async fn run_user_bash(
             });
         })),
     };
+    if let Some(store) = agent.checkpoint_store() {
+        store.begin_run(crate::checkpoint::CheckpointKind::Bash, None);
+        let _ = store.before_shell();
+    }
     let intercepted = agent.user_bash_override(&command, exclude).await;
     let (output, details, is_error, exit_code) = match intercepted {
         Some((output, code)) => (output, None, code != Some(0), code),
@@ -96,6 +100,12 @@ pub async fn run_user_bash(
             (text, out.details, failed, code)
         }
     };
+    if let Some(made) = agent
+        .checkpoint_store()
+        .and_then(crate::core::checkpoints::finish)
+    {
+        send(made);
+    }
     let shown = without_exit_status(&output, exit_code.filter(|_| is_error));
     // The row shows the command's own output; how it ended travels in the details.
     let mut row_details = details.clone().unwrap_or_else(|| json!({}));

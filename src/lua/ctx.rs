@@ -301,6 +301,10 @@ pub fn install_static(
 ) -> mlua::Result<()> {
     let t = lua.create_table()?;
     t.set("sessionManager", session_manager(lua, host)?)?;
+    t.set(
+        "checkpoints",
+        crate::lua::checkpoints::checkpoints_table(lua, host)?,
+    )?;
     let has_ui = ui.is_some();
     t.set("hasUI", has_ui)?;
     let ui = ui.unwrap_or_else(|| {
@@ -422,6 +426,7 @@ pub fn make_ctx(lua: &Lua, host: &HostCtx, signal: Option<&LuaSignal>) -> mlua::
     ctx.set("model", to_lua(lua, &model)?)?;
     ctx.set("hasUI", statics.get::<bool>("hasUI")?)?;
     ctx.set("sessionManager", statics.get::<Table>("sessionManager")?)?;
+    ctx.set("checkpoints", statics.get::<Table>("checkpoints")?)?;
     ctx.set("ui", statics.get::<Table>("ui")?)?;
     for key in [
         "getSystemPrompt",

@@ -17,6 +17,7 @@ pub const COMMANDS: &[(&str, bool)] = &[
     ("reload", true),
     ("tree", true),
     ("fork", true),
+    ("rewind", true),
     ("clone", true),
     ("compact", true),
     ("export", true),

@@ -24,6 +24,7 @@
 //! `examples/sdk/` has two complete programs, and `docs/sdk.md` describes the API.
 
 mod build;
+pub mod checkpoints;
 mod events;
 mod options;
 mod permission;
@@ -123,5 +124,6 @@ pub fn event_type(event: &Event) -> &'static str {
         Event::CompactionStart { .. } => "compaction_start",
         Event::CompactionEnd { .. } => "compaction_end",
         Event::RunStopped { .. } => "run_stopped",
+        Event::Checkpoint { .. } => "checkpoint",
     }
 }

@@ -341,8 +341,13 @@ impl Session {
             .map_err(|e| SdkError::Failed(e.to_string()))
     }
 
-    fn idle_agent(&self) -> Result<tokio::sync::MutexGuard<'_, AgentSession>, SdkError> {
+    pub(super) fn idle_agent(&self) -> Result<tokio::sync::MutexGuard<'_, AgentSession>, SdkError> {
         self.inner.agent.try_lock().map_err(|_| SdkError::Busy)
+    }
+
+    /// Note what the core session looks like now (after it changed while idle).
+    pub(super) fn refresh_live(&self, agent: &AgentSession) {
+        *self.inner.live.locked() = Live::capture(agent);
     }
 
     fn queue_changed(&self) {

@@ -38,6 +38,8 @@ pub enum SlashCommand {
     Tree,
     /// `/fork`.
     Fork,
+    /// `/rewind`: bring back files, the conversation or both to before a message.
+    Rewind,
     /// `/clone`.
     Clone,
     /// `/compact [instructions]`.
@@ -91,6 +93,7 @@ pub fn parse_command(text: &str) -> Option<SlashCommand> {
         "changelog" => SlashCommand::Changelog,
         "tree" => SlashCommand::Tree,
         "fork" => SlashCommand::Fork,
+        "rewind" => SlashCommand::Rewind,
         "clone" => SlashCommand::Clone,
         "compact" => SlashCommand::Compact(arg),
         "export" => SlashCommand::Export(path_argument(&arg)),

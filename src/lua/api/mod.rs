@@ -49,6 +49,7 @@ pub const EVENTS: &[&str] = &[
     "tool_execution_start",
     "tool_execution_update",
     "tool_execution_end",
+    "checkpoint",
     "run_limit",
     "context",
     "before_provider_request",

@@ -80,6 +80,12 @@ impl Server {
                 Ok(Some(json!({ "path": path })))
             }
             RpcCommand::Session(command) => self.run_session_command(agent, command).await,
+            command @ (RpcCommand::GetCheckpoints
+            | RpcCommand::PreviewRewind(_)
+            | RpcCommand::Rewind { .. }
+            | RpcCommand::ForkWithFiles(_)) => super::checkpoints::command(agent, command)
+                .await
+                .unwrap_or(Ok(None)),
             // Answered without the session, or started as a task, before getting here.
             RpcCommand::Prompt { .. }
             | RpcCommand::Bash(_)

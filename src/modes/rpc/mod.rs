@@ -8,6 +8,7 @@
 //! it back and are then processed in the order they arrived. Each line is parsed
 //! into a typed command in one place (`parse`).
 
+mod checkpoints;
 mod commands;
 pub mod error;
 mod io;

@@ -18,7 +18,8 @@ const COMMANDS: &str = "prompt, steer, follow_up, abort, new_session, get_state,
 set_model, cycle_model, get_available_models, set_thinking_level, cycle_thinking_level, \
 set_steering_mode, set_follow_up_mode, compact, set_auto_compaction, set_auto_retry, \
 abort_retry, bash, abort_bash, get_session_stats, export_html, switch_session, fork, clone, \
-get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox";
+get_fork_messages, get_last_assistant_text, set_session_name, get_commands, set_sandbox, \
+get_checkpoints, preview_rewind, rewind";
 
 /// Which queue a message sent during a run goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +97,23 @@ pub enum RpcCommand {
     ExportHtml(Option<PathBuf>),
     /// A change to the session shared with every front end.
     Session(SessionCommand),
+    /// `fork` with `code: true`: the files go back to before the message too.
+    ForkWithFiles(String),
+    /// `get_checkpoints`: the session's checkpoints, newest first, and the storage used.
+    GetCheckpoints,
+    /// `preview_rewind`: the files a rewind to this user message (or checkpoint) changes.
+    PreviewRewind(String),
+    /// `rewind`: bring back the code, the conversation or both.
+    Rewind {
+        /// The user message's entry id or the checkpoint id.
+        target: String,
+        /// Restore the files.
+        code: bool,
+        /// Move the conversation back.
+        conversation: bool,
+        /// `{path: "overwrite" | "keep"}` for files changed since the checkpoint.
+        conflicts: Value,
+    },
 }
 
 /// A parsed line: its `id`, its `type` (echoed as `command` in the response) and the
@@ -183,7 +201,18 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, RpcError> {
             parent: f.optional_str("parentSession"),
         }),
         "switch_session" => R::Session(S::SwitchSession(PathBuf::from(f.str("sessionPath")?))),
+        "fork" if f.value["code"].as_bool() == Some(true) => {
+            R::ForkWithFiles(f.str("entryId")?.to_string())
+        }
         "fork" => R::Session(S::Fork(f.str("entryId")?.to_string())),
+        "get_checkpoints" => R::GetCheckpoints,
+        "preview_rewind" => R::PreviewRewind(f.rewind_target()?),
+        "rewind" => R::Rewind {
+            target: f.rewind_target()?,
+            code: f.value["code"].as_bool().unwrap_or(true),
+            conversation: f.value["conversation"].as_bool().unwrap_or(true),
+            conflicts: f.value["conflicts"].clone(),
+        },
         "clone" => R::Session(S::Clone),
         "compact" => R::Session(S::Compact {
             instructions: f.optional_str("customInstructions"),
@@ -223,6 +252,13 @@ impl Fields<'_> {
             field: field.to_string(),
             expected,
         }
+    }
+
+    /// The `entryId` (a user message) or `checkpointId` a rewind names.
+    fn rewind_target(&self) -> Result<String, RpcError> {
+        self.optional_str("entryId")
+            .or_else(|| self.optional_str("checkpointId"))
+            .ok_or_else(|| self.missing("entryId", "string"))
     }
 
     fn optional_str(&self, field: &str) -> Option<String> {

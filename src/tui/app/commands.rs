@@ -104,6 +104,7 @@ impl App {
             }
             SlashCommand::Tree
             | SlashCommand::Fork
+            | SlashCommand::Rewind
             | SlashCommand::Clone
             | SlashCommand::Compact(_)
                 if busy =>
@@ -112,6 +113,7 @@ impl App {
             }
             SlashCommand::Tree => self.request_tree(TreeCommand::Open),
             SlashCommand::Fork => self.request_tree(TreeCommand::ForkList),
+            SlashCommand::Rewind => self.request_tree(TreeCommand::Rewind(None)),
             SlashCommand::Clone => self.request_tree(TreeCommand::Clone),
             SlashCommand::Compact(instructions) => self.start_compaction(instructions),
             SlashCommand::Unavailable(name) => self
@@ -212,7 +214,7 @@ impl App {
             .unwrap_or_else(|| t!("pi.cmd.session.unsaved"));
         let unnamed = t!("pi.cmd.session.unnamed");
         let tokens = u.input + u.output + u.cache_read + u.cache_write;
-        t!(
+        let info = t!(
             "pi.cmd.session.info",
             name = f.session_name.as_deref().unwrap_or(&unnamed),
             file = file,
@@ -230,7 +232,21 @@ impl App {
             cache_write = grouped(u.cache_write),
             tokens = grouped(tokens),
             cost = format!("{:.4}", u.cost.total),
-        )
+        );
+        match self.session_file.as_deref().and_then(|f| f.parent()) {
+            Some(dir) => {
+                let used = crate::checkpoint::prune::usage_on_disk(dir, &self.session_id);
+                let size = |n: u64| crate::tools::truncate::format_size(n as usize);
+                let line = t!(
+                    "pi.cmd.session.checkpoints",
+                    count = used.checkpoints,
+                    session = size(used.session_bytes),
+                    folder = size(used.folder_bytes)
+                );
+                format!("{info}\n{line}")
+            }
+            None => info,
+        }
     }
 
     /// `/copy`: the last answer to the clipboard through OSC 52.

@@ -12,7 +12,7 @@ use crate::tui::panels::selector::SelectorOutcome;
 
 impl App {
     /// Escape twice within half a second on an idle, empty editor opens the session tree or
-    /// the fork list (`doubleEscapeAction`: `tree`, `fork` or `none`).
+    /// the fork list or `/rewind` (`doubleEscapeAction`: `tree`, `fork`, `rewind` or `none`).
     fn double_escape(&mut self) {
         let now = Instant::now();
         let second = self
@@ -27,6 +27,7 @@ impl App {
         match self.ui_settings.settings.double_escape_action() {
             "tree" => self.request_tree(TreeCommand::Open),
             "fork" => self.request_tree(TreeCommand::ForkList),
+            "rewind" => self.request_tree(TreeCommand::Rewind(None)),
             _ => {}
         }
     }

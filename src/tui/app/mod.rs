@@ -11,6 +11,7 @@ mod lang;
 pub mod login;
 pub mod progress;
 pub mod reload;
+pub mod rewind_task;
 pub mod runner;
 mod sandbox;
 pub mod session_task;

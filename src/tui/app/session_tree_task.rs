@@ -41,6 +41,9 @@ pub enum TreeCommand {
         /// Label text.
         label: String,
     },
+    /// `/rewind`: ask what to bring back (code, conversation or both) to before this user
+    /// message (`None`: ask which message first), list the files, ask about conflicts.
+    Rewind(Option<String>),
     /// Send the user messages of the whole session file (`/fork`).
     ForkList,
     /// Start a new session file from before this user message.
@@ -72,7 +75,12 @@ pub async fn run_tree_command(
     };
     match command {
         TreeCommand::Open => {
-            let _ = ui.send(UiEvent::Tree(Box::new(flatten(&agent.session))));
+            let mut data = flatten(&agent.session);
+            let counts = agent.changed_file_counts();
+            for row in &mut data.rows {
+                row.files = counts.get(&row.id).copied().unwrap_or(0);
+            }
+            let _ = ui.send(UiEvent::Tree(Box::new(data)));
         }
         TreeCommand::Label { id, label } => {
             let label = Some(label.as_str()).filter(|l| !l.is_empty());
@@ -104,6 +112,19 @@ pub async fn run_tree_command(
                 Err(e) => failed(e),
             }
         }
+        TreeCommand::Rewind(target) => match super::rewind_task::run_rewind(agent, target).await {
+            Ok(Some(outcome)) => {
+                if outcome.conversation {
+                    reset(agent, ui, ResetKind::Navigated);
+                }
+                if let Some(text) = outcome.editor_text {
+                    let _ = ui.send(UiEvent::EditorText(text));
+                }
+                let _ = ui.send(UiEvent::Notice(outcome.notice));
+            }
+            Ok(None) => {}
+            Err(e) => failed(e),
+        },
         TreeCommand::ForkList => {
             // Every user message of the file, on any branch, in the order written (as pi).
             let messages = agent

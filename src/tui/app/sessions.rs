@@ -84,11 +84,18 @@ impl App {
                 .notice(t!("pi.tui.session.delete_active"), NoticeKind::Error);
             return;
         }
+        let id = header_id(path);
         match std::fs::remove_file(path) {
-            Ok(()) => self.transcript.notice(
-                t!("pi.tui.session.deleted", path = path.display().to_string()),
-                NoticeKind::Info,
-            ),
+            Ok(()) => {
+                // Its file checkpoints go with it (chunks other sessions use stay).
+                if let (Some(id), Some(dir)) = (id, path.parent()) {
+                    crate::checkpoint::prune::remove_session(dir, &id);
+                }
+                self.transcript.notice(
+                    t!("pi.tui.session.deleted", path = path.display().to_string()),
+                    NoticeKind::Info,
+                )
+            }
             Err(e) => self.transcript.notice(
                 t!(
                     "pi.tui.session.delete_failed",
@@ -99,4 +106,17 @@ impl App {
             ),
         }
     }
+}
+
+/// The session id in the header line of the session file `path`.
+fn header_id(path: &Path) -> Option<String> {
+    use std::io::{BufRead, Read};
+    let file = std::fs::File::open(path).ok()?;
+    let mut line = String::new();
+    std::io::BufReader::new(file)
+        .take(64 * 1024)
+        .read_line(&mut line)
+        .ok()?;
+    let header: serde_json::Value = serde_json::from_str(&line).ok()?;
+    Some(header.get("id")?.as_str()?.to_string())
 }

@@ -569,3 +569,26 @@ fn a_resume_into_another_folder_moves_the_footer_and_the_session_scope() {
     assert_eq!(a.footer.git_branch.as_deref(), Some("topic"));
     assert_eq!(a.session_dir, Some(sessions));
 }
+
+#[test]
+fn session_info_shows_the_checkpoints_and_their_storage() {
+    use crate::checkpoint::{CheckpointKind, CheckpointStore};
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let sessions = dir.path().join("sessions");
+    let mut store = CheckpointStore::open(&sessions, "sid", &ws, Default::default());
+    store.begin_run(CheckpointKind::Prompt, Some("u1".into()));
+    store.before_write(&ws.join("a.txt")).unwrap();
+    std::fs::write(ws.join("a.txt"), "made\n").unwrap();
+    store.finish_run().unwrap();
+    let (mut a, _rx) = app();
+    a.session_file = Some(sessions.join("s.jsonl"));
+    a.session_id = "sid".into();
+    type_text(&mut a, "/session");
+    key(&mut a, KeyCode::Esc, KeyModifiers::NONE);
+    key(&mut a, KeyCode::Enter, KeyModifiers::NONE);
+    let text = format!("{:?}", a.transcript.items.last().unwrap());
+    assert!(text.contains("Checkpoints: 1 ("), "{text}");
+    assert!(text.contains("for this session"), "{text}");
+}

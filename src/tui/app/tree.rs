@@ -104,6 +104,14 @@ impl App {
     }
 
     fn tree_picked(&mut self, id: String) {
+        // A message whose run changed files: offer to bring the files back too.
+        if let Some(Overlay::Tree(tree)) = &self.overlay
+            && tree.files_of(&id) > 0
+        {
+            self.overlay = None;
+            self.request_tree(TreeCommand::Rewind(Some(id)));
+            return;
+        }
         if self.tree.skip_summary_prompt {
             self.overlay = None;
             self.navigate(id, None);

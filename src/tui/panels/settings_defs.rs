@@ -121,7 +121,7 @@ pub const SETTINGS: &[SettingDef] = &[
     cycle(
         "double-escape-action",
         (None, "doubleEscapeAction"),
-        &["tree", "fork", "none"],
+        &["tree", "fork", "rewind", "none"],
         "tree",
     ),
     cycle(

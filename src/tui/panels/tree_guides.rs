@@ -158,6 +158,7 @@ mod tests {
                 on_path: false,
                 subtree_end: 0,
                 quiet: false,
+                files: 0,
             })
             .collect();
         // A row's subtree ends at the first later row that is not its descendant.

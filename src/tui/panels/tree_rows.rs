@@ -51,6 +51,8 @@ pub struct TreeRow {
     /// A model answer with nothing to read (only tool calls, no error): shown only where
     /// the conversation is, as in pi.
     pub quiet: bool,
+    /// Files the run of this (user message) entry changed, per its checkpoints.
+    pub files: usize,
 }
 
 /// The flattened tree and where the leaf is.
@@ -275,6 +277,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             on_path: on_path.contains(id),
             subtree_end: 0,
             quiet: is_quiet(n.entry),
+            files: 0,
         });
         stack.push(Visit {
             node,
@@ -374,5 +377,27 @@ mod tests {
     fn shell_commands_are_not_user_messages() {
         assert_eq!(shown(TreeFilter::UserOnly), ["user: hello", "user: thanks"]);
         assert!(shown(TreeFilter::NoTools).contains(&"!ls".to_string()));
+    }
+
+    #[test]
+    fn messages_whose_runs_changed_files_are_marked_with_the_count() {
+        let mut data = flatten(&with_tools());
+        let a = data
+            .rows
+            .iter()
+            .position(|r| r.text.contains("hello"))
+            .unwrap();
+        data.rows[a].files = 3;
+        let id = data.rows[a].id.clone();
+        let t = TreeSelector::new(data, TreeFilter::All);
+        assert_eq!(t.files_of(&id), 3);
+        let lines: Vec<String> = t
+            .lines(&crate::ui_kit::theme::Theme::plain(), 120)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect())
+            .collect();
+        let marked: Vec<&String> = lines.iter().filter(|l| l.contains("[files: 3]")).collect();
+        assert_eq!(marked.len(), 1, "{lines:#?}");
+        assert!(marked[0].contains("hello"));
     }
 }

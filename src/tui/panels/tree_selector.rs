@@ -128,6 +128,15 @@ impl TreeSelector {
         self.selected_row().map(|r| self.data.rows[r].id.as_str())
     }
 
+    /// How many files the run of entry `id` changed (0: none recorded).
+    pub fn files_of(&self, id: &str) -> usize {
+        self.data
+            .rows
+            .iter()
+            .find(|r| r.id == id)
+            .map_or(0, |r| r.files)
+    }
+
     /// Rows currently shown (indexes into the data).
     pub fn visible_rows(&self) -> &[usize] {
         &self.visible
@@ -409,6 +418,11 @@ impl TreeSelector {
                     tag = format!("[{label} {t}]");
                 }
                 spans.push(Span::styled(format!("{tag} "), theme.fg("success")));
+            }
+            if r.files > 0 {
+                // The run of this message changed files (it has a checkpoint).
+                let mark = t!("pi.tui.tree.files", count = r.files);
+                spans.push(Span::styled(format!("{mark} "), theme.fg("warning")));
             }
             let used: usize = spans
                 .iter()

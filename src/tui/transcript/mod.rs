@@ -294,6 +294,10 @@ impl Transcript {
             AgentEvent::RunStopped { message, .. } => {
                 self.notice(message.clone(), NoticeKind::Error)
             }
+            AgentEvent::Checkpoint { pruned, .. } if *pruned > 0 => self.notice(
+                t!("pi.checkpoint.pruned", count = *pruned),
+                NoticeKind::Warning,
+            ),
             _ => {}
         }
     }

@@ -386,35 +386,52 @@ async fn dirty_repo_guard_stops_switching_with_uncommitted_changes() {
 
 #[tokio::test]
 async fn git_checkpoint_restores_code_when_forking() {
+    use pi::checkpoint::{CheckpointKind, CheckpointStore};
     let dir = repo();
+    let sessions = dir.path().join(".sessions");
+    // pi's own checkpoint of a run that changed hello.txt, made for message e1.
+    let mut store = CheckpointStore::open(&sessions, "s1", dir.path(), Default::default());
+    store.begin_run(CheckpointKind::Prompt, Some("e1".into()));
+    store.before_write(&dir.path().join("hello.txt")).unwrap();
+    std::fs::write(dir.path().join("hello.txt"), "changed by the agent\n").unwrap();
+    store.finish_run().unwrap().expect("a checkpoint");
     let view = pi::lua::SharedView::new(dir.path());
     view.lock().entries = vec![entry("e1", None, user("edit it"))];
     view.lock().leaf_id = Some("e1".into());
+    view.lock().session_file = Some(sessions.join("s1.jsonl").display().to_string());
+    view.lock().header = json!({"id": "s1"});
     let twin = Twin::with_view(
         "git-checkpoint.lua",
         vec![json!({"value": "Yes, restore code to that point"})],
         view,
     )
     .await;
-    std::fs::write(dir.path().join("hello.txt"), "checkpointed\n").unwrap();
     twin.emit(
-        "tool_result",
-        json!({"toolName": "bash", "toolCallId": "c", "input": {}, "content": []}),
+        "checkpoint",
+        json!({"id": "x", "entryId": "e1", "files": ["hello.txt"], "pruned": 0}),
     )
     .await;
-    twin.emit("turn_start", json!({})).await;
-    git(dir.path(), &["checkout", "-q", "--", "hello.txt"]);
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("hello.txt")).unwrap(),
-        "hello\n"
-    );
+    // Forking from a message without a checkpoint asks nothing.
+    twin.emit("session_before_fork", json!({"entryId": "other"}))
+        .await;
+    assert!(twin.calls("select").is_empty());
     twin.emit("session_before_fork", json!({"entryId": "e1"}))
         .await;
     assert_eq!(
         std::fs::read_to_string(dir.path().join("hello.txt")).unwrap(),
-        "checkpointed\n"
+        "hello\n"
     );
-    assert_eq!(twin.notes(), ["Code restored to checkpoint"]);
+    assert_eq!(
+        twin.notes(),
+        ["Code restored to checkpoint (1 file(s), 0 kept)"]
+    );
+    // The git repository was not used: nothing staged, no stash.
+    let stash = std::process::Command::new("git")
+        .args(["stash", "list"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(stash.stdout.is_empty());
 }
 
 #[tokio::test]

@@ -151,6 +151,12 @@ impl RpcClient {
         None
     }
 
+    /// Kill the process at once (SIGKILL) and reap it.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Close stdin and wait for the exit; returns the exit code.
     pub fn finish(mut self) -> i32 {
         drop(self.stdin.take());

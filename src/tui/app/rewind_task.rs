@@ -1,0 +1,159 @@
+//! `/rewind` in the terminal UI, run by the conversation task: which message (unless the
+//! tree already chose one), what to bring back — conversation and code, code only or
+//! conversation only — with the files that will change listed first, then what to do
+//! with files changed since by someone else (kept unless the user says overwrite).
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::checkpoint::{ChangeKind, RestorePlan};
+use crate::core::agent_session::AgentSession;
+use crate::core::checkpoints::RewindOptions;
+use crate::core::tree_navigation::user_text;
+use crate::lua::ExtensionUi;
+use crate::t;
+
+/// What a rewind did, for the screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RewindDone {
+    /// The conversation moved (the transcript is rebuilt).
+    pub conversation: bool,
+    /// The message's text for the editor.
+    pub editor_text: Option<String>,
+    /// What to tell the user.
+    pub notice: String,
+}
+
+/// Ask one question; the index of the option picked (`None`: cancelled).
+async fn ask(ui: &dyn ExtensionUi, title: String, options: &[String]) -> Option<usize> {
+    let request = json!({"method": "select", "title": title, "options": options});
+    let closed = CancellationToken::new();
+    let answer = ui.dialog(request, closed.clone()).await.ok();
+    closed.cancel();
+    let value = answer?.get("value")?.as_str()?.to_string();
+    options.iter().position(|o| *o == value)
+}
+
+/// The lines listing what a restore changes (conflicts marked).
+pub fn plan_lines(plan: Option<&RestorePlan>) -> Vec<String> {
+    let changes = plan.map(|p| p.changes.as_slice()).unwrap_or_default();
+    if changes.is_empty() {
+        return vec![t!("pi.tui.rewind.no_files")];
+    }
+    let mut lines = vec![t!("pi.tui.rewind.files")];
+    for c in changes {
+        let path = c.path.clone();
+        lines.push(match (c.conflict, c.kind) {
+            (true, _) => t!("pi.tui.rewind.conflict", path = path),
+            (_, ChangeKind::Create) => t!("pi.tui.rewind.create", path = path),
+            (_, ChangeKind::Modify) => t!("pi.tui.rewind.modify", path = path),
+            (_, ChangeKind::Delete) => t!("pi.tui.rewind.delete", path = path),
+        });
+    }
+    lines
+}
+
+/// The user messages of the current branch, newest first: (entry id, one line).
+fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
+    let counts = agent.changed_file_counts();
+    let mut out: Vec<(String, String)> = agent
+        .session
+        .get_branch(None)
+        .iter()
+        .filter(|e| {
+            matches!(e, crate::session::entries::SessionEntry::Message(m)
+                if matches!(m.message, crate::ai::types::Message::User(_)))
+        })
+        .map(|e| {
+            let text = user_text(e).unwrap_or_default();
+            let mut line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if line.chars().count() > 70 {
+                line = line.chars().take(69).collect::<String>() + "…";
+            }
+            if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
+                line = format!("{line}  {}", t!("pi.tui.tree.files", count = *n));
+            }
+            (e.id().to_string(), line)
+        })
+        .collect();
+    out.reverse();
+    out
+}
+
+/// Run `/rewind` to before `target` (`None`: ask which message). `Ok(None)`: cancelled.
+pub async fn run_rewind(
+    agent: &mut AgentSession,
+    target: Option<String>,
+) -> Result<Option<RewindDone>, String> {
+    let ui = agent
+        .limit_ui
+        .clone()
+        .ok_or_else(|| t!("pi.checkpoint.off"))?;
+    let target = match target {
+        Some(t) => t,
+        None => {
+            let messages = branch_messages(agent);
+            if messages.is_empty() {
+                return Err(t!("pi.tui.rewind.none"));
+            }
+            let options: Vec<String> = messages.iter().map(|(_, l)| l.clone()).collect();
+            let Some(i) = ask(ui.as_ref(), t!("pi.tui.rewind.pick"), &options).await else {
+                return Ok(None);
+            };
+            messages[i].0.clone()
+        }
+    };
+    let plan = agent.rewind_plan(&target);
+    let mut title = vec![t!("pi.tui.rewind.title")];
+    title.extend(plan_lines(plan.as_ref()));
+    let options = [
+        t!("pi.tui.rewind.both"),
+        t!("pi.tui.rewind.code"),
+        t!("pi.tui.rewind.conversation"),
+        t!("pi.tui.rewind.cancel"),
+    ];
+    let choice = ask(ui.as_ref(), title.join("\n"), &options).await;
+    let (code, conversation) = match choice {
+        Some(0) => (true, true),
+        Some(1) => (true, false),
+        Some(2) => (false, true),
+        _ => return Ok(None),
+    };
+    let conflicts: Vec<String> = plan
+        .iter()
+        .flat_map(|p| p.conflicts())
+        .map(|c| c.path.clone())
+        .collect();
+    let mut overwrite = false;
+    if code && !conflicts.is_empty() {
+        let mut title = vec![t!("pi.tui.rewind.conflicts_title", count = conflicts.len())];
+        title.extend(conflicts.iter().map(|p| format!("  {p}")));
+        let options = [t!("pi.tui.rewind.keep"), t!("pi.tui.rewind.overwrite")];
+        match ask(ui.as_ref(), title.join("\n"), &options).await {
+            Some(i) => overwrite = i == 1,
+            None => return Ok(None),
+        }
+    }
+    let options = RewindOptions { code, conversation };
+    let signal = CancellationToken::new();
+    let outcome = agent
+        .rewind(&target, options, &|_| overwrite, &signal)
+        .await?;
+    if outcome.cancelled {
+        return Err(t!("pi.tui.tree.cancelled"));
+    }
+    let notice = if code {
+        t!(
+            "pi.tui.rewind.done",
+            restored = outcome.files.restored.len(),
+            kept = outcome.files.kept.len()
+        )
+    } else {
+        t!("pi.tui.rewind.conversation_done")
+    };
+    Ok(Some(RewindDone {
+        conversation,
+        editor_text: outcome.editor_text,
+        notice,
+    }))
+}
