@@ -333,7 +333,13 @@ impl AgentSession {
             Some(messages) => {
                 run_agent_loop(messages, state, config, queues, &mut observer, signal).await
             }
-            None => continue_agent_loop(state, config, queues, &mut observer, signal).await,
+            None => {
+                // Nothing to answer (an empty context, or an assistant tail with nothing
+                // queued): no request is sent.
+                continue_agent_loop(state, config, queues, &mut observer, signal)
+                    .await
+                    .unwrap_or_default()
+            }
         };
     }
 

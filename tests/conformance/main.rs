@@ -6,6 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_core;
+mod agent_loop;
+mod agent_script;
 mod ai_anthropic;
 mod ai_google;
 mod ai_models;
