@@ -300,8 +300,8 @@ impl AgentSession {
     }
 
     /// Continue the conversation from its current context (an extension's
-    /// `triggerTurn`).
-    pub(super) async fn continue_run(&mut self, signal: &CancellationToken) {
+    /// `triggerTurn`, the SDK's `continue_run`).
+    pub async fn continue_run(&mut self, signal: &CancellationToken) {
         self.sync_extensions();
         self.state.run = Default::default();
         self.run_loop(None, signal).await;

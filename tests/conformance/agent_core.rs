@@ -213,8 +213,40 @@ async fn a_second_prompt_while_running_is_refused() {
     assert!(session.prompt("tools").await.is_ok());
 }
 
+/// orig: Agent › should throw when continue() called while streaming
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn continuing_while_running_is_refused() {
+    let d = dirs();
+    let session = demo(&d).await;
+    let first = tokio::spawn({
+        let s = session.clone();
+        async move { s.prompt("Show me around").await }
+    });
+    for _ in 0..200 {
+        if session.is_running() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(session.is_running());
+    let second = session.continue_run().await;
+    assert!(matches!(second, Err(SdkError::Busy)), "{second:?}");
+    session.abort();
+    assert_eq!(
+        first.await.unwrap().unwrap().stop_reason,
+        StopReason::Aborted
+    );
+    // Idle again, a continuation with a queued follow-up runs.
+    session.follow_up("tools");
+    let reply = session.continue_run().await.unwrap();
+    assert_eq!(reply.stop_reason, StopReason::Stop);
+    let messages = session.messages();
+    let last_user = messages.iter().rev().find_map(user_text).unwrap();
+    assert_eq!(last_user, "tools");
+}
+
 /// orig: Agent › continue() should process queued follow-up messages after an assistant turn
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn continuing_after_a_reply_takes_the_queued_follow_up() {
     let script = script(vec![Reply::Text("Processed".into())]);
     let cfg = config(&script, identity, ExecutionMode::Parallel);
@@ -253,6 +285,20 @@ async fn continuing_after_a_reply_takes_the_queued_follow_up() {
     .unwrap_err();
     assert_eq!(err, "Cannot continue from message role: assistant");
     assert_eq!(script.requests().len(), 1, "no request was sent");
+
+    // The same through the library: nothing queued after a reply is nothing to run.
+    let d = dirs();
+    let session = demo(&d).await;
+    session.prompt("tools").await.unwrap();
+    let count = session.messages().len();
+    let nothing = session.continue_run().await;
+    assert!(matches!(nothing, Err(SdkError::NoReply)), "{nothing:?}");
+    assert_eq!(session.messages().len(), count);
+    session.follow_up("markdown");
+    session.continue_run().await.unwrap();
+    let messages = session.messages();
+    assert_eq!(roles(&messages[count..]), ["user", "assistant"]);
+    assert_eq!(user_text(&messages[count]).unwrap(), "markdown");
 }
 
 /// orig: Agent › continue() should keep one-at-a-time steering semantics from assistant tail
