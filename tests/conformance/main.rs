@@ -25,6 +25,7 @@ mod model_resolver;
 mod package_sources;
 mod path_utils;
 mod prompt_templates;
+mod resource_loader;
 mod rpc_jsonl;
 mod session_context;
 mod session_files;
