@@ -22,8 +22,22 @@ render() {
                 pending = ""
             }' "$f"
     done)
-    local count
+    # `// orig-skip: <original test> — <why>` lines name cases that cannot apply here.
+    local skips
+    skips=$(for f in $(ls "$dir"/*.rs | sort); do
+        awk '
+            /^\/\/! orig-file:/ { sub(/^\/\/! orig-file: */, ""); file = $0; next }
+            /^[ \t]*\/\/ orig-skip:/ {
+                t = $0; sub(/^[ \t]*\/\/ orig-skip: */, "", t)
+                i = index(t, " — ")
+                name = substr(t, 1, i - 1); why = substr(t, i + length(" — "))
+                gsub(/\|/, "\\|", name); gsub(/\|/, "\\|", why)
+                printf "| `%s` | %s | %s |\n", file, name, why
+            }' "$f"
+    done)
+    local count skipped
     count=$(printf '%s\n' "$rows" | grep -c '^|' || true)
+    skipped=$(printf '%s\n' "$skips" | grep -c '^|' || true)
     cat <<HEAD
 # Conformance mapping
 
@@ -38,10 +52,20 @@ comment in the source says why (search the case for "Differs" or "0.73.1").
 
 Cases: $count
 
+Not applicable: $skipped (listed at the end with the reason)
+
 | Our test | Original file | Original test |
 |---|---|---|
 HEAD
     printf '%s\n' "$rows"
+    cat <<'SKIPHEAD'
+
+## Original cases that cannot apply here
+
+| Original file | Original test | Why |
+|---|---|---|
+SKIPHEAD
+    if [ -n "$skips" ]; then printf '%s\n' "$skips"; fi
     cat <<'TAIL'
 
 ## Original test files not (or only partly) ported
@@ -57,6 +81,7 @@ HEAD
 | `ai/test/cache-retention.test.ts`, `openai-completions-tool-choice.test.ts`, `google-gemini-cli-retry-delay.test.ts` | Options (`cacheRetention`, `toolChoice`, `x-ratelimit-reset`) this implementation does not take. |
 | `coding-agent/test/extensions-*.test.ts`, `compaction-extensions*.test.ts`, `plan-mode-utils.test.ts`, `sdk-skills.test.ts` | TypeScript extensions; extensions are Lua here (see `tests/it/lua_*.rs`). |
 | `coding-agent/test/agent-session-*.test.ts`, `rpc.test.ts` (live model), `interactive-mode-status.test.ts`, `tool-execution-component.test.ts`, `footer-width.test.ts`, `session-selector-*.test.ts`, `clipboard-image*.test.ts`, `image-processing.test.ts`, `block-images.test.ts`, `git-update.test.ts`, `package-command-paths.test.ts` | Not ported yet (some covered by `tests/it/`, e.g. `rpc_*.rs`, `session_compaction.rs`, `packages.rs`). |
+| `coding-agent/test/resource-loader.test.ts` (extendResources, extension conflict detection) | Extension-added resource paths with metadata, and warnings for tools or flags two extensions both register: not ported yet (conflicting tools are not reported here yet). |
 | `coding-agent/test/package-manager.test.ts` (resolve, filters, npm, offline) | Only source parsing and identity are ported so far. |
 TAIL
 }

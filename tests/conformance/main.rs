@@ -26,6 +26,7 @@ mod package_sources;
 mod path_utils;
 mod prompt_templates;
 mod resource_loader;
+mod resource_loader_ext;
 mod rpc_jsonl;
 mod session_context;
 mod session_files;

@@ -304,3 +304,5 @@ fn a_given_system_prompt_wins_over_system_md() {
         Some("Custom system prompt")
     );
 }
+
+// orig-skip: DefaultResourceLoader › override functions › should apply skillsOverride — a TypeScript callback of the loader's constructor; a program embedding pi here chooses skills with `SessionOptions::skills` and `--skill` paths (ported above).

@@ -15,10 +15,22 @@ fn rpc(input: &[u8]) -> String {
     let (project, agent) = (tmp.path().join("project"), tmp.path().join("agent"));
     std::fs::create_dir_all(&project).unwrap();
     std::fs::create_dir_all(&agent).unwrap();
+    rpc_in(&project, &agent, &[], input)
+}
+
+/// Run `pi --mode rpc` (offline, demo model, no session file, `extra` arguments) in
+/// `project` with the agent folder `agent`, `input` on stdin: its stdout, raw.
+pub(crate) fn rpc_in(
+    project: &std::path::Path,
+    agent: &std::path::Path,
+    extra: &[&str],
+    input: &[u8],
+) -> String {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi"));
     cmd.args(["--mode", "rpc", "--provider", "demo", "--no-session"])
-        .current_dir(&project)
-        .env("PI_CODING_AGENT_DIR", &agent)
+        .args(extra)
+        .current_dir(project)
+        .env("PI_CODING_AGENT_DIR", agent)
         .env("PI_OFFLINE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -37,7 +49,7 @@ fn rpc(input: &[u8]) -> String {
 }
 
 /// The responses in `stdout`, in order.
-fn responses(stdout: &str) -> Vec<Value> {
+pub(crate) fn responses(stdout: &str) -> Vec<Value> {
     stdout
         .split('\n')
         .filter(|l| !l.is_empty())
