@@ -24,7 +24,7 @@ pub fn enabled(file: &Path, entries: &[String], base: &Path) -> bool {
     let names = names_of(file, base);
     let exact = |raw: &str| {
         let raw = raw.strip_prefix("./").unwrap_or(raw).replace('\\', "/");
-        names.exact.iter().any(|n| *n == raw)
+        names.exact.contains(&raw)
     };
     let mut on = true;
     for pattern in entries.iter().filter_map(|e| e.strip_prefix('!')) {

@@ -28,6 +28,7 @@ mod prompt_templates;
 mod resource_loader;
 mod resource_loader_ext;
 mod rpc_jsonl;
+mod session_concurrent;
 mod session_context;
 mod session_files;
 mod session_labels;
