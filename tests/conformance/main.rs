@@ -46,5 +46,6 @@ mod tui_editor_kill_ring;
 mod tui_editor_paste;
 mod tui_editor_sticky;
 mod tui_editor_undo;
+mod tui_editor_wrap;
 mod tui_markdown;
 mod tui_text;

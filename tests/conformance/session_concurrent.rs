@@ -167,5 +167,5 @@ fn a_prompt_after_the_run_ends_is_taken() {
         .find(|m| m["role"] == "user")
         .cloned()
         .unwrap();
-    assert_eq!(user["content"].to_string().contains("markdown"), true);
+    assert!(user["content"].to_string().contains("markdown"));
 }
