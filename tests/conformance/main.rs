@@ -42,6 +42,7 @@ mod tools_edit;
 mod tree_selector;
 mod tui_editor;
 mod tui_editor_jump;
+mod tui_editor_keys;
 mod tui_editor_kill_ring;
 mod tui_editor_paste;
 mod tui_editor_sticky;
