@@ -22,8 +22,22 @@ render() {
                 pending = ""
             }' "$f"
     done)
-    local count
+    # `// orig-skip: <original test> — <why>` lines name cases that cannot apply here.
+    local skips
+    skips=$(for f in $(ls "$dir"/*.rs | sort); do
+        awk '
+            /^\/\/! orig-file:/ { sub(/^\/\/! orig-file: */, ""); file = $0; next }
+            /^[ \t]*\/\/ orig-skip:/ {
+                t = $0; sub(/^[ \t]*\/\/ orig-skip: */, "", t)
+                i = index(t, " — ")
+                name = substr(t, 1, i - 1); why = substr(t, i + length(" — "))
+                gsub(/\|/, "\\|", name); gsub(/\|/, "\\|", why)
+                printf "| `%s` | %s | %s |\n", file, name, why
+            }' "$f"
+    done)
+    local count skipped
     count=$(printf '%s\n' "$rows" | grep -c '^|' || true)
+    skipped=$(printf '%s\n' "$skips" | grep -c '^|' || true)
     cat <<HEAD
 # Conformance mapping
 
@@ -38,10 +52,20 @@ comment in the source says why (search the case for "Differs" or "0.73.1").
 
 Cases: $count
 
+Not applicable: $skipped (listed at the end with the reason)
+
 | Our test | Original file | Original test |
 |---|---|---|
 HEAD
     printf '%s\n' "$rows"
+    cat <<'SKIPHEAD'
+
+## Original cases that cannot apply here
+
+| Original file | Original test | Why |
+|---|---|---|
+SKIPHEAD
+    if [ -n "$skips" ]; then printf '%s\n' "$skips"; fi
     cat <<'TAIL'
 
 ## Original test files not (or only partly) ported
@@ -50,14 +74,14 @@ HEAD
 |---|---|
 | `tui/test/keys.test.ts`, `stdin-buffer.test.ts` | Raw terminal byte parsing; key decoding is crossterm's here. |
 | `tui/test/overlay-*.test.ts`, `tui-render.test.ts`, `tui-overlay-style-leak.test.ts`, `terminal-image.test.ts`, `bug-regression-isimageline-startswith-bug.test.ts` | pi-tui's differential renderer and overlay stack; the screen is drawn by ratatui here. |
-| `tui/test/editor.test.ts` (word wrap, autocomplete; "does not trigger autocomplete during single-line paste") | Completion lives in the app here, not in the editor; wrapping is `ui_kit/text`'s. |
+| `tui/test/editor.test.ts` (eight `wordWrapLine` whitespace cases, oversized atomic segments, autocomplete; "does not trigger autocomplete during single-line paste") | Completion lives in the app here, not in the editor. The editor's rows let spaces run past the right edge and keep a word that ends exactly at the edge, where pi 0.73.1 breaks long whitespace at the edge and moves such a word down: a difference still to resolve. |
 | `tui/test/input.test.ts`, `truncated-text.test.ts`, `select-list.test.ts`, `autocomplete.test.ts` | Components with a different API here (Lua UI components, file completion); not ported yet. |
 | `tui/test/markdown.test.ts` (cell wrapping, pre-styled text, blockquote styling) | Table cells are truncated rather than wrapped; styling checks need the original's ANSI renderer. |
 | `ai/test/stream.test.ts`, `empty.test.ts`, `abort.test.ts`, `tokens.test.ts`, `total-tokens.test.ts`, `unicode-surrogate.test.ts`, `image-tool-result.test.ts`, `tool-call-without-result.test.ts`, `interleaved-thinking.test.ts`, `xhigh.test.ts`, `*-e2e.test.ts`, `zen.test.ts`, `github-copilot-*.test.ts`, `anthropic-oauth.test.ts`, `bedrock-models.test.ts`, `openai-codex-stream.test.ts` | Live provider calls (credentials); stream handling is covered against the mock servers in `tests/it/ai_*.rs`. |
 | `ai/test/cache-retention.test.ts`, `openai-completions-tool-choice.test.ts`, `google-gemini-cli-retry-delay.test.ts` | Options (`cacheRetention`, `toolChoice`, `x-ratelimit-reset`) this implementation does not take. |
-| `agent/test/*.test.ts` | The agent loop is covered by `tests/it/agent_loop.rs` against the mock server; not ported case by case yet. |
 | `coding-agent/test/extensions-*.test.ts`, `compaction-extensions*.test.ts`, `plan-mode-utils.test.ts`, `sdk-skills.test.ts` | TypeScript extensions; extensions are Lua here (see `tests/it/lua_*.rs`). |
-| `coding-agent/test/agent-session-*.test.ts`, `rpc.test.ts`, `rpc-jsonl.test.ts`, `interactive-mode-status.test.ts`, `tool-execution-component.test.ts`, `footer-width.test.ts`, `session-selector-*.test.ts`, `clipboard-image*.test.ts`, `image-processing.test.ts`, `block-images.test.ts`, `git-update.test.ts`, `package-command-paths.test.ts`, `resource-loader.test.ts` | Not ported yet (some covered by `tests/it/`, e.g. `rpc_*.rs`, `session_compaction.rs`, `packages.rs`). |
+| `coding-agent/test/agent-session-*.test.ts` (all but the concurrent prompt guard), `rpc.test.ts` (live model), `interactive-mode-status.test.ts`, `tool-execution-component.test.ts`, `footer-width.test.ts`, `session-selector-*.test.ts`, `clipboard-image*.test.ts`, `image-processing.test.ts`, `block-images.test.ts`, `git-update.test.ts`, `package-command-paths.test.ts` | Not ported yet (some covered by `tests/it/`, e.g. `rpc_*.rs`, `session_compaction.rs`, `packages.rs`). |
+| `coding-agent/test/resource-loader.test.ts` (extendResources, extension conflict detection) | Extension-added resource paths with metadata, and warnings for tools or flags two extensions both register: not ported yet (conflicting tools are not reported here yet). |
 | `coding-agent/test/package-manager.test.ts` (resolve, filters, npm, offline) | Only source parsing and identity are ported so far. |
 TAIL
 }

@@ -133,6 +133,19 @@ pub async fn run_agent_loop(
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
 ) -> Vec<Message> {
+    start_with(prompts, state, cfg, queues, observer, signal, true).await
+}
+
+/// [`run_agent_loop`], polling the steering queue before the first request or not.
+async fn start_with(
+    prompts: Vec<Message>,
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    queues: &AgentQueues,
+    observer: &mut dyn AgentObserver,
+    signal: &CancellationToken,
+    poll_steering_first: bool,
+) -> Vec<Message> {
     let mut added = prompts.clone();
     observer.on_event(&AgentEvent::AgentStart).await;
     observer.on_event(&AgentEvent::TurnStart).await;
@@ -140,24 +153,60 @@ pub async fn run_agent_loop(
         emit_whole_message(observer, &p).await;
         state.messages.push(p);
     }
-    run_turns(state, cfg, queues, observer, signal, &mut added, true).await;
+    run_turns(
+        state,
+        cfg,
+        queues,
+        observer,
+        signal,
+        &mut added,
+        true,
+        poll_steering_first,
+    )
+    .await;
     added
 }
 
 /// Continue from the current context (after a retry) without a new prompt.
+///
+/// The context must end in a message the model answers. When it ends in an assistant
+/// message, the next queued steering message (else the queued follow-ups) becomes the
+/// prompt; with nothing queued there is nothing to continue and the error says why.
 pub async fn continue_agent_loop(
     state: &mut AgentState,
     cfg: &AgentLoopConfig,
     queues: &AgentQueues,
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
-) -> Vec<Message> {
+) -> Result<Vec<Message>, String> {
+    match state.messages.last() {
+        None => return Err("Cannot continue: no messages in context".into()),
+        Some(Message::Assistant(_)) => {
+            // A steering message keeps its one-per-turn delivery: the rest wait for the
+            // end of the first turn.
+            let steering = queues.steering.poll();
+            let (prompts, poll_first) = match steering.is_empty() {
+                false => (steering, false),
+                true => (queues.follow_up.poll(), true),
+            };
+            if prompts.is_empty() {
+                return Err("Cannot continue from message role: assistant".into());
+            }
+            let added = start_with(prompts, state, cfg, queues, observer, signal, poll_first);
+            return Ok(added.await);
+        }
+        Some(_) => {}
+    }
     let mut added = Vec::new();
     observer.on_event(&AgentEvent::AgentStart).await;
-    run_turns(state, cfg, queues, observer, signal, &mut added, false).await;
-    added
+    run_turns(
+        state, cfg, queues, observer, signal, &mut added, false, true,
+    )
+    .await;
+    Ok(added)
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn run_turns(
     state: &mut AgentState,
     cfg: &AgentLoopConfig,
@@ -166,9 +215,13 @@ async fn run_turns(
     signal: &CancellationToken,
     added: &mut Vec<Message>,
     turn_started: bool,
+    poll_steering_first: bool,
 ) {
     let mut first_turn = turn_started;
-    let mut pending = queues.steering.poll();
+    let mut pending = match poll_steering_first {
+        true => queues.steering.poll(),
+        false => Vec::new(),
+    };
     loop {
         let mut more_tools = true;
         while more_tools || !pending.is_empty() {

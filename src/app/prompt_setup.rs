@@ -15,7 +15,7 @@ use crate::config::system_prompt::{
 use crate::packages::ops::PackageResources;
 use crate::resources::prompt_templates::{PromptTemplate, TemplateSources, load_templates};
 use crate::resources::skills::{Skill, SkillSources, load_skills};
-use crate::resources::{listed_from_packages, listed_from_settings};
+use crate::resources::{listed_from_packages, listed_from_settings, overrides};
 
 /// Skills and prompt templates from pi's locations and packages; `project` is `None` when
 /// untrusted.
@@ -75,6 +75,25 @@ fn find_resources(
         no_templates: args.no_prompt_templates,
     });
     warnings.extend(more);
+    // Override entries in settings switch off what pi found in its own folders.
+    let on = |file: &Path, kind: &str| {
+        let mut scopes = vec![(agent_dir.to_path_buf(), settings.global())];
+        if let Some(project) = project {
+            scopes.push((project.join(".pi"), settings.project()));
+        }
+        scopes.iter().all(|(base, map)| {
+            !file.starts_with(base.join(kind))
+                || overrides::enabled(file, &overrides::override_entries(map, kind), base)
+        })
+    };
+    let skills = skills
+        .into_iter()
+        .filter(|s| on(&s.file_path, "skills"))
+        .collect();
+    let templates = templates
+        .into_iter()
+        .filter(|t| on(&t.file_path, "prompts"))
+        .collect();
     (skills, templates, warnings)
 }
 

@@ -321,8 +321,8 @@ impl AgentSession {
     }
 
     /// Continue the conversation from its current context (an extension's
-    /// `triggerTurn`).
-    pub(super) async fn continue_run(&mut self, signal: &CancellationToken) {
+    /// `triggerTurn`, the SDK's `continue_run`).
+    pub async fn continue_run(&mut self, signal: &CancellationToken) {
         self.sync_extensions();
         self.state.run = Default::default();
         self.run_loop(None, signal).await;
@@ -364,7 +364,13 @@ impl AgentSession {
             Some(messages) => {
                 run_agent_loop(messages, state, config, queues, &mut observer, signal).await
             }
-            None => continue_agent_loop(state, config, queues, &mut observer, signal).await,
+            None => {
+                // Nothing to answer (an empty context, or an assistant tail with nothing
+                // queued): no request is sent.
+                continue_agent_loop(state, config, queues, &mut observer, signal)
+                    .await
+                    .unwrap_or_default()
+            }
         };
     }
 

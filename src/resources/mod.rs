@@ -2,6 +2,7 @@
 //! frontmatter format).
 
 pub mod frontmatter;
+pub mod overrides;
 pub mod prompt_templates;
 pub mod skills;
 

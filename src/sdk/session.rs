@@ -93,6 +93,12 @@ struct Inner {
     live: Arc<Mutex<Live>>,
 }
 
+/// How a run starts: with a new prompt, or from the conversation as it stands.
+enum Start {
+    Prompt(String, Vec<ContentBlock>),
+    Continue,
+}
+
 /// One conversation running in this process: prompt it, steer it, watch its events.
 ///
 /// Cloning gives another handle on the same conversation, so one task can await
@@ -153,7 +159,20 @@ impl Session {
         text: impl Into<String>,
         images: Vec<ContentBlock>,
     ) -> Result<AssistantMessage, SdkError> {
-        let text = text.into();
+        self.run(Start::Prompt(text.into(), images)).await
+    }
+
+    /// Go on from the conversation as it stands, without a new prompt: after a reply,
+    /// the next queued steering message (else the queued follow-ups) is sent; after a
+    /// user message, a tool result or a failed request, the model is asked again.
+    /// Fails as [`prompt`](Self::prompt) does: with [`SdkError::Busy`] while a prompt
+    /// or another continuation runs, and with [`SdkError::NoReply`] when there was
+    /// nothing to continue (an empty conversation, or a reply with nothing queued).
+    pub async fn continue_run(&self) -> Result<AssistantMessage, SdkError> {
+        self.run(Start::Continue).await
+    }
+
+    async fn run(&self, start: Start) -> Result<AssistantMessage, SdkError> {
         let mut agent = self
             .inner
             .agent
@@ -170,7 +189,10 @@ impl Session {
         }
         let live = self.inner.live.clone();
         let run = tokio::spawn(async move {
-            agent.prompt(text, images, &signal).await;
+            match start {
+                Start::Prompt(text, images) => agent.prompt(text, images, &signal).await,
+                Start::Continue => agent.continue_run(&signal).await,
+            }
             *live.locked() = Live::capture(&agent);
             let stopped = agent.run_stop().map(|stop| SdkError::Stopped {
                 code: stop.code.to_string(),

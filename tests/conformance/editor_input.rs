@@ -59,7 +59,12 @@ pub fn decode(bytes: &str) -> KeyEvent {
         let c = char::from_u32(code.parse().unwrap()).unwrap();
         let bits: u8 = mods.parse::<u8>().unwrap() - 1;
         let mut modifiers = none;
-        for (bit, m) in [(1, KeyModifiers::SHIFT), (2, KeyModifiers::ALT), (4, ctrl)] {
+        for (bit, m) in [
+            (1, KeyModifiers::SHIFT),
+            (2, KeyModifiers::ALT),
+            (4, ctrl),
+            (8, KeyModifiers::SUPER),
+        ] {
             if bits & bit != 0 {
                 modifiers |= m;
             }

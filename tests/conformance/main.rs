@@ -6,6 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod agent_core;
+mod agent_loop;
+mod agent_script;
 mod ai_anthropic;
 mod ai_google;
 mod ai_models;
@@ -22,6 +25,10 @@ mod model_resolver;
 mod package_sources;
 mod path_utils;
 mod prompt_templates;
+mod resource_loader;
+mod resource_loader_ext;
+mod rpc_jsonl;
+mod session_concurrent;
 mod session_context;
 mod session_files;
 mod session_labels;
@@ -35,9 +42,11 @@ mod tools_edit;
 mod tree_selector;
 mod tui_editor;
 mod tui_editor_jump;
+mod tui_editor_keys;
 mod tui_editor_kill_ring;
 mod tui_editor_paste;
 mod tui_editor_sticky;
 mod tui_editor_undo;
+mod tui_editor_wrap;
 mod tui_markdown;
 mod tui_text;

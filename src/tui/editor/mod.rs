@@ -229,10 +229,16 @@ impl Editor {
             return true;
         }
         match key.code {
+            // A printable key with a modifier the editor has no use for (Super, Hyper,
+            // Meta) is not text.
             KeyCode::Char(c)
-                if !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                if !key.modifiers.intersects(
+                    KeyModifiers::CONTROL
+                        | KeyModifiers::ALT
+                        | KeyModifiers::SUPER
+                        | KeyModifiers::HYPER
+                        | KeyModifiers::META,
+                ) =>
             {
                 self.last_action = LastAction::None;
                 self.jump_to(c, forward);
@@ -262,10 +268,16 @@ impl Editor {
         }
         let is = |id: &str| kb.matches(id, key);
         let plain_char = match key.code {
+            // A printable key with a modifier the editor has no use for (Super, Hyper,
+            // Meta) is not text.
             KeyCode::Char(c)
-                if !key
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                if !key.modifiers.intersects(
+                    KeyModifiers::CONTROL
+                        | KeyModifiers::ALT
+                        | KeyModifiers::SUPER
+                        | KeyModifiers::HYPER
+                        | KeyModifiers::META,
+                ) =>
             {
                 Some(c)
             }
