@@ -16,6 +16,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
   stream-rpc   the same answer over `--mode rpc`
   rpc-200      200 turns of 200-word answers over RPC: peak RSS
+  grep-tree    the grep tool (examples/tools_bench.rs) over a generated 25,000-file, ~330 MB
+               tree, and ripgrep (`rg --hidden -n`) on the same tree in the same run
+  find-tree    the find tool (`*.rs`, 2,500 results) on that tree, and fd (`fd -H -g`)
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
 
@@ -72,7 +75,8 @@ def target_dir():
 
 
 def cargo_build():
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm"],
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm",
+                    "--example", "tools_bench"],
                    cwd=ROOT, check=True)
     return os.path.join(target_dir(), "release")
 
@@ -368,6 +372,55 @@ def write_repeated_fixture(text, sb, repeats):
     return path
 
 
+# ---------------------------------------------------------------- 25,000-file tree
+
+TREE_DIR = os.path.join(ROOT, "target", "bench-tree-25k")
+TREE_FILES = 25_000
+TREE_NEEDLE = "zqxneedle"
+TREE_WORDS = ("fn let match struct impl return self value index buffer error result option "
+              "string vector iterator closure trait module crate public private async await").split()
+
+
+def ensure_tree():
+    """25 folders x 20 sub-folders x 50 files of ~13 KB text (every tenth a `.rs`, every
+    500th holding the needle word once), made once and kept in target/."""
+    done = os.path.join(TREE_DIR, ".complete")
+    if os.path.exists(done):
+        return TREE_DIR
+    import random
+    rng = random.Random(43)
+    blobs = []
+    for _ in range(64):
+        lines = [" ".join(rng.choice(TREE_WORDS) for _ in range(rng.randint(4, 14))) for _ in range(200)]
+        blobs.append("\n".join(lines) + "\n")
+    n = 0
+    for a in range(25):
+        for b in range(20):
+            folder = os.path.join(TREE_DIR, f"pkg{a:02}", f"mod{b:02}")
+            os.makedirs(folder, exist_ok=True)
+            for c in range(50):
+                ext = "rs" if n % 10 == 0 else "txt"
+                body = f"file {n}\n" + blobs[n % len(blobs)]
+                if n % 500 == 7:
+                    body += f"the {TREE_NEEDLE} is here\n"
+                with open(os.path.join(folder, f"file{c:02}.{ext}"), "w") as f:
+                    f.write(body)
+                n += 1
+    open(done, "w").close()
+    return TREE_DIR
+
+
+def tool_vs(runs, ours, theirs, cwd, env):
+    """Wall times of our tool and of ripgrep/fd, run in turns so load hits both alike."""
+    for cmd in (ours, theirs):  # warm the page cache
+        plain_wall(cmd, cwd, env)
+    a, b = [], []
+    for _ in range(runs):
+        a.append(plain_wall(ours, cwd, env))
+        b.append(plain_wall(theirs, cwd, env))
+    return {"wall": stats(a), "other": stats(b), "ratio": statistics.median(a) / statistics.median(b)}
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -435,6 +488,20 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "stream-rpc", lambda: rpc_prompts(cmd + model, sb, f"::words {WORDS}", 1, args.long_timeout))
     if want("stream-tui"):
         attempt(r, "stream-tui", lambda: stream_tui(cmd + model, sb, WORDS, args.long_timeout))
+    if name == "ours" and (want("grep-tree") or want("find-tree")):
+        tools = os.path.join(os.path.dirname(cmd[0]), "examples", "tools_bench")
+        tree = ensure_tree()
+        for key, ours_cmd, program, theirs in (
+                ("grep-tree", [tools, "grep", TREE_NEEDLE, tree], "rg", ["rg", "--hidden", "-n", TREE_NEEDLE, tree]),
+                ("find-tree", [tools, "find", "*.rs", tree], "fdfind", ["fdfind", "-H", "-g", "*.rs", tree])):
+            if not want(key):
+                continue
+            if shutil.which(program) is None and program == "fdfind" and shutil.which("fd"):
+                theirs[0] = "fd"
+            elif shutil.which(program) is None:
+                print(f"    {key}: skipped, {program} is not installed (apt-get install ripgrep fd-find)")
+                continue
+            attempt(r, key, lambda o=ours_cmd, t=theirs: tool_vs(args.runs, o, t, sb.proj, sb.env))
     if want("sandbox") and name == "ours":
         attempt(r, "sandbox", lambda: sandbox_bash(cmd + model, sb, args.runs))
     if want("rpc-200"):
@@ -501,6 +568,12 @@ def report(results, args):
         (f"{WORDS:,}-word answer, RPC: output", "stream-rpc", "bytes", "", ""),
         (f"{RPC_TURNS} RPC turns of 200 words: peak RSS", "rpc-200", "rss", "MiB", ""),
         (f"{RPC_TURNS} RPC turns of 200 words: wall", "rpc-200", "wall", "s", ""),
+        ("grep tool, 25,000-file tree", "grep-tree", "wall", "ms", "≤ 1.2× ripgrep"),
+        ("ripgrep, same search", "grep-tree", "other", "ms", ""),
+        ("grep tool / ripgrep (medians)", "grep-tree", "ratio", "×", "≤ 1.2"),
+        ("find tool, 25,000-file tree", "find-tree", "wall", "ms", "≤ 1.2× fd"),
+        ("fd, same search", "find-tree", "other", "ms", ""),
+        ("find tool / fd (medians)", "find-tree", "ratio", "×", "≤ 1.2"),
         ("bash call over RPC, `--sandbox full`", "sandbox", "full", "ms", ""),
         ("bash call over RPC, `--sandbox workspace-write`", "sandbox", "workspace-write", "ms", ""),
         ("bash call: workspace-write's extra over full (medians)", "sandbox", "extra", "ms", "≤ 2 ms"),
