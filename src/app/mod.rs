@@ -14,6 +14,7 @@ pub mod project_trust;
 pub mod prompt_setup;
 pub mod resource_setup;
 pub mod session_setup;
+pub mod sessions_command;
 pub mod startup;
 
 pub use startup::run;
