@@ -19,6 +19,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
   grep-tree    the grep tool (examples/tools_bench.rs) over a generated 25,000-file, ~330 MB
                tree, and ripgrep (`rg --hidden -n`) on the same tree in the same run
   find-tree    the find tool (`*.rs`, 2,500 results) on that tree, and fd (`fd -H -g`)
+  search-1gb   `pi sessions search` over 1 GB of session files in 500 folders (the 1 MB
+               fixture with a new header, 1,030 files; three hold the needle), a phrase
+               found in three sessions, and one found nowhere (the full scan); `rg -l` alike
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
 
@@ -410,6 +413,75 @@ def ensure_tree():
     return TREE_DIR
 
 
+SEARCH_DIR = os.path.join(ROOT, "target", "bench-sessions-1gb")
+SEARCH_FOLDERS = 500
+SEARCH_NEEDLE = "quokka migration plan"
+
+
+def ensure_session_corpus(fixture):
+    """An agent folder whose sessions/ holds 1.0 GB: 500 folders of two or three sessions
+    (1,030 files)."""
+    done = os.path.join(SEARCH_DIR, ".complete")
+    if os.path.exists(done):
+        return SEARCH_DIR
+    lines = fixture.splitlines()
+    header = json.loads(lines[0])
+    body = "\n".join(lines[1:]) + "\n"
+    for f in range(SEARCH_FOLDERS):
+        cwd = f"/work/project-{f:03}"
+        folder = os.path.join(SEARCH_DIR, "sessions", "--" + cwd.strip("/").replace("/", "-") + "--")
+        os.makedirs(folder, exist_ok=True)
+        for k in range(3 if f < 30 else 2):
+            sid = f"0190aaaa-{f:04}-7000-8000-{k:012}"
+            h = dict(header, id=sid, cwd=cwd)
+            extra = ""
+            if (f * 2 + k) % 333 == 100:
+                extra = json.dumps({"type": "message", "id": f"n{f}{k}", "parentId": None,
+                                    "timestamp": "2026-01-01T00:00:00.000Z",
+                                    "message": {"role": "user", "content": f"the {SEARCH_NEEDLE} again",
+                                                "timestamp": 1}}) + "\n"
+            with open(os.path.join(folder, f"2026-01-01T00-00-00-000Z_{sid}.jsonl"), "w") as out:
+                out.write(json.dumps(h) + "\n" + body + extra)
+    open(done, "w").close()
+    return SEARCH_DIR
+
+
+def session_search(runs, pi, fixture, cwd, env):
+    agent = ensure_session_corpus(fixture)
+    env = dict(env, PI_CODING_AGENT_DIR=agent)
+    sessions = os.path.join(agent, "sessions")
+    out = {}
+    for key, text in (("found", SEARCH_NEEDLE), ("nowhere", "zebra unicorn ledger")):
+        ours = pi + ["sessions", "search", text]
+        rg = ["rg", "-l", "-i", "-F", text, sessions] if shutil.which("rg") else None
+        for cmd in (ours, rg):  # warm the page cache
+            if cmd:
+                subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        a, b = [], []
+        for _ in range(runs):
+            a.append(plain_wall_any(ours, cwd, env))
+            if rg:
+                b.append(plain_wall_any(rg, cwd, env))
+        out[key] = stats(a)
+        out[key + "-rg"] = stats(b)
+    out["rss"] = timed_any(pi + ["sessions", "search", "zebra unicorn ledger"], cwd, env)
+    return out
+
+
+def plain_wall_any(cmd, cwd, env):
+    """Wall ms of a run whose exit code may be 1 (nothing found)."""
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - start) * 1000
+
+
+def timed_any(cmd, cwd, env):
+    proc = subprocess.run(["/usr/bin/time", "-f", "BENCH %M"] + cmd, cwd=cwd, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    line = [l for l in proc.stderr.decode().splitlines() if l.startswith("BENCH ")][-1]
+    return int(line.split()[1]) / 1024
+
+
 def tool_vs(runs, ours, theirs, cwd, env):
     """Wall times of our tool and of ripgrep/fd, run in turns so load hits both alike."""
     for cmd in (ours, theirs):  # warm the page cache
@@ -502,6 +574,8 @@ def bench(name, cmd, args, root, port, fixture):
                 print(f"    {key}: skipped, {program} is not installed (apt-get install ripgrep fd-find)")
                 continue
             attempt(r, key, lambda o=ours_cmd, t=theirs: tool_vs(args.runs, o, t, sb.proj, sb.env))
+    if want("search-1gb") and name == "ours" and fixture:
+        attempt(r, "search-1gb", lambda: session_search(args.runs, cmd, fixture, sb.proj, sb.env))
     if want("sandbox") and name == "ours":
         attempt(r, "sandbox", lambda: sandbox_bash(cmd + model, sb, args.runs))
     if want("rpc-200"):
@@ -574,6 +648,11 @@ def report(results, args):
         ("find tool, 25,000-file tree", "find-tree", "wall", "ms", "≤ 1.2× fd"),
         ("fd, same search", "find-tree", "other", "ms", ""),
         ("find tool / fd (medians)", "find-tree", "ratio", "×", "≤ 1.2"),
+        ("`pi sessions search`, 1 GB: phrase in 3 sessions", "search-1gb", "found", "ms", "≤ 1 s"),
+        ("`rg -l -i -F`, same phrase", "search-1gb", "found-rg", "ms", ""),
+        ("`pi sessions search`, 1 GB: phrase found nowhere", "search-1gb", "nowhere", "ms", "≤ 1 s"),
+        ("`rg -l -i -F`, same phrase", "search-1gb", "nowhere-rg", "ms", ""),
+        ("`pi sessions search`, 1 GB: peak RSS", "search-1gb", "rss", "MiB", ""),
         ("bash call over RPC, `--sandbox full`", "sandbox", "full", "ms", ""),
         ("bash call over RPC, `--sandbox workspace-write`", "sandbox", "workspace-write", "ms", ""),
         ("bash call: workspace-write's extra over full (medians)", "sandbox", "extra", "ms", "≤ 2 ms"),
