@@ -439,9 +439,9 @@ def ensure_session_corpus(fixture):
                 extra = json.dumps({"type": "message", "id": f"n{f}{k}", "parentId": None,
                                     "timestamp": "2026-01-01T00:00:00.000Z",
                                     "message": {"role": "user", "content": f"the {SEARCH_NEEDLE} again",
-                                                "timestamp": 1}}) + "\n"
+                                                "timestamp": 1}}, separators=(",", ":")) + "\n"
             with open(os.path.join(folder, f"2026-01-01T00-00-00-000Z_{sid}.jsonl"), "w") as out:
-                out.write(json.dumps(h) + "\n" + body + extra)
+                out.write(json.dumps(h, separators=(",", ":")) + "\n" + body + extra)
     open(done, "w").close()
     return SEARCH_DIR
 

@@ -249,7 +249,7 @@ pub fn search_file(
 
 /// The name set by the last `session_info` entry, if any.
 fn latest_name(bytes: &[u8]) -> Option<String> {
-    let at = memmem::rfind(bytes, br#""type":"session_info""#)?;
+    let at = memmem::rfind(bytes, br#""session_info""#)?;
     let start = memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
     let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
     let entry: Value = serde_json::from_slice(&bytes[start..end]).ok()?;
@@ -258,10 +258,11 @@ fn latest_name(bytes: &[u8]) -> Option<String> {
 }
 
 /// The text of a user or assistant message entry line (text blocks joined by
-/// spaces); `None` for any other line. Other lines are mostly not parsed.
+/// spaces); `None` for any other line. A line without a `"user"` or
+/// `"assistant"` token is not parsed.
 fn message_text(line: &[u8]) -> Option<String> {
-    let is_chat = memmem::find(line, br#""role":"user""#).is_some()
-        || memmem::find(line, br#""role":"assistant""#).is_some();
+    let is_chat = memmem::find(line, br#""user""#).is_some()
+        || memmem::find(line, br#""assistant""#).is_some();
     if !is_chat {
         return None;
     }

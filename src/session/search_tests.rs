@@ -96,6 +96,21 @@ fn only_user_and_assistant_text_counts_not_tool_output_or_json_keys() {
 }
 
 #[test]
+fn json_written_with_spaces_is_searched_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = concat!(
+        r#"{"type": "session_info", "id": "i", "name": "Spaced name"}"#,
+        "\n",
+        r#"{"type": "message", "id": "m", "message": {"role": "user", "content": "spaced text"}}"#,
+        "\n"
+    );
+    session(dir.path(), "a", "spaced", body, 10);
+    let hits = search_sessions(dir.path(), &SessionQuery::phrase("spaced text").unwrap());
+    assert_eq!(ids(&hits), ["spaced"]);
+    assert_eq!(hits[0].name.as_deref(), Some("Spaced name"));
+}
+
+#[test]
 fn names_ids_and_folders_match_and_the_latest_name_wins() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
