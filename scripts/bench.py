@@ -665,7 +665,7 @@ def report(results, args):
     for label, key, field, unit, target in rows:
         # The floor has a `--version` and a first-frame figure; other rows have none.
         hw = cell(results, floor, key, field, unit, 2 if unit == "ms" else 1) if key in ("version", "frame") else ""
-        digits = 2 if unit == "ms" else (2 if unit == "s" else 1)
+        digits = 2 if unit in ("ms", "s", "×") else 1
         was = f" {cell(results, 'before', key, field, unit, digits)} |" if before else ""
         lines.append(f"| {label} | {hw} |{was} {cell(results, ours, key, field, unit, digits)} | "
                      f"{cell(results, ref, key, field, unit, digits)} | "

@@ -249,7 +249,8 @@ pub fn search_file(
 
 /// The name set by the last `session_info` entry, if any.
 fn latest_name(bytes: &[u8]) -> Option<String> {
-    let at = memmem::rfind(bytes, br#""session_info""#)?;
+    // Forward search is vectorised, reverse search is not: take the last hit.
+    let at = memmem::find_iter(bytes, br#""session_info""#).last()?;
     let start = memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
     let end = memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
     let entry: Value = serde_json::from_slice(&bytes[start..end]).ok()?;
