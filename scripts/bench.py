@@ -19,6 +19,8 @@ hello-world Rust binary built in the same run (the floor for start-up):
   grep-tree    the grep tool (examples/tools_bench.rs) over a generated 25,000-file, ~330 MB
                tree, and ripgrep (`rg --hidden -n`) on the same tree in the same run
   find-tree    the find tool (`*.rs`, 2,500 results) on that tree, and fd (`fd -H -g`)
+  turn-cpu     CPU (user + system) of one `-p` turn: a new session, and continuing the 1 MB
+               session (a fresh copy each run); the difference is what history costs a turn
   search-1gb   `pi sessions search` over 1 GB of session files in 500 folders (the 1 MB
                fixture with a new header, 1,030 files; three hold the needle), a phrase
                found in three sessions, and one found nowhere (the full scan); `rg -l` alike
@@ -145,6 +147,16 @@ def timed(cmd, cwd, env, check=None, timeout=600):
         raise RuntimeError(f"failed ({proc.returncode}): {' '.join(cmd)}\n{tail}")
     line = [l for l in proc.stderr.decode().splitlines() if l.startswith("BENCH ")][-1].split()
     return wall, int(line[1]) / 1024, float(line[2]) + float(line[3]), size
+
+
+def cpu_ms(cmd, cwd, env):
+    """User + system CPU of one run in ms, from wait4's rusage (finer than time(1)'s 10 ms)."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"failed ({proc.returncode}): {' '.join(cmd)}")
+    return (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def plain_wall(cmd, cwd, env, check=None):
@@ -574,6 +586,16 @@ def bench(name, cmd, args, root, port, fixture):
                 print(f"    {key}: skipped, {program} is not installed (apt-get install ripgrep fd-find)")
                 continue
             attempt(r, key, lambda o=ours_cmd, t=theirs: tool_vs(args.runs, o, t, sb.proj, sb.env))
+    if want("turn-cpu") and fixture:
+        def turn_cpu():
+            empty, full = [], []
+            for i in range(args.runs):
+                empty.append(cpu_ms(cmd + model + ["-p", "::words 5"], sb.proj, sb.env))
+                path = write_fixture(fixture, sb)
+                full.append(cpu_ms(cmd + model + ["--session", path, "-p", "::words 5"], sb.proj, sb.env))
+            return {"empty": stats(empty), "full": stats(full),
+                    "extra": statistics.median(full) - statistics.median(empty)}
+        attempt(r, "turn-cpu", turn_cpu)
     if want("search-1gb") and name == "ours" and fixture:
         attempt(r, "search-1gb", lambda: session_search(args.runs, cmd, fixture, sb.proj, sb.env))
     if want("sandbox") and name == "ours":
@@ -648,6 +670,9 @@ def report(results, args):
         ("find tool, 25,000-file tree", "find-tree", "wall", "ms", "≤ 1.2× fd"),
         ("fd, same search", "find-tree", "other", "ms", ""),
         ("find tool / fd (medians)", "find-tree", "ratio", "×", "≤ 1.2"),
+        ("one `-p` turn, new session: CPU", "turn-cpu", "empty", "ms", ""),
+        ("one `-p` turn continuing the 1 MB session: CPU", "turn-cpu", "full", "ms", ""),
+        ("what the 1 MB history adds to a turn's CPU (medians)", "turn-cpu", "extra", "ms", "≤ 10 ms"),
         ("`pi sessions search`, 1 GB: phrase in 3 sessions", "search-1gb", "found", "ms", "≤ 1 s"),
         ("`rg -l -i -F`, same phrase", "search-1gb", "found-rg", "ms", ""),
         ("`pi sessions search`, 1 GB: phrase found nowhere", "search-1gb", "nowhere", "ms", "≤ 1 s"),
