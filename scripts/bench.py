@@ -22,6 +22,9 @@ hello-world Rust binary built in the same run (the floor for start-up):
   export1      the 1 MB session exported to HTML and opened in headless Chromium (as export20)
   export20     the 20 MB session exported to HTML and opened in headless Chromium: the page
                painted with the conversation (median of 5), first paint, file size
+  grep-tree, find-tree, turn-cpu, search-1gb: the scale rows, described in
+               scripts/bench_scale.py (a 25,000-file tree against ripgrep and fd, a turn's
+               CPU with the 1 MB history, `pi sessions search` over 1 GB of sessions)
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
   checkpoints  file checkpoints on a 10,000-file workspace (`examples/checkpoint_bench.rs`):
@@ -83,7 +86,7 @@ def target_dir():
 
 def cargo_build():
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "pi", "--example", "mock_llm",
-                    "--example", "checkpoint_bench"],
+                    "--example", "checkpoint_bench", "--example", "tools_bench"],
                    cwd=ROOT, check=True)
     return os.path.join(target_dir(), "release")
 
@@ -432,6 +435,11 @@ def write_repeated_fixture(text, sb, repeats):
     return path
 
 
+# ---------------------------------------------------------------- scale (scripts/bench_scale.py)
+
+from bench_scale import SCALE_ROWS, session_search, tools_vs_others, turn_cpu  # noqa: E402
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -510,6 +518,12 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "stream-rpc", lambda: rpc_prompts(cmd + model, sb, f"::words {WORDS}", 1, args.long_timeout))
     if want("stream-tui"):
         attempt(r, "stream-tui", lambda: stream_tui(cmd + model, sb, WORDS, args.long_timeout))
+    if name == "ours":
+        tools_vs_others(r, cmd, sb, args.runs, want, attempt)
+    if want("turn-cpu") and fixture:
+        attempt(r, "turn-cpu", lambda: turn_cpu(args.runs, cmd + model, sb, lambda: write_fixture(fixture, sb)))
+    if want("search-1gb") and name == "ours" and fixture:
+        attempt(r, "search-1gb", lambda: session_search(args.runs, cmd, fixture, sb.proj, sb.env))
     if want("sandbox") and name == "ours":
         attempt(r, "sandbox", lambda: sandbox_bash(cmd + model, sb, args.runs))
     if want("rpc-200"):
@@ -587,7 +601,7 @@ def report(results, args):
         ("bash call over RPC, `--sandbox full`", "sandbox", "full", "ms", ""),
         ("bash call over RPC, `--sandbox workspace-write`", "sandbox", "workspace-write", "ms", ""),
         ("bash call: workspace-write's extra over full (medians)", "sandbox", "extra", "ms", "≤ 2 ms"),
-    ]
+    ] + SCALE_ROWS
     before = "before" in results
     lines = [f"runs per timing: {args.runs}; medians with (min–max)", "",
              "| measurement | hello-world |" + (" before |" if before else "") +
@@ -596,7 +610,7 @@ def report(results, args):
     for label, key, field, unit, target in rows:
         # The floor has a `--version` and a first-frame figure; other rows have none.
         hw = cell(results, floor, key, field, unit, 2 if unit == "ms" else 1) if key in ("version", "frame") else ""
-        digits = 2 if unit == "ms" else (2 if unit == "s" else 1)
+        digits = 2 if unit in ("ms", "s", "×") else 1
         was = f" {cell(results, 'before', key, field, unit, digits)} |" if before else ""
         lines.append(f"| {label} | {hw} |{was} {cell(results, ours, key, field, unit, digits)} | "
                      f"{cell(results, ref, key, field, unit, digits)} | "

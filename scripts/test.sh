@@ -3,7 +3,8 @@
 # servers (npm and PyPI, cached), build the release binary, then run the whole test
 # suite. Needs a Rust toolchain, bash (which the tools under test use), Chromium (the
 # HTML export is checked in headless Chromium), tmux (the terminal UI is driven in it)
-# and curl and python3 (run inside the sandbox), installed here with apt-get when
+# and curl and python3 (run inside the sandbox), and ripgrep and fd (scripts/bench.py
+# compares the grep and find tools with them), installed here with apt-get when
 # missing; the Lua checker is installed with cargo when missing; node/npm and python3's
 # venv for the MCP servers, and pi 0.73.1's npm package (its RPC client drives ours in a
 # test) with npm into target/oracle.
@@ -23,6 +24,13 @@ for program in curl python3; do
         missing="$missing $program"
     fi
 done
+# scripts/bench.py compares the grep and find tools with ripgrep and fd.
+if ! command -v rg >/dev/null 2>&1; then
+    missing="$missing ripgrep"
+fi
+if ! command -v fdfind >/dev/null 2>&1 && ! command -v fd >/dev/null 2>&1; then
+    missing="$missing fd-find"
+fi
 if [ -n "$missing" ]; then
     sudo=""
     if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi

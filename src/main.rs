@@ -33,6 +33,9 @@ fn main() {
         println!("{text}");
         std::process::exit(code);
     }
+    if pi::app::sessions_command::is_sessions_command(&argv) {
+        std::process::exit(pi::app::sessions_command::run(&argv[1..]));
+    }
     if pi::app::config_command::is_config_command(&argv) {
         std::process::exit(pi::app::config_command::run());
     }

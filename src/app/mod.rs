@@ -15,6 +15,7 @@ pub mod project_trust;
 pub mod prompt_setup;
 pub mod resource_setup;
 pub mod session_setup;
+pub mod sessions_command;
 pub mod startup;
 pub mod test_runner;
 

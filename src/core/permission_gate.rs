@@ -11,6 +11,7 @@ use crate::ai::types::ToolCall;
 use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::SharedExtensionUi;
 use crate::permissions::{Action, Policy, Reason, Rule, Scope, Verdict};
+use crate::session::entries::SessionEntry;
 use crate::session::manager::SessionManager;
 use crate::t;
 
@@ -61,13 +62,16 @@ impl PermissionGate {
     pub fn load_session_rules(&mut self, session: &SessionManager) {
         self.policy.session.clear();
         for entry in session.entries() {
-            let Ok(v) = serde_json::to_value(entry) else {
+            // Only custom entries are looked at: nothing is converted per entry.
+            let SessionEntry::Custom(custom) = entry else {
                 continue;
             };
-            if v["type"] != "custom" || v["customType"] != SESSION_RULE_ENTRY {
+            if custom.custom_type != SESSION_RULE_ENTRY {
                 continue;
             }
-            let data = &v["data"];
+            let Some(data) = &custom.data else {
+                continue;
+            };
             let removed = data["removed"].as_bool() == Some(true);
             let (Some(tool), Some(pattern)) = (data["tool"].as_str(), data["pattern"].as_str())
             else {
@@ -272,5 +276,41 @@ async fn ask(
         Some(v) if v == once => Answer::Once,
         Some(v) if v == always => Answer::Always,
         _ => Answer::No,
+    }
+}
+
+#[cfg(test)]
+mod session_rule_tests {
+    use super::*;
+
+    #[test]
+    fn session_rules_come_back_from_the_session_entries_and_removals_count() {
+        let mut session = SessionManager::in_memory(std::path::Path::new("/p"));
+        session.append_custom_entry(
+            SESSION_RULE_ENTRY,
+            Some(json!({"tool": "bash", "pattern": "npm test"})),
+        );
+        session.append_custom_entry(
+            SESSION_RULE_ENTRY,
+            Some(json!({"tool": "bash", "pattern": "ls *"})),
+        );
+        // Other extensions' entries and entries without data are passed over.
+        session.append_custom_entry("other.ext", Some(json!({"tool": "bash", "pattern": "rm"})));
+        session.append_custom_entry(SESSION_RULE_ENTRY, None);
+        let mut gate = PermissionGate::default();
+        gate.load_session_rules(&session);
+        let rules: Vec<(&str, &str)> = gate
+            .policy
+            .session
+            .iter()
+            .map(|r| (r.tool.as_str(), r.pattern.as_str()))
+            .collect();
+        assert_eq!(rules, [("bash", "npm test"), ("bash", "ls *")]);
+
+        assert!(gate.remove_session_rule(0, &mut session));
+        let mut reloaded = PermissionGate::default();
+        reloaded.load_session_rules(&session);
+        assert_eq!(reloaded.policy.session.len(), 1);
+        assert_eq!(reloaded.policy.session[0].pattern, "ls *");
     }
 }

@@ -17,6 +17,7 @@ pub mod load;
 pub mod manager;
 pub mod migrate;
 pub mod read_ahead;
+pub mod search;
 pub mod tree;
 mod writer;
 

@@ -5,7 +5,7 @@
 //! whole path (prefixed with `**/` unless it is anchored). Matching is
 //! case-insensitive unless the pattern contains an uppercase letter.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 use serde_json::Value;
@@ -14,10 +14,12 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::tool::{ToolContext, ToolError, ToolOutput};
 
 use super::args::{
-    check_aborted, directory_arg, limit_arg, object_schema, required_str, run_blocking,
+    aborted, check_aborted, directory_arg, limit_arg, object_schema, required_str, run_blocking,
 };
 use super::listing::{ListingNotices, finish_listing};
-use super::walk::{WalkOptions, build_walker, relative_slash_path};
+use super::walk::{
+    Earliest, WalkOptions, WalkOrdered, build_walker, relative_slash_path, walk_parallel,
+};
 
 /// Default maximum number of results.
 const DEFAULT_LIMIT: usize = 1000;
@@ -96,6 +98,19 @@ impl FindTool {
     }
 }
 
+/// A matching entry.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Found {
+    path: PathBuf,
+    is_dir: bool,
+}
+
+impl WalkOrdered for Found {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// Walk `root` and list matching entries (blocking).
 fn run_find(
     pattern: &PathPattern,
@@ -122,30 +137,39 @@ fn run_find(
         gitignore_without_repo: true,
         custom_ignore_file: Some(".fdignore"),
     };
-    let mut results = Vec::new();
-    for entry in build_walker(&root, options, None).build() {
-        check_aborted(signal)?;
-        let Ok(entry) = entry else { continue };
-        if entry.depth() == 0 {
-            continue;
+    let earliest = Earliest::new(limit);
+    let walker = build_walker(&root, options, None);
+    let earliest_ref = &earliest;
+    let completed = walk_parallel(&walker, &earliest, signal, || {
+        move |entry: &ignore::DirEntry| {
+            let matched = if pattern.full_path {
+                pattern.matcher.is_match(entry.path())
+            } else {
+                pattern.matcher.is_match(entry.file_name())
+            };
+            if matched {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                earliest_ref.offer([Found {
+                    path: entry.path().to_path_buf(),
+                    is_dir,
+                }]);
+            }
         }
-        let matched = if pattern.full_path {
-            pattern.matcher.is_match(entry.path())
-        } else {
-            pattern.matcher.is_match(entry.file_name())
-        };
-        if !matched {
-            continue;
-        }
-        let mut relative = relative_slash_path(entry.path(), &root);
-        if entry.file_type().is_some_and(|t| t.is_dir()) {
-            relative.push('/');
-        }
-        results.push(relative);
-        if results.len() >= limit {
-            break;
-        }
+    });
+    if !completed {
+        return Err(aborted());
     }
+    let results: Vec<String> = earliest
+        .into_sorted()
+        .into_iter()
+        .map(|found| {
+            let mut relative = relative_slash_path(&found.path, &root);
+            if found.is_dir {
+                relative.push('/');
+            }
+            relative
+        })
+        .collect();
     if results.is_empty() {
         return Ok(ToolOutput::text("No files found matching pattern"));
     }

@@ -19,7 +19,9 @@ use super::args::{
 };
 use super::listing::{ListingNotices, finish_listing};
 use super::truncate::{GREP_MAX_LINE_LENGTH, truncate_line};
-use super::walk::{WalkOptions, build_walker, relative_slash_path};
+use super::walk::{
+    Earliest, WalkOptions, WalkOrdered, build_walker, relative_slash_path, walk_parallel,
+};
 
 /// Default maximum number of matches.
 const DEFAULT_LIMIT: usize = 100;
@@ -51,6 +53,33 @@ struct LineMatch {
     path: PathBuf,
     line_number: u64,
     line: Vec<u8>,
+}
+
+impl PartialEq for LineMatch {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for LineMatch {}
+
+impl PartialOrd for LineMatch {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Walk order: by path, then by line within a file.
+impl Ord for LineMatch {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&self.path, self.line_number).cmp(&(&other.path, other.line_number))
+    }
+}
+
+impl WalkOrdered for LineMatch {
+    fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 impl_builtin_tool! {
@@ -167,30 +196,54 @@ fn search_directory(
         gitignore_without_repo: false,
         custom_ignore_file: None,
     };
-    let mut matches = Vec::new();
-    for entry in build_walker(&request.search_path, options, overrides).build() {
-        if signal.is_cancelled() {
-            return Err(ToolError::new(ABORTED_MESSAGE));
+    let earliest = Earliest::new(request.limit);
+    let walker = build_walker(&request.search_path, options, overrides);
+    let earliest_ref = &earliest;
+    let completed = walk_parallel(&walker, &earliest, signal, || {
+        let mut searcher = new_searcher();
+        let mut found = Vec::new();
+        move |entry: &ignore::DirEntry| {
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return;
+            }
+            search_with(
+                &mut searcher,
+                entry.path(),
+                matcher,
+                request.limit,
+                &mut found,
+            );
+            earliest_ref.offer(found.drain(..));
         }
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        search_file(entry.path(), matcher, request.limit, &mut matches);
-        if matches.len() >= request.limit {
-            break;
-        }
+    });
+    if !completed {
+        return Err(ToolError::new(ABORTED_MESSAGE));
     }
-    Ok(matches)
+    Ok(earliest.into_sorted())
+}
+
+/// A line searcher that quits on binary files.
+fn new_searcher() -> Searcher {
+    SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(b'\x00'))
+        .build()
 }
 
 /// Append the matches in one file (stopping at `limit` in total). Unreadable
 /// and binary files contribute nothing.
 fn search_file(path: &Path, matcher: &RegexMatcher, limit: usize, matches: &mut Vec<LineMatch>) {
-    let mut searcher: Searcher = SearcherBuilder::new()
-        .line_number(true)
-        .binary_detection(BinaryDetection::quit(b'\x00'))
-        .build();
+    search_with(&mut new_searcher(), path, matcher, limit, matches);
+}
+
+/// [`search_file`] with a searcher reused across files.
+fn search_with(
+    searcher: &mut Searcher,
+    path: &Path,
+    matcher: &RegexMatcher,
+    limit: usize,
+    matches: &mut Vec<LineMatch>,
+) {
     let mut sink = CollectSink {
         path,
         limit,

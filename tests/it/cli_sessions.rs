@@ -137,3 +137,71 @@ fn session_dir_flag_and_env_choose_the_folder() {
         "nothing under the agent dir"
     );
 }
+
+#[test]
+fn sessions_search_finds_message_text_in_every_folder_newest_first() {
+    let server = answering("The parser is fixed");
+    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    let out = sandbox.run(
+        &["--model", "mock/mock-model", "-p", "fix the Parser bug"],
+        None,
+    );
+    assert!(out.status.success());
+    // A session of another project, older, mentioning the parser too.
+    let other = sandbox.agent_dir.join("sessions/--elsewhere--");
+    std::fs::create_dir_all(&other).unwrap();
+    let older = other.join("2020-01-01T00-00-00-000Z_old-one.jsonl");
+    std::fs::write(
+        &older,
+        concat!(
+            r#"{"type":"session","version":3,"id":"old-one","timestamp":"2020-01-01T00:00:00.000Z","cwd":"/elsewhere"}"#,
+            "\n",
+            r#"{"type":"message","id":"a","parentId":null,"timestamp":"2020-01-01T00:00:00.000Z","message":{"role":"user","content":"the parser again","timestamp":1}}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let old_time =
+        std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&older)
+        .unwrap()
+        .set_modified(old_time)
+        .unwrap();
+
+    let out = sandbox.run(&["sessions", "search", "parser", "--json"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hits = json_lines(&String::from_utf8_lossy(&out.stdout));
+    let folders: Vec<&str> = hits.iter().map(|h| h["cwd"].as_str().unwrap()).collect();
+    assert_eq!(folders, [sandbox.project.to_str().unwrap(), "/elsewhere"]);
+    assert_eq!(hits[0]["field"], "message");
+    assert_eq!(hits[1]["snippet"], "the parser again");
+    assert_eq!(hits[1]["path"], older.to_str().unwrap());
+
+    // A regex, and the text form naming the file to open.
+    let out = sandbox.run(
+        &["sessions", "search", "--regex", "parser is fix(ed)?"],
+        None,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("The parser is fixed"), "{text}");
+    assert!(!text.contains("/elsewhere"), "{text}");
+    let ours = sandbox
+        .session_files()
+        .into_iter()
+        .find(|f| !f.starts_with(&other))
+        .unwrap();
+    assert!(text.contains(ours.to_str().unwrap()), "{text}");
+
+    // Nothing found, and a malformed regex.
+    let out = sandbox.run(&["sessions", "search", "zebra"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("zebra"));
+    let out = sandbox.run(&["sessions", "search", "--regex", "("], None);
+    assert_eq!(out.status.code(), Some(2));
+}

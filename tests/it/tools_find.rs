@@ -132,3 +132,34 @@ async fn aborted_signal_stops_find() {
         .unwrap_err();
     assert_eq!(err.message, "Operation aborted");
 }
+
+#[tokio::test]
+async fn limited_results_are_the_first_in_walk_order_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in 0..20 {
+        let sub = dir.path().join(format!("d{d:02}"));
+        fs::create_dir_all(&sub).unwrap();
+        for f in 0..20 {
+            fs::write(sub.join(format!("f{f:02}.txt")), "").unwrap();
+        }
+    }
+    fs::write(dir.path().join("d00.txt"), "").unwrap();
+    for _ in 0..5 {
+        let out = find(dir.path(), json!({"pattern": "*", "limit": 23}))
+            .await
+            .unwrap();
+        let text = out.joined_text();
+        let lines: Vec<&str> = text.lines().collect();
+        // A folder, then everything in it, then what sorts after it.
+        assert_eq!(lines[0], "d00/");
+        assert_eq!(lines[1], "d00/f00.txt");
+        assert_eq!(lines[20], "d00/f19.txt");
+        assert_eq!(lines[21], "d00.txt");
+        assert_eq!(lines[22], "d01/");
+        assert!(text.contains("[23 results limit reached"));
+    }
+    let out = find(dir.path(), json!({"pattern": "*.txt", "limit": 1000}))
+        .await
+        .unwrap();
+    assert_eq!(out.joined_text().lines().count(), 401);
+}

@@ -176,3 +176,43 @@ async fn aborted_signal_stops_search() {
         .unwrap_err();
     assert_eq!(err.message, "Operation aborted");
 }
+
+/// A tree wide and deep enough for the parallel walk to interleave folders:
+/// `d00/f00.txt` … `d19/f19.txt`, each file two matching lines; plus `d05.txt`
+/// between `d05/` and `d06/` in walk order.
+fn wide_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for d in 0..20 {
+        let sub = dir.path().join(format!("d{d:02}"));
+        fs::create_dir_all(&sub).unwrap();
+        for f in 0..20 {
+            fs::write(sub.join(format!("f{f:02}.txt")), "hit one\nmiss\nhit two\n").unwrap();
+        }
+    }
+    fs::write(dir.path().join("d05.txt"), "hit top\n").unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn limited_results_are_the_first_in_walk_order_every_time() {
+    let dir = wide_tree();
+    // Matches 239 and 240 are in the last file of d05, 241 in d05.txt.
+    let expected_tail = "d05/f19.txt:1: hit one\nd05/f19.txt:3: hit two\nd05.txt:1: hit top";
+    for _ in 0..5 {
+        let out = grep(dir.path(), json!({"pattern": "hit", "limit": 241}))
+            .await
+            .unwrap();
+        let text = out.joined_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "d00/f00.txt:1: hit one");
+        assert_eq!(lines[1], "d00/f00.txt:3: hit two");
+        assert_eq!(lines[2], "d00/f01.txt:1: hit one");
+        assert_eq!(lines[238..241].join("\n"), expected_tail);
+        assert!(text.contains("[241 matches limit reached"));
+    }
+    // Without a limit in reach, every match of all 401 files is listed.
+    let out = grep(dir.path(), json!({"pattern": "hit", "limit": 2000}))
+        .await
+        .unwrap();
+    assert_eq!(out.joined_text().lines().count(), 801);
+}
