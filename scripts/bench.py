@@ -48,11 +48,7 @@ Too slow for the test suite; run it by hand and paste the markdown into BENCHMAR
 import argparse
 import json
 import os
-import re
 import select
-import shutil
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,13 +57,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import bench_export  # noqa: E402
+from bench_frames import (LAZY_EXTENSIONS, first_frame, lazy_vs_none, stream_tui,  # noqa: E402
+                          write_lazy_extensions)
+from bench_proc import proc_cpu, proc_status, stats, tree_pids  # noqa: E402
 REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
 FIXTURE_IN_MIRROR = "packages/coding-agent/test/fixtures/large-session.jsonl"
 MIRROR = "/work/.mirror/badlogic+pi-mono/repo"
 WORDS = 40_000
 RPC_TURNS = 200
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 HELLO_RS = 'fn main() { println!("0.73.1"); }\n'
 
 
@@ -104,12 +102,6 @@ def start_mock(release):
     proc = subprocess.Popen([os.path.join(release, "examples", "mock_llm")], stdout=subprocess.PIPE, text=True)
     port = int(proc.stdout.readline().strip())
     return proc, port
-
-
-def stats(values):
-    if not values:
-        return None
-    return (statistics.median(values), min(values), max(values))
 
 
 class Sandbox:
@@ -170,121 +162,6 @@ def repeat(runs, cmd, cwd, env, check=None):
         walls.append(plain_wall(cmd, cwd, env, check))
         rss.append(timed(cmd, cwd, env, check)[1])
     return {"wall": stats(walls), "rss": stats(rss)}
-
-
-def proc_status(pid, key):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def proc_cpu(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def tree_pids(pid):
-    """`pid` and its descendants (node may run helpers)."""
-    out = [pid]
-    try:
-        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    except OSError:
-        children = []
-    for c in children:
-        out.extend(tree_pids(int(c)))
-    return out
-
-
-# ---------------------------------------------------------------- terminal UI
-
-
-def pty_class():
-    from bench_tui import Pty  # noqa: E402  (shares the terminal emulation)
-    return Pty
-
-
-LAZY_EXTENSIONS = 60
-
-
-def write_lazy_extensions(sb, count=LAZY_EXTENSIONS):
-    """`count` extension files in the agent folder, each declaring one lazy command."""
-    folder = os.path.join(sb.agent, "extensions")
-    os.makedirs(folder, exist_ok=True)
-    for n in range(count):
-        with open(os.path.join(folder, f"lazy{n:02}.lua"), "w") as f:
-            f.write("return {\n"
-                    f"  activate = {{ commands = {{ {{ name = 'lazy{n}', description = 'lazy command {n}' }} }} }},\n"
-                    "  setup = function(pi)\n"
-                    f"    pi.registerCommand('lazy{n}', {{ handler = function(_, ctx) ctx.ui.notify('lazy {n}') end }})\n"
-                    "  end,\n"
-                    "}\n")
-
-
-def cpu_ms(pid):
-    """CPU time (ms) of every thread of `pid` so far, from the scheduler's own count."""
-    total = 0
-    task_dir = f"/proc/{pid}/task"
-    for tid in os.listdir(task_dir):
-        try:
-            with open(f"{task_dir}/{tid}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            pass
-    return total / 1e6
-
-
-def first_frame_cpu(cmd, sb, marker=b"mock-model"):
-    """(wall ms, CPU ms) to the first frame: CPU time hardly moves with the machine's load."""
-    Pty = pty_class()
-    p = Pty(cmd, sb.proj, sb.env)
-    try:
-        wall = p.wait_for(marker, timeout=120) * 1000
-        return wall, cpu_ms(p.pid)
-    finally:
-        p.close()
-
-
-def lazy_vs_none(cmd, none_sb, lazy_sb, runs):
-    """First frames with and without the lazy extensions, alternating runs."""
-    first_frame_cpu(cmd, lazy_sb)  # the first start fills the spec cache
-    none, lazy = [], []
-    for _ in range(runs):
-        none.append(first_frame_cpu(cmd, none_sb))
-        lazy.append(first_frame_cpu(cmd, lazy_sb))
-    return {"wall": stats([w for w, _ in lazy]), "base": stats([w for w, _ in none]),
-            "cpu": stats([c for _, c in lazy]), "cpu_base": stats([c for _, c in none])}
-
-
-def first_frame(cmd, sb, marker=b"mock-model", extra=()):
-    Pty = pty_class()
-    p = Pty(cmd + list(extra), sb.proj, sb.env)
-    try:
-        return p.wait_for(marker, timeout=120) * 1000
-    finally:
-        p.close()
-
-
-def stream_tui(cmd, sb, words, timeout):
-    Pty = pty_class()
-    p = Pty(cmd + ["--no-session"], sb.proj, sb.env)
-    try:
-        p.wait_for(b"mock-model", timeout=120)
-        time.sleep(0.5)
-        cpu0 = proc_cpu(p.pid)
-        mark = p.mark()
-        t0 = time.perf_counter()
-        p.type(f"::words {words}".encode())
-        time.sleep(0.2)
-        p.type(b"\r")
-        p.wait_for(f"word{words - 1}".encode(), since=mark, timeout=timeout)
-        wall = time.perf_counter() - t0
-        time.sleep(0.3)
-        return {"rss": proc_status(p.pid, "VmHWM"), "cpu": proc_cpu(p.pid) - cpu0, "wall": wall}
-    finally:
-        p.close()
 
 
 # ---------------------------------------------------------------- RPC
