@@ -305,7 +305,7 @@ impl ExtensionBridge {
         let result = crate::sandbox::switch_mode(mode, &cwd);
         self.view.lock().pending_sandbox = None;
         if let Err(message) = result {
-            self.view.report(format!("Extension error: {message}"));
+            self.view.report(format!("Extension error: {}", message));
         }
     }
 

@@ -29,7 +29,7 @@ pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String
     let started = std::time::Instant::now();
     let result = handler.call_async::<()>((args, ctx)).await;
     if let Some(ext) = ext {
-        crate::lua::profile::record(vm, ext, &format!("/{name}"), started.elapsed());
+        crate::lua::profile::record(vm, ext, &format!("/{name}"), started.elapsed(), true);
     }
     result.map_err(|e| {
         let message = format!("/{name} ({path}) failed: {}", error_text(&e));

@@ -217,9 +217,11 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         vm.host.budget.reset();
         let started = std::time::Instant::now();
         let call = func.call_async::<LuaValue>((event.clone(), ctx.clone()));
+        let mut stopped = false;
         let called = if event_name == "session_start" {
             let limit = vm.host.startup_limit;
             tokio::time::timeout(limit, call).await.unwrap_or_else(|_| {
+                stopped = true;
                 Err(mlua::Error::runtime(t!(
                     "pi.ext.startup_timeout",
                     event = event_name,
@@ -229,7 +231,8 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         } else {
             call.await
         };
-        crate::lua::profile::record(vm, ext, event_name, started.elapsed());
+        // A handler stopped at the bound is named for that, not also as slow.
+        crate::lua::profile::record(vm, ext, event_name, started.elapsed(), !stopped);
         let outcome = match called {
             Ok(LuaValue::Nil) => Ok(false),
             Ok(v) => to_json(lua, v).and_then(|result| {

@@ -449,6 +449,9 @@ fn serve_deferred(host: &Host, request: Request) {
     }
 }
 
+/// Stack of the extension host's thread (see [`spawn`]).
+const EXTENSION_THREAD_STACK: usize = 16 << 20;
+
 /// Start the host thread; it ends when every handle is dropped.
 #[expect(
     clippy::expect_used,
@@ -464,6 +467,9 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
     let start = move || {
         std::thread::Builder::new()
             .name("pi-extensions".into())
+            // Room for Lua's own limit of nested calls through Rust (about 200) to be
+            // reached first, as an error; only the pages used are ever touched.
+            .stack_size(EXTENSION_THREAD_STACK)
             .spawn(move || {
                 let runtime = match tokio::runtime::Builder::new_current_thread()
                     .enable_all()

@@ -127,7 +127,6 @@ pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> String {
             let _ = vm.lua.gc_collect();
             crate::lua::vm::memory_error_text()
         }
-        mlua::Error::RuntimeError(message) => message,
         other => crate::lua::tool_exec::error_text(&other),
     }
 }

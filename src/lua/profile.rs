@@ -149,9 +149,9 @@ pub fn snapshot(vm: &Vm) -> Profile {
 }
 
 /// Add one call of `handler` taking `elapsed` to extension `ext`; an event handler slower
-/// than the threshold is named in the transcript, once per extension and event (commands
-/// and tools are timed only: they may rightly run long).
-pub fn record(vm: &Vm, ext: usize, handler: &str, elapsed: Duration) {
+/// than the threshold is named in the transcript, once per extension and event, when
+/// `may_warn` (commands and tools are timed only: they may rightly run long).
+pub fn record(vm: &Vm, ext: usize, handler: &str, elapsed: Duration, may_warn: bool) {
     let mut reg = vm.host.reg.borrow_mut();
     let Some(info) = reg.extensions.get_mut(ext) else {
         return;
@@ -165,7 +165,7 @@ pub fn record(vm: &Vm, ext: usize, handler: &str, elapsed: Duration) {
     time.total += elapsed;
     time.max = time.max.max(elapsed);
     let event = !handler.starts_with('/') && !handler.starts_with("tool:");
-    if !event || elapsed <= vm.host.slow_handler {
+    if !may_warn || !event || elapsed <= vm.host.slow_handler {
         return;
     }
     let path = info.path.display().to_string();

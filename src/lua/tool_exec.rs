@@ -43,7 +43,7 @@ pub async fn execute_tool(
     let result = execute
         .call_async::<LuaValue>((call_id.to_string(), params, signal, on_update, ctx))
         .await;
-    crate::lua::profile::record(vm, ext, &format!("tool:{name}"), started.elapsed());
+    crate::lua::profile::record(vm, ext, &format!("tool:{name}"), started.elapsed(), true);
     let result = match result {
         Ok(v) => v,
         Err(e) => {
@@ -100,18 +100,46 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
     }
 }
 
-/// The message of a Lua error without mlua's wrapping ("callback error", traceback).
+/// The message of a Lua error without mlua's wrapping ("callback error", traceback); an
+/// error raised by pi's own functions is prefixed with the Lua line that called them.
 pub fn error_text(e: &mlua::Error) -> String {
     if crate::lua::vm::is_memory_error(e) {
         return crate::lua::vm::memory_error_text();
     }
     match e {
-        mlua::Error::CallbackError { cause, .. } => error_text(cause),
+        mlua::Error::CallbackError { traceback, cause } => {
+            let text = error_text(cause);
+            match lua_position(traceback) {
+                Some(at) if !text.contains(at) => format!("{at}: {text}"),
+                _ => text,
+            }
+        }
         mlua::Error::RuntimeError(m) => m
             .split("\nstack traceback:")
             .next()
             .unwrap_or(m)
             .to_string(),
         other => other.to_string(),
+    }
+}
+
+/// `file:line` of the innermost Lua frame of a traceback (not pi's own `[C]` functions).
+fn lua_position(traceback: &str) -> Option<&str> {
+    traceback
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with("[C]") && !line.starts_with("stack traceback"))
+        .find_map(|line| line.split_once(": in ").map(|(at, _)| at))
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::lua_position;
+
+    #[test]
+    fn the_innermost_lua_frame_is_named() {
+        let traceback = "stack traceback:\n\t[C]: in function 'registerShortcut'\n\t/x/bad.lua:2: in function </x/bad.lua:1>\n\t[C]: in ?";
+        assert_eq!(lua_position(traceback), Some("/x/bad.lua:2"));
+        assert_eq!(lua_position("stack traceback:\n\t[C]: in ?"), None);
     }
 }

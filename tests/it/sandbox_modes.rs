@@ -35,8 +35,7 @@ fn rpc_switches_the_sandbox_live_and_reports_it_in_the_state() {
         v["type"] == "extension_ui_request" && v["method"] == "select"
     });
     rpc.send_raw(
-        &json!({"type": "extension_ui_response", "id": ask.value["id"], "value": "No"})
-            .to_string(),
+        &json!({"type": "extension_ui_response", "id": ask.value["id"], "value": "No"}).to_string(),
     );
     let bash = rpc.response(&id);
     assert_ne!(bash["data"]["exitCode"], 0, "{bash}");

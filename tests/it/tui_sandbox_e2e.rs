@@ -40,9 +40,15 @@ fn slash_sandbox_switches_the_mode_live_and_confines_bang_commands() {
     );
 
     pi.send(&format!("!touch {marker}"));
+    pi.tmux.wait_for(
+        "the offer to run it outside",
+        Duration::from_secs(10),
+        |s| s.contains("Permission denied") && s.contains("Yes, once"),
+    );
+    pi.tmux.key("Escape");
     pi.tmux
-        .wait_for("the refusal", Duration::from_secs(10), |s| {
-            s.contains("Permission denied")
+        .wait_for("the refusal with its hint", Duration::from_secs(10), |s| {
+            s.contains("--sandbox full") && !s.contains("Yes, once")
         });
     assert!(!std::path::Path::new(&marker).exists());
     pi.send("!touch made-here && echo made-it");
