@@ -127,7 +127,7 @@ pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> String {
             let _ = vm.lua.gc_collect();
             crate::lua::vm::memory_error_text()
         }
-        other => crate::lua::tool_exec::error_text(&other),
+        other => crate::lua::tool_exec::error_text_at(&other),
     }
 }
 

@@ -100,20 +100,13 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
     }
 }
 
-/// The message of a Lua error without mlua's wrapping ("callback error", traceback); an
-/// error raised by pi's own functions is prefixed with the Lua line that called them.
+/// The message of a Lua error without mlua's wrapping ("callback error", traceback).
 pub fn error_text(e: &mlua::Error) -> String {
     if crate::lua::vm::is_memory_error(e) {
         return crate::lua::vm::memory_error_text();
     }
     match e {
-        mlua::Error::CallbackError { traceback, cause } => {
-            let text = error_text(cause);
-            match lua_position(traceback) {
-                Some(at) if !text.contains(at) => format!("{at}: {text}"),
-                _ => text,
-            }
-        }
+        mlua::Error::CallbackError { cause, .. } => error_text(cause),
         mlua::Error::RuntimeError(m) => m
             .split("\nstack traceback:")
             .next()
@@ -123,12 +116,26 @@ pub fn error_text(e: &mlua::Error) -> String {
     }
 }
 
-/// `file:line` of the innermost Lua frame of a traceback (not pi's own `[C]` functions).
+/// [`error_text`], prefixed with the extension's line that called the pi function which
+/// raised it (a load error names where in the file it happened).
+pub fn error_text_at(e: &mlua::Error) -> String {
+    let text = error_text(e);
+    let mlua::Error::CallbackError { traceback, .. } = e else {
+        return text;
+    };
+    match lua_position(traceback) {
+        Some(at) if !text.contains(at) => format!("{at}: {text}"),
+        _ => text,
+    }
+}
+
+/// `file:line` of the innermost frame of a traceback that is an extension's file (not
+/// pi's own `[C]` functions or built-in chunks).
 fn lua_position(traceback: &str) -> Option<&str> {
     traceback
         .lines()
         .map(str::trim)
-        .filter(|line| !line.starts_with("[C]") && !line.starts_with("stack traceback"))
+        .filter(|line| !line.starts_with('[') && !line.starts_with("stack traceback"))
         .find_map(|line| line.split_once(": in ").map(|(at, _)| at))
 }
 
@@ -141,5 +148,7 @@ mod position_tests {
         let traceback = "stack traceback:\n\t[C]: in function 'registerShortcut'\n\t/x/bad.lua:2: in function </x/bad.lua:1>\n\t[C]: in ?";
         assert_eq!(lua_position(traceback), Some("/x/bad.lua:2"));
         assert_eq!(lua_position("stack traceback:\n\t[C]: in ?"), None);
+        let builtin = "stack traceback:\n\t[string \"?\"]:28: in function <x>";
+        assert_eq!(lua_position(builtin), None);
     }
 }
