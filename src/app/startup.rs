@@ -24,7 +24,6 @@ use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::{SharedExtensionUi, SharedView};
 use crate::modes::print::{PrintOutput, PrintRun, run_print_mode};
 use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
-use crate::session::manager::SessionManager;
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
 use crate::tui::{InteractiveOptions, run_interactive};
 
@@ -164,7 +163,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             .and_then(|name| crate::ui_kit::theme::theme_json(name, &[themes.as_path()]));
         let messages = args.messages();
         let out = messages.first().map(String::as_str);
-        return export_session_file(source, out, theme.as_deref());
+        return super::session_setup::export_session_file(source, out, theme.as_deref());
     }
     // `pi -p "/lang ..."` needs no model: answer it before choosing one.
     let messages = args.messages();
@@ -513,31 +512,6 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
     }
     Ok(code)
-}
-
-/// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
-fn export_session_file(source: &str, out: Option<&str>, theme: Option<&str>) -> StartupResult<i32> {
-    let source = PathBuf::from(source);
-    let session = SessionManager::open(&source).map_err(|e| {
-        t!(
-            "pi.cli.session_unreadable",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
-    let out = out.map(PathBuf::from);
-    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|e| {
-        t!(
-            "pi.cli.export_failed",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
-    println!(
-        "{}",
-        t!("pi.cli.exported", path = path.display().to_string())
-    );
-    Ok(0)
 }
 
 /// Piped stdin as the start of the prompt (`None` when blank); stdin that

@@ -5,9 +5,10 @@
 use crate::t;
 
 mod compaction;
+mod retry;
 mod run_checkpoints;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
@@ -17,12 +18,8 @@ use crate::agent::agent_loop::{
 };
 use crate::agent::events::AgentEvent;
 use crate::agent::tool::ToolOutput;
-use crate::ai::error_kind::kind_of;
-use crate::ai::errors::{is_context_overflow, is_retryable};
 use crate::ai::types::ToolCall;
-use crate::ai::types::{
-    AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
-};
+use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage, now_ms};
 use crate::config::settings_keys::CompactionSettings;
 use crate::core::checkpoints::RunCheckpoints;
 use crate::core::extension_bridge::{ExtensionBridge, InputOutcome};
@@ -374,106 +371,11 @@ impl AgentSession {
         };
     }
 
-    /// After a failed run, retry while the error is transient and the policy allows
-    /// another attempt; every attempt after the first stops waiting for its first byte
-    /// when the request's total time (`retry.totalTimeoutMs`) is up.
-    async fn retry_transient_errors(&mut self, signal: &CancellationToken) {
-        self.last_attempts = 1;
-        let mut attempt = 0u32;
-        let mut began: Option<Instant> = None;
-        loop {
-            // A run a limit stopped is over: retrying would only go past the limit.
-            if let Some(stop) = &self.state.run.stopped {
-                if attempt > 0 {
-                    let final_error = Some(stop.message.clone());
-                    self.emit(&AgentEvent::AutoRetryEnd {
-                        success: false,
-                        attempt,
-                        final_error,
-                    });
-                }
-                return;
-            }
-            let Some(last) = self
-                .state
-                .messages
-                .last()
-                .and_then(Message::as_assistant)
-                .cloned()
-            else {
-                break;
-            };
-            let failed = last.stop_reason == StopReason::Error;
-            let transient = failed
-                && !is_context_overflow(&last, Some(self.config.model.context_window))
-                && is_retryable(&last);
-            if !self.retry.settings.enabled || !transient {
-                if attempt > 0 {
-                    let final_error = if failed {
-                        last.error_message.clone()
-                    } else {
-                        None
-                    };
-                    self.emit(&AgentEvent::AutoRetryEnd {
-                        success: !failed && last.stop_reason != StopReason::Aborted,
-                        attempt,
-                        final_error,
-                    });
-                }
-                break;
-            }
-            let error = last.error_message.clone().unwrap_or_default();
-            let kind = kind_of(last.error_kind, &error);
-            let began = *began.get_or_insert_with(|| request_began(&last));
-            let Some(delay_ms) =
-                self.retry
-                    .next_retry(attempt, kind, last.retry_after_ms, began.elapsed())
-            else {
-                self.emit(&AgentEvent::AutoRetryEnd {
-                    success: false,
-                    attempt,
-                    final_error: last.error_message.clone(),
-                });
-                break;
-            };
-            attempt += 1;
-            self.emit(&AgentEvent::AutoRetryStart {
-                attempt,
-                max_attempts: self.retry.max_retries_for(kind),
-                delay_ms,
-                error_message: error,
-            });
-            self.state.messages.pop();
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis(delay_ms)) => {}
-                _ = signal.cancelled() => {
-                    self.emit(&AgentEvent::AutoRetryEnd { success: false, attempt, final_error: Some(RETRY_CANCELLED.into()) });
-                    break;
-                }
-            }
-            self.retry_deadline = self.retry.deadline(began);
-            self.last_attempts = attempt + 1;
-            self.run_loop(None, signal).await;
-        }
-        self.retry_deadline = None;
-    }
-
     pub(super) fn emit(&mut self, event: &AgentEvent) {
         for l in &mut self.listeners {
             l(event);
         }
     }
-}
-
-/// When the request that ended in `failed` began: when it was sent if nothing came
-/// back, else now (a reply cut off after streaming for minutes gets its full retries).
-fn request_began(failed: &AssistantMessage) -> Instant {
-    let now = Instant::now();
-    if !failed.content.is_empty() {
-        return now;
-    }
-    let ago = now_ms().saturating_sub(failed.timestamp).max(0) as u64;
-    now.checked_sub(Duration::from_millis(ago)).unwrap_or(now)
 }
 
 /// Forwards events to listeners and appends finished messages to the session.

@@ -3,6 +3,7 @@
 
 mod commands;
 mod completion;
+mod export_events;
 mod extension_ui;
 pub mod extensions;
 pub mod hotkeys;

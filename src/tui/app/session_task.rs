@@ -329,42 +329,6 @@ impl SessionPlace {
     }
 }
 
-/// Export the session (HTML, or JSONL by the file's extension) and describe the outcome.
-fn export_event(agent: &AgentSession, path: Option<PathBuf>, theme: Option<&str>) -> UiEvent {
-    let result = match &path {
-        Some(p) if crate::export::jsonl::wants_jsonl(p) => {
-            crate::export::jsonl::export_jsonl(&agent.session, Some(p))
-        }
-        _ => crate::export::export_session(&agent.session, path.as_deref(), theme),
-    };
-    match result {
-        Ok(path) => UiEvent::Info(t!("pi.cmd.export.done", path = path.display().to_string())),
-        Err(e) => UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string())),
-    }
-}
-
-/// Upload the session as a secret gist and describe the outcome.
-async fn share_event(
-    session: &crate::session::manager::SessionManager,
-    theme: Option<&str>,
-) -> UiEvent {
-    use crate::export::share::{ShareError, share_session};
-    match share_session(session, theme).await {
-        Ok(shared) => UiEvent::Info(t!(
-            "pi.cmd.share.done",
-            url = shared.viewer_url,
-            gist = shared.gist_url
-        )),
-        Err(ShareError::NotInstalled) => UiEvent::Failed(t!("pi.cmd.share.no_gh")),
-        Err(ShareError::NotLoggedIn) => UiEvent::Failed(t!("pi.cmd.share.not_logged_in")),
-        Err(ShareError::Export(e)) => {
-            UiEvent::Failed(t!("pi.cmd.export.failed", error = e.to_string()))
-        }
-        Err(ShareError::Gist(error)) => UiEvent::Failed(t!("pi.cmd.share.failed", error = error)),
-        Err(ShareError::NoGistId) => UiEvent::Failed(t!("pi.cmd.share.no_id")),
-    }
-}
-
 /// Tell the UI about the session it now shows after `/resume` or `/import`.
 fn announce_switch(agent: &mut AgentSession, models: &[Model], ui_tx: &UnboundedSender<UiEvent>) {
     let _ = ui_tx.send(UiEvent::Reset(
@@ -527,7 +491,9 @@ pub fn spawn_session(
                 SessionCommand::Export {
                     share: true, theme, ..
                 } => {
-                    let _ = ui_tx.send(share_event(&agent.session, theme.as_deref()).await);
+                    let _ = ui_tx.send(
+                        super::export_events::share_event(&agent.session, theme.as_deref()).await,
+                    );
                 }
                 SessionCommand::Extensions => {
                     let handle = agent.extensions().map(|e| e.handle.clone());
@@ -542,7 +508,11 @@ pub fn spawn_session(
                     let _ = ui_tx.send(UiEvent::Info(text));
                 }
                 SessionCommand::Export { path, theme, .. } => {
-                    let _ = ui_tx.send(export_event(&agent, path, theme.as_deref()));
+                    let _ = ui_tx.send(super::export_events::export_event(
+                        &agent,
+                        path,
+                        theme.as_deref(),
+                    ));
                 }
                 SessionCommand::Import { path, models } => {
                     let folder = agent.config.cwd.clone();
