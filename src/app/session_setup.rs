@@ -266,6 +266,35 @@ pub fn run_limits(
     }
 }
 
+/// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
+pub(super) fn export_session_file(
+    source: &str,
+    out: Option<&str>,
+    theme: Option<&str>,
+) -> Result<i32, String> {
+    let source = PathBuf::from(source);
+    let session = SessionManager::open(&source).map_err(|e| {
+        t!(
+            "pi.cli.session_unreadable",
+            path = source.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
+    let out = out.map(PathBuf::from);
+    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|e| {
+        t!(
+            "pi.cli.export_failed",
+            path = source.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
+    println!(
+        "{}",
+        t!("pi.cli.exported", path = path.display().to_string())
+    );
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::named_session_file;
@@ -331,33 +360,4 @@ mod tests {
         assert_eq!(named(&["--", "--session", "a.jsonl"]), None);
         assert_eq!(named(&["--session"]), None);
     }
-}
-
-/// `pi --export <session.jsonl> [out.html]`: write the HTML and print its path.
-pub(super) fn export_session_file(
-    source: &str,
-    out: Option<&str>,
-    theme: Option<&str>,
-) -> Result<i32, String> {
-    let source = PathBuf::from(source);
-    let session = SessionManager::open(&source).map_err(|e| {
-        t!(
-            "pi.cli.session_unreadable",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
-    let out = out.map(PathBuf::from);
-    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|e| {
-        t!(
-            "pi.cli.export_failed",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
-    println!(
-        "{}",
-        t!("pi.cli.exported", path = path.display().to_string())
-    );
-    Ok(0)
 }
