@@ -271,7 +271,7 @@ pub(super) fn export_session_file(
     source: &str,
     out: Option<&str>,
     theme: Option<&str>,
-) -> Result<i32, String> {
+) -> super::startup::StartupResult<i32> {
     let source = PathBuf::from(source);
     let session = SessionManager::open(&source).map_err(|e| {
         t!(
