@@ -38,7 +38,7 @@ pub static THEME: ConfigSchema = ConfigSchema::new(include_str!("../../schemas/t
 const MAX_UNKNOWN_LISTED: usize = 5;
 
 /// `300000` → `300,000`.
-fn group_thousands(n: usize) -> String {
+pub(crate) fn group_thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, d) in digits.chars().enumerate() {

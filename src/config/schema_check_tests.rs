@@ -227,3 +227,10 @@ fn a_keybinding_of_the_wrong_type_is_named() {
     );
     assert_eq!(kept, json!({"app.model.select": "ctrl+x"}));
 }
+
+#[test]
+fn counts_are_grouped_by_thousands() {
+    use super::group_thousands;
+    assert_eq!(group_thousands(1_234_567), "1,234,567");
+    assert_eq!(group_thousands(999), "999");
+}

@@ -220,22 +220,9 @@ pub(super) fn binary_summary(total_bytes: usize, head: &[u8]) -> String {
     let more = if total_bytes > head.len() { " …" } else { "" };
     format!(
         "[binary output: {} bytes, first bytes {}{more}]",
-        group_thousands(total_bytes),
+        crate::config::schema_check::group_thousands(total_bytes),
         first.join(" ")
     )
-}
-
-/// `4096` → `4,096`.
-fn group_thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -290,7 +277,5 @@ mod tests {
             binary_summary(4096, &[0x7f, 0x45, 0x4c, 0x46]),
             "[binary output: 4,096 bytes, first bytes 7f 45 4c 46 …]"
         );
-        assert_eq!(group_thousands(1_234_567), "1,234,567");
-        assert_eq!(group_thousands(999), "999");
     }
 }
