@@ -109,22 +109,21 @@ fn clear_on_shrink_redraws_instead_of_leaving_empty_rows() {
         let (server, pi) = launch(settings, &[]);
         server.push(MockReply::openai_text(&answer));
         pi.send("fill the screen");
-        // The last frame of the answer, not one caught while it was being drawn: the
-        // footer has reached the bottom row.
         pi.tmux
             .wait_for("the answer", Duration::from_secs(20), |s| {
-                s.contains("line 60")
-                    && !s.contains("Working")
-                    && s.lines().last().is_some_and(|l| l.contains("mock-model"))
+                s.contains("line 60") && !s.contains("Working")
             });
-        let (row, height) = footer_row(&pi);
-        assert_eq!(row + 1, height, "the footer starts at the bottom");
-        // The `/` list opens below the editor, then closes: the UI shrinks.
+        // The `/` list opens below the editor and pushes the footer to the bottom row
+        // (the end of the run may itself have shrunk the UI, so the start is set here).
         pi.tmux.type_text("/");
         pi.tmux
             .wait_for("the command list", Duration::from_secs(10), |s| {
                 s.contains("/model")
+                    && s.lines().last().is_some_and(|l| l.contains("mock-model"))
             });
+        let (row, height) = footer_row(&pi);
+        assert_eq!(row + 1, height, "the footer starts at the bottom");
+        // Then it closes: the UI shrinks.
         pi.tmux.key("BSpace");
         pi.tmux
             .wait_for("the list to close", Duration::from_secs(10), |s| {
