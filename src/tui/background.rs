@@ -5,10 +5,15 @@
 //! queries are followed by a device-attributes request every terminal
 //! answers, so a terminal that ignores the others costs one round trip; one
 //! that answers nothing costs at most [`TIMEOUT`].
+//!
+//! Keys the user typed before the UI was up arrive mixed with the answers;
+//! they are kept (see [`take_typed_ahead`]) for the editor, never dropped.
 
 use std::io::Write;
 use std::os::fd::AsRawFd;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
+
+use crate::sync::LockExt;
 use std::time::{Duration, Instant};
 
 /// Give up waiting for answers after this long.
@@ -24,6 +29,14 @@ pub struct TerminalAnswers {
 }
 
 static ANSWERS: OnceLock<TerminalAnswers> = OnceLock::new();
+
+/// What the user typed before the terminal was asked, read with its answers.
+static TYPED_AHEAD: Mutex<String> = Mutex::new(String::new());
+
+/// The text typed before the UI was ready (empty when none), handed over once.
+pub fn take_typed_ahead() -> String {
+    std::mem::take(&mut *TYPED_AHEAD.locked())
+}
 
 /// Ask the terminal (the first time; later calls return the same answers).
 /// Must run in raw mode before anything else reads stdin.
@@ -41,7 +54,9 @@ pub fn query_terminal() -> TerminalAnswers {
             .and_then(|()| out.flush());
         match asked {
             Ok(()) => {
-                let reply = read_until_device_attributes(TIMEOUT);
+                let read = read_until_device_attributes(TIMEOUT);
+                let (reply, typed) = split_typed_ahead(&read);
+                TYPED_AHEAD.locked().push_str(&typed);
                 if let Some((width, height)) =
                     crate::ui_kit::terminal_image::parse_cell_size(&reply)
                 {
@@ -111,9 +126,77 @@ fn read_answers_from(fd: std::os::fd::RawFd, timeout: Duration) -> Vec<u8> {
 
 /// A primary device attributes answer (`ESC [ ? ... c`) is complete.
 fn device_attributes_end(reply: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(reply);
-    text.find("\x1b[?")
-        .is_some_and(|at| text[at + 3..].contains('c'))
+    escape_sequences(reply).any(|seq| seq.starts_with(b"\x1b[?") && seq.ends_with(b"c"))
+}
+
+/// The terminal's answers (every escape sequence) apart from the text typed
+/// between them, as the editor should receive it: the line discipline's
+/// Enter (`\r` or `\n`) as a line break, Backspace applied, other control
+/// bytes dropped. An escape sequence cut off at the end counts as an answer.
+pub fn split_typed_ahead(read: &[u8]) -> (Vec<u8>, String) {
+    let mut answers = Vec::new();
+    let mut typed = Vec::new();
+    let mut at = 0;
+    while at < read.len() {
+        if read[at] == 0x1b {
+            let len = escape_sequence_len(&read[at..]);
+            answers.extend_from_slice(&read[at..at + len]);
+            at += len;
+        } else {
+            typed.push(read[at]);
+            at += 1;
+        }
+    }
+    let mut text = String::new();
+    for c in String::from_utf8_lossy(&typed)
+        .replace("\r\n", "\n")
+        .chars()
+    {
+        match c {
+            '\r' | '\n' => text.push('\n'),
+            '\t' => text.push(c),
+            '\u{7f}' | '\u{8}' => {
+                text.pop();
+            }
+            c if c.is_control() => {}
+            c => text.push(c),
+        }
+    }
+    (answers, text)
+}
+
+/// Each escape sequence in `bytes`, in order.
+fn escape_sequences(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + bytes[at..].iter().position(|&b| b == 0x1b)?;
+        let len = escape_sequence_len(&bytes[start..]);
+        at = start + len;
+        Some(&bytes[start..start + len])
+    })
+}
+
+/// The length of the escape sequence at the start of `bytes` (which begins
+/// with ESC): CSI up to its final byte, OSC up to BEL or ST, else two bytes.
+fn escape_sequence_len(bytes: &[u8]) -> usize {
+    match bytes.get(1) {
+        Some(b'[') => bytes[2..]
+            .iter()
+            .position(|b| (0x40..=0x7e).contains(b))
+            .map_or(bytes.len(), |end| end + 3),
+        Some(b']') => {
+            let body = &bytes[2..];
+            let bel = body.iter().position(|&b| b == 0x07).map(|p| p + 3);
+            let st = body.windows(2).position(|w| w == b"\x1b\\").map(|p| p + 4);
+            match (bel, st) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => bytes.len(),
+            }
+        }
+        Some(_) => 2,
+        None => 1,
+    }
 }
 
 /// The `rgb:RRRR/GGGG/BBBB` colour in an OSC 11 answer, scaled to 0..1.
@@ -154,6 +237,22 @@ mod tests {
         assert!(parse_background(b"\x1b[?1;2c").is_none());
         assert!(device_attributes_end(b"\x1b]11;rgb:0/0/0\x07\x1b[?1;2c"));
         assert!(!device_attributes_end(b"\x1b]11;rgb:0/0/0\x07\x1b[?1;2"));
+    }
+
+    #[test]
+    fn keys_typed_before_the_ui_are_kept_apart_from_the_answers() {
+        let read = b"first line\rsec\x1b[?0u\x1b]11;rgb:0/0/0\x1b\\ond\x7fd\x01\x1b[?62;22c";
+        let (answers, typed) = split_typed_ahead(read);
+        assert_eq!(typed, "first line\nsecond");
+        assert_eq!(
+            answers,
+            b"\x1b[?0u\x1b]11;rgb:0/0/0\x1b\\\x1b[?62;22c".to_vec()
+        );
+        assert!(parse_answers(&answers).keyboard_enhancement);
+        assert!(device_attributes_end(read));
+        // A typed `c` after the keyboard answer is not the end of the answers.
+        assert!(!device_attributes_end(b"\x1b[?0uabc"));
+        assert_eq!(split_typed_ahead(b"\x1b[?62;22c").1, "");
     }
 
     #[test]

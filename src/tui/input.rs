@@ -29,9 +29,14 @@ pub struct Input {
 }
 
 impl Input {
-    /// Start reading terminal events.
+    /// Start reading terminal events; text typed before the UI was ready
+    /// comes first, as a paste into the editor (never sent on its own).
     pub fn start() -> Input {
         let (tx, events) = unbounded_channel();
+        let typed = crate::tui::background::take_typed_ahead();
+        if !typed.is_empty() {
+            let _ = tx.send(Event::Paste(typed));
+        }
         let control = Arc::new((Mutex::new(Control::default()), Condvar::new()));
         let thread_control = control.clone();
         std::thread::spawn(move || read_loop(tx, thread_control));

@@ -178,3 +178,39 @@ fn ctrl_g_gets_the_pasted_text_and_an_unchanged_draft_keeps_its_marker() {
     }
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn keys_typed_before_the_ui_is_up_land_in_the_editor_unsent() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_text("typed-ahead answer"));
+    let sandbox = crate::support::pi_cli::PiSandbox::with_mock(&server, "openai-completions");
+    let before = sandbox.root.path().join("stty-before.txt");
+    let after = sandbox.root.path().join("stty-after.txt");
+    let command = pi_command(&sandbox, "--model mock/mock-model", &before, &after);
+    // pi starts a second late, so the keys reach the terminal while it is still in
+    // line mode: the line typed with Enter is complete before pi reads anything.
+    let delayed = format!("sh -c {}", quote(&format!("sleep 1; {command}")));
+    let tmux = Tmux::start(&delayed, &sandbox.project);
+    tmux.type_text("first line");
+    tmux.key("Enter");
+    tmux.type_text("second");
+    let pi = Session {
+        sandbox,
+        tmux,
+        before,
+        after,
+    };
+    wait_for_editor(&pi, "the typed lines", &["first line", "second"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(server.requests().is_empty(), "nothing is sent on its own");
+    pi.tmux.key("Enter");
+    pi.tmux
+        .wait_for("the answer", WAIT, |s| s.contains("typed-ahead answer"));
+    let request = sent(&server, 0);
+    assert!(request.contains(r"first line\nsecond"), "{request}");
+    pi.quit_and_check_terminal();
+}
