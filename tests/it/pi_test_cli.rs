@@ -61,7 +61,7 @@ fn the_worked_example_passes_then_fails_with_a_diff_when_the_extension_changes()
         "{out}"
     );
     assert!(
-        out.contains("1 passed, 0 failed across 1 extensions"),
+        out.contains("1 passed, 0 failed across 1 extension (1 test file)"),
         "{out}"
     );
     let snapshot = std::fs::read_to_string(dir.join("snapshots/hello_test-greeted.txt")).unwrap();
@@ -133,7 +133,7 @@ fn a_scaffolded_extension_passes_its_own_test() {
     let (code, out) = pi_test(&sandbox, dir, &["test"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("1 passed, 0 failed across 1 extensions"),
+        out.contains("1 passed, 0 failed across 1 extension"),
         "{out}"
     );
     // A second scaffold of the same name is refused; nothing is overwritten.
@@ -197,7 +197,7 @@ fn the_test_api_scripts_the_model_and_the_user_and_reports_each_kind_of_failure(
     );
     assert!(out.contains("not: expected no error, got: "), "{out}");
     assert!(
-        out.contains("2 passed, 4 failed across 1 extensions"),
+        out.contains("2 passed, 4 failed across 1 extension"),
         "{out}"
     );
 }

@@ -142,8 +142,8 @@ pub fn run_once(
             "pi.test.summary",
             passed = summary.passed,
             failed = summary.failed,
-            extensions = summary.extensions,
-            files = summary.files
+            extensions = t!("pi.test.summary.extensions", count = summary.extensions),
+            files = t!("pi.test.summary.files", count = summary.files)
         )
     );
     summary
