@@ -346,8 +346,13 @@ impl ModelRegistry {
     }
 
     fn provider_has_auth(&self, provider: &str, auth: &AuthStorage) -> bool {
+        self.provider_has_key(provider, auth) || local_models::is_local_provider(provider)
+    }
+
+    /// Whether `provider` has a key: stored, in the environment, or its
+    /// `models.json` apiKey (local servers that need none are not counted).
+    pub fn provider_has_key(&self, provider: &str, auth: &AuthStorage) -> bool {
         auth.has_auth(provider)
-            || local_models::is_local_provider(provider)
             || self
                 .request_configs
                 .get(provider)

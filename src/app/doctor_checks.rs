@@ -164,7 +164,7 @@ pub fn models_and_credentials(agent_dir: &Path) -> Vec<Finding> {
     let with_credentials: Vec<String> = registry
         .providers()
         .into_iter()
-        .filter(|p| auth.has_auth(p))
+        .filter(|p| registry.provider_has_key(p, &auth))
         .collect();
     out.push(if with_credentials.is_empty() {
         Finding::new(

@@ -36,6 +36,21 @@ fn a_fresh_installation_passes_and_a_broken_models_json_fails_with_its_file() {
     assert!(out.contains("no credentials for any provider"), "{out}");
     assert!(out.contains("errors: 0"), "{out}");
 
+    // A provider of models.json with its own apiKey counts as a credential.
+    sandbox.write_agent_file(
+        "models.json",
+        r#"{"providers": {"local": {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions",
+            "apiKey": "k", "models": [{"id": "m"}]}}}"#,
+    );
+    let (code, out, _) = doctor(&sandbox, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("no credentials for any provider"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ok") && l.contains("credentials") && l.contains("local")),
+        "{out}"
+    );
+
     let models = "{\n  \"providers\": {\n    \"x\": {\"baseUrl\": \"http://h\" \"oops\"}\n  }\n}\n";
     sandbox.write_agent_file("models.json", models);
     let (code, out, _) = doctor(&sandbox, &[]);
