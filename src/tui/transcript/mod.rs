@@ -359,8 +359,12 @@ impl Transcript {
         }
     }
 
+    /// A row for the call `id`: the one already shown for it, unless that call has
+    /// finished (some providers reuse ids from turn to turn: a new call, a new row).
     fn start_tool(&mut self, id: &str, name: &str, args: Value, live: bool) {
-        if let Some(Item::Tool(row)) = self.tool_mut(id) {
+        if let Some(Item::Tool(row)) = self.tool_mut(id)
+            && !row.done
+        {
             row.args = args;
             row.started = live.then(Instant::now);
             let index = self.tools[id];

@@ -58,6 +58,36 @@ fn tool_rows_collect_output_and_errors() {
     assert!(row.duration.is_some());
 }
 
+#[test]
+fn a_call_id_used_again_in_a_later_turn_gets_a_row_of_its_own() {
+    let mut t = Transcript::new();
+    for (tool, command) in [("edit", "a.txt"), ("bash", "ls")] {
+        t.apply(&AgentEvent::ToolExecutionStart {
+            tool_call_id: "call_0".into(),
+            tool_name: tool.into(),
+            args: json!({"path": command, "command": command}),
+        });
+        t.apply(&AgentEvent::ToolExecutionEnd {
+            tool_call_id: "call_0".into(),
+            tool_name: tool.into(),
+            result: ToolResultPayload {
+                content: vec![ContentBlock::text(format!("{tool} output"))],
+                details: None,
+            },
+            is_error: false,
+        });
+    }
+    let rows: Vec<(&str, &str)> = t
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Tool(row) => Some((row.name.as_str(), row.output.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rows, [("edit", "edit output"), ("bash", "bash output")]);
+}
+
 mod restore {
     use super::*;
     use crate::ai::types::UserMessage;
