@@ -53,6 +53,8 @@ pub enum ExtensionSource {
     Package,
     /// Anywhere else: `-e PATH` or a path in settings.
     Path,
+    /// Shipped in the binary and named by `-e NAME` or settings (`mcp`, `background`).
+    Bundled,
 }
 
 /// The source of the extension at `path`, given the agent folder and the working folder.
@@ -60,8 +62,12 @@ pub fn source_of(path: &Path, agent_dir: &Path, cwd: &Path) -> ExtensionSource {
     let packaged = path.components().any(|c| c.as_os_str() == "node_modules")
         || path.starts_with(agent_dir.join("git"))
         || path.starts_with(cwd.join(".pi/git"));
+    let bundled = !agent_dir.as_os_str().is_empty()
+        && path.starts_with(crate::config::bundled_docs::docs_dir(agent_dir).join("extensions"));
     if packaged {
         ExtensionSource::Package
+    } else if bundled {
+        ExtensionSource::Bundled
     } else if path.starts_with(cwd.join(".pi")) {
         ExtensionSource::Project
     } else if !agent_dir.as_os_str().is_empty() && path.starts_with(agent_dir) {
@@ -306,6 +312,8 @@ mod tests {
             of("/work/proj/.pi/extensions/b.lua"),
             ExtensionSource::Project
         );
+        let shipped = crate::config::bundled_docs::docs_dir(agent).join("extensions/mcp/index.lua");
+        assert_eq!(source_of(&shipped, agent, cwd), ExtensionSource::Bundled);
         assert_eq!(
             of("/home/u/.pi/agent/git/github.com/x/y/ext.lua"),
             ExtensionSource::Package

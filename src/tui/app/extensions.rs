@@ -14,6 +14,7 @@ pub fn source_label(source: ExtensionSource) -> String {
         ExtensionSource::Project => t!("pi.extensions.source.project"),
         ExtensionSource::Package => t!("pi.extensions.source.package"),
         ExtensionSource::Path => t!("pi.extensions.source.path"),
+        ExtensionSource::Bundled => t!("pi.extensions.source.bundled"),
     }
 }
 
