@@ -360,3 +360,62 @@ fn the_first_screen_is_drawn_before_the_whole_session_is_unpacked() {
     assert_eq!(run.results[1]["ready"], "1", "{}", run.results[1]);
     clean(&run, &page);
 }
+
+#[test]
+fn a_call_id_reused_in_a_later_turn_shows_each_call_with_its_own_result() {
+    let sandbox = PiSandbox::new();
+    let usage = r#"{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}"#;
+    let at = "\"timestamp\":\"2026-01-01T00:00:00.000Z\"";
+    let call = |id: &str, parent: &str, command: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":"{parent}",{at},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"call_0","name":"bash","arguments":{{"command":"{command}"}}}}],"api":"openai-completions","provider":"mock","model":"m","usage":{usage},"stopReason":"toolUse","timestamp":0}}}}"#
+        )
+    };
+    let result = |id: &str, parent: &str, text: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":"{parent}",{at},"message":{{"role":"toolResult","toolCallId":"call_0","toolName":"bash","content":[{{"type":"text","text":"{text}"}}],"isError":false,"timestamp":0}}}}"#
+        )
+    };
+    let lines = [
+        format!(r#"{{"type":"session","version":3,"id":"s1",{at},"cwd":"/tmp"}}"#),
+        format!(
+            r#"{{"type":"message","id":"e1","parentId":null,{at},"message":{{"role":"user","content":"go","timestamp":0}}}}"#
+        ),
+        call("e2", "e1", "echo first"),
+        result("e3", "e2", "output of the first call"),
+        call("e4", "e3", "echo second"),
+        result("e5", "e4", "output of the second call"),
+    ];
+    let source = sandbox.project.join("reused.jsonl");
+    std::fs::write(&source, lines.join("\n") + "\n").unwrap();
+    let page = sandbox.project.join("reused.html");
+    let out = sandbox.run(
+        &["--export", source.to_str().unwrap(), page.to_str().unwrap()],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = run_page_loaded(
+        &page,
+        &[
+            sleep(300),
+            js("[...document.querySelectorAll('#messages .tool')].map(t => t.innerText)"),
+        ],
+    );
+    clean(&run, &page);
+    let cards = run.results[1].as_array().unwrap();
+    assert_eq!(cards.len(), 2, "{cards:?}");
+    let card = |i: usize| cards[i].as_str().unwrap().to_string();
+    assert!(
+        card(0).contains("echo first") && card(0).contains("output of the first call"),
+        "{cards:?}"
+    );
+    assert!(!card(0).contains("second"), "{cards:?}");
+    assert!(
+        card(1).contains("echo second") && card(1).contains("output of the second call"),
+        "{cards:?}"
+    );
+}

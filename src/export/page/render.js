@@ -126,7 +126,11 @@ function thinkingBlock(text) {
   return box;
 }
 
-/** The DOM of `entry` (null for entries not shown); `results` maps tool call ids to result entries. */
+/** Where `results` keeps the result of the call `callId` made in the entry `entryId`
+ * (providers may reuse a call id in a later turn). */
+function resultKey(entryId, callId) { return entryId + "\u0000" + callId; }
+
+/** The DOM of `entry` (null for entries not shown); `results` maps [resultKey]s to result entries. */
 function renderEntry(entry, results) {
   var m = entry.message || {};
   var node;
@@ -144,7 +148,7 @@ function renderEntry(entry, results) {
         if (!b) { return; }
         if (b.type === "text" && b.text && b.text.trim()) { node.appendChild(html("div", "md", markdown(b.text))); }
         else if (b.type === "thinking" && b.thinking && b.thinking.trim()) { node.appendChild(thinkingBlock(b.thinking)); }
-        else if (b.type === "toolCall") { node.appendChild(toolCard(b, results[b.id])); }
+        else if (b.type === "toolCall") { node.appendChild(toolCard(b, results[resultKey(entry.id, b.id)])); }
       });
       if (m.errorMessage) { node.appendChild(el("div", "error", m.errorMessage)); }
       else if (m.stopReason === "aborted") { node.appendChild(el("div", "error", tr("aborted"))); }
@@ -203,7 +207,7 @@ function entryMarkdown(entry, results) {
     (m.content || []).forEach(function (b) {
       if (b.type === "text") { out.push(b.text); }
       else if (b.type === "toolCall") {
-        var r = results[b.id];
+        var r = results[resultKey(entry.id, b.id)];
         out.push("`" + b.name + "` " + callSummary(b) + (r ? "\n\n```\n" + textOf(r.message.content) + "\n```" : ""));
       }
     });

@@ -21,7 +21,7 @@ function showBranch(leaf) {
     if (m.role === "assistant") {
       (m.content || []).forEach(function (b) { if (b && b.type === "toolCall") { calls[b.id] = i; } });
     } else if (m.role === "toolResult" && calls[m.toolCallId] !== undefined) {
-      view.results[m.toolCallId] = e;
+      view.results[resultKey(view.path[calls[m.toolCallId]].id, m.toolCallId)] = e;
       e.joined = true;
       view.index[e.id] = calls[m.toolCallId];
     }
