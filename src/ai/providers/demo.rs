@@ -201,7 +201,19 @@ fn after_tool(context: &Context, result: &ToolResultMessage) -> Vec<ContentBlock
         ))];
     }
     if listed_last(context, result) && has_tool(context, "read") {
-        let entries: Vec<&str> = output.lines().map(str::trim).collect();
+        // The ls and bash tools' words for an empty folder / output.
+        let entries: Vec<&str> = output
+            .lines()
+            .map(str::trim)
+            .filter(|e| !matches!(*e, "(no output)" | "(empty directory)"))
+            .collect();
+        if entries.iter().all(|e| e.is_empty()) {
+            return vec![faux_text(&format!(
+                "{}\n\n{}",
+                t!("pi.demo.folder_empty"),
+                help_text()
+            ))];
+        }
         let file = entries
             .iter()
             .find(|e| e.eq_ignore_ascii_case("readme.md"))
@@ -316,6 +328,27 @@ mod tests {
         assert!(text.contains("scripted"), "{text}");
         assert!(text.contains("ANTHROPIC_API_KEY"), "{text}");
         assert!(text.contains("/login"), "{text}");
+    }
+
+    #[test]
+    fn an_empty_folder_is_said_to_be_empty_and_nothing_is_read() {
+        for (tool_name, empty) in [("ls", "(empty directory)"), ("bash", "(no output)")] {
+            let mut ctx = context(vec![Message::User(UserMessage::text("hi"))]);
+            ctx.tools = vec![tool(tool_name), tool("read")];
+            let first = demo_reply(&ctx);
+            ctx.messages.push(Message::Assistant(first));
+            ctx.messages.push(tool_result(tool_name, empty));
+            let reply = demo_reply(&ctx);
+            assert!(calls(&reply).is_empty(), "{tool_name}: {:?}", calls(&reply));
+            assert!(reply.text().contains("folder is empty"), "{}", reply.text());
+            // A folder with a file still gets it read.
+            ctx.messages.pop();
+            ctx.messages.push(tool_result(tool_name, "notes.txt\n"));
+            assert_eq!(
+                calls(&demo_reply(&ctx)),
+                vec![("read".into(), json!({"path": "notes.txt", "limit": 20}))]
+            );
+        }
     }
 
     #[test]
