@@ -24,6 +24,7 @@ mod background_ext;
 mod catalog_reference;
 mod checkpoints;
 mod checkpoints_tui;
+mod ext_panels_tui;
 mod cli_e2e;
 mod cli_images;
 mod cli_openai_responses;
