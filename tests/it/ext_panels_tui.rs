@@ -19,7 +19,8 @@ fn launch(server: &MockServer, name: &str, prepare: impl FnOnce(&PiSandbox)) -> 
     prepare(&sandbox);
     let args = format!("--model mock/mock-model -e {}", quote(&extension(name)));
     let pi = Session::start(sandbox, &args);
-    pi.tmux.wait_for("the editor", WAIT, |s| s.contains("mock-model"));
+    pi.tmux
+        .wait_for("the editor", WAIT, |s| s.contains("mock-model"));
     pi
 }
 
@@ -78,18 +79,22 @@ fn jobs_panel_lists_shows_output_and_stops_a_job() {
     });
     assert!(screen.contains("› [1] running · "), "{screen}");
     assert!(screen.contains("[2] running · "), "{screen}");
-    assert!(screen.contains("enter output · s stop · esc close"), "{screen}");
+    assert!(
+        screen.contains("enter output · s stop · esc close"),
+        "{screen}"
+    );
 
     pi.tmux.key("Enter");
-    let screen = pi
-        .tmux
-        .wait_for("the output of job 1", WAIT, |s| s.contains("s stop · esc back"));
+    let screen = pi.tmux.wait_for("the output of job 1", WAIT, |s| {
+        s.contains("s stop · esc back")
+    });
     assert!(
         screen.contains("  tick 1\n") && screen.contains("  tick 2\n"),
         "{screen}"
     );
     pi.tmux.key("Escape");
-    pi.tmux.wait_for("the list again", WAIT, |s| s.contains("Background jobs: 2"));
+    pi.tmux
+        .wait_for("the list again", WAIT, |s| s.contains("Background jobs: 2"));
 
     pi.tmux.key("Down");
     pi.tmux.key("s");
@@ -101,8 +106,9 @@ fn jobs_panel_lists_shows_output_and_stops_a_job() {
     assert!(!gone(pids[0]), "the other job was stopped too");
 
     pi.tmux.key("Escape");
-    pi.tmux
-        .wait_for("the panel closed", WAIT, |s| !s.contains("Background jobs:"));
+    pi.tmux.wait_for("the panel closed", WAIT, |s| {
+        !s.contains("Background jobs:")
+    });
     pi.quit_and_check_terminal();
     assert!(gone(pids[0]), "job 1 outlived pi");
 }
@@ -126,7 +132,9 @@ fn mcp_panel_lists_reconnects_and_disables_servers() {
     }));
     let pi = launch(&server, "mcp", |s| s.write_agent_file("mcp.json", &config));
     pi.send("/mcp");
-    let screen = pi.tmux.wait_for("the panel", WAIT, |s| s.contains("MCP servers: 2"));
+    let screen = pi
+        .tmux
+        .wait_for("the panel", WAIT, |s| s.contains("MCP servers: 2"));
     assert!(
         screen.contains("› everything (stdio) · not started · tools not listed yet"),
         "{screen}"
@@ -145,14 +153,17 @@ fn mcp_panel_lists_reconnects_and_disables_servers() {
     let screen = pi
         .tmux
         .wait_for("its tools", WAIT, |s| s.contains("everything_get_sum"));
-    assert!(screen.contains("  everything_echo  Echoes back"), "{screen}");
+    assert!(
+        screen.contains("  everything_echo  Echoes back"),
+        "{screen}"
+    );
     pi.tmux.key("Escape");
 
     pi.tmux.key("Down");
     pi.tmux.key("r");
-    let screen = pi.tmux.wait_for("mute failed", WAIT, |s| {
-        s.contains("mute (stdio) · failed")
-    });
+    let screen = pi
+        .tmux
+        .wait_for("mute failed", WAIT, |s| s.contains("mute (stdio) · failed"));
     assert!(
         screen.contains("MCP server mute did not answer initialize within 1000 ms"),
         "{screen}"

@@ -94,18 +94,30 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
         script(req)
     });
     let out = run_json(&sandbox, "go");
-    assert_eq!(*before_first_call.lock().unwrap(), Some((0, 0)), "started before the call");
+    assert_eq!(
+        *before_first_call.lock().unwrap(),
+        Some((0, 0)),
+        "started before the call"
+    );
     let tools = server.requests()[0].json()["tools"].to_string();
-    assert!(tools.contains("\"mcp\"") && !tools.contains("everything_echo"), "{tools}");
+    assert!(
+        tools.contains("\"mcp\"") && !tools.contains("everything_echo"),
+        "{tools}"
+    );
     let results = tool_results(&out);
     assert_eq!(results.len(), 3, "{out}");
     assert!(
         !results[0].2
-            && results[0].1.starts_with("MCP server everything is connected and has 13 tools.")
+            && results[0]
+                .1
+                .starts_with("MCP server everything is connected and has 13 tools.")
             && results[0].1.contains("- echo (everything_echo): "),
         "{results:?}"
     );
-    assert!(!results[1].2 && results[1].1.contains("hello from pi"), "{results:?}");
+    assert!(
+        !results[1].2 && results[1].1.contains("hello from pi"),
+        "{results:?}"
+    );
     assert!(!results[2].2 && results[2].1.contains("42"), "{results:?}");
     assert_eq!(starts(&log), 1);
     assert_eq!(processes_with(&marker), 0, "the server outlived pi");
@@ -127,7 +139,10 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
         "started before the call"
     );
     let tools = server.requests()[n].json()["tools"].to_string();
-    assert!(tools.contains("everything_echo") && !tools.contains("\"mcp\""), "{tools}");
+    assert!(
+        tools.contains("everything_echo") && !tools.contains("\"mcp\""),
+        "{tools}"
+    );
     let results = tool_results(&out);
     assert!(results[0].1.contains("again"), "{results:?}");
     assert_eq!(starts(&log), 2);
@@ -300,7 +315,16 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
     let ext = extension("mcp");
     let started = Instant::now();
     let out = sandbox.run(
-        &["--mode", "json", "-p", "--model", "mock/mock-model", "-e", &ext, "go"],
+        &[
+            "--mode",
+            "json",
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext,
+            "go",
+        ],
         None,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -313,10 +337,16 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
     let results = tool_results(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(results.len(), 2, "{results:?}");
     assert!(
-        results[0].2 && results[0].1.starts_with("MCP server mute did not answer initialize"),
+        results[0].2
+            && results[0]
+                .1
+                .starts_with("MCP server mute did not answer initialize"),
         "{results:?}"
     );
-    assert!(!results[1].2 && results[1].1.contains("still here"), "{results:?}");
+    assert!(
+        !results[1].2 && results[1].1.contains("still here"),
+        "{results:?}"
+    );
 }
 
 #[test]

@@ -153,7 +153,12 @@ fn project_servers_load_only_in_a_trusted_project() {
     // names the servers it serves.
     let servers_of = |n: usize| {
         let tools = server.requests()[n].json()["tools"].clone();
-        let mcp = tools.as_array().unwrap().iter().find(|t| t["name"] == "mcp").cloned();
+        let mcp = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "mcp")
+            .cloned();
         mcp.map(|t| t["input_schema"]["properties"]["server"]["enum"].clone())
     };
     assert_eq!(servers_of(0), Some(json!(["mine"])), "{}", tools_of(0));
@@ -171,7 +176,12 @@ fn project_servers_load_only_in_a_trusted_project() {
         None,
     );
     assert!(out.status.success());
-    assert_eq!(servers_of(1), Some(json!(["mine", "proj"])), "{}", tools_of(1));
+    assert_eq!(
+        servers_of(1),
+        Some(json!(["mine", "proj"])),
+        "{}",
+        tools_of(1)
+    );
 }
 
 #[test]
