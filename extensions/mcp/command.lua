@@ -18,7 +18,7 @@ function M.register(pi, s)
         server = server.name,
         transport = kind,
         state = state_text(server),
-        count = server.tools and #server.tools or 0,
+        tools = server.tools and tr("panel.tools", { count = #server.tools }) or tr("panel.unlisted"),
       }),
     }
     if server.tools and #server.tools > 0 then

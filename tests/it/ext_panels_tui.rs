@@ -1,6 +1,6 @@
-//! The `/jobs` and `/mcp` panels of the bundled extensions in the real terminal UI
-//! (tmux): lists with state, a detail view on Enter, and keys that stop a job or
-//! reconnect and disable a server.
+//! The bundled extensions in the real terminal UI (tmux): the `/jobs` and `/mcp` panels
+//! (lists with state, a detail view on Enter, keys that stop a job or reconnect and
+//! disable a server), and Escape cancelling an MCP call.
 
 use std::time::{Duration, Instant};
 
@@ -189,4 +189,40 @@ fn mcp_panel_lists_reconnects_and_disables_servers() {
         .wait_for("the panel closed", WAIT, |s| !s.contains("MCP servers: 2"));
     pi.quit_and_check_terminal();
     let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn escape_cancels_an_mcp_call_that_never_returns() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "c1",
+        "mcp",
+        json!({"server": "tiny", "tool": "hang"}),
+    )]));
+    let script = std::path::Path::new(&extension("mcp")).join("tests/tiny_server.py");
+    let pi = launch(&server, "mcp", |s| {
+        let log = s.root.path().join("starts.log");
+        let config = mcp_json(json!({"tiny": {"command": "python3", "args": [script, log]}}));
+        s.write_agent_file("mcp.json", &config);
+    });
+    pi.send("wait for it");
+    pi.tmux.wait_for("the call under way", WAIT, |s| {
+        s.contains(r#"mcp {"server":"tiny","tool":"hang"}"#)
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    pi.tmux.key("Escape");
+    pi.tmux.wait_for("the cancelled call", WAIT, |s| {
+        s.contains("The call to MCP server tiny was cancelled.")
+    });
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    pi.quit_and_check_terminal();
 }
