@@ -226,3 +226,33 @@ fn escape_cancels_an_mcp_call_that_never_returns() {
     );
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn the_panels_speak_the_chosen_language() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let server = MockServer::start();
+    let pi = launch(&server, "mcp", |s| {
+        s.write_agent_file("settings.json", &json!({"locale": "zh-CN"}).to_string());
+        let config = mcp_json(json!({"quiet": {"command": "true"}}));
+        s.write_agent_file("mcp.json", &config);
+    });
+    pi.send("/mcp");
+    let screen = pi
+        .tmux
+        .wait_for("the panel", WAIT, |s| s.contains("MCP 服务器：1"));
+    assert!(
+        screen.contains("› quiet (stdio) · 未启动 · 尚未列出工具"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("↑↓ 选择 · enter 工具 · r 重新连接 · d 禁用/启用 · esc 关闭"),
+        "{screen}"
+    );
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the panel closed", WAIT, |s| !s.contains("MCP 服务器：1"));
+    pi.quit_and_check_terminal();
+}
