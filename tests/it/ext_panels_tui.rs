@@ -127,6 +127,7 @@ fn mcp_panel_lists_reconnects_and_disables_servers() {
         "everything": {
             "command": "sh",
             "args": ["-c", format!("echo $$ >> '{}'; exec {program} stdio", log.display())],
+            "initTimeout": 60000,
         },
         "mute": {"command": "sh", "args": ["-c", "exec cat > /dev/null"], "initTimeout": 1000},
     }));
@@ -146,7 +147,7 @@ fn mcp_panel_lists_reconnects_and_disables_servers() {
     assert!(!log.exists(), "a server started before it was asked for");
 
     pi.tmux.key("r");
-    pi.tmux.wait_for("everything connected", WAIT, |s| {
+    pi.tmux.wait_for("everything connected", 3 * WAIT, |s| {
         s.contains("everything (stdio) · connected · 13 tools")
     });
     pi.tmux.key("Enter");

@@ -247,7 +247,9 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
             "timeout": 20000,
         }})),
     );
+    // The server is started and listed first, so the kill lands in the long call.
     let script = scripted(vec![
+        ("mcp", json!({"server": "everything"})),
         gateway(
             "everything",
             "trigger-long-running-operation",
@@ -257,7 +259,7 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
     ]);
     let log2 = log.clone();
     server.set_handler(move |req| {
-        if crate::support::scenario::tool_results_in(req) == 0 {
+        if crate::support::scenario::tool_results_in(req) == 1 {
             let log = log2.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(1500));
@@ -277,18 +279,19 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
     let started = Instant::now();
     let out = run_json(&sandbox, "go");
     let results = tool_results(&out);
-    assert_eq!(results.len(), 2, "{out}");
-    assert!(results[0].2, "{results:?}");
+    assert_eq!(results.len(), 3, "{out}");
+    assert!(results[1].2, "{results:?}");
     assert!(
-        results[0].1.contains("stopped during the call"),
+        results[1].1.contains("stopped during the call"),
         "{results:?}"
     );
     assert!(
-        !results[1].2 && results[1].1.contains("back again"),
+        !results[2].2 && results[2].1.contains("back again"),
         "{results:?}"
     );
+    // The whole run, starts included, is shorter than the call's 20 s timeout.
     assert!(
-        started.elapsed() < Duration::from_secs(15),
+        started.elapsed() < Duration::from_secs(19),
         "{:?}",
         started.elapsed()
     );
