@@ -56,20 +56,29 @@ fn escape_cancels_a_call_and_mcp_lists_disables_and_quitting_stops_the_server() 
             "args": ["-c", format!("echo $$ >> '{}'; exec {program} stdio", log.display())],
         }})),
     );
-    server.set_handler(scripted(vec![gateway(
-        "everything",
-        "trigger-long-running-operation",
-        json!({"duration": 60, "steps": 2}),
-    )]));
+    // Listed first, so that the abort lands in the long call, not in the start.
+    server.set_handler(scripted(vec![
+        ("mcp", json!({"server": "everything"})),
+        gateway(
+            "everything",
+            "trigger-long-running-operation",
+            json!({"duration": 60, "steps": 2}),
+        ),
+    ]));
     let ext = extension("mcp");
     let mut rpc =
         RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
     rpc.call(json!({"type": "prompt", "message": "go"}));
-    rpc.seen_or_wait("the call", |v| v["type"] == "tool_execution_start");
+    let long_call = |v: &serde_json::Value| v["args"]["tool"] == "trigger-long-running-operation";
+    rpc.seen_or_wait("the call", |v| {
+        v["type"] == "tool_execution_start" && long_call(v)
+    });
     std::thread::sleep(Duration::from_millis(500));
     let started = Instant::now();
     rpc.call(json!({"type": "abort"}));
-    let end = rpc.seen_or_wait("the cancelled call", |v| v["type"] == "tool_execution_end");
+    let end = rpc.seen_or_wait("the cancelled call", |v| {
+        v["type"] == "tool_execution_end" && v["toolCallId"] == "call-1"
+    });
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
