@@ -236,6 +236,20 @@ return function(pi)
         ctx.ui.notify(summary(job) .. "\n" .. table.concat(tail(job, 20), "\n"), "info")
         return
       end
+      local shown = require("panel").show(pi, ctx, {
+        tr = tr,
+        jobs = jobs,
+        order = order,
+        tail = tail,
+        status = status,
+        summary = summary,
+        stop = function(job)
+          job.proc.kill()
+        end,
+      })
+      if shown then
+        return
+      end
       if #order == 0 then
         ctx.ui.notify(tr("none"), "info")
         return

@@ -1,5 +1,5 @@
--- `/mcp`: list the servers with their state, tools and errors; `/mcp reconnect <name>`,
--- `/mcp disable <name>`, `/mcp enable <name>`.
+-- `/mcp`: the servers with their state, tools and errors (a panel in the terminal UI,
+-- a list elsewhere); `/mcp reconnect <name>`, `/mcp disable <name>`, `/mcp enable <name>`.
 
 local M = {}
 
@@ -18,7 +18,7 @@ function M.register(pi, s)
         server = server.name,
         transport = kind,
         state = state_text(server),
-        count = server.tools and #server.tools or 0,
+        tools = server.tools and tr("panel.tools", { count = #server.tools }) or tr("panel.unlisted"),
       }),
     }
     if server.tools and #server.tools > 0 then
@@ -45,6 +45,30 @@ function M.register(pi, s)
     return table.concat(parts, "\n")
   end
 
+  local function disable(server)
+    if server.conn then
+      server.conn.close()
+      server.conn = nil
+    end
+    server.state = "disabled"
+  end
+
+  local function enable(server)
+    if server.state == "disabled" then
+      server.state = "idle"
+    end
+  end
+
+  -- Stop the server if it runs, then start it again and read its lists.
+  local function reconnect(server)
+    if server.conn then
+      server.conn.close()
+      server.conn = nil
+    end
+    server.state = "idle"
+    return s.connect(server)
+  end
+
   local function act(action, name, ctx)
     local server = s.servers[name]
     if not server then
@@ -52,20 +76,11 @@ function M.register(pi, s)
       return
     end
     if action == "disable" then
-      if server.conn then
-        server.conn.close()
-        server.conn = nil
-      end
-      server.state = "disabled"
+      disable(server)
       ctx.ui.notify(tr("done.disabled", { server = name }), "info")
       return
     end
-    if server.conn then
-      server.conn.close()
-      server.conn = nil
-    end
-    server.state = "idle"
-    local conn, err = s.connect(server)
+    local conn, err = reconnect(server)
     if conn then
       ctx.ui.notify(tr("done.connected", { server = name, count = #(server.tools or {}) }), "info")
     else
@@ -93,7 +108,19 @@ function M.register(pi, s)
         act(action, name, ctx)
         return
       end
-      ctx.ui.notify(list(), "info")
+      local shown = require("panel").show(pi, ctx, {
+        tr = tr,
+        servers = s.servers,
+        order = s.order,
+        state_text = state_text,
+        tool_name = s.tool_name,
+        reconnect = reconnect,
+        disable = disable,
+        enable = enable,
+      })
+      if not shown then
+        ctx.ui.notify(list(), "info")
+      end
     end,
   })
 end

@@ -4,12 +4,14 @@
 -- .pi/mcp.json; stdio servers (`command`, `args`, `env`, `cwd`) and streamable HTTP
 -- servers (`url`, `headers`). Each server's tools become `<server>_<tool>`, its
 -- prompts `/<server>:<prompt>`, its resources are read with `mcp_resource`. A server
--- starts on first use. `/mcp` shows them. See docs/mcp.md.
+-- starts on first use: until its tool list is known (cached in mcp-cache.json), the
+-- `mcp` tool lists and calls its tools. `/mcp` shows them. See docs/mcp.md.
 --
 --   pi -e mcp
 
 local config = require("config")
 local client = require("client")
+local content = require("content")
 
 ---@param pi pi.API
 return function(pi)
@@ -29,42 +31,6 @@ return function(pi)
   local function tool_name(server, tool)
     local name = (server .. "_" .. tool):gsub("[^%w_]", "_")
     return name:sub(1, 64)
-  end
-
-  local function strip_schema(schema)
-    if type(schema) ~= "table" then
-      return { type = "object", properties = pi.json.decode("{}") }
-    end
-    schema["$schema"] = nil
-    if schema.type == nil then
-      schema.type = "object"
-    end
-    return schema
-  end
-
-  -- Result content blocks of MCP as pi content.
-  local function map_content(result)
-    local out = {}
-    for _, block in ipairs(result.content or {}) do
-      if block.type == "text" then
-        out[#out + 1] = { type = "text", text = block.text }
-      elseif block.type == "image" then
-        out[#out + 1] = { type = "image", data = block.data, mimeType = block.mimeType }
-      elseif block.type == "resource" and type(block.resource) == "table" then
-        out[#out + 1] = { type = "text", text = block.resource.text or ("[" .. tostring(block.resource.uri) .. "]") }
-      elseif block.type == "resource_link" then
-        out[#out + 1] = { type = "text", text = "[" .. tostring(block.name or "") .. "] " .. tostring(block.uri) }
-      else
-        out[#out + 1] = { type = "text", text = "[" .. tostring(block.type) .. "]" }
-      end
-    end
-    if #out == 0 and result.structuredContent ~= nil then
-      out[1] = { type = "text", text = pi.json.encode(result.structuredContent) }
-    end
-    if #out == 0 then
-      out[1] = { type = "text", text = "" }
-    end
-    return out
   end
 
   local connect -- forward
@@ -96,6 +62,26 @@ return function(pi)
     return nil, tr("error.server", { server = server.name, message = why })
   end
 
+  -- Call `tool` of `server` with `arguments`: a pi tool result, or an error raised.
+  local function run_tool(server, tool, arguments, signal)
+    if server.state == "disabled" then
+      error(tr("error.disabled", { server = server.name }), 0)
+    end
+    local result, err = call(server, "tools/call", { name = tool, arguments = arguments }, signal)
+    if not result then
+      error(err, 0)
+    end
+    local blocks = content.map(pi, result)
+    if result.isError then
+      local texts = {}
+      for _, c in ipairs(blocks) do
+        texts[#texts + 1] = c.text or ""
+      end
+      error(table.concat(texts, "\n"), 0)
+    end
+    return { content = blocks, details = { server = server.name, tool = tool } }
+  end
+
   local function register_tool(server, tool)
     local name = tool_name(server.name, tool.name)
     if registered[name] then
@@ -106,24 +92,9 @@ return function(pi)
       name = name,
       label = server.name .. ": " .. (tool.title or tool.name),
       description = tool.description or (server.name .. " " .. tool.name),
-      parameters = strip_schema(tool.inputSchema),
+      parameters = content.schema(pi, tool.inputSchema),
       execute = function(_, params, signal)
-        if server.state == "disabled" then
-          error(tr("error.disabled", { server = server.name }))
-        end
-        local result, err = call(server, "tools/call", { name = tool.name, arguments = params }, signal)
-        if not result then
-          error(err, 0)
-        end
-        local content = map_content(result)
-        if result.isError then
-          local texts = {}
-          for _, c in ipairs(content) do
-            texts[#texts + 1] = c.text or ""
-          end
-          error(table.concat(texts, "\n"), 0)
-        end
-        return { content = content, details = { server = server.name, tool = tool.name } }
+        return run_tool(server, tool.name, params, signal)
       end,
     })
   end
@@ -244,26 +215,6 @@ return function(pi)
     return nil, server.error
   end
 
-  -- Servers with no cached tool list are started at the first prompt (all at once),
-  -- so the model sees their tools; the others wait for their first call.
-  local function discover()
-    local waits = {}
-    for _, name in ipairs(order) do
-      local server = servers[name]
-      if server.tools == nil and server.state == "idle" then
-        local done = pi.promise()
-        waits[#waits + 1] = done
-        pi.setTimeout(function()
-          connect(server)
-          done.resolve(true)
-        end, 0)
-      end
-    end
-    for _, done in ipairs(waits) do
-      done.await()
-    end
-  end
-
   local function load(trusted)
     if loaded then
       return
@@ -291,6 +242,24 @@ return function(pi)
       end
     end
     table.sort(order)
+    -- Servers whose tools are not known yet are reached through the `mcp` tool; none
+    -- of them is started before the model (or `/mcp`) asks for it.
+    local unlisted = {}
+    for _, name in ipairs(order) do
+      if servers[name].tools == nil and servers[name].state ~= "disabled" then
+        unlisted[#unlisted + 1] = name
+      end
+    end
+    if #unlisted > 0 then
+      require("gateway").register(pi, {
+        tr = tr,
+        servers = servers,
+        unlisted = unlisted,
+        connect = connect,
+        run_tool = run_tool,
+        tool_name = tool_name,
+      })
+    end
   end
 
   -- Reports go to the transcript, or without a terminal UI to the log on stderr.
@@ -312,10 +281,6 @@ return function(pi)
   pi.on("session_start", function(_, ctx)
     notify = reporter(ctx)
     load(ctx.permissions and ctx.permissions.projectTrusted or false)
-  end)
-
-  pi.on("before_agent_start", function()
-    discover()
   end)
 
   pi.registerTool({

@@ -43,6 +43,8 @@ pub struct HostConfig {
     /// Finds the extension entry files again before every load, so `/reload` sees files
     /// added or removed since start; without it every load uses `paths`.
     pub rediscover: Option<Rediscover>,
+    /// The agent folder extensions see as `pi.agentDir` (`pi test` gives each test its own).
+    pub agent_dir: PathBuf,
 }
 
 /// A function that lists the extension entry files as they are on disk now.
@@ -69,6 +71,7 @@ impl HostConfig {
             ui: None,
             spec_cache: None,
             rediscover: None,
+            agent_dir: crate::config::paths::agent_dir(),
         }
     }
 }

@@ -74,6 +74,8 @@ pub struct HostCtx {
     pub startup_limit: std::time::Duration,
     /// A handler slower than this is named once (`extensions.slowHandlerMs`).
     pub slow_handler: std::time::Duration,
+    /// The agent folder, `pi.agentDir`.
+    pub agent_dir: PathBuf,
 }
 
 impl HostCtx {
@@ -127,6 +129,7 @@ impl Vm {
             procs: crate::lua::api::spawn::Processes::default(),
             startup_limit: config.startup_limit,
             slow_handler: std::time::Duration::from_millis(config.slow_handler_ms),
+            agent_dir: config.agent_dir.clone(),
         });
         Ok(Vm { lua, host })
     }

@@ -41,6 +41,7 @@ mod doctor_profile;
 mod error_language;
 mod export_browser;
 mod export_html;
+mod ext_panels_tui;
 mod fuzz_properties;
 mod i18n_lang_cli;
 mod i18n_literals;

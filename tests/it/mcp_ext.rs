@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::support::mcp_servers::{
-    everything, extension, mcp_json, python, scripted, servers_or_skip, tool_results,
+    everything, extension, gateway, mcp_json, python, scripted, servers_or_skip, tool_results,
 };
 use crate::support::pi_cli::PiSandbox;
 use crate::support::{MockReply, MockServer};
@@ -49,6 +49,18 @@ fn run_json(sandbox: &PiSandbox, prompt: &str) -> String {
     stdout
 }
 
+/// How many processes carry `marker` in their environment (as `pgrep` would find them).
+fn processes_with(marker: &str) -> usize {
+    let needle = marker.as_bytes();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("environ")).ok())
+        .filter(|env| env.windows(needle.len()).any(|w| w == needle))
+        .count()
+}
+
 #[test]
 fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
     let Some(dir) = servers_or_skip() else { return };
@@ -56,29 +68,62 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
     let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
     let log = sandbox.root.path().join("starts.log");
     let program = everything(dir).display().to_string();
-    sandbox.write_agent_file(
-        "mcp.json",
-        &mcp_json(json!({"everything": logged(&log, &program, "stdio")})),
-    );
-    server.set_handler(scripted(vec![
-        ("everything_echo", json!({"message": "hello from pi"})),
-        ("everything_get_sum", json!({"a": 2, "b": 40})),
-    ]));
-    // First run: nothing is known about the server, so it starts with the first prompt
-    // and its tool list is cached.
+    let marker = format!("PI_MCP_MARK={}", sandbox.root.path().display());
+    let mut entry = logged(&log, &program, "stdio");
+    entry["env"] = json!({"PI_MCP_MARK": sandbox.root.path().display().to_string()});
+    sandbox.write_agent_file("mcp.json", &mcp_json(json!({"everything": entry})));
+    // First run, nothing cached: the model sees the `mcp` tool, which starts the server
+    // and lists its tools; then it calls them through `mcp`.
+    let before_first_call = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let (seen, log2, mark2) = (before_first_call.clone(), log.clone(), marker.clone());
+    let script = scripted(vec![
+        ("mcp", json!({"server": "everything"})),
+        (
+            "mcp",
+            json!({"server": "everything", "tool": "echo", "arguments": {"message": "hello from pi"}}),
+        ),
+        (
+            "mcp",
+            json!({"server": "everything", "tool": "get-sum", "arguments": {"a": 2, "b": 40}}),
+        ),
+    ]);
+    server.set_handler(move |req| {
+        seen.lock()
+            .unwrap()
+            .get_or_insert((starts(&log2), processes_with(&mark2)));
+        script(req)
+    });
     let out = run_json(&sandbox, "go");
-    let results = tool_results(&out);
-    assert_eq!(results.len(), 2, "{out}");
-    assert_eq!(results[0].0, "everything_echo");
+    assert_eq!(
+        *before_first_call.lock().unwrap(),
+        Some((0, 0)),
+        "started before the call"
+    );
+    let tools = server.requests()[0].json()["tools"].to_string();
     assert!(
-        !results[0].2 && results[0].1.contains("hello from pi"),
+        tools.contains("\"mcp\"") && !tools.contains("everything_echo"),
+        "{tools}"
+    );
+    let results = tool_results(&out);
+    assert_eq!(results.len(), 3, "{out}");
+    assert!(
+        !results[0].2
+            && results[0]
+                .1
+                .starts_with("MCP server everything is connected and has 13 tools.")
+            && results[0].1.contains("- echo (everything_echo): "),
         "{results:?}"
     );
-    assert!(!results[1].2 && results[1].1.contains("42"), "{results:?}");
+    assert!(
+        !results[1].2 && results[1].1.contains("hello from pi"),
+        "{results:?}"
+    );
+    assert!(!results[2].2 && results[2].1.contains("42"), "{results:?}");
     assert_eq!(starts(&log), 1);
+    assert_eq!(processes_with(&marker), 0, "the server outlived pi");
 
-    // Second run: the cached tools are offered, and no server runs until the model
-    // calls one.
+    // Second run: the cached tools are offered under their own names (no `mcp` tool),
+    // and no server runs until the model calls one.
     let seen_before_call = std::sync::Arc::new(std::sync::Mutex::new(None));
     let (seen, log2) = (seen_before_call.clone(), log.clone());
     let script = scripted(vec![("everything_echo", json!({"message": "again"}))]);
@@ -86,11 +131,17 @@ fn everything_over_stdio_echoes_and_adds_and_starts_only_on_first_call() {
         seen.lock().unwrap().get_or_insert(starts(&log2));
         script(req)
     });
+    let n = server.requests().len();
     let out = run_json(&sandbox, "go");
     assert_eq!(
         *seen_before_call.lock().unwrap(),
         Some(1),
         "started before the call"
+    );
+    let tools = server.requests()[n].json()["tools"].to_string();
+    assert!(
+        tools.contains("everything_echo") && !tools.contains("\"mcp\""),
+        "{tools}"
     );
     let results = tool_results(&out);
     assert!(results[0].1.contains("again"), "{results:?}");
@@ -107,8 +158,11 @@ fn everything_prompts_become_commands() {
         "mcp.json",
         &mcp_json(json!({"everything": {"command": program, "args": ["stdio"]}})),
     );
+    // The prompts become commands once the server is listed; later sessions know them
+    // from the start.
+    server.set_handler(scripted(vec![("mcp", json!({"server": "everything"}))]));
+    run_json(&sandbox, "hello");
     server.set_handler(|_| MockReply::anthropic_text("ok"));
-    run_json(&sandbox, "hello"); // learns the server's prompts
     run_json(&sandbox, "/everything:simple-prompt");
     let texts: Vec<String> = server
         .requests()
@@ -167,8 +221,8 @@ fn python_sdk_server_over_streamable_http() {
         &mcp_json(json!({"py": {"url": format!("http://127.0.0.1:{port}/mcp")}})),
     );
     server.set_handler(scripted(vec![
-        ("py_shout", json!({"text": "quiet"})),
-        ("py_multiply", json!({"a": 6, "b": 7})),
+        gateway("py", "shout", json!({"text": "quiet"})),
+        gateway("py", "multiply", json!({"a": 6, "b": 7})),
     ]));
     let out = run_json(&sandbox, "go");
     let results = tool_results(&out);
@@ -193,16 +247,19 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
             "timeout": 20000,
         }})),
     );
+    // The server is started and listed first, so the kill lands in the long call.
     let script = scripted(vec![
-        (
-            "everything_trigger_long_running_operation",
+        ("mcp", json!({"server": "everything"})),
+        gateway(
+            "everything",
+            "trigger-long-running-operation",
             json!({"duration": 30, "steps": 3}),
         ),
-        ("everything_echo", json!({"message": "back again"})),
+        gateway("everything", "echo", json!({"message": "back again"})),
     ]);
     let log2 = log.clone();
     server.set_handler(move |req| {
-        if crate::support::scenario::tool_results_in(req) == 0 {
+        if crate::support::scenario::tool_results_in(req) == 1 {
             let log = log2.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(1500));
@@ -222,18 +279,19 @@ fn a_killed_server_gives_a_tool_error_and_the_next_call_reconnects() {
     let started = Instant::now();
     let out = run_json(&sandbox, "go");
     let results = tool_results(&out);
-    assert_eq!(results.len(), 2, "{out}");
-    assert!(results[0].2, "{results:?}");
+    assert_eq!(results.len(), 3, "{out}");
+    assert!(results[1].2, "{results:?}");
     assert!(
-        results[0].1.contains("stopped during the call"),
+        results[1].1.contains("stopped during the call"),
         "{results:?}"
     );
     assert!(
-        !results[1].2 && results[1].1.contains("back again"),
+        !results[2].2 && results[2].1.contains("back again"),
         "{results:?}"
     );
+    // The whole run, starts included, is shorter than the call's 20 s timeout.
     assert!(
-        started.elapsed() < Duration::from_secs(15),
+        started.elapsed() < Duration::from_secs(19),
         "{:?}",
         started.elapsed()
     );
@@ -253,14 +311,23 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
             "everything": {"command": program, "args": ["stdio"]},
         })),
     );
-    server.set_handler(scripted(vec![(
-        "everything_echo",
-        json!({"message": "still here"}),
-    )]));
+    server.set_handler(scripted(vec![
+        ("mcp", json!({"server": "mute"})),
+        gateway("everything", "echo", json!({"message": "still here"})),
+    ]));
     let ext = extension("mcp");
     let started = Instant::now();
     let out = sandbox.run(
-        &["-p", "--model", "mock/mock-model", "-e", &ext, "go"],
+        &[
+            "--mode",
+            "json",
+            "-p",
+            "--model",
+            "mock/mock-model",
+            "-e",
+            &ext,
+            "go",
+        ],
         None,
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -270,12 +337,18 @@ fn a_server_that_never_initializes_is_reported_and_skipped() {
         "{stderr}"
     );
     assert!(started.elapsed() < Duration::from_secs(15));
-    let last = server.last_request().unwrap().json().to_string();
-    assert!(last.contains("still here"), "{last}");
-    let tools = server.requests()[0].json()["tools"].to_string();
+    let results = tool_results(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(results.len(), 2, "{results:?}");
     assert!(
-        tools.contains("everything_echo") && !tools.contains("mute_"),
-        "{tools}"
+        results[0].2
+            && results[0]
+                .1
+                .starts_with("MCP server mute did not answer initialize"),
+        "{results:?}"
+    );
+    assert!(
+        !results[1].2 && results[1].1.contains("still here"),
+        "{results:?}"
     );
 }
 
@@ -294,8 +367,8 @@ fn a_server_answering_garbage_gives_a_clear_tool_error_and_the_others_carry_on()
         })),
     );
     server.set_handler(scripted(vec![
-        ("garbage_broken", json!({})),
-        ("everything_echo", json!({"message": "unharmed"})),
+        gateway("garbage", "broken", json!({})),
+        gateway("everything", "echo", json!({"message": "unharmed"})),
     ]));
     let started = Instant::now();
     let ext = extension("mcp");

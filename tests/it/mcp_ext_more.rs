@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::support::mcp_servers::{everything, extension, mcp_json, scripted, servers_or_skip};
+use crate::support::mcp_servers::{
+    everything, extension, gateway, mcp_json, scripted, servers_or_skip,
+};
 use crate::support::pi_cli::PiSandbox;
 use crate::support::rpc_client::RpcClient;
 use crate::support::{MockReply, MockServer};
@@ -54,19 +56,29 @@ fn escape_cancels_a_call_and_mcp_lists_disables_and_quitting_stops_the_server() 
             "args": ["-c", format!("echo $$ >> '{}'; exec {program} stdio", log.display())],
         }})),
     );
-    server.set_handler(scripted(vec![(
-        "everything_trigger_long_running_operation",
-        json!({"duration": 60, "steps": 2}),
-    )]));
+    // Listed first, so that the abort lands in the long call, not in the start.
+    server.set_handler(scripted(vec![
+        ("mcp", json!({"server": "everything"})),
+        gateway(
+            "everything",
+            "trigger-long-running-operation",
+            json!({"duration": 60, "steps": 2}),
+        ),
+    ]));
     let ext = extension("mcp");
     let mut rpc =
         RpcClient::new(sandbox.spawn(&["--mode", "rpc", "--model", "mock/mock-model", "-e", &ext]));
     rpc.call(json!({"type": "prompt", "message": "go"}));
-    rpc.seen_or_wait("the call", |v| v["type"] == "tool_execution_start");
+    let long_call = |v: &serde_json::Value| v["args"]["tool"] == "trigger-long-running-operation";
+    rpc.seen_or_wait("the call", |v| {
+        v["type"] == "tool_execution_start" && long_call(v)
+    });
     std::thread::sleep(Duration::from_millis(500));
     let started = Instant::now();
     rpc.call(json!({"type": "abort"}));
-    let end = rpc.seen_or_wait("the cancelled call", |v| v["type"] == "tool_execution_end");
+    let end = rpc.seen_or_wait("the cancelled call", |v| {
+        v["type"] == "tool_execution_end" && v["toolCallId"] == "call-1"
+    });
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
@@ -146,7 +158,19 @@ fn project_servers_load_only_in_a_trusted_project() {
         ),
         "{stderr}"
     );
-    assert!(tools_of(0).contains("mine_echo") && !tools_of(0).contains("proj_echo"));
+    // No server has been listed yet: both are reached through the `mcp` tool, which
+    // names the servers it serves.
+    let servers_of = |n: usize| {
+        let tools = server.requests()[n].json()["tools"].clone();
+        let mcp = tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "mcp")
+            .cloned();
+        mcp.map(|t| t["input_schema"]["properties"]["server"]["enum"].clone())
+    };
+    assert_eq!(servers_of(0), Some(json!(["mine"])), "{}", tools_of(0));
 
     let out = sandbox.run(
         &[
@@ -161,7 +185,12 @@ fn project_servers_load_only_in_a_trusted_project() {
         None,
     );
     assert!(out.status.success());
-    assert!(tools_of(1).contains("mine_echo") && tools_of(1).contains("proj_echo"));
+    assert_eq!(
+        servers_of(1),
+        Some(json!(["mine", "proj"])),
+        "{}",
+        tools_of(1)
+    );
 }
 
 #[test]
@@ -191,8 +220,8 @@ fn the_reference_server_over_streamable_http() {
         &mcp_json(json!({"everything": {"url": format!("http://127.0.0.1:{port}/mcp")}})),
     );
     server.set_handler(scripted(vec![
-        ("everything_echo", json!({"message": "over http"})),
-        ("everything_get_sum", json!({"a": 20, "b": 22})),
+        gateway("everything", "echo", json!({"message": "over http"})),
+        gateway("everything", "get-sum", json!({"a": 20, "b": 22})),
     ]));
     let ext = extension("mcp");
     let out = sandbox.run(

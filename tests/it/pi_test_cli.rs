@@ -1,7 +1,8 @@
 //! `pi test`: the worked example of docs/testing.md passes as printed on the page (its
 //! snapshot is written, then matched), fails with a readable difference naming the test's
 //! and the extension's lines when the extension's text changes, and `--update` accepts a
-//! changed screen. `pi new extension` scaffolds files whose test passes.
+//! changed screen. `pi new extension` scaffolds files whose test passes. Each test sees
+//! its own empty agent folder.
 
 use std::path::Path;
 use std::process::Command;
@@ -245,4 +246,37 @@ fn tests_folders_load_their_owner_pi_test_load_chooses_and_a_broken_file_fails()
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("broken_test.lua"), "{out}");
     assert!(out.contains("2 passed, 1 failed"), "{out}");
+}
+
+#[test]
+fn each_test_gets_a_private_empty_agent_folder() {
+    let sandbox = PiSandbox::new();
+    let own = sandbox.agent_dir.display().to_string();
+    std::fs::write(sandbox.agent_dir.join("mcp.json"), "{}").unwrap();
+    std::fs::write(
+        sandbox.project.join("where.lua"),
+        "return function(pi)\n  pi.registerCommand(\"where\", { handler = function(_, ctx) \
+         ctx.ui.notify(pi.agentDir) end })\nend\n",
+    )
+    .unwrap();
+    let test = format!(
+        r#"local t = pi.test
+local seen = {{}}
+for _, name in ipairs({{ "first", "second" }}) do
+  it(name, function()
+    t.send("/where")
+    local dir = t.ui_calls("notify")[1].message
+    expect(dir).to_equal(t.agent_dir())
+    expect(dir).never.to_equal("{own}")
+    expect(io.open(dir .. "/mcp.json")).to_equal(nil)
+    expect(seen[dir]).to_equal(nil)
+    seen[dir] = true
+  end)
+end
+"#
+    );
+    std::fs::write(sandbox.project.join("where_test.lua"), test).unwrap();
+    let (code, out) = pi_test(&sandbox, &sandbox.project, &["test"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
 }

@@ -88,6 +88,7 @@ function after_each(fn) end
 ---@field send fun(text: string) a prompt, `/command args`, `/reload`, `/new` or `/quit`; waits until done
 ---@field press fun(key: string) an extension shortcut, else a key for the screen
 ---@field cwd fun(): string the session's working folder
+---@field agent_dir fun(): string the agent folder the extension sees as `pi.agentDir` (empty, private to the test)
 ---@field tool_calls fun(): pi.TestToolCall[]
 ---@field messages fun(): table[] the conversation's messages (each with `role` and `text`)
 ---@field ui_calls fun(method?: string): pi.TestUiCall[]

@@ -42,6 +42,9 @@ pub struct TestWorld {
     pub extensions: Vec<PathBuf>,
     /// The session's working folder (removed when the test ends).
     pub cwd: PathBuf,
+    /// The agent folder the extensions see as `pi.agentDir`: empty, and removed when
+    /// the test ends, so that a test never reads or writes the user's own.
+    pub agent_dir: PathBuf,
     /// The session, once the test needs it.
     pub session: Option<TestSession>,
 }
@@ -52,6 +55,7 @@ impl TestWorld {
     /// sandbox in its default mode (`full`).
     pub fn new(extensions: Vec<PathBuf>) -> std::io::Result<Self> {
         let cwd = fresh_folder()?;
+        let agent_dir = fresh_folder()?;
         std::env::set_current_dir(&cwd)?;
         // The sandbox belongs to the process: each test starts from pi's default.
         crate::sandbox::set(crate::sandbox::SandboxSettings::default());
@@ -60,6 +64,7 @@ impl TestWorld {
             ui: Recorder::default(),
             extensions,
             cwd,
+            agent_dir,
             session: None,
         })
     }
@@ -67,7 +72,8 @@ impl TestWorld {
     /// The session, started on first use; a load error of the extension is the error.
     pub async fn session(&mut self) -> Result<&mut AgentSession, String> {
         if self.session.is_none() {
-            let agent = start(&self.extensions, &self.cwd, &self.faux, &self.ui).await?;
+            let dirs = (self.cwd.as_path(), self.agent_dir.as_path());
+            let agent = start(&self.extensions, dirs, &self.faux, &self.ui).await?;
             self.session = Some(TestSession { agent });
         }
         match self.session.as_mut() {
@@ -162,6 +168,7 @@ impl TestWorld {
         }
         let _ = std::env::set_current_dir(super::start_folder());
         let _ = std::fs::remove_dir_all(&self.cwd);
+        let _ = std::fs::remove_dir_all(&self.agent_dir);
     }
 }
 
@@ -180,7 +187,7 @@ fn fresh_folder() -> std::io::Result<PathBuf> {
 /// recording UI, the built-in tools plus the extensions' tools, `session_start`.
 async fn start(
     extensions: &[PathBuf],
-    cwd: &Path,
+    (cwd, agent_dir): (&Path, &Path),
     faux: &FauxProvider,
     ui: &Recorder,
 ) -> Result<AgentSession, String> {
@@ -205,6 +212,7 @@ async fn start(
         .collect();
     let mut host = HostConfig::new(entries, cwd);
     host.ui = Some(Arc::new(ui.clone()));
+    host.agent_dir = agent_dir.to_path_buf();
     let handle = ExtensionHandle::start(host, view.clone());
     let report = handle.load().await;
     if let Some(error) = report.errors.into_iter().next() {

@@ -315,6 +315,13 @@ fn install_user(lua: &Lua, test: &Table, ctx: &Ctx) -> mlua::Result<()> {
             with_world(&c, |w| Ok(w.cwd.to_string_lossy().into_owned()))
         })?,
     )?;
+    let c = ctx.clone();
+    test.set(
+        "agent_dir",
+        lua.create_function(move |_, ()| {
+            with_world(&c, |w| Ok(w.agent_dir.to_string_lossy().into_owned()))
+        })?,
+    )?;
     Ok(())
 }
 

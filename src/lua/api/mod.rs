@@ -88,10 +88,7 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
         .map(|d| d.display().to_string())
         .unwrap_or_else(|| ".".into());
     pi.set("extensionDir", dir)?;
-    pi.set(
-        "agentDir",
-        crate::config::paths::agent_dir().display().to_string(),
-    )?;
+    pi.set("agentDir", host.agent_dir.display().to_string())?;
     pi.set("log", log_table(lua, name, host)?)?;
     pi.set("fs", fs_table(lua, host)?)?;
     crate::lua::api::i18n::add_i18n(vm, ext, &pi)?;

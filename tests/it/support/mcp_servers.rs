@@ -70,6 +70,14 @@ pub fn scripted(calls: Vec<(&'static str, Value)>) -> impl Fn(&CapturedRequest) 
     }
 }
 
+/// A scripted call of `tool` of `server` through the `mcp` tool (a server not listed yet).
+pub fn gateway(server: &str, tool: &str, arguments: Value) -> (&'static str, Value) {
+    (
+        "mcp",
+        json!({"server": server, "tool": tool, "arguments": arguments}),
+    )
+}
+
 /// The `tool_execution_end` events of a `--mode json` run: (tool, text, isError).
 pub fn tool_results(stdout: &str) -> Vec<(String, String, bool)> {
     stdout
