@@ -76,6 +76,7 @@ mod oauth_login;
 mod oauth_refresh;
 mod oauth_tui;
 mod packages;
+mod packages_lock;
 mod permissions;
 mod pi_test_cli;
 mod playground_agents;
