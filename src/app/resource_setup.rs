@@ -172,6 +172,10 @@ pub async fn start_extensions(
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
     config.ui = ui;
+    config.tool_policy = crate::lua::wrap::ToolPolicy::from_settings(
+        settings.tool_owners(),
+        settings.tool_wrap_order(),
+    );
     if let Some(mb) = setup.memory_limit_mb {
         config.memory_limit_mb = mb;
     }

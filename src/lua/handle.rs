@@ -43,6 +43,8 @@ pub struct HostConfig {
     /// Finds the extension entry files again before every load, so `/reload` sees files
     /// added or removed since start; without it every load uses `paths`.
     pub rediscover: Option<Rediscover>,
+    /// Who owns a tool two extensions register, and the order of wrappers.
+    pub tool_policy: crate::lua::wrap::ToolPolicy,
 }
 
 /// A function that lists the extension entry files as they are on disk now.
@@ -69,6 +71,7 @@ impl HostConfig {
             ui: None,
             spec_cache: None,
             rediscover: None,
+            tool_policy: Default::default(),
         }
     }
 }
@@ -393,6 +396,31 @@ impl ExtensionHandle {
         }
         rx.await
             .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
+    /// Run the tool `inner` through the `pi.wrapTool` wrappers of `name`.
+    pub async fn execute_wrapped(
+        &self,
+        name: &str,
+        call_id: &str,
+        args: Value,
+        inner: std::sync::Arc<dyn crate::agent::tool::AgentTool>,
+        ctx: crate::agent::tool::ToolContext,
+    ) -> Result<crate::agent::tool::ToolOutput, crate::agent::tool::ToolError> {
+        let stopped = || crate::agent::tool::ToolError::new("the extension host has stopped");
+        let (reply, rx) = oneshot::channel();
+        let request = Request::ExecuteWrapped {
+            name: name.to_string(),
+            call_id: call_id.to_string(),
+            args,
+            inner,
+            ctx,
+            reply,
+        };
+        if !self.deliver(request) {
+            return Err(stopped());
+        }
+        rx.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     /// Run an extension tool. Partial results arrive on `updates`.

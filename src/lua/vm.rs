@@ -74,6 +74,10 @@ pub struct HostCtx {
     pub startup_limit: std::time::Duration,
     /// A handler slower than this is named once (`extensions.slowHandlerMs`).
     pub slow_handler: std::time::Duration,
+    /// Settings `"tools.owners"` and `"tools.wrapOrder"`.
+    pub tool_policy: crate::lua::wrap::ToolPolicy,
+    /// The front end, for warnings found while loading (none in print mode).
+    pub ui: Option<crate::lua::ui::SharedExtensionUi>,
 }
 
 impl HostCtx {
@@ -127,6 +131,8 @@ impl Vm {
             procs: crate::lua::api::spawn::Processes::default(),
             startup_limit: config.startup_limit,
             slow_handler: std::time::Duration::from_millis(config.slow_handler_ms),
+            tool_policy: config.tool_policy.clone(),
+            ui: config.ui.clone(),
         });
         Ok(Vm { lua, host })
     }

@@ -109,6 +109,7 @@ mod session_navigation;
 mod session_persistence;
 mod session_tree;
 mod tools_bash;
+mod tools_compose;
 mod tools_edit;
 mod tools_find;
 mod tools_grep;
