@@ -110,6 +110,7 @@ mod session_persistence;
 mod session_tree;
 mod tools_bash;
 mod tools_compose;
+mod tools_compose_tui;
 mod tools_edit;
 mod tools_find;
 mod tools_grep;
