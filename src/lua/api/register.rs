@@ -159,6 +159,14 @@ pub fn add_registrations(
     )?;
     let h = host.clone();
     pi.set(
+        "wrapToolRenderer",
+        lua.create_function(move |lua, (tool, def): (String, Table)| {
+            let store = h.view.lock().surfaces.clone();
+            crate::lua::ui::tool_render::decorate(lua, &store, &tool, &def)
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
         "registerCommand",
         lua.create_function(move |_, (name, opts): (String, Table)| {
             let handler: Function = opts.get::<Option<Function>>("handler")?.ok_or_else(|| {
