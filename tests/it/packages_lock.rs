@@ -104,7 +104,7 @@ fn installs_lock_every_file_and_an_edited_package_alone_stops_loading() {
 #[test]
 fn install_without_a_source_restores_the_locked_revision_on_a_fresh_home() {
     let server = MockServer::start();
-    let first = PiSandbox::with_mock(&server, API);
+    let mut first = PiSandbox::with_mock(&server, API);
     let (url, work) = make_repo(first.root.path());
     ok(&first.run(&["install", &url], None));
     let lock_text = std::fs::read_to_string(first.agent_dir.join("packages.lock")).unwrap();
@@ -147,6 +147,19 @@ fn install_without_a_source_restores_the_locked_revision_on_a_fresh_home() {
         again.contains(&format!("{url} matches the lock")),
         "{again}"
     );
+
+    // `pi update` moves the first machine to the remote's newest commit and locks it.
+    first.env.push(("PI_OFFLINE".into(), "0".into()));
+    ok(&first.run(&["update"], None));
+    let updated = lock(&first.agent_dir.join("packages.lock"));
+    let before: Value = serde_json::from_str(&lock_text).unwrap();
+    let entry = &updated["packages"][&url];
+    assert_ne!(entry["revision"], before["packages"][&url]["revision"]);
+    assert_eq!(
+        entry["files"]["extensions/rewrite.lua"]["sha256"],
+        sha256_hex(&first_ext)
+    );
+    assert!(std::fs::read_to_string(&first_ext).unwrap().contains("v2"));
 }
 
 /// Environment that keeps the real npm off the network and out of the real home folder.
