@@ -2,7 +2,7 @@
 //! `pi.wrapTool` and both apply, in load order or the order of settings `"tools.wrapOrder"`;
 //! a failing wrapper is a tool error naming its extension; two extensions registering `read`
 //! give one warning naming both and the owner settings `"tools.owners"` chose, in print mode
-//! (stderr) and RPC (a notification).
+//! (stderr) and RPC (a notification); a tool registered by one extension is wrapped by another.
 
 use std::path::PathBuf;
 
@@ -233,4 +233,44 @@ fn two_extensions_registering_read_warn_once_and_settings_choose_the_owner() {
     assert!(message.contains("reader-one's is used"), "{message}");
     assert_eq!(seen.value["notifyType"], "warning");
     client.kill();
+}
+
+#[test]
+fn a_tool_registered_by_one_extension_is_wrapped_by_another() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, API);
+    let owner = extension(
+        &sandbox,
+        "shouter",
+        r#"return function(pi)
+  pi.registerTool({
+    name = "shout", label = "Shout", description = "says it loudly",
+    parameters = { type = "object", properties = { text = { type = "string" } } },
+    execute = function(id, params) return { content = "SHOUT " .. params.text, details = { n = 1 } } end,
+  })
+end
+"#,
+    );
+    let wrapper = extension(
+        &sandbox,
+        "politeness",
+        r#"return function(pi)
+  pi.wrapTool("shout", function(args, next)
+    args.text = args.text .. " please"
+    local result = next(args)
+    result.content[1].text = result.content[1].text .. " (details n=" .. result.details.n .. ")"
+    return result
+  end)
+end
+"#,
+    );
+    let (tool, stderr) = call_tool(
+        &server,
+        &sandbox,
+        &[&owner, &wrapper],
+        "shout",
+        json!({"text": "hi"}),
+    );
+    assert!(tool.contains("SHOUT hi please (details n=1)"), "{tool}");
+    assert!(!stderr.contains("rror"), "{stderr}");
 }
