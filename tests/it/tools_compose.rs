@@ -2,7 +2,8 @@
 //! `pi.wrapTool` and both apply, in load order or the order of settings `"tools.wrapOrder"`;
 //! a failing wrapper is a tool error naming its extension; two extensions registering `read`
 //! give one warning naming both and the owner settings `"tools.owners"` chose, in print mode
-//! (stderr) and RPC (a notification); a tool registered by one extension is wrapped by another.
+//! (stderr) and RPC (a notification); a tool registered by one extension is wrapped by
+//! another.
 
 use std::path::PathBuf;
 
