@@ -146,6 +146,15 @@
 ---@field details? any persisted with the result; read it back from getBranch()
 ---@field terminate? boolean end the run after this batch of tool calls without another model call (only when every result of the batch sets it)
 
+---@class pi.WrappedResult : pi.ToolResult what `next(args)` returns to a `pi.wrapTool` wrapper
+---@field isError? boolean the tool failed; `content` holds its message
+
+---@class pi.ToolRendererDecorator
+---@field renderCall? fun(args: table, theme: pi.Theme, context: pi.ToolRenderContext, inner: fun(): pi.Component|nil): pi.Component|nil
+---@field renderResult? fun(result: pi.ToolResult, options: {expanded: boolean, isPartial: boolean}, theme: pi.Theme, context: pi.ToolRenderContext, inner: fun(): pi.Component|nil): pi.Component|nil
+
+---@alias pi.ToolWrapper fun(args: table, next: fun(args: table): pi.WrappedResult, ctx: pi.Context): pi.WrappedResult|{block: true, reason?: string}
+
 ---@class pi.ToolDefinition
 ---@field name string name the model uses (a built-in of the same name is replaced)
 ---@field label? string
@@ -442,6 +451,8 @@
 ---@class pi.API
 ---@field on fun(event: pi.EventName, handler: pi.Handler)
 ---@field registerTool fun(definition: pi.ToolDefinition)
+---@field wrapTool fun(name: string, wrapper: pi.ToolWrapper) wrap a built-in or registered tool; wrappers chain in load order or settings "tools.wrapOrder"
+---@field wrapToolRenderer fun(name: string, decorator: pi.ToolRendererDecorator) decorate a tool's row; `inner()` is the next decorator's or the tool's own component (nil: built-in row)
 ---@field createReadTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition pi's read tool with custom operations; cwd defaults to the session's
 ---@field createWriteTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition
 ---@field createEditTool fun(cwdOrOptions?: string|pi.FileToolOptions, options?: pi.FileToolOptions): pi.ToolDefinition

@@ -12,6 +12,7 @@ use crate::packages::ops::{
     add_to_settings, npm_command, remove_from_settings, scope_packages, settings_source,
 };
 use crate::packages::source::PackageSource;
+use crate::packages::store::{self, Restored};
 use crate::t;
 
 const COMMANDS: [&str; 5] = ["install", "remove", "uninstall", "update", "list"];
@@ -32,7 +33,11 @@ struct Parsed {
 
 fn usage(command: &str) -> String {
     match command {
-        "install" => t!("pi.pkg.usage_install"),
+        "install" => format!(
+            "{}\n\n{}",
+            t!("pi.pkg.usage_install"),
+            t!("pi.pkg.usage_install_restore")
+        ),
         "remove" | "uninstall" => t!("pi.pkg.usage_remove", command = command),
         "update" => t!("pi.pkg.usage_update"),
         _ => t!("pi.pkg.usage_list"),
@@ -62,7 +67,8 @@ fn parse(argv: &[String]) -> Result<Parsed, String> {
             w => return Err(t!("pi.pkg.extra_argument", arg = w, command = &command)),
         }
     }
-    if !parsed.help && takes_local && parsed.source.is_none() {
+    // `pi install` alone restores the lock; remove needs a source.
+    if !parsed.help && takes_local && command != "install" && parsed.source.is_none() {
         return Err(format!(
             "{}\n\n{}",
             t!("pi.pkg.missing_source", command = &command),
@@ -134,8 +140,10 @@ fn dim(text: &str) -> String {
 }
 
 fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
-    let raw = parsed.source.as_deref().unwrap_or_default();
     let scope = scope_of(parsed);
+    let Some(raw) = parsed.source.as_deref() else {
+        return restore(agent, cwd, scope);
+    };
     let stored = settings_source(raw, scope, agent, cwd)?;
     let source = PackageSource::parse(&stored)?;
     if !matches!(source, PackageSource::Local(_)) {
@@ -145,7 +153,27 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
         .install(&source, scope)
         .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e.to_string()))?;
     add_to_settings(agent, cwd, scope, &stored)?;
+    store::record(&manager(agent, cwd, scope), scope, &stored)?;
     println!("{}", t!("pi.pkg.installed", source = raw));
+    Ok(())
+}
+
+/// `pi install` without a source: install exactly what the scope's lock lists.
+fn restore(agent: &Path, cwd: &Path, scope: Scope) -> Result<(), String> {
+    let lock = store::lock_file(scope, agent, cwd);
+    let progress = |source: &str| println!("{}", dim(&t!("pi.pkg.restoring", source = source)));
+    let restored = store::restore(&manager(agent, cwd, scope), scope, &progress)?;
+    if restored.is_empty() {
+        println!("{}", t!("pi.pkg.lock_empty", lock = lock));
+    }
+    for item in restored {
+        match item {
+            Restored::Installed(source) => println!("{}", t!("pi.pkg.restored", source = source)),
+            Restored::UpToDate(source) => {
+                println!("{}", dim(&t!("pi.pkg.lock_up_to_date", source = source)))
+            }
+        }
+    }
     Ok(())
 }
 
@@ -167,6 +195,7 @@ fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
             .uninstall(&package.source, scope)
             .map_err(|e| t!("pi.pkg.remove_failed", source = raw, error = e.to_string()))?;
     }
+    store::forget(&manager, scope, &identity)?;
     println!("{}", t!("pi.pkg.removed", source = raw));
     Ok(())
 }
@@ -217,7 +246,10 @@ fn update_one(manager: &PackageManager, package: &ScopedPackage, failures: &mut 
     }
     println!("{}", dim(&t!("pi.pkg.updating", source = source)));
     match manager.update(&package.source, package.scope) {
-        Ok(_) => println!("{}", t!("pi.pkg.updated", source = source)),
+        Ok(_) => match store::record(manager, package.scope, source) {
+            Ok(()) => println!("{}", t!("pi.pkg.updated", source = source)),
+            Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
+        },
         Err(e) => failures.push(t!(
             "pi.pkg.update_failed",
             source = source,
@@ -288,6 +320,7 @@ mod tests {
         assert!(parse(&words("list -x")).is_err());
         assert!(parse(&words("list extra")).is_err());
         assert!(parse(&words("remove")).is_err());
+        assert_eq!(parse(&words("install -l")).unwrap().source, None);
         assert!(parse(&words("remove --help")).unwrap().help);
         assert_eq!(parse(&words("update")).unwrap().source, None);
     }

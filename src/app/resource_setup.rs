@@ -172,6 +172,10 @@ pub async fn start_extensions(
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
     config.ui = ui;
+    config.tool_policy = crate::lua::wrap::ToolPolicy::from_settings(
+        settings.tool_owners(),
+        settings.tool_wrap_order(),
+    );
     if let Some(mb) = setup.memory_limit_mb {
         config.memory_limit_mb = mb;
     }
@@ -215,6 +219,17 @@ pub async fn extension_providers(
 }
 
 /// What the interface lists under its header: the context files, skills, prompt
+/// `(overrides read, bash)` for an extension whose registered tools replace built-ins.
+fn builtin_overrides(path: &Path, tools: &[crate::lua::registry::ToolInfo]) -> Option<String> {
+    let names: Vec<&str> = tools
+        .iter()
+        .filter(|t| t.extension == path)
+        .map(|t| t.name.as_str())
+        .filter(|n| crate::tools::BUILTIN_TOOL_NAMES.contains(n))
+        .collect();
+    (!names.is_empty()).then(|| t!("pi.tui.header.overrides", tools = names.join(", ")))
+}
+
 /// templates and extension files of this run, each with where it came from.
 pub fn loaded_resources(
     context_files: &[PathBuf],
@@ -222,7 +237,7 @@ pub fn loaded_resources(
         &[crate::resources::skills::Skill],
         &[crate::resources::prompt_templates::PromptTemplate],
     ),
-    extensions: Vec<PathBuf>,
+    (extensions, tools): (Vec<PathBuf>, &[crate::lua::registry::ToolInfo]),
     packaged: &PackageResources,
     (agent_dir, cwd): (&Path, &Path),
 ) -> crate::tui::chrome::LoadedResources {
@@ -237,7 +252,8 @@ pub fn loaded_resources(
         )
     };
     let project_dir = cwd.join(crate::config::paths::CONFIG_DIR_NAME);
-    let extension = |path: PathBuf| {
+    let extension_item = |path: &Path| {
+        let path = path.to_path_buf();
         let label = extension_label(&path);
         match packaged.origins.get(&path) {
             Some(origin) => LoadedItem::new(
@@ -255,6 +271,15 @@ pub fn loaded_resources(
             }
             None => LoadedItem::new(label, &path, "cli", "temporary", None),
         }
+    };
+    let extension = |path: PathBuf| {
+        let overrides = builtin_overrides(&path, tools);
+        let mut item = extension_item(&path);
+        if let Some(note) = overrides {
+            item.label = format!("{} {note}", item.label);
+            item.detail = format!("{} {note}", item.detail);
+        }
+        item
     };
     LoadedResources {
         context: LoadedResources::context_entries(context_files, cwd),

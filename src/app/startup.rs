@@ -375,10 +375,16 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         crate::app::resource_setup::loaded_resources(
             &prompt.context_files,
             (&skills, &templates),
-            bridge
-                .as_ref()
-                .map(|b| b.handle.paths())
-                .unwrap_or_default(),
+            (
+                bridge
+                    .as_ref()
+                    .map(|b| b.handle.paths())
+                    .unwrap_or_default(),
+                bridge
+                    .as_ref()
+                    .map(|b| b.registrations.tools.as_slice())
+                    .unwrap_or_default(),
+            ),
             &packaged,
             (&agent_dir, &cwd),
         )

@@ -434,6 +434,18 @@ impl Settings {
             .filter(|&ms| ms > 0)
     }
 
+    /// `"tools.owners"` (a top-level key with a dot): tool name → the extension whose
+    /// registration of that tool is used when several register it.
+    pub fn tool_owners(&self) -> Option<&Value> {
+        self.get("tools.owners").filter(|v| v.is_object())
+    }
+
+    /// `"tools.wrapOrder"`: tool name → extension names, outermost `pi.wrapTool` wrapper
+    /// first (extensions not named follow in load order).
+    pub fn tool_wrap_order(&self) -> Option<&Value> {
+        self.get("tools.wrapOrder").filter(|v| v.is_object())
+    }
+
     /// `prompts` entries, resolved like [`Self::extension_paths`].
     pub fn prompt_paths(&self) -> Vec<String> {
         self.listed_entries("prompts")

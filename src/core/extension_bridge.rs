@@ -37,6 +37,8 @@ pub struct ExtensionBridge {
     /// Watches extension files when `"extensions.watch"` is on.
     pub watcher: Option<crate::lua::watch::ExtensionWatcher>,
     extension_tools: Vec<String>,
+    /// Tools replaced by their `pi.wrapTool` chain, unwrapped (put back before each merge).
+    wrapped: Vec<Arc<dyn AgentTool>>,
     synced_entries: usize,
 }
 
@@ -169,6 +171,7 @@ impl ExtensionBridge {
             next_turn: Vec::new(),
             watcher: None,
             extension_tools: Vec::new(),
+            wrapped: Vec::new(),
             synced_entries: 0,
         }
     }
@@ -348,6 +351,7 @@ impl ExtensionBridge {
     /// start active; the others stay as `setActiveTools` left them.
     pub async fn merge_extension_tools(&mut self, active: &mut Vec<Arc<dyn AgentTool>>) {
         self.registrations = self.handle.registrations().await;
+        self.unwrap_tools(active);
         let old = std::mem::take(&mut self.extension_tools);
         let was_active: Vec<String> = active
             .iter()
@@ -378,6 +382,38 @@ impl ExtensionBridge {
             if activate {
                 active.push(tool);
             }
+        }
+        self.wrap_tools(active);
+    }
+
+    /// Put back the tools [`Self::wrap_tools`] replaced.
+    fn unwrap_tools(&mut self, active: &mut [Arc<dyn AgentTool>]) {
+        for inner in std::mem::take(&mut self.wrapped) {
+            for slot in self.all_tools.iter_mut().chain(active.iter_mut()) {
+                if slot.name() == inner.name() {
+                    *slot = inner.clone();
+                }
+            }
+        }
+    }
+
+    /// Replace every tool that has `pi.wrapTool` wrappers by its chain (known and active
+    /// alike), remembering the tool itself.
+    fn wrap_tools(&mut self, active: &mut [Arc<dyn AgentTool>]) {
+        for name in self.registrations.wrapped.clone() {
+            let Some(inner) = self.all_tools.iter().find(|t| t.name() == name).cloned() else {
+                continue;
+            };
+            let wrapped: Arc<dyn AgentTool> = Arc::new(crate::lua::wrapped_tool::WrappedTool::new(
+                inner.clone(),
+                self.handle.clone(),
+            ));
+            for slot in self.all_tools.iter_mut().chain(active.iter_mut()) {
+                if slot.name() == name {
+                    *slot = wrapped.clone();
+                }
+            }
+            self.wrapped.push(inner);
         }
     }
 

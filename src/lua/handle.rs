@@ -45,6 +45,8 @@ pub struct HostConfig {
     pub rediscover: Option<Rediscover>,
     /// The agent folder extensions see as `pi.agentDir` (`pi test` gives each test its own).
     pub agent_dir: PathBuf,
+    /// Who owns a tool two extensions register, and the order of wrappers.
+    pub tool_policy: crate::lua::wrap::ToolPolicy,
 }
 
 /// A function that lists the extension entry files as they are on disk now.
@@ -72,6 +74,7 @@ impl HostConfig {
             spec_cache: None,
             rediscover: None,
             agent_dir: crate::config::paths::agent_dir(),
+            tool_policy: Default::default(),
         }
     }
 }
@@ -396,6 +399,31 @@ impl ExtensionHandle {
         }
         rx.await
             .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+    }
+
+    /// Run the tool `inner` through the `pi.wrapTool` wrappers of `name`.
+    pub async fn execute_wrapped(
+        &self,
+        name: &str,
+        call_id: &str,
+        args: Value,
+        inner: std::sync::Arc<dyn crate::agent::tool::AgentTool>,
+        ctx: crate::agent::tool::ToolContext,
+    ) -> Result<crate::agent::tool::ToolOutput, crate::agent::tool::ToolError> {
+        let stopped = || crate::agent::tool::ToolError::new("the extension host has stopped");
+        let (reply, rx) = oneshot::channel();
+        let request = Request::ExecuteWrapped {
+            name: name.to_string(),
+            call_id: call_id.to_string(),
+            args,
+            inner,
+            ctx,
+            reply,
+        };
+        if !self.deliver(request) {
+            return Err(stopped());
+        }
+        rx.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     /// Run an extension tool. Partial results arrive on `updates`.

@@ -82,6 +82,14 @@ pub(crate) enum Request {
         events: mpsc::UnboundedSender<crate::lua::provider_stream::StreamEvent>,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    ExecuteWrapped {
+        name: String,
+        call_id: String,
+        args: Value,
+        inner: std::sync::Arc<dyn crate::agent::tool::AgentTool>,
+        ctx: crate::agent::tool::ToolContext,
+        reply: oneshot::Sender<WrappedResult>,
+    },
     ExecuteTool {
         name: String,
         call_id: String,
@@ -91,6 +99,8 @@ pub(crate) enum Request {
         reply: oneshot::Sender<Result<Value, String>>,
     },
 }
+
+type WrappedResult = Result<crate::agent::tool::ToolOutput, crate::agent::tool::ToolError>;
 
 struct Host {
     config: HostConfig,
@@ -379,6 +389,23 @@ async fn serve(host: Rc<Host>, request: Request) {
                 vm.host.procs.kill_all();
             }
             let _ = reply.send(());
+        }
+        Request::ExecuteWrapped {
+            name,
+            call_id,
+            args,
+            inner,
+            ctx,
+            reply,
+        } => {
+            let result = match host.current() {
+                Some(vm) => {
+                    crate::lua::wrap::run_chain(&vm, &name, &call_id, args, inner, ctx).await
+                }
+                // No wrappers without a VM: the tool runs as it is.
+                None => inner.execute(&call_id, args, ctx).await,
+            };
+            let _ = reply.send(result);
         }
         Request::ExecuteTool {
             name,

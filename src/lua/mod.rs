@@ -35,6 +35,8 @@ pub mod ui;
 pub mod view;
 pub mod vm;
 pub mod watch;
+pub mod wrap;
+pub mod wrapped_tool;
 
 pub use dispatch::Dispatched;
 pub use handle::{ExtensionHandle, HostConfig, LoadError, LoadReport};

@@ -161,6 +161,8 @@ pub struct Registrations {
     pub renderers: Vec<String>,
     /// Names of registered providers.
     pub providers: Vec<String>,
+    /// Names of tools with `pi.wrapTool` wrappers.
+    pub wrapped: Vec<String>,
 }
 
 /// All registrations of one VM.
@@ -204,6 +206,8 @@ pub struct Registry {
     pub reported_slow: HashSet<(usize, String)>,
     /// Specs of lazy extensions, pending or set up.
     pub lazy: Vec<crate::lua::lazy::LazySpec>,
+    /// `pi.wrapTool` wrappers in registration (load) order.
+    pub wraps: Vec<crate::lua::wrap::WrapReg>,
 }
 
 impl Registry {
@@ -227,6 +231,7 @@ impl Registry {
             flags: self.flags.values().cloned().collect(),
             renderers: self.renderers.keys().cloned().collect(),
             providers: self.providers.iter().map(|(n, _)| n.clone()).collect(),
+            wrapped: crate::lua::wrap::wrapped_tools(&self.wraps),
         }
     }
 
@@ -263,6 +268,7 @@ impl Registry {
         self.streams.retain(|(_, _, _, e)| *e != ext);
         self.oauth.retain(|(_, _, e)| *e != ext);
         self.health_checks.retain(|(e, _)| *e != ext);
+        self.wraps.retain(|w| w.ext != ext);
     }
 
     /// Store a command, suffixing `:1`, `:2`, ... on a name clash.

@@ -76,6 +76,10 @@ pub struct HostCtx {
     pub slow_handler: std::time::Duration,
     /// The agent folder, `pi.agentDir`.
     pub agent_dir: PathBuf,
+    /// Settings `"tools.owners"` and `"tools.wrapOrder"`.
+    pub tool_policy: crate::lua::wrap::ToolPolicy,
+    /// The front end, for warnings found while loading (none in print mode).
+    pub ui: Option<crate::lua::ui::SharedExtensionUi>,
 }
 
 impl HostCtx {
@@ -130,6 +134,8 @@ impl Vm {
             startup_limit: config.startup_limit,
             slow_handler: std::time::Duration::from_millis(config.slow_handler_ms),
             agent_dir: config.agent_dir.clone(),
+            tool_policy: config.tool_policy.clone(),
+            ui: config.ui.clone(),
         });
         Ok(Vm { lua, host })
     }

@@ -43,9 +43,11 @@ pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, PackageError> 
     })
 }
 
-/// `git <args>` in `cwd`.
+/// `git <args>` in `cwd`, with hooks switched off (`core.hooksPath=/dev/null`): cloning or
+/// updating a package never runs code from it or from the user's git configuration.
 pub fn git(args: &[&str], cwd: Option<&Path>) -> Result<String, PackageError> {
-    let argv: Vec<String> = std::iter::once("git")
+    let argv: Vec<String> = ["git", "-c", "core.hooksPath=/dev/null"]
+        .into_iter()
         .chain(args.iter().copied())
         .map(str::to_string)
         .collect();
@@ -82,6 +84,15 @@ impl Npm {
         run(&argv, cwd)
     }
 
+    /// `install` with `args`: lifecycle scripts (`preinstall`, `postinstall`, …) are off,
+    /// for `npm` and for the `npmCommand` argv alike.
+    pub fn install(&self, args: &[&str], cwd: Option<&Path>) -> Result<String, PackageError> {
+        let mut full = vec!["install"];
+        full.extend_from_slice(args);
+        full.push("--ignore-scripts");
+        self.run(&full, cwd)
+    }
+
     /// The global modules folder (`root -g`; `pm bin -g` when the command is `bun`).
     pub fn global_root(&self) -> Result<String, PackageError> {
         if self.argv[0] == "bun" {
@@ -93,11 +104,11 @@ impl Npm {
     /// Install the dependencies of the package in `dir` (plain `install` with `npmCommand`).
     pub fn install_dependencies(&self, dir: &Path) -> Result<(), PackageError> {
         let args: &[&str] = if self.custom {
-            &["install"]
+            &[]
         } else {
-            &["install", "--omit=dev", "--no-audit", "--no-fund"]
+            &["--omit=dev", "--no-audit", "--no-fund"]
         };
-        self.run(args, Some(dir)).map(|_| ())
+        self.install(args, Some(dir)).map(|_| ())
     }
 }
 

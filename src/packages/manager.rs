@@ -170,7 +170,7 @@ impl PackageManager {
 
     fn npm_install(&self, spec: &str, scope: Scope) -> Result<(), PackageError> {
         if scope == Scope::Global {
-            return self.npm.run(&["install", "-g", spec], None).map(|_| ());
+            return self.npm.install(&["-g", spec], None).map(|_| ());
         }
         let prefix = match scope {
             Scope::Temporary => temporary_dir(&PackageSource::parse(&format!("npm:{spec}"))?),
@@ -187,7 +187,7 @@ impl PackageManager {
         }
         let prefix = prefix.to_string_lossy();
         self.npm
-            .run(&["install", spec, "--prefix", &prefix], None)
+            .install(&[spec, "--prefix", &prefix], None)
             .map(|_| ())
     }
 

@@ -4,8 +4,10 @@
 pub mod commands;
 pub mod entries;
 pub mod error;
+pub mod lock;
 pub mod manager;
 pub mod ops;
 pub mod resolve;
 pub mod source;
+pub mod store;
 pub mod toggle;

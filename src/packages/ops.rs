@@ -12,6 +12,7 @@ use super::error::PackageError;
 use super::manager::PackageManager;
 use super::resolve::package_resources;
 use super::source::{PackageSource, normalize};
+use super::store::LockCheck;
 use crate::config::settings::{read_settings_file, update_settings_file};
 
 /// `npmCommand` of a settings object, when it is a non-empty string array.
@@ -237,6 +238,7 @@ pub fn resolve_packages(
     progress: &dyn Fn(&str),
 ) -> PackageResources {
     let mut out = PackageResources::default();
+    let mut locks = LockCheck::new(manager);
     for package in packages {
         let path = match manager.installed_path(&package.source, package.scope) {
             Ok(path) => path,
@@ -256,7 +258,8 @@ pub fn resolve_packages(
                 continue;
             }
             progress(&package.entry.source);
-            if let Err(e) = manager.install(&package.source, package.scope) {
+            let source = locks.install_source(package);
+            if let Err(e) = manager.install(&source, package.scope) {
                 out.warnings.push(crate::t!(
                     "pi.error.pkg.install_warning",
                     source = package.entry.source.as_str(),
@@ -264,6 +267,7 @@ pub fn resolve_packages(
                 ));
                 continue;
             }
+            locks.installed(package);
         }
         if !path.exists() {
             out.warnings.push(crate::t!(
@@ -273,7 +277,12 @@ pub fn resolve_packages(
             ));
             continue;
         }
+        if let Err(message) = locks.check(package, &path) {
+            out.warnings.push(message);
+            continue;
+        }
         out.add_package(&path, &package.entry, package.scope);
     }
+    locks.finish();
     out
 }

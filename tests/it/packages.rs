@@ -12,11 +12,11 @@ use pi_cli::PiSandbox;
 use serde_json::{Value, json};
 use support::{MockReply, MockServer};
 
-const API: &str = "openai-completions";
+pub(crate) const API: &str = "openai-completions";
 
 /// An extension that rewrites `rewrite: X` into `rewritten X <tag>` and adds a rule to the
 /// system prompt, so a request shows it ran.
-fn extension_source(tag: &str) -> String {
+pub(crate) fn extension_source(tag: &str) -> String {
     format!(
         r#"return function(pi)
   pi.on("before_agent_start", function(event)
@@ -31,34 +31,34 @@ end
     )
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
 /// A package folder with `extensions/rewrite.lua` (conventional layout).
-fn make_package(dir: &Path, tag: &str) {
+pub(crate) fn make_package(dir: &Path, tag: &str) {
     write(&dir.join("extensions/rewrite.lua"), &extension_source(tag));
 }
 
-fn text(out: &Output) -> (String, String) {
+pub(crate) fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
-fn ok(out: &Output) -> String {
+pub(crate) fn ok(out: &Output) -> String {
     let (stdout, stderr) = text(out);
     assert!(out.status.success(), "stdout: {stdout}\nstderr: {stderr}");
     stdout
 }
 
-fn settings(path: &Path) -> Value {
+pub(crate) fn settings(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap_or("{}".into())).unwrap()
 }
 
-fn git(dir: &Path, args: &[&str]) {
+pub(crate) fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
         .args(args)
@@ -74,7 +74,7 @@ fn git(dir: &Path, args: &[&str]) {
 }
 
 /// A bare repository holding a package (tag `v1` on the first commit) and its work tree.
-fn make_repo(root: &Path) -> (String, PathBuf) {
+pub(crate) fn make_repo(root: &Path) -> (String, PathBuf) {
     let bare = root.join("remote/tool.git");
     std::fs::create_dir_all(&bare).unwrap();
     git(&bare, &["init", "--quiet", "--bare", "-b", "main"]);
@@ -93,13 +93,13 @@ fn make_repo(root: &Path) -> (String, PathBuf) {
     (format!("file://{}", bare.display()), work)
 }
 
-fn push_v2(work: &Path) {
+pub(crate) fn push_v2(work: &Path) {
     make_package(work, "v2");
     git(work, &["commit", "--quiet", "-am", "v2"]);
     git(work, &["push", "--quiet"]);
 }
 
-fn prompt_request(server: &MockServer, sandbox: &PiSandbox, extra: &[&str]) -> String {
+pub(crate) fn prompt_request(server: &MockServer, sandbox: &PiSandbox, extra: &[&str]) -> String {
     server.push(MockReply::openai_text("ok"));
     let mut args = vec!["--model", "mock/mock-model"];
     args.extend_from_slice(extra);
@@ -248,7 +248,7 @@ fn packaged_extensions_and_skills_load_and_filters_narrow_them() {
 
 /// Writes the npm stand-in: the npm registry is off this machine, so `npmCommand` points at
 /// a script that performs `install`/`uninstall`/`root -g` by copying from `registry/<name>`.
-fn fake_npm(sandbox: &PiSandbox) -> PathBuf {
+pub(crate) fn fake_npm(sandbox: &PiSandbox) -> PathBuf {
     let dir = sandbox.root.path().join("npm");
     make_package(&dir.join("registry/fake-pkg"), "npm");
     let script = dir.join("npm.sh");
@@ -334,10 +334,10 @@ fn extension_flag_installs_a_git_source_for_the_run() {
 #[test]
 fn bad_command_lines_are_usage_errors() {
     let sandbox = PiSandbox::new();
-    let missing = sandbox.run(&["install"], None);
+    let missing = sandbox.run(&["remove"], None);
     assert_eq!(missing.status.code(), Some(1));
     assert!(
-        text(&missing).1.contains("Usage: pi install"),
+        text(&missing).1.contains("Usage: pi remove"),
         "{:?}",
         text(&missing)
     );

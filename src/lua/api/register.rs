@@ -131,6 +131,9 @@ pub fn add_registrations(
                 ))
             })?;
             let prepare = def.get::<Option<Function>>("prepareArguments")?;
+            if !crate::lua::wrap::claim(&h, &info.name, ext) {
+                return Ok(());
+            }
             let store = h.view.lock().surfaces.clone();
             crate::lua::ui::tool_render::register(lua, &store, &info.name, &def)?;
             h.reg.borrow_mut().tools.insert(
@@ -143,6 +146,23 @@ pub fn add_registrations(
                 },
             );
             Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "wrapTool",
+        lua.create_function(move |_, (tool, func): (String, Function)| {
+            let wrap = crate::lua::wrap::WrapReg { tool, ext, func };
+            h.reg.borrow_mut().wraps.push(wrap);
+            Ok(())
+        })?,
+    )?;
+    let h = host.clone();
+    pi.set(
+        "wrapToolRenderer",
+        lua.create_function(move |lua, (tool, def): (String, Table)| {
+            let store = h.view.lock().surfaces.clone();
+            crate::lua::ui::tool_render::decorate(lua, &store, &tool, &def)
         })?,
     )?;
     let h = host.clone();

@@ -14,6 +14,101 @@ use crate::lua::ui::component_render::render_component;
 use crate::lua::ui::surfaces::SurfaceStore;
 
 const RENDERERS_KEY: &str = "pi.tool.renderers";
+const DECORATORS_KEY: &str = "pi.tool.decorators";
+const COMPOSE_KEY: &str = "pi.tool.compose";
+
+/// Chains `pi.wrapToolRenderer` decorators around a tool's own renderer of one slot: each
+/// decorator gets the slot's arguments plus `inner`, which runs the next decorator and
+/// finally the tool's renderer (`nil` when the tool has none: the built-in row).
+const COMPOSE: &str = r#"
+local base, decorators, slot = ...
+local function at(i, ...)
+  local d = decorators[i]
+  if d == nil then
+    if base then return base(...) end
+    return nil
+  end
+  local f = d[slot]
+  if not f then return at(i + 1, ...) end
+  local args = table.pack(...)
+  local inner = function() return at(i + 1, table.unpack(args, 1, args.n)) end
+  args[args.n + 1] = inner
+  return f(table.unpack(args, 1, args.n + 1))
+end
+return function(...) return at(1, ...) end
+"#;
+
+/// Add a decorator (`{renderCall, renderResult}`, either optional) of tool `name`'s rows,
+/// outside those added before it.
+pub fn decorate(lua: &Lua, store: &SurfaceStore, name: &str, def: &Table) -> mlua::Result<()> {
+    let table = named_table(lua, DECORATORS_KEY)?;
+    let list = match table.get::<Option<Table>>(name)? {
+        Some(list) => list,
+        None => {
+            let list = lua.create_table()?;
+            table.set(name, list.clone())?;
+            list
+        }
+    };
+    list.push(def.clone())?;
+    store
+        .lock()
+        .tool_renderers
+        .entry(name.to_string())
+        .or_insert(false);
+    Ok(())
+}
+
+fn named_table(lua: &Lua, key: &str) -> mlua::Result<Table> {
+    match lua.named_registry_value::<Option<Table>>(key)? {
+        Some(t) => Ok(t),
+        None => {
+            let t = lua.create_table()?;
+            lua.set_named_registry_value(key, t.clone())?;
+            Ok(t)
+        }
+    }
+}
+
+/// The renderer of `slot` for tool `name`: its own, wrapped in its decorators.
+fn slot_renderer(
+    lua: &Lua,
+    entry: Option<&Table>,
+    decorators: Option<&Table>,
+    slot: &str,
+) -> mlua::Result<Option<(Function, String)>> {
+    let base = match entry {
+        Some(e) => e.get::<Option<Function>>(slot)?,
+        None => None,
+    };
+    let mut outer = base.clone();
+    if let Some(list) = decorators {
+        for d in list.sequence_values::<Table>() {
+            if let Some(f) = d?.get::<Option<Function>>(slot)? {
+                outer = Some(f);
+                break;
+            }
+        }
+    }
+    let Some(outer) = outer else { return Ok(None) };
+    let ext = extension_of(&outer);
+    let Some(list) = decorators else {
+        return Ok(Some((outer, ext)));
+    };
+    let compose = match lua.named_registry_value::<Option<Function>>(COMPOSE_KEY)? {
+        Some(f) => f,
+        None => {
+            let f = lua
+                .load(COMPOSE)
+                .set_name("=pi.tool.compose")
+                .into_function()?;
+            lua.set_named_registry_value(COMPOSE_KEY, f.clone())?;
+            f
+        }
+    };
+    let chained = compose.call::<Function>((base, list.clone(), slot))?;
+    Ok(Some((chained, ext)))
+}
 
 /// A tool row to draw.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,17 +149,13 @@ pub fn register(lua: &Lua, store: &SurfaceStore, name: &str, def: &Table) -> mlu
             "registerTool \"{name}\": renderShell must be \"self\" or \"default\", got \"{s}\""
         )));
     }
-    let table: Table = match lua.named_registry_value::<Option<Table>>(RENDERERS_KEY)? {
-        Some(t) => t,
-        None => {
-            let t = lua.create_table()?;
-            lua.set_named_registry_value(RENDERERS_KEY, t.clone())?;
-            t
-        }
-    };
+    let table = named_table(lua, RENDERERS_KEY)?;
     if call.is_none() && result.is_none() {
         table.set(name, LuaValue::Nil)?;
-        store.lock().tool_renderers.remove(name);
+        let decorated = named_table(lua, DECORATORS_KEY)?.contains_key(name)?;
+        if !decorated {
+            store.lock().tool_renderers.remove(name);
+        }
         return Ok(());
     }
     let entry = lua.create_table()?;
@@ -102,12 +193,15 @@ impl ToolContexts {
         theme: &LuaValue,
         self_shell: bool,
     ) -> mlua::Result<ToolLines> {
-        let Some(table) = lua.named_registry_value::<Option<Table>>(RENDERERS_KEY)? else {
+        let entry = named_table(lua, RENDERERS_KEY)?.get::<Option<Table>>(job.name.as_str())?;
+        let decorators =
+            named_table(lua, DECORATORS_KEY)?.get::<Option<Table>>(job.name.as_str())?;
+        if entry.is_none() && decorators.is_none() {
             return Ok(ToolLines::default());
-        };
-        let Some(entry) = table.get::<Option<Table>>(job.name.as_str())? else {
-            return Ok(ToolLines::default());
-        };
+        }
+        let render_call = slot_renderer(lua, entry.as_ref(), decorators.as_ref(), "renderCall")?;
+        let render_result =
+            slot_renderer(lua, entry.as_ref(), decorators.as_ref(), "renderResult")?;
         let (state, last_call, last_result) = match self.states.get(&job.call_id) {
             Some(s) => s.clone(),
             None => (lua.create_table()?, None, None),
@@ -139,21 +233,16 @@ impl ToolContexts {
             ..ToolLines::default()
         };
         let mut new_call = last_call.clone();
-        if let Some(f) = entry.get::<Option<Function>>("renderCall")? {
+        if let Some((f, ext)) = render_call {
             context.set("lastComponent", last_call)?;
-            let ext = extension_of(&f);
             let args = to_lua(lua, &job.args)?;
             let value = f.call::<LuaValue>((args, theme.clone(), context.clone()));
             new_call = component_of(value.as_ref().ok().cloned());
             out.call = slot(value, width, &ext);
         }
         let mut new_result = last_result.clone();
-        if let (Some(f), Some(result)) = (
-            entry.get::<Option<Function>>("renderResult")?,
-            job.result.as_ref(),
-        ) {
+        if let (Some((f, ext)), Some(result)) = (render_result, job.result.as_ref()) {
             context.set("lastComponent", last_result)?;
-            let ext = extension_of(&f);
             let options = lua.create_table()?;
             options.set("expanded", job.expanded)?;
             options.set("isPartial", job.partial)?;
