@@ -21,6 +21,7 @@ mod ai_providers;
 mod ai_requests;
 mod architecture;
 mod background_ext;
+mod capabilities;
 mod catalog_reference;
 mod checkpoints;
 mod checkpoints_tui;

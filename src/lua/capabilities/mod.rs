@@ -167,6 +167,15 @@ impl Capabilities {
     }
 }
 
+/// The names of the loaded extensions that declared no capabilities, in load order.
+pub fn unrestricted_names(reg: &crate::lua::registry::Registry) -> Vec<String> {
+    reg.extensions
+        .iter()
+        .filter(|e| !e.measured.failed && e.guard.is_unrestricted())
+        .map(|e| e.name.clone())
+        .collect()
+}
+
 /// The package.json that governs the extension at `entry`: the nearest one in the
 /// folders above it (its package's root).
 pub fn manifest_of(entry: &Path) -> Option<PathBuf> {
