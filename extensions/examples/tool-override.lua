@@ -30,7 +30,7 @@ local function resolve(cwd, path)
   return cwd .. "/" .. path:gsub("^%./", "")
 end
 
-return function(pi)
+local function setup(pi)
   local log_file = agent_dir() .. "/read-access.log"
 
   local function log_access(path, allowed, reason)
@@ -96,3 +96,12 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = { read = { "/" }, write = { "$agent/read-access.log" } },
+    env = { "HOME", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -1,7 +1,8 @@
 //! Reading what extensions request without setting them up, for `pi install`,
-//! `pi list` and `pi update`: the manifest's declaration, and each entry file's spec
-//! table, its top-level code run in a throw-away VM with no rights beyond the
-//! manifest's (a file whose text never mentions `capabilities` is not run at all).
+//! `pi list` and `pi update`: the manifest's declaration and each entry file's literal
+//! `capabilities = { … }`. Only a file that mentions `capabilities` in a form pi cannot
+//! read is run, in a throw-away VM with no rights beyond the manifest's, to tell
+//! whether it would be refused at load.
 
 use std::path::{Path, PathBuf};
 
@@ -50,6 +51,9 @@ pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, String> {
         return Ok(prepared.manifest);
     }
     let manifest = prepared.manifest.clone();
+    if let Some(literal) = prepared.literal {
+        return Ok(Some(manifest.unwrap_or_default().union(&literal)));
+    }
     let run = || -> mlua::Result<Option<Capabilities>> {
         let env = crate::lua::loader::extension_env(&vm.lua, path, &guard)?;
         let chunk = crate::lua::loader::load_file(&vm.lua, path, &env)?;
@@ -58,11 +62,11 @@ pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, String> {
             _ => Ok(None),
         }
     };
-    let declared = run().map_err(|e| crate::lua::tool_exec::error_text_at(&e))?;
-    Ok(match (manifest, declared) {
-        (None, None) => None,
-        (m, d) => Some(m.unwrap_or_default().union(&d.unwrap_or_default())),
-    })
+    // Without a literal declaration, a spec that declares anyway would not load.
+    match run().map_err(|e| crate::lua::tool_exec::error_text_at(&e))? {
+        Some(_) => Err(crate::t!("pi.ext.cap.hidden_declaration")),
+        None => Ok(manifest),
+    }
 }
 
 /// The requests of every entry file in `entries`, in their order.

@@ -1,9 +1,11 @@
 //! Putting an extension's capabilities in force while it loads. The file's top-level
-//! code runs before its spec table is returned, so pi decides beforehand: a file whose
-//! text declares `capabilities`, or one in a package whose manifest declares them, runs
-//! its top-level code with the manifest's rights only (none without a manifest). Once
-//! the file returns, the rights become the manifest's and the spec's together; a file
-//! that declares nothing anywhere keeps every right.
+//! code runs before its spec table is returned, so pi reads the declaration from the
+//! file's text first (a literal `capabilities = { … }`, see `literal`): the top-level
+//! code runs with it already. A file that mentions `capabilities` in a way pi cannot
+//! read, or one in a package whose manifest declares them, runs its top-level code with
+//! the manifest's rights only. Once the file returns, the rights are the manifest's and
+//! the spec's together, and the spec must say what the text said; a file that declares
+//! nothing anywhere keeps every right.
 
 use std::path::Path;
 
@@ -21,8 +23,11 @@ pub struct Prepared {
     pub roots: Roots,
     /// What its package's manifest declares.
     pub manifest: Option<Capabilities>,
-    /// Whether its entry file's text mentions `capabilities`.
+    /// Whether its entry file's code (not its comments or strings) mentions
+    /// `capabilities`.
     pub in_source: bool,
+    /// The literal declaration read from its text, when there is one.
+    pub literal: Option<Capabilities>,
 }
 
 /// Read the manifest and the entry file's text, and set the rights of the top-level
@@ -34,21 +39,34 @@ pub fn prepare(guard: &Guard, path: &Path, workspace: &Path) -> mlua::Result<Pre
         }
         None => None,
     };
-    let in_source = std::fs::read(path)
-        .map(|bytes| bytes.windows(12).any(|w| w == b"capabilities"))
-        .unwrap_or(false);
+    let source = std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let in_source = crate::lua::capabilities::literal::mentions_in_code(&source);
+    let literal = match in_source
+        .then(|| crate::lua::capabilities::literal::declared_in(&source))
+        .flatten()
+    {
+        Some(Err(e)) => return Err(mlua::Error::runtime(e)),
+        Some(Ok(caps)) => Some(caps),
+        None => None,
+    };
     let roots = Roots {
         workspace: workspace.to_path_buf(),
         agent: crate::config::paths::agent_dir(),
         extension: path.parent().unwrap_or(Path::new(".")).to_path_buf(),
     };
-    if manifest.is_some() || in_source {
-        guard.limit(manifest.clone().unwrap_or_default(), roots.clone(), true);
+    let base = manifest.clone().unwrap_or_default();
+    if let Some(declared) = &literal {
+        guard.limit(base.union(declared), roots.clone(), false);
+    } else if manifest.is_some() || in_source {
+        guard.limit(base, roots.clone(), true);
     }
     Ok(Prepared {
         roots,
         manifest,
         in_source,
+        literal,
     })
 }
 
@@ -72,7 +90,7 @@ pub fn settle(
     prepared: Prepared,
     declared: Option<Capabilities>,
 ) -> mlua::Result<()> {
-    if declared.is_some() && !prepared.in_source {
+    if declared.is_some() && declared != prepared.literal {
         return Err(mlua::Error::runtime(t!("pi.ext.cap.hidden_declaration")));
     }
     match (prepared.manifest, declared) {

@@ -6,6 +6,7 @@
 
 pub mod guard;
 pub mod inspect;
+pub mod literal;
 pub mod load;
 pub mod scope;
 pub mod stdlib;
@@ -63,16 +64,22 @@ impl Capabilities {
     /// Parse a `capabilities` value (spec table converted to JSON, or a manifest's).
     pub fn from_json(value: &Value) -> Result<Capabilities, DeclarationError> {
         let root = "capabilities";
-        let Value::Object(map) = value else {
-            return Err(bad(root, t!("pi.ext.cap.fix_table")));
+        let empty = serde_json::Map::new();
+        let map = match value {
+            Value::Object(map) => map,
+            // An empty Lua table converts to an empty list.
+            Value::Array(items) if items.is_empty() => &empty,
+            _ => return Err(bad(root, t!("pi.ext.cap.fix_table"))),
         };
         let mut caps = Capabilities::default();
         for (key, item) in map {
             let at = format!("{root}.{key}");
             match key.as_str() {
                 "fs" => {
-                    let Value::Object(fs) = item else {
-                        return Err(bad(&at, t!("pi.ext.cap.fix_fs")));
+                    let fs = match item {
+                        Value::Object(fs) => fs,
+                        Value::Array(items) if items.is_empty() => &empty,
+                        _ => return Err(bad(&at, t!("pi.ext.cap.fix_fs"))),
                     };
                     for (sub, list) in fs {
                         let at = format!("{at}.{sub}");
