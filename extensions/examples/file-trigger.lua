@@ -39,6 +39,10 @@ end
 
 -- What this extension may touch (docs/extension-security.md).
 return {
-  capabilities = { fs = { write = { "$tmp/agent-trigger.txt" } }, env = { "PI_TRIGGER_FILE" } },
+  capabilities = {
+    -- The trigger file is wherever PI_TRIGGER_FILE says (/tmp/agent-trigger.txt by default).
+    fs = { write = { "/" } },
+    env = { "PI_TRIGGER_FILE" },
+  },
   setup = setup,
 }

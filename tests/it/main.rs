@@ -22,6 +22,7 @@ mod ai_requests;
 mod architecture;
 mod background_ext;
 mod capabilities;
+mod capabilities_packages;
 mod catalog_reference;
 mod checkpoints;
 mod checkpoints_tui;

@@ -70,13 +70,13 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     let lua = &vm.lua;
     let host = &vm.host;
     let pi = lua.create_table()?;
+    let guard = host.reg.borrow().extensions[ext].guard.clone();
     add_on(lua, host, ext, &pi)?;
     add_registrations(lua, host, ext, &pi)?;
-    let guard = host.reg.borrow().extensions[ext].guard.clone();
     add_async(lua, host, &guard, &pi)?;
     add_session(lua, host, &pi)?;
     add_truncation(lua, &pi)?;
-    crate::lua::api::tool_factories::add_tool_factories(lua, host, &pi)?;
+    crate::lua::api::tool_factories::add_tool_factories(lua, host, &guard, &pi)?;
     crate::lua::api::timers::add_timers(lua, &pi)?;
     pi.set("ui", crate::lua::ui::lib::module(lua)?)?;
     pi.set("events", events_table(lua, host, ext)?)?;
