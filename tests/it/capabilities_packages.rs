@@ -62,7 +62,10 @@ fn update_asks_again_when_the_request_grew() {
     let stdout = String::from_utf8_lossy(&refused.stdout);
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stdout.contains("extensions/tool.lua: + exec: curl"), "{stdout}");
+    assert!(
+        stdout.contains("extensions/tool.lua: + exec: curl"),
+        "{stdout}"
+    );
     assert!(stderr.contains("--yes"), "{stderr}");
     assert!(
         std::fs::read_to_string(&copy).unwrap().contains("v1"),
@@ -98,7 +101,7 @@ fn a_manifest_limits_the_package_extensions_at_run_time() {
     local ok_allowed, allowed = pcall(os.getenv, "PKG_ALLOWED")
     local ok_home, home = pcall(os.getenv, "HOME")
     local line = "ALLOWED=" .. tostring(ok_allowed and allowed)
-      .. " HOME_REFUSED=" .. tostring(not ok_home and home:find("env") ~= nil)
+      .. " HOME_REFUSED=" .. tostring(not ok_home and tostring(home):find("env") ~= nil)
     return { systemPrompt = event.systemPrompt .. "\n" .. line }
   end)
 end
@@ -106,9 +109,7 @@ end
     )
     .unwrap();
     let mut sandbox = sandbox;
-    sandbox
-        .env
-        .push(("PKG_ALLOWED".into(), "yes-it-is".into()));
+    sandbox.env.push(("PKG_ALLOWED".into(), "yes-it-is".into()));
     let out = sandbox.run(&["install", "../pkg", "--yes"], None);
     assert!(out.status.success(), "{out:?}");
     let out = sandbox.run(&["--model", "mock/mock-model", "-p", "hi"], None);
@@ -118,6 +119,7 @@ end
     let request = server.requests().last().unwrap().json().to_string();
     assert!(
         request.contains("ALLOWED=yes-it-is HOME_REFUSED=true"),
-        "{request}"
+        "{stderr}\n{}",
+        &request[request.len().saturating_sub(300)..]
     );
 }

@@ -82,7 +82,11 @@ pub fn add_tool_factories(
                 match (tool, &own_ops) {
                     ("read", None) => g.read(&folder).map(|_| ())?,
                     ("write" | "edit", None) => g.write(&folder).map(|_| ())?,
-                    ("bash", ops) if ops.as_ref().is_none_or(|o| !o.contains_key("exec").unwrap_or(false)) => {
+                    ("bash", ops)
+                        if ops
+                            .as_ref()
+                            .is_none_or(|o| !o.contains_key("exec").unwrap_or(false)) =>
+                    {
                         g.exec("bash")?
                     }
                     _ => {}
