@@ -2,7 +2,7 @@
 -- touches a file, runs a program or reads the environment asks the extension's
 -- guard first (`check.*`, in Rust); `raw` holds the functions as they were when the
 -- VM started, so another extension replacing `io.open` cannot widen anyone's rights.
-local env, raw, check = ...
+local env, raw, check, sealed = ...
 
 local function copy(t)
   local c = {}
@@ -68,16 +68,19 @@ end
 
 env.io = io_t
 env.os = os_t
-env._G = env
-
--- Chunks loaded by the extension run in its own environment unless it passes one.
-env.load = function(chunk, name, mode, chunk_env)
-  if chunk_env == nil then chunk_env = env end
-  return raw.load(chunk, name, mode, chunk_env)
+-- A limited extension's `_G` is its own environment, and chunks it loads run in it, so
+-- the globals behind it stay out of reach. An unrestricted one keeps pi's globals there.
+if sealed then
+  env._G = env
+  env.load = function(chunk, name, mode, chunk_env)
+    if chunk_env == nil then chunk_env = env end
+    return raw.load(chunk, name, mode, chunk_env)
+  end
 end
 env.loadfile = function(file, mode, chunk_env)
   if type(file) == "string" then file = check.read(file) end
-  if chunk_env == nil then chunk_env = env end
+  if chunk_env == nil and sealed then chunk_env = env end
+  if chunk_env == nil then return raw.loadfile(file, mode) end
   return raw.loadfile(file, mode, chunk_env)
 end
 env.dofile = function(file)
@@ -85,16 +88,18 @@ env.dofile = function(file)
   return f()
 end
 
--- No C modules and no search paths: `require` finds Lua files in the extension's
--- folder only.
-env.package = {
-  config = raw.package_config,
-  path = "",
-  cpath = "",
-  loaded = {},
-  preload = {},
-  searchers = {},
-  loadlib = function() check.native("package.loadlib") end,
-  searchpath = function(name) return nil, "no search path in pi extensions: " .. tostring(name) end,
-}
-env.debug = nil
+-- No C modules anywhere (pi took them out of the VM). A limited extension also gets its
+-- own `package`, without the search paths and without `package.loaded` (which would
+-- lead back to the globals): `require` finds Lua files in its folder only.
+if sealed then
+  env.package = {
+    config = raw.package_config,
+    path = "",
+    cpath = "",
+    loaded = {},
+    preload = {},
+    searchers = {},
+    loadlib = function() check.native("package.loadlib") end,
+    searchpath = function(name) return nil, "no search path in pi extensions: " .. tostring(name) end,
+  }
+end

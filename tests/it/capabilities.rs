@@ -41,6 +41,10 @@ return {
       r.debug = type(debug)
       local _, bytecode = load(string.dump(function() return 1 end))
       r.bytecode = tostring(bytecode)
+      r.read_tool = try(pi.createReadTool)
+      r.write_tool = try(pi.createWriteTool)
+      r.bash_tool = try(pi.createBashTool)
+      r.own_bash = try(pi.createBashTool, { operations = { exec = function() end } })
       r.same_io = _G.io == io and load("return io")() == io
       r.meta = tostring(getmetatable(_G))
       pi.appendEntry("probe", r)
@@ -91,6 +95,8 @@ async fn a_read_only_extension_is_refused_the_rest_and_others_carry_on() {
         ("os_remove", "fs.write"),
         ("getenv", "env"),
         ("http", "net"),
+        ("write_tool", "fs.write"),
+        ("bash_tool", "exec"),
     ] {
         let e = r[key].as_str().unwrap();
         assert!(
@@ -106,6 +112,11 @@ async fn a_read_only_extension_is_refused_the_rest_and_others_carry_on() {
     assert!(
         r["loadlib"].as_str().unwrap().contains("native code"),
         "{r}"
+    );
+    assert_eq!(r["read_tool"], "ok", "fs.read of the workspace is declared");
+    assert_eq!(
+        r["own_bash"], "ok",
+        "a bash tool over its own exec needs no exec"
     );
     assert_eq!(r["debug"], "nil");
     assert!(r["bytecode"].as_str().unwrap().contains("binary"), "{r}");

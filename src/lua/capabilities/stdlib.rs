@@ -43,7 +43,9 @@ pub fn seal_globals(lua: &Lua) -> mlua::Result<()> {
     lua.set_named_registry_value(PRISTINE, pristine)
 }
 
-/// Give `env` the guarded standard library of the extension `guard` belongs to.
+/// Give `env` the guarded standard library of the extension `guard` belongs to; a
+/// limited extension's environment is sealed as well (`_G` is the environment itself,
+/// its metatable hidden, loaded chunks run in it).
 pub fn install(lua: &Lua, env: &Table, guard: &Rc<Guard>) -> mlua::Result<()> {
     let check = lua.create_table()?;
     let g = guard.clone();
@@ -90,12 +92,13 @@ pub fn install(lua: &Lua, env: &Table, guard: &Rc<Guard>) -> mlua::Result<()> {
         })?,
     )?;
     let pristine: Table = lua.named_registry_value(PRISTINE)?;
+    let sealed = !guard.is_unrestricted();
     lua.load(ENV_LUA)
         .set_name("@runtime-lua/extension_env.lua")
         .set_mode(mlua::ChunkMode::Text)
-        .call::<()>((env.clone(), pristine, check))?;
-    // The globals behind the environment stay out of reach.
-    if let Some(meta) = env.metatable() {
+        .call::<()>((env.clone(), pristine, check, sealed))?;
+    // A limited extension cannot reach the globals behind its environment.
+    if sealed && let Some(meta) = env.metatable() {
         meta.set("__metatable", false)?;
     }
     Ok(())
