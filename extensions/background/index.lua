@@ -11,7 +11,7 @@ local KEEP_LINES = 2000
 local MAX_LINE = 4096
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local function tr(key, params)
     return t("ext.background." .. key, params)
   end
@@ -274,3 +274,9 @@ return function(pi)
   end
   pi.on("session_shutdown", stop_all)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "bash" } },
+  setup = setup,
+}

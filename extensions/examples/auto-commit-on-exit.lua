@@ -18,7 +18,7 @@ local function last_assistant_text(entries)
   return ""
 end
 
-return function(pi)
+local function setup(pi)
   pi.on("session_shutdown", function(_, ctx)
     local status = pi.exec("git", { "status", "--porcelain" })
     if status.code ~= 0 or not status.stdout:find("%S") then return end
@@ -35,3 +35,9 @@ return function(pi)
     end
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "git" } },
+  setup = setup,
+}

@@ -4,7 +4,7 @@
 -- exactly those of the built-in tool.
 --
 --   pi -e extensions/examples/bash-spawn-hook.lua
-return function(pi)
+local function setup(pi)
   pi.registerTool(pi.createBashTool({
     spawnHook = function(spawn)
       spawn.env.PI_SPAWN_HOOK = "1"
@@ -16,3 +16,9 @@ return function(pi)
     end,
   }))
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "bash" } },
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- in /tree; /unbookmark removes the most recent label.
 --
 --   pi -e extensions/examples/bookmark.lua
-return function(pi)
+local function setup(pi)
   pi.registerCommand("bookmark", {
     description = "Bookmark last message (usage: /bookmark [label])",
     handler = function(args, ctx)
@@ -37,3 +37,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -19,7 +19,7 @@ local function with_renderers(def, renderers)
   return def
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local T = function(s) return ui.Text(s, 0, 0) end
 
@@ -128,3 +128,9 @@ return function(pi)
     end,
   }))
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "." }, write = { "." } }, exec = { "bash" } },
+  setup = setup,
+}

@@ -14,7 +14,7 @@ local function find_markdown(pi, dir, prefix, out)
   return out
 end
 
-return function(pi)
+local function setup(pi)
   local rules = {}
 
   pi.on("session_start", function(_, ctx)
@@ -36,3 +36,9 @@ return function(pi)
     }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "." } } },
+  setup = setup,
+}

@@ -8,7 +8,7 @@ local SOURCES = {
   { key = "skill", label = "Skills" },
 }
 
-return function(pi)
+local function setup(pi)
   pi.registerCommand("commands", {
     description = "List available slash commands",
     getArgumentCompletions = function(prefix)
@@ -59,3 +59,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

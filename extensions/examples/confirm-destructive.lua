@@ -2,7 +2,7 @@
 -- /resume when it holds messages, and /fork.
 --
 --   pi -e extensions/examples/confirm-destructive.lua
-return function(pi)
+local function setup(pi)
   pi.on("session_before_switch", function(event, ctx)
     if not ctx.hasUI then return end
     if event.reason == "new" then
@@ -38,3 +38,9 @@ return function(pi)
     end
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

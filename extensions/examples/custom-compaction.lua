@@ -67,7 +67,7 @@ local function thousands(n)
   return s
 end
 
-return function(pi)
+local function setup(pi)
   pi.on("session_before_compact", function(event, ctx)
     ctx.ui.notify("Custom compaction extension triggered", "info")
     local prep = event.preparation
@@ -107,3 +107,9 @@ return function(pi)
     }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "$pi" } },
+  setup = setup,
+}

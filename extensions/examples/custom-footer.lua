@@ -1,7 +1,7 @@
 -- /footer switches between pi's footer and one with token counts, cost and a context
 -- bar, updated while answers stream.
 -- Run: pi -e extensions/examples/custom-footer.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local tui_ref
   local live -- usage of the answer streaming now
@@ -74,3 +74,9 @@ return function(pi)
   pi.on("message_end", function() live = nil; refresh() end)
   pi.on("turn_end", refresh)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -17,7 +17,7 @@ local function mascot(theme)
   }
 end
 
-return function(pi)
+local function setup(pi)
   local version -- pi's version, asked once
 
   pi.on("session_start", function(_, ctx)
@@ -45,3 +45,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "$pi" } },
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- changes, unless you say so (without a UI they are always stopped).
 --
 --   pi -e extensions/examples/dirty-repo-guard.lua
-return function(pi)
+local function setup(pi)
   local function guard(ctx, action)
     local status = pi.exec("git", { "status", "--porcelain" })
     if status.code ~= 0 then return end -- not a repository
@@ -31,3 +31,9 @@ return function(pi)
     return guard(ctx, "fork")
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "git" } },
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- any echo tool you name with /add-echo-tool <name>.
 --
 --   pi -e extensions/examples/dynamic-tools.lua
-return function(pi)
+local function setup(pi)
   local registered = {}
 
   local function register_echo(name, label, prefix)
@@ -50,3 +50,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- my:notification event; the listener below shows whatever arrives.
 --
 --   pi -e extensions/examples/event-bus.lua
-return function(pi)
+local function setup(pi)
   local current -- the ctx of the running session, for notifications
 
   pi.on("session_start", function(_, ctx)
@@ -28,3 +28,9 @@ return function(pi)
     pi.events.emit("my:notification", { message = "Session started", from = "event-bus-example" })
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

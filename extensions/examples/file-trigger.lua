@@ -5,7 +5,7 @@
 --   echo "Run the tests" > /tmp/agent-trigger.txt
 --
 -- PI_TRIGGER_FILE names another file to watch.
-return function(pi)
+local function setup(pi)
   local trigger = os.getenv("PI_TRIGGER_FILE") or "/tmp/agent-trigger.txt"
   local timer
 
@@ -36,3 +36,13 @@ return function(pi)
     timer = nil
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    -- The trigger file is wherever PI_TRIGGER_FILE says (/tmp/agent-trigger.txt by default).
+    fs = { write = { "/" } },
+    env = { "PI_TRIGGER_FILE" },
+  },
+  setup = setup,
+}

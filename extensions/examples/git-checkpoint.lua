@@ -4,7 +4,7 @@
 -- message, this offers to put the code back the way it was before that message.
 --
 --   pi -e extensions/examples/git-checkpoint.lua
-return function(pi)
+local function setup(pi)
   -- A run changed files: show how many in the footer.
   pi.on("checkpoint", function(event, ctx)
     ctx.ui.setStatus("git-checkpoint", ("checkpoint: %d file(s)"):format(#event.files))
@@ -29,3 +29,9 @@ return function(pi)
     end
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -48,7 +48,7 @@ local function filter(issues, query)
 end
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   pi.on("session_start", function(_, ctx)
     local remotes = pi.exec("git", { "remote", "-v" }, { cwd = ctx.cwd, timeout = 5000 })
     if remotes.code ~= 0 then
@@ -106,3 +106,9 @@ return function(pi)
     end)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "git", "gh" } },
+  setup = setup,
+}

@@ -70,7 +70,7 @@ local function serialize(pi, entries)
   return table.concat(parts, "\n\n")
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   pi.registerCommand("handoff", {
@@ -140,3 +140,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "$pi" } },
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- The smallest useful tool: greets someone by name.
 --
 --   pi -e extensions/examples/hello.lua
-return function(pi)
+local function setup(pi)
   pi.registerTool({
     name = "hello",
     label = "Hello",
@@ -19,3 +19,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -8,7 +8,7 @@
 local DEFAULT_LABEL = "Pondering..."
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local label = DEFAULT_LABEL
 
   pi.on("session_start", function(_, ctx)
@@ -31,3 +31,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -5,7 +5,7 @@
 --   pi -e extensions/examples/inline-bash.lua
 local TIMEOUT_MS = 30000
 
-return function(pi)
+local function setup(pi)
   pi.on("input", function(event, ctx)
     local text = event.text
     local lead = text:match("^%s*(.-)$")
@@ -43,3 +43,9 @@ return function(pi)
     return { action = "transform", text = result }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "bash" } },
+  setup = setup,
+}

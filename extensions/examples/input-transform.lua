@@ -4,7 +4,7 @@
 --   time               shows the local time without calling the model
 --
 --   pi -e extensions/examples/input-transform.lua
-return function(pi)
+local function setup(pi)
   pi.on("input", function(event, ctx)
     if event.source == "extension" then return { action = "continue" } end
 
@@ -29,3 +29,9 @@ return function(pi)
     return { action = "continue" }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -4,7 +4,7 @@
 --   pi -e extensions/examples/mac-system-theme.lua
 local SCRIPT = 'tell application "System Events" to tell appearance preferences to return dark mode'
 
-return function(pi)
+local function setup(pi)
   local timer
   local current
 
@@ -41,3 +41,9 @@ return function(pi)
     timer = nil
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "osascript" } },
+  setup = setup,
+}

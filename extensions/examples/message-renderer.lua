@@ -2,7 +2,7 @@
 -- expanded). /status [warn|error] message sends one.
 --
 --   pi -e extensions/examples/message-renderer.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   pi.registerMessageRenderer("status-update", function(message, options, theme)
@@ -37,3 +37,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

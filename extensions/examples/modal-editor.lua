@@ -2,7 +2,7 @@
 -- i/a insert, h/j/k/l move, 0/$ line start/end, w/b words, x deletes, dd clears the line.
 -- Keys it does not handle go to the normal editor, so Enter, Ctrl+C and the rest still work.
 -- Run: pi -e extensions/examples/modal-editor.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local NORMAL = {
     h = "left", l = "right", k = "up", j = "down",
@@ -41,3 +41,9 @@ return function(pi)
     end)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- Puts the current model in the footer and announces model switches.
 --
 --   pi -e extensions/examples/model-status.lua
-return function(pi)
+local function setup(pi)
   local function label(model)
     return model and (model.provider .. "/" .. model.id) or "none"
   end
@@ -15,3 +15,9 @@ return function(pi)
     pi.log.debug(string.format("[model_select] %s → %s (%s)", label(event.previousModel), next_model, event.source))
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -13,7 +13,7 @@ local function toast_script(title, body)
   }, "; ")
 end
 
-return function(pi)
+local function setup(pi)
   local function notify(title, body)
     if os.getenv("WT_SESSION") then
       pi.spawn("powershell.exe", { "-NoProfile", "-Command", toast_script(title, body) })
@@ -31,3 +31,9 @@ return function(pi)
     notify("Pi", "Ready for input")
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "powershell.exe" }, env = { "WT_SESSION", "KITTY_WINDOW_ID" } },
+  setup = setup,
+}

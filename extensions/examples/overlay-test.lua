@@ -5,7 +5,7 @@
 --   pi -e extensions/examples/overlay-test.lua
 local WIDTH = 70
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   local function panel(theme, done)
@@ -97,3 +97,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -24,7 +24,7 @@ local function danger(command)
   return nil
 end
 
-return function(pi)
+local function setup(pi)
   pi.on("tool_call", function(event, ctx)
     if event.toolName ~= "bash" then
       return nil
@@ -45,3 +45,9 @@ return function(pi)
     return nil
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -13,7 +13,7 @@ IMPORTANT: You are now in PIRATE MODE. You must:
 - Still complete the actual task correctly, just in pirate speak
 ]]
 
-return function(pi)
+local function setup(pi)
   local enabled = false
 
   pi.registerCommand("pirate", {
@@ -30,3 +30,9 @@ return function(pi)
     end
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -10,7 +10,7 @@
 --   pi -e extensions/examples/preset.lua --preset plan
 local DEFAULT_TOOLS = { "read", "bash", "edit", "write" }
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local presets = {}
   local active_name, active
@@ -207,3 +207,12 @@ return function(pi)
     if active_name then pi.appendEntry("preset-state", { name = active_name }) end
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = { read = { "$agent/presets.json", ".pi/presets.json" } },
+    env = { "HOME", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

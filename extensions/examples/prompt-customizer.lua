@@ -17,7 +17,7 @@ This prompt includes tool guidance and skill information loaded dynamically.
 If you have additional requirements, configure them via --append-system-prompt or project context files.
 ]]
 
-return function(pi)
+local function setup(pi)
   pi.on("before_agent_start", function(event)
     local active = {}
     for _, name in ipairs(pi.getActiveTools()) do active[name] = true end
@@ -42,3 +42,9 @@ return function(pi)
     return { systemPrompt = prompt .. EXTENSION_CONTEXT }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -15,7 +15,7 @@ local function protected(path)
   return false
 end
 
-return function(pi)
+local function setup(pi)
   pi.on("tool_call", function(event, ctx)
     if event.toolName ~= "write" and event.toolName ~= "edit" then
       return nil
@@ -28,3 +28,9 @@ return function(pi)
     return nil
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -4,7 +4,7 @@
 --
 -- To change what is sent instead of only logging it, return a modified payload
 -- from the before_provider_request handler (e.g. payload.temperature = 0).
-return function(pi)
+local function setup(pi)
   local log_path = ".pi/provider-payload.log"
 
   local function append(text)
@@ -22,3 +22,9 @@ return function(pi)
     append(string.format("[%s] %s", tostring(event.status), pi.json.encode(event.headers or {})))
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { write = { ".pi/provider-payload.log" }, read = { ".pi" } } },
+  setup = setup,
+}

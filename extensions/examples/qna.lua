@@ -52,7 +52,7 @@ local function last_answer(branch)
   end
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   pi.registerCommand("qna", {
@@ -105,3 +105,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "$pi" } },
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- Enter, or choose "Type something." to write your own answer.
 --
 --   pi -e extensions/examples/question.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   local function ask(ctx, question, options)
@@ -140,3 +140,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

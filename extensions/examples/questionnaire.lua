@@ -3,7 +3,7 @@
 -- may offer "Type something." for a free answer.
 --
 --   pi -e extensions/examples/questionnaire.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   local function run(ctx, questions)
@@ -268,3 +268,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- reload_runtime tool lets the model ask for the same by queueing that command.
 --
 --   pi -e extensions/examples/reload-runtime.lua
-return function(pi)
+local function setup(pi)
   pi.registerCommand("reload-runtime", {
     description = "Reload extensions, skills, prompts, and themes",
     handler = function(_, ctx)
@@ -26,3 +26,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -4,7 +4,7 @@
 -- /rpc-prefill for input, editor and setEditorText.
 --
 --   pi --mode rpc -e extensions/examples/rpc-demo.lua
-return function(pi)
+local function setup(pi)
   local turns = 0
 
   pi.on("session_start", function(event, ctx)
@@ -76,3 +76,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

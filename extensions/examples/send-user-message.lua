@@ -7,7 +7,7 @@
 --   pi -e extensions/examples/send-user-message.lua
 local function trimmed(args) return args:match("^%s*(.-)%s*$") end
 
-return function(pi)
+local function setup(pi)
   pi.registerCommand("ask", {
     description = "Send a user message to the agent",
     handler = function(args, ctx)
@@ -56,3 +56,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- /session-name [name]: name the session (shown in the session picker) or show its name.
 --
 --   pi -e extensions/examples/session-name.lua
-return function(pi)
+local function setup(pi)
   pi.registerCommand("session-name", {
     description = "Set or show session name (usage: /session-name [new name])",
     handler = function(args, ctx)
@@ -16,3 +16,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -5,7 +5,7 @@
 --   pi -e extensions/examples/shutdown-command.lua
 local function text(s) return { { type = "text", text = s } } end
 
-return function(pi)
+local function setup(pi)
   pi.registerCommand("quit", {
     description = "Exit pi cleanly",
     handler = function(_, ctx) ctx.shutdown() end,
@@ -43,3 +43,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- Snake as an overlay game: /snake opens it over the transcript; arrow keys steer,
 -- Escape closes it and the command reports the score.
 -- Run: pi -e extensions/examples/snake.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local COLS, ROWS = 24, 10
 
@@ -82,3 +82,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -220,7 +220,7 @@ local function draw(state, theme, g, paused, width)
   return lines
 end
 
-return function(pi)
+local function setup(pi)
   pi.registerCommand("invaders", {
     description = "Play Space Invaders!",
     handler = function(_, ctx)
@@ -290,3 +290,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -29,7 +29,7 @@ local function base64(data)
   return table.concat(out)
 end
 
-return function(pi)
+local function setup(pi)
   local remote, remote_cwd, local_cwd
 
   pi.registerFlag("ssh", { type = "string", description = "SSH remote: user@host or user@host:/path" })
@@ -111,3 +111,9 @@ return function(pi)
     }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "ssh" } },
+  setup = setup,
+}

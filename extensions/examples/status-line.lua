@@ -2,7 +2,7 @@
 --
 --   pi -e extensions/examples/status-line.lua
 
-return function(pi)
+local function setup(pi)
   local turns = 0
 
   pi.on("session_start", function(event, ctx)
@@ -24,3 +24,9 @@ return function(pi)
     ctx.ui.setStatus("status-line", nil)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

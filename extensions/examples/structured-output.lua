@@ -4,7 +4,7 @@
 --   pi -e extensions/examples/structured-output.lua
 local ui = require("pi.ui")
 
-return function(pi)
+local function setup(pi)
   pi.registerTool({
     name = "structured_output",
     label = "Structured Output",
@@ -44,3 +44,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

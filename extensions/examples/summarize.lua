@@ -49,7 +49,7 @@ local function summary_prompt(text)
   }, "\n")
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   local function show(ctx, summary)
@@ -96,3 +96,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "$pi" } },
+  setup = setup,
+}

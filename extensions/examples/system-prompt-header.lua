@@ -1,7 +1,7 @@
 -- Shows the length of the system prompt in use as a footer status.
 --
 --   pi -e extensions/examples/system-prompt-header.lua
-return function(pi)
+local function setup(pi)
   pi.on("agent_start", function(_, ctx)
     local prompt = ctx.getSystemPrompt()
     ctx.ui.setStatus("system-prompt", string.format("System: %d chars", utf8.len(prompt) or #prompt))
@@ -11,3 +11,9 @@ return function(pi)
     ctx.ui.setStatus("system-prompt", nil)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -70,7 +70,7 @@ local function copy_board(board)
   return out
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local game = new_game()
   local active = false
@@ -378,3 +378,9 @@ otherwise take the centre, then a corner, then an edge.
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

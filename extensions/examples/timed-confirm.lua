@@ -5,7 +5,7 @@
 --
 --   pi -e extensions/examples/timed-confirm.lua
 
-return function(pi)
+local function setup(pi)
   local QUESTION = "This dialog will auto-cancel in 5 seconds. Confirm?"
 
   pi.registerCommand("timed", {
@@ -45,3 +45,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

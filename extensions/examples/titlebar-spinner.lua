@@ -3,7 +3,7 @@
 --   pi -e extensions/examples/titlebar-spinner.lua
 local FRAMES = { "⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏" }
 
-return function(pi)
+local function setup(pi)
   local timer
   local frame = 0
 
@@ -32,3 +32,9 @@ return function(pi)
   pi.on("agent_end", function(_, ctx) stop(ctx) end)
   pi.on("session_shutdown", function(_, ctx) stop(ctx) end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- A `todo` tool the model can use, a widget listing the todos above the editor,
 -- and state rebuilt from the session branch (so /tree and /resume show the right list).
 -- Run: pi -e extensions/examples/todo.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local todos, next_id = {}, 1
   local widget_ctx
@@ -102,3 +102,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -20,18 +20,14 @@ local function blocked(path)
   return false
 end
 
-local function agent_dir()
-  return os.getenv("PI_CODING_AGENT_DIR") or ((os.getenv("HOME") or ".") .. "/.pi/agent")
-end
-
 local function resolve(cwd, path)
   if path:sub(1, 1) == "/" then return path end
   if path:sub(1, 2) == "~/" then return (os.getenv("HOME") or "") .. path:sub(2) end
   return cwd .. "/" .. path:gsub("^%./", "")
 end
 
-return function(pi)
-  local log_file = agent_dir() .. "/read-access.log"
+local function setup(pi)
+  local log_file = pi.agentDir .. "/read-access.log"
 
   local function log_access(path, allowed, reason)
     local file = io.open(log_file, "a")
@@ -96,3 +92,12 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = { read = { "/" }, write = { "$agent/read-access.log" } },
+    env = { "HOME" },
+  },
+  setup = setup,
+}

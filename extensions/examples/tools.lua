@@ -2,7 +2,7 @@
 -- saved in the session, follows /tree navigation and comes back on resume.
 --
 --   pi -e extensions/examples/tools.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local enabled = {} -- name -> true
 
@@ -69,3 +69,9 @@ return function(pi)
   pi.on("session_start", function(_, ctx) restore(ctx) end)
   pi.on("session_tree", function(_, ctx) restore(ctx) end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -4,7 +4,7 @@
 --   pi -e extensions/examples/trigger-compact.lua
 local THRESHOLD = 100000
 
-return function(pi)
+local function setup(pi)
   local previous -- tokens after the previous turn
 
   local function compact(ctx, instructions)
@@ -36,3 +36,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -11,7 +11,7 @@ local function size(bytes)
   return string.format("%.1fMB", bytes / 1024 / 1024)
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   pi.registerTool({
@@ -97,3 +97,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "rg" }, fs = { write = { "$tmp" } } },
+  setup = setup,
+}

@@ -29,7 +29,7 @@ local MODES = {
   default = { label = "pi default spinner", indicator = function() return nil end },
 }
 
-return function(pi)
+local function setup(pi)
   local mode = "spinner"
 
   local function apply(ctx)
@@ -57,3 +57,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -5,9 +5,15 @@
 local BROWN = "\27[38;2;155;86;63m"
 local RESET = "\27[39m"
 
-return function(pi)
+local function setup(pi)
   pi.on("session_start", function(_, ctx)
     ctx.ui.setWorkingMessage(BROWN .. "Working... (custom)" .. RESET)
     ctx.ui.setWorkingIndicator({ frames = { BROWN .. "●" .. RESET } })
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -14,7 +14,7 @@ local client = require("client")
 local content = require("content")
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local NS = "ext.mcp."
   local function tr(key, params)
     return t(NS .. key, params)
@@ -341,3 +341,13 @@ return function(pi)
     tool_name = tool_name,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = { read = { "$agent/mcp.json", ".pi/mcp.json" }, write = { "$agent/mcp-cache.json" } },
+    exec = { "*" },
+    net = { "*" },
+  },
+  setup = setup,
+}

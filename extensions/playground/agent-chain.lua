@@ -15,7 +15,7 @@
 -- first step) and `$ORIGINAL` the task given to `run_chain`. `/chain` picks the
 -- active chain, `/chain-list` lists them; a widget shows the steps as they run.
 -- Run: pi -e extensions/playground/agent-chain.lua
-return function(pi)
+local function setup(pi)
   local agents = require("lib.agents")
   local tr = require("lib.i18n").load(pi)
   require("lib.defaults").apply(pi, "agent-chain")
@@ -236,3 +236,17 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent, team and chain definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+      write = { ".pi" },
+    },
+    exec = { "$pi" },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -14,7 +14,7 @@
 -- line; `/agents-team` switches teams, `/agents-list` lists them, `/agents-grid <n>`
 -- sets the number of columns.
 -- Run: pi -e extensions/playground/agent-team.lua
-return function(pi)
+local function setup(pi)
   local agents = require("lib.agents")
   local runner = require("orchestration.runner")
   local view = require("orchestration.view")
@@ -313,3 +313,17 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent, team and chain definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+      write = { ".pi" },
+    },
+    exec = { "$pi" },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -14,7 +14,10 @@ local function dangerous(command)
   return target ~= nil and not target:match("^/tmp/")
 end
 
-return function(pi)
+return {
+  -- It only looks at arguments and results: no files, programs, hosts or variables.
+  capabilities = {},
+  setup = function(pi)
   pi.wrapTool("bash", function(args, next, ctx)
     if dangerous(args.command or "") then
       return { block = true, reason = "bash-guard: rm -rf outside /tmp is refused; delete the files yourself" }
@@ -41,4 +44,5 @@ return function(pi)
       return ui.Text(theme.fg("toolTitle", theme.bold("$ ")) .. (args.command or "") .. "  " .. mark, 0, 0)
     end,
   })
-end
+end,
+}

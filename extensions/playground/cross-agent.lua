@@ -81,7 +81,7 @@ local function roots(name)
 end
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local tr = require("lib.i18n").load(pi)
   require("lib.defaults").apply(pi, "cross-agent")
   local found = {} -- {label, kind, items} groups for the summary
@@ -189,3 +189,15 @@ return function(pi)
     ctx.ui.notify(table.concat(lines, "\n"), "info")
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+    },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -318,7 +318,7 @@ end
 -- The extension
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   tr = require("lib.i18n").load(pi)
   defaults.apply(pi, "damage-control")
   -- The bundled file is part of the extension: if it is broken, loading fails
@@ -515,3 +515,15 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+    },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- Minimal: a one-line footer with the model and a ten-cell context meter.
 --   nightshade-model                                   [###-------] 30%
 -- Run: pi -e extensions/playground/minimal.lua
-return function(pi)
+local function setup(pi)
   local i18n = require("lib.i18n")
   local T = i18n.texts(pi, i18n.load(pi), { no_model = "counter.no-model" })
   local ui = require("pi.ui")
@@ -30,3 +30,9 @@ return function(pi)
   pi.on("model_select", refresh)
   pi.on("session_compact", refresh)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

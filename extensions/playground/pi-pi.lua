@@ -6,7 +6,7 @@
 -- {{EXPERT_NAMES}} and {{EXPERT_CATALOG}} filled in, is added to the main agent's
 -- system prompt. Experts run without sessions, so every question starts fresh.
 -- Run: pi -e extensions/playground/pi-pi.lua
-return function(pi)
+local function setup(pi)
   local agents = require("lib.agents")
   local tr = require("lib.i18n").load(pi)
   require("lib.defaults").apply(pi, "pi-pi")
@@ -139,3 +139,16 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+    },
+    exec = { "$pi" },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -1,6 +1,6 @@
 -- Pure focus: no footer and no status line, just the conversation and the editor.
 -- Run: pi -e extensions/playground/pure-focus.lua
-return function(pi)
+local function setup(pi)
   require("lib.defaults").apply(pi, "pure-focus")
 
   pi.on("session_start", function(_, ctx)
@@ -10,3 +10,9 @@ return function(pi)
     end)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

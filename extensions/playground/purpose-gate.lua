@@ -4,7 +4,7 @@
 -- turn, shows in a widget above the editor and is kept in the session, so /resume
 -- remembers it. /purpose changes it.
 -- Run: pi -e extensions/playground/purpose-gate.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "purpose-gate")
   local i18n = require("lib.i18n")
@@ -85,3 +85,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

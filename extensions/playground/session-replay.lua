@@ -1,7 +1,7 @@
 -- Session replay: /replay opens a scrollable timeline of the current branch in an
 -- overlay. ↑/↓ (or k/j) move, Enter expands or folds an entry, Esc (or q) closes.
 -- Run: pi -e extensions/playground/session-replay.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local fmt = require("lib.fmt")
   require("lib.defaults").apply(pi, "session-replay")
@@ -159,3 +159,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

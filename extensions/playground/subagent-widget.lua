@@ -4,7 +4,7 @@
 -- as a follow-up message. `/subcont <n> <follow-up>` continues sub-agent n in its
 -- own session; `/subrm <n>` stops and removes it.
 -- Run: pi -e extensions/playground/subagent-widget.lua
-return function(pi)
+local function setup(pi)
   local runner = require("orchestration.runner")
   local view = require("orchestration.view")
   local tr = require("lib.i18n").load(pi)
@@ -145,3 +145,16 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+    },
+    exec = { "$pi" },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -52,7 +52,7 @@ local function resolve_tools(pi, wanted)
 end
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local tr = require("lib.i18n").load(pi)
   require("lib.defaults").apply(pi, "system-select")
   local DEFAULT_CHOICE = tr("system.default-choice")
@@ -176,3 +176,15 @@ return function(pi)
     return { systemPrompt = base .. "\n\n# Agent: " .. active.name .. "\n\n" .. active.prompt }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = {
+      -- Agent definitions of the project, pi and other agents.
+      read = { ".", "$agent", "$extension", "~/.pi", "~/.claude", "~/.gemini", "~/.codex" },
+    },
+    env = { "HOME", "USERPROFILE", "PI_CODING_AGENT_DIR" },
+  },
+  setup = setup,
+}

@@ -2,7 +2,7 @@
 -- knows; /theme picks one from a list (or /theme <name>). After each switch a
 -- swatch of the new theme's colours shows above the editor for a few seconds.
 -- Run: pi -e extensions/playground/theme-cycler.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "theme-cycler")
   local tr = require("lib.i18n").load(pi)
@@ -86,3 +86,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

@@ -6,7 +6,7 @@
 -- agent stops while tasks are still open, a nudge lists them and starts another
 -- turn (once per prompt).
 -- Run: pi -e extensions/playground/tilldone.lua
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   require("lib.defaults").apply(pi, "tilldone")
   local tr = require("lib.i18n").load(pi)
@@ -227,3 +227,9 @@ return function(pi)
     }, { triggerTurn = true })
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

@@ -1,7 +1,7 @@
 -- Tool counter widget: calls per tool, each tool in its own colour, above the editor.
 --   Tools (12):  [read 7]  [bash 3]  [write 2]
 -- Run: pi -e extensions/playground/tool-counter-widget.lua
-return function(pi)
+local function setup(pi)
   local i18n = require("lib.i18n")
   local T = i18n.texts(pi, i18n.load(pi), { tools = "counter.widget-title", none = "counter.none-yet" })
   local ui = require("pi.ui")
@@ -45,3 +45,9 @@ return function(pi)
     refresh()
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } } },
+  setup = setup,
+}

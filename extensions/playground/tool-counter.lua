@@ -2,7 +2,7 @@
 --   line 1: model, context meter, tokens in/out and cost
 --   line 2: folder and git branch, then calls per tool
 -- Run: pi -e extensions/playground/tool-counter.lua
-return function(pi)
+local function setup(pi)
   local i18n = require("lib.i18n")
   local T = i18n.texts(pi, i18n.load(pi), {
     no_model = "counter.no-model", input = "counter.in", output = "counter.out", no_tools = "counter.no-tools",
@@ -82,3 +82,9 @@ return function(pi)
   -- The agent may have switched branches with git.
   pi.on("agent_end", read_branch)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { fs = { read = { "$extension" } }, exec = { "git" } },
+  setup = setup,
+}

@@ -520,6 +520,7 @@
 ---@class pi.ExtensionSpec
 ---@field setup fun(pi: pi.API) registers everything, as a factory does
 ---@field activate? pi.Activate when to set it up; listed commands and tools are shown before that
+---@field capabilities? pi.Capabilities what it may touch (docs/extension-security.md); without it, everything
 
 ---@class pi.Activate
 ---@field commands? (string|{name: string, description?: string})[] slash commands (listed in autocomplete and /help before the extension loads)
@@ -527,6 +528,20 @@
 ---@field events? pi.EventName[] events whose first dispatch sets it up
 ---@field flags? string[] command-line flags (without `--`) that set it up at start
 ---@field fileTypes? string[] file extensions ("csv" or ".csv") whose first `read` sets it up
+
+---What an extension may touch; each undeclared use is a Lua error. Write it as a literal
+---table of strings: pi reads it from the file's text before the file runs.
+---@class pi.Capabilities
+---@field fs? pi.FsCapabilities files it may read and write
+---@field exec? string[] programs: names looked up on PATH ("git"), paths, "$pi" (pi itself) or "*"
+---@field net? string[] hosts for pi.http.request: "api.github.com", "*.example.org", "localhost:8080" or "*"
+---@field env? string[] variables for os.getenv: "HOME", prefixes "PI_*", or "*"
+
+---Path scopes: relative = under the workspace; "$agent/…", "$extension/…", "$tmp/…", "~/…"
+---or absolute; a glob ("src/**/*.rs") covers its matches and what is below them.
+---@class pi.FsCapabilities
+---@field read? string[] scopes it may read (what it may write it may read too)
+---@field write? string[] scopes it may write, create, rename and remove files in
 
 ---The translation API: `pi.i18n`, and what `pi-i18n/requestApi` replies with.
 ---@class pi.I18nApi

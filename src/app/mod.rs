@@ -10,6 +10,7 @@ pub mod lang_command;
 pub mod luarc_command;
 pub mod model_setup;
 pub mod package_commands;
+pub mod package_consent;
 pub mod permission_setup;
 pub mod project_trust;
 pub mod prompt_setup;

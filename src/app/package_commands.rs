@@ -29,6 +29,8 @@ struct Parsed {
     source: Option<String>,
     local: bool,
     help: bool,
+    /// `--yes`: agree to the capabilities a package's extensions request.
+    yes: bool,
 }
 
 fn usage(command: &str) -> String {
@@ -51,6 +53,7 @@ fn parse(argv: &[String]) -> Result<Parsed, String> {
         source: None,
         local: false,
         help: false,
+        yes: false,
     };
     let takes_local = matches!(command.as_str(), "install" | "remove" | "uninstall");
     let takes_source = command != "list";
@@ -58,6 +61,7 @@ fn parse(argv: &[String]) -> Result<Parsed, String> {
         match word.as_str() {
             "-h" | "--help" => parsed.help = true,
             "-l" | "--local" if takes_local => parsed.local = true,
+            "-y" | "--yes" if matches!(command.as_str(), "install" | "update") => parsed.yes = true,
             // pi's own `update` flag for packages only: this build updates only packages.
             "--extensions" if command == "update" => {}
             w if w.starts_with('-') && w.len() > 1 => {
@@ -96,7 +100,7 @@ pub fn run(argv: &[String]) -> i32 {
     let result = match parsed.command.as_str() {
         "install" => install(&agent, &cwd, &parsed),
         "remove" | "uninstall" => remove(&agent, &cwd, &parsed),
-        "update" => update(&agent, &cwd, parsed.source.as_deref()),
+        "update" => update(&agent, &cwd, parsed.source.as_deref(), parsed.yes),
         _ => list(&agent, &cwd),
     };
     match result {
@@ -149,11 +153,23 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     if !matches!(source, PackageSource::Local(_)) {
         println!("{}", dim(&t!("pi.pkg.installing", source = raw)));
     }
-    manager(agent, cwd, scope)
+    let manager = manager(agent, cwd, scope);
+    let present = manager.is_installed(&source, scope);
+    let root = manager
         .install(&source, scope)
         .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e.to_string()))?;
+    if let Err(refused) = super::package_consent::confirm_install(raw, &root, parsed.yes) {
+        if !present {
+            let _ = manager.uninstall(&source, scope);
+        }
+        return Err(t!(
+            "pi.pkg.not_installed_refused",
+            source = raw,
+            reason = refused
+        ));
+    }
     add_to_settings(agent, cwd, scope, &stored)?;
-    store::record(&manager(agent, cwd, scope), scope, &stored)?;
+    store::record(&manager, scope, &stored)?;
     println!("{}", t!("pi.pkg.installed", source = raw));
     Ok(())
 }
@@ -200,7 +216,7 @@ fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     Ok(())
 }
 
-fn update(agent: &Path, cwd: &Path, only: Option<&str>) -> Result<(), String> {
+fn update(agent: &Path, cwd: &Path, only: Option<&str>, yes: bool) -> Result<(), String> {
     if crate::ai::local_models::offline_env() {
         println!("{}", t!("pi.pkg.offline"));
         return Ok(());
@@ -221,7 +237,7 @@ fn update(agent: &Path, cwd: &Path, only: Option<&str>) -> Result<(), String> {
                 continue;
             }
             matched = true;
-            update_one(&manager, &package, &mut failures);
+            update_one(&manager, &package, yes, &mut failures);
         }
     }
     if let Some(raw) = only
@@ -235,7 +251,12 @@ fn update(agent: &Path, cwd: &Path, only: Option<&str>) -> Result<(), String> {
     }
 }
 
-fn update_one(manager: &PackageManager, package: &ScopedPackage, failures: &mut Vec<String>) {
+fn update_one(
+    manager: &PackageManager,
+    package: &ScopedPackage,
+    yes: bool,
+    failures: &mut Vec<String>,
+) {
     let source = &package.entry.source;
     if package.source.is_pinned() {
         println!("{}", dim(&t!("pi.pkg.pinned", source = source)));
@@ -245,17 +266,91 @@ fn update_one(manager: &PackageManager, package: &ScopedPackage, failures: &mut 
         return;
     }
     println!("{}", dim(&t!("pi.pkg.updating", source = source)));
+    let root = manager.installed_path(&package.source, package.scope).ok();
+    let kept = root.as_deref().and_then(keep_for_update);
+    update_checked(
+        manager,
+        package,
+        root.as_deref(),
+        kept.as_ref(),
+        yes,
+        failures,
+    );
+    if let Some((backup, _)) = kept {
+        let _ = std::fs::remove_dir_all(backup);
+    }
+}
+
+fn update_checked(
+    manager: &PackageManager,
+    package: &ScopedPackage,
+    root: Option<&Path>,
+    kept: Option<&(
+        std::path::PathBuf,
+        Vec<(
+            std::path::PathBuf,
+            crate::lua::capabilities::inspect::Request,
+        )>,
+    )>,
+    yes: bool,
+    failures: &mut Vec<String>,
+) {
+    let source = &package.entry.source;
     match manager.update(&package.source, package.scope) {
-        Ok(_) => match store::record(manager, package.scope, source) {
-            Ok(()) => println!("{}", t!("pi.pkg.updated", source = source)),
-            Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
-        },
+        Ok(_) => {
+            if let (Some(root), Some((backup, before))) = (root, kept)
+                && let Err(refused) =
+                    super::package_consent::confirm_update(source, root, before, yes)
+            {
+                let restored = std::fs::remove_dir_all(root)
+                    .and_then(|()| super::package_consent::copy_tree(backup, root));
+                failures.push(match restored {
+                    Ok(()) => t!("pi.pkg.update_refused", source = source, reason = refused),
+                    Err(e) => t!(
+                        "pi.pkg.update_failed",
+                        source = source,
+                        error = crate::config::error::io_reason(&e)
+                    ),
+                });
+                return;
+            }
+            match store::record(manager, package.scope, source) {
+                Ok(()) => println!("{}", t!("pi.pkg.updated", source = source)),
+                Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
+            }
+        }
         Err(e) => failures.push(t!(
             "pi.pkg.update_failed",
             source = source,
             error = e.to_string()
         )),
     }
+}
+
+/// A copy of the installed package at `root` and what its extensions request, kept
+/// while it is updated (to put it back when the grown request is refused).
+fn keep_for_update(
+    root: &Path,
+) -> Option<(
+    std::path::PathBuf,
+    Vec<(
+        std::path::PathBuf,
+        crate::lua::capabilities::inspect::Request,
+    )>,
+)> {
+    if !root.is_dir() {
+        return None;
+    }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let backup = std::env::temp_dir().join(format!("pi-update-{}-{stamp}", std::process::id()));
+    if super::package_consent::copy_tree(root, &backup).is_err() {
+        let _ = std::fs::remove_dir_all(&backup);
+        return None;
+    }
+    Some((backup, super::package_consent::before_update(root)))
 }
 
 fn list(agent: &Path, cwd: &Path) -> Result<(), String> {
@@ -287,6 +382,13 @@ fn list(agent: &Path, cwd: &Path) -> Result<(), String> {
                 _ => t!("pi.pkg.not_installed"),
             };
             println!("    {}", dim(&where_));
+            if let Ok(path) = manager.installed_path(&package.source, scope)
+                && path.exists()
+            {
+                for line in super::package_consent::list_lines(&path) {
+                    println!("{line}");
+                }
+            }
         }
     }
     if !any {

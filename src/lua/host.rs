@@ -113,6 +113,8 @@ struct Host {
     /// Lazy extensions known from the spec cache while no VM runs yet, and the load
     /// that starts it (once, however many requests wait for it).
     deferred: RefCell<Option<Deferred>>,
+    /// Whether the extensions without declared capabilities were named this session.
+    unrestricted_named: std::cell::Cell<bool>,
 }
 
 /// The first load, put off until something needs the VM.
@@ -220,12 +222,30 @@ impl Host {
             }
         }
         crate::lua::lazy::for_flags(&vm).await;
+        self.name_unrestricted(&vm);
         if let Some(cache) = &self.config.spec_cache {
             crate::lua::spec_cache::store(cache, &vm);
         }
         crate::lua::api::i18n::watch_locale(&vm);
         *self.vm.borrow_mut() = Some(vm);
         report
+    }
+
+    /// Once per session: name the extensions that declared no capabilities (they run
+    /// with every right pi has).
+    fn name_unrestricted(&self, vm: &Vm) {
+        if self.unrestricted_named.get() {
+            return;
+        }
+        let names = crate::lua::capabilities::unrestricted_names(&vm.host.reg.borrow());
+        if names.is_empty() {
+            return;
+        }
+        self.unrestricted_named.set(true);
+        vm.host.view.report(crate::t!(
+            "pi.ext.cap.unrestricted_notice",
+            names = names.join(", ")
+        ));
     }
 
     /// Keep every extension's `pi.state` for the next VM.
@@ -517,6 +537,7 @@ pub(crate) fn spawn(config: HostConfig, view: SharedView) -> ExtensionHandle {
                     vm: RefCell::new(None),
                     saved_state: RefCell::new(HashMap::new()),
                     deferred: RefCell::new(None),
+                    unrestricted_named: std::cell::Cell::new(false),
                 });
                 local.block_on(&runtime, async move {
                     while let Some(request) = rx.recv().await {

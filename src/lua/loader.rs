@@ -7,7 +7,10 @@ use std::path::{Component, Path, PathBuf};
 use mlua::{Function, Lua, Table, Value as LuaValue};
 use serde_json::Value;
 
+use std::rc::Rc;
+
 use crate::lua::api::build_pi;
+use crate::lua::capabilities::guard::Guard;
 use crate::lua::registry::ExtensionInfo;
 use crate::lua::vm::Vm;
 
@@ -43,7 +46,7 @@ fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
     }
 }
 
-fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
+pub(crate) fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
     let source = std::fs::read(path).map_err(|e| {
         mlua::Error::runtime(t!(
             "pi.ext.cannot_read",
@@ -58,10 +61,21 @@ fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
         .into_function()
 }
 
+/// The native library `name` would load from `dir` (`name.so`, `.dylib`, `.dll`), if
+/// one is there.
+fn native_module(dir: &Path, name: &str) -> Option<String> {
+    let rel = name.replace('.', "/");
+    ["so", "dylib", "dll"]
+        .iter()
+        .map(|ext| dir.join(format!("{rel}.{ext}")))
+        .find(|p| p.is_file())
+        .and_then(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()))
+}
+
 /// A `require` that loads sibling modules of the extension into its environment.
 /// The environment and the module cache live in Lua upvalues, not in the Rust
 /// closure, so the garbage collector can free an extension that is dropped.
-fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
+fn make_require(lua: &Lua, dir: PathBuf, env: Table, ext_name: String) -> mlua::Result<Function> {
     let cache = lua.create_table()?;
     let load_module =
         lua.create_function(move |lua, (env, cache, name): (Table, Table, String)| {
@@ -72,9 +86,15 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table) -> mlua::Result<Function> {
                 return Ok(m);
             }
             if STD_MODULES.contains(&name.as_str()) {
-                return lua.globals().get::<LuaValue>(name.as_str());
+                return env.get::<LuaValue>(name.as_str());
             }
             let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
+                if let Some(native) = native_module(&dir, &name) {
+                    return Err(crate::lua::capabilities::guard::native_code(
+                        &ext_name,
+                        &format!("require({name:?}) ({native})"),
+                    ));
+                }
                 return Err(mlua::Error::runtime(t!(
                     "pi.ext.module_not_found",
                     name = name.as_str(),
@@ -148,21 +168,51 @@ pub(crate) fn fail(vm: &Vm, ext: usize, path: &Path, message: &str) {
     ));
 }
 
-async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::Result<()> {
-    let lua = &vm.lua;
+/// A fresh environment for the extension at `path`: its own guarded standard
+/// library and a `require` confined to its folder, the VM's globals behind them.
+/// Its `os.getenv("PI_CODING_AGENT_DIR")` is `agent_dir`, the folder `pi.agentDir` names.
+pub(crate) fn extension_env(
+    lua: &Lua,
+    path: &Path,
+    guard: &Rc<Guard>,
+    agent_dir: &Path,
+) -> mlua::Result<Table> {
     let env = lua.create_table()?;
     let meta = lua.create_table()?;
     meta.set("__index", lua.globals())?;
     env.set_metatable(Some(meta))?;
     let dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    env.set("require", make_require(lua, dir, env.clone())?)?;
+    env.set(
+        "require",
+        make_require(lua, dir, env.clone(), guard.name.clone())?,
+    )?;
+    crate::lua::capabilities::stdlib::install(lua, &env, guard, agent_dir)?;
+    Ok(env)
+}
+
+async fn run_factory(vm: &Vm, ext: usize, path: &Path, state: &Value) -> mlua::Result<()> {
+    let lua = &vm.lua;
+    let guard = {
+        let mut reg = vm.host.reg.borrow_mut();
+        let info = &mut reg.extensions[ext];
+        info.guard = Guard::unrestricted(&info.name, &vm.host.cwd);
+        info.guard.clone()
+    };
+    let prepared =
+        crate::lua::capabilities::load::prepare(&guard, path, &vm.host.cwd, &vm.host.agent_dir)?;
+    let env = extension_env(lua, path, &guard, &vm.host.agent_dir)?;
     let chunk = load_file(lua, path, &env)?;
     vm.host.budget.reset();
     let factory = match chunk.call_async::<LuaValue>(()).await? {
-        LuaValue::Function(f) => f,
-        // A spec table: `setup` plus optional `activate` triggers; other keys are
-        // left for later versions.
+        LuaValue::Function(f) => {
+            crate::lua::capabilities::load::settle(&guard, prepared, None)?;
+            f
+        }
+        // A spec table: `setup`, optional `activate` triggers and `capabilities`;
+        // other keys are left for later versions.
         LuaValue::Table(spec) => {
+            let declared = crate::lua::capabilities::load::of_spec(lua, &spec)?;
+            crate::lua::capabilities::load::settle(&guard, prepared, declared)?;
             let Some(setup) = spec.get::<Option<Function>>("setup")? else {
                 return Err(mlua::Error::runtime(t!("pi.ext.spec_without_setup")));
             };

@@ -7,6 +7,7 @@ pub mod api;
 pub mod autocomplete;
 pub mod budget;
 pub mod callbacks;
+pub mod capabilities;
 pub mod checkpoints;
 pub mod command;
 pub mod compact_callbacks;

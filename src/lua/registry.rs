@@ -18,6 +18,8 @@ pub struct ExtensionInfo {
     pub name: String,
     /// Load and handler times, memory, status and last error.
     pub measured: crate::lua::profile::Measured,
+    /// What it may touch: its declared capabilities, or everything.
+    pub guard: std::rc::Rc<crate::lua::capabilities::guard::Guard>,
 }
 
 impl ExtensionInfo {
@@ -30,10 +32,13 @@ impl ExtensionInfo {
         }
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
+        let guard =
+            crate::lua::capabilities::guard::Guard::unrestricted(&name, std::path::Path::new("."));
         ExtensionInfo {
             path,
             name,
             measured: Default::default(),
+            guard,
         }
     }
 }

@@ -114,6 +114,7 @@ impl Vm {
                 Err(mlua::Error::runtime(t!("pi.ext.os_exit_blocked")))
             })?,
         )?;
+        crate::lua::capabilities::stdlib::seal_globals(&lua)?;
         let limit_mb = config.memory_limit_mb.max(1);
         lua.set_memory_limit(usize::try_from(limit_mb.saturating_mul(MIB)).unwrap_or(usize::MAX))?;
         MEMORY_LIMIT_MB.with(|m| m.set(limit_mb));

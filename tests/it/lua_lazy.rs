@@ -15,7 +15,7 @@ fn lazy_command(dir: &Path, n: usize, out: &Path) -> PathBuf {
     let path = dir.join(format!("lazy{n:02}.lua"));
     let source = format!(
         "return {{\n\
-           capabilities = {{ net = false }},\n\
+           capabilities = {{ fs = {{ write = {{ {out:?} }} }} }},\n\
            activate = {{ commands = {{ {{ name = 'cmd{n}', description = 'command {n}' }} }} }},\n\
            setup = function(pi)\n\
              pi.registerCommand('cmd{n}', {{ description = 'command {n}', handler = function(args)\n\

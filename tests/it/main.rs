@@ -21,6 +21,8 @@ mod ai_providers;
 mod ai_requests;
 mod architecture;
 mod background_ext;
+mod capabilities;
+mod capabilities_packages;
 mod catalog_reference;
 mod checkpoints;
 mod checkpoints_tui;

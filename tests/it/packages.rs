@@ -114,20 +114,20 @@ fn local_paths_install_list_and_remove_without_copying() {
     let sandbox = PiSandbox::new();
     let pkg = sandbox.root.path().join("pkgs/tool");
     make_package(&pkg, "local");
-    let out = ok(&sandbox.run(&["install", "../pkgs/tool"], None));
+    let out = ok(&sandbox.run(&["install", "../pkgs/tool", "--yes"], None));
     assert!(out.contains("Installed ../pkgs/tool"), "{out}");
     let global = settings(&sandbox.agent_dir.join("settings.json"));
     let stored = pkg.canonicalize().unwrap().display().to_string();
     // Stored relative to the agent folder holding settings.json, as pi stores it.
     assert_eq!(global["packages"], json!(["../pkgs/tool"]));
     // Installing again keeps one entry.
-    ok(&sandbox.run(&["install", "../pkgs/tool"], None));
+    ok(&sandbox.run(&["install", "../pkgs/tool", "--yes"], None));
     let global = settings(&sandbox.agent_dir.join("settings.json"));
     assert_eq!(global["packages"].as_array().unwrap().len(), 1);
 
     let inner = sandbox.project.join("vendor/inner");
     make_package(&inner, "inner");
-    ok(&sandbox.run(&["install", "./vendor/inner", "-l"], None));
+    ok(&sandbox.run(&["install", "./vendor/inner", "-l", "--yes"], None));
     let project = settings(&sandbox.project.join(".pi/settings.json"));
     assert_eq!(project["packages"], json!(["../vendor/inner"]));
 
@@ -164,7 +164,7 @@ fn local_paths_install_list_and_remove_without_copying() {
 fn git_packages_clone_update_and_pinned_refs_stay() {
     let mut sandbox = PiSandbox::new();
     let (url, work) = make_repo(sandbox.root.path());
-    let out = ok(&sandbox.run(&["install", &url], None));
+    let out = ok(&sandbox.run(&["install", &url, "--yes"], None));
     assert!(out.contains(&format!("Installed {url}")), "{out}");
     let bare_path = url.trim_start_matches("file:///").trim_end_matches(".git");
     let clone = sandbox.agent_dir.join("git/file").join(bare_path);
@@ -174,7 +174,7 @@ fn git_packages_clone_update_and_pinned_refs_stay() {
         std::fs::read_to_string(sandbox.agent_dir.join("git/.gitignore")).unwrap(),
         "*\n"
     );
-    ok(&sandbox.run(&["install", &format!("{url}@v1"), "-l"], None));
+    ok(&sandbox.run(&["install", &format!("{url}@v1"), "-l", "--yes"], None));
     let pinned = sandbox.project.join(".pi/git/file").join(bare_path);
     assert!(sandbox.project.join(".pi/git/.gitignore").exists());
 
@@ -279,7 +279,7 @@ fn npm_packages_go_through_npm_command_and_install_at_startup() {
     let script = fake_npm(&sandbox);
     let npm = json!(["sh", script.display().to_string()]);
     sandbox.write_agent_file("settings.json", &json!({"npmCommand": npm}).to_string());
-    ok(&sandbox.run(&["install", "npm:fake-pkg@1.0.0", "-l"], None));
+    ok(&sandbox.run(&["install", "npm:fake-pkg@1.0.0", "-l", "--yes"], None));
     let installed = sandbox.project.join(".pi/npm/node_modules/fake-pkg");
     assert!(installed.join("extensions/rewrite.lua").exists());
     assert!(sandbox.project.join(".pi/npm/.gitignore").exists());

@@ -32,8 +32,8 @@ fn installs_lock_every_file_and_an_edited_package_alone_stops_loading() {
     let script = fake_npm(&sandbox);
     let npm = json!(["sh", script.display().to_string()]);
     sandbox.write_agent_file("settings.json", &json!({"npmCommand": npm}).to_string());
-    ok(&sandbox.run(&["install", &url], None));
-    ok(&sandbox.run(&["install", "npm:fake-pkg@1.0.0"], None));
+    ok(&sandbox.run(&["install", &url, "--yes"], None));
+    ok(&sandbox.run(&["install", "npm:fake-pkg@1.0.0", "--yes"], None));
 
     let locked = lock(&sandbox.agent_dir.join("packages.lock"));
     assert_eq!(locked["lockfileVersion"], 1);
@@ -106,7 +106,7 @@ fn install_without_a_source_restores_the_locked_revision_on_a_fresh_home() {
     let server = MockServer::start();
     let mut first = PiSandbox::with_mock(&server, API);
     let (url, work) = make_repo(first.root.path());
-    ok(&first.run(&["install", &url], None));
+    ok(&first.run(&["install", &url, "--yes"], None));
     let lock_text = std::fs::read_to_string(first.agent_dir.join("packages.lock")).unwrap();
     let bare = url.trim_start_matches("file:///").trim_end_matches(".git");
     let first_ext = first
@@ -221,7 +221,7 @@ fn npm_lifecycle_scripts_do_not_run_on_install() {
     std::fs::remove_file(&marker).unwrap();
 
     let source = format!("npm:marker-pkg@file:{}", tarball.display());
-    ok(&sandbox.run(&["install", &source, "-l"], None));
+    ok(&sandbox.run(&["install", &source, "-l", "--yes"], None));
     let installed = sandbox.project.join(".pi/npm/node_modules/marker-pkg");
     assert!(installed.join("extensions/x.lua").exists());
     assert!(!marker.exists(), "postinstall must not run");
@@ -267,7 +267,7 @@ fn git_hooks_never_run_on_clone() {
     std::fs::remove_file(&marker).unwrap();
 
     sandbox.env.extend(env.map(|(k, v)| (k.to_string(), v)));
-    ok(&sandbox.run(&["install", &url], None));
+    ok(&sandbox.run(&["install", &url, "--yes"], None));
     let bare = url.trim_start_matches("file:///").trim_end_matches(".git");
     assert!(
         sandbox

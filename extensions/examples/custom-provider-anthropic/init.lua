@@ -67,7 +67,7 @@ local function to_anthropic(context)
   return messages, tools
 end
 
-return function(pi)
+local function setup(pi)
   local function pkce()
     local bytes = {}
     for i = 1, 32 do bytes[i] = string.format("%02x", math.random(0, 255)) end
@@ -191,3 +191,9 @@ return function(pi)
     streamSimple = stream_anthropic,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "sh", "curl" }, env = { "CUSTOM_ANTHROPIC_*" } },
+  setup = setup,
+}

@@ -50,7 +50,7 @@ local function form(fields)
   return table.concat(parts, "&")
 end
 
-return function(pi)
+local function setup(pi)
   -- POST `body` to `url`; returns the status and the response text.
   local function post(url, headers, body)
     local args = { "-sS", "-X", "POST", "-w", "\n%{http_code}", url, "--data-binary", body }
@@ -153,3 +153,9 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = { exec = { "sh", "curl" }, env = { "GITLAB_*" } },
+  setup = setup,
+}

@@ -20,7 +20,7 @@ local function own_folder()
 end
 local base = own_folder()
 
-return function(pi)
+local function setup(pi)
   pi.on("resources_discover", function()
     return {
       skillPaths = { base .. "/SKILL.md" },
@@ -29,3 +29,9 @@ return function(pi)
     }
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -5,7 +5,7 @@
 -- also runs, in English, where no i18n provider answers.
 
 ---@param pi pi.API
-return function(pi)
+local function setup(pi)
   local NS = "ext.i18n-hello."
 
   -- English baseline, used only when nobody answers the handshake.
@@ -51,3 +51,9 @@ return function(pi)
     pi.log.info(tr("locale.changed", { locale = data.locale }))
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

@@ -13,7 +13,7 @@ local function shorten(path)
   return path
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
   local defs = tools.definitions(pi)
   local empty = function() return ui.Text("", 0, 0) end
@@ -146,3 +146,13 @@ return function(pi)
     })
   end
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    fs = { read = { "." }, write = { "." } },
+    exec = { "bash", "grep" },
+    env = { "HOME" },
+  },
+  setup = setup,
+}

@@ -57,7 +57,7 @@ local function mentions_plan_mode(message)
   return false
 end
 
-return function(pi)
+local function setup(pi)
   local planning, executing = false, false
   local todos = {}
   -- The sandbox mode to go back to when plan mode ends; nil while plan mode
@@ -278,3 +278,9 @@ return function(pi)
     update(ctx)
   end)
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {},
+  setup = setup,
+}

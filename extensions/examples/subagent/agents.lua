@@ -4,10 +4,6 @@
 -- the nearest .pi/agents folder.
 local M = {}
 
-local function agent_dir()
-  return os.getenv("PI_CODING_AGENT_DIR") or ((os.getenv("HOME") or ".") .. "/.pi/agent")
-end
-
 local function front_matter(text)
   local head, body = text:match("^%-%-%-\r?\n(.-)\r?\n%-%-%-\r?\n?(.*)$")
   if not head then return {}, text end
@@ -68,7 +64,7 @@ function M.discover(pi, cwd, scope)
       found[agent.name] = agent
     end
   end
-  if scope ~= "project" then add(load_dir(pi, agent_dir() .. "/agents", "user")) end
+  if scope ~= "project" then add(load_dir(pi, pi.agentDir .. "/agents", "user")) end
   if scope ~= "user" and project_dir then add(load_dir(pi, project_dir, "project")) end
   local agents = {}
   for i, name in ipairs(order) do agents[i] = found[name] end

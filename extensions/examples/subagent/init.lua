@@ -47,7 +47,7 @@ local function failed(r)
   return r.exitCode ~= 0 or r.stopReason == "error" or r.stopReason == "aborted"
 end
 
-return function(pi)
+local function setup(pi)
   local ui = require("pi.ui")
 
   -- Start one agent; returns the live result and its process (nil when the
@@ -316,3 +316,13 @@ return function(pi)
     end,
   })
 end
+
+-- What this extension may touch (docs/extension-security.md).
+return {
+  capabilities = {
+    -- Agent definitions: the agent folder and .pi/agents in this folder or above.
+    fs = { read = { "$agent", "/**/.pi/agents" } },
+    exec = { "$pi" },
+  },
+  setup = setup,
+}

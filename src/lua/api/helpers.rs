@@ -1,13 +1,13 @@
 //! Lua-native helpers on `pi`: `pi.json`, `pi.log`, `pi.fs` (async file
 //! access relative to the working directory) and the truncation helpers.
 
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use globset::Glob;
 use mlua::{Lua, LuaSerdeExt, Table, Value as LuaValue, Variadic};
 use serde_json::Value;
 
+use crate::lua::capabilities::guard::Guard;
 use crate::lua::convert::{to_json, to_lua};
 use crate::lua::vm::HostCtx;
 use crate::tools::truncate::{TruncationLimits, truncate_head, truncate_tail};
@@ -61,23 +61,20 @@ pub fn log_table(lua: &Lua, name: String, host: &Rc<HostCtx>) -> mlua::Result<Ta
     Ok(t)
 }
 
-fn resolve(host: &HostCtx, path: &str) -> PathBuf {
-    let p = PathBuf::from(path);
-    if p.is_absolute() { p } else { host.cwd.join(p) }
-}
-
-/// `pi.fs.read/write/exists/glob/list`: awaited file access; `read` and
-/// `list` return `nil, message` when the path cannot be read.
-pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
+/// `pi.fs.read/write/exists/glob/list`: awaited file access, each asking the
+/// extension's guard first; `read` and `list` return `nil, message` when the path
+/// cannot be read, `glob` lists only what the extension may read.
+pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>, guard: &Rc<Guard>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     let h = host.clone();
+    let g = guard.clone();
     t.set(
         "read",
         lua.create_async_function(move |lua, path: String| {
-            let full = resolve(&h, &path);
+            let full = g.read(&path);
             let h = h.clone();
             async move {
-                let read = tokio::fs::read(&full).await;
+                let read = tokio::fs::read(&full?).await;
                 h.budget.reset();
                 match read {
                     Ok(bytes) => Ok((LuaValue::String(lua.create_string(&bytes)?), None)),
@@ -87,13 +84,15 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         })?,
     )?;
     let h = host.clone();
+    let g = guard.clone();
     t.set(
         "write",
         lua.create_async_function(move |_, (path, content): (String, mlua::String)| {
-            let full = resolve(&h, &path);
+            let full = g.write(&path);
             let bytes = content.as_bytes().to_vec();
             let h = h.clone();
             async move {
+                let full = full?;
                 if let Some(parent) = full.parent() {
                     let _ = tokio::fs::create_dir_all(parent).await;
                 }
@@ -103,22 +102,23 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
             }
         })?,
     )?;
-    let h = host.clone();
+    let g = guard.clone();
     t.set(
         "exists",
         lua.create_async_function(move |_, path: String| {
-            let full = resolve(&h, &path);
-            async move { Ok(tokio::fs::try_exists(full).await.unwrap_or(false)) }
+            let full = g.read(&path);
+            async move { Ok(tokio::fs::try_exists(full?).await.unwrap_or(false)) }
         })?,
     )?;
     let h = host.clone();
+    let g = guard.clone();
     t.set(
         "list",
         lua.create_async_function(move |lua, path: String| {
-            let full = resolve(&h, &path);
+            let full = g.read(&path);
             let h = h.clone();
             async move {
-                let listed = list_dir(&full).await;
+                let listed = list_dir(&full?).await;
                 h.budget.reset();
                 match listed {
                     Ok(entries) => {
@@ -137,11 +137,13 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
         })?,
     )?;
     let h = host.clone();
+    let g = guard.clone();
     t.set(
         "glob",
         lua.create_async_function(move |_, pattern: String| {
             let cwd = h.cwd.clone();
             let h = h.clone();
+            let g = g.clone();
             async move {
                 let matcher = Glob::new(&pattern)
                     .map_err(|e| mlua::Error::runtime(format!("pi.fs.glob: {e}")))?
@@ -164,7 +166,10 @@ pub fn fs_table(lua: &Lua, host: &Rc<HostCtx>) -> mlua::Result<Table> {
                 .await
                 .unwrap_or_default();
                 h.budget.reset();
-                Ok(found)
+                Ok(found
+                    .into_iter()
+                    .filter(|rel| g.can_read(&h.cwd.join(rel)))
+                    .collect::<Vec<_>>())
             }
         })?,
     )?;

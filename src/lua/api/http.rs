@@ -61,15 +61,26 @@ fn request_options(opts: &Table) -> mlua::Result<RequestOptions> {
     })
 }
 
-/// Add `pi.http` to the `pi` table.
-pub fn add_http(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
+/// Add `pi.http` to the `pi` table; every request asks `guard` about the URL's host.
+pub fn add_http(
+    lua: &Lua,
+    host: &Rc<HostCtx>,
+    guard: &Rc<crate::lua::capabilities::guard::Guard>,
+    pi: &Table,
+) -> mlua::Result<()> {
     let http = lua.create_table()?;
     let h = host.clone();
+    let g = guard.clone();
     http.set(
         "request",
         lua.create_async_function(move |lua, opts: Table| {
             let h = h.clone();
+            let allowed = match opts.get::<Option<String>>("url") {
+                Ok(Some(url)) => g.net(&url),
+                _ => Ok(()),
+            };
             async move {
+                allowed?;
                 let result = request(&lua, opts).await;
                 h.budget.reset();
                 match result {

@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::lua::api::helpers::{add_truncation, fs_table, json_table, log_table};
 use crate::lua::api::register::add_registrations;
 use crate::lua::api::session::add_session;
+use crate::lua::capabilities::guard::Guard;
 use crate::lua::convert::to_lua;
 use crate::lua::registry::{BusHandler, HandlerReg};
 use crate::lua::vm::{HostCtx, Vm};
@@ -69,12 +70,13 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     let lua = &vm.lua;
     let host = &vm.host;
     let pi = lua.create_table()?;
+    let guard = host.reg.borrow().extensions[ext].guard.clone();
     add_on(lua, host, ext, &pi)?;
     add_registrations(lua, host, ext, &pi)?;
-    add_async(lua, host, &pi)?;
+    add_async(lua, host, &guard, &pi)?;
     add_session(lua, host, &pi)?;
     add_truncation(lua, &pi)?;
-    crate::lua::api::tool_factories::add_tool_factories(lua, host, &pi)?;
+    crate::lua::api::tool_factories::add_tool_factories(lua, host, &guard, &pi)?;
     crate::lua::api::timers::add_timers(lua, &pi)?;
     pi.set("ui", crate::lua::ui::lib::module(lua)?)?;
     pi.set("events", events_table(lua, host, ext)?)?;
@@ -90,7 +92,7 @@ pub fn build_pi(vm: &Vm, ext: usize, state: &Value) -> mlua::Result<Table> {
     pi.set("extensionDir", dir)?;
     pi.set("agentDir", host.agent_dir.display().to_string())?;
     pi.set("log", log_table(lua, name, host)?)?;
-    pi.set("fs", fs_table(lua, host)?)?;
+    pi.set("fs", fs_table(lua, host, &guard)?)?;
     crate::lua::api::i18n::add_i18n(vm, ext, &pi)?;
     let state_table = match to_lua(lua, state)? {
         LuaValue::Table(t) => t,
@@ -198,27 +200,35 @@ fn events_table(lua: &Lua, host: &Rc<HostCtx>, ext: usize) -> mlua::Result<Table
     Ok(t)
 }
 
-fn add_async(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
+fn add_async(lua: &Lua, host: &Rc<HostCtx>, guard: &Rc<Guard>, pi: &Table) -> mlua::Result<()> {
     let h = host.clone();
+    let g = guard.clone();
     pi.set(
         "exec",
         lua.create_async_function(
             move |lua, (cmd, args, opts): (String, Option<Vec<String>>, Option<Table>)| {
-                exec::exec(lua, h.clone(), cmd, args, opts)
+                let allowed = g.exec(&cmd);
+                let h = h.clone();
+                async move {
+                    allowed?;
+                    exec::exec(lua, h, cmd, args, opts).await
+                }
             },
         )?,
     )?;
     let h = host.clone();
+    let g = guard.clone();
     pi.set(
         "spawn",
         lua.create_function(
             move |lua, (cmd, args, opts): (String, Option<Vec<String>>, Option<Table>)| {
+                g.exec(&cmd)?;
                 crate::lua::api::spawn::spawn(lua, &h, cmd, args, opts)
             },
         )?,
     )?;
     pi.set("execPath", crate::lua::api::spawn::exec_path())?;
-    crate::lua::api::http::add_http(lua, host, pi)?;
+    crate::lua::api::http::add_http(lua, host, guard, pi)?;
     crate::lua::api::promise::add_promise(lua, pi)?;
     let h = host.clone();
     pi.set(

@@ -37,8 +37,15 @@ enum Kind {
     },
 }
 
-/// Add the four `create*Tool` functions to `pi`.
-pub fn add_tool_factories(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Result<()> {
+/// Add the four `create*Tool` functions to `pi`. Made with pi's own file access or
+/// shell (no `operations`), they need the extension to have declared `fs.read` /
+/// `fs.write` of their folder, or `exec` of `bash`.
+pub fn add_tool_factories(
+    lua: &Lua,
+    host: &Rc<HostCtx>,
+    guard: &Rc<crate::lua::capabilities::guard::Guard>,
+    pi: &Table,
+) -> mlua::Result<()> {
     for (function, tool) in [
         ("createReadTool", "read"),
         ("createWriteTool", "write"),
@@ -46,6 +53,7 @@ pub fn add_tool_factories(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Re
         ("createBashTool", "bash"),
     ] {
         let h = host.clone();
+        let g = guard.clone();
         pi.set(
             function,
             lua.create_function(move |lua, (first, second): (LuaValue, LuaValue)| {
@@ -64,6 +72,25 @@ pub fn add_tool_factories(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Re
                         )));
                     }
                 };
+                let own_ops = match &options {
+                    Some(o) => o.get::<Option<Table>>("operations")?,
+                    None => None,
+                };
+                let folder = cwd
+                    .as_ref()
+                    .map_or_else(|| ".".to_string(), |c| c.display().to_string());
+                match (tool, &own_ops) {
+                    ("read", None) => g.read(&folder).map(|_| ())?,
+                    ("write" | "edit", None) => g.write(&folder).map(|_| ())?,
+                    ("bash", ops)
+                        if ops
+                            .as_ref()
+                            .is_none_or(|o| !o.contains_key("exec").unwrap_or(false)) =>
+                    {
+                        g.exec("bash")?
+                    }
+                    _ => {}
+                }
                 let kind = kind_of(lua, tool, options.as_ref())?;
                 definition(lua, &h, tool, kind, cwd)
             })?,
