@@ -464,7 +464,11 @@ mod tests {
         assert_eq!(layout(&store), (1, 0), "rewritten as one smaller pack");
         for (f, t) in files[..50].iter().zip(&texts) {
             assert_eq!(store.read(f).unwrap(), t.as_bytes());
-            assert_eq!(other.read(f).unwrap(), t.as_bytes(), "found in the new pack");
+            assert_eq!(
+                other.read(f).unwrap(),
+                t.as_bytes(),
+                "found in the new pack"
+            );
         }
         assert!(store.read(&files[60]).is_err());
         store.remove_unreferenced(&HashSet::new());

@@ -170,7 +170,10 @@ pub fn shrink(dir: &Path, name: &str, keep: &HashSet<String>) -> u64 {
         return 0;
     };
     let before = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    let kept: Vec<&Entry> = entries.iter().filter(|(id, ..)| keep.contains(id)).collect();
+    let kept: Vec<&Entry> = entries
+        .iter()
+        .filter(|(id, ..)| keep.contains(id))
+        .collect();
     if kept.len() == entries.len() {
         return 0;
     }

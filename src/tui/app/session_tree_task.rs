@@ -144,6 +144,27 @@ pub async fn run_tree_command(
             if agent.session.entry(&id).is_none() {
                 return failed(t!("pi.tui.fork.gone"));
             }
+            // Cancelled by the user: nothing happens, as with `/rewind`.
+            let Some(files) = super::rewind_task::ask_fork_files(agent, &id).await else {
+                return;
+            };
+            if let Some(overwrite) = files {
+                return match agent.fork_with_files(&id, &|_| overwrite).await {
+                    Ok((BranchOutcome::Branched { text }, report)) => {
+                        reset(agent, ui, ResetKind::Forked);
+                        let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
+                        let _ = ui.send(UiEvent::Notice(t!(
+                            "pi.tui.rewind.done",
+                            restored = report.restored.len(),
+                            kept = report.kept.len()
+                        )));
+                    }
+                    Ok((BranchOutcome::Cancelled, _)) => {
+                        let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
+                    }
+                    Err(e) => failed(t!("pi.tui.fork.failed", error = e)),
+                };
+            }
             match agent.execute(SessionCommand::Fork(id)).await {
                 Ok(Outcome::Forked(BranchOutcome::Branched { text })) => {
                     reset(agent, ui, ResetKind::Forked);
