@@ -128,9 +128,10 @@ fn session_after_a_writing_turn() -> (MockServer, Session) {
 /// `/fork`, pick the only message, wait for the question about the files.
 fn fork_and_see_the_files(pi: &Session) -> String {
     pi.send("/fork");
-    pi.tmux.wait_for("the fork list", WAIT, |s| {
-        s.contains("Fork from message") && s.contains("write the files")
-    });
+    pi.tmux
+        .wait_for("the fork list, the message marked", WAIT, |s| {
+            s.contains("Fork from message") && s.contains("write the files [files: 2]")
+        });
     pi.tmux.key("Enter");
     pi.tmux.wait_for("the files question", WAIT, |s| {
         s.contains("bring the files back too?") && s.contains("Conversation only")
@@ -162,6 +163,10 @@ fn fork_offers_the_files_cancel_changes_nothing_and_code_brings_them_back() {
     assert!(
         !screen.contains("Code only"),
         "a fork always moves the conversation"
+    );
+    assert!(
+        screen.contains("\u{201c}write the files\u{201d}"),
+        "{screen}"
     );
     // Cancel: no fork, the files as the agent left them.
     pi.tmux.key("Down");

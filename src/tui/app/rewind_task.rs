@@ -82,7 +82,7 @@ pub async fn ask_fork_files(agent: &mut AgentSession, target: &str) -> Option<Op
     if plan.is_none() {
         return Some(None);
     }
-    let mut title = vec![t!("pi.tui.fork.files_title")];
+    let mut title = titled(agent, t!("pi.tui.fork.files_title"), target);
     title.extend(plan_lines(plan.as_ref()));
     let options = [
         t!("pi.tui.rewind.both"),
@@ -94,6 +94,25 @@ pub async fn ask_fork_files(agent: &mut AgentSession, target: &str) -> Option<Op
         1 => Some(None),
         _ => None,
     }
+}
+
+/// A message's text on one line of at most 70 characters.
+fn one_line(text: &str) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 70 {
+        line.chars().take(69).collect::<String>() + "…"
+    } else {
+        line
+    }
+}
+
+/// A dialog's title: its first line, then the message it is about, quoted.
+fn titled(agent: &AgentSession, first: String, target: &str) -> Vec<String> {
+    let mut title = vec![first];
+    if let Some(text) = agent.session.entry(target).and_then(user_text) {
+        title.push(format!("  \u{201c}{}\u{201d}", one_line(&text)));
+    }
+    title
 }
 
 /// The user messages of the current branch, newest first: (entry id, one line).
@@ -108,11 +127,7 @@ fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
                 if matches!(m.message, crate::ai::types::Message::User(_)))
         })
         .map(|e| {
-            let text = user_text(e).unwrap_or_default();
-            let mut line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            if line.chars().count() > 70 {
-                line = line.chars().take(69).collect::<String>() + "…";
-            }
+            let mut line = one_line(&user_text(e).unwrap_or_default());
             if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
                 line = format!("{line}  {}", t!("pi.tui.tree.files", count = *n));
             }
@@ -147,7 +162,7 @@ pub async fn run_rewind(
         }
     };
     let plan = agent.rewind_plan(&target);
-    let mut title = vec![t!("pi.tui.rewind.title")];
+    let mut title = titled(agent, t!("pi.tui.rewind.title"), &target);
     title.extend(plan_lines(plan.as_ref()));
     let options = [
         t!("pi.tui.rewind.both"),

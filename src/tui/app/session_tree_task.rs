@@ -126,14 +126,20 @@ pub async fn run_tree_command(
             Err(e) => failed(e),
         },
         TreeCommand::ForkList => {
-            // Every user message of the file, on any branch, in the order written (as pi).
+            // Every user message of the file, on any branch, in the order written (as pi),
+            // marked as in the tree when its run changed files.
+            let counts = agent.changed_file_counts();
             let messages = agent
                 .session
                 .entries()
                 .iter()
                 .filter_map(|e| match e {
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
-                        Some((e.id().to_string(), user_text(e).unwrap_or_default()))
+                        let mut text = user_text(e).unwrap_or_default();
+                        if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
+                            text = format!("{text}  {}", t!("pi.tui.tree.files", count = *n));
+                        }
+                        Some((e.id().to_string(), text))
                     }
                     _ => None,
                 })
