@@ -2,6 +2,8 @@
 -- stashes: pi already keeps the files as they were before each prompt's changes,
 -- without touching the git repository. When you fork the session from an earlier
 -- message, this offers to put the code back the way it was before that message.
+-- pi's own `/fork` asks the same in the terminal; this shows how an extension does it
+-- with `ctx.checkpoints` (for instance under a front end of its own, over RPC).
 --
 --   pi -e extensions/examples/git-checkpoint.lua
 local function setup(pi)

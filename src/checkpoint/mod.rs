@@ -7,6 +7,7 @@
 pub mod apply;
 pub mod blobs;
 pub mod chunk;
+mod packs;
 pub mod plan;
 mod private_fs;
 pub mod prune;

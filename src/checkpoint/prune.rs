@@ -58,6 +58,20 @@ pub fn remove_session(session_dir: &Path, session_id: &str) {
     }
 }
 
+/// Give session `to`, forked from `from` (both stored beside `session_dir`), the
+/// checkpoints `from` made for the messages it kept (`kept`: entry ids): their records
+/// are copied, their chunks are shared by the folder's sessions. How many were copied.
+pub fn copy_to_fork(session_dir: &Path, from: &str, to: &str, kept: &HashSet<String>) -> usize {
+    let sessions = store_root(session_dir).join("sessions");
+    let target = sessions.join(to);
+    record::load_all(&sessions.join(from))
+        .iter()
+        .filter(|cp| cp.kind != record::CheckpointKind::Restore)
+        .filter(|cp| cp.entry_id.as_ref().is_some_and(|e| kept.contains(e)))
+        .filter(|cp| record::save(&target, cp).is_ok())
+        .count()
+}
+
 /// Storage used by the checkpoints of session `session_id` stored beside `session_dir`,
 /// read from disk (for `/session`).
 pub fn usage_on_disk(session_dir: &Path, session_id: &str) -> Usage {

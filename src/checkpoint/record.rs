@@ -154,7 +154,11 @@ pub fn save_manifest(blobs: &BlobStore, manifest: &Manifest) -> io::Result<(File
             f.chunks.join(",")
         );
     }
-    blobs.put(text.as_bytes(), false)
+    let batch = blobs.batch();
+    let mut writer = batch.writer();
+    let stored = writer.put(text.as_bytes(), false)?;
+    writer.finish()?;
+    Ok(stored)
 }
 
 /// Read a stored snapshot.

@@ -161,46 +161,36 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
 }
 
-/// Read and store files on several threads: (path, entry, bytes added) for each file
-/// still there.
+/// Read and store files on several threads, their new chunks packed: (path, entry,
+/// bytes added) for each file still there.
 fn store_all(
     blobs: &BlobStore,
     files: Vec<(String, PathBuf, i128, bool)>,
 ) -> io::Result<Vec<(String, ScanEntry, u64)>> {
-    let store_one = |(rel, path, mtime, exec): &(String, PathBuf, i128, bool)| {
-        // Gone or unreadable since the walk: not part of the snapshot.
-        let Ok(data) = fs::read(path) else {
-            return Ok(None);
-        };
-        let (file, new) = blobs.put(&data, *exec)?;
-        Ok(Some((
-            rel.clone(),
-            ScanEntry {
-                file,
-                mtime: *mtime,
-            },
-            new,
-        )))
+    let batch = blobs.batch();
+    let store_part = |part: &[(String, PathBuf, i128, bool)]| {
+        let mut writer = batch.writer();
+        let mut out = Vec::with_capacity(part.len());
+        for (rel, path, mtime, exec) in part {
+            // Gone or unreadable since the walk: not part of the snapshot.
+            let Ok(data) = fs::read(path) else {
+                continue;
+            };
+            let (file, new) = writer.put(&data, *exec)?;
+            let mtime = *mtime;
+            out.push((rel.clone(), ScanEntry { file, mtime }, new));
+        }
+        writer.finish()?;
+        Ok::<_, io::Error>(out)
     };
     if files.len() < 64 {
-        return files
-            .iter()
-            .map(store_one)
-            .filter_map(Result::transpose)
-            .collect();
+        return store_part(&files);
     }
     let per = files.len().div_ceil(threads());
     std::thread::scope(|scope| {
         let workers: Vec<_> = files
             .chunks(per)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(store_one)
-                        .filter_map(Result::transpose)
-                        .collect::<io::Result<Vec<_>>>()
-                })
-            })
+            .map(|part| scope.spawn(move || store_part(part)))
             .collect();
         let mut out = Vec::with_capacity(files.len());
         for w in workers {

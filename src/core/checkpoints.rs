@@ -150,10 +150,12 @@ impl AgentSession {
     }
 
     /// Fork before user message `entry_id` (as `/fork`) and bring the files back to how
-    /// they were before it; files changed by someone else since are kept.
+    /// they were before it; files changed by someone else since are overwritten only
+    /// where `overwrite` says so.
     pub async fn fork_with_files(
         &mut self,
         entry_id: &str,
+        overwrite: &(dyn Fn(&str) -> bool + Send + Sync),
     ) -> Result<(BranchOutcome, RestoreReport), String> {
         let plan = self.rewind_plan(entry_id);
         // The store of the session forked from: the new session starts with none.
@@ -165,7 +167,7 @@ impl AgentSession {
         if let (BranchOutcome::Branched { .. }, Some(plan), Some(mut store)) = (&outcome, plan, old)
         {
             report = store
-                .apply(&plan, &|_| false)
+                .apply(&plan, overwrite)
                 .map_err(|e| t!("pi.checkpoint.restore_failed", error = e.to_string()))?;
         }
         Ok((outcome, report))

@@ -180,6 +180,7 @@ impl AgentSession {
             return Ok(BranchOutcome::Cancelled);
         }
         let previous = self.session.session_file().map(|p| p.display().to_string());
+        let from_id = self.session.session_id().to_string();
         let _ = self.session.sync();
         let leaf = match position {
             BranchPosition::Before => entry.parent_id().map(str::to_string),
@@ -190,6 +191,7 @@ impl AgentSession {
                 self.session
                     .create_branched_session(&leaf)
                     .map_err(|e| t!("pi.session.create_failed", error = e.to_string()))?;
+                self.carry_checkpoints(&from_id);
             }
             None => {
                 self.session.new_session(previous.as_deref());
@@ -210,6 +212,25 @@ impl AgentSession {
         .await;
         let _ = self.apply_idle_actions().await;
         Ok(BranchOutcome::Branched { text })
+    }
+
+    /// The fork just made from session `from_id` keeps the checkpoints of the messages
+    /// it kept, so `/rewind` in it reaches back past the branch point.
+    fn carry_checkpoints(&mut self, from_id: &str) {
+        if self.checkpoint_settings.is_none() {
+            return;
+        }
+        let Some(dir) = self.session.session_dir().map(std::path::Path::to_path_buf) else {
+            return;
+        };
+        let kept: std::collections::HashSet<String> = self
+            .session
+            .entries()
+            .iter()
+            .map(|e| e.id().to_string())
+            .collect();
+        let to = self.session.session_id().to_string();
+        crate::checkpoint::prune::copy_to_fork(&dir, from_id, &to, &kept);
     }
 
     /// Bind the conversation to the session it now has: its context, its id, and no

@@ -365,3 +365,41 @@ fn a_fork_can_take_the_files_of_its_branch_point() {
     assert_after_turn(&sandbox.project);
     assert_eq!(rpc.finish(), 0);
 }
+
+#[test]
+fn a_fork_keeps_the_checkpoints_of_the_messages_it_kept() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, API);
+    seed(&sandbox.project);
+    queue_turn(&server);
+    let mut rpc = start(&sandbox);
+    run_turn(&mut rpc);
+    server.push(MockReply::anthropic_tool_calls(&[(
+        "t4",
+        "write",
+        json!({"path": "g.txt", "content": "second turn\n"}),
+    )]));
+    server.push(MockReply::anthropic_text("done again"));
+    let r = rpc.call(json!({"type": "prompt", "message": "one more file"}));
+    assert_eq!(r["success"], true, "{r}");
+    rpc.event("agent_end");
+    let forks = rpc.call(json!({"type": "get_fork_messages"}));
+    let messages = forks["data"]["messages"].as_array().unwrap().clone();
+    let (first, second) = (&messages[0]["entryId"], &messages[1]["entryId"]);
+
+    // Forked before the second message: the first one's checkpoint comes along.
+    let r = rpc.call(json!({"type": "fork", "entryId": second}));
+    assert_eq!(r["success"], true, "{r}");
+    let list = rpc.call(json!({"type": "get_checkpoints"}));
+    let list = list["data"]["checkpoints"].as_array().unwrap().clone();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(&list[0]["entryId"], first);
+    // The files are as the second turn left them; rewinding the fork's first message
+    // takes its changes back (g.txt is no change of the fork's: it stays).
+    let r =
+        rpc.call(json!({"type": "rewind", "entryId": first, "code": true, "conversation": false}));
+    assert_eq!(r["success"], true, "{r}");
+    assert_before_turn(&sandbox.project);
+    assert_eq!(read(&sandbox.project, "g.txt"), "second turn\n");
+    assert_eq!(rpc.finish(), 0);
+}

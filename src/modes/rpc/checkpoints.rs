@@ -68,7 +68,7 @@ pub(super) async fn command(
                 return Some(Err(RpcError::EntryNotFound { id }));
             }
             agent
-                .fork_with_files(&id)
+                .fork_with_files(&id, &|_| false)
                 .await
                 .map(|(outcome, files)| {
                     Some(match outcome {

@@ -2,6 +2,7 @@
 //! tree already chose one), what to bring back — conversation and code, code only or
 //! conversation only — with the files that will change listed first, then what to do
 //! with files changed since by someone else (kept unless the user says overwrite).
+//! `/fork` asks the same about the files when changes were recorded after its message.
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
@@ -53,6 +54,67 @@ pub fn plan_lines(plan: Option<&RestorePlan>) -> Vec<String> {
     lines
 }
 
+/// When the plan has conflicts, ask whether to overwrite them: `Some(true)` overwrite,
+/// `Some(false)` keep (also when there are none), `None` cancelled.
+async fn ask_overwrite(ui: &dyn ExtensionUi, plan: Option<&RestorePlan>) -> Option<bool> {
+    let conflicts: Vec<String> = plan
+        .iter()
+        .flat_map(|p| p.conflicts())
+        .map(|c| c.path.clone())
+        .collect();
+    if conflicts.is_empty() {
+        return Some(false);
+    }
+    let mut title = vec![t!("pi.tui.rewind.conflicts_title", count = conflicts.len())];
+    title.extend(conflicts.iter().map(|p| format!("  {p}")));
+    let options = [t!("pi.tui.rewind.keep"), t!("pi.tui.rewind.overwrite")];
+    ask(ui, title.join("\n"), &options).await.map(|i| i == 1)
+}
+
+/// What `/fork` from before `target` does with the files, asked only when changes were
+/// recorded after it: `Some(Some(overwrite))` brings the files back too (conflicts
+/// overwritten or kept), `Some(None)` leaves them, `None` cancels the fork.
+pub async fn ask_fork_files(agent: &mut AgentSession, target: &str) -> Option<Option<bool>> {
+    let Some(ui) = agent.limit_ui.clone() else {
+        return Some(None);
+    };
+    let plan = agent.rewind_plan(target).filter(|p| !p.changes.is_empty());
+    if plan.is_none() {
+        return Some(None);
+    }
+    let mut title = titled(agent, t!("pi.tui.fork.files_title"), target);
+    title.extend(plan_lines(plan.as_ref()));
+    let options = [
+        t!("pi.tui.rewind.both"),
+        t!("pi.tui.rewind.conversation"),
+        t!("pi.tui.rewind.cancel"),
+    ];
+    match ask(ui.as_ref(), title.join("\n"), &options).await? {
+        0 => ask_overwrite(ui.as_ref(), plan.as_ref()).await.map(Some),
+        1 => Some(None),
+        _ => None,
+    }
+}
+
+/// A message's text on one line of at most 70 characters.
+fn one_line(text: &str) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 70 {
+        line.chars().take(69).collect::<String>() + "…"
+    } else {
+        line
+    }
+}
+
+/// A dialog's title: its first line, then the message it is about, quoted.
+fn titled(agent: &AgentSession, first: String, target: &str) -> Vec<String> {
+    let mut title = vec![first];
+    if let Some(text) = agent.session.entry(target).and_then(user_text) {
+        title.push(format!("  \u{201c}{}\u{201d}", one_line(&text)));
+    }
+    title
+}
+
 /// The user messages of the current branch, newest first: (entry id, one line).
 fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
     let counts = agent.changed_file_counts();
@@ -65,11 +127,7 @@ fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
                 if matches!(m.message, crate::ai::types::Message::User(_)))
         })
         .map(|e| {
-            let text = user_text(e).unwrap_or_default();
-            let mut line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            if line.chars().count() > 70 {
-                line = line.chars().take(69).collect::<String>() + "…";
-            }
+            let mut line = one_line(&user_text(e).unwrap_or_default());
             if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
                 line = format!("{line}  {}", t!("pi.tui.tree.files", count = *n));
             }
@@ -104,7 +162,7 @@ pub async fn run_rewind(
         }
     };
     let plan = agent.rewind_plan(&target);
-    let mut title = vec![t!("pi.tui.rewind.title")];
+    let mut title = titled(agent, t!("pi.tui.rewind.title"), &target);
     title.extend(plan_lines(plan.as_ref()));
     let options = [
         t!("pi.tui.rewind.both"),
@@ -119,21 +177,14 @@ pub async fn run_rewind(
         Some(2) => (false, true),
         _ => return Ok(None),
     };
-    let conflicts: Vec<String> = plan
-        .iter()
-        .flat_map(|p| p.conflicts())
-        .map(|c| c.path.clone())
-        .collect();
-    let mut overwrite = false;
-    if code && !conflicts.is_empty() {
-        let mut title = vec![t!("pi.tui.rewind.conflicts_title", count = conflicts.len())];
-        title.extend(conflicts.iter().map(|p| format!("  {p}")));
-        let options = [t!("pi.tui.rewind.keep"), t!("pi.tui.rewind.overwrite")];
-        match ask(ui.as_ref(), title.join("\n"), &options).await {
-            Some(i) => overwrite = i == 1,
+    let overwrite = if code {
+        match ask_overwrite(ui.as_ref(), plan.as_ref()).await {
+            Some(overwrite) => overwrite,
             None => return Ok(None),
         }
-    }
+    } else {
+        false
+    };
     let options = RewindOptions { code, conversation };
     let signal = CancellationToken::new();
     let outcome = agent

@@ -126,14 +126,20 @@ pub async fn run_tree_command(
             Err(e) => failed(e),
         },
         TreeCommand::ForkList => {
-            // Every user message of the file, on any branch, in the order written (as pi).
+            // Every user message of the file, on any branch, in the order written (as pi),
+            // marked as in the tree when its run changed files.
+            let counts = agent.changed_file_counts();
             let messages = agent
                 .session
                 .entries()
                 .iter()
                 .filter_map(|e| match e {
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
-                        Some((e.id().to_string(), user_text(e).unwrap_or_default()))
+                        let mut text = user_text(e).unwrap_or_default();
+                        if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
+                            text = format!("{text}  {}", t!("pi.tui.tree.files", count = *n));
+                        }
+                        Some((e.id().to_string(), text))
                     }
                     _ => None,
                 })
@@ -143,6 +149,27 @@ pub async fn run_tree_command(
         TreeCommand::Fork(id) => {
             if agent.session.entry(&id).is_none() {
                 return failed(t!("pi.tui.fork.gone"));
+            }
+            // Cancelled by the user: nothing happens, as with `/rewind`.
+            let Some(files) = super::rewind_task::ask_fork_files(agent, &id).await else {
+                return;
+            };
+            if let Some(overwrite) = files {
+                return match agent.fork_with_files(&id, &|_| overwrite).await {
+                    Ok((BranchOutcome::Branched { text }, report)) => {
+                        reset(agent, ui, ResetKind::Forked);
+                        let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
+                        let _ = ui.send(UiEvent::Notice(t!(
+                            "pi.tui.rewind.done",
+                            restored = report.restored.len(),
+                            kept = report.kept.len()
+                        )));
+                    }
+                    Ok((BranchOutcome::Cancelled, _)) => {
+                        let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
+                    }
+                    Err(e) => failed(t!("pi.tui.fork.failed", error = e)),
+                };
             }
             match agent.execute(SessionCommand::Fork(id)).await {
                 Ok(Outcome::Forked(BranchOutcome::Branched { text })) => {
