@@ -15,6 +15,8 @@ hello-world Rust binary built in the same run (the floor for start-up):
                command (ours only), alternating with runs without them: what lazy
                activation costs at start-up, in wall time and in CPU time to the frame
   resume       the first frame resuming the original's 1 MB session (914 messages)
+  resume20-rpc the 20 MB session (the fixture 20 times, one chain) resumed over RPC: peak
+               RSS after `get_state`, then after `get_messages` (ours and a `before` build)
   stream-tui   a 40,000-word answer streamed into the terminal UI
   stream-json  the same answer with `--mode json -p` (peak RSS, CPU, bytes written)
   stream-rpc   the same answer over `--mode rpc`
@@ -22,7 +24,7 @@ hello-world Rust binary built in the same run (the floor for start-up):
   export1      the 1 MB session exported to HTML and opened in headless Chromium (as export20)
   export20     the 20 MB session exported to HTML and opened in headless Chromium: the page
                painted with the conversation (median of 5), first paint, file size
-  grep-tree, find-tree, turn-cpu, search-1gb: the scale rows, described in
+  grep-tree, find-tree, turn-cpu, search-1gb, resume-all: the scale rows, described in
                scripts/bench_scale.py (a 25,000-file tree against ripgrep and fd, a turn's
                CPU with the 1 MB history, `pi sessions search` over 1 GB of sessions)
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
@@ -168,8 +170,9 @@ def repeat(runs, cmd, cwd, env, check=None):
 
 
 class Rpc:
-    def __init__(self, cmd, sb):
-        self.proc = subprocess.Popen(cmd + ["--mode", "rpc", "--no-session"], cwd=sb.proj, env=sb.env,
+    def __init__(self, cmd, sb, session=None):
+        where = ["--session", session] if session else ["--no-session"]
+        self.proc = subprocess.Popen(cmd + ["--mode", "rpc"] + where, cwd=sb.proj, env=sb.env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buf = b""
         self.bytes = 0
@@ -213,6 +216,24 @@ class Rpc:
         except Exception:
             self.proc.kill()
             self.proc.wait()
+
+
+def rpc_resume(cmd, sb, path, runs):
+    """Peak RSS (MiB) of an RPC process resuming the session `path`: after `get_state`,
+    then after `get_messages` (its answer read as it streams)."""
+    state, messages = [], []
+    for _ in range(runs):
+        rpc = Rpc(cmd, sb, session=path)
+        try:
+            rpc.send({"type": "get_state", "id": "s"})
+            rpc.wait_type("response", 120)
+            state.append(rpc.peak())
+            rpc.send({"type": "get_messages", "id": "m"})
+            rpc.wait_type("response", 120)
+            messages.append(rpc.peak())
+        finally:
+            rpc.close()
+    return {"state": stats(state), "messages": stats(messages)}
 
 
 def rpc_prompts(cmd, sb, prompt, turns, timeout=600):
@@ -314,7 +335,7 @@ def write_repeated_fixture(text, sb, repeats):
 
 # ---------------------------------------------------------------- scale (scripts/bench_scale.py)
 
-from bench_scale import SCALE_ROWS, session_search, tools_vs_others, turn_cpu  # noqa: E402
+from bench_scale import SCALE_ROWS, resume_all, session_search, tools_vs_others, turn_cpu  # noqa: E402
 
 
 # ---------------------------------------------------------------- main
@@ -378,6 +399,9 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "resume20", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
                                                                    marker=b"mock-model")
                                                        for _ in range(runs)])})
+    if want("resume20-rpc") and fixture and name != "pi 0.73.1":
+        path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
+        attempt(r, "resume20-rpc", lambda: rpc_resume(cmd + model, sb, path, args.runs))
     if want("export1") and fixture and name != "before":
         page, r["export1size"] = bench_export.export_page(cmd, sb, write_fixture(fixture, sb))
         attempt(r, "export1", lambda: bench_export.paint(page, EXPORT_RUNS, stats))
@@ -401,6 +425,8 @@ def bench(name, cmd, args, root, port, fixture):
         attempt(r, "turn-cpu", lambda: turn_cpu(args.runs, cmd + model, sb, lambda: write_fixture(fixture, sb)))
     if want("search-1gb") and name == "ours" and fixture:
         attempt(r, "search-1gb", lambda: session_search(args.runs, cmd, fixture, sb.proj, sb.env))
+    if want("resume-all") and name == "ours" and fixture:
+        attempt(r, "resume-all", lambda: resume_all(args.runs, cmd, fixture))
     if want("sandbox") and name == "ours":
         attempt(r, "sandbox", lambda: sandbox_bash(cmd + model, sb, args.runs))
     if want("rpc-200"):
@@ -459,6 +485,8 @@ def report(results, args):
          "≤ frame + 2 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
         ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
+        ("20 MB session over RPC: peak RSS after `get_state`", "resume20-rpc", "state", "MiB", "≤ 48 MiB"),
+        ("20 MB session over RPC: peak RSS after `get_messages`", "resume20-rpc", "messages", "MiB", "≤ 48 MiB"),
         ("1 MB session exported: page painted with messages (Chromium)", "export1", "wall", "ms", ""),
         ("1 MB session exported: file size", "export1size", "bytes", "", "≤ pi 0.73.1's"),
         ("20 MB session exported: page painted with messages (Chromium)", "export20", "wall", "ms", "≤ 1500 ms"),

@@ -12,6 +12,8 @@ session's history. The tree and the sessions are made once and kept in target/.
   search-1gb   `pi sessions search` over 1 GB of session files in 500 folders (the 1 MB
                fixture with a new header, 1,030 files; three hold the needle): a phrase
                found in three sessions, and one found nowhere (the full scan); `rg -l` alike
+  resume-all   `/resume`'s all-folders scope over the same 1 GB (examples/resume_all_bench.rs):
+               when the first session, the first ten and all are listed
 """
 
 import json
@@ -130,6 +132,17 @@ def session_search(runs, pi, fixture, cwd, env):
     return out
 
 
+def resume_all(runs, pi, fixture):
+    """`/resume`'s all-folders scope over the 1 GB corpus (`examples/resume_all_bench.rs`,
+    built beside the binary): ms to the first session listed, to the first ten, to all."""
+    agent = ensure_session_corpus(fixture)
+    bench = os.path.join(os.path.dirname(pi[0]), "examples", "resume_all_bench")
+    cmd = [bench, os.path.join(agent, "sessions")]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL)  # warm the page cache
+    got = [json.loads(subprocess.run(cmd, stdout=subprocess.PIPE, check=True).stdout) for _ in range(runs)]
+    return {key: stats([g[key] for g in got]) for key in ("first", "screen", "all")}
+
+
 def plain_wall_any(cmd, cwd, env):
     """Wall ms of a run whose exit code may be 1 (nothing found)."""
     start = time.perf_counter()
@@ -196,6 +209,9 @@ SCALE_ROWS = [
         ("`pi sessions search`, 1 GB: phrase found nowhere", "search-1gb", "nowhere", "ms", "≤ 1 s"),
         ("`rg -l -i -F`, same phrase", "search-1gb", "nowhere-rg", "ms", ""),
         ("`pi sessions search`, 1 GB: peak RSS", "search-1gb", "rss", "MiB", ""),
+        ("`/resume` all folders, 1 GB: first session listed", "resume-all", "first", "ms", "≤ 100 ms"),
+        ("`/resume` all folders, 1 GB: first ten listed", "resume-all", "screen", "ms", ""),
+        ("`/resume` all folders, 1 GB: every session read", "resume-all", "all", "ms", ""),
 ]
 
 

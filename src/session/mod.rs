@@ -13,6 +13,7 @@ pub mod error;
 pub mod ids;
 pub mod layout;
 pub mod list;
+pub mod list_stream;
 pub mod load;
 pub mod manager;
 pub mod migrate;

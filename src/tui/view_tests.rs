@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::agent::agent_loop::AgentQueues;
 use crate::agent::events::{AgentEvent, ToolResultPayload};
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserContent, UserMessage};
+use crate::session::list_stream::SessionStream;
 use crate::tui::app::App;
 use crate::tui::app::session_task::UiEvent;
 use crate::tui::chrome::FooterInfo;
@@ -360,9 +361,13 @@ fn session_selector() {
     })
     .collect();
     let now = Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0).unwrap();
-    let panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default())
-        .with_active(Some(PathBuf::from("/sessions/日本語のセッション.jsonl")))
-        .with_now(now);
+    let panel = SessionPanel::new(
+        sessions,
+        Box::new(|| SessionStream::ready(Vec::new())),
+        &Keybindings::default(),
+    )
+    .with_active(Some(PathBuf::from("/sessions/日本語のセッション.jsonl")))
+    .with_now(now);
     a.overlay = Some(Overlay::Panel(Box::new(panel)));
     insta::assert_snapshot!("session_selector_80x24", screen(&mut a, 80, 24));
     insta::assert_snapshot!("session_selector_40x12", screen(&mut a, 40, 12));

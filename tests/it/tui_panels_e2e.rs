@@ -257,3 +257,88 @@ fn declining_trust_is_remembered_and_said_in_one_line() {
     );
     again.quit_and_check_terminal();
 }
+
+/// A stored session of `cwd` with one exchange, written by hand into the agent folder.
+fn session_of_folder(
+    sandbox: &PiSandbox,
+    cwd: &std::path::Path,
+    id: &str,
+    prompt: &str,
+    answer: &str,
+    minute: u32,
+) {
+    let dir = sandbox.agent_dir.join("sessions").join(format!("--{id}--"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ms = 1_764_000_000_000_i64 + i64::from(minute) * 60_000;
+    let lines = [
+        serde_json::json!({"type": "session", "version": 3, "id": id,
+            "timestamp": "2025-11-24T00:00:00.000Z", "cwd": cwd}),
+        serde_json::json!({"type": "message", "id": "u1", "parentId": null,
+            "timestamp": "2025-11-24T00:00:01.000Z",
+            "message": {"role": "user", "content": prompt, "timestamp": ms}}),
+        serde_json::json!({"type": "message", "id": "a1", "parentId": "u1",
+            "timestamp": "2025-11-24T00:00:02.000Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": answer}],
+                "api": "openai-completions", "provider": "mock", "model": "mock-model",
+                "stopReason": "stop", "timestamp": ms + 1}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join(format!("{id}.jsonl")), text).unwrap();
+}
+
+#[test]
+fn resume_lists_every_folders_sessions_and_opens_one_in_its_folder() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    let pi = Session::launch(&server, |sandbox| {
+        let elsewhere = sandbox.root.path().join("elsewhere-project");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        for i in 0..30 {
+            let folder = sandbox.root.path().join(format!("older-{i}"));
+            std::fs::create_dir_all(&folder).unwrap();
+            session_of_folder(
+                sandbox,
+                &folder,
+                &format!("older{i}"),
+                &format!("older talk {i}"),
+                "old",
+                i,
+            );
+        }
+        session_of_folder(
+            sandbox,
+            &elsewhere,
+            "wanted",
+            "the session made elsewhere",
+            "answer from elsewhere",
+            100,
+        );
+    });
+    pi.send("/resume");
+    pi.tmux.wait_for("this folder's (empty) list", WAIT, |s| {
+        s.contains("Resume Session (Current Folder)") && !s.contains("made elsewhere")
+    });
+    pi.tmux.key("Tab");
+    pi.tmux.wait_for("every folder's sessions", WAIT, |s| {
+        s.contains("Resume Session (All)")
+            && s.contains("the session made elsewhere")
+            && s.contains("older talk")
+            && s.contains("elsewhere-project")
+    });
+    pi.tmux.type_text("\"made elsewhere\"");
+    pi.tmux.wait_for("the search narrowed to it", WAIT, |s| {
+        s.contains("→ the session made elsewhere") && !s.contains("older talk")
+    });
+    pi.tmux.key("Enter");
+    let screen = pi
+        .tmux
+        .wait_for("the session resumed in its folder", WAIT, |s| {
+            s.contains("answer from elsewhere") && !s.contains("Resume Session")
+        });
+    // The footer names the session's folder, not the project pi started in.
+    assert!(screen.contains("elsewhere-project"), "{screen}");
+    pi.quit_and_check_terminal();
+}

@@ -8,6 +8,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use pi::config::settings::Settings;
 use pi::session::list::SessionInfo;
+use pi::session::list_stream::SessionStream;
 use pi::tui::panels::Panel;
 use pi::tui::panels::session::SessionPanel;
 use pi::tui::panels::settings::SettingsPanel;
@@ -107,9 +108,13 @@ fn resume_in_zh_tw() {
         ),
         session("c", "翻譯介面", None, now - Duration::days(9), None),
     ];
-    let mut panel = SessionPanel::new(sessions, Box::new(Vec::new), &Keybindings::default())
-        .with_active(Some(PathBuf::from("/工作階段/b.jsonl")))
-        .with_now(now);
+    let mut panel = SessionPanel::new(
+        sessions,
+        Box::new(|| SessionStream::ready(Vec::new())),
+        &Keybindings::default(),
+    )
+    .with_active(Some(PathBuf::from("/工作階段/b.jsonl")))
+    .with_now(now);
     let list = text(&panel);
     assert!(list.contains("└─ 整理測試"), "{list}");
     assert_no_english(&list);

@@ -93,6 +93,19 @@ impl Overlay {
             }
         }
     }
+
+    /// True while a panel's work in the background is still delivering.
+    pub fn loading(&self) -> bool {
+        matches!(self, Overlay::Panel(p) if p.loading())
+    }
+
+    /// Take in what a panel's background work delivered; true when there is news to draw.
+    pub fn poll(&mut self) -> bool {
+        match self {
+            Overlay::Panel(p) => p.poll(),
+            _ => false,
+        }
+    }
 }
 
 /// `/tree` settings: `treeFilterMode` and `branchSummary.*`.

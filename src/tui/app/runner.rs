@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use crate::ai::model::Model;
 use crate::core::agent_session::AgentSession;
 use crate::tui::app::session_task::{SessionCommand, snapshot, spawn_session};
-use crate::tui::app::{App, TerminalRequest};
+use crate::tui::app::{App, Overlay, TerminalRequest};
 use crate::tui::chrome::{FooterInfo, git_branch};
 use crate::tui::input::Input;
 use crate::tui::screen::Screen;
@@ -315,6 +315,9 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
     let mut last_frame = Instant::now() - FRAME;
     let mut spinner = tokio::time::interval(SPINNER);
     spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // A panel listing what work in the background delivers is looked at once a frame.
+    let mut panel_poll = tokio::time::interval(FRAME);
+    panel_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     // The syntax definitions load once the first frame is up, not in its way.
     let mut highlighting_loaded = false;
     loop {
@@ -347,6 +350,11 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                 if !highlighting_loaded {
                     crate::tui::transcript::highlight::preload();
                     highlighting_loaded = true;
+                }
+            }
+            _ = panel_poll.tick(), if app.overlay.as_ref().is_some_and(Overlay::loading) => {
+                if app.overlay.as_mut().is_some_and(Overlay::poll) {
+                    app.dirty = true;
                 }
             }
             _ = spinner.tick(), if app.is_busy() || app.ext.ticking() => {

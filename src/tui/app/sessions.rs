@@ -6,7 +6,9 @@ use crate::t;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::session::list::{SessionInfo, list_all_sessions, list_sessions};
+use crate::config::paths::sessions_root;
+use crate::session::list::{SessionInfo, list_sessions};
+use crate::session::list_stream::SessionStream;
 use crate::session::manager::SessionManager;
 use crate::tui::app::session_task::SessionCommand;
 use crate::tui::app::{App, Overlay};
@@ -22,13 +24,11 @@ impl App {
             return;
         };
         // The current session is listed too (as in pi); empty ones are not.
-        let others = move |mut sessions: Vec<SessionInfo>| {
-            sessions.retain(|s| s.message_count > 0);
-            sessions
-        };
-        let current = others(list_sessions(dir));
-        let agent_dir = self.ui_settings.agent_dir.clone();
-        let load_all = Box::new(move || others(list_all_sessions(&agent_dir)));
+        let has_messages = |s: &SessionInfo| s.message_count > 0;
+        let mut current = list_sessions(dir);
+        current.retain(has_messages);
+        let root = sessions_root(&self.ui_settings.agent_dir);
+        let load_all = Box::new(move || SessionStream::start(root.clone(), has_messages));
         let panel =
             SessionPanel::new(current, load_all, &self.keys).with_active(self.session_file.clone());
         self.overlay = Some(Overlay::Panel(Box::new(panel)));

@@ -74,6 +74,15 @@ pub trait Panel {
     fn handle_key(&mut self, key: &KeyEvent, kb: &Keybindings) -> PanelOutcome;
     /// Lines to draw at `width` columns.
     fn lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>>;
+    /// Take in what work running in the background has delivered since the last call;
+    /// true when there is something new to draw.
+    fn poll(&mut self) -> bool {
+        false
+    }
+    /// True while work in the background is still delivering (the app polls meanwhile).
+    fn loading(&self) -> bool {
+        false
+    }
 }
 
 /// Type into a selector's filter: Backspace takes the last character off `query`, a

@@ -16,6 +16,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::session::list::SessionInfo;
+use crate::session::list_stream::{SessionStream, merge_newest_first};
 use crate::tui::panels::session_search::{Row, SortMode, age, arrange};
 use crate::tui::panels::{Panel, PanelChange, PanelOutcome};
 use crate::ui_kit::keybindings::Keybindings;
@@ -54,7 +55,9 @@ struct KeyNames {
 pub struct SessionPanel {
     current: Vec<SessionInfo>,
     all: Option<Vec<SessionInfo>>,
-    load_all: Box<dyn Fn() -> Vec<SessionInfo>>,
+    load_all: Box<dyn Fn() -> SessionStream>,
+    /// Every folder's sessions still being read (listed as they arrive).
+    loading: Option<SessionStream>,
     scope: Scope,
     query: String,
     selected: usize,
@@ -69,11 +72,11 @@ pub struct SessionPanel {
 }
 
 impl SessionPanel {
-    /// A selector over this folder's `current` sessions; `load_all` lists
-    /// every session when the user switches scope.
+    /// A selector over this folder's `current` sessions; `load_all` starts reading
+    /// every folder's sessions when the user switches scope, listed as they arrive.
     pub fn new(
         current: Vec<SessionInfo>,
-        load_all: Box<dyn Fn() -> Vec<SessionInfo>>,
+        load_all: Box<dyn Fn() -> SessionStream>,
         kb: &Keybindings,
     ) -> Self {
         let keys = KeyNames {
@@ -88,6 +91,7 @@ impl SessionPanel {
             current,
             all: None,
             load_all,
+            loading: None,
             scope: Scope::Current,
             query: String::new(),
             selected: 0,
@@ -375,7 +379,9 @@ impl Panel for SessionPanel {
                 Scope::All => Scope::Current,
             };
             if self.scope == Scope::All && self.all.is_none() {
-                self.all = Some((self.load_all)());
+                self.all = Some(Vec::new());
+                self.loading = Some((self.load_all)());
+                self.poll();
             }
             self.selected = 0;
         } else if kb.matches("app.session.toggleSort", key) {
@@ -425,8 +431,12 @@ impl Panel for SessionPanel {
         ];
         let rows = self.rows();
         if rows.is_empty() {
+            let text = match self.loading {
+                Some(_) if self.scope == Scope::All => t!("pi.tui.resume.loading_all"),
+                _ => self.empty_text(),
+            };
             out.push(Line::from(Span::styled(
-                truncate(&self.empty_text(), max, "…"),
+                truncate(&text, max, "…"),
                 theme.fg("muted"),
             )));
             return out;
@@ -450,6 +460,36 @@ impl Panel for SessionPanel {
             )));
         }
         out
+    }
+
+    fn poll(&mut self) -> bool {
+        let Some(stream) = &mut self.loading else {
+            return false;
+        };
+        let arrived = stream.take();
+        if stream.is_done() {
+            self.loading = None;
+        }
+        if arrived.is_empty() {
+            return self.loading.is_none();
+        }
+        // The highlighted session stays highlighted as others arrive above it.
+        let chosen = self.highlighted().map(|s| s.path.clone());
+        merge_newest_first(self.all.get_or_insert_with(Vec::new), arrived);
+        if let Some(chosen) = chosen {
+            let rows = self.rows();
+            if let Some(at) = rows
+                .iter()
+                .position(|row| self.sessions()[row.index].path == chosen)
+            {
+                self.selected = at;
+            }
+        }
+        true
+    }
+
+    fn loading(&self) -> bool {
+        self.loading.is_some()
     }
 }
 

@@ -27,11 +27,11 @@ fn panel() -> SessionPanel {
     SessionPanel::new(
         vec![info("alpha", "/p", 1), info("beta", "/p", 30)],
         Box::new(|| {
-            vec![
+            SessionStream::ready(vec![
                 info("alpha", "/p", 1),
                 info("gamma", "/q", 2),
                 info("beta", "/p", 30),
-            ]
+            ])
         }),
         &Keybindings::default(),
     )
@@ -168,4 +168,53 @@ fn rename_edits_the_name_in_place() {
         ))
     );
     assert!(text(&p).contains("→ Beta work"), "{}", text(&p));
+}
+
+#[test]
+fn every_folders_sessions_are_listed_as_they_arrive() {
+    let (send, stream) = SessionStream::fed();
+    let stream = std::cell::RefCell::new(Some(stream));
+    let mut p = SessionPanel::new(
+        vec![info("alpha", "/p", 1)],
+        Box::new(move || stream.borrow_mut().take().unwrap()),
+        &Keybindings::default(),
+    );
+    assert!(!p.loading());
+    press(&mut p, KeyCode::Tab, KeyModifiers::NONE);
+    assert!(p.loading());
+    assert!(
+        text(&p).contains("Reading the sessions of every folder"),
+        "{}",
+        text(&p)
+    );
+    assert!(!p.poll(), "nothing new yet");
+
+    send.send(info("gamma", "/q", 5)).unwrap();
+    assert!(p.poll());
+    assert!(text(&p).contains("→ talk about gamma"), "{}", text(&p));
+    assert!(p.loading(), "still reading");
+
+    // A newer session arrives above the highlighted one, which stays highlighted.
+    send.send(info("delta", "/r", 1)).unwrap();
+    assert!(p.poll());
+    let shown = text(&p);
+    assert!(shown.contains("→ talk about gamma"), "{shown}");
+    let (delta, gamma) = (shown.find("delta").unwrap(), shown.find("gamma").unwrap());
+    assert!(delta < gamma, "newest first: {shown}");
+
+    // Searching works on what has arrived; the end of the reading stops the polling.
+    drop(send);
+    p.poll();
+    assert!(!p.loading());
+    for c in "delta".chars() {
+        press(&mut p, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    assert!(text(&p).contains("→ talk about delta"), "{}", text(&p));
+    assert_eq!(
+        press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
+        PanelOutcome::Done(PanelChange::ResumeSession {
+            path: PathBuf::from("/s/delta.jsonl"),
+            cwd: "/r".into(),
+        })
+    );
 }
