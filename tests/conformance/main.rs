@@ -22,6 +22,7 @@ mod git_source;
 mod mapping;
 mod model_registry;
 mod model_resolver;
+mod package_resolve;
 mod package_sources;
 mod path_utils;
 mod prompt_templates;
