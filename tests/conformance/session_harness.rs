@@ -1,0 +1,130 @@
+//! An in-process `AgentSession` on the scripted faux provider, for the cases of pi 0.73.1's
+//! `agent-session-*` tests: every event is recorded as the JSON a client sees.
+
+use std::sync::{Arc, Mutex};
+
+use pi::agent::agent_loop::{AgentLoopConfig, AgentState, RequestAuth};
+use pi::agent::events::AgentEvent;
+use pi::agent::tool::ExecutionMode;
+use pi::ai::model::ThinkingLevel;
+use pi::ai::providers::faux::{FauxProvider, faux_message, faux_text};
+use pi::ai::stream::ProviderRegistry;
+use pi::ai::types::{
+    AssistantMessage, ContentBlock, Message, StopReason, UserContent, UserMessage, now_ms,
+};
+use pi::core::agent_session::{AgentSession, RetryPolicy};
+use pi::session::manager::SessionManager;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// A session, its scripted model and every event it emitted.
+pub struct Harness {
+    pub agent: AgentSession,
+    pub faux: FauxProvider,
+    pub events: Arc<Mutex<Vec<Value>>>,
+    pub signal: CancellationToken,
+    pub _tmp: tempfile::TempDir,
+}
+
+impl Harness {
+    /// An in-memory session on the faux model, retries on with a 1 ms base delay.
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let session = SessionManager::in_memory(tmp.path());
+        Self::with_session(tmp, session)
+    }
+
+    /// A session over `session` (in `tmp`).
+    pub fn with_session(tmp: tempfile::TempDir, session: SessionManager) -> Self {
+        let faux = FauxProvider::new();
+        let mut providers = ProviderRegistry::builtin();
+        providers.register(Arc::new(faux.clone()));
+        let config = AgentLoopConfig {
+            model: faux.model(),
+            thinking: ThinkingLevel::Off,
+            providers,
+            auth: Arc::new(|_| Ok(RequestAuth::default())),
+            tool_execution: ExecutionMode::Parallel,
+            session_id: None,
+            block_images: false,
+            convert_to_llm: pi::session::convert::convert_to_llm,
+            cwd: tmp.path().to_path_buf(),
+            limits: Default::default(),
+        };
+        let mut retry = RetryPolicy::default();
+        retry.settings.base_delay_ms = 1;
+        let mut agent = AgentSession::new(
+            AgentState {
+                system_prompt: "Test".into(),
+                ..Default::default()
+            },
+            config,
+            session,
+            retry,
+        );
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink = events.clone();
+        agent.subscribe(Box::new(move |e: &AgentEvent| {
+            sink.lock().unwrap().push(serde_json::to_value(e).unwrap());
+        }));
+        Harness {
+            agent,
+            faux,
+            events,
+            signal: CancellationToken::new(),
+            _tmp: tmp,
+        }
+    }
+
+    /// Send `text` and wait for the run (retries and compaction included).
+    pub async fn prompt(&mut self, text: &str) {
+        self.agent
+            .prompt(text.to_string(), Vec::new(), &self.signal)
+            .await;
+    }
+
+    /// The recorded events of type `kind`.
+    pub fn of_type(&self, kind: &str) -> Vec<Value> {
+        self.events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == kind)
+            .cloned()
+            .collect()
+    }
+}
+
+/// A user message.
+pub fn user(text: &str, timestamp: i64) -> Message {
+    Message::User(UserMessage {
+        content: UserContent::Blocks(vec![ContentBlock::text(text)]),
+        timestamp,
+    })
+}
+
+/// An assistant answer `text` of the faux model that used `total` tokens.
+pub fn answer(text: &str, total: u64, timestamp: i64) -> AssistantMessage {
+    let mut m = faux_message(vec![faux_text(text)]);
+    m.provider = "faux".into();
+    m.model = "faux-1".into();
+    m.usage.input = total;
+    m.usage.total_tokens = total;
+    m.timestamp = timestamp;
+    m
+}
+
+/// A failed answer with `error` as its message.
+pub fn failed(error: &str, timestamp: i64) -> AssistantMessage {
+    let mut m = answer("", 0, timestamp);
+    m.content.clear();
+    m.usage = Default::default();
+    m.stop_reason = StopReason::Error;
+    m.error_message = Some(error.into());
+    m
+}
+
+/// Milliseconds since the epoch.
+pub fn now() -> i64 {
+    now_ms()
+}
