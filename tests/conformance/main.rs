@@ -39,6 +39,7 @@ mod session_misc;
 mod session_model_switch;
 mod session_retry;
 mod session_tree;
+mod session_tree_nav;
 mod settings;
 mod skills;
 mod system_prompt;

@@ -36,7 +36,11 @@ impl Harness {
 
     /// A session over `session` (in `tmp`).
     pub fn with_session(tmp: tempfile::TempDir, session: SessionManager) -> Self {
-        let faux = FauxProvider::new();
+        Self::with_faux(tmp, session, FauxProvider::new())
+    }
+
+    /// A session over `session` answered by `faux`.
+    pub fn with_faux(tmp: tempfile::TempDir, session: SessionManager, faux: FauxProvider) -> Self {
         let mut providers = ProviderRegistry::builtin();
         providers.register(Arc::new(faux.clone()));
         let config = AgentLoopConfig {
