@@ -33,6 +33,7 @@ mod session_auto_compaction;
 mod session_concurrent;
 mod session_context;
 mod session_files;
+mod session_fork;
 mod session_harness;
 mod session_labels;
 mod session_misc;
