@@ -30,6 +30,7 @@ mod resource_loader;
 mod resource_loader_ext;
 mod rpc_jsonl;
 mod session_auto_compaction;
+mod session_compaction;
 mod session_concurrent;
 mod session_context;
 mod session_files;

@@ -41,7 +41,12 @@ fn forkable(h: &Harness) -> Vec<(String, String)> {
 }
 
 async fn fork(h: &mut Harness, entry: &str) -> BranchOutcome {
-    match h.agent.execute(SessionCommand::Fork(entry.into())).await.unwrap() {
+    match h
+        .agent
+        .execute(SessionCommand::Fork(entry.into()))
+        .await
+        .unwrap()
+    {
         Outcome::Forked(outcome) => outcome,
         other => panic!("{other:?}"),
     }
