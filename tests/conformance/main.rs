@@ -16,6 +16,8 @@ mod ai_overflow;
 mod auth_storage;
 mod cli_args;
 mod compaction;
+mod compaction_reasoning;
+mod compaction_thinking;
 mod editor_input;
 mod frontmatter;
 mod git_source;
