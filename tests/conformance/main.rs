@@ -19,6 +19,7 @@ mod compaction;
 mod compaction_reasoning;
 mod compaction_thinking;
 mod editor_input;
+mod ext_input;
 mod frontmatter;
 mod git_source;
 mod mapping;

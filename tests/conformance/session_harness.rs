@@ -132,3 +132,58 @@ pub fn failed(error: &str, timestamp: i64) -> AssistantMessage {
 pub fn now() -> i64 {
     now_ms()
 }
+
+impl Harness {
+    /// A session with one Lua extension per source (written as `e0.lua`, `e1.lua`, ... in
+    /// the session's folder) loaded and `session_start` emitted; the extensions' reports
+    /// are kept in [`Harness::reports`]. Returns the load errors too.
+    pub async fn with_extensions(sources: &[&str]) -> (Self, Vec<String>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let session = SessionManager::in_memory(tmp.path());
+        let mut h = Self::with_session(tmp, session);
+        let errors = h.load_extensions(sources).await;
+        (h, errors)
+    }
+
+    async fn load_extensions(&mut self, sources: &[&str]) -> Vec<String> {
+        let dir = self._tmp.path().join("extensions");
+        std::fs::create_dir_all(&dir).unwrap();
+        let paths: Vec<std::path::PathBuf> = sources
+            .iter()
+            .enumerate()
+            .map(|(i, src)| {
+                let path = dir.join(format!("e{i}.lua"));
+                std::fs::write(&path, src).unwrap();
+                path
+            })
+            .collect();
+        let cwd = self._tmp.path().to_path_buf();
+        let view = pi::lua::SharedView::new(&cwd);
+        view.lock().capture_messages = true;
+        let handle = pi::lua::ExtensionHandle::start(
+            pi::lua::HostConfig::new(paths, cwd.clone()),
+            view.clone(),
+        );
+        let report = handle.load().await;
+        let errors = report.errors.iter().map(|e| format!("{e:?}")).collect();
+        let builtin = pi::tools::builtin_tools(
+            &["read", "bash", "edit", "write"],
+            &pi::tools::ToolOptions::default(),
+        );
+        let mut bridge = pi::core::extension_bridge::ExtensionBridge::new(handle, view, builtin);
+        bridge
+            .merge_extension_tools(&mut self.agent.state.tools)
+            .await;
+        self.agent.set_extensions(bridge);
+        self.agent.session_event("session_start", "startup").await;
+        errors
+    }
+
+    /// What the extensions reported (handler failures and notices), oldest first.
+    pub fn reports(&self) -> Vec<String> {
+        match self.agent.extensions() {
+            Some(ext) => ext.view.lock().messages.clone(),
+            None => Vec::new(),
+        }
+    }
+}
