@@ -20,6 +20,7 @@ mod compaction_reasoning;
 mod compaction_thinking;
 mod editor_input;
 mod ext_input;
+mod ext_runner;
 mod frontmatter;
 mod git_source;
 mod mapping;

@@ -138,14 +138,26 @@ impl Harness {
     /// the session's folder) loaded and `session_start` emitted; the extensions' reports
     /// are kept in [`Harness::reports`]. Returns the load errors too.
     pub async fn with_extensions(sources: &[&str]) -> (Self, Vec<String>) {
+        Self::with_extensions_config(sources, |_| {}).await
+    }
+
+    /// [`Harness::with_extensions`] with the host configuration adjusted by `configure`.
+    pub async fn with_extensions_config(
+        sources: &[&str],
+        configure: impl FnOnce(&mut pi::lua::HostConfig),
+    ) -> (Self, Vec<String>) {
         let tmp = tempfile::tempdir().unwrap();
         let session = SessionManager::in_memory(tmp.path());
         let mut h = Self::with_session(tmp, session);
-        let errors = h.load_extensions(sources).await;
+        let errors = h.load_extensions(sources, configure).await;
         (h, errors)
     }
 
-    async fn load_extensions(&mut self, sources: &[&str]) -> Vec<String> {
+    async fn load_extensions(
+        &mut self,
+        sources: &[&str],
+        configure: impl FnOnce(&mut pi::lua::HostConfig),
+    ) -> Vec<String> {
         let dir = self._tmp.path().join("extensions");
         std::fs::create_dir_all(&dir).unwrap();
         let paths: Vec<std::path::PathBuf> = sources
@@ -160,10 +172,9 @@ impl Harness {
         let cwd = self._tmp.path().to_path_buf();
         let view = pi::lua::SharedView::new(&cwd);
         view.lock().capture_messages = true;
-        let handle = pi::lua::ExtensionHandle::start(
-            pi::lua::HostConfig::new(paths, cwd.clone()),
-            view.clone(),
-        );
+        let mut host = pi::lua::HostConfig::new(paths, cwd.clone());
+        configure(&mut host);
+        let handle = pi::lua::ExtensionHandle::start(host, view.clone());
         let report = handle.load().await;
         let errors = report.errors.iter().map(|e| format!("{e:?}")).collect();
         let builtin = pi::tools::builtin_tools(

@@ -131,6 +131,25 @@ pub fn add_registrations(
                 ))
             })?;
             let prepare = def.get::<Option<Function>>("prepareArguments")?;
+            // As pi 0.73.1: the first extension to register a name keeps the tool (an
+            // extension registering its own tool again replaces it).
+            let conflict = {
+                let reg = h.reg.borrow();
+                reg.tools
+                    .get(&info.name)
+                    .filter(|t| t.ext != ext)
+                    .map(|t| reg.extensions[t.ext].path.display().to_string())
+            };
+            if let Some(first) = conflict {
+                let path = h.reg.borrow().extensions[ext].path.display().to_string();
+                h.view.report(crate::t!(
+                    "pi.ext.tool_conflict",
+                    name = info.name.as_str(),
+                    path = path.as_str(),
+                    first = first.as_str()
+                ));
+                return Ok(());
+            }
             let store = h.view.lock().surfaces.clone();
             crate::lua::ui::tool_render::register(lua, &store, &info.name, &def)?;
             h.reg.borrow_mut().tools.insert(
