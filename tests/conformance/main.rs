@@ -19,6 +19,7 @@ mod compaction;
 mod compaction_reasoning;
 mod compaction_thinking;
 mod editor_input;
+mod ext_compaction;
 mod ext_discovery;
 mod ext_input;
 mod ext_runner;
