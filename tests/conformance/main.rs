@@ -48,6 +48,8 @@ mod session_model_switch;
 mod session_modified;
 mod session_retry;
 mod session_search;
+mod session_selector_keys;
+mod session_selector_rename;
 mod session_tree;
 mod session_tree_nav;
 mod settings;
