@@ -39,6 +39,7 @@ mod session_auto_compaction;
 mod session_compaction;
 mod session_concurrent;
 mod session_context;
+mod session_dynamic_tools;
 mod session_files;
 mod session_fork;
 mod session_harness;

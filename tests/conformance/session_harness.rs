@@ -153,7 +153,8 @@ impl Harness {
         (h, errors)
     }
 
-    async fn load_extensions(
+    /// Load one Lua extension per source into this session, then emit `session_start`.
+    pub async fn load_extensions(
         &mut self,
         sources: &[&str],
         configure: impl FnOnce(&mut pi::lua::HostConfig),
