@@ -25,6 +25,7 @@ mod ext_input;
 mod ext_runner;
 mod frontmatter;
 mod git_source;
+mod git_update;
 mod mapping;
 mod model_registry;
 mod model_resolver;
