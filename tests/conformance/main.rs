@@ -31,6 +31,7 @@ mod model_registry;
 mod model_resolver;
 mod package_resolve;
 mod package_sources;
+mod package_ssh;
 mod path_utils;
 mod prompt_templates;
 mod resource_loader;
