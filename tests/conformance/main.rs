@@ -29,6 +29,7 @@ mod git_update;
 mod mapping;
 mod model_registry;
 mod model_resolver;
+mod package_commands;
 mod package_resolve;
 mod package_sources;
 mod package_ssh;
