@@ -14,6 +14,7 @@ mod ai_google;
 mod ai_models;
 mod ai_overflow;
 mod auth_storage;
+mod block_images;
 mod cli_args;
 mod compaction;
 mod compaction_reasoning;
