@@ -27,6 +27,7 @@ mod ext_runner;
 mod frontmatter;
 mod git_source;
 mod git_update;
+mod image_processing;
 mod mapping;
 mod model_registry;
 mod model_resolver;
