@@ -67,6 +67,12 @@ pub fn estimate_tokens(message: &Message) -> u64 {
     ceil_div4(count)
 }
 
+/// The index of the last assistant message in `messages` that finished normally (whose
+/// usage [`estimate_context_tokens`] starts from).
+pub fn last_usage_index(messages: &[Message]) -> Option<usize> {
+    messages.iter().rposition(|m| valid_usage(m).is_some())
+}
+
 /// The usage of an assistant message that finished normally.
 fn valid_usage(message: &Message) -> Option<&Usage> {
     match message {

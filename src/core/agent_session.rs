@@ -109,6 +109,9 @@ pub struct AgentSession {
     /// The thinking level a switch away from a model that cannot think starts from
     /// (settings `defaultThinkingLevel`); `None`: the current level, clamped.
     pub default_thinking: Option<crate::ai::model::ThinkingLevel>,
+    /// Where prompts come from, as the `input` event tells extensions: `interactive`
+    /// (the default), `rpc`, or `extension` while an extension's message is sent.
+    pub input_source: &'static str,
 }
 
 impl AgentSession {
@@ -167,6 +170,7 @@ impl AgentSession {
             extensions: None,
             shutdown_requested: false,
             default_thinking: None,
+            input_source: "interactive",
         }
     }
 
@@ -256,7 +260,7 @@ impl AgentSession {
     pub(super) async fn prompt_once(
         &mut self,
         text: String,
-        images: Vec<ContentBlock>,
+        mut images: Vec<ContentBlock>,
         signal: &CancellationToken,
     ) {
         self.sync_extensions();
@@ -266,8 +270,12 @@ impl AgentSession {
         let mut tools_added = false;
         let text = if let Some(ext) = &mut self.extensions {
             extra.append(&mut ext.next_turn);
-            let text = match ext.input(text).await {
-                InputOutcome::Continue(t) => t,
+            let given = std::mem::take(&mut images);
+            let text = match ext.input(text, given, self.input_source).await {
+                InputOutcome::Continue(t, kept) => {
+                    images = kept;
+                    t
+                }
                 InputOutcome::Handled => return,
             };
             let skills: &[Skill] = if self.skill_commands {

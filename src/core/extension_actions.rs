@@ -340,7 +340,9 @@ impl AgentSession {
         images: Vec<ContentBlock>,
         signal: &CancellationToken,
     ) {
+        let source = std::mem::replace(&mut self.input_source, "extension");
         self.prompt_once(text, images, signal).await;
+        self.input_source = source;
     }
 
     /// Carry out every queued extension action while no run is in progress.

@@ -54,9 +54,10 @@ pub enum BeforeCompact {
 }
 
 /// What a prompt's `input` handlers decided.
+#[derive(Debug, Clone, PartialEq)]
 pub enum InputOutcome {
-    /// Go on with this (possibly transformed) text.
-    Continue(String),
+    /// Go on with this (possibly transformed) text and these images.
+    Continue(String, Vec<ContentBlock>),
     /// An extension handled the input; do not run the agent.
     Handled,
 }
@@ -425,12 +426,19 @@ impl ExtensionBridge {
         report
     }
 
-    /// `input`: transform or handle the user's text.
-    pub async fn input(&self, text: String) -> InputOutcome {
+    /// `input`: transform or handle the user's text and images; `source` is where the
+    /// input came from (`interactive`, `rpc` or `extension`). A transform that leaves
+    /// the images out keeps the ones given.
+    pub async fn input(
+        &self,
+        text: String,
+        images: Vec<ContentBlock>,
+        source: &str,
+    ) -> InputOutcome {
         if !self.handle.has_handlers("input") {
-            return InputOutcome::Continue(text);
+            return InputOutcome::Continue(text, images);
         }
-        let payload = json!({"type": "input", "text": text, "images": [], "source": "interactive"});
+        let payload = json!({"type": "input", "text": text, "images": images, "source": source});
         let out = self.handle.emit("input", payload).await;
         let handled = out
             .results
@@ -439,12 +447,19 @@ impl ExtensionBridge {
         if handled {
             return InputOutcome::Handled;
         }
+        let images = out
+            .event
+            .get("images")
+            .filter(|v| v.is_array())
+            .and_then(|v| serde_json::from_value::<Vec<ContentBlock>>(v.clone()).ok())
+            .unwrap_or(images);
         InputOutcome::Continue(
             out.event
                 .get("text")
                 .and_then(Value::as_str)
                 .map(str::to_string)
                 .unwrap_or(text),
+            images,
         )
     }
 

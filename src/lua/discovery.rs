@@ -41,6 +41,29 @@ fn folder_entry(dir: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The entry files of the folder extension `dir`: the existing files its `package.json`
+/// names in `pi.extensions` (as pi 0.73.1 reads a folder's manifest first), else its
+/// `init.lua`/`index.lua`; empty when it has neither (a folder of helper files).
+fn folder_entries(dir: &Path) -> Vec<PathBuf> {
+    let manifest = std::fs::read_to_string(dir.join("package.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok());
+    let listed: Vec<PathBuf> = manifest
+        .as_ref()
+        .and_then(|m| m.pointer("/pi/extensions"))
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_str)
+        .map(|rel| dir.join(rel.strip_prefix("./").unwrap_or(rel)))
+        .filter(|p| p.is_file())
+        .collect();
+    if !listed.is_empty() {
+        return listed;
+    }
+    folder_entry(dir).into_iter().collect()
+}
+
 /// Where an extension file came from, by its place on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,11 +109,13 @@ pub fn extensions_in_dir(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = read
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter_map(|p| {
+        .flat_map(|p| {
             if p.is_dir() {
-                folder_entry(&p)
+                folder_entries(&p)
+            } else if p.extension().is_some_and(|e| e == "lua") {
+                vec![p]
             } else {
-                (p.extension().is_some_and(|e| e == "lua")).then_some(p)
+                Vec::new()
             }
         })
         .filter(|p| !p.to_string_lossy().ends_with("_test.lua"))
@@ -125,8 +150,9 @@ fn resolve_entry(input: &DiscoveryInput, raw: &str) -> PathBuf {
 /// every extension inside it).
 pub fn entries_for_path(path: &Path) -> Vec<PathBuf> {
     if path.is_dir() {
-        if let Some(entry) = folder_entry(path) {
-            return vec![entry];
+        let entries = folder_entries(path);
+        if !entries.is_empty() {
+            return entries;
         }
         return extensions_in_dir(path);
     }

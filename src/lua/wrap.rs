@@ -3,7 +3,7 @@
 //! `next` that runs the rest of the chain (finally the tool) and returns its result table.
 //! The order is load order (first loaded runs first), overridden per tool by settings
 //! `"tools.wrapOrder"`. Two extensions registering one tool name: settings `"tools.owners"`
-//! chooses which one is used, else the one loaded last (as before); either way one warning
+//! chooses which one is used, else the one loaded first (as pi 0.73.1); either way one warning
 //! names both.
 
 use std::collections::BTreeMap;
@@ -64,8 +64,8 @@ pub struct WrapReg {
 }
 
 /// Whether extension `ext` takes the tool `name` it registers. When another extension
-/// registered it already, settings `"tools.owners"` decides (else the later one wins) and
-/// one warning names both and the owner.
+/// registered it already, settings `"tools.owners"` decides (else, as in pi 0.73.1, the
+/// first keeps it) and one warning names both and the owner.
 pub fn claim(host: &HostCtx, name: &str, ext: usize) -> bool {
     let reg = host.reg.borrow();
     let Some(existing) = reg.tools.get(name).filter(|t| t.ext != ext) else {
@@ -74,7 +74,7 @@ pub fn claim(host: &HostCtx, name: &str, ext: usize) -> bool {
     let first = reg.extensions[existing.ext].name.clone();
     let second = reg.extensions[ext].name.clone();
     drop(reg);
-    let takes = host.tool_policy.owners.get(name) != Some(&first);
+    let takes = host.tool_policy.owners.get(name) == Some(&second);
     let owner = if takes { &second } else { &first };
     let text = t!(
         "pi.ext.tool_conflict",

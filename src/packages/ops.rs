@@ -249,6 +249,18 @@ pub fn resolve_packages(
             }
         };
         let local = matches!(package.source, PackageSource::Local(_));
+        // A git source given with `-e` is brought up to date each time it is used, as pi
+        // 0.73.1 does (a pinned one stays as it is; offline nothing is fetched).
+        let refresh = package.scope == Scope::Temporary
+            && matches!(package.source, PackageSource::Git(_))
+            && !package.source.is_pinned();
+        if refresh && !offline && path.join(".git").exists() {
+            progress(&package.entry.source);
+            if let Err(e) = manager.update(&package.source, package.scope) {
+                out.warnings
+                    .push(format!("package {}: {e}", package.entry.source));
+            }
+        }
         if !path.exists() && !local {
             if offline {
                 out.warnings.push(format!(

@@ -138,6 +138,9 @@ fn is_glob(pattern: &str) -> bool {
 fn names_of(root: &Path, file: &Path) -> Vec<String> {
     let rel = file.strip_prefix(root).unwrap_or(file);
     let mut names = vec![rel.to_string_lossy().into_owned()];
+    // As pi 0.73.1, a pattern may also name the file by its base name or its full path.
+    names.extend(file.file_name().map(|n| n.to_string_lossy().into_owned()));
+    names.push(file.to_string_lossy().into_owned());
     let folder_entry = file
         .file_name()
         .is_some_and(|n| n == "SKILL.md" || n == "init.lua" || n == "index.lua");
@@ -166,6 +169,15 @@ fn matches(pattern: &str, root: &Path, file: &Path) -> bool {
     names
         .iter()
         .any(|n| n == pattern || n.starts_with(&format!("{pattern}/")))
+}
+
+/// Whether `file` is the entry file of the folder resource `folder` (`SKILL.md`, `init.lua`,
+/// `index.lua`).
+fn is_entry_of(file: &Path, folder: &Path) -> bool {
+    file.parent() == Some(folder)
+        && file
+            .file_name()
+            .is_some_and(|n| n == "SKILL.md" || n == "init.lua" || n == "index.lua")
 }
 
 fn exact(root: &Path, raw: &str) -> PathBuf {
@@ -227,12 +239,18 @@ fn select(
     for raw in patterns.iter().filter_map(|p| p.strip_prefix('+')) {
         let path = exact(root, raw);
         if path.is_file() && !chosen.contains(&path) {
-            chosen.push(path);
+            chosen.push(path.clone());
+        }
+        // A folder resource (a skill's folder, a folder extension) is named by its folder.
+        for file in available {
+            if is_entry_of(file, &path) && !chosen.contains(file) {
+                chosen.push(file.clone());
+            }
         }
     }
     for raw in patterns.iter().filter_map(|p| p.strip_prefix('-')) {
         let path = exact(root, raw);
-        chosen.retain(|f| *f != path);
+        chosen.retain(|f| *f != path && !is_entry_of(f, &path));
     }
     chosen
 }

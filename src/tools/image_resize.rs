@@ -40,10 +40,34 @@ fn base64_len(bytes: usize) -> usize {
     bytes.div_ceil(3) * 4
 }
 
-/// Fit `bytes` (of `mime_type`) within the limits. `None` when the image is
+/// How large an image sent to a provider may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageLimits {
+    /// Largest width or height in pixels.
+    pub max_dimension: u32,
+    /// Largest base64 payload in bytes.
+    pub max_base64_bytes: usize,
+}
+
+/// The providers' limits: [`MAX_DIMENSION`] and [`MAX_BASE64_BYTES`].
+pub const PROVIDER_LIMITS: ImageLimits = ImageLimits {
+    max_dimension: MAX_DIMENSION,
+    max_base64_bytes: MAX_BASE64_BYTES,
+};
+
+/// Fit `bytes` (of `mime_type`) within the providers' limits. `None` when the image is
 /// too large and cannot be decoded or shrunk below the byte limit. An image
 /// that cannot be decoded but is small enough is sent unchanged.
 pub fn fit_image(bytes: &[u8], mime_type: &str) -> Option<FittedImage> {
+    fit_image_within(bytes, mime_type, PROVIDER_LIMITS)
+}
+
+/// [`fit_image`] within other `limits`.
+pub fn fit_image_within(bytes: &[u8], mime_type: &str, limits: ImageLimits) -> Option<FittedImage> {
+    let ImageLimits {
+        max_dimension: max_dim,
+        max_base64_bytes: max_b64,
+    } = limits;
     let unchanged = |original, size| FittedImage {
         data: STANDARD.encode(bytes),
         mime_type: mime_type.to_string(),
@@ -52,31 +76,24 @@ pub fn fit_image(bytes: &[u8], mime_type: &str) -> Option<FittedImage> {
         resized: false,
     };
     let Ok(img) = image::load_from_memory(bytes) else {
-        return (base64_len(bytes.len()) < MAX_BASE64_BYTES).then(|| unchanged((0, 0), (0, 0)));
+        return (base64_len(bytes.len()) < max_b64).then(|| unchanged((0, 0), (0, 0)));
     };
     let (width, height) = (img.width(), img.height());
-    if width <= MAX_DIMENSION
-        && height <= MAX_DIMENSION
-        && base64_len(bytes.len()) < MAX_BASE64_BYTES
-    {
+    if width <= max_dim && height <= max_dim && base64_len(bytes.len()) < max_b64 {
         return Some(unchanged((width, height), (width, height)));
     }
     let (mut w, mut h) = (width, height);
-    if w > MAX_DIMENSION {
-        h = ((h as f64 * MAX_DIMENSION as f64) / w as f64)
-            .round()
-            .max(1.0) as u32;
-        w = MAX_DIMENSION;
+    if w > max_dim {
+        h = ((h as f64 * max_dim as f64) / w as f64).round().max(1.0) as u32;
+        w = max_dim;
     }
-    if h > MAX_DIMENSION {
-        w = ((w as f64 * MAX_DIMENSION as f64) / h as f64)
-            .round()
-            .max(1.0) as u32;
-        h = MAX_DIMENSION;
+    if h > max_dim {
+        w = ((w as f64 * max_dim as f64) / h as f64).round().max(1.0) as u32;
+        h = max_dim;
     }
     loop {
         let scaled = img.resize_exact(w, h, FilterType::Lanczos3);
-        if let Some((data, mime_type)) = smallest_fitting_encoding(&scaled) {
+        if let Some((data, mime_type)) = smallest_fitting_encoding(&scaled, max_b64) {
             return Some(FittedImage {
                 data,
                 mime_type: mime_type.to_string(),
@@ -94,8 +111,8 @@ pub fn fit_image(bytes: &[u8], mime_type: &str) -> Option<FittedImage> {
 }
 
 /// PNG, then JPEG at falling qualities: the first encoding under the limit.
-fn smallest_fitting_encoding(img: &DynamicImage) -> Option<(String, &'static str)> {
-    let fits = |buf: &[u8]| base64_len(buf.len()) < MAX_BASE64_BYTES;
+fn smallest_fitting_encoding(img: &DynamicImage, max_b64: usize) -> Option<(String, &'static str)> {
+    let fits = |buf: &[u8]| base64_len(buf.len()) < max_b64;
     let mut png = Vec::new();
     if img
         .write_to(&mut Cursor::new(&mut png), ImageFormat::Png)

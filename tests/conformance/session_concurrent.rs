@@ -169,3 +169,97 @@ fn a_prompt_after_the_run_ends_is_taken() {
         .unwrap();
     assert!(user["content"].to_string().contains("markdown"));
 }
+
+const DUMMY_TOOL: &str = r#"
+  pi.registerTool({ name = "dummy", description = "Dummy tool",
+    parameters = { type = "object", properties = { q = { type = "string" } }, required = { "q" } },
+    execute = function(id, params) return { content = { { type = "text", text = "result:" .. params.q } } } end })
+"#;
+
+/// The roles of the message entries of `h`'s session, in order.
+fn message_roles(h: &crate::session_harness::Harness) -> Vec<String> {
+    h.agent
+        .session
+        .entries()
+        .iter()
+        .filter_map(|e| e.as_message().map(|m| m.role().to_string()))
+        .collect()
+}
+
+/// orig: AgentSession concurrent prompt guard › should wait for queued agent events before emitting tool_call
+#[tokio::test]
+async fn tool_call_handlers_see_the_answer_saved() {
+    use pi::ai::providers::faux::{faux_message, faux_tool_call_with_id};
+    let source = format!(
+        r#"return function(pi)
+{DUMMY_TOOL}
+  pi.on("tool_call", function(event, ctx)
+    local roles = {{}}
+    for _, e in ipairs(ctx.sessionManager.getEntries()) do
+      if e.type == "message" then table.insert(roles, e.message.role) end
+    end
+    pi.appendEntry("snapshot", {{ roles = roles }})
+  end)
+end"#
+    );
+    let (mut h, errors) = crate::session_harness::Harness::with_extensions(&[&source]).await;
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut calls = faux_message(vec![
+        faux_tool_call_with_id("toolu_1", "dummy", json!({"q": "x"})),
+        faux_tool_call_with_id("toolu_2", "dummy", json!({"q": "y"})),
+    ]);
+    calls.stop_reason = pi::ai::types::StopReason::ToolUse;
+    h.faux.push_message(calls);
+    h.faux.push_text("done");
+    h.prompt("hi").await;
+    let snapshots: Vec<Value> = h
+        .agent
+        .session
+        .entries()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .filter(|e| e["customType"] == "snapshot")
+        .map(|e| e["data"]["roles"].clone())
+        .collect();
+    assert_eq!(
+        snapshots,
+        [json!(["user", "assistant"]), json!(["user", "assistant"])]
+    );
+    assert_eq!(
+        message_roles(&h),
+        ["user", "assistant", "toolResult", "toolResult", "assistant"]
+    );
+}
+
+/// orig: AgentSession concurrent prompt guard › should persist message_end events in order with slow extension handlers
+#[tokio::test]
+async fn slow_message_end_handlers_keep_the_order() {
+    use pi::ai::providers::faux::{faux_message, faux_text, faux_tool_call_with_id};
+    let source = format!(
+        r#"return function(pi)
+{DUMMY_TOOL}
+  pi.on("message_end", function(event)
+    if event.message.role == "assistant" then pi.sleep(40) end
+  end)
+end"#
+    );
+    let (mut h, errors) = crate::session_harness::Harness::with_extensions(&[&source]).await;
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut calls = faux_message(vec![
+        faux_text("calling tool"),
+        faux_tool_call_with_id("toolu_1", "dummy", json!({"q": "x"})),
+    ]);
+    calls.stop_reason = pi::ai::types::StopReason::ToolUse;
+    h.faux.push_message(calls);
+    h.faux.push_text("done");
+    let started = std::time::Instant::now();
+    h.prompt("hi").await;
+    assert!(
+        started.elapsed() >= Duration::from_millis(80),
+        "both answers waited"
+    );
+    assert_eq!(
+        message_roles(&h),
+        ["user", "assistant", "toolResult", "assistant"]
+    );
+}

@@ -95,6 +95,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "error value of the compaction event, also read by RPC clients; the TUI shows its own text",
     ),
     (
+        "core/agent_session/compaction.rs",
+        "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.",
+        "errorMessage of the compaction_end event, the value pi 0.73.1's RPC clients read",
+    ),
+    (
         "core/agent_session.rs",
         "Retry cancelled",
         "error value of the retry event, also read by RPC clients",

@@ -193,24 +193,24 @@ fn two_extensions_registering_read_warn_once_and_settings_choose_the_owner() {
     let second = extension(&sandbox, "reader-two", &reader("two"));
     let args = json!({"path": "hello.txt"});
 
-    // Default (as before): the one loaded last is used, and the warning says so.
+    // Default (as pi 0.73.1): the one loaded first is used, and the warning says so.
     let (tool, stderr) = call_tool(&server, &sandbox, &[&first, &second], "read", args.clone());
-    assert!(tool.contains("read by two"), "{tool}");
+    assert!(tool.contains("read by one"), "{tool}");
     let lines = conflict_line(&stderr);
     assert_eq!(lines.len(), 1, "{stderr}");
     assert!(
         lines[0].contains(
-            "tool \"read\" is registered by both reader-one and reader-two; reader-two's is used"
+            "tool \"read\" is registered by both reader-one and reader-two; reader-one's is used"
         ),
         "{stderr}"
     );
 
-    settings(&sandbox, json!({"tools.owners": {"read": "reader-one"}}));
+    settings(&sandbox, json!({"tools.owners": {"read": "reader-two"}}));
     let (tool, stderr) = call_tool(&server, &sandbox, &[&first, &second], "read", args);
-    assert!(tool.contains("read by one"), "{tool}");
+    assert!(tool.contains("read by two"), "{tool}");
     let lines = conflict_line(&stderr);
     assert_eq!(lines.len(), 1, "{stderr}");
-    assert!(lines[0].contains("reader-one's is used"), "{stderr}");
+    assert!(lines[0].contains("reader-two's is used"), "{stderr}");
 
     // RPC: the same warning reaches the client as a notification.
     let mut client = RpcClient::new(sandbox.spawn(&[
@@ -231,7 +231,7 @@ fn two_extensions_registering_read_warn_once_and_settings_choose_the_owner() {
                 .is_some_and(|m| m.contains("is registered by both reader-one and reader-two"))
     });
     let message = seen.value["message"].as_str().unwrap().to_string();
-    assert!(message.contains("reader-one's is used"), "{message}");
+    assert!(message.contains("reader-two's is used"), "{message}");
     assert_eq!(seen.value["notifyType"], "warning");
     client.kill();
 }

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{Message, StopReason};
-use crate::compaction::tokens::calculate_context_tokens;
+use crate::compaction::tokens::{calculate_context_tokens, last_usage_index};
 use crate::compaction::{CompactionPreparation, CompactionResult, compact, prepare_compaction};
 use crate::core::agent_session::AgentSession;
 use crate::core::extension_bridge::BeforeCompact;
@@ -161,20 +161,32 @@ impl AgentSession {
         Ok(result)
     }
 
-    /// After a run: recover from a context overflow (compact, then retry
-    /// the turn once) or compact when the context passed the threshold.
+    /// After a run, as pi 0.73.1 checks its last answer: recover from a context overflow
+    /// of this model (compact, then retry the turn once; a second overflow is reported,
+    /// not compacted again), or compact when the context passed the threshold — for a
+    /// failed answer, estimated from the last answer that finished. An answer from before
+    /// the latest compaction does not count. Messages queued meanwhile are then delivered.
     pub(super) async fn compact_if_needed(&mut self, signal: &CancellationToken) {
-        if signal.is_cancelled() {
+        if signal.is_cancelled() || !self.compaction.enabled {
             return;
         }
-        let Some(last) = self.state.messages.last().and_then(Message::as_assistant) else {
+        let Some(last) = self
+            .state
+            .messages
+            .last()
+            .and_then(Message::as_assistant)
+            .cloned()
+        else {
             return;
         };
-        let window = self.config.model.context_window;
-        if is_context_overflow(last, Some(window)) {
-            if !self.compaction.enabled {
-                return;
-            }
+        if last.stop_reason == StopReason::Aborted {
+            return;
+        }
+        let compacted_at = self.latest_compaction_ms();
+        if compacted_at.is_some_and(|at| last.timestamp <= at) {
+            return;
+        }
+        if self.is_own_overflow(&last) {
             if self
                 .compact(None, CompactionReason::Overflow, true, signal)
                 .await
@@ -187,17 +199,67 @@ impl AgentSession {
                 self.state.messages.pop();
             }
             self.run_loop(None, signal).await;
+            let again = self.state.messages.last().and_then(Message::as_assistant);
+            if again.is_some_and(|a| self.is_own_overflow(a)) {
+                self.emit(&AgentEvent::CompactionEnd {
+                    reason: CompactionReason::Overflow.as_str().into(),
+                    result: None,
+                    aborted: false,
+                    will_retry: false,
+                    error_message: Some(OVERFLOW_RECOVERY_FAILED.into()),
+                });
+            }
             return;
         }
-        if matches!(last.stop_reason, StopReason::Error | StopReason::Aborted) {
+        let tokens = if last.stop_reason == StopReason::Error {
+            let messages = &self.state.messages;
+            let Some(at) = last_usage_index(messages) else {
+                return;
+            };
+            // Usage from before the compaction describes the old, larger context.
+            let used_at = messages[at].as_assistant().map_or(0, |a| a.timestamp);
+            if compacted_at.is_some_and(|c| used_at <= c) {
+                return;
+            }
+            crate::compaction::estimate_context_tokens(messages)
+        } else {
+            calculate_context_tokens(&last.usage)
+        };
+        let window = self.config.model.context_window;
+        if !crate::compaction::should_compact(tokens, window, &self.compaction) {
             return;
         }
-        let tokens = calculate_context_tokens(&last.usage);
-        if crate::compaction::should_compact(tokens, window, &self.compaction) {
-            let _ = self
-                .compact(None, CompactionReason::Threshold, false, signal)
-                .await;
+        let compacted = self
+            .compact(None, CompactionReason::Threshold, false, signal)
+            .await
+            .is_ok();
+        let queued = !(self.queues.steering.is_empty() && self.queues.follow_up.is_empty());
+        if compacted && queued && !signal.is_cancelled() {
+            self.run_loop(None, signal).await;
+            self.retry_transient_errors(signal).await;
         }
+    }
+
+    /// Whether `answer` is a context overflow of the model in use (an overflow another
+    /// model reported says nothing about this one's window).
+    fn is_own_overflow(&self, answer: &crate::ai::types::AssistantMessage) -> bool {
+        let model = &self.config.model;
+        answer.provider == model.provider
+            && answer.model == model.id
+            && is_context_overflow(answer, Some(model.context_window))
+    }
+
+    /// When the latest compaction on the current branch was made (ms since the epoch).
+    fn latest_compaction_ms(&self) -> Option<i64> {
+        self.session
+            .get_branch(None)
+            .into_iter()
+            .rev()
+            .find_map(|e| match e {
+                crate::session::SessionEntry::Compaction(c) => Some(c.timestamp.clone()),
+                _ => None,
+            })
+            .and_then(|t| crate::session::ids::iso_to_ms(&t))
     }
 }
 
@@ -219,16 +281,7 @@ impl AgentSession {
         else {
             return;
         };
-        let compacted_at = self
-            .session
-            .get_branch(None)
-            .into_iter()
-            .rev()
-            .find_map(|e| match e {
-                crate::session::SessionEntry::Compaction(c) => Some(c.timestamp.clone()),
-                _ => None,
-            })
-            .and_then(|t| crate::session::ids::iso_to_ms(&t));
+        let compacted_at = self.latest_compaction_ms();
         if compacted_at.is_some_and(|at| last.timestamp <= at) {
             return;
         }
@@ -245,6 +298,10 @@ impl AgentSession {
         }
     }
 }
+
+/// `errorMessage` of the `compaction_end` event when a retried turn overflowed again (the
+/// value pi 0.73.1's RPC clients read).
+pub const OVERFLOW_RECOVERY_FAILED: &str = "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
 
 /// The error of a compaction an extension cancelled.
 const CANCELLED: &str = "Compaction cancelled";

@@ -82,6 +82,7 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     let live = Arc::new(Mutex::new(Live::default()));
     live.locked().queues = agent.queues.clone();
     agent.default_thinking = Some(options.default_thinking);
+    agent.input_source = "rpc";
     let listener_live = live.clone();
     let coalescer = crate::modes::coalesce::UpdateCoalescer::new(Arc::new(
         |event: &crate::agent::events::AgentEvent| emit(event),
