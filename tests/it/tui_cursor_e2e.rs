@@ -118,8 +118,7 @@ fn clear_on_shrink_redraws_instead_of_leaving_empty_rows() {
         pi.tmux.type_text("/");
         pi.tmux
             .wait_for("the command list", Duration::from_secs(10), |s| {
-                s.contains("/model")
-                    && s.lines().last().is_some_and(|l| l.contains("mock-model"))
+                s.contains("/model") && s.lines().last().is_some_and(|l| l.contains("mock-model"))
             });
         let (row, height) = footer_row(&pi);
         assert_eq!(row + 1, height, "the footer starts at the bottom");
