@@ -49,4 +49,5 @@ mod tui_editor_sticky;
 mod tui_editor_undo;
 mod tui_editor_wrap;
 mod tui_markdown;
+mod tui_markdown_blocks;
 mod tui_text;
