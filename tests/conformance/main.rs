@@ -48,6 +48,7 @@ mod tui_editor_paste;
 mod tui_editor_sticky;
 mod tui_editor_undo;
 mod tui_editor_wrap;
+mod tui_input;
 mod tui_markdown;
 mod tui_markdown_blocks;
 mod tui_text;
