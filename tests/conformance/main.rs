@@ -51,4 +51,5 @@ mod tui_editor_wrap;
 mod tui_input;
 mod tui_markdown;
 mod tui_markdown_blocks;
+mod tui_select_list;
 mod tui_text;
