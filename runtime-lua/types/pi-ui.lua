@@ -84,6 +84,7 @@
 ---@field defaultTheme pi.Theme
 ---@field keybindings pi.Keybindings
 ---@field Text fun(text?: string, paddingX?: integer, paddingY?: integer, bg?: fun(s: string): string): pi.Component
+---@field TruncatedText fun(text?: string, paddingX?: integer, paddingY?: integer): pi.Component
 ---@field Box fun(paddingX?: integer, paddingY?: integer, bg?: fun(s: string): string): pi.Container
 ---@field Container fun(): pi.Container
 ---@field Spacer fun(lines?: integer): pi.Component

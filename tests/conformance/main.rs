@@ -53,3 +53,4 @@ mod tui_markdown;
 mod tui_markdown_blocks;
 mod tui_select_list;
 mod tui_text;
+mod tui_truncated_text;

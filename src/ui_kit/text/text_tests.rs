@@ -143,7 +143,7 @@ fn truncation_counts_wide_characters_and_keeps_styles() {
     assert_eq!(truncate("short", 10, "…"), "short");
     assert!(width(&truncate("日本語", 2, "...")) <= 2);
     let out = truncate(&format!("{RED}hello world{RESET}"), 8, "…");
-    assert_eq!(out, format!("{RED}hello w…{RESET}"));
+    assert_eq!(out, format!("{RED}hello w{RESET}…{RESET}"));
     assert_eq!(width(&out), 8);
     assert_eq!(truncate("你好世界", 5, "…"), "你好…");
 }
