@@ -40,6 +40,7 @@ mod system_prompt;
 mod tools;
 mod tools_edit;
 mod tree_selector;
+mod tui_autocomplete;
 mod tui_editor;
 mod tui_editor_jump;
 mod tui_editor_keys;
