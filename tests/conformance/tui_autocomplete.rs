@@ -158,3 +158,88 @@ fn hidden_paths_but_not_git() {
         "{got:?}"
     );
 }
+
+/// An app working in `cwd` with `text` typed, then `left` steps left.
+fn typed(cwd: &Path, text: &str, left: usize) -> App {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    std::mem::forget(rx);
+    let footer = FooterInfo {
+        cwd: cwd.to_path_buf(),
+        ..FooterInfo::default()
+    };
+    let mut app = App::new(
+        tx,
+        AgentQueues::default(),
+        Keybindings::default(),
+        Theme::plain(),
+        footer,
+    );
+    let press = |app: &mut App, code| {
+        app.handle_terminal_event(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    };
+    for c in text.chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    for _ in 0..left {
+        press(&mut app, KeyCode::Left);
+    }
+    app
+}
+
+fn labels(app: &App) -> Vec<String> {
+    app.completions()
+        .into_iter()
+        .map(|(label, _)| label)
+        .collect()
+}
+
+/// orig: CombinedAutocompleteProvider › fd @ file suggestions › quotes paths with spaces for @ suggestions
+#[test]
+fn a_path_with_a_space_is_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &["my folder"], &["my folder/test.txt"]);
+    let got = suggestions(dir.path(), "@my");
+    assert!(got.contains(&"@\"my folder/\"".to_string()), "{got:?}");
+    assert!(
+        got.contains(&"@\"my folder/test.txt\"".to_string()),
+        "{got:?}"
+    );
+}
+
+/// orig: CombinedAutocompleteProvider › fd @ file suggestions › continues autocomplete inside quoted @ paths
+#[test]
+fn completion_goes_on_inside_the_quotes() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(
+        dir.path(),
+        &[],
+        &["my folder/test.txt", "my folder/other.txt"],
+    );
+    let app = typed(dir.path(), "@\"my folder/\"", 1);
+    let got = labels(&app);
+    assert!(
+        got.contains(&"@\"my folder/test.txt\"".to_string()),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&"@\"my folder/other.txt\"".to_string()),
+        "{got:?}"
+    );
+}
+
+/// orig: CombinedAutocompleteProvider › fd @ file suggestions › applies quoted @ completion without duplicating closing quote
+#[test]
+fn a_quoted_completion_keeps_one_closing_quote() {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path(), &[], &["my folder/test.txt"]);
+    let mut app = typed(dir.path(), "@\"my folder/te\"", 1);
+    assert_eq!(labels(&app)[0], "@\"my folder/test.txt\"");
+    app.handle_terminal_event(Event::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)));
+    assert_eq!(app.editor.text(), "@\"my folder/test.txt\" ");
+    // A folder is completed inside its quotes, the cursor before the closing one.
+    let mut app = typed(dir.path(), "@\"my fo", 0);
+    assert_eq!(labels(&app)[0], "@\"my folder/\"");
+    app.handle_terminal_event(Event::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)));
+    assert_eq!(app.editor.text(), "@\"my folder/\"");
+    assert_eq!(app.editor.cursor().2, "@\"my folder/".len());
+}

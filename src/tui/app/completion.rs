@@ -11,6 +11,15 @@ use crate::tui::editor::file_complete::{INDEX_LIMIT, index_files, suggest};
 /// `@` path suggestions offered at once.
 const FILE_SUGGESTIONS: usize = 20;
 
+/// The completion for `path`: `@path`, quoted when it holds a space (`@"my folder/"`).
+fn at_label(path: &str) -> String {
+    if path.contains(char::is_whitespace) {
+        format!("@\"{path}\"")
+    } else {
+        format!("@{path}")
+    }
+}
+
 impl App {
     /// Completions for the editor: `/` commands for a bare command, project
     /// paths for an `@` word. Each is (label, description).
@@ -45,13 +54,14 @@ impl App {
                 .map(|(name, desc)| (format!("/{name}"), desc))
                 .collect();
         }
-        match (
-            self.editor.word_before_cursor().strip_prefix('@'),
-            &self.file_index,
-        ) {
+        let query = self
+            .editor
+            .at_reference()
+            .map(|r| r[1..].trim_start_matches('"'));
+        match (query, &self.file_index) {
             (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
                 .into_iter()
-                .map(|path| (format!("@{path}"), String::new()))
+                .map(|path| (at_label(&path), String::new()))
                 .collect(),
             _ => Vec::new(),
         }
@@ -59,7 +69,7 @@ impl App {
 
     /// Index the project's files the first time an `@` word is typed.
     pub(super) fn ensure_file_index(&mut self) {
-        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
+        if self.file_index.is_none() && self.editor.at_reference().is_some() {
             self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
         }
     }
@@ -85,9 +95,14 @@ impl App {
                 return true;
             }
             if label.starts_with('@') {
-                let suffix = if label.ends_with('/') { "" } else { " " };
-                self.editor
-                    .replace_word_before_cursor(&format!("{label}{suffix}"));
+                // A folder stays open for more (inside its quotes); a file ends with a space.
+                if label.ends_with("/\"") {
+                    self.editor.replace_at_reference(&label, 1);
+                } else if label.ends_with('/') {
+                    self.editor.replace_at_reference(&label, 0);
+                } else {
+                    self.editor.replace_at_reference(&format!("{label} "), 0);
+                }
             } else if tab {
                 self.editor.set_text(&format!("{label} "));
             } else {

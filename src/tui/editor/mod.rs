@@ -192,6 +192,35 @@ impl Editor {
         self.replace_before_cursor(len, text);
     }
 
+    /// The `@` file reference being typed before the cursor, from its `@`: a word without
+    /// whitespace, or an opened quote (`@"my folder/te`) whose path may hold spaces.
+    pub fn at_reference(&self) -> Option<&str> {
+        let before = &self.lines[self.row][..self.col];
+        if let Some(i) = before.rfind("@\"")
+            && (i == 0 || before[..i].ends_with(char::is_whitespace))
+            && !before[i + 2..].contains('"')
+        {
+            return Some(&before[i..]);
+        }
+        let word = self.word_before_cursor();
+        word.starts_with('@').then_some(word)
+    }
+
+    /// Replace the `@` reference before the cursor (with the closing quote right after
+    /// the cursor, when it is quoted) by `text`; the cursor ends `back` bytes before its end.
+    pub fn replace_at_reference(&mut self, text: &str, back: usize) {
+        let Some(reference) = self.at_reference() else {
+            return;
+        };
+        let mut len = reference.len();
+        if reference.starts_with("@\"") && self.lines[self.row][self.col..].starts_with('"') {
+            self.col += 1;
+            len += 1;
+        }
+        self.replace_before_cursor(len, text);
+        self.set_col(self.col.saturating_sub(back));
+    }
+
     /// The text with paste markers replaced by what was pasted, trimmed (what is sent).
     pub fn expanded_text(&self) -> String {
         self.expanded().trim().to_string()
