@@ -42,6 +42,7 @@ mod tools_edit;
 mod tree_selector;
 mod tui_autocomplete;
 mod tui_editor;
+mod tui_editor_complete;
 mod tui_editor_jump;
 mod tui_editor_keys;
 mod tui_editor_kill_ring;

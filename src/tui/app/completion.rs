@@ -3,6 +3,7 @@
 use crate::protocol::commands::is_builtin_command;
 use crossterm::event::KeyEvent;
 
+use crate::ai::resolve::fuzzy::fuzzy_filter;
 use crate::i18n::core_hacks::display;
 use crate::tui::app::App;
 use crate::tui::commands::{candidates, rank};
@@ -37,6 +38,9 @@ impl App {
                 .map(|(_, label, description)| (label.clone(), description.clone()))
                 .collect();
         }
+        if let Some(query) = text.strip_prefix("/model ") {
+            return self.model_arguments(query);
+        }
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {
@@ -67,6 +71,17 @@ impl App {
         }
     }
 
+    /// `/model` argument completions, as pi 0.73.1 offers them: the available models
+    /// matched fuzzily on "id provider", each as `provider/id` with its name.
+    fn model_arguments(&self, query: &str) -> Vec<(String, String)> {
+        fuzzy_filter(self.models.iter().collect(), query.trim(), |m| {
+            format!("{} {}", m.id, m.provider)
+        })
+        .into_iter()
+        .map(|m| (format!("{}/{}", m.provider, m.id), m.name.clone()))
+        .collect()
+    }
+
     /// Index the project's files the first time an `@` word is typed.
     pub(super) fn ensure_file_index(&mut self) {
         if self.file_index.is_none() && self.editor.at_reference().is_some() {
@@ -94,6 +109,11 @@ impl App {
             if self.apply_provider_completion(selected.min(n - 1)) {
                 return true;
             }
+            if self.editor.text().starts_with("/model ") {
+                // A model argument is put in place; Enter does not send it yet.
+                self.editor.set_text(&format!("/model {label}"));
+                return true;
+            }
             if label.starts_with('@') {
                 // A folder stays open for more (inside its quotes); a file ends with a space.
                 if label.ends_with("/\"") {
@@ -105,6 +125,8 @@ impl App {
                 }
             } else if tab {
                 self.editor.set_text(&format!("{label} "));
+                // The command's argument completions (if it has any) follow at once.
+                self.completion = (!self.completions().is_empty()).then_some(0);
             } else {
                 self.editor.clear();
                 self.submit(label);
