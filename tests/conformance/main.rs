@@ -53,6 +53,8 @@ mod tui_editor_wrap;
 mod tui_input;
 mod tui_markdown;
 mod tui_markdown_blocks;
+mod tui_render;
 mod tui_select_list;
 mod tui_text;
 mod tui_truncated_text;
+mod vt;
