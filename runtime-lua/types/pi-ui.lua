@@ -25,9 +25,10 @@
 
 ---@class pi.OverlayOptions
 ---@field anchor? "center"|"top"|"bottom"|"left"|"right"|"top-left"|"top-right"|"bottom-left"|"bottom-right"
----@field width? integer|string cells, or a percentage like "50%" (default 80%)
+---@field width? integer|string cells, or a percentage like "50%" (default: up to 80 cells)
+---@field minWidth? integer least width in cells
 ---@field maxHeight? integer|string
----@field margin? integer cells kept free at the edges (default 1)
+---@field margin? integer|{top?: integer, right?: integer, bottom?: integer, left?: integer} cells kept free at the edges (default 0; negative counts as 0)
 ---@field offsetX? integer
 ---@field offsetY? integer
 ---@field nonCapturing? boolean shown without taking the keyboard

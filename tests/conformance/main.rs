@@ -53,6 +53,7 @@ mod tui_editor_wrap;
 mod tui_input;
 mod tui_markdown;
 mod tui_markdown_blocks;
+mod tui_overlay;
 mod tui_render;
 mod tui_select_list;
 mod tui_text;

@@ -133,11 +133,12 @@ impl LuaChrome {
 /// Where an overlay of `rows` lines goes in `area`.
 pub fn overlay_rect(o: &OverlayOptions, rows: usize, area: Rect) -> Rect {
     let width = o.content_width(area.width);
-    let room = area.height.saturating_sub(o.margin * 2).max(1);
-    let max = o.max_height.map(|m| m.resolve(area.height)).unwrap_or(room);
+    let m = o.margin;
+    let room = area.height.saturating_sub(m.top + m.bottom).max(1);
+    let max = o.max_height.map(|h| h.resolve(area.height)).unwrap_or(room);
     let height = (rows as u16).min(max).min(room);
-    let (left, right) = (o.margin, area.width.saturating_sub(o.margin + width));
-    let (top, bottom) = (o.margin, area.height.saturating_sub(o.margin + height));
+    let (left, right) = (m.left, area.width.saturating_sub(m.right + width));
+    let (top, bottom) = (m.top, area.height.saturating_sub(m.bottom + height));
     let x = match o.anchor.as_str() {
         a if a.ends_with("left") => left,
         a if a.ends_with("right") => right,
@@ -349,7 +350,7 @@ mod tests {
             offset_x: -2,
             ..o
         };
-        assert_eq!(overlay_rect(&o, 10, area), Rect::new(77, 29, 20, 10));
+        assert_eq!(overlay_rect(&o, 10, area), Rect::new(78, 30, 20, 10));
     }
 
     #[test]
