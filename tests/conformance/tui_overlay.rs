@@ -305,3 +305,28 @@ fn overlays_apart_do_not_meet() {
     assert_eq!(find(&screen, "TOP-LEFT"), (0, 0));
     assert_eq!(find(&screen, "BOTTOM-RIGHT"), (23, 68));
 }
+
+/// orig: TUI overlay options › width overflow protection › should handle overlay with complex ANSI sequences without crashing
+#[test]
+fn styled_and_linked_lines_in_an_overlay() {
+    let complex = format!(
+        "\x1b[48;2;40;50;40m \x1b[38;2;128;128;128mSome styled content\x1b[39m\x1b[49m\x1b]8;;http://example.com\x07link\x1b]8;;\x07{}",
+        " more content ".repeat(10)
+    );
+    let lines = [complex.as_str(), complex.as_str(), complex.as_str()];
+    let screen = one(80, 24, "{ width = 60 }", &lines);
+    let (row, col) = find(&screen, "Some styled content");
+    assert_eq!(
+        col, 11,
+        "a space, then the text, in a centered 60-column overlay"
+    );
+    for line in &screen[row..row + 3] {
+        assert!(
+            line.contains("Some styled contentlink more content"),
+            "{line:?}"
+        );
+        assert!(!line.contains('\x1b') && !line.contains("8;;"), "{line:?}");
+        let past: String = line.chars().skip(70).collect();
+        assert_eq!(past.trim(), "", "cut at the overlay's edge");
+    }
+}

@@ -316,11 +316,11 @@ impl Renderer<'_> {
         match event {
             Event::Text(t) => {
                 let run = (t.to_string(), self.style());
-                self.table_cell().push(run);
+                self.push_cell_run(run);
             }
             Event::Code(t) => {
                 let run = (t.to_string(), self.style().patch(self.theme.fg("mdCode")));
-                self.table_cell().push(run);
+                self.push_cell_run(run);
             }
             Event::Start(tag @ (Tag::Emphasis | Tag::Strong | Tag::Strikethrough)) => {
                 self.start(tag)
@@ -350,9 +350,11 @@ impl Renderer<'_> {
         }
     }
 
-    /// The runs of the table cell being read.
-    fn table_cell(&mut self) -> &mut Vec<Run> {
-        &mut self.table.as_mut().expect("inside a table").cell
+    /// Add a run to the table cell being read.
+    fn push_cell_run(&mut self, run: Run) {
+        if let Some(table) = &mut self.table {
+            table.cell.push(run);
+        }
     }
 
     fn render_table(&mut self, rows: Vec<Vec<Vec<Run>>>) {

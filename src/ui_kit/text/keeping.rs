@@ -31,7 +31,7 @@ pub fn wrap_keeping(line: &str, max: usize) -> Vec<String> {
 pub fn wrap_ranges(line: &str, max: usize, atoms: &[Range<usize>]) -> Vec<Range<usize>> {
     let max = max.max(1);
     if line.is_empty() || width(line) <= max {
-        return vec![0..line.len()];
+        return std::iter::once(0..line.len()).collect();
     }
     let segments = segments(line, atoms);
     let mut rows = Vec::new();
