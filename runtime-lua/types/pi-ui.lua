@@ -29,6 +29,8 @@
 ---@field minWidth? integer least width in cells
 ---@field maxHeight? integer|string
 ---@field margin? integer|{top?: integer, right?: integer, bottom?: integer, left?: integer} cells kept free at the edges (default 0; negative counts as 0)
+---@field row? integer|string top edge in cells, or "N%" (0% top, 100% bottom); overrides the anchor's row
+---@field col? integer|string left edge in cells, or "N%" (0% left, 100% right); overrides the anchor's column
 ---@field offsetX? integer
 ---@field offsetY? integer
 ---@field nonCapturing? boolean shown without taking the keyboard

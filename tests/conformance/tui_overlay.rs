@@ -330,3 +330,71 @@ fn styled_and_linked_lines_in_an_overlay() {
         assert_eq!(past.trim(), "", "cut at the overlay's edge");
     }
 }
+
+/// orig: TUI overlay options › percentage positioning › should position with rowPercent and colPercent
+#[test]
+fn half_way_down_and_across() {
+    let screen = one(
+        80,
+        24,
+        "{ width = 10, row = \"50%\", col = \"50%\" }",
+        &["PCT"],
+    );
+    let (row, col) = find(&screen, "PCT");
+    assert!((10..=13).contains(&row), "{row}");
+    assert_eq!(col, 35, "half of the 70 free columns");
+}
+
+/// orig: TUI overlay options › percentage positioning › rowPercent 0 should position at top
+#[test]
+fn zero_percent_is_the_top() {
+    let screen = one(80, 24, "{ width = 10, row = \"0%\" }", &["TOP"]);
+    assert_eq!(find(&screen, "TOP").0, 0);
+}
+
+/// orig: TUI overlay options › percentage positioning › rowPercent 100 should position at bottom
+#[test]
+fn a_hundred_percent_is_the_bottom() {
+    let screen = one(80, 24, "{ width = 10, row = \"100%\" }", &["BOTTOM"]);
+    assert_eq!(find(&screen, "BOTTOM").0, 23);
+    // Within a margin, the bottom is above it.
+    let screen = one(
+        80,
+        24,
+        "{ width = 10, row = \"100%\", margin = 2 }",
+        &["BOTTOM"],
+    );
+    assert_eq!(find(&screen, "BOTTOM").0, 21);
+}
+
+/// orig: TUI overlay options › absolute positioning › row and col should override anchor
+#[test]
+fn row_and_col_override_the_anchor() {
+    let screen = one(
+        80,
+        24,
+        "{ anchor = \"bottom-right\", row = 3, col = 5, width = 10 }",
+        &["ABSOLUTE"],
+    );
+    assert_eq!(find(&screen, "ABSOLUTE"), (3, 5));
+    // Without them the anchor decides.
+    let screen = one(
+        80,
+        24,
+        "{ anchor = \"bottom-right\", width = 10 }",
+        &["ABSOLUTE"],
+    );
+    assert_eq!(find(&screen, "ABSOLUTE"), (23, 70));
+}
+
+/// orig: TUI overlay options › width overflow protection › should handle overlay positioned at terminal edge
+#[test]
+fn an_overlay_at_the_right_edge() {
+    let screen = one(80, 24, "{ col = 60, width = 20 }", &[&"X".repeat(50)]);
+    let (row, col) = find(&screen, "X");
+    assert_eq!(col, 60);
+    assert_eq!(screen[row].matches('X').count(), 20);
+    // A column past the edge keeps the overlay on screen.
+    let screen = one(80, 24, "{ col = 75, width = 20 }", &["EDGE"]);
+    assert_eq!(find(&screen, "EDGE").1, 60);
+}

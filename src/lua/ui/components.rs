@@ -471,6 +471,21 @@ pub fn overlay_options(opts: Option<&Table>) -> mlua::Result<Option<OverlayOptio
     o.min_width = t
         .get::<Option<f64>>("minWidth")?
         .map(|n| n.clamp(0.0, 10_000.0) as u16);
+    // `row`/`col`: cells, or "N%" of the room left (an unreadable string: the anchor's).
+    let position = |key: &str| -> mlua::Result<Option<Size>> {
+        Ok(match t.get::<LuaValue>(key)? {
+            LuaValue::Integer(n) => Some(Size::Cells(n.clamp(0, 10_000) as u16)),
+            LuaValue::Number(n) => Some(Size::Cells(n.clamp(0.0, 10_000.0) as u16)),
+            LuaValue::String(s) => s
+                .to_string_lossy()
+                .strip_suffix('%')
+                .and_then(|p| p.parse::<f32>().ok())
+                .map(|p| Size::Percent(p.clamp(0.0, 100.0))),
+            _ => None,
+        })
+    };
+    o.row = position("row")?;
+    o.col = position("col")?;
     if let Some(a) = t.get::<Option<String>>("anchor")? {
         o.anchor = a;
     }

@@ -99,6 +99,11 @@ pub struct OverlayOptions {
     pub max_height: Option<Size>,
     /// Cells kept free around the overlay.
     pub margin: Margin,
+    /// Row of the top edge, in cells or as a percentage (0% top, 100% bottom); overrides
+    /// the anchor's row.
+    pub row: Option<Size>,
+    /// Column of the left edge, likewise; overrides the anchor's column.
+    pub col: Option<Size>,
     /// Shift right (negative: left).
     pub offset_x: i32,
     /// Shift down (negative: up).
@@ -115,6 +120,8 @@ impl Default for OverlayOptions {
             min_width: None,
             max_height: None,
             margin: Margin::default(),
+            row: None,
+            col: None,
             offset_x: 0,
             offset_y: 0,
             non_capturing: false,
