@@ -25,9 +25,12 @@
 
 ---@class pi.OverlayOptions
 ---@field anchor? "center"|"top"|"bottom"|"left"|"right"|"top-left"|"top-right"|"bottom-left"|"bottom-right"
----@field width? integer|string cells, or a percentage like "50%" (default 80%)
+---@field width? integer|string cells, or a percentage like "50%" (default: up to 80 cells)
+---@field minWidth? integer least width in cells
 ---@field maxHeight? integer|string
----@field margin? integer cells kept free at the edges (default 1)
+---@field margin? integer|{top?: integer, right?: integer, bottom?: integer, left?: integer} cells kept free at the edges (default 0; negative counts as 0)
+---@field row? integer|string top edge in cells, or "N%" (0% top, 100% bottom); overrides the anchor's row
+---@field col? integer|string left edge in cells, or "N%" (0% left, 100% right); overrides the anchor's column
 ---@field offsetX? integer
 ---@field offsetY? integer
 ---@field nonCapturing? boolean shown without taking the keyboard
@@ -84,6 +87,7 @@
 ---@field defaultTheme pi.Theme
 ---@field keybindings pi.Keybindings
 ---@field Text fun(text?: string, paddingX?: integer, paddingY?: integer, bg?: fun(s: string): string): pi.Component
+---@field TruncatedText fun(text?: string, paddingX?: integer, paddingY?: integer): pi.Component
 ---@field Box fun(paddingX?: integer, paddingY?: integer, bg?: fun(s: string): string): pi.Container
 ---@field Container fun(): pi.Container
 ---@field Spacer fun(lines?: integer): pi.Component

@@ -60,6 +60,27 @@ function ui.Text(text, px, py, bg)
   return self
 end
 
+--- TruncatedText(text, paddingX = 0, paddingY = 0): the first line of text, cut with
+--- "..." to fit, every line padded to the whole width.
+function ui.TruncatedText(text, px, py)
+  local self = { text = text or "", paddingX = px or 0, paddingY = py or 0 }
+  function self.setText(t) self.text = t or "" end
+  function self.invalidate() end
+  function self.render(width)
+    local out = {}
+    local blank = string.rep(" ", width)
+    for _ = 1, self.paddingY do out[#out + 1] = blank end
+    local inner = math.max(1, width - 2 * self.paddingX)
+    local first = self.text:match("^[^\n]*")
+    local shown = ui.truncateToWidth(first, inner, "...")
+    local line = string.rep(" ", self.paddingX) .. shown .. string.rep(" ", self.paddingX)
+    out[#out + 1] = line .. string.rep(" ", math.max(0, width - W(line)))
+    for _ = 1, self.paddingY do out[#out + 1] = blank end
+    return out
+  end
+  return self
+end
+
 --- Container(): children rendered one under the other.
 function ui.Container()
   local self = { children = {} }

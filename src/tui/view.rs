@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::tui::app::App;
 use crate::tui::chrome::extension::Placement;
+use crate::tui::chrome::select_list::{PrimaryColumn, RowStyles, select_row};
 use crate::tui::chrome::{footer_lines, rule, waiting_label, working_line};
 use crate::tui::transcript::render::RenderOptions;
 use crate::ui_kit::text::{sanitize, truncate, width as text_width};
@@ -455,38 +456,21 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         let options = app.completions();
         let visible = completions_visible(app);
         let start = selected.saturating_sub(visible - 1);
-        let label_width = options
-            .iter()
-            .skip(start)
-            .take(visible)
-            .map(|(label, _)| text_width(label))
-            .max()
-            .unwrap_or(0)
-            .clamp(15, 30);
+        let column = PrimaryColumn::SLASH.width_for(options.iter().map(|(l, _)| l.as_str()));
+        let styles = RowStyles {
+            selected: app.theme.fg("accent"),
+            description: app.theme.fg("muted"),
+        };
         for (i, (label, desc)) in options.iter().enumerate().skip(start).take(visible) {
-            let chosen = i == selected;
-            let marker = if chosen { "→ " } else { "  " };
-            let label_style = if chosen {
-                app.theme.fg("accent")
-            } else {
-                ratatui::style::Style::default()
-            };
-            // Padded by display width, so rows with CJK names line up.
-            let head = truncate(
-                &format!("{marker}{}", crate::ui_kit::text::pad(label, label_width)),
+            crate::i18n::probe::observe(desc);
+            lines.push(select_row(
+                label,
+                desc,
+                i == selected,
                 width,
-                "…",
-            );
-            let room = width.saturating_sub(text_width(&head) + 1);
-            let mut spans = vec![Span::styled(head, label_style)];
-            if room > 3 && !desc.is_empty() {
-                crate::i18n::probe::observe(desc);
-                spans.push(Span::styled(
-                    format!(" {}", truncate(desc, room, "…")),
-                    app.theme.fg("muted"),
-                ));
-            }
-            lines.push(Line::from(spans));
+                column,
+                styles,
+            ));
         }
         if options.len() > visible {
             let counter = t!(

@@ -60,18 +60,50 @@ impl Size {
     }
 }
 
+/// Cells kept free on each side of an overlay (pi's `margin`, a number or an object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Margin {
+    /// Above.
+    pub top: u16,
+    /// Right of it.
+    pub right: u16,
+    /// Below.
+    pub bottom: u16,
+    /// Left of it.
+    pub left: u16,
+}
+
+impl Margin {
+    /// The same margin on every side.
+    pub fn all(n: u16) -> Margin {
+        Margin {
+            top: n,
+            right: n,
+            bottom: n,
+            left: n,
+        }
+    }
+}
+
 /// Where an overlay sits and how big it is (pi's `overlayOptions`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OverlayOptions {
     /// `center`, `top`, `bottom`, `left`, `right`, `top-left`, `top-right`,
     /// `bottom-left`, `bottom-right`.
     pub anchor: String,
-    /// Width; 80% of the terminal when unset.
+    /// Width; up to 80 columns when unset.
     pub width: Option<Size>,
+    /// Least width (a percentage width below it is widened).
+    pub min_width: Option<u16>,
     /// Most rows shown.
     pub max_height: Option<Size>,
     /// Cells kept free around the overlay.
-    pub margin: u16,
+    pub margin: Margin,
+    /// Row of the top edge, in cells or as a percentage (0% top, 100% bottom); overrides
+    /// the anchor's row.
+    pub row: Option<Size>,
+    /// Column of the left edge, likewise; overrides the anchor's column.
+    pub col: Option<Size>,
     /// Shift right (negative: left).
     pub offset_x: i32,
     /// Shift down (negative: up).
@@ -85,8 +117,11 @@ impl Default for OverlayOptions {
         OverlayOptions {
             anchor: "center".into(),
             width: None,
+            min_width: None,
             max_height: None,
-            margin: 1,
+            margin: Margin::default(),
+            row: None,
+            col: None,
             offset_x: 0,
             offset_y: 0,
             non_capturing: false,
@@ -97,11 +132,11 @@ impl Default for OverlayOptions {
 impl OverlayOptions {
     /// The width the component renders at in a terminal `cols` wide.
     pub fn content_width(&self, cols: u16) -> u16 {
-        let room = cols.saturating_sub(self.margin * 2).max(1);
-        self.width
-            .map(|w| w.resolve(cols))
-            .unwrap_or((cols as f32 * 0.8) as u16)
-            .clamp(1, room)
+        let room = cols
+            .saturating_sub(self.margin.left + self.margin.right)
+            .max(1);
+        let width = self.width.map(|w| w.resolve(cols)).unwrap_or(room.min(80));
+        width.max(self.min_width.unwrap_or(0)).clamp(1, room)
     }
 }
 
@@ -335,8 +370,11 @@ mod tests {
         };
         assert_eq!(o.content_width(100), 50);
         o.width = Some(Size::Cells(200));
+        assert_eq!(o.content_width(100), 100);
+        o.margin = Margin::all(1);
         assert_eq!(o.content_width(100), 98);
         o.width = None;
         assert_eq!(o.content_width(100), 80);
+        assert_eq!(o.content_width(50), 48);
     }
 }

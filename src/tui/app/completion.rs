@@ -3,6 +3,7 @@
 use crate::protocol::commands::is_builtin_command;
 use crossterm::event::KeyEvent;
 
+use crate::ai::resolve::fuzzy::fuzzy_filter;
 use crate::i18n::core_hacks::display;
 use crate::tui::app::App;
 use crate::tui::commands::{candidates, rank};
@@ -10,6 +11,15 @@ use crate::tui::editor::file_complete::{INDEX_LIMIT, index_files, suggest};
 
 /// `@` path suggestions offered at once.
 const FILE_SUGGESTIONS: usize = 20;
+
+/// The completion for `path`: `@path`, quoted when it holds a space (`@"my folder/"`).
+fn at_label(path: &str) -> String {
+    if path.contains(char::is_whitespace) {
+        format!("@\"{path}\"")
+    } else {
+        format!("@{path}")
+    }
+}
 
 impl App {
     /// Completions for the editor: `/` commands for a bare command, project
@@ -28,6 +38,9 @@ impl App {
                 .map(|(_, label, description)| (label.clone(), description.clone()))
                 .collect();
         }
+        if let Some(query) = text.strip_prefix("/model ") {
+            return self.model_arguments(query);
+        }
         if let Some(rest) = text.strip_prefix('/')
             && !rest.contains(char::is_whitespace)
         {
@@ -45,21 +58,33 @@ impl App {
                 .map(|(name, desc)| (format!("/{name}"), desc))
                 .collect();
         }
-        match (
-            self.editor.word_before_cursor().strip_prefix('@'),
-            &self.file_index,
-        ) {
+        let query = self
+            .editor
+            .at_reference()
+            .map(|r| r[1..].trim_start_matches('"'));
+        match (query, &self.file_index) {
             (Some(query), Some(files)) => suggest(files, query, FILE_SUGGESTIONS)
                 .into_iter()
-                .map(|path| (format!("@{path}"), String::new()))
+                .map(|path| (at_label(&path), String::new()))
                 .collect(),
             _ => Vec::new(),
         }
     }
 
+    /// `/model` argument completions, as pi 0.73.1 offers them: the available models
+    /// matched fuzzily on "id provider", each as `provider/id` with its name.
+    fn model_arguments(&self, query: &str) -> Vec<(String, String)> {
+        fuzzy_filter(self.models.iter().collect(), query.trim(), |m| {
+            format!("{} {}", m.id, m.provider)
+        })
+        .into_iter()
+        .map(|m| (format!("{}/{}", m.provider, m.id), m.name.clone()))
+        .collect()
+    }
+
     /// Index the project's files the first time an `@` word is typed.
     pub(super) fn ensure_file_index(&mut self) {
-        if self.file_index.is_none() && self.editor.word_before_cursor().starts_with('@') {
+        if self.file_index.is_none() && self.editor.at_reference().is_some() {
             self.file_index = Some(index_files(&self.footer.cwd, INDEX_LIMIT));
         }
     }
@@ -84,12 +109,24 @@ impl App {
             if self.apply_provider_completion(selected.min(n - 1)) {
                 return true;
             }
+            if self.editor.text().starts_with("/model ") {
+                // A model argument is put in place; Enter does not send it yet.
+                self.editor.set_text(&format!("/model {label}"));
+                return true;
+            }
             if label.starts_with('@') {
-                let suffix = if label.ends_with('/') { "" } else { " " };
-                self.editor
-                    .replace_word_before_cursor(&format!("{label}{suffix}"));
+                // A folder stays open for more (inside its quotes); a file ends with a space.
+                if label.ends_with("/\"") {
+                    self.editor.replace_at_reference(&label, 1);
+                } else if label.ends_with('/') {
+                    self.editor.replace_at_reference(&label, 0);
+                } else {
+                    self.editor.replace_at_reference(&format!("{label} "), 0);
+                }
             } else if tab {
                 self.editor.set_text(&format!("{label} "));
+                // The command's argument completions (if it has any) follow at once.
+                self.completion = (!self.completions().is_empty()).then_some(0);
             } else {
                 self.editor.clear();
                 self.submit(label);

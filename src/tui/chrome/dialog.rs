@@ -102,7 +102,7 @@ impl ExtDialog {
             "input" => (
                 text("title"),
                 DialogKind::Input {
-                    editor: Editor::new(),
+                    editor: Editor::single_line(),
                     placeholder: text("placeholder"),
                 },
             ),

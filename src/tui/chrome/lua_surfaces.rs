@@ -11,7 +11,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::lua::ui::components::EDITOR_ID;
-use crate::lua::ui::surfaces::{OverlayOptions, Placement, SurfaceStore};
+use crate::lua::ui::surfaces::{OverlayOptions, Placement, Size, SurfaceStore};
 use crate::tui::app::App;
 use crate::ui_kit::keybindings::KeyCombo;
 
@@ -133,19 +133,28 @@ impl LuaChrome {
 /// Where an overlay of `rows` lines goes in `area`.
 pub fn overlay_rect(o: &OverlayOptions, rows: usize, area: Rect) -> Rect {
     let width = o.content_width(area.width);
-    let room = area.height.saturating_sub(o.margin * 2).max(1);
-    let max = o.max_height.map(|m| m.resolve(area.height)).unwrap_or(room);
+    let m = o.margin;
+    let room = area.height.saturating_sub(m.top + m.bottom).max(1);
+    let max = o.max_height.map(|h| h.resolve(area.height)).unwrap_or(room);
     let height = (rows as u16).min(max).min(room);
-    let (left, right) = (o.margin, area.width.saturating_sub(o.margin + width));
-    let (top, bottom) = (o.margin, area.height.saturating_sub(o.margin + height));
-    let x = match o.anchor.as_str() {
-        a if a.ends_with("left") => left,
-        a if a.ends_with("right") => right,
+    let (left, right) = (m.left, area.width.saturating_sub(m.right + width));
+    let (top, bottom) = (m.top, area.height.saturating_sub(m.bottom + height));
+    // A percentage places the edge within the room the margins leave: 0% at the start,
+    // 100% where the overlay ends at the far margin.
+    let at = |pos: Size, start: u16, free: u16| match pos {
+        Size::Cells(n) => n,
+        Size::Percent(p) => start + (free as f32 * p / 100.0).floor() as u16,
+    };
+    let x = match (o.col, o.anchor.as_str()) {
+        (Some(pos), _) => at(pos, left, right.saturating_sub(left)),
+        (None, a) if a.ends_with("left") => left,
+        (None, a) if a.ends_with("right") => right,
         _ => (area.width.saturating_sub(width)) / 2,
     };
-    let y = match o.anchor.as_str() {
-        a if a.starts_with("top") => top,
-        a if a.starts_with("bottom") => bottom,
+    let y = match (o.row, o.anchor.as_str()) {
+        (Some(pos), _) => at(pos, top, bottom.saturating_sub(top)),
+        (None, a) if a.starts_with("top") => top,
+        (None, a) if a.starts_with("bottom") => bottom,
         _ => (area.height.saturating_sub(height)) / 2,
     };
     let shift = |v: u16, by: i32, max: u16| (v as i32 + by).clamp(0, max as i32) as u16;
@@ -349,7 +358,7 @@ mod tests {
             offset_x: -2,
             ..o
         };
-        assert_eq!(overlay_rect(&o, 10, area), Rect::new(77, 29, 20, 10));
+        assert_eq!(overlay_rect(&o, 10, area), Rect::new(78, 30, 20, 10));
     }
 
     #[test]

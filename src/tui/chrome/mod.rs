@@ -6,6 +6,7 @@ pub mod extension;
 pub mod extension_ui;
 pub mod header;
 pub mod lua_surfaces;
+pub mod select_list;
 
 pub use header::{APP_NAME, LoadedItem, LoadedResources, ResourceGroup, extension_label};
 

@@ -8,11 +8,16 @@ use crate::tui::panels::selector::fuzzy_score;
 /// At most this many paths are indexed.
 pub const INDEX_LIMIT: usize = 20_000;
 
-/// Relative paths under `root` (directories end with `/`), skipping what
-/// .gitignore, .ignore and hidden-file rules exclude.
+/// Relative paths under `root` (directories end with `/`), skipping what .gitignore and
+/// .ignore exclude and the `.git` folder; other hidden paths (`.github/`, `.pi/`) are
+/// included, as pi 0.73.1 offers them.
 pub fn index_files(root: &Path, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
-    for entry in ignore::WalkBuilder::new(root).build().flatten() {
+    let walk = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walk.flatten() {
         if out.len() >= limit {
             break;
         }
@@ -60,7 +65,9 @@ mod tests {
         std::fs::write(root.join("src/tui/editor.rs"), "").unwrap();
         std::fs::write(root.join("src/main.rs"), "").unwrap();
         std::fs::write(root.join("target/junk.rs"), "").unwrap();
+        std::fs::write(root.join(".git/config"), "").unwrap();
         let files = index_files(root, 100);
+        assert!(!files.iter().any(|f| f.starts_with(".git/")), "{files:?}");
         assert!(files.contains(&"src/tui/".to_string()), "{files:?}");
         assert!(files.contains(&"src/tui/editor.rs".to_string()));
         assert!(!files.iter().any(|f| f.starts_with("target")), "{files:?}");

@@ -67,6 +67,8 @@ pub struct Editor {
     snapped_from: Option<usize>,
     /// The width the text was last laid out at (up/down move by rows on screen).
     last_width: Cell<usize>,
+    /// One line only (an input dialog): Enter always submits, newlines are not typed.
+    single_line: bool,
 }
 
 impl Default for Editor {
@@ -86,6 +88,7 @@ impl Default for Editor {
             preferred_col: None,
             snapped_from: None,
             last_width: Cell::new(80),
+            single_line: false,
         }
     }
 }
@@ -103,6 +106,25 @@ impl Editor {
         Editor::default()
     }
 
+    /// An empty one-line input, as pi's `Input`: Enter (or Ctrl+J) submits what is typed,
+    /// a backslash before Enter included; the new-line keys do nothing, and newlines in
+    /// pasted or inserted text are dropped.
+    pub fn single_line() -> Self {
+        Editor {
+            single_line: true,
+            ..Editor::default()
+        }
+    }
+
+    /// `text` as this editor takes it: without newlines when it holds one line only.
+    fn one_line<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.single_line && text.contains(['\n', '\r']) {
+            text.replace(['\n', '\r'], "").into()
+        } else {
+            text.into()
+        }
+    }
+
     /// The raw text (paste markers unexpanded).
     pub fn text(&self) -> String {
         self.lines.join("\n")
@@ -117,6 +139,7 @@ impl Editor {
     /// markers in `text` still expand.
     pub fn set_text(&mut self, text: &str) {
         let text = normalize(text);
+        let text = self.one_line(&text).into_owned();
         self.history_index = None;
         self.last_action = LastAction::None;
         self.jump = None;
@@ -169,6 +192,35 @@ impl Editor {
         self.replace_before_cursor(len, text);
     }
 
+    /// The `@` file reference being typed before the cursor, from its `@`: a word without
+    /// whitespace, or an opened quote (`@"my folder/te`) whose path may hold spaces.
+    pub fn at_reference(&self) -> Option<&str> {
+        let before = &self.lines[self.row][..self.col];
+        if let Some(i) = before.rfind("@\"")
+            && (i == 0 || before[..i].ends_with(char::is_whitespace))
+            && !before[i + 2..].contains('"')
+        {
+            return Some(&before[i..]);
+        }
+        let word = self.word_before_cursor();
+        word.starts_with('@').then_some(word)
+    }
+
+    /// Replace the `@` reference before the cursor (with the closing quote right after
+    /// the cursor, when it is quoted) by `text`; the cursor ends `back` bytes before its end.
+    pub fn replace_at_reference(&mut self, text: &str, back: usize) {
+        let Some(reference) = self.at_reference() else {
+            return;
+        };
+        let mut len = reference.len();
+        if reference.starts_with("@\"") && self.lines[self.row][self.col..].starts_with('"') {
+            self.col += 1;
+            len += 1;
+        }
+        self.replace_before_cursor(len, text);
+        self.set_col(self.col.saturating_sub(back));
+    }
+
     /// The text with paste markers replaced by what was pasted, trimmed (what is sent).
     pub fn expanded_text(&self) -> String {
         self.expanded().trim().to_string()
@@ -184,7 +236,8 @@ impl Editor {
         self.history_index = None;
         self.last_action = LastAction::None;
         self.push_undo();
-        let mut clean: String = normalize(&decode_csi_u_controls(raw))
+        let raw = self.one_line(raw);
+        let mut clean: String = normalize(&decode_csi_u_controls(&raw))
             .chars()
             .filter(|c| *c == '\n' || !c.is_control())
             .collect();
@@ -211,7 +264,8 @@ impl Editor {
         self.history_index = None;
         self.last_action = LastAction::None;
         self.push_undo();
-        self.insert_raw(&normalize(text));
+        let text = normalize(text);
+        self.insert_raw(&self.one_line(&text));
     }
 
     /// Waiting for the character of a jump (Ctrl+] / Ctrl+Alt+]).
@@ -256,6 +310,7 @@ impl Editor {
             history: std::mem::take(&mut self.history),
             kill_ring: std::mem::take(&mut self.kill_ring),
             last_width: self.last_width.clone(),
+            single_line: self.single_line,
             ..Editor::default()
         };
         EditorOutcome::Submit(text)
@@ -321,11 +376,18 @@ impl Editor {
         } else if is("tui.editor.cursorWordRight") {
             self.last_action = LastAction::None;
             self.move_word_right();
+        } else if self.single_line
+            && (is("tui.input.submit")
+                || (key.code == KeyCode::Char('j') && key.modifiers == KeyModifiers::CONTROL))
+        {
+            return self.submit();
         } else if is("tui.input.newLine")
             || (key.code == KeyCode::Char('j') && key.modifiers == KeyModifiers::CONTROL)
             || (key.code == KeyCode::Enter && key.modifiers.contains(KeyModifiers::ALT))
         {
-            self.new_line();
+            if !self.single_line {
+                self.new_line();
+            }
         } else if is("tui.input.submit") {
             if self.col > 0 && self.lines[self.row][..self.col].ends_with('\\') {
                 self.backspace();

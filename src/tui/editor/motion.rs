@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::Editor;
-use crate::ui_kit::text::{byte_at_column, next_boundary, prev_boundary, width, wrap_keeping};
+use crate::ui_kit::text::{byte_at_column, next_boundary, prev_boundary, width, wrap_ranges};
 
 /// One row on screen: a piece of a logical line.
 #[derive(Debug, Clone, Copy)]
@@ -169,45 +169,10 @@ impl Editor {
     }
 
     /// The byte ranges of line `row`'s rows on screen at `max` columns: words wrap as
-    /// `wrap_keeping` wraps them, and a paste marker that fits on a row is never split.
+    /// `wrap_ranges` wraps them, and a paste marker is one unit that moves down whole (and
+    /// is split only when wider than a row).
     pub(super) fn row_ranges(&self, row: usize, max: usize) -> Vec<Range<usize>> {
-        let line = &self.lines[row];
-        let plain = |from: usize| {
-            let mut start = from;
-            wrap_keeping(&line[from..], max)
-                .into_iter()
-                .map(|piece| {
-                    let range = start..start + piece.len();
-                    start += piece.len();
-                    range
-                })
-                .collect::<Vec<_>>()
-        };
-        let atoms = self.atoms(row);
-        if atoms.is_empty() || width(line) <= max {
-            return plain(0);
-        }
-        let mut out = Vec::new();
-        let mut start = 0;
-        loop {
-            let rows = plain(start);
-            if rows.len() <= 1 {
-                out.extend(rows);
-                return out;
-            }
-            let mut end = rows[0].end;
-            if let Some(atom) = atoms.iter().find(|a| inside(std::slice::from_ref(a), end))
-                && width(&line[atom.clone()]) <= max
-            {
-                end = if atom.start > start {
-                    atom.start
-                } else {
-                    atom.end
-                };
-            }
-            out.push(start..end);
-            start = end;
-        }
+        wrap_ranges(&self.lines[row], max, &self.atoms(row))
     }
 
     /// The rows on screen at the width last laid out.

@@ -13,12 +13,24 @@ type Run = (String, Style);
 
 /// Render markdown `source` to lines of at most `max_width` columns.
 pub fn render_markdown(source: &str, max_width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    render_markdown_styled(source, max_width, theme, Style::default())
+}
+
+/// Render markdown like [`render_markdown`] with `base` under the text's own styles (a
+/// thinking trace's colour and italics): inline code, bold and links keep theirs on top
+/// of it, and a block quote is drawn in the quote's style alone.
+pub fn render_markdown_styled(
+    source: &str,
+    max_width: usize,
+    theme: &Theme,
+    base: Style,
+) -> Vec<Line<'static>> {
     let mut r = Renderer {
         theme,
         width: max_width.max(1),
         lines: Vec::new(),
         runs: Vec::new(),
-        styles: vec![Style::default()],
+        styles: vec![base],
         lists: Vec::new(),
         item_prefix: None,
         quote_depth: 0,
@@ -42,9 +54,10 @@ pub fn render_markdown(source: &str, max_width: usize, theme: &Theme) -> Vec<Lin
     r.lines
 }
 
+/// A table's cells as they are read: rows of cells of styled runs.
 struct TableState {
-    rows: Vec<Vec<String>>,
-    cell: String,
+    rows: Vec<Vec<Vec<Run>>>,
+    cell: Vec<Run>,
 }
 
 struct Renderer<'t> {
@@ -101,28 +114,8 @@ impl Renderer<'_> {
     }
 
     fn event(&mut self, event: Event<'_>) {
-        if let Some(table) = &mut self.table {
-            match event {
-                Event::Text(t) | Event::Code(t) => return table.cell.push_str(&t),
-                Event::End(TagEnd::TableCell) => {
-                    let cell = std::mem::take(&mut table.cell);
-                    if let Some(row) = table.rows.last_mut() {
-                        row.push(cell);
-                    }
-                    return;
-                }
-                Event::Start(Tag::TableHead | Tag::TableRow) => {
-                    table.rows.push(Vec::new());
-                    return;
-                }
-                Event::End(TagEnd::Table) => {
-                    let rows = self.table.take().map(|t| t.rows).unwrap_or_default();
-                    self.render_table(rows);
-                    self.lines.push(Line::default());
-                    return;
-                }
-                _ => return,
-            }
+        if self.table.is_some() {
+            return self.table_event(event);
         }
         match event {
             Event::Start(tag) => self.start(tag),
@@ -180,8 +173,9 @@ impl Renderer<'_> {
             Tag::BlockQuote(_) => {
                 self.flush();
                 self.quote_depth += 1;
+                // A quote is drawn in its own style, not the text's base style.
                 let style = self.theme.fg("mdQuote").add_modifier(Modifier::ITALIC);
-                self.push_style(style);
+                self.styles.push(style);
             }
             Tag::CodeBlock(kind) => {
                 self.flush();
@@ -225,7 +219,7 @@ impl Renderer<'_> {
                 self.flush();
                 self.table = Some(TableState {
                     rows: Vec::new(),
-                    cell: String::new(),
+                    cell: Vec::new(),
                 });
             }
             _ => {}
@@ -317,31 +311,86 @@ impl Renderer<'_> {
         self.lines.push(Line::from(Span::styled("```", border)));
     }
 
-    fn render_table(&mut self, rows: Vec<Vec<String>>) {
+    /// An event inside a table: cells collect styled runs; the table is drawn at its end.
+    fn table_event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Text(t) => {
+                let run = (t.to_string(), self.style());
+                self.push_cell_run(run);
+            }
+            Event::Code(t) => {
+                let run = (t.to_string(), self.style().patch(self.theme.fg("mdCode")));
+                self.push_cell_run(run);
+            }
+            Event::Start(tag @ (Tag::Emphasis | Tag::Strong | Tag::Strikethrough)) => {
+                self.start(tag)
+            }
+            Event::End(tag @ (TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough)) => {
+                self.end(tag)
+            }
+            Event::End(TagEnd::TableCell) => {
+                if let Some(table) = &mut self.table {
+                    let cell = std::mem::take(&mut table.cell);
+                    if let Some(row) = table.rows.last_mut() {
+                        row.push(cell);
+                    }
+                }
+            }
+            Event::Start(Tag::TableHead | Tag::TableRow) => {
+                if let Some(table) = &mut self.table {
+                    table.rows.push(Vec::new());
+                }
+            }
+            Event::End(TagEnd::Table) => {
+                let rows = self.table.take().map(|t| t.rows).unwrap_or_default();
+                self.render_table(rows);
+                self.lines.push(Line::default());
+            }
+            _ => {}
+        }
+    }
+
+    /// Add a run to the table cell being read.
+    fn push_cell_run(&mut self, run: Run) {
+        if let Some(table) = &mut self.table {
+            table.cell.push(run);
+        }
+    }
+
+    fn render_table(&mut self, rows: Vec<Vec<Vec<Run>>>) {
         let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
         if columns == 0 {
             return;
         }
+        let text = |cell: &[Run]| cell.iter().map(|r| r.0.as_str()).collect::<String>();
         let mut widths = vec![1usize; columns];
+        // A column is kept at least as wide as its longest word while the table fits.
+        let mut words = vec![1usize; columns];
         for row in &rows {
             for (i, cell) in row.iter().enumerate() {
-                widths[i] = widths[i].max(width(cell));
+                let cell = text(cell);
+                widths[i] = widths[i].max(width(&cell));
+                let longest = cell.split_whitespace().map(width).max().unwrap_or(0);
+                words[i] = words[i].max(longest);
             }
         }
         let chrome = columns * 3 + 1;
         if chrome + columns > self.width {
             for row in &rows {
-                for piece in wrap_line(&row.join(" | "), self.width) {
+                let cells: Vec<String> = row.iter().map(|c| text(c)).collect();
+                for piece in wrap_line(&cells.join(" | "), self.width) {
                     self.lines.push(Line::from(piece));
                 }
             }
             return;
         }
-        // Shrink the widest columns until the table fits.
+        // Shrink the widest columns until the table fits, words whole while they can be.
+        let keep_words = words.iter().sum::<usize>() + chrome <= self.width;
         while widths.iter().sum::<usize>() + chrome > self.width {
             let Some((i, w)) = widths
                 .iter()
                 .enumerate()
+                .filter(|(i, w)| !keep_words || **w > words[*i])
                 .max_by_key(|(_, w)| **w)
                 .map(|(i, w)| (i, *w))
             else {
@@ -361,25 +410,32 @@ impl Renderer<'_> {
             ))
         };
         self.lines.push(rule("┌", "┬", "┐"));
+        let empty = Vec::new();
         for (r, row) in rows.iter().enumerate() {
+            let bold = Style::default().add_modifier(Modifier::BOLD);
             // A cell wider than its column wraps within it; the row grows to its tallest cell.
-            let cells: Vec<Vec<String>> = widths
+            let cells: Vec<Vec<Vec<Run>>> = widths
                 .iter()
                 .enumerate()
-                .map(|(i, w)| wrap_line(row.get(i).map(String::as_str).unwrap_or(""), *w))
+                .map(|(i, w)| {
+                    let runs: Vec<Run> = row
+                        .get(i)
+                        .unwrap_or(&empty)
+                        .iter()
+                        .map(|(t, s)| (t.clone(), if r == 0 { s.patch(bold) } else { *s }))
+                        .collect();
+                    wrap_runs(&runs, *w, *w)
+                })
                 .collect();
             let height = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
-            let style = if r == 0 {
-                Style::default().add_modifier(Modifier::BOLD)
-            } else {
-                Style::default()
-            };
             for line in 0..height {
                 let mut spans = vec![Span::styled("│", border)];
                 for (cell, w) in cells.iter().zip(&widths) {
-                    let text = cell.get(line).map(String::as_str).unwrap_or("");
-                    let pad = w.saturating_sub(width(text));
-                    spans.push(Span::styled(format!(" {text}{} ", " ".repeat(pad)), style));
+                    let runs = cell.get(line).map(Vec::as_slice).unwrap_or(&[]);
+                    let used: usize = runs.iter().map(|(t, _)| width(t)).sum();
+                    spans.push(Span::raw(" "));
+                    spans.extend(runs.iter().map(|(t, s)| Span::styled(t.clone(), *s)));
+                    spans.push(Span::raw(" ".repeat(w.saturating_sub(used) + 1)));
                     spans.push(Span::styled("│", border));
                 }
                 self.lines.push(Line::from(spans));

@@ -7,7 +7,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::tui::transcript::images::{ImageOptions, ImageRows, append_images};
-use crate::tui::transcript::markdown::render_markdown;
+use crate::tui::transcript::markdown::{render_markdown, render_markdown_styled};
 use crate::tui::transcript::tool_rows::render_tool;
 use crate::tui::transcript::{Item, NoticeKind, Transcript};
 use crate::ui_kit::text::{sanitize, wrap_line};
@@ -406,10 +406,13 @@ fn render_item_with(
             let thinking_style = theme.fg("thinkingText").add_modifier(Modifier::ITALIC);
             if !thinking.trim().is_empty() {
                 if options.thinking_expanded {
-                    for raw in sanitize(thinking.trim()).split('\n') {
-                        for piece in wrap_line(raw, inner) {
-                            lines.push(indent(vec![Span::styled(piece, thinking_style)]));
-                        }
+                    // A thinking trace is markdown in the thinking style (as pi 0.73.1 draws it).
+                    for line in
+                        render_markdown_styled(thinking.trim(), inner, theme, thinking_style)
+                    {
+                        let mut spans = vec![Span::raw(" ")];
+                        spans.extend(line.spans);
+                        lines.push(Line::from(spans));
                     }
                 } else {
                     let label = options

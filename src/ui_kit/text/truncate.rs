@@ -4,19 +4,23 @@
 use super::width::{Piece, pieces, width};
 
 /// Cut `text` to at most `max` columns, ending with `ellipsis` when cut. Grapheme
-/// clusters are never split; escape sequences are kept, and a reset is appended when
-/// styled text was cut.
+/// clusters are never split; escape sequences are kept. When styled text was cut, a reset
+/// ends its styles before the ellipsis (drawn unstyled, as pi 0.73.1 draws it) and after.
 pub fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
     if width(text) <= max {
         return text.to_string();
     }
     let room = max.saturating_sub(width(ellipsis));
     let mut out = slice_by_column(text, 0, room);
-    if width(ellipsis) <= max {
-        out.push_str(ellipsis);
-    }
-    if out.contains('\x1b') {
+    let styled = out.contains('\x1b');
+    if styled {
         out.push_str("\x1b[0m");
+    }
+    if width(ellipsis) <= max && !ellipsis.is_empty() {
+        out.push_str(ellipsis);
+        if styled {
+            out.push_str("\x1b[0m");
+        }
     }
     out
 }

@@ -1,7 +1,7 @@
 //! Word wrap: break at spaces, and inside a word only when the word alone is wider than
 //! the row. Works on plain and ANSI-styled text (styles re-opened on the next row).
 
-use super::width::{Piece, graphemes, pieces, width};
+use super::width::{Piece, pieces, width};
 
 /// Wrap `text` (may contain newlines and ANSI styling) into lines of at most `max`
 /// columns, breaking after spaces where possible and inside a word only when it is wider
@@ -158,44 +158,6 @@ fn track_sgr(active: &mut Vec<String>, seq: &str) {
     } else {
         active.push(seq.to_string());
     }
-}
-
-/// Word-wrap like [`wrap_line`], but keep every character: the pieces joined
-/// give `line` back (spaces stay at the end of the row they follow), so an
-/// editor can map byte offsets to rows. A row's trailing spaces may run past
-/// `max`; they draw as nothing.
-pub fn wrap_keeping(line: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
-    if width(line) <= max {
-        return vec![line.to_string()];
-    }
-    let mut rows = Vec::new();
-    let mut row = String::new();
-    let mut row_width = 0;
-    for word in split_words(line) {
-        let visible = width(word.trim_end());
-        if row_width + visible <= max {
-            row.push_str(word);
-            row_width += width(word);
-            continue;
-        }
-        if !row.is_empty() && visible <= max {
-            rows.push(std::mem::take(&mut row));
-            row.push_str(word);
-            row_width = width(word);
-            continue;
-        }
-        for (g, w) in graphemes(word) {
-            if row_width + w > max && !row.is_empty() && g != " " {
-                rows.push(std::mem::take(&mut row));
-                row_width = 0;
-            }
-            row.push_str(g);
-            row_width += w;
-        }
-    }
-    rows.push(row);
-    rows
 }
 
 /// `line` split into words, each keeping the spaces that follow it (a line starting
