@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::config::error::io_reason;
+use crate::i18n::config_words::io_reason;
 use crate::t;
 
 /// `auth.json` could not be read, used or saved.

@@ -60,7 +60,7 @@ impl AgentSession {
                 .and_then(|()| std::fs::copy(&source, &destination))
                 .map_err(|e| CoreError::ImportCopyFailed {
                     path: destination.clone(),
-                    reason: crate::config::error::io_reason(&e),
+                    reason: crate::i18n::config_words::io_reason(&e),
                 })?;
         }
         // The session continues in its own folder, as `/resume` does; when that folder is
@@ -93,7 +93,7 @@ fn check_session_file(path: &Path) -> Result<(), NotASession> {
     let bytes =
         crate::config::regular_file::read_regular(path, crate::session::load::MAX_SESSION_BYTES)
             .map_err(|e| NotASession::Unreadable {
-                reason: crate::config::error::io_reason(&e),
+                reason: crate::i18n::config_words::io_reason(&e),
             })?;
     let text = crate::session::load::decode_lossy(&bytes);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");

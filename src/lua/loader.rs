@@ -48,7 +48,7 @@ fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Function> {
         mlua::Error::runtime(t!(
             "pi.ext.cannot_read",
             path = path.display().to_string(),
-            error = crate::config::error::io_reason(&e)
+            error = crate::i18n::config_words::io_reason(&e)
         ))
     })?;
     lua.load(source)

@@ -58,7 +58,7 @@ pub fn private_temp() -> Result<PathBuf, SandboxError> {
             .map(|()| dir.clone())
             .map_err(|e| SandboxError::TempFolder {
                 path: dir.clone(),
-                reason: crate::config::error::io_reason(&e),
+                reason: crate::i18n::config_words::io_reason(&e),
             })
     })
     .clone()

@@ -254,7 +254,7 @@ impl Theme {
         let text = match crate::config::json_file::read_config_text(path) {
             Ok(text) => text,
             Err(e) => {
-                let reason = crate::config::error::io_reason(&e);
+                let reason = crate::i18n::config_words::io_reason(&e);
                 let path = path.to_path_buf();
                 return (Err(ThemeError::Unreadable { path, reason }), Vec::new());
             }

@@ -212,7 +212,7 @@ pub fn lock_auth_file(agent_dir: &Path) -> Result<File, OAuthError> {
 fn lock_error(path: &Path, e: &std::io::Error) -> OAuthError {
     OAuthError::Lock {
         path: path.to_path_buf(),
-        reason: crate::config::error::io_reason(e),
+        reason: crate::i18n::config_words::io_reason(e),
     }
 }
 

@@ -168,7 +168,7 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, ModelsJso
         Err(e) => {
             return Err(ModelsJsonError::Unreadable {
                 path: path_buf(),
-                reason: crate::config::error::io_reason(&e),
+                reason: crate::i18n::config_words::io_reason(&e),
             });
         }
     };
