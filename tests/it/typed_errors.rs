@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 68;
+const CEILING: usize = 66;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -37,6 +37,8 @@ const CONVERTED: &[&str] = &[
     "src/core",
     "src/resources",
     "src/i18n",
+    "src/tools/edit",
+    "src/tools/bash/process.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
