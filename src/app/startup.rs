@@ -372,7 +372,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
                 (demo_model(), ThinkingLevel::Off)
             }
-            Err(message) => return Err(message),
+            Err(e) => return Err(e.to_string()),
         };
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 66;
+const CEILING: usize = 65;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -39,6 +39,7 @@ const CONVERTED: &[&str] = &[
     "src/i18n",
     "src/tools/edit",
     "src/tools/bash/process.rs",
+    "src/app/model_setup.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
