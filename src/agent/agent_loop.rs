@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::ai::auth_error::RequestAuthError;
 use crate::ai::events::AssistantMessageEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::stream::{ProviderRegistry, RequestHooks, StreamOptions};
@@ -32,7 +33,7 @@ pub struct RequestAuth {
 }
 
 /// Resolves credentials for a model just before each request.
-pub type AuthResolver = Arc<dyn Fn(&Model) -> Result<RequestAuth, String> + Send + Sync>;
+pub type AuthResolver = Arc<dyn Fn(&Model) -> Result<RequestAuth, RequestAuthError> + Send + Sync>;
 
 /// Converts the agent's messages into what the model sees.
 pub type ConvertToLlm = fn(&[Message]) -> Vec<Message>;
@@ -335,7 +336,7 @@ async fn stream_reply(
         Err(e) => {
             let mut m = AssistantMessage::empty(&cfg.model.api, &cfg.model.provider, &cfg.model.id);
             m.stop_reason = StopReason::Error;
-            m.error_message = Some(e);
+            m.error_message = Some(e.to_string());
             return finish_without_stream(state, observer, m).await;
         }
     };

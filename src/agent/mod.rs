@@ -1,6 +1,7 @@
 //! The agent loop: stream a reply, run its tool calls, repeat until done.
 
 pub mod agent_loop;
+pub mod arguments_error;
 pub mod events;
 pub mod queue;
 pub mod run_limits;

@@ -67,7 +67,7 @@ async fn prepare(
         Err(e) => {
             return Prepared::Immediate {
                 call: call.clone(),
-                output: error_output(e),
+                output: error_output(e.to_string()),
             };
         }
     };

@@ -2,11 +2,13 @@
 //! of primitive values (models sometimes send `"10"` for a number).
 
 use serde_json::{Map, Value};
+
+use super::arguments_error::{ArgumentsError, SchemaError};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-type Compiled = Result<Arc<jsonschema::Validator>, String>;
+type Compiled = Result<Arc<jsonschema::Validator>, SchemaError>;
 
 /// The JSON Schema dialect a tool's argument schema is read in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -57,14 +59,16 @@ fn compile_into(slot: &Slot, schema: &Value, dialect: SchemaDialect) -> Compiled
                     .with_draft(jsonschema::Draft::Draft7)
                     .build(schema),
             };
-            compiled.map(Arc::new).map_err(|e| e.to_string())
+            compiled.map(Arc::new).map_err(|e| SchemaError {
+                detail: e.to_string(),
+            })
         })
         .clone()
 }
 
 /// Compile an extension's `schema` now, keeping the validator for the tool's
 /// calls; the compiler's message when it is not a usable schema.
-pub fn compile_schema(schema: &Value) -> Result<(), String> {
+pub fn compile_schema(schema: &Value) -> Result<(), SchemaError> {
     compiled(schema, SchemaDialect::Declared).map(|_| ())
 }
 
@@ -88,11 +92,13 @@ pub fn validate_tool_arguments(
     schema: &Value,
     dialect: SchemaDialect,
     args: &Value,
-) -> Result<Value, String> {
+) -> Result<Value, ArgumentsError> {
     let coerced = coerce(args.clone(), schema);
-    let validator = compiled(schema, dialect)
-        .map_err(|e| format!("Invalid schema for tool \"{tool_name}\": {e}"))?;
-    let errors: Vec<String> = validator
+    let validator = compiled(schema, dialect).map_err(|e| ArgumentsError::InvalidSchema {
+        tool: tool_name.to_string(),
+        detail: e.detail,
+    })?;
+    let errors: Vec<(String, String)> = validator
         .iter_errors(&coerced)
         .map(|e| {
             let path = e.instance_path().to_string();
@@ -103,17 +109,18 @@ pub fn validate_tool_arguments(
             } else {
                 path
             };
-            format!("  - {path}: {e}")
+            (path, e.to_string())
         })
         .collect();
     if errors.is_empty() {
         return Ok(coerced);
     }
     let received = serde_json::to_string_pretty(args).unwrap_or_default();
-    Err(format!(
-        "Validation failed for tool \"{tool_name}\":\n{}\n\nReceived arguments:\n{received}",
-        errors.join("\n")
-    ))
+    Err(ArgumentsError::Invalid {
+        tool: tool_name.to_string(),
+        problems: errors,
+        received,
+    })
 }
 
 /// [`validate_tool_arguments`] for a call whose arguments text was not a JSON
@@ -124,7 +131,7 @@ pub fn validate_call_arguments(
     dialect: SchemaDialect,
     args: &Value,
     raw: Option<&str>,
-) -> Result<Value, String> {
+) -> Result<Value, ArgumentsError> {
     match raw {
         Some(raw) => {
             let what = match serde_json::from_str::<Value>(raw) {
@@ -135,9 +142,11 @@ pub fn validate_call_arguments(
                 Ok(Value::Null) => "null",
                 _ => "text that is not JSON",
             };
-            Err(format!(
-                "Validation failed for tool \"{tool_name}\":\n  - root: the arguments must be a JSON object, not {what}\n\nReceived arguments:\n{raw}"
-            ))
+            Err(ArgumentsError::NotAnObject {
+                tool: tool_name.to_string(),
+                found: what,
+                received: raw.to_string(),
+            })
         }
         None => validate_tool_arguments(tool_name, schema, dialect, args),
     }
@@ -235,7 +244,9 @@ mod tests {
 
     #[test]
     fn reports_missing_and_wrong_types() {
-        let e = validate_tool_arguments("read", &schema(), D, &json!({"limit":"x"})).unwrap_err();
+        let e = validate_tool_arguments("read", &schema(), D, &json!({"limit":"x"}))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("Validation failed for tool \"read\":"), "{e}");
         assert!(e.contains("  - path:"), "{e}");
         assert!(e.contains("  - limit:"), "{e}");
@@ -251,7 +262,9 @@ mod tests {
         assert!(validate_tool_arguments("read", &schema(), D, &args).is_ok());
         let stricter = json!({"type":"object","required":["path","mode"],"properties":{
             "path":{"type":"string"},"mode":{"type":"string"}}});
-        let e = validate_tool_arguments("read", &stricter, D, &args).unwrap_err();
+        let e = validate_tool_arguments("read", &stricter, D, &args)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("  - mode:"), "{e}");
         assert!(validate_tool_arguments("read", &schema(), D, &args).is_ok());
     }
@@ -261,7 +274,9 @@ mod tests {
         let schema = json!({"type":"object","required":["pattern"],"properties":{
             "pattern":{"type":"string"}}});
         prepare_in_background(schema.clone(), D);
-        let e = validate_tool_arguments("grep", &schema, D, &json!({})).unwrap_err();
+        let e = validate_tool_arguments("grep", &schema, D, &json!({}))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("  - pattern:"), "{e}");
         let ok = validate_tool_arguments("grep", &schema, D, &json!({"pattern": "x"})).unwrap();
         assert_eq!(ok, json!({"pattern": "x"}));
@@ -286,7 +301,9 @@ mod tests {
         prepare_in_background(schema.clone(), D);
         let again = compiled(&schema, D).unwrap();
         assert!(Arc::ptr_eq(&first.unwrap(), &again));
-        let e = validate_tool_arguments("t", &schema, D, &json!({"warm_a": 1})).unwrap_err();
+        let e = validate_tool_arguments("t", &schema, D, &json!({"warm_a": 1}))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("  - warm_a:"), "{e}");
     }
 }

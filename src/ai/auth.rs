@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use crate::ai::auth_error::AuthStoreError;
 use crate::ai::catalog;
 use crate::ai::types::now_ms;
 use crate::config::config_value::{CommandCache, Env};
+use crate::config::error::JsonProblem;
 use crate::config::json_file::read_object_for_update;
-use crate::config::json_file::{json_error_message, to_pretty_json};
+use crate::config::json_file::to_pretty_json;
 use crate::config::paths;
 
 /// OAuth tokens from a subscription login.
@@ -119,27 +121,26 @@ impl AuthStorage {
                 Ok(mut map) => {
                     let (problems, _) = crate::ai::auth_check::take_invalid(&mut map);
                     for problem in problems {
-                        warnings.push(format!(
-                            "Invalid entry in auth file {}: {problem}; this entry is ignored, and pi will not rewrite the file until it is fixed",
-                            path.display()
-                        ));
+                        let e = AuthStoreError::InvalidEntry {
+                            path: path.clone(),
+                            problem,
+                        };
+                        warnings.push(e.to_string());
                     }
                     (map, false)
                 }
                 Err(problem) => {
-                    warnings.push(format!(
-                        "Invalid auth file {}: {problem}; stored credentials are ignored and the file is left unchanged",
-                        path.display()
-                    ));
+                    let e = AuthStoreError::InvalidFile {
+                        path: path.clone(),
+                        problem,
+                    };
+                    warnings.push(e.to_string());
                     (Map::new(), true)
                 }
             },
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Map::new(), false),
             Err(e) => {
-                warnings.push(format!(
-                    "Could not read auth file {}: {e}; stored credentials are ignored",
-                    path.display()
-                ));
+                warnings.push(AuthStoreError::unreadable(&path, &e).to_string());
                 (Map::new(), true)
             }
         };
@@ -200,7 +201,7 @@ impl AuthStorage {
     }
 
     /// Store a credential and save `auth.json` (created with mode 0600).
-    pub fn set(&mut self, provider: &str, credential: &Credential) -> Result<(), String> {
+    pub fn set(&mut self, provider: &str, credential: &Credential) -> Result<(), AuthStoreError> {
         self.data.insert(provider.to_string(), credential.to_json());
         let value = credential.to_json();
         self.persist(|file| {
@@ -232,7 +233,7 @@ impl AuthStorage {
     }
 
     /// Remove a provider's credential and save.
-    pub fn remove(&mut self, provider: &str) -> Result<(), String> {
+    pub fn remove(&mut self, provider: &str) -> Result<(), AuthStoreError> {
         self.data.remove(provider);
         self.persist(|file| {
             file.remove(provider);
@@ -282,29 +283,27 @@ impl AuthStorage {
         catalog::env_api_key(provider, &self.env)
     }
 
-    fn persist(&self, change: impl FnOnce(&mut Map<String, Value>)) -> Result<(), String> {
+    fn persist(&self, change: impl FnOnce(&mut Map<String, Value>)) -> Result<(), AuthStoreError> {
         let Some(path) = &self.path else {
             return Ok(());
         };
         if self.load_failed {
-            return Err(format!(
-                "Not saving credentials: {} could not be parsed; fix or remove it first",
-                path.display()
-            ));
+            return Err(AuthStoreError::NotSavedUnparsed { path: path.clone() });
         }
-        let mut current = read_object_for_update(path, "credentials", parse_auth)?;
+        let mut current = read_object_for_update(path, "credentials", parse_auth)
+            .map_err(|problem| AuthStoreError::NotSavedNow { problem })?;
         if let Some(problem) = current
             .iter()
             .find_map(|(provider, entry)| crate::ai::auth_check::entry_problem(provider, entry))
         {
-            return Err(format!(
-                "Not saving credentials: {} holds an entry pi cannot use ({problem}); fix or remove it first",
-                path.display()
-            ));
+            return Err(AuthStoreError::NotSavedEntry {
+                path: path.clone(),
+                problem,
+            });
         }
         change(&mut current);
         write_private(path, &to_pretty_json(&Value::Object(current)))
-            .map_err(|e| format!("Could not write {}: {e}", path.display()))
+            .map_err(|e| AuthStoreError::unwritable(path, &e))
     }
 }
 
@@ -314,13 +313,8 @@ fn parse_auth(text: &str) -> Result<Map<String, Value>, String> {
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err("expected a JSON object at the top level".to_string()),
-        Err(e) => Err(format!(
-            "{} at line {}, column {}",
-            json_error_message(&e),
-            e.line(),
-            e.column()
-        )),
+        Ok(_) => Err(JsonProblem::NotAnObject.to_string()),
+        Err(e) => Err(JsonProblem::from_serde(&e).to_string()),
     }
 }
 

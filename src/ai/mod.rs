@@ -3,6 +3,7 @@
 pub mod assistant_stream;
 pub mod auth;
 pub mod auth_check;
+pub mod auth_error;
 pub mod catalog;
 pub mod connect_progress;
 pub mod cost;

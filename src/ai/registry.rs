@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 
 use crate::ai::auth::AuthStorage;
+use crate::ai::auth_error::{RequestAuthError, ValueOf};
 use crate::ai::catalog;
 use crate::ai::local_models;
 use crate::ai::model::{Model, ModelCost};
@@ -381,7 +382,7 @@ impl ModelRegistry {
         model: &Model,
         auth: &AuthStorage,
         runtime_api_key: Option<&str>,
-    ) -> Result<(Option<String>, BTreeMap<String, String>), String> {
+    ) -> Result<(Option<String>, BTreeMap<String, String>), RequestAuthError> {
         let provider = &model.provider;
         let env = auth.env();
         let config = self.request_configs.get(provider);
@@ -390,11 +391,14 @@ impl ModelRegistry {
             None => match auth.api_key(provider) {
                 Some(k) => Some(k),
                 None => match config.and_then(|c| c.api_key.as_deref()) {
-                    Some(raw) => Some(resolve_config_value_or_err(
-                        raw,
-                        env,
-                        &format!("API key for provider \"{provider}\""),
-                    )?),
+                    Some(raw) => Some(resolve_config_value_or_err(raw, env).map_err(|e| {
+                        RequestAuthError::Unresolved {
+                            value: ValueOf::ApiKey {
+                                provider: provider.clone(),
+                            },
+                            command: e.command,
+                        }
+                    })?),
                     None => None,
                 },
             },
@@ -402,14 +406,14 @@ impl ModelRegistry {
 
         let mut headers: BTreeMap<String, String> = model.headers.clone().unwrap_or_default();
         if let Some(h) = config.and_then(|c| c.headers.as_ref()) {
-            resolve_headers_into(&mut headers, h, env, &format!("provider \"{provider}\""))?;
+            resolve_headers_into(&mut headers, h, env, provider)?;
         }
         if let Some(h) = self
             .model_headers
             .get(&(provider.clone(), model.id.clone()))
         {
-            let what = format!("model \"{provider}/{}\"", model.id);
-            resolve_headers_into(&mut headers, h, env, &what)?;
+            let owner = format!("{provider}/{}", model.id);
+            resolve_headers_into(&mut headers, h, env, &owner)?;
         }
 
         // Local servers take no key; OpenAI-compatible clients still send one.
@@ -417,11 +421,11 @@ impl ModelRegistry {
             .or_else(|| local_models::is_local_provider(provider).then(|| provider.to_string()));
         let Some(api_key) = api_key else {
             if auth.is_oauth(provider) {
-                return Err(format!(
-                    "Authentication failed for \"{provider}\". Credentials may have expired or network is unavailable. Run '/login {provider}' to re-authenticate."
-                ));
+                return Err(RequestAuthError::LoginExpired {
+                    provider: provider.clone(),
+                });
             }
-            return Err(self.no_api_key_message(provider));
+            return Err(self.no_api_key(provider));
         };
         if config.is_some_and(|c| c.auth_header) {
             headers.insert("Authorization".to_string(), format!("Bearer {api_key}"));
@@ -429,23 +433,17 @@ impl ModelRegistry {
         Ok((Some(api_key), headers))
     }
 
-    /// The error shown when a provider has no credentials: which environment
-    /// variable to set, `/login`, or a `models.json` apiKey.
-    pub fn no_api_key_message(&self, provider: &str) -> String {
-        let vars = catalog::env_api_key_vars(provider);
-        let mut ways = Vec::new();
-        if !vars.is_empty() {
-            ways.push(format!("set {}", vars.join(" or ")));
+    /// The error when a provider has no credentials: which environment variables would
+    /// hold a key, and the `models.json` where an apiKey can go.
+    pub fn no_api_key(&self, provider: &str) -> RequestAuthError {
+        RequestAuthError::NoApiKey {
+            provider: provider.to_string(),
+            env_vars: catalog::env_api_key_vars(provider)
+                .iter()
+                .map(|v| v.to_string())
+                .collect(),
+            models_path: self.models_path.clone(),
         }
-        ways.push("use /login to store a key".to_string());
-        ways.push(format!(
-            "add an \"apiKey\" for \"{provider}\" in {}",
-            self.models_path.display()
-        ));
-        format!(
-            "No API key found for {provider}.\n\nTo fix: {}.",
-            ways.join(", ")
-        )
     }
 }
 
@@ -453,10 +451,17 @@ fn resolve_headers_into(
     out: &mut BTreeMap<String, String>,
     headers: &IndexMap<String, String>,
     env: &Env,
-    what: &str,
-) -> Result<(), String> {
+    owner: &str,
+) -> Result<(), RequestAuthError> {
     for (name, raw) in headers {
-        let value = resolve_config_value_or_err(raw, env, &format!("{what} header \"{name}\""))?;
+        let value =
+            resolve_config_value_or_err(raw, env).map_err(|e| RequestAuthError::Unresolved {
+                value: ValueOf::Header {
+                    owner: owner.to_string(),
+                    name: name.clone(),
+                },
+                command: e.command,
+            })?;
         out.insert(name.clone(), value);
     }
     Ok(())

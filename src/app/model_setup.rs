@@ -8,7 +8,8 @@ use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::providers::demo::{DEMO_PROVIDER, demo_model};
 use crate::ai::registry::ModelRegistry;
 use crate::ai::resolve::{
-    InitialModelRequest, effective_thinking_level, resolve_model_scope, select_initial_model,
+    InitialModelRequest, ModelSelectionError, effective_thinking_level, resolve_model_scope,
+    select_initial_model,
 };
 use crate::cli::args::Args;
 use crate::config::settings::Settings;
@@ -91,7 +92,7 @@ pub fn choose_model(
     auth: &AuthStorage,
     existing: &crate::session::context::SessionContext,
     has_existing: bool,
-) -> Result<(Model, ThinkingLevel), String> {
+) -> Result<(Model, ThinkingLevel), ModelSelectionError> {
     let cli_thinking = match args.thinking.as_deref() {
         None => None,
         Some(t) => match ThinkingLevel::parse(t) {
@@ -130,8 +131,7 @@ pub fn choose_model(
                 default_model: settings.default_model(),
                 registry,
                 auth,
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
             super::startup::warn_all(initial.warnings);
             let explicit = initial
                 .thinking_level

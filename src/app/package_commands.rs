@@ -309,7 +309,7 @@ fn update_checked(
                     Err(e) => t!(
                         "pi.pkg.update_failed",
                         source = source,
-                        error = crate::config::error::io_reason(&e)
+                        error = crate::i18n::config_words::io_reason(&e)
                     ),
                 });
                 return;

@@ -61,7 +61,7 @@ pub(crate) fn apply_sandbox(
     let (sandbox, warnings) =
         crate::sandbox::mode::resolve(settings.global().get("sandbox"), project, trusted, cli, cwd);
     warn_all(warnings.clone());
-    crate::sandbox::check_support(&sandbox, cwd)?;
+    crate::sandbox::check_support(&sandbox, cwd).map_err(|e| e.to_string())?;
     crate::sandbox::set(sandbox);
     crate::sandbox::set_yolo(args.yolo);
     Ok(warnings)

@@ -237,7 +237,12 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         .map_err(|e| e.to_string())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
-    if !rpc && output.is_some() && initial.is_none() && rest.is_empty() {
+    // With unknown flags the check waits for the extensions: an unknown flag is the
+    // first thing to report, and a value taken by an extension's flag is no prompt.
+    let no_prompt = |initial: &Option<String>, rest: &[String]| {
+        !rpc && output.is_some() && initial.is_none() && rest.is_empty()
+    };
+    if args.unknown_flags.is_empty() && no_prompt(&initial, &rest) {
         return Err(t!("pi.cli.no_prompt"));
     }
 
@@ -331,6 +336,9 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             return Err(crate::cli::error::CliError::unknown_flag(&flag, &known).to_string());
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
+        if no_prompt(&initial, &rest) {
+            return Err(t!("pi.cli.no_prompt"));
+        }
     }
     let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
     let prompt = system_prompt(&args, &agent_dir, &cwd, project, &tools, &skills);
@@ -364,7 +372,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
                 (demo_model(), ThinkingLevel::Off)
             }
-            Err(message) => return Err(message),
+            Err(e) => return Err(e.to_string()),
         };
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);

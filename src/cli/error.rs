@@ -136,8 +136,9 @@ impl std::fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// The flag (with `--`) of pi's own and of `extra` (without dashes) closest to `flag`,
-/// when one is close enough to be a likely typo.
+/// The flag (with `--`) of pi's own and of `extra` (without dashes) closest to `flag`:
+/// a likely typo (a third of the letters wrong, or a prefix) first; else the nearest
+/// flag at most three edits away that keeps some of the letters typed.
 pub fn closest_flag(flag: &str, extra: &[String]) -> Option<String> {
     let name = flag.trim_start_matches('-');
     let name = name.split_once('=').map_or(name, |(n, _)| n);
@@ -149,12 +150,21 @@ pub fn closest_flag(flag: &str, extra: &[String]) -> Option<String> {
         .get_arguments()
         .filter(|a| !a.is_hide_set())
         .filter_map(|a| a.get_long().map(str::to_string));
-    let limit = (name.chars().count() / 3).max(1);
-    ours.chain(extra.iter().cloned())
+    let length = name.chars().count();
+    let limit = (length / 3).max(1);
+    let scored: Vec<(usize, String)> = ours
+        .chain(extra.iter().cloned())
         .map(|candidate| (edit_distance(name, &candidate), candidate))
-        .filter(|(d, c)| *d <= limit || c.starts_with(name) && name.len() >= 3)
-        .min_by_key(|(d, c)| (*d, c.chars().count().abs_diff(name.chars().count())))
-        .map(|(_, c)| format!("--{c}"))
+        .collect();
+    let best = |keep: &dyn Fn(usize, &str) -> bool| {
+        scored
+            .iter()
+            .filter(|(d, c)| keep(*d, c))
+            .min_by_key(|(d, c)| (*d, c.chars().count().abs_diff(length), c.clone()))
+            .map(|(_, c)| format!("--{c}"))
+    };
+    best(&|d, c| d <= limit || c.starts_with(name) && name.len() >= 3)
+        .or_else(|| best(&|d, _| d <= 3 && d < length))
 }
 
 /// Edit distance between `a` and `b` by characters, a swap of two neighbours counting
@@ -204,6 +214,9 @@ mod tests {
             Some("--plan")
         );
         assert_eq!(closest_flag("--zzzzzzzz", &[]), None);
+        // Nothing within a third of the letters: the nearest flag a few edits away.
+        let bogus = closest_flag("--bogus", &[]).expect("a suggestion for --bogus");
+        assert!(edit_distance("bogus", &bogus[2..]) <= 3, "{bogus}");
     }
 
     #[test]

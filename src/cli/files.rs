@@ -73,7 +73,7 @@ pub fn process_file_args(
             std::io::ErrorKind::NotFound => FileArgError::NotFound { path: path.clone() },
             _ => FileArgError::Unreadable {
                 path: path.clone(),
-                reason: crate::config::error::io_reason(&e),
+                reason: crate::i18n::config_words::io_reason(&e),
             },
         })?;
         if bytes.is_empty() {

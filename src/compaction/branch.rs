@@ -9,6 +9,7 @@ use crate::ai::types::Message;
 use crate::session::entries::SessionEntry;
 use crate::session::manager::SessionManager;
 
+use super::error::SummaryError;
 use super::file_ops::FileOps;
 use super::prepare::entry_message;
 use super::prompts::{BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT};
@@ -112,7 +113,7 @@ pub async fn generate_branch_summary(
     custom: Option<&str>,
     replace: bool,
     signal: &CancellationToken,
-) -> Result<BranchSummary, String> {
+) -> Result<BranchSummary, SummaryError> {
     let window = if config.model.context_window > 0 {
         config.model.context_window
     } else {

@@ -4,6 +4,7 @@
 //! and modified across summaries.
 
 pub mod branch;
+pub mod error;
 pub mod file_ops;
 pub mod prepare;
 pub mod prompts;

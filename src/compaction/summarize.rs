@@ -11,6 +11,7 @@ use crate::ai::model::ThinkingLevel;
 use crate::ai::stream::StreamOptions;
 use crate::ai::types::{ContentBlock, Context, Message, StopReason, UserMessage};
 
+use super::error::{CompactionError, SummaryError, SummaryPart};
 use super::prepare::CompactionPreparation;
 use super::prompts::{
     SUMMARIZATION_PROMPT, SUMMARIZATION_SYSTEM_PROMPT, TURN_PREFIX_SUMMARIZATION_PROMPT,
@@ -52,8 +53,8 @@ pub async fn complete_summary(
     max_tokens: u64,
     thinking: bool,
     signal: &CancellationToken,
-) -> Result<String, String> {
-    let auth = (config.auth)(&config.model)?;
+) -> Result<String, SummaryError> {
+    let auth = (config.auth)(&config.model).map_err(SummaryError::Auth)?;
     let context = Arc::new(Context {
         system_prompt: Some(SUMMARIZATION_SYSTEM_PROMPT.to_string()),
         messages: vec![Message::User(UserMessage {
@@ -78,10 +79,10 @@ pub async fn complete_summary(
         .result()
         .await;
     match reply.stop_reason {
-        StopReason::Aborted => Err("Summarization was aborted".to_string()),
-        StopReason::Error => Err(reply
-            .error_message
-            .unwrap_or_else(|| "Unknown error".to_string())),
+        StopReason::Aborted => Err(SummaryError::Aborted),
+        StopReason::Error => Err(SummaryError::Model {
+            message: reply.error_message,
+        }),
         _ => Ok(reply
             .content
             .iter()
@@ -129,7 +130,7 @@ pub async fn compact(
     config: &AgentLoopConfig,
     custom_instructions: Option<&str>,
     signal: &CancellationToken,
-) -> Result<CompactionResult, String> {
+) -> Result<CompactionResult, CompactionError> {
     let reserve = preparation.settings.reserve_tokens;
     let history = async {
         if preparation.is_split_turn && preparation.messages_to_summarize.is_empty() {
@@ -142,7 +143,10 @@ pub async fn compact(
         );
         complete_summary(config, prompt, reserve * 8 / 10, true, signal)
             .await
-            .map_err(|e| format!("Summarization failed: {e}"))
+            .map_err(|cause| CompactionError::Summary {
+                part: SummaryPart::History,
+                cause,
+            })
     };
     let mut summary = if preparation.is_split_turn && !preparation.turn_prefix_messages.is_empty() {
         let prefix = async {
@@ -152,7 +156,10 @@ pub async fn compact(
             );
             complete_summary(config, prompt, reserve / 2, true, signal)
                 .await
-                .map_err(|e| format!("Turn prefix summarization failed: {e}"))
+                .map_err(|cause| CompactionError::Summary {
+                    part: SummaryPart::TurnPrefix,
+                    cause,
+                })
         };
         let (history, prefix) = tokio::join!(history, prefix);
         format!(

@@ -87,18 +87,18 @@ pub fn resolve_config_value(raw: &str, env: &Env) -> Option<String> {
     Some(env.var(raw).unwrap_or_else(|| raw.to_string()))
 }
 
-/// Resolve a config value or explain why it could not be resolved.
-/// `what` names the value, e.g. `API key for provider "ollama"`.
-pub fn resolve_config_value_or_err(raw: &str, env: &Env, what: &str) -> Result<String, String> {
-    match resolve_config_value(raw, env) {
-        Some(v) => Ok(v),
-        None => match raw.strip_prefix('!') {
-            Some(command) => Err(format!(
-                "Failed to resolve {what} from shell command: {command}"
-            )),
-            None => Err(format!("Failed to resolve {what}")),
-        },
-    }
+/// A configured value that gave nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The shell command, when the value is `!command`.
+    pub command: Option<String>,
+}
+
+/// Resolve a config value, or say which command (if any) gave nothing.
+pub fn resolve_config_value_or_err(raw: &str, env: &Env) -> Result<String, Unresolved> {
+    resolve_config_value(raw, env).ok_or_else(|| Unresolved {
+        command: raw.strip_prefix('!').map(str::to_string),
+    })
 }
 
 /// Remembers command output for the lifetime of the process (used for
@@ -213,8 +213,9 @@ mod tests {
         let env = Env::empty();
         assert_eq!(resolve_config_value("!exit 3", &env), None);
         assert_eq!(resolve_config_value("!true", &env), None);
-        let err = resolve_config_value_or_err("!exit 1", &env, "API key").unwrap_err();
-        assert_eq!(err, "Failed to resolve API key from shell command: exit 1");
+        let err = resolve_config_value_or_err("!exit 1", &env).unwrap_err();
+        assert_eq!(err.command.as_deref(), Some("exit 1"));
+        assert_eq!(resolve_config_value_or_err("x", &env).as_deref(), Ok("x"));
     }
 
     #[test]

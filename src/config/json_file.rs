@@ -1,25 +1,9 @@
-//! Small helpers for the JSON files pi reads and writes: error descriptions
-//! with line and column, lenient `//`-comment stripping, and pretty output.
+//! Small helpers for the JSON files pi reads and writes: lenient `//`-comment
+//! stripping, bounded reading, and pretty output.
 
 use std::path::Path;
 
 use serde_json::Value;
-
-/// What the parser found wrong, in the user's language (without the position).
-pub fn json_error_message(err: &serde_json::Error) -> String {
-    super::error::JsonSyntax::from_serde(err).to_string()
-}
-
-/// `"<file>: <message> (line L, column C)"` for a parse error in `path`.
-pub fn describe_json_error(path: &Path, err: &serde_json::Error) -> String {
-    crate::t!(
-        "pi.error.json.in_file",
-        path = path.display().to_string(),
-        problem = json_error_message(err),
-        line = err.line(),
-        column = err.column()
-    )
-}
 
 /// Remove `//` line comments and trailing commas before `}` / `]`, leaving
 /// string literals untouched. Removed characters become spaces so parse
@@ -180,14 +164,5 @@ mod tests {
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let missing = read_config_text(&dir.path().join("none")).unwrap_err();
         assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
-    }
-
-    #[test]
-    fn error_description_names_line_and_column() {
-        let err = serde_json::from_str::<Value>("{\n  \"a\": 1,\n  oops\n}").unwrap_err();
-        let text = describe_json_error(Path::new("/x/settings.json"), &err);
-        assert!(text.starts_with("/x/settings.json: "), "{text}");
-        assert!(text.ends_with("(line 3, column 3)"), "{text}");
-        assert!(!text.contains(" at line "), "{text}");
     }
 }

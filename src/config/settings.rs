@@ -203,7 +203,7 @@ pub fn update_settings_file(
     refuse_replacing_unusable(path, &before, &after)?;
     write_pretty_json(path, &after).map_err(|e| SettingsSaveError::Unwritable {
         path: path.to_path_buf(),
-        reason: super::error::io_reason(&e),
+        reason: super::error::IoFailure::of(&e),
     })
 }
 
@@ -237,7 +237,7 @@ pub fn read_settings_file(path: &Path) -> Result<Map<String, Value>, SettingsSav
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
         Err(e) => Err(SettingsSaveError::Unreadable {
             path: path.to_path_buf(),
-            reason: super::error::io_reason(&e),
+            reason: super::error::IoFailure::of(&e),
         }),
     }
 }
@@ -272,7 +272,7 @@ fn load_file(
             let error = super::error::SettingsFileError::Unreadable {
                 global: scope == SettingsScope::Global,
                 path: path.to_path_buf(),
-                reason: super::error::io_reason(&e),
+                reason: super::error::IoFailure::of(&e),
             };
             warnings.push(error.to_string());
             return (Map::new(), false);

@@ -247,7 +247,7 @@ impl AgentSession {
         }
         if let Some((name, args)) = self.extension_command_in(&text).await {
             if let Err(e) = self.run_extension_command(&name, &args, signal).await {
-                self.report_extension_error(e);
+                self.report_extension_error(e.to_string());
             }
             return;
         }

@@ -8,10 +8,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::checkpoint::{Checkpoint, CheckpointKind, CheckpointStore, RestorePlan, RestoreReport};
 use crate::core::agent_session::AgentSession;
+use crate::core::error::CoreError;
 use crate::core::session_switch::{BranchOutcome, BranchPosition};
 use crate::core::tree_navigation::{NavigateOptions, NavigateOutcome};
 use crate::session::entries::SessionEntry;
-use crate::t;
 
 /// What to bring back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +112,7 @@ impl AgentSession {
         options: RewindOptions,
         overwrite: &(dyn Fn(&str) -> bool + Send + Sync),
         signal: &CancellationToken,
-    ) -> Result<RewindOutcome, String> {
+    ) -> Result<RewindOutcome, CoreError> {
         let cp = self.checkpoint_for(target);
         let entry = match self.session.entry(target) {
             Some(_) => Some(target.to_string()),
@@ -120,7 +120,7 @@ impl AgentSession {
         };
         let mut outcome = RewindOutcome::default();
         if options.conversation {
-            let entry = entry.ok_or_else(|| t!("pi.checkpoint.no_message"))?;
+            let entry = entry.ok_or(CoreError::CheckpointWithoutMessage)?;
             match self
                 .navigate_tree(&entry, &NavigateOptions::default(), signal)
                 .await?
@@ -136,15 +136,16 @@ impl AgentSession {
             let Some(cp) = cp else {
                 return Ok(outcome);
             };
-            let store = self
-                .checkpoint_store()
-                .ok_or_else(|| t!("pi.checkpoint.off"))?;
+            let store = self.checkpoint_store().ok_or(CoreError::CheckpointsOff)?;
             let plan = store
                 .plan(&cp.id)
-                .ok_or_else(|| t!("pi.checkpoint.unknown", id = cp.id.clone()))?;
-            outcome.files = store
-                .apply(&plan, overwrite)
-                .map_err(|e| t!("pi.checkpoint.restore_failed", error = e.to_string()))?;
+                .ok_or_else(|| CoreError::CheckpointUnknown { id: cp.id.clone() })?;
+            outcome.files =
+                store
+                    .apply(&plan, overwrite)
+                    .map_err(|e| CoreError::RestoreFailed {
+                        error: e.to_string(),
+                    })?;
         }
         Ok(outcome)
     }
@@ -156,7 +157,7 @@ impl AgentSession {
         &mut self,
         entry_id: &str,
         overwrite: &(dyn Fn(&str) -> bool + Send + Sync),
-    ) -> Result<(BranchOutcome, RestoreReport), String> {
+    ) -> Result<(BranchOutcome, RestoreReport), CoreError> {
         let plan = self.rewind_plan(entry_id);
         // The store of the session forked from: the new session starts with none.
         let old = self.checkpoints.take();
@@ -168,7 +169,9 @@ impl AgentSession {
         {
             report = store
                 .apply(&plan, overwrite)
-                .map_err(|e| t!("pi.checkpoint.restore_failed", error = e.to_string()))?;
+                .map_err(|e| CoreError::RestoreFailed {
+                    error: e.to_string(),
+                })?;
         }
         Ok((outcome, report))
     }

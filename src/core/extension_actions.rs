@@ -16,6 +16,7 @@ use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::types::{ContentBlock, Message};
 use crate::core::agent_session::AgentSession;
+use crate::core::error::CoreError;
 use crate::core::extension_bridge::{custom_message, user_content};
 use crate::lua::{ExtensionAction, LoadReport};
 
@@ -224,16 +225,18 @@ impl AgentSession {
         name: &str,
         args: &str,
         signal: &CancellationToken,
-    ) -> Result<(), String> {
+    ) -> Result<(), CoreError> {
         self.sync_extensions();
         self.set_idle(true);
         let Some(ext) = &self.extensions else {
-            return Err(t!("pi.cmd.unknown", name = name));
+            return Err(CoreError::UnknownCommand {
+                name: name.to_string(),
+            });
         };
         let result = ext.handle.run_command(name, args).await;
         self.refresh_extension_tools().await;
         self.apply_idle_actions_then_run(signal).await;
-        result
+        result.map_err(|detail| CoreError::Extension { detail })
     }
 
     /// Switch to `model` (`source`: `set`, `cycle` or `restore`): records
@@ -489,7 +492,9 @@ impl AgentSession {
                     (Ok(result), Some(id)) => {
                         Some(json!({"id": id, "ok": true, "result": result.to_json()}))
                     }
-                    (Err(e), Some(id)) => Some(json!({"id": id, "ok": false, "error": e})),
+                    (Err(e), Some(id)) => {
+                        Some(json!({"id": id, "ok": false, "error": e.to_string()}))
+                    }
                 };
                 match (outcome, payload) {
                     (_, Some(payload)) => {

@@ -308,8 +308,9 @@ impl ExtensionBridge {
         let cwd = self.view.lock().cwd.clone();
         let result = crate::sandbox::switch_mode(mode, &cwd);
         self.view.lock().pending_sandbox = None;
-        if let Err(message) = result {
-            self.view.report(format!("Extension error: {}", message));
+        if let Err(e) = result {
+            self.view
+                .report(t!("pi.ext.error", message = e.to_string()));
         }
     }
 

@@ -6,6 +6,7 @@
 pub mod agent_session;
 pub mod checkpoints;
 pub mod discovered_resources;
+pub mod error;
 pub mod extension_actions;
 pub mod extension_bridge;
 pub mod extension_events;

@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::compaction::summarize::CompactionResult;
 use crate::core::agent_session::{AgentSession, CompactionReason};
+use crate::core::error::CoreError;
 use crate::core::session_switch::{BranchOutcome, BranchPosition};
 
 /// How a model change came about (the `source` of the `model_select` event).
@@ -95,7 +96,7 @@ pub enum Outcome {
 
 impl AgentSession {
     /// Carry out `command` on the idle session. Fails with a message for the user.
-    pub async fn execute(&mut self, command: SessionCommand) -> Result<Outcome, String> {
+    pub async fn execute(&mut self, command: SessionCommand) -> Result<Outcome, CoreError> {
         match command {
             SessionCommand::SetModel { model, source } => {
                 let changed = self.switch_model(*model, source).await;
@@ -109,7 +110,7 @@ impl AgentSession {
             SessionCommand::SetName(name) => {
                 let name = name.trim();
                 if name.is_empty() {
-                    return Err("Session name cannot be empty".into());
+                    return Err(CoreError::EmptyName);
                 }
                 self.session.append_session_info(name);
                 Ok(Outcome::Done)
@@ -128,7 +129,7 @@ impl AgentSession {
             }
             SessionCommand::SwitchSession(path) => {
                 if !path.is_file() {
-                    return Err(format!("Session file not found: {}", path.display()));
+                    return Err(CoreError::SessionFileMissing { path });
                 }
                 let switched = self.resume_session(&path).await?;
                 if switched {
@@ -140,7 +141,7 @@ impl AgentSession {
             }
             SessionCommand::Fork(entry) => {
                 if self.session.entry(&entry).is_none() {
-                    return Err(format!("Entry not found: {entry}"));
+                    return Err(CoreError::EntryMissing { id: entry });
                 }
                 let outcome = self.branch_session(&entry, BranchPosition::Before).await?;
                 Ok(Outcome::Forked(outcome))
@@ -150,7 +151,7 @@ impl AgentSession {
                     .session
                     .leaf_id()
                     .map(str::to_string)
-                    .ok_or("Nothing to clone: the session has no entries yet")?;
+                    .ok_or(CoreError::NothingToClone)?;
                 let outcome = self.branch_session(&leaf, BranchPosition::At).await?;
                 Ok(Outcome::Switched {
                     cancelled: outcome == BranchOutcome::Cancelled,

@@ -2,13 +2,12 @@
 //! continue it, like `/resume` (`session_before_switch` may cancel, then
 //! `session_shutdown` and `session_start{reason="resume"}`).
 
-use crate::t;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::core::agent_session::AgentSession;
+use crate::core::error::{CoreError, NotASession};
 
 /// A session `/import` now continues.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,19 +23,23 @@ impl AgentSession {
     /// Import the session file at `path`: `Ok(Some(..))` once the conversation continues
     /// in the copy, `Ok(None)` when an extension cancelled. The imported session runs in
     /// the folder it was recorded in, or in the current one when that folder is gone.
-    pub async fn import_session(&mut self, path: &Path) -> Result<Option<ImportedSession>, String> {
+    pub async fn import_session(
+        &mut self,
+        path: &Path,
+    ) -> Result<Option<ImportedSession>, CoreError> {
         let source = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let shown = source.display().to_string();
         if !source.is_file() {
-            return Err(t!("pi.session.import_missing", path = &shown));
+            return Err(CoreError::ImportMissing { path: source });
         }
-        check_session_file(&source)
-            .map_err(|reason| t!("pi.session.import_invalid", path = &shown, error = reason))?;
+        check_session_file(&source).map_err(|problem| CoreError::ImportInvalid {
+            path: source.clone(),
+            problem,
+        })?;
         let dir = self
             .session
             .session_dir()
             .map(Path::to_path_buf)
-            .ok_or_else(|| t!("pi.session.import_no_dir"))?;
+            .ok_or(CoreError::ImportNoFolder)?;
         let name = source
             .file_name()
             .map(PathBuf::from)
@@ -55,12 +58,9 @@ impl AgentSession {
         if destination != source {
             std::fs::create_dir_all(&dir)
                 .and_then(|()| std::fs::copy(&source, &destination))
-                .map_err(|e| {
-                    t!(
-                        "pi.session.import_copy_failed",
-                        path = &target,
-                        error = e.to_string()
-                    )
+                .map_err(|e| CoreError::ImportCopyFailed {
+                    path: destination.clone(),
+                    reason: crate::i18n::config_words::io_reason(&e),
                 })?;
         }
         // The session continues in its own folder, as `/resume` does; when that folder is
@@ -89,16 +89,20 @@ fn stored_cwd(path: &Path) -> Option<PathBuf> {
 }
 
 /// `Ok` when the first line of `path` is a session header (`{"type":"session","id":...}`).
-fn check_session_file(path: &Path) -> Result<(), String> {
+fn check_session_file(path: &Path) -> Result<(), NotASession> {
     let bytes =
         crate::config::regular_file::read_regular(path, crate::session::load::MAX_SESSION_BYTES)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| NotASession::Unreadable {
+                reason: crate::i18n::config_words::io_reason(&e),
+            })?;
     let text = crate::session::load::decode_lossy(&bytes);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let header: Value = serde_json::from_str(first).map_err(|e| e.to_string())?;
+    let header: Value = serde_json::from_str(first).map_err(|e| NotASession::NotJson {
+        problem: crate::config::error::JsonProblem::from_serde(&e),
+    })?;
     if header["type"] == "session" && header["id"].is_string() {
         Ok(())
     } else {
-        Err(t!("pi.session.import_no_header"))
+        Err(NotASession::NoHeader)
     }
 }

@@ -3,14 +3,13 @@
 //! (`session_before_switch` / `session_before_fork` may cancel, then `session_shutdown` and
 //! `session_start` with the reason and `previousSessionFile`).
 
-use crate::t;
-
 use std::path::Path;
 
 use serde_json::json;
 
 use crate::ai::types::Message;
 use crate::core::agent_session::AgentSession;
+use crate::core::error::CoreError;
 use crate::session::manager::SessionManager;
 
 /// Where the new session ends relative to the chosen entry.
@@ -73,7 +72,7 @@ impl AgentSession {
     /// folder moves the conversation there (tools, context files, extension
     /// `cwd`); when that folder no longer exists nothing changes and the error
     /// says so.
-    pub async fn resume_session(&mut self, path: &Path) -> Result<bool, String> {
+    pub async fn resume_session(&mut self, path: &Path) -> Result<bool, CoreError> {
         let target = path.display().to_string();
         if self
             .session_before(
@@ -95,24 +94,21 @@ impl AgentSession {
         &mut self,
         path: &Path,
         cwd: Option<&Path>,
-    ) -> Result<(), String> {
+    ) -> Result<(), CoreError> {
         let target = path.display().to_string();
         let _ = self.session.sync();
-        let session = SessionManager::open_with(path, None, cwd).map_err(|e| {
-            t!(
-                "pi.session.open_failed",
-                path = path.display().to_string(),
-                error = e.to_string()
-            )
-        })?;
+        let session =
+            SessionManager::open_with(path, None, cwd).map_err(|error| CoreError::OpenFailed {
+                path: path.to_path_buf(),
+                error,
+            })?;
         let folder = session.cwd().to_path_buf();
         let moves = folder != self.config.cwd;
         if moves && !folder.is_dir() {
-            return Err(t!(
-                "pi.session.cwd_missing",
-                cwd = folder.display().to_string(),
-                current = self.config.cwd.display().to_string()
-            ));
+            return Err(CoreError::CwdMissing {
+                cwd: folder,
+                current: self.config.cwd.clone(),
+            });
         }
         let previous = self.session.session_file().map(|p| p.display().to_string());
         self.session_event_with(
@@ -153,16 +149,20 @@ impl AgentSession {
         &mut self,
         entry_id: &str,
         position: BranchPosition,
-    ) -> Result<BranchOutcome, String> {
-        let entry = self
-            .session
-            .entry(entry_id)
-            .cloned()
-            .ok_or_else(|| t!("pi.session.entry_missing", id = entry_id))?;
+    ) -> Result<BranchOutcome, CoreError> {
+        let entry =
+            self.session
+                .entry(entry_id)
+                .cloned()
+                .ok_or_else(|| CoreError::EntryMissing {
+                    id: entry_id.to_string(),
+                })?;
         let text = match (position, entry.as_message()) {
             (BranchPosition::Before, Some(Message::User(user))) => Some(user.content.text()),
             (BranchPosition::Before, _) => {
-                return Err(t!("pi.session.fork_not_user", id = entry_id));
+                return Err(CoreError::ForkNotUser {
+                    id: entry_id.to_string(),
+                });
             }
             (BranchPosition::At, _) => None,
         };
@@ -190,7 +190,7 @@ impl AgentSession {
             Some(leaf) => {
                 self.session
                     .create_branched_session(&leaf)
-                    .map_err(|e| t!("pi.session.create_failed", error = e.to_string()))?;
+                    .map_err(CoreError::CreateFailed)?;
                 self.carry_checkpoints(&from_id);
             }
             None => {

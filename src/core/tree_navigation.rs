@@ -8,8 +8,8 @@ use tokio_util::sync::CancellationToken;
 use crate::ai::types::Message;
 use crate::compaction::{collect_entries_for_branch_summary, generate_branch_summary};
 use crate::core::agent_session::AgentSession;
+use crate::core::error::CoreError;
 use crate::session::entries::SessionEntry;
-use crate::t;
 
 /// How to move.
 #[derive(Debug, Clone, Default)]
@@ -59,12 +59,12 @@ impl AgentSession {
         target: &str,
         options: &NavigateOptions,
         signal: &CancellationToken,
-    ) -> Result<NavigateOutcome, String> {
+    ) -> Result<NavigateOutcome, CoreError> {
         let entry = self
             .session
             .entry(target)
             .cloned()
-            .ok_or_else(|| t!("pi.tui.tree.gone"))?;
+            .ok_or(CoreError::TreeEntryGone)?;
         let editor_text = user_text(&entry);
         let new_leaf = match editor_text {
             Some(_) => entry.parent_id().map(str::to_string),
@@ -120,27 +120,24 @@ impl AgentSession {
                         signal,
                     )
                     .await
-                    .map_err(|e| t!("pi.tui.tree.summary_failed", error = e.to_string()))?;
+                    .map_err(CoreError::BranchSummary)?;
                     (summary.summary, Some(summary.details), None)
                 }
             };
             from_extension = from_hook == Some(true);
-            let id = self
-                .session
-                .branch_with_summary(new_leaf.as_deref(), &text, details, from_hook)
-                .map_err(|e| e.to_string())?;
+            let id =
+                self.session
+                    .branch_with_summary(new_leaf.as_deref(), &text, details, from_hook)?;
             summary_entry = Some(id);
         } else {
             match &new_leaf {
-                Some(id) => self.session.branch(id).map_err(|e| e.to_string())?,
+                Some(id) => self.session.branch(id)?,
                 None => self.session.reset_leaf(),
             }
         }
         if let Some(label) = options.label.as_deref().filter(|l| !l.trim().is_empty()) {
             let labelled = summary_entry.as_deref().unwrap_or(target);
-            self.session
-                .append_label_change(labelled, Some(label))
-                .map_err(|e| e.to_string())?;
+            self.session.append_label_change(labelled, Some(label))?;
         }
         self.state.messages = self.session.build_context().messages;
         self.sync_extensions();

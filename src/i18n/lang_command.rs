@@ -68,7 +68,7 @@ pub fn parse(args: &str) -> LangCommand {
         })),
         _ => match resolve_language(args) {
             Ok(tag) => LangCommand::Set(tag),
-            Err(text) => LangCommand::Invalid(text),
+            Err(unknown) => LangCommand::Invalid(unknown.input),
         },
     }
 }

@@ -64,7 +64,7 @@ pub fn is_rtl(tag: &str) -> bool {
 
 /// What the user typed after `/lang`, as a locale tag: a shipped tag, a native name or an
 /// alias (any case), or any well-formed BCP-47 tag (which falls back per key).
-pub fn resolve_language(input: &str) -> Result<String, String> {
+pub fn resolve_language(input: &str) -> Result<String, UnknownLanguage> {
     let wanted = input.trim();
     let lower = wanted.to_lowercase();
     let dashed = lower.replace('_', "-");
@@ -80,7 +80,16 @@ pub fn resolve_language(input: &str) -> Result<String, String> {
     if !wanted.is_empty() && tag.parse::<LanguageIdentifier>().is_ok() && tag != "und" {
         return Ok(tag);
     }
-    Err(wanted.to_string())
+    Err(UnknownLanguage {
+        input: wanted.to_string(),
+    })
+}
+
+/// What the user typed is no language pi knows nor a well-formed tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownLanguage {
+    /// The input, trimmed.
+    pub input: String,
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! fallback (`en`) -> the key itself. Extensions register their own bundles.
 
 pub mod bundle;
+pub mod config_words;
 pub mod core_hacks;
 pub mod doctor;
 pub mod format;

@@ -51,7 +51,7 @@ pub(crate) fn load_file(lua: &Lua, path: &Path, env: &Table) -> mlua::Result<Fun
         mlua::Error::runtime(t!(
             "pi.ext.cannot_read",
             path = path.display().to_string(),
-            error = crate::config::error::io_reason(&e)
+            error = crate::i18n::config_words::io_reason(&e)
         ))
     })?;
     lua.load(source)

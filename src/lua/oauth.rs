@@ -12,6 +12,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::ai::auth::OAuthCredential;
+use crate::ai::oauth::OAuthError;
 use crate::ai::oauth::extension::{
     API_KEY_FIELD, ExtensionOAuth, credential_from_json, credential_to_json,
 };
@@ -61,7 +62,7 @@ impl ExtensionOAuth for LuaOAuth {
             .collect()
     }
 
-    async fn login(&self, provider: &str, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
+    async fn login(&self, provider: &str, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let run = self.handle.oauth(provider, None, tx);
         tokio::pin!(run);
@@ -71,25 +72,27 @@ impl ExtensionOAuth for LuaOAuth {
                     LoginRequest::Auth { url, instructions } => ui.show_auth(&url, &instructions),
                     LoginRequest::Progress(message) => ui.progress(&message),
                     LoginRequest::Prompt(message, reply) => {
-                        let _ = reply.send(ui.prompt(&message).await);
+                        let answer = ui.prompt(&message).await.map_err(|e| e.to_string());
+                        let _ = reply.send(answer);
                     }
                 },
                 result = &mut run => break result,
             }
         };
-        credential_from_json(result?)
+        credential_from_json(result.map_err(|detail| OAuthError::Extension { detail })?)
     }
 
     async fn refresh(
         &self,
         provider: &str,
         credential: &OAuthCredential,
-    ) -> Result<OAuthCredential, String> {
+    ) -> Result<OAuthCredential, OAuthError> {
         let (tx, _rx) = mpsc::unbounded_channel();
         let value = self
             .handle
             .oauth(provider, Some(credential_to_json(credential)), tx)
-            .await?;
+            .await
+            .map_err(|detail| OAuthError::Extension { detail })?;
         credential_from_json(value)
     }
 }

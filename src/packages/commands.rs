@@ -24,7 +24,7 @@ pub fn run(argv: &[String], cwd: Option<&Path>) -> Result<String, PackageError> 
     }
     let output = command.output().map_err(|e| PackageError::CannotRun {
         program: program.clone(),
-        reason: crate::config::error::io_reason(&e),
+        reason: crate::i18n::config_words::io_reason(&e),
     })?;
     if output.status.success() {
         return Ok(String::from_utf8_lossy(&output.stdout).trim().to_string());

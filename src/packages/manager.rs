@@ -122,7 +122,7 @@ impl PackageManager {
                     Ok(()) => Ok(()),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
                     Err(e) => Err(PackageError::CannotRemove {
-                        reason: crate::config::error::io_reason(&e),
+                        reason: crate::i18n::config_words::io_reason(&e),
                         path,
                     }),
                 }
@@ -241,14 +241,14 @@ fn ignore_everything(root: &Path) -> Result<(), PackageError> {
 fn cannot_create(path: &Path, e: &std::io::Error) -> PackageError {
     PackageError::CannotCreate {
         path: path.to_path_buf(),
-        reason: crate::config::error::io_reason(e),
+        reason: crate::i18n::config_words::io_reason(e),
     }
 }
 
 fn cannot_write(path: &Path, e: &std::io::Error) -> PackageError {
     PackageError::CannotWrite {
         path: path.to_path_buf(),
-        reason: crate::config::error::io_reason(e),
+        reason: crate::i18n::config_words::io_reason(e),
     }
 }
 

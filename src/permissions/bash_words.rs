@@ -7,6 +7,7 @@ use brush_parser::ast;
 use brush_parser::word::{WordPiece, WordPieceWithSource};
 use brush_parser::{Parser, ParserOptions};
 
+use super::error::SplitError;
 use super::wrappers::unwrap;
 
 /// How deep scripts inside scripts (`bash -c "sh -c '…'"`) are followed.
@@ -50,10 +51,16 @@ pub fn command_texts(script: &str) -> Vec<String> {
 }
 
 /// Every simple command of `script`, or why it cannot be parsed.
-pub fn split(script: &str) -> Result<Vec<SimpleCommand>, String> {
+pub fn split(script: &str) -> Result<Vec<SimpleCommand>, SplitError> {
     let mut walker = Walker::default();
     walker.script(script, 0)?;
     Ok(walker.out)
+}
+
+fn syntax(e: impl std::fmt::Display) -> SplitError {
+    SplitError::Syntax {
+        detail: e.to_string(),
+    }
 }
 
 #[derive(Default)]
@@ -63,20 +70,20 @@ struct Walker {
 }
 
 impl Walker {
-    fn script(&mut self, script: &str, depth: usize) -> Result<(), String> {
+    fn script(&mut self, script: &str, depth: usize) -> Result<(), SplitError> {
         if depth > MAX_DEPTH {
-            return Err("commands nested too deeply".into());
+            return Err(SplitError::TooDeep);
         }
         let options = ParserOptions::default();
         let mut parser = Parser::new(std::io::BufReader::new(script.as_bytes()), &options);
-        let program = parser.parse_program().map_err(|e| e.to_string())?;
+        let program = parser.parse_program().map_err(syntax)?;
         for list in &program.complete_commands {
             self.list(list, depth)?;
         }
         Ok(())
     }
 
-    fn list(&mut self, list: &ast::CompoundList, depth: usize) -> Result<(), String> {
+    fn list(&mut self, list: &ast::CompoundList, depth: usize) -> Result<(), SplitError> {
         for ast::CompoundListItem(and_or, _) in &list.0 {
             self.pipeline(&and_or.first, depth)?;
             for next in &and_or.additional {
@@ -88,7 +95,7 @@ impl Walker {
         Ok(())
     }
 
-    fn pipeline(&mut self, pipeline: &ast::Pipeline, depth: usize) -> Result<(), String> {
+    fn pipeline(&mut self, pipeline: &ast::Pipeline, depth: usize) -> Result<(), SplitError> {
         let id = self.pipelines;
         self.pipelines += 1;
         for (stage, command) in pipeline.seq.iter().enumerate() {
@@ -102,7 +109,7 @@ impl Walker {
         command: &ast::Command,
         at: (usize, usize),
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         match command {
             ast::Command::Simple(simple) => self.simple(simple, at, depth),
             ast::Command::Compound(compound, redirects) => {
@@ -135,7 +142,7 @@ impl Walker {
         compound: &ast::CompoundCommand,
         at: (usize, usize),
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         use ast::CompoundCommand as C;
         match compound {
             C::Arithmetic(a) => self.opaque(&a.expr.value),
@@ -187,7 +194,7 @@ impl Walker {
         }
     }
 
-    fn test_expr(&mut self, expr: &ast::ExtendedTestExpr, depth: usize) -> Result<(), String> {
+    fn test_expr(&mut self, expr: &ast::ExtendedTestExpr, depth: usize) -> Result<(), SplitError> {
         use ast::ExtendedTestExpr as E;
         match expr {
             E::And(a, b) | E::Or(a, b) => {
@@ -204,9 +211,9 @@ impl Walker {
     }
 
     /// Text the parser keeps unparsed (arithmetic): refused if it could run a command.
-    fn opaque(&mut self, text: &str) -> Result<(), String> {
+    fn opaque(&mut self, text: &str) -> Result<(), SplitError> {
         if text.contains("$(") || text.contains('`') {
-            return Err("a command inside an arithmetic expression".into());
+            return Err(SplitError::ArithmeticCommand);
         }
         Ok(())
     }
@@ -216,7 +223,7 @@ impl Walker {
         simple: &ast::SimpleCommand,
         at: (usize, usize),
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         let mut words = Vec::new();
         let mut writes = Vec::new();
         for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
@@ -257,7 +264,7 @@ impl Walker {
         words: Option<&mut Vec<String>>,
         writes: &mut Vec<String>,
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         use ast::CommandPrefixOrSuffixItem as I;
         match item {
             I::Word(w) => {
@@ -283,9 +290,9 @@ impl Walker {
         inner: super::wrappers::Inner,
         at: (usize, usize),
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         if depth > MAX_DEPTH {
-            return Err("commands nested too deeply".into());
+            return Err(SplitError::TooDeep);
         }
         match inner {
             super::wrappers::Inner::Script(script) => self.script(&script, depth),
@@ -310,7 +317,7 @@ impl Walker {
         }
     }
 
-    fn assignment(&mut self, a: &ast::Assignment, depth: usize) -> Result<(), String> {
+    fn assignment(&mut self, a: &ast::Assignment, depth: usize) -> Result<(), SplitError> {
         match &a.value {
             ast::AssignmentValue::Scalar(w) => {
                 self.word(&w.value, depth)?;
@@ -332,7 +339,7 @@ impl Walker {
         redirect: &ast::IoRedirect,
         writes: &mut Vec<String>,
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), SplitError> {
         use ast::IoFileRedirectKind as K;
         match redirect {
             ast::IoRedirect::File(_, kind, target) => match target {
@@ -360,7 +367,7 @@ impl Walker {
                         &doc.doc.value,
                         &ParserOptions::default(),
                     )
-                    .map_err(|e| e.to_string())?;
+                    .map_err(syntax)?;
                     self.pieces(&pieces, depth)?;
                 }
                 Ok(())
@@ -370,9 +377,8 @@ impl Walker {
 
     /// A word without its quoting, running the commands it substitutes; and whether its
     /// value is only known at run time.
-    fn word(&mut self, raw: &str, depth: usize) -> Result<(String, bool), String> {
-        let pieces =
-            brush_parser::word::parse(raw, &ParserOptions::default()).map_err(|e| e.to_string())?;
+    fn word(&mut self, raw: &str, depth: usize) -> Result<(String, bool), SplitError> {
+        let pieces = brush_parser::word::parse(raw, &ParserOptions::default()).map_err(syntax)?;
         self.pieces(&pieces, depth)
     }
 
@@ -380,7 +386,7 @@ impl Walker {
         &mut self,
         pieces: &[WordPieceWithSource],
         depth: usize,
-    ) -> Result<(String, bool), String> {
+    ) -> Result<(String, bool), SplitError> {
         let mut text = String::new();
         let mut dynamic = false;
         for p in pieces {
@@ -404,7 +410,7 @@ impl Walker {
                     let shown = format!("{expr:?}");
                     // `${x:-$(cmd)}`: a command hidden in a default value.
                     if shown.contains("$(") || shown.contains('`') {
-                        return Err("a command inside a parameter expansion".into());
+                        return Err(SplitError::ExpansionCommand);
                     }
                     text.push('$');
                     dynamic = true;

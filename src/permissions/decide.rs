@@ -19,8 +19,8 @@ pub enum Reason {
     Rule(Rule),
     /// The danger floor (the command that hit it).
     Floor(Floor, String),
-    /// The bash command could not be parsed (the parser's message).
-    Unparsed(String),
+    /// The bash command could not be split into the commands it runs.
+    Unparsed(crate::permissions::error::SplitError),
     /// The command's name is only known when it runs.
     Dynamic(String),
     /// A `permission` handler of an extension (its name and reason).

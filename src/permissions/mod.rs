@@ -4,6 +4,7 @@
 
 pub mod bash_words;
 pub mod decide;
+pub mod error;
 pub mod floor;
 pub mod rules;
 pub mod wrappers;

@@ -2,6 +2,8 @@
 //! they come from (user, project, session), and which one decides (the last that matches).
 
 use globset::{Glob, GlobMatcher};
+
+use super::error::BadPattern;
 use serde_json::{Value, json};
 
 /// What a rule says about a matching tool call.
@@ -84,9 +86,17 @@ impl PartialEq for Rule {
 
 impl Rule {
     /// A rule, or why its pattern is not a valid glob.
-    pub fn new(tool: &str, pattern: &str, action: Action, scope: Scope) -> Result<Rule, String> {
+    pub fn new(
+        tool: &str,
+        pattern: &str,
+        action: Action,
+        scope: Scope,
+    ) -> Result<Rule, BadPattern> {
         let matcher = Glob::new(pattern)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| BadPattern {
+                pattern: pattern.to_string(),
+                detail: e.kind().to_string(),
+            })?
             .compile_matcher();
         Ok(Rule {
             tool: tool.to_string(),
@@ -159,7 +169,11 @@ pub fn parse_rules(value: Option<&Value>, scope: Scope) -> (Vec<Rule>, Vec<Strin
         };
         match Rule::new(tool, pattern, action, scope) {
             Ok(rule) => rules.push(rule),
-            Err(e) => warnings.push(format!("permissions[{i}]: {e}")),
+            Err(e) => warnings.push(crate::t!(
+                "pi.permissions.rule_at",
+                index = i,
+                problem = e.to_string()
+            )),
         }
     }
     (rules, warnings)

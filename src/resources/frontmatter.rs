@@ -26,9 +26,26 @@ impl Document {
     }
 }
 
+/// Frontmatter that is not valid YAML.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrontmatterError {
+    /// The 1-based line of the YAML where the parser stopped, when it says.
+    pub line: Option<usize>,
+    /// The YAML parser's description.
+    pub detail: String,
+}
+
+impl std::fmt::Display for FrontmatterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for FrontmatterError {}
+
 /// Split `text` into frontmatter and body; `Err` with the parser's message when the
 /// frontmatter is not valid YAML.
-pub fn parse(text: &str) -> Result<Document, String> {
+pub fn parse(text: &str) -> Result<Document, FrontmatterError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
     let (yaml, body) = match split(&normalized) {
@@ -51,7 +68,11 @@ pub fn parse(text: &str) -> Result<Document, String> {
     }
     // The last frontmatter line ends with a line break (before `---`), so a final block
     // scalar keeps its newline under the default "clip" chomping.
-    let data: Value = serde_norway::from_str(&format!("{yaml}\n")).map_err(|e| e.to_string())?;
+    let data: Value =
+        serde_norway::from_str(&format!("{yaml}\n")).map_err(|e| FrontmatterError {
+            line: e.location().map(|l| l.line()),
+            detail: e.to_string(),
+        })?;
     let data = match data {
         Value::Null => Value::Object(Default::default()),
         other => other,

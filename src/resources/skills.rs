@@ -173,7 +173,7 @@ fn load_skill(file: &Path, warnings: &mut Vec<String>) -> Option<Skill> {
             warnings.push(crate::t!(
                 "pi.skills.invalid_frontmatter",
                 path = file.display().to_string(),
-                error = e
+                error = e.to_string()
             ));
             return None;
         }

@@ -4,6 +4,7 @@
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 
+use super::error::{Feature, SandboxError};
 use super::mode::{SandboxMode, SandboxSettings};
 use super::namespace::{self, ReadOnlyMounts};
 use super::policy::Policy;
@@ -19,17 +20,17 @@ fn simulated_missing(feature: &str) -> bool {
         .is_ok_and(|list| list.split(',').any(|item| item.trim() == feature))
 }
 
-fn unsupported(mode: SandboxMode, feature: &str) -> String {
-    crate::t!(
-        "pi.sandbox.unsupported",
-        mode = mode.as_str(),
-        feature = feature
-    )
+fn unsupported(mode: SandboxMode, feature: Feature) -> SandboxError {
+    SandboxError::Unsupported {
+        mode,
+        feature,
+        detail: None,
+    }
 }
 
 /// Whether every feature `settings` needs for commands in `cwd` is available; the error
 /// names the mode and the missing feature.
-pub fn check_support(settings: &SandboxSettings, cwd: &Path) -> Result<(), String> {
+pub fn check_support(settings: &SandboxSettings, cwd: &Path) -> Result<(), SandboxError> {
     if !settings.mode.is_confined() {
         return Ok(());
     }
@@ -37,21 +38,15 @@ pub fn check_support(settings: &SandboxSettings, cwd: &Path) -> Result<(), Strin
     check_policy(&policy)
 }
 
-fn check_policy(policy: &Policy) -> Result<(), String> {
+fn check_policy(policy: &Policy) -> Result<(), SandboxError> {
     if simulated_missing("landlock") || !landlock::supported() {
-        return Err(unsupported(policy.mode, "Landlock (Linux 5.13 or later)"));
+        return Err(unsupported(policy.mode, Feature::Landlock));
     }
     if !policy.network && (simulated_missing("seccomp") || !seccomp::supported()) {
-        return Err(unsupported(
-            policy.mode,
-            &crate::t!("pi.sandbox.feature_seccomp"),
-        ));
+        return Err(unsupported(policy.mode, Feature::Seccomp));
     }
     if !policy.protected.is_empty() && (simulated_missing("userns") || !namespace::supported()) {
-        return Err(unsupported(
-            policy.mode,
-            &crate::t!("pi.sandbox.feature_userns"),
-        ));
+        return Err(unsupported(policy.mode, Feature::UserNamespaces));
     }
     Ok(())
 }
@@ -61,7 +56,7 @@ fn check_policy(policy: &Policy) -> Result<(), String> {
 /// the private temp folder and, in the child before exec, it enters the read-only
 /// mounts, the Landlock ruleset and the network filter. Fails, naming the missing
 /// feature, when the kernel cannot enforce the mode.
-pub fn confine(command: &mut std::process::Command, cwd: &Path) -> Result<(), String> {
+pub fn confine(command: &mut std::process::Command, cwd: &Path) -> Result<(), SandboxError> {
     let settings = current();
     if !settings.mode.is_confined() || is_let_out() {
         return Ok(());
@@ -69,8 +64,11 @@ pub fn confine(command: &mut std::process::Command, cwd: &Path) -> Result<(), St
     let temp = private_temp()?;
     let policy = Policy::new(&settings, cwd, Some(temp.clone()));
     check_policy(&policy)?;
-    let ruleset = landlock::build(&policy)
-        .map_err(|e| format!("{}: {e}", unsupported(policy.mode, "Landlock")))?;
+    let ruleset = landlock::build(&policy).map_err(|detail| SandboxError::Unsupported {
+        mode: policy.mode,
+        feature: Feature::Landlock,
+        detail: Some(detail.to_string()),
+    })?;
     let filter = if policy.network {
         None
     } else {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use landlock::{
     ABI, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus,
+    RulesetCreated, RulesetCreatedAttr, RulesetError, RulesetStatus,
 };
 
 use super::policy::{Policy, WRITABLE_DEVICES};
@@ -24,7 +24,7 @@ fn write_rights(abi: ABI) -> landlock::BitFlags<AccessFs> {
 /// A ruleset allowing writes only beneath the policy's roots, its private temp folder
 /// and the usual device files. Fails (naming Landlock) when the kernel cannot enforce
 /// the basic write rights.
-pub fn build(policy: &Policy) -> Result<RulesetCreated, String> {
+pub fn build(policy: &Policy) -> Result<RulesetCreated, RulesetError> {
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(write_rights(ABI::V1))
@@ -32,8 +32,7 @@ pub fn build(policy: &Policy) -> Result<RulesetCreated, String> {
             r.set_compatibility(CompatLevel::BestEffort)
                 .handle_access(write_rights(WANTED))
         })
-        .and_then(|r| r.create())
-        .map_err(|e| e.to_string())?;
+        .and_then(|r| r.create())?;
     let writable = policy
         .roots
         .iter()
@@ -48,9 +47,7 @@ pub fn build(policy: &Policy) -> Result<RulesetCreated, String> {
         } else {
             write_rights(WANTED) & AccessFs::from_file(WANTED)
         };
-        ruleset = ruleset
-            .add_rule(PathBeneath::new(fd, rights))
-            .map_err(|e| e.to_string())?;
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, rights))?;
     }
     Ok(ruleset)
 }

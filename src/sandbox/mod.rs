@@ -9,6 +9,7 @@
 //! check the same policy in-process ([`Policy::check_write`]). A mode the kernel cannot
 //! enforce is refused ([`check_support`]), never run unconfined.
 
+pub mod error;
 pub mod mode;
 pub mod policy;
 pub mod state;
@@ -25,6 +26,7 @@ mod seccomp;
 use std::future::Future;
 use std::path::Path;
 
+pub use error::{Feature, SandboxError};
 pub use mode::{SandboxMode, SandboxSettings};
 pub use policy::{Policy, WriteRefusal};
 pub use state::{current, mode, private_temp, remove_private_temp, set, set_yolo, yolo};
@@ -82,22 +84,22 @@ pub fn refused_by_sandbox(output: &str) -> bool {
 
 /// The file tools' check: whether `path` (absolute) may be written under the policy in
 /// force for `cwd`; the error names the mode and the writable roots.
-pub fn check_write(path: &Path, cwd: &Path) -> Result<(), String> {
+pub fn check_write(path: &Path, cwd: &Path) -> Result<(), WriteRefusal> {
     if !mode().is_confined() {
         return Ok(());
     }
-    policy_for(cwd).check_write(path).map_err(|r| r.message)
+    policy_for(cwd).check_write(path)
 }
 
 /// Without Landlock (not Linux) no confined mode can be enforced.
 #[cfg(not(target_os = "linux"))]
-pub fn check_support(settings: &SandboxSettings, _cwd: &Path) -> Result<(), String> {
+pub fn check_support(settings: &SandboxSettings, _cwd: &Path) -> Result<(), SandboxError> {
     if settings.mode.is_confined() {
-        Err(crate::t!(
-            "pi.sandbox.unsupported",
-            mode = settings.mode.as_str(),
-            feature = "Landlock (Linux)"
-        ))
+        Err(SandboxError::Unsupported {
+            mode: settings.mode,
+            feature: error::Feature::Landlock,
+            detail: None,
+        })
     } else {
         Ok(())
     }
@@ -105,7 +107,7 @@ pub fn check_support(settings: &SandboxSettings, _cwd: &Path) -> Result<(), Stri
 
 /// Without Landlock (not Linux) a confined mode refuses every command.
 #[cfg(not(target_os = "linux"))]
-pub fn confine(_command: &mut std::process::Command, cwd: &Path) -> Result<(), String> {
+pub fn confine(_command: &mut std::process::Command, cwd: &Path) -> Result<(), SandboxError> {
     if is_let_out() {
         return Ok(());
     }
@@ -136,7 +138,7 @@ pub fn status_line(cwd: &Path) -> String {
 
 /// Check that `mode` can be enforced here, then put it in force for the rest of the
 /// process (writable roots and network kept).
-pub fn switch_mode(new_mode: SandboxMode, cwd: &Path) -> Result<(), String> {
+pub fn switch_mode(new_mode: SandboxMode, cwd: &Path) -> Result<(), SandboxError> {
     let mut settings = (*current()).clone();
     settings.mode = new_mode;
     check_support(&settings, cwd)?;

@@ -6,6 +6,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use super::error::SandboxError;
+
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
@@ -16,22 +18,22 @@ use seccompiler::{
 const X32_BIT: i64 = 0x4000_0000;
 
 /// The compiled filter, or why it could not be made.
-pub fn program() -> Result<&'static BpfProgram, String> {
-    static PROGRAM: OnceLock<Result<BpfProgram, String>> = OnceLock::new();
+pub fn program() -> Result<&'static BpfProgram, SandboxError> {
+    static PROGRAM: OnceLock<Result<BpfProgram, SandboxError>> = OnceLock::new();
     PROGRAM.get_or_init(compile).as_ref().map_err(Clone::clone)
 }
 
-fn compile() -> Result<BpfProgram, String> {
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())?;
-    let family = |value: i32| -> Result<SeccompRule, String> {
+fn compile() -> Result<BpfProgram, SandboxError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(filter_error)?;
+    let family = |value: i32| -> Result<SeccompRule, SandboxError> {
         let condition = SeccompCondition::new(
             0,
             SeccompCmpArgLen::Dword,
             SeccompCmpOp::Eq,
             u64::try_from(value).unwrap_or_default(),
         )
-        .map_err(|e| e.to_string())?;
-        SeccompRule::new(vec![condition]).map_err(|e| e.to_string())
+        .map_err(filter_error)?;
+        SeccompRule::new(vec![condition]).map_err(filter_error)
     };
     let mut rules = BTreeMap::new();
     rules.insert(
@@ -51,10 +53,16 @@ fn compile() -> Result<BpfProgram, String> {
         SeccompAction::Errno(libc::EACCES as u32),
         arch,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(filter_error)?;
     filter
         .try_into()
-        .map_err(|e: seccompiler::BackendError| e.to_string())
+        .map_err(|e: seccompiler::BackendError| filter_error(e))
+}
+
+fn filter_error(e: impl std::fmt::Display) -> SandboxError {
+    SandboxError::NetworkFilter {
+        detail: e.to_string(),
+    }
 }
 
 /// Whether this kernel offers seccomp filters.

@@ -8,12 +8,13 @@ use std::sync::{Arc, LazyLock, OnceLock};
 
 use arc_swap::ArcSwap;
 
+use super::error::SandboxError;
 use super::mode::{SandboxMode, SandboxSettings};
 
 static CURRENT: LazyLock<ArcSwap<SandboxSettings>> =
     LazyLock::new(|| ArcSwap::from_pointee(SandboxSettings::default()));
 static YOLO: AtomicBool = AtomicBool::new(false);
-static TEMP: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+static TEMP: OnceLock<Result<PathBuf, SandboxError>> = OnceLock::new();
 
 /// The sandbox settings in force.
 pub fn current() -> Arc<SandboxSettings> {
@@ -43,7 +44,7 @@ pub fn set_yolo(on: bool) {
 
 /// The private temp folder of this process (created on first use, mode 0700), writable
 /// in every confined mode.
-pub fn private_temp() -> Result<PathBuf, String> {
+pub fn private_temp() -> Result<PathBuf, SandboxError> {
     TEMP.get_or_init(|| {
         use std::os::unix::fs::DirBuilderExt;
         let nanos = std::time::SystemTime::now()
@@ -55,7 +56,10 @@ pub fn private_temp() -> Result<PathBuf, String> {
             .mode(0o700)
             .create(&dir)
             .map(|()| dir.clone())
-            .map_err(|e| format!("{}: {e}", dir.display()))
+            .map_err(|e| SandboxError::TempFolder {
+                path: dir.clone(),
+                reason: crate::i18n::config_words::io_reason(&e),
+            })
     })
     .clone()
 }

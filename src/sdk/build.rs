@@ -121,7 +121,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
     discover_for_session_model(&args, &mut registry, existing.model.as_ref()).await;
     let (model, thinking) =
         choose_model(&args, &settings, &registry, &auth, &existing, has_existing)
-            .map_err(SdkError::Setup)?;
+            .map_err(|e| SdkError::Setup(e.to_string()))?;
     if let Some(key) = &options.api_key {
         auth.set_runtime_api_key(&model.provider, key);
     }

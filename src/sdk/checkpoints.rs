@@ -36,7 +36,7 @@ impl Session {
         let outcome = agent
             .rewind(target, options, &chosen, &CancellationToken::new())
             .await
-            .map_err(SdkError::Failed)?;
+            .map_err(|e| SdkError::Failed(e.to_string()))?;
         self.refresh_live(&agent);
         Ok(outcome)
     }

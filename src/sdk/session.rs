@@ -285,7 +285,10 @@ impl Session {
     /// carried out.
     pub async fn execute(&self, command: SessionCommand) -> Result<Outcome, SdkError> {
         let mut agent = self.idle_agent()?;
-        let outcome = agent.execute(command).await.map_err(SdkError::Failed)?;
+        let outcome = agent
+            .execute(command)
+            .await
+            .map_err(|e| SdkError::Failed(e.to_string()))?;
         *self.inner.live.locked() = Live::capture(&agent);
         Ok(outcome)
     }

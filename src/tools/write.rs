@@ -55,7 +55,7 @@ pub(crate) fn check_sandbox_write(args: &Value, ctx: &ToolContext) -> Result<(),
         return Ok(());
     };
     let absolute = resolve_to_cwd(path, &ctx.cwd);
-    crate::sandbox::check_write(&absolute, &ctx.cwd).map_err(ToolError::new)
+    crate::sandbox::check_write(&absolute, &ctx.cwd).map_err(|r| ToolError::new(r.message))
 }
 
 /// Run the write tool with its I/O going through `ops`.

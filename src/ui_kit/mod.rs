@@ -9,3 +9,4 @@ pub mod safe_text;
 pub mod terminal_image;
 pub mod text;
 pub mod theme;
+pub mod theme_error;

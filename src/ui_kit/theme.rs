@@ -12,6 +12,8 @@ use std::time::SystemTime;
 use ratatui::style::{Color, Modifier, Style};
 use serde_json::Value;
 
+use super::theme_error::ThemeError;
+
 /// The built-in dark theme.
 pub const DARK_JSON: &str = include_str!("../../themes/dark.json");
 /// The built-in light theme.
@@ -175,26 +177,24 @@ impl Theme {
     }
 
     /// Parse theme JSON; the error names the offending token.
-    pub fn parse(json: &str) -> Result<Theme, String> {
-        let root: Value = serde_json::from_str(json)
-            .map_err(|e| t!("pi.theme.invalid_json", error = e.to_string()))?;
+    pub fn parse(json: &str) -> Result<Theme, ThemeError> {
+        let root: Value = serde_json::from_str(json).map_err(|e| ThemeError::InvalidJson {
+            detail: crate::config::error::JsonProblem::from_serde(&e).to_string(),
+        })?;
         let name = root["name"].as_str().unwrap_or("custom").to_string();
         let empty = serde_json::Map::new();
         let vars = root["vars"].as_object().unwrap_or(&empty);
         let colors = root["colors"]
             .as_object()
-            .ok_or_else(|| t!("pi.theme.missing_colors"))?;
+            .ok_or(ThemeError::MissingColors)?;
         let mut resolved = HashMap::new();
         for token in REQUIRED_TOKENS {
-            let value = colors
-                .get(token)
-                .ok_or_else(|| t!("pi.theme.missing_token", token = token))?;
-            let color = resolve(value, vars, 0).ok_or_else(|| {
-                t!(
-                    "pi.theme.invalid_token",
-                    token = token,
-                    value = value.to_string()
-                )
+            let value = colors.get(token).ok_or_else(|| ThemeError::MissingToken {
+                token: token.to_string(),
+            })?;
+            let color = resolve(value, vars, 0).ok_or_else(|| ThemeError::InvalidToken {
+                token: token.to_string(),
+                value: value.to_string(),
             })?;
             resolved.insert(token.to_string(), color);
         }
@@ -224,7 +224,7 @@ impl Theme {
                 return match theme {
                     Ok(theme) => (theme, notes, Some(path)),
                     Err(e) => {
-                        let all = notes.map_or(e.clone(), |n| format!("{n}\n{e}"));
+                        let all = notes.map_or(e.to_string(), |n| format!("{n}\n{e}"));
                         (Theme::default(), Some(all), Some(path))
                     }
                 };
@@ -238,7 +238,7 @@ impl Theme {
     }
 
     /// Parse a theme file; the error says which file and token is wrong.
-    pub fn from_file(path: &Path) -> Result<Theme, String> {
+    pub fn from_file(path: &Path) -> Result<Theme, ThemeError> {
         Theme::from_file_checked(path).0
     }
 
@@ -246,17 +246,18 @@ impl Theme {
     /// `schemas/theme.schema.json`: each wrong-typed or unknown key is named in
     /// the warnings, and a colour of the wrong type takes the dark theme's
     /// colour while the rest of the theme applies.
-    pub fn from_file_checked(path: &Path) -> (Result<Theme, String>, Vec<String>) {
-        let failed = |error: String| {
-            t!(
-                "pi.theme.file_failed",
-                path = path.display().to_string(),
-                error = error
-            )
+    pub fn from_file_checked(path: &Path) -> (Result<Theme, ThemeError>, Vec<String>) {
+        let failed = |error: ThemeError| ThemeError::InFile {
+            path: path.to_path_buf(),
+            error: Box::new(error),
         };
         let text = match crate::config::json_file::read_config_text(path) {
             Ok(text) => text,
-            Err(e) => return (Err(failed(e.to_string())), Vec::new()),
+            Err(e) => {
+                let reason = crate::i18n::config_words::io_reason(&e);
+                let path = path.to_path_buf();
+                return (Err(ThemeError::Unreadable { path, reason }), Vec::new());
+            }
         };
         let Ok(mut root) = serde_json::from_str::<Value>(&text) else {
             return (Theme::parse(&text).map_err(failed), Vec::new());
@@ -358,7 +359,7 @@ impl ThemeWatcher {
 
     /// `Some` when the file changed since the last call: the new theme, or
     /// why it could not be used.
-    pub fn poll(&mut self) -> Option<Result<Theme, String>> {
+    pub fn poll(&mut self) -> Option<Result<Theme, ThemeError>> {
         let now = modified(&self.path);
         if now == self.modified {
             return None;
@@ -424,7 +425,11 @@ mod tests {
         let mut v: Value = serde_json::from_str(DARK_JSON).unwrap();
         v["colors"]["mdHeading"] = Value::String("#zzz".into());
         let err = Theme::parse(&v.to_string()).unwrap_err();
-        assert!(err.contains("mdHeading"), "{err}");
+        assert!(
+            matches!(&err, ThemeError::InvalidToken { token, .. } if token == "mdHeading"),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("mdHeading"), "{err}");
         v["colors"]["mdHeading"] = Value::from(214);
         assert_eq!(
             Theme::parse(&v.to_string()).unwrap().color("mdHeading"),

@@ -48,10 +48,14 @@ async fn compact(h: &mut Harness) -> Result<pi::compaction::CompactionResult, St
         instructions: None,
         signal: h.signal.clone(),
     };
-    h.agent.execute(command).await.map(|o| match o {
-        Outcome::Compacted(result) => result,
-        other => panic!("{other:?}"),
-    })
+    h.agent
+        .execute(command)
+        .await
+        .map(|o| match o {
+            Outcome::Compacted(result) => result,
+            other => panic!("{other:?}"),
+        })
+        .map_err(|e| e.to_string())
 }
 
 fn recorded(h: &Harness, kind: &str) -> Vec<Value> {

@@ -27,7 +27,8 @@ fn crlf_is_normalized() {
 #[test]
 fn invalid_yaml_is_an_error_with_its_position() {
     let err = parse("---\nfoo: [bar\n---\nBody").unwrap_err();
-    assert!(err.contains("line"), "{err}");
+    assert!(err.line.is_some(), "{err:?}");
+    assert!(err.to_string().contains("line"), "{err}");
 }
 
 /// orig: parseFrontmatter › parses | multiline yaml syntax

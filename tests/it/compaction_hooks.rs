@@ -89,7 +89,8 @@ async fn extensions_supply_or_cancel_compaction_and_cancel_navigation() {
         .compact(Some("cancel"), CompactionReason::Manual, false, &signal)
         .await
         .unwrap_err();
-    assert_eq!(err, "Compaction cancelled");
+    assert_eq!(err, pi::compaction::error::CompactionError::Cancelled);
+    assert_eq!(err.to_string(), "Compaction cancelled");
     assert_eq!(agent.session.entries().len(), entries_before);
 
     let result = agent

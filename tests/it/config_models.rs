@@ -99,8 +99,12 @@ fn failing_header_command_is_a_request_error() {
     let err = registry
         .request_auth(model, &auth(dir.path(), &[]), None)
         .unwrap_err();
+    assert!(
+        matches!(&err, pi::ai::auth_error::RequestAuthError::Unresolved { command: Some(c), .. } if c == "exit 1"),
+        "{err:?}"
+    );
     assert_eq!(
-        err,
+        err.to_string(),
         "Failed to resolve API key for provider \"p\" from shell command: exit 1"
     );
 }
@@ -303,6 +307,8 @@ fn missing_credentials_explain_how_to_fix() {
     let model = registry.find("zai", "glm-5.1").unwrap();
     assert!(!registry.has_configured_auth(model, &auth));
     let err = registry.request_auth(model, &auth, None).unwrap_err();
+    assert!(err.wants_login(), "{err:?}");
+    let err = err.to_string();
     assert!(err.starts_with("No API key found for zai."), "{err}");
     assert!(err.contains("ZAI_API_KEY"), "{err}");
     assert!(err.contains("/login"), "{err}");
@@ -313,7 +319,10 @@ fn missing_credentials_explain_how_to_fix() {
         Env::empty(),
     );
     let claude = registry.find("anthropic", "claude-opus-4-7").unwrap();
-    let err = registry.request_auth(claude, &expired, None).unwrap_err();
+    let err = registry
+        .request_auth(claude, &expired, None)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("Run '/login anthropic'"), "{err}");
 }
 

@@ -208,6 +208,37 @@ fn models_json_broken(locale: &str) -> String {
     run_in(&mut sandbox, locale, &args, None)
 }
 
+fn auth_json_trailing_comma(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    sandbox.write_agent_file(
+        "auth.json",
+        "{\"groq\": {\"type\": \"api_key\", \"key\": \"k\"},}",
+    );
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn models_json_without_base_url(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let text = "{\"providers\": {\"local\": {\"models\": [{\"id\": \"m\"}]}}}";
+    sandbox.write_agent_file("models.json", text);
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn no_api_key(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let args = [
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-sonnet-4-5",
+        "-p",
+        "hi",
+    ];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
 fn install_missing_path(locale: &str) -> String {
     let mut sandbox = PiSandbox::new();
     run_in(&mut sandbox, locale, &["install", "/nowhere/pkg"], None)
@@ -334,6 +365,21 @@ const CASES: &[Case] = &[
         names: &["models.json"],
     },
     Case {
+        name: "auth.json with a trailing comma",
+        run: auth_json_trailing_comma,
+        names: &["auth.json", "1"],
+    },
+    Case {
+        name: "models.json provider without baseUrl",
+        run: models_json_without_base_url,
+        names: &["models.json", "local", "baseUrl"],
+    },
+    Case {
+        name: "no API key for the chosen provider",
+        run: no_api_key,
+        names: &["anthropic", "ANTHROPIC_API_KEY", "/login", "models.json"],
+    },
+    Case {
         name: "pi install of a missing path",
         run: install_missing_path,
         names: &["/nowhere/pkg"],
@@ -378,6 +424,20 @@ fn everyday_failures_speak_the_users_language() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n---\n"));
+}
+
+#[test]
+fn an_unknown_flag_alone_is_answered_in_chinese_with_the_closest_flag() {
+    let suggestion = pi::cli::error::closest_flag("--bogus", &[]).expect("a nearby flag");
+    let output = run_in(&mut PiSandbox::new(), "zh-TW", &["--bogus"], None);
+    assert_eq!(english_sentence(&output), None, "{output}");
+    assert!(output.contains("--bogus"), "{output}");
+    assert!(output.contains(&suggestion), "{suggestion} in {output}");
+    assert!(output.contains("無法識別的選項"), "{output}");
+    // The same command line under English is a sentence, with the same suggestion.
+    let english = run_in(&mut PiSandbox::new(), "en", &["--bogus"], None);
+    assert!(english_sentence(&english).is_some(), "{english}");
+    assert!(english.contains(&suggestion), "{english}");
 }
 
 #[test]

@@ -139,7 +139,8 @@ async fn every_pi_method_works_from_lua() {
     let err = agent
         .run_extension_command("nope", "", &signal)
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("/nope"), "{err}");
 }
 
@@ -209,7 +210,8 @@ end"#,
     let err = agent
         .run_extension_command("talk", "tui", &signal)
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("command failed") && err.contains("talk.lua"),
         "{err}"

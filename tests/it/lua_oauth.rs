@@ -34,7 +34,7 @@ impl LoginUi for User {
             .unwrap()
             .push(format!("progress {message}"));
     }
-    async fn prompt(&self, message: &str) -> Result<String, String> {
+    async fn prompt(&self, message: &str) -> Result<String, pi::ai::oauth::OAuthError> {
         self.seen.lock().unwrap().push(format!("prompt {message}"));
         Ok("c0de".into())
     }
@@ -84,7 +84,8 @@ async fn a_lua_login_asks_through_the_dialog_and_its_credentials_are_stored() {
 
     let err = login("nobody", &Endpoints::default(), &user)
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("lua-oauth"), "{err}");
 }
 

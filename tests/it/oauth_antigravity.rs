@@ -32,7 +32,7 @@ impl LoginUi for Browser {
         let _ = self.shown.send(url.to_string());
     }
     fn progress(&self, _message: &str) {}
-    async fn prompt(&self, _message: &str) -> Result<String, String> {
+    async fn prompt(&self, _message: &str) -> Result<String, pi::ai::oauth::OAuthError> {
         std::future::pending().await
     }
 }

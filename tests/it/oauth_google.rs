@@ -35,7 +35,7 @@ impl LoginUi for Browser {
     fn progress(&self, message: &str) {
         self.progress.lock().unwrap().push(message.to_string());
     }
-    async fn prompt(&self, _message: &str) -> Result<String, String> {
+    async fn prompt(&self, _message: &str) -> Result<String, pi::ai::oauth::OAuthError> {
         std::future::pending().await
     }
 }
@@ -179,6 +179,11 @@ async fn existing_projects_are_found_and_workspace_accounts_need_one() {
     let err = discover_project(&endpoints, "tok", None, &ui)
         .await
         .unwrap_err();
+    assert!(
+        matches!(err, pi::ai::oauth::OAuthError::NeedsCloudProject { .. }),
+        "{err:?}"
+    );
+    let err = err.to_string();
     assert!(err.contains("GOOGLE_CLOUD_PROJECT"), "{err}");
 
     let named = discover_project(&endpoints, "tok", Some("my-proj".into()), &ui)

@@ -46,7 +46,7 @@ impl LoginUi for ScriptedUser {
     fn progress(&self, message: &str) {
         self.progress.lock().unwrap().push(message.to_string());
     }
-    async fn prompt(&self, _message: &str) -> Result<String, String> {
+    async fn prompt(&self, _message: &str) -> Result<String, pi::ai::oauth::OAuthError> {
         let answer = self.answers.lock().unwrap().pop();
         match answer {
             Some(a) => Ok(a),
@@ -168,7 +168,7 @@ async fn codex_login_by_pasted_redirect_url_stores_account_id() {
             let _ = self.0.send(url.to_string());
         }
         fn progress(&self, _: &str) {}
-        async fn prompt(&self, _: &str) -> Result<String, String> {
+        async fn prompt(&self, _: &str) -> Result<String, pi::ai::oauth::OAuthError> {
             Ok(self.1.lock().await.recv().await.unwrap())
         }
     }
@@ -212,7 +212,8 @@ async fn pasted_code_with_a_foreign_state_is_rejected() {
     let endpoints = Endpoints::local(&server.url());
     let (user, _shown) = ScriptedUser::new(&["some-code#another-attempts-state"]);
     let err = anthropic::login(&endpoints, &user).await.unwrap_err();
-    assert!(err.contains("state mismatch"), "{err}");
+    assert_eq!(err, pi::ai::oauth::OAuthError::StateMismatch);
+    assert!(err.to_string().contains("state mismatch"), "{err}");
     assert_eq!(
         server.request_count(),
         0,
@@ -311,8 +312,15 @@ async fn invalid_enterprise_domain_is_refused() {
     let err = copilot::login(&Endpoints::local("http://127.0.0.1:9"), &user)
         .await
         .unwrap_err();
+    assert_eq!(
+        err,
+        pi::ai::oauth::OAuthError::InvalidEnterpriseDomain {
+            input: "http://".into()
+        }
+    );
     assert!(
-        err.contains("Invalid GitHub Enterprise URL/domain"),
+        err.to_string()
+            .contains("Invalid GitHub Enterprise URL/domain \"http://\""),
         "{err}"
     );
 }

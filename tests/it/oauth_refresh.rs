@@ -233,6 +233,11 @@ async fn rejected_refresh_names_each_provider_and_its_login_command() {
         ("github-copilot", "GitHub Copilot"),
     ] {
         let err = manager.credential(provider).await.unwrap_err();
+        assert!(
+            matches!(&err, pi::ai::oauth::OAuthError::RefreshFailed { provider: p, .. } if p == provider),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(err.contains(&format!("/login {provider}")), "{err}");
         assert!(err.contains(name), "{err}");
     }

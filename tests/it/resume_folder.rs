@@ -41,6 +41,11 @@ async fn resume_moves_to_the_sessions_folder_unless_it_is_gone() {
 
     let refused = agent.resume_session(&gone_file).await.unwrap_err();
     assert!(
+        matches!(refused, pi::core::error::CoreError::CwdMissing { .. }),
+        "{refused:?}"
+    );
+    let refused = refused.to_string();
+    assert!(
         refused.contains("no longer exists") && refused.contains("gone"),
         "{refused}"
     );

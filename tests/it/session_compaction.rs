@@ -258,6 +258,11 @@ async fn a_failed_summary_leaves_the_session_unchanged_and_says_why() {
         .compact(None, CompactionReason::Manual, false, &signal)
         .await
         .unwrap_err();
+    assert!(
+        matches!(err, pi::compaction::error::CompactionError::Summary { .. }),
+        "{err:?}"
+    );
+    let err = err.to_string();
     assert!(err.starts_with("Summarization failed:"), "{err}");
     assert!(err.contains("invalid x-api-key"), "{err}");
     assert_eq!(agent.session.entries().len(), entries_before);

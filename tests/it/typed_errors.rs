@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 170;
+const CEILING: usize = 81;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -27,7 +27,19 @@ const CONVERTED: &[&str] = &[
     "src/packages/ops.rs",
     "src/packages/toggle.rs",
     "src/config/schema_check.rs",
-    "src/config/json_file.rs",
+    "src/config",
+    "src/ai",
+    "src/permissions",
+    "src/sandbox",
+    "src/agent",
+    "src/ui_kit",
+    "src/compaction",
+    "src/core",
+    "src/resources",
+    "src/i18n",
+    "src/tools/edit",
+    "src/tools/bash/process.rs",
+    "src/app/model_setup.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -6,7 +6,9 @@ use serde_json::{Map, json};
 
 use super::login::{LoginUi, start_callback, wait_for_code};
 use super::pkce::{Pkce, random_state};
-use super::{Body, Endpoints, expiry_from_now, required_number, required_str, send};
+use super::{
+    Body, Endpoints, OAuthError, Step, expiry_from_now, required_number, required_str, send,
+};
 use crate::ai::auth::OAuthCredential;
 
 /// Public client id of the Claude Code application.
@@ -48,7 +50,7 @@ pub fn authorize_url(endpoints: &Endpoints, pkce: &Pkce, state: &str, redirect: 
 }
 
 /// Log in: show the authorization URL, wait for the code, exchange it.
-pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
+pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
     let pkce = Pkce::generate()?;
     let state = random_state()?;
     let server = start_callback(endpoints, CALLBACK_PORT, CALLBACK_PATH, &state, NAME, ui).await;
@@ -72,7 +74,7 @@ pub async fn exchange_code(
     state: &str,
     verifier: &str,
     redirect: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     let body = json!({
         "grant_type": "authorization_code",
         "client_id": CLIENT_ID,
@@ -81,7 +83,7 @@ pub async fn exchange_code(
         "redirect_uri": redirect,
         "code_verifier": verifier,
     });
-    let what = "Anthropic token exchange";
+    let what = Step::TokenExchange(NAME);
     let answer = send(
         reqwest::Method::POST,
         &endpoints.url(TOKEN_URL),
@@ -97,13 +99,13 @@ pub async fn exchange_code(
 pub async fn refresh(
     endpoints: &Endpoints,
     refresh_token: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     let body = json!({
         "grant_type": "refresh_token",
         "client_id": CLIENT_ID,
         "refresh_token": refresh_token,
     });
-    let what = "Anthropic token refresh";
+    let what = Step::TokenRefresh(NAME);
     let answer = send(
         reqwest::Method::POST,
         &endpoints.url(TOKEN_URL),
@@ -115,7 +117,7 @@ pub async fn refresh(
     tokens(&answer, what)
 }
 
-fn tokens(answer: &serde_json::Value, what: &str) -> Result<OAuthCredential, String> {
+fn tokens(answer: &serde_json::Value, what: Step) -> Result<OAuthCredential, OAuthError> {
     Ok(OAuthCredential {
         access: required_str(answer, "access_token", what)?,
         refresh: required_str(answer, "refresh_token", what)?,

@@ -8,7 +8,9 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::login::LoginUi;
-use super::{Body, EXPIRY_SKEW_MS, Endpoints, required_number, required_str, send};
+use super::{
+    Body, EXPIRY_SKEW_MS, Endpoints, OAuthError, Step, required_number, required_str, send,
+};
 use crate::ai::auth::OAuthCredential;
 
 /// Public client id of the Copilot editor integration.
@@ -73,16 +75,13 @@ pub fn base_url(token: &str, enterprise_domain: Option<&str>) -> String {
 }
 
 /// Log in with the device-code flow.
-pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
-    let input = ui
-        .prompt("GitHub Enterprise URL/domain (blank for github.com):")
-        .await?;
+pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
+    let input = ui.prompt(&t!("pi.oauth.enterprise_prompt")).await?;
     let enterprise = normalize_domain(&input);
     if !input.trim().is_empty() && enterprise.is_none() {
-        return Err(format!(
-            "Invalid GitHub Enterprise URL/domain \"{}\"; enter a host such as company.ghe.com, or leave it blank",
-            input.trim()
-        ));
+        return Err(OAuthError::InvalidEnterpriseDomain {
+            input: input.trim().to_string(),
+        });
     }
     let domain = enterprise.clone().unwrap_or_else(|| "github.com".into());
     let device = start_device_flow(endpoints, &domain).await?;
@@ -120,7 +119,7 @@ pub async fn enable_models(endpoints: &Endpoints, token: &str, enterprise_domain
                 &url,
                 &headers,
                 Body::Json(body),
-                "Copilot model policy",
+                Step::CopilotToken,
             )
             .await;
         }
@@ -144,8 +143,11 @@ pub struct DeviceCode {
 }
 
 /// Ask GitHub for a device code.
-pub async fn start_device_flow(endpoints: &Endpoints, domain: &str) -> Result<DeviceCode, String> {
-    let what = "GitHub device code request";
+pub async fn start_device_flow(
+    endpoints: &Endpoints,
+    domain: &str,
+) -> Result<DeviceCode, OAuthError> {
+    let what = Step::DeviceCode;
     let answer = send(
         reqwest::Method::POST,
         &endpoints.url(&device_code_url(domain)),
@@ -168,7 +170,7 @@ pub async fn poll_for_github_token(
     endpoints: &Endpoints,
     domain: &str,
     device: &DeviceCode,
-) -> Result<String, String> {
+) -> Result<String, OAuthError> {
     let deadline =
         tokio::time::Instant::now() + Duration::from_secs_f64(device.expires_in.max(0.0));
     let mut interval = Duration::from_secs_f64(device.interval.max(1.0));
@@ -188,7 +190,7 @@ pub async fn poll_for_github_token(
             &url,
             &[("User-Agent", COPILOT_HEADERS[0].1)],
             Body::Form(&form),
-            "GitHub device authorization",
+            Step::DeviceAuthorization,
         )
         .await?;
         if let Some(token) = answer.get("access_token").and_then(Value::as_str) {
@@ -205,27 +207,22 @@ pub async fn poll_for_github_token(
                 };
             }
             Some(error) => {
-                let detail = answer
-                    .get("error_description")
-                    .and_then(Value::as_str)
-                    .map(|d| format!(": {d}"))
-                    .unwrap_or_default();
-                return Err(format!(
-                    "GitHub device authorization failed: {error}{detail}"
-                ));
+                return Err(OAuthError::DeviceDenied {
+                    error: error.to_string(),
+                    description: answer
+                        .get("error_description")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                });
             }
             None => {
-                return Err(format!(
-                    "GitHub device authorization returned neither a token nor an error: {answer}"
-                ));
+                return Err(OAuthError::DeviceNoAnswer {
+                    body: answer.to_string(),
+                });
             }
         }
     }
-    Err(if slowed {
-        t!("pi.oauth.device_timeout_clock")
-    } else {
-        t!("pi.oauth.device_timeout")
-    })
+    Err(OAuthError::DeviceTimeout { slowed })
 }
 
 /// Exchange a GitHub token for a Copilot token (also the refresh step).
@@ -233,12 +230,12 @@ pub async fn copilot_token(
     endpoints: &Endpoints,
     github_token: &str,
     enterprise_domain: Option<&str>,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     let domain = enterprise_domain.unwrap_or("github.com");
     let bearer = format!("Bearer {github_token}");
     let mut headers = vec![("Authorization", bearer.as_str())];
     headers.extend(COPILOT_HEADERS);
-    let what = "Copilot token request";
+    let what = Step::CopilotToken;
     let answer = send(
         reqwest::Method::GET,
         &endpoints.url(&copilot_token_url(domain)),

@@ -9,6 +9,7 @@ use std::sync::{Arc, RwLock};
 use async_trait::async_trait;
 use serde_json::{Map, Value};
 
+use super::OAuthError;
 use super::login::LoginUi;
 use crate::ai::auth::OAuthCredential;
 
@@ -22,13 +23,13 @@ pub trait ExtensionOAuth: Send + Sync {
     /// `(provider id, display name)` of every provider with a login.
     fn providers(&self) -> Vec<(String, String)>;
     /// Run the login of `provider`, asking the user through `ui`.
-    async fn login(&self, provider: &str, ui: &dyn LoginUi) -> Result<OAuthCredential, String>;
+    async fn login(&self, provider: &str, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError>;
     /// Fresh tokens for an expired `credential`.
     async fn refresh(
         &self,
         provider: &str,
         credential: &OAuthCredential,
-    ) -> Result<OAuthCredential, String>;
+    ) -> Result<OAuthCredential, OAuthError>;
 }
 
 static HOOK: RwLock<Option<Arc<dyn ExtensionOAuth>>> = RwLock::new(None);
@@ -60,21 +61,23 @@ pub fn provider_name(id: &str) -> Option<String> {
 
 /// A credential from the table an extension returned: `access`, `refresh` and `expires`
 /// (epoch milliseconds), every other field kept.
-pub fn credential_from_json(value: Value) -> Result<OAuthCredential, String> {
+pub fn credential_from_json(value: Value) -> Result<OAuthCredential, OAuthError> {
     let Value::Object(mut map) = value else {
-        return Err(
-            "the login must return {access = ..., refresh = ..., expires = <epoch ms>}".into(),
-        );
+        return Err(OAuthError::ExtensionCredential { field: None });
     };
-    let mut text = |key: &str| match map.remove(key) {
+    let mut text = |key: &'static str| match map.remove(key) {
         Some(Value::String(s)) => Ok(s),
-        _ => Err(format!("the credentials need a string `{key}`")),
+        _ => Err(OAuthError::ExtensionCredential { field: Some(key) }),
     };
     let access = text("access")?;
     let refresh = text("refresh")?;
     let expires = match map.remove("expires") {
         Some(Value::Number(n)) => n.as_f64().unwrap_or_default() as i64,
-        _ => return Err("the credentials need `expires` (epoch milliseconds)".into()),
+        _ => {
+            return Err(OAuthError::ExtensionCredential {
+                field: Some("expires"),
+            });
+        }
     };
     Ok(OAuthCredential {
         access,

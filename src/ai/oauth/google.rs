@@ -10,8 +10,11 @@ use serde_json::Map;
 
 use super::login::{LoginUi, start_callback, wait_for_code};
 use super::pkce::{Pkce, random_state};
-use super::{Body, Endpoints, expiry_from_now, required_number, required_str, send};
+use super::{
+    Body, Endpoints, OAuthError, Step, expiry_from_now, required_number, required_str, send,
+};
 use crate::ai::auth::OAuthCredential;
+use crate::t;
 
 /// Authorization page.
 pub const AUTHORIZE_URL: &str = "https://accounts.google.com/o/oauth2/v2/auth";
@@ -87,7 +90,7 @@ impl GoogleApp {
         &self,
         endpoints: &Endpoints,
         ui: &dyn LoginUi,
-    ) -> Result<OAuthCredential, String> {
+    ) -> Result<OAuthCredential, OAuthError> {
         let pkce = Pkce::generate()?;
         let state = random_state()?;
         let (port, path) = (self.callback_port, self.callback_path);
@@ -98,10 +101,10 @@ impl GoogleApp {
         let redirect = self.redirect_uri(port);
         ui.show_auth(
             &self.authorize_url(endpoints, &pkce, &state, &redirect),
-            "Complete the sign-in in your browser, or paste the final redirect URL here.",
+            &t!("pi.oauth.google_instructions"),
         );
         let code = wait_for_code(server, &state, ui).await?;
-        ui.progress("Exchanging authorization code for tokens...");
+        ui.progress(&t!("pi.oauth.exchanging_code"));
         let form = [
             ("client_id", self.client_id()),
             ("client_secret", self.client_secret()),
@@ -110,7 +113,7 @@ impl GoogleApp {
             ("redirect_uri", redirect),
             ("code_verifier", pkce.verifier.clone()),
         ];
-        self.token_request(endpoints, &form, None, "Google token exchange")
+        self.token_request(endpoints, &form, None, Step::TokenExchange("Google"))
             .await
     }
 
@@ -119,14 +122,14 @@ impl GoogleApp {
         &self,
         endpoints: &Endpoints,
         refresh_token: &str,
-    ) -> Result<OAuthCredential, String> {
+    ) -> Result<OAuthCredential, OAuthError> {
         let form = [
             ("client_id", self.client_id()),
             ("client_secret", self.client_secret()),
             ("refresh_token", refresh_token.to_string()),
             ("grant_type", "refresh_token".into()),
         ];
-        let what = "Google token refresh";
+        let what = Step::TokenRefresh("Google");
         self.token_request(endpoints, &form, Some(refresh_token), what)
             .await
     }
@@ -136,8 +139,8 @@ impl GoogleApp {
         endpoints: &Endpoints,
         form: &[(&str, String)],
         previous_refresh: Option<&str>,
-        what: &str,
-    ) -> Result<OAuthCredential, String> {
+        what: Step,
+    ) -> Result<OAuthCredential, OAuthError> {
         let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let url = endpoints.url(TOKEN_URL);
         let answer = send(reqwest::Method::POST, &url, &[], Body::Form(&pairs), what).await?;
@@ -145,10 +148,9 @@ impl GoogleApp {
             (Some(r), _) if !r.is_empty() => r.to_string(),
             (_, Some(previous)) => previous.to_string(),
             _ => {
-                return Err(format!(
-                    "{what}: Google sent no refresh token; run /login {} again",
-                    self.provider
-                ));
+                return Err(OAuthError::NoRefreshToken {
+                    provider: self.provider.to_string(),
+                });
             }
         };
         Ok(OAuthCredential {

@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 use super::google::{GoogleApp, project_id};
 use super::google_gemini_cli::{CODE_ASSIST_URL, client_metadata};
 use super::login::LoginUi;
-use super::{Body, Endpoints, send};
+use super::{Body, Endpoints, OAuthError, Step, send};
 use crate::ai::auth::OAuthCredential;
+use crate::t;
 
 /// Antigravity's installed application.
 pub const APP: GoogleApp = GoogleApp {
@@ -65,9 +66,9 @@ pub fn request_headers(access_token: &str) -> Vec<(&'static str, String)> {
 }
 
 /// Log in: sign in with Google, read the email, find the project.
-pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
+pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
     let mut credential = APP.sign_in(endpoints, ui).await?;
-    ui.progress("Getting user info...");
+    ui.progress(&t!("pi.oauth.getting_user_info"));
     if let Some(email) = user_email(endpoints, &credential.access).await {
         credential.extra.insert("email".into(), email.into());
     }
@@ -80,7 +81,7 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
 pub async fn refresh(
     endpoints: &Endpoints,
     refresh_token: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     APP.refresh(endpoints, refresh_token).await
 }
 
@@ -93,7 +94,7 @@ async fn user_email(endpoints: &Endpoints, access_token: &str) -> Option<String>
         &url,
         &headers,
         Body::None,
-        "User info",
+        Step::UserInfo,
     )
     .await
     .ok()?;
@@ -120,10 +121,10 @@ pub async fn discover_project(
         ("client-metadata", metadata_header.as_str()),
     ];
     let body: Value = json!({ "metadata": metadata });
-    ui.progress("Checking for an existing project...");
+    ui.progress(&t!("pi.oauth.checking_project"));
     for base in [CODE_ASSIST_URL, SANDBOX_URL] {
         let url = endpoints.url(&format!("{base}/v1internal:loadCodeAssist"));
-        let what = "Cloud Code Assist project lookup";
+        let what = Step::ProjectLookup;
         if let Ok(loaded) = send(
             reqwest::Method::POST,
             &url,
@@ -137,7 +138,7 @@ pub async fn discover_project(
             return project;
         }
     }
-    ui.progress("Using the default project...");
+    ui.progress(&t!("pi.oauth.using_default_project"));
     DEFAULT_PROJECT.to_string()
 }
 

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use super::google::{GoogleApp, project_id};
 use super::login::LoginUi;
-use super::{Body, Endpoints, send};
+use super::{Body, Endpoints, OAuthError, Step, send};
 use crate::ai::auth::OAuthCredential;
+use crate::t;
 
 pub use super::google::{AUTHORIZE_URL, TOKEN_URL};
 
@@ -41,8 +42,6 @@ const LEGACY_TIER: &str = "legacy-tier";
 const POLL_INTERVAL: Duration = Duration::from_secs(5);
 /// Polls before giving up on provisioning.
 const MAX_POLLS: u32 = 24;
-const PROJECT_HELP: &str = "Set GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) to your Google \
-Cloud project and run /login google-gemini-cli again; see https://goo.gle/gemini-cli-auth-docs#workspace-gca";
 
 /// The OAuth client id.
 pub fn client_id() -> String {
@@ -58,7 +57,7 @@ pub fn env_project() -> Option<String> {
 }
 
 /// Log in: sign in with Google, then find (or provision) the Code Assist project.
-pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
+pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
     let mut credential = APP.sign_in(endpoints, ui).await?;
     let project = discover_project(endpoints, &credential.access, env_project(), ui).await?;
     credential.extra.insert("projectId".into(), project.into());
@@ -69,7 +68,7 @@ pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCrede
 pub async fn refresh(
     endpoints: &Endpoints,
     refresh_token: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     APP.refresh(endpoints, refresh_token).await
 }
 
@@ -103,16 +102,16 @@ pub async fn discover_project(
     access_token: &str,
     env_project: Option<String>,
     ui: &dyn LoginUi,
-) -> Result<String, String> {
+) -> Result<String, OAuthError> {
     let headers = code_assist_headers(access_token);
     let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    ui.progress("Checking for an existing Cloud Code Assist project...");
+    ui.progress(&t!("pi.oauth.checking_project"));
     let mut load_body = json!({"metadata": client_metadata(env_project.as_deref())});
     if let Some(p) = &env_project {
         load_body["cloudaicompanionProject"] = json!(p);
     }
     let url = endpoints.url(&format!("{CODE_ASSIST_URL}/v1internal:loadCodeAssist"));
-    let what = "Cloud Code Assist project lookup";
+    let what = Step::ProjectLookup;
     let loaded = match send(
         reqwest::Method::POST,
         &url,
@@ -124,7 +123,7 @@ pub async fn discover_project(
     {
         Ok(v) => v,
         // Accounts behind a VPC Service Controls perimeter are standard-tier users.
-        Err(e) if e.contains("SECURITY_POLICY_VIOLATED") => {
+        Err(e) if e.body_contains("SECURITY_POLICY_VIOLATED") => {
             json!({"currentTier": {"id": "standard-tier"}})
         }
         Err(e) => return Err(e),
@@ -132,7 +131,7 @@ pub async fn discover_project(
     if loaded["currentTier"].is_object() {
         return project_id(&loaded["cloudaicompanionProject"])
             .or(env_project)
-            .ok_or_else(|| format!("This Google account needs a Cloud project. {PROJECT_HELP}"));
+            .ok_or(OAuthError::NeedsCloudProject { tier: None });
     }
     let tier = loaded["allowedTiers"]
         .as_array()
@@ -143,11 +142,9 @@ pub async fn discover_project(
         .unwrap_or(LEGACY_TIER)
         .to_string();
     if tier != FREE_TIER && env_project.is_none() {
-        return Err(format!(
-            "This Google account ({tier}) needs a Cloud project. {PROJECT_HELP}"
-        ));
+        return Err(OAuthError::NeedsCloudProject { tier: Some(tier) });
     }
-    ui.progress("Provisioning a Cloud Code Assist project (this may take a moment)...");
+    ui.progress(&t!("pi.oauth.provisioning_project"));
     let mut onboard = json!({"tierId": tier, "metadata": client_metadata(None)});
     if tier != FREE_TIER
         && let Some(p) = &env_project
@@ -156,7 +153,7 @@ pub async fn discover_project(
         onboard["metadata"] = client_metadata(Some(p));
     }
     let url = endpoints.url(&format!("{CODE_ASSIST_URL}/v1internal:onboardUser"));
-    let what = "Cloud Code Assist onboarding";
+    let what = Step::Onboarding;
     let mut operation = send(
         reqwest::Method::POST,
         &url,
@@ -171,7 +168,7 @@ pub async fn discover_project(
             break;
         };
         if polls >= MAX_POLLS {
-            return Err(format!("{what} did not finish; try /login again later"));
+            return Err(OAuthError::OnboardingUnfinished);
         }
         if polls > 0 {
             tokio::time::sleep(POLL_INTERVAL).await;
@@ -182,9 +179,7 @@ pub async fn discover_project(
     }
     project_id(&operation["response"]["cloudaicompanionProject"])
         .or(env_project)
-        .ok_or_else(|| {
-            format!("Could not find or provision a Google Cloud project. {PROJECT_HELP}")
-        })
+        .ok_or(OAuthError::NeedsCloudProject { tier: None })
 }
 
 #[cfg(test)]

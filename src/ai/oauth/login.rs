@@ -6,6 +6,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 
+use super::OAuthError;
 use super::callback::CallbackServer;
 use super::pkce::code_from_pasted;
 use super::{
@@ -13,6 +14,7 @@ use super::{
     openai_codex,
 };
 use crate::ai::auth::{AuthStorage, Credential, OAuthCredential};
+use crate::ai::auth_error::AuthStoreError;
 
 /// What a login flow shows to and asks of the user.
 #[async_trait]
@@ -22,7 +24,7 @@ pub trait LoginUi: Send + Sync {
     /// Report progress.
     fn progress(&self, message: &str);
     /// Ask for one line of input; `Err` when the user cancelled.
-    async fn prompt(&self, message: &str) -> Result<String, String>;
+    async fn prompt(&self, message: &str) -> Result<String, OAuthError>;
 }
 
 /// Log in to a subscription provider and return its tokens (not yet stored).
@@ -30,7 +32,7 @@ pub async fn login(
     provider: &str,
     endpoints: &Endpoints,
     ui: &dyn LoginUi,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     match provider {
         "anthropic" => anthropic::login(endpoints, ui).await,
         "openai-codex" => openai_codex::login(endpoints, ui).await,
@@ -47,12 +49,11 @@ pub async fn login(
 }
 
 /// The error for a provider without subscription login, listing those with one.
-pub fn unknown_provider(provider: &str) -> String {
-    let ids: Vec<String> = all_providers().into_iter().map(|(id, _)| id).collect();
-    format!(
-        "\"{provider}\" has no subscription login. Choose one of: {}",
-        ids.join(", ")
-    )
+pub fn unknown_provider(provider: &str) -> OAuthError {
+    OAuthError::UnknownProvider {
+        provider: provider.to_string(),
+        choices: all_providers().into_iter().map(|(id, _)| id).collect(),
+    }
 }
 
 /// Wait for the authorization code: from the callback server when it runs,
@@ -62,7 +63,7 @@ pub async fn wait_for_code(
     server: Option<CallbackServer>,
     state: &str,
     ui: &dyn LoginUi,
-) -> Result<String, String> {
+) -> Result<String, OAuthError> {
     let ask = t!("pi.oauth.paste_code");
     let ask = ask.as_str();
     let Some(mut server) = server else {
@@ -107,7 +108,7 @@ pub fn save_login(
     agent_dir: &Path,
     provider: &str,
     credential: OAuthCredential,
-) -> Result<(), String> {
+) -> Result<(), OAuthError> {
     let _lock = super::manager::lock_auth_file(agent_dir)?;
     let (mut auth, _) = AuthStorage::load(agent_dir);
     auth.set(provider, &Credential::OAuth(credential))?;
@@ -117,7 +118,7 @@ pub fn save_login(
 
 /// Store an API key in `<agent>/auth.json` (0600) as `{"type": "api_key", "key": ...}`,
 /// under the same lock as logins.
-pub fn save_api_key(agent_dir: &Path, provider: &str, key: &str) -> Result<(), String> {
+pub fn save_api_key(agent_dir: &Path, provider: &str, key: &str) -> Result<(), OAuthError> {
     let _lock = super::manager::lock_auth_file(agent_dir)?;
     let (mut auth, _) = AuthStorage::load(agent_dir);
     auth.set(
@@ -131,11 +132,11 @@ pub fn save_api_key(agent_dir: &Path, provider: &str, key: &str) -> Result<(), S
 }
 
 /// Delete a provider's stored credential; `Ok(false)` when there was none.
-pub fn logout(agent_dir: &Path, provider: &str) -> Result<bool, String> {
+pub fn logout(agent_dir: &Path, provider: &str) -> Result<bool, OAuthError> {
     let _lock = super::manager::lock_auth_file(agent_dir)?;
     let (mut auth, warnings) = AuthStorage::load(agent_dir);
-    if let Some(w) = warnings.into_iter().next() {
-        return Err(w);
+    if let Some(problem) = warnings.into_iter().next() {
+        return Err(OAuthError::Store(AuthStoreError::NotSavedNow { problem }));
     }
     let had = auth.has(provider);
     if had {

@@ -4,7 +4,7 @@
 //! the lock re-reads `auth.json` and refreshes only if the token is still
 //! expired. A failed refresh is an error asking for `/login <provider>`.
 
-use crate::t;
+use super::OAuthError;
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -57,7 +57,7 @@ impl OAuthManager {
 
     /// The provider's OAuth credential with an unexpired access token;
     /// `None` when `auth.json` holds no OAuth credential for it.
-    pub async fn credential(&self, provider: &str) -> Result<Option<OAuthCredential>, String> {
+    pub async fn credential(&self, provider: &str) -> Result<Option<OAuthCredential>, OAuthError> {
         if let Some(answer) = self.without_refresh(provider) {
             return Ok(answer);
         }
@@ -69,7 +69,9 @@ impl OAuthManager {
         let dir = self.agent_dir.clone();
         let _across_processes = tokio::task::spawn_blocking(move || lock_auth_file(&dir))
             .await
-            .map_err(|e| format!("Waiting for the credentials lock failed: {e}"))??;
+            .map_err(|e| OAuthError::RefreshNotRun {
+                detail: e.to_string(),
+            })??;
         let Some(stored) = self.stored(provider) else {
             return Ok(None);
         };
@@ -79,20 +81,23 @@ impl OAuthManager {
         }
         let mut fresh = refresh_credential(provider, &stored, &self.endpoints)
             .await
-            .map_err(|e| refresh_failed(provider, &e))?;
+            .map_err(|e| refresh_failed(provider, e))?;
         for (k, v) in stored.extra {
             fresh.extra.entry(k).or_insert(v);
         }
         let (mut auth, _) = AuthStorage::load(&self.agent_dir);
         auth.set(provider, &Credential::OAuth(fresh.clone()))
-            .map_err(|e| refresh_failed(provider, &e))?;
+            .map_err(|e| refresh_failed(provider, e.into()))?;
         self.remember(provider, &fresh);
         Ok(Some(fresh))
     }
 
     /// [`credential`](Self::credential) for synchronous callers: runs on the
     /// current multi-threaded runtime, or on a short-lived one otherwise.
-    pub fn credential_blocking(&self, provider: &str) -> Result<Option<OAuthCredential>, String> {
+    pub fn credential_blocking(
+        &self,
+        provider: &str,
+    ) -> Result<Option<OAuthCredential>, OAuthError> {
         // Only a refresh needs a runtime; reading the file does not.
         if let Some(answer) = self.without_refresh(provider) {
             return Ok(answer);
@@ -106,14 +111,21 @@ impl OAuthManager {
         std::thread::scope(|scope| {
             scope
                 .spawn(|| {
-                    let runtime = Builder::new_current_thread()
-                        .enable_all()
-                        .build()
-                        .map_err(|e| format!("Could not start a runtime for token refresh: {e}"))?;
+                    let runtime =
+                        Builder::new_current_thread()
+                            .enable_all()
+                            .build()
+                            .map_err(|e| OAuthError::RefreshNotRun {
+                                detail: e.to_string(),
+                            })?;
                     runtime.block_on(self.credential(provider))
                 })
                 .join()
-                .unwrap_or_else(|_| Err("Token refresh panicked".to_string()))
+                .unwrap_or_else(|_| {
+                    Err(OAuthError::RefreshNotRun {
+                        detail: "panicked".to_string(),
+                    })
+                })
         })
     }
 
@@ -170,22 +182,20 @@ fn is_valid(credential: &OAuthCredential) -> bool {
     !credential.access.is_empty() && now_ms() < credential.expires
 }
 
-fn refresh_failed(provider: &str, problem: &str) -> String {
-    t!(
-        "pi.oauth.refresh_failed",
-        name = provider_name(provider),
-        problem = problem,
-        provider = provider
-    )
+fn refresh_failed(provider: &str, cause: OAuthError) -> OAuthError {
+    OAuthError::RefreshFailed {
+        provider: provider.to_string(),
+        name: provider_name(provider),
+        cause: Box::new(cause),
+    }
 }
 
 /// Take the exclusive cross-process lock on `<agent>/auth.json.lock`,
 /// waiting for other pi processes; released when the file is dropped.
-pub fn lock_auth_file(agent_dir: &Path) -> Result<File, String> {
+pub fn lock_auth_file(agent_dir: &Path) -> Result<File, OAuthError> {
     let path = paths::auth_path(agent_dir).with_extension("json.lock");
     if !agent_dir.exists() {
-        std::fs::create_dir_all(agent_dir)
-            .map_err(|e| format!("Could not create {}: {e}", agent_dir.display()))?;
+        std::fs::create_dir_all(agent_dir).map_err(|e| lock_error(agent_dir, &e))?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
@@ -194,15 +204,16 @@ pub fn lock_auth_file(agent_dir: &Path) -> Result<File, String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let file = options.open(&path).map_err(|e| {
-        format!(
-            "Could not open the credentials lock {}: {e}",
-            path.display()
-        )
-    })?;
-    file.lock()
-        .map_err(|e| format!("Could not lock {}: {e}", path.display()))?;
+    let file = options.open(&path).map_err(|e| lock_error(&path, &e))?;
+    file.lock().map_err(|e| lock_error(&path, &e))?;
     Ok(file)
+}
+
+fn lock_error(path: &Path, e: &std::io::Error) -> OAuthError {
+    OAuthError::Lock {
+        path: path.to_path_buf(),
+        reason: crate::i18n::config_words::io_reason(e),
+    }
 }
 
 /// Forget a provider's cached credential in the shared manager of `agent_dir`.

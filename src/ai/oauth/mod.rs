@@ -6,6 +6,7 @@
 pub mod anthropic;
 pub mod callback;
 pub mod copilot;
+pub mod error;
 pub mod extension;
 pub mod google;
 pub mod google_antigravity;
@@ -22,6 +23,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::auth::OAuthCredential;
+pub use error::{OAuthError, Step};
 
 /// Environment variable sending every OAuth request to another server
 /// (`http://127.0.0.1:<port>`), keeping each endpoint's path.
@@ -128,7 +130,7 @@ pub async fn refresh_credential(
     provider: &str,
     credential: &OAuthCredential,
     endpoints: &Endpoints,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     match provider {
         "anthropic" => anthropic::refresh(endpoints, &credential.refresh).await,
         "openai-codex" => openai_codex::refresh(endpoints, &credential.refresh).await,
@@ -146,9 +148,9 @@ pub async fn refresh_credential(
             Some(hook) if extension::provider_name(other).is_some() => {
                 hook.refresh(other, credential).await
             }
-            _ => Err(format!(
-                "Provider \"{other}\" has no subscription login; its OAuth token cannot be refreshed"
-            )),
+            _ => Err(OAuthError::CannotRefresh {
+                provider: other.to_string(),
+            }),
         },
     }
 }
@@ -159,22 +161,27 @@ fn expiry_from_now(expires_in: f64) -> i64 {
 }
 
 /// A string field of a token response, or an error naming it.
-fn required_str(json: &Value, field: &str, what: &str) -> Result<String, String> {
+fn required_str(json: &Value, field: &str, what: Step) -> Result<String, OAuthError> {
     json.get(field)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
-        .ok_or_else(|| format!("{what} response has no \"{field}\": {}", brief(json)))
+        .ok_or_else(|| missing(json, field, what))
 }
 
 /// A numeric field of a token response, or an error naming it.
-fn required_number(json: &Value, field: &str, what: &str) -> Result<f64, String> {
-    json.get(field).and_then(Value::as_f64).ok_or_else(|| {
-        format!(
-            "{what} response has no numeric \"{field}\": {}",
-            brief(json)
-        )
-    })
+fn required_number(json: &Value, field: &str, what: Step) -> Result<f64, OAuthError> {
+    json.get(field)
+        .and_then(Value::as_f64)
+        .ok_or_else(|| missing(json, field, what))
+}
+
+fn missing(json: &Value, field: &str, step: Step) -> OAuthError {
+    OAuthError::MissingField {
+        step,
+        field: field.to_string(),
+        body: brief(json),
+    }
 }
 
 fn brief(json: &Value) -> String {
@@ -210,8 +217,8 @@ async fn send(
     url: &str,
     headers: &[(&str, &str)],
     body: Body<'_>,
-    what: &str,
-) -> Result<Value, String> {
+    what: Step,
+) -> Result<Value, OAuthError> {
     let mut request = CLIENT
         .request(method, url)
         .timeout(REQUEST_TIMEOUT)
@@ -233,22 +240,28 @@ async fn send(
         }
         Body::None => request,
     };
-    let response = request
-        .send()
-        .await
-        .map_err(|e| format!("{what} failed: could not reach {url}: {e}"))?;
+    let response = request.send().await.map_err(|e| OAuthError::Unreachable {
+        step: what,
+        url: url.to_string(),
+        detail: e.to_string(),
+    })?;
     let status = response.status();
-    let text = response
-        .text()
-        .await
-        .map_err(|e| format!("{what} failed: reading the answer from {url}: {e}"))?;
+    let text = response.text().await.map_err(|e| OAuthError::Unreachable {
+        step: what,
+        url: url.to_string(),
+        detail: e.to_string(),
+    })?;
     if !status.is_success() {
         let body: String = text.chars().take(300).collect();
-        return Err(format!("{what} failed ({}): {body}", status.as_u16()));
+        return Err(OAuthError::Status {
+            step: what,
+            status: status.as_u16(),
+            body,
+        });
     }
-    serde_json::from_str(&text).map_err(|e| {
-        let body: String = text.chars().take(200).collect();
-        format!("{what} returned invalid JSON ({e}): {body}")
+    serde_json::from_str(&text).map_err(|_| OAuthError::InvalidJson {
+        step: what,
+        body: text.chars().take(200).collect(),
     })
 }
 

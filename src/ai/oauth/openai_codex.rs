@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 
 use super::login::{LoginUi, start_callback, wait_for_code};
 use super::pkce::{Pkce, random_state};
-use super::{Body, Endpoints, expiry_from_now, required_number, required_str, send};
+use super::{
+    Body, Endpoints, OAuthError, Step, expiry_from_now, required_number, required_str, send,
+};
 use crate::ai::auth::OAuthCredential;
 
 /// Public client id of the Codex CLI application.
@@ -55,7 +57,7 @@ pub fn authorize_url(endpoints: &Endpoints, pkce: &Pkce, state: &str, redirect: 
 }
 
 /// Log in: show the authorization URL, wait for the code, exchange it.
-pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, String> {
+pub async fn login(endpoints: &Endpoints, ui: &dyn LoginUi) -> Result<OAuthCredential, OAuthError> {
     let pkce = Pkce::generate()?;
     let state = random_state()?;
     let server = start_callback(endpoints, CALLBACK_PORT, CALLBACK_PATH, &state, NAME, ui).await;
@@ -78,7 +80,7 @@ pub async fn exchange_code(
     code: &str,
     verifier: &str,
     redirect: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     let form = [
         ("grant_type", "authorization_code"),
         ("client_id", CLIENT_ID),
@@ -86,32 +88,31 @@ pub async fn exchange_code(
         ("code_verifier", verifier),
         ("redirect_uri", redirect),
     ];
-    token_request(endpoints, &form, "OpenAI Codex token exchange").await
+    token_request(endpoints, &form, Step::TokenExchange("OpenAI Codex")).await
 }
 
 /// Get new tokens with a refresh token.
 pub async fn refresh(
     endpoints: &Endpoints,
     refresh_token: &str,
-) -> Result<OAuthCredential, String> {
+) -> Result<OAuthCredential, OAuthError> {
     let form = [
         ("grant_type", "refresh_token"),
         ("refresh_token", refresh_token),
         ("client_id", CLIENT_ID),
     ];
-    token_request(endpoints, &form, "OpenAI Codex token refresh").await
+    token_request(endpoints, &form, Step::TokenRefresh("OpenAI Codex")).await
 }
 
 async fn token_request(
     endpoints: &Endpoints,
     form: &[(&str, &str)],
-    what: &str,
-) -> Result<OAuthCredential, String> {
+    what: Step,
+) -> Result<OAuthCredential, OAuthError> {
     let url = endpoints.url(TOKEN_URL);
     let answer = send(reqwest::Method::POST, &url, &[], Body::Form(form), what).await?;
     let access = required_str(&answer, "access_token", what)?;
-    let account_id = account_id(&access)
-        .ok_or_else(|| format!("{what}: the access token carries no ChatGPT account id"))?;
+    let account_id = account_id(&access).ok_or(OAuthError::NoAccountId)?;
     let mut extra = Map::new();
     extra.insert("accountId".into(), account_id.into());
     Ok(OAuthCredential {

@@ -1,7 +1,7 @@
 //! PKCE (RFC 7636, S256), OAuth `state` values, and parsing what a user pastes
 //! after authorizing in a browser.
 
-use crate::t;
+use super::OAuthError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
@@ -17,7 +17,7 @@ pub struct Pkce {
 
 impl Pkce {
     /// A fresh verifier from 32 random bytes (43 base64url characters).
-    pub fn generate() -> Result<Pkce, String> {
+    pub fn generate() -> Result<Pkce, OAuthError> {
         let bytes = random_bytes::<32>()?;
         Ok(Pkce::from_verifier(&URL_SAFE_NO_PAD.encode(bytes)))
     }
@@ -37,15 +37,16 @@ pub fn s256_challenge(verifier: &str) -> String {
 }
 
 /// A random `state` value: 16 random bytes as lower-case hex.
-pub fn random_state() -> Result<String, String> {
+pub fn random_state() -> Result<String, OAuthError> {
     let bytes = random_bytes::<16>()?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
+fn random_bytes<const N: usize>() -> Result<[u8; N], OAuthError> {
     let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| format!("Could not get random bytes from the operating system: {e}"))?;
+    getrandom::fill(&mut bytes).map_err(|e| OAuthError::NoRandom {
+        detail: e.to_string(),
+    })?;
     Ok(bytes)
 }
 
@@ -100,14 +101,14 @@ pub fn parse_pasted(input: &str) -> PastedAuthorization {
 
 /// The code from pasted input, checking its state (when present) against
 /// `expected_state`.
-pub fn code_from_pasted(input: &str, expected_state: &str) -> Result<String, String> {
+pub fn code_from_pasted(input: &str, expected_state: &str) -> Result<String, OAuthError> {
     let pasted = parse_pasted(input);
     if let Some(state) = &pasted.state
         && state != expected_state
     {
-        return Err(t!("pi.oauth.state_mismatch"));
+        return Err(OAuthError::StateMismatch);
     }
-    pasted.code.ok_or_else(|| t!("pi.oauth.no_code"))
+    pasted.code.ok_or(OAuthError::NoCode)
 }
 
 #[cfg(test)]
@@ -164,6 +165,7 @@ mod tests {
         assert_eq!(code_from_pasted("abc#s1", "s1").unwrap(), "abc");
         assert_eq!(code_from_pasted("abc", "s1").unwrap(), "abc");
         let err = code_from_pasted("abc#other", "s1").unwrap_err();
-        assert!(err.contains("state mismatch"), "{err}");
+        assert_eq!(err, OAuthError::StateMismatch);
+        assert_eq!(code_from_pasted(" ", "s1").unwrap_err(), OAuthError::NoCode);
     }
 }

@@ -11,6 +11,7 @@ use super::copilot;
 use super::manager::OAuthManager;
 use super::openai_codex;
 use crate::ai::auth::{AuthStorage, OAuthCredential};
+use crate::ai::auth_error::RequestAuthError;
 use crate::ai::model::Model;
 use crate::ai::registry::ModelRegistry;
 
@@ -34,7 +35,7 @@ pub fn resolve_request_auth(
     auth: &AuthStorage,
     manager: &OAuthManager,
     model: &Model,
-) -> Result<ResolvedAuth, String> {
+) -> Result<ResolvedAuth, RequestAuthError> {
     let provider = model.provider.as_str();
     if !auth.has_runtime_api_key(provider)
         && let Some(credential) = manager.credential_blocking(provider)?

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::models_json_error::ModelsJsonError;
+use super::models_json_error::{DefinitionProblem, ModelsJsonError};
 use crate::ai::catalog;
 use crate::config::json_file::strip_comments_and_trailing_commas;
 
@@ -168,7 +168,7 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, ModelsJso
         Err(e) => {
             return Err(ModelsJsonError::Unreadable {
                 path: path_buf(),
-                reason: crate::config::error::io_reason(&e),
+                reason: crate::i18n::config_words::io_reason(&e),
             });
         }
     };
@@ -198,9 +198,9 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, ModelsJso
             detail: problem,
         });
     }
-    validate(&config).map_err(|detail| ModelsJsonError::Invalid {
+    validate(&config).map_err(|problem| ModelsJsonError::Invalid {
         path: path_buf(),
-        detail,
+        problem,
     })?;
     Ok(Some(config))
 }
@@ -245,49 +245,49 @@ fn check_non_empty_strings(config: &ModelsConfig) -> Option<String> {
 }
 
 /// pi's semantic checks beyond the schema.
-fn validate(config: &ModelsConfig) -> Result<(), String> {
+fn validate(config: &ModelsConfig) -> Result<(), DefinitionProblem> {
     for (name, p) in &config.providers {
         let builtin = catalog::is_builtin_provider(name);
         let models = p.models.as_deref().unwrap_or_default();
         let has_overrides = p.model_overrides.as_ref().is_some_and(|o| !o.is_empty());
         if models.is_empty() {
             if p.base_url.is_none() && p.headers.is_none() && p.compat.is_none() && !has_overrides {
-                return Err(format!(
-                    "Provider {name}: must specify \"baseUrl\", \"headers\", \"compat\", \"modelOverrides\", or \"models\"."
-                ));
+                return Err(DefinitionProblem::Empty {
+                    provider: name.clone(),
+                });
             }
             continue;
         }
         if !builtin {
             if p.base_url.is_none() {
-                return Err(format!(
-                    "Provider {name}: \"baseUrl\" is required when defining custom models."
-                ));
+                return Err(DefinitionProblem::NoBaseUrl {
+                    provider: name.clone(),
+                });
             }
             if p.api_key.is_none() {
-                return Err(format!(
-                    "Provider {name}: \"apiKey\" is required when defining custom models."
-                ));
+                return Err(DefinitionProblem::NoApiKey {
+                    provider: name.clone(),
+                });
             }
         }
         for m in models {
             if p.api.is_none() && m.api.is_none() && !builtin {
-                return Err(format!(
-                    "Provider {name}, model {}: no \"api\" specified. Set at provider or model level.",
-                    m.id
-                ));
+                return Err(DefinitionProblem::NoApi {
+                    provider: name.clone(),
+                    model: m.id.clone(),
+                });
             }
             if m.context_window.is_some_and(|v| v <= 0.0) {
-                return Err(format!(
-                    "Provider {name}, model {}: invalid contextWindow",
-                    m.id
-                ));
+                return Err(DefinitionProblem::BadContextWindow {
+                    provider: name.clone(),
+                    model: m.id.clone(),
+                });
             }
             if m.max_tokens.is_some_and(|v| v <= 0.0) {
-                return Err(format!(
-                    "Provider {name}, model {}: invalid maxTokens",
-                    m.id
-                ));
+                return Err(DefinitionProblem::BadMaxTokens {
+                    provider: name.clone(),
+                    model: m.id.clone(),
+                });
             }
         }
     }
@@ -351,6 +351,13 @@ mod tests {
         let config: ModelsConfig =
             serde_json::from_value(json!({"providers": {"anthropic": {}}})).unwrap();
         let err = validate(&config).unwrap_err();
+        assert_eq!(
+            err,
+            DefinitionProblem::Empty {
+                provider: "anthropic".into()
+            }
+        );
+        let err = err.to_string();
         assert!(err.starts_with("Provider anthropic: must specify"), "{err}");
     }
 
@@ -359,7 +366,7 @@ mod tests {
         let check = |p: Value| {
             let c: ModelsConfig =
                 serde_json::from_value(json!({"providers": {"local": p}})).unwrap();
-            validate(&c)
+            validate(&c).map_err(|e| e.to_string())
         };
         let m = json!([{"id": "m"}]);
         assert!(

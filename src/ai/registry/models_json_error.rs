@@ -34,7 +34,7 @@ pub enum ModelsJsonError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        detail: String,
+        problem: DefinitionProblem,
     },
 }
 
@@ -57,9 +57,9 @@ impl std::fmt::Display for ModelsJsonError {
                 detail = detail.as_str(),
                 path = file(path)
             ),
-            ModelsJsonError::Invalid { path, detail } => t!(
+            ModelsJsonError::Invalid { path, problem } => t!(
                 "pi.error.models_json.invalid",
-                detail = detail.as_str(),
+                detail = problem.to_string(),
                 path = file(path)
             ),
         };
@@ -68,3 +68,82 @@ impl std::fmt::Display for ModelsJsonError {
 }
 
 impl std::error::Error for ModelsJsonError {}
+
+/// A provider or model definition of `models.json` pi cannot use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DefinitionProblem {
+    /// A provider entry that defines and overrides nothing.
+    Empty {
+        /// The provider.
+        provider: String,
+    },
+    /// Custom models without a `baseUrl`.
+    NoBaseUrl {
+        /// The provider.
+        provider: String,
+    },
+    /// Custom models without an `apiKey`.
+    NoApiKey {
+        /// The provider.
+        provider: String,
+    },
+    /// A model of a custom provider without an `api`.
+    NoApi {
+        /// The provider.
+        provider: String,
+        /// The model.
+        model: String,
+    },
+    /// A `contextWindow` that is not positive.
+    BadContextWindow {
+        /// The provider.
+        provider: String,
+        /// The model.
+        model: String,
+    },
+    /// A `maxTokens` that is not positive.
+    BadMaxTokens {
+        /// The provider.
+        provider: String,
+        /// The model.
+        model: String,
+    },
+}
+
+impl std::fmt::Display for DefinitionProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            DefinitionProblem::Empty { provider } => {
+                t!("pi.error.models_json.empty", provider = provider.as_str())
+            }
+            DefinitionProblem::NoBaseUrl { provider } => {
+                t!(
+                    "pi.error.models_json.no_base_url",
+                    provider = provider.as_str()
+                )
+            }
+            DefinitionProblem::NoApiKey { provider } => {
+                t!(
+                    "pi.error.models_json.no_api_key",
+                    provider = provider.as_str()
+                )
+            }
+            DefinitionProblem::NoApi { provider, model } => t!(
+                "pi.error.models_json.no_api",
+                provider = provider.as_str(),
+                model = model.as_str()
+            ),
+            DefinitionProblem::BadContextWindow { provider, model } => t!(
+                "pi.error.models_json.bad_context_window",
+                provider = provider.as_str(),
+                model = model.as_str()
+            ),
+            DefinitionProblem::BadMaxTokens { provider, model } => t!(
+                "pi.error.models_json.bad_max_tokens",
+                provider = provider.as_str(),
+                model = model.as_str()
+            ),
+        };
+        f.write_str(&text)
+    }
+}

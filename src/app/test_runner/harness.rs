@@ -103,7 +103,10 @@ impl TestWorld {
             return Ok(());
         }
         if let Some((name, args)) = agent.extension_command_in(text).await {
-            return agent.run_extension_command(&name, &args, &signal).await;
+            return agent
+                .run_extension_command(&name, &args, &signal)
+                .await
+                .map_err(|e| e.to_string());
         }
         agent.prompt(text.to_string(), Vec::new(), &signal).await;
         Ok(())

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::events::AgentEvent;
 use crate::ai::errors::is_context_overflow;
 use crate::ai::types::{Message, StopReason};
+use crate::compaction::error::CompactionError;
 use crate::compaction::tokens::{calculate_context_tokens, last_usage_index};
 use crate::compaction::{CompactionPreparation, CompactionResult, compact, prepare_compaction};
 use crate::core::agent_session::AgentSession;
@@ -64,7 +65,7 @@ impl AgentSession {
         reason: CompactionReason,
         will_retry: bool,
         signal: &CancellationToken,
-    ) -> Result<CompactionResult, String> {
+    ) -> Result<CompactionResult, CompactionError> {
         self.emit(&AgentEvent::CompactionStart {
             reason: reason.as_str().to_string(),
         });
@@ -73,8 +74,8 @@ impl AgentSession {
             Ok(r) => (Some(r.to_json()), false, None),
             Err(e) => (
                 None,
-                signal.is_cancelled() || e == CANCELLED,
-                Some(e.clone()),
+                signal.is_cancelled() || *e == CompactionError::Cancelled,
+                Some(e.to_string()),
             ),
         };
         self.emit(&AgentEvent::CompactionEnd {
@@ -91,11 +92,11 @@ impl AgentSession {
         &mut self,
         custom_instructions: Option<&str>,
         signal: &CancellationToken,
-    ) -> Result<CompactionResult, String> {
+    ) -> Result<CompactionResult, CompactionError> {
         self.sync_extensions();
         let path = self.session.get_branch(None);
-        let preparation = prepare_compaction(&path, self.compaction)
-            .ok_or_else(|| t!("pi.cmd.compact.nothing"))?;
+        let preparation =
+            prepare_compaction(&path, self.compaction).ok_or(CompactionError::Nothing)?;
         let mut from_hook = false;
         let mut result = None;
         if let Some(ext) = &self.extensions {
@@ -106,7 +107,7 @@ impl AgentSession {
                 "customInstructions": custom_instructions,
             });
             match ext.before_compact(payload).await {
-                BeforeCompact::Cancel => return Err(CANCELLED.to_string()),
+                BeforeCompact::Cancel => return Err(CompactionError::Cancelled),
                 BeforeCompact::Supplied(c) => {
                     from_hook = true;
                     result = Some(CompactionResult {
@@ -135,7 +136,7 @@ impl AgentSession {
             None => compact(&preparation, &self.config, custom_instructions, signal).await?,
         };
         if signal.is_cancelled() {
-            return Err(CANCELLED.to_string());
+            return Err(CompactionError::Cancelled);
         }
         let id = self.session.append_compaction(
             &result.summary,
@@ -302,6 +303,3 @@ impl AgentSession {
 /// `errorMessage` of the `compaction_end` event when a retried turn overflowed again (the
 /// value pi 0.73.1's RPC clients read).
 pub const OVERFLOW_RECOVERY_FAILED: &str = "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model.";
-
-/// The error of a compaction an extension cancelled.
-const CANCELLED: &str = "Compaction cancelled";

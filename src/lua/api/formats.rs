@@ -166,7 +166,7 @@ fn yaml_table(lua: &Lua) -> mlua::Result<Table> {
                     data_to_lua(lua, &doc.data)?,
                     LuaValue::String(lua.create_string(&doc.body)?),
                 ])),
-                Err(e) => fail(lua, "YAML frontmatter", e),
+                Err(e) => fail(lua, "YAML frontmatter", e.to_string()),
             }
         })?,
     )?;

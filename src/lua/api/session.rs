@@ -163,8 +163,8 @@ fn add_tools_and_model(lua: &Lua, host: &Rc<HostCtx>, pi: &Table) -> mlua::Resul
             };
             let mut settings = (*crate::sandbox::current()).clone();
             settings.mode = mode;
-            if let Err(message) = crate::sandbox::check_support(&settings, &h.cwd) {
-                return Ok((false, Some(message)));
+            if let Err(e) = crate::sandbox::check_support(&settings, &h.cwd) {
+                return Ok((false, Some(e.to_string())));
             }
             // The session puts it in force, as it does every other request.
             h.view.lock().pending_sandbox = Some(mode);

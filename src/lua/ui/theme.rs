@@ -143,6 +143,7 @@ pub fn install(lua: &Lua, t: &Table, ui: &SharedExtensionUi) -> mlua::Result<()>
                     let value = to_json(lua, theme.clone())?;
                     Theme::parse(&value.to_string())
                         .map(|_| json!({"method": "setTheme", "theme": value}))
+                        .map_err(|e| e.to_string())
                 }
                 other => Err(format!(
                     "setTheme expects a theme name or a theme table, got {}",

@@ -71,6 +71,8 @@ pub enum RpcError {
         /// The id given.
         id: String,
     },
+    /// The sandbox mode cannot be enforced here.
+    Sandbox(crate::sandbox::SandboxError),
     /// The command ran and failed; `message` is already worded.
     Failed {
         /// What went wrong.
@@ -96,6 +98,7 @@ impl RpcError {
             RpcError::EmptySessionName => "invalid_value",
             RpcError::SessionNotFound { .. } => "session_not_found",
             RpcError::EntryNotFound { .. } => "entry_not_found",
+            RpcError::Sandbox(_) => "sandbox_unsupported",
             RpcError::Failed { .. } => "command_failed",
         }
     }
@@ -158,6 +161,7 @@ impl std::fmt::Display for RpcError {
                 t!("pi.error.rpc.session_not_found", path = path.as_str())
             }
             RpcError::EntryNotFound { id } => t!("pi.error.rpc.entry_not_found", id = id.as_str()),
+            RpcError::Sandbox(e) => e.to_string(),
             RpcError::Failed { message } => message.clone(),
         };
         f.write_str(&text)
@@ -165,6 +169,28 @@ impl std::fmt::Display for RpcError {
 }
 
 impl std::error::Error for RpcError {}
+
+impl From<crate::sandbox::SandboxError> for RpcError {
+    fn from(e: crate::sandbox::SandboxError) -> RpcError {
+        RpcError::Sandbox(e)
+    }
+}
+
+impl From<crate::core::error::CoreError> for RpcError {
+    fn from(e: crate::core::error::CoreError) -> RpcError {
+        use crate::core::error::CoreError;
+        match e {
+            CoreError::EntryMissing { id } => RpcError::EntryNotFound { id },
+            CoreError::SessionFileMissing { path } => RpcError::SessionNotFound {
+                path: path.display().to_string(),
+            },
+            CoreError::EmptyName => RpcError::EmptySessionName,
+            other => RpcError::Failed {
+                message: other.to_string(),
+            },
+        }
+    }
+}
 
 impl From<String> for RpcError {
     fn from(message: String) -> RpcError {

@@ -356,7 +356,7 @@ impl Server {
             match agent.extension_command_in(&text).await {
                 Some((name, args)) => {
                     if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
-                        emit(&json!({"type": "extension_error", "error": e}));
+                        emit(&json!({"type": "extension_error", "error": e.to_string()}));
                     }
                 }
                 None => agent.prompt(text, images, &signal).await,

@@ -102,7 +102,8 @@ impl BashOperations for LocalShell {
         signal: &CancellationToken,
         sink: &mut (dyn OutputSink + Send),
     ) -> Result<CommandEnd, ToolError> {
-        let shell = resolve_shell(self.shell_path.as_deref()).map_err(ToolError::new)?;
+        let shell =
+            resolve_shell(self.shell_path.as_deref()).map_err(|e| ToolError::new(e.to_string()))?;
         if !request.cwd.exists() {
             return Err(ToolError::new(format!(
                 "Working directory does not exist: {}\nCannot execute bash commands.",

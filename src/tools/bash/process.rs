@@ -64,14 +64,31 @@ pub struct CommandSpec<'a> {
     pub timeout: Option<Duration>,
 }
 
+/// The configured shell is not there (the bash tool's result, in English for the model).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellNotFound {
+    /// The configured path.
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for ShellNotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Custom shell path not found: {}", self.path.display())
+    }
+}
+
+impl std::error::Error for ShellNotFound {}
+
 /// The shell to use: the configured one (which must exist), else
 /// `/bin/bash`, else `bash` on `PATH`, else `sh`.
-pub fn resolve_shell(custom: Option<&Path>) -> Result<PathBuf, String> {
+pub fn resolve_shell(custom: Option<&Path>) -> Result<PathBuf, ShellNotFound> {
     if let Some(custom) = custom {
         return if custom.exists() {
             Ok(custom.to_path_buf())
         } else {
-            Err(format!("Custom shell path not found: {}", custom.display()))
+            Err(ShellNotFound {
+                path: custom.to_path_buf(),
+            })
         };
     }
     let default = Path::new("/bin/bash");

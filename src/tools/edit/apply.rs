@@ -3,6 +3,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 
+use super::edit_error::EditError;
+
 /// One replacement requested by the model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replacement {
@@ -129,8 +131,9 @@ pub fn apply_edits(
     content: &str,
     edits: &[Replacement],
     path: &str,
-) -> Result<AppliedEdits, String> {
+) -> Result<AppliedEdits, EditError> {
     let total = edits.len();
+    let which = |i: usize| (total > 1).then_some(i);
     let edits: Vec<Replacement> = edits
         .iter()
         .map(|e| Replacement {
@@ -139,10 +142,9 @@ pub fn apply_edits(
         })
         .collect();
     if let Some(index) = edits.iter().position(|e| e.old_text.is_empty()) {
-        return Err(if total == 1 {
-            format!("oldText must not be empty in {path}.")
-        } else {
-            format!("edits[{index}].oldText must not be empty in {path}.")
+        return Err(EditError::EmptyOldText {
+            path: path.to_string(),
+            index: which(index),
         });
     }
 
@@ -159,11 +161,18 @@ pub fn apply_edits(
     let mut matches: Vec<(usize, usize, usize)> = Vec::with_capacity(total);
     for (i, edit) in edits.iter().enumerate() {
         let Some(found) = fuzzy_find(&base_content, &edit.old_text) else {
-            return Err(not_found_error(path, i, total));
+            return Err(EditError::NotFound {
+                path: path.to_string(),
+                index: which(i),
+            });
         };
         let occurrences = count_occurrences(&base_content, &edit.old_text);
         if occurrences > 1 {
-            return Err(duplicate_error(path, i, total, occurrences));
+            return Err(EditError::NotUnique {
+                path: path.to_string(),
+                index: which(i),
+                occurrences,
+            });
         }
         matches.push((i, found.index, found.length));
     }
@@ -172,9 +181,11 @@ pub fn apply_edits(
         let (prev_edit, prev_start, prev_len) = pair[0];
         let (next_edit, next_start, _) = pair[1];
         if prev_start + prev_len > next_start {
-            return Err(format!(
-                "edits[{prev_edit}] and edits[{next_edit}] overlap in {path}. Merge them into one edit or target disjoint regions."
-            ));
+            return Err(EditError::Overlap {
+                path: path.to_string(),
+                first: prev_edit,
+                second: next_edit,
+            });
         }
     }
 
@@ -183,42 +194,15 @@ pub fn apply_edits(
         new_content.replace_range(start..start + length, &edits[i].new_text);
     }
     if new_content == base_content {
-        return Err(if total == 1 {
-            format!(
-                "No changes made to {path}. The replacement produced identical content. This might indicate an issue with special characters or the text not existing as expected."
-            )
-        } else {
-            format!("No changes made to {path}. The replacements produced identical content.")
+        return Err(EditError::NoChange {
+            path: path.to_string(),
+            single: total == 1,
         });
     }
     Ok(AppliedEdits {
         base_content,
         new_content,
     })
-}
-
-fn not_found_error(path: &str, index: usize, total: usize) -> String {
-    if total == 1 {
-        format!(
-            "Could not find the exact text in {path}. The old text must match exactly including all whitespace and newlines."
-        )
-    } else {
-        format!(
-            "Could not find edits[{index}] in {path}. The oldText must match exactly including all whitespace and newlines."
-        )
-    }
-}
-
-fn duplicate_error(path: &str, index: usize, total: usize, occurrences: usize) -> String {
-    if total == 1 {
-        format!(
-            "Found {occurrences} occurrences of the text in {path}. The text must be unique. Please provide more context to make it unique."
-        )
-    } else {
-        format!(
-            "Found {occurrences} occurrences of edits[{index}] in {path}. Each oldText must be unique. Please provide more context to make it unique."
-        )
-    }
 }
 
 #[cfg(test)]
@@ -263,16 +247,24 @@ mod tests {
 
     #[test]
     fn rejects_ambiguous_missing_and_overlapping_edits() {
-        let err = apply_edits("x\nx\n", &[edit("x", "y")], "f.txt").unwrap_err();
+        let err = apply_edits("x\nx\n", &[edit("x", "y")], "f.txt")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("Found 2 occurrences of the text in f.txt."));
-        let err = apply_edits("abc", &[edit("zzz", "y")], "f.txt").unwrap_err();
+        let err = apply_edits("abc", &[edit("zzz", "y")], "f.txt")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("Could not find the exact text in f.txt."));
-        let err = apply_edits("abcdef", &[edit("abcd", "1"), edit("cdef", "2")], "f").unwrap_err();
+        let err = apply_edits("abcdef", &[edit("abcd", "1"), edit("cdef", "2")], "f")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "edits[0] and edits[1] overlap in f. Merge them into one edit or target disjoint regions."
         );
-        let err = apply_edits("abc", &[edit("a", "x"), edit("q", "y")], "f").unwrap_err();
+        let err = apply_edits("abc", &[edit("a", "x"), edit("q", "y")], "f")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("Could not find edits[1] in f."));
     }
 
@@ -288,8 +280,32 @@ mod tests {
     }
 
     #[test]
+    fn refusals_carry_which_edit_and_where() {
+        let err = apply_edits("abcdef", &[edit("abcd", "1"), edit("cdef", "2")], "f").unwrap_err();
+        assert_eq!(
+            err,
+            EditError::Overlap {
+                path: "f".into(),
+                first: 0,
+                second: 1
+            }
+        );
+        let err = apply_edits("x\nx\n", &[edit("x", "y")], "f").unwrap_err();
+        assert_eq!(
+            err,
+            EditError::NotUnique {
+                path: "f".into(),
+                index: None,
+                occurrences: 2
+            }
+        );
+    }
+
+    #[test]
     fn identical_result_is_an_error() {
-        let err = apply_edits("same", &[edit("same", "same")], "f").unwrap_err();
+        let err = apply_edits("same", &[edit("same", "same")], "f")
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with("No changes made to f. The replacement produced identical content.")
         );

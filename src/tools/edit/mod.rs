@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod diff;
+pub mod edit_error;
 
 use std::path::Path;
 
@@ -177,7 +178,8 @@ async fn edit_file<O: EditOperations>(
     let (bom, content) = strip_bom(&raw);
     let ending = detect_line_ending(content);
     let normalized = normalize_to_lf(content);
-    let applied = apply_edits(&normalized, edits, path).map_err(ToolError::new)?;
+    let applied =
+        apply_edits(&normalized, edits, path).map_err(|e| ToolError::new(e.to_string()))?;
     check_aborted(&ctx.signal)?;
 
     let final_content = format!(

@@ -14,7 +14,7 @@ use crate::ai::auth::{AuthStorage, Credential};
 use crate::ai::oauth::login::{
     LoginUi, all_providers, login, logout, provider_name, save_api_key, save_login,
 };
-use crate::ai::oauth::{Endpoints, find_provider};
+use crate::ai::oauth::{Endpoints, OAuthError, find_provider};
 use crate::ai::registry::ModelRegistry;
 use crate::tui::app::{App, Overlay};
 use crate::tui::panels::login::{LoginDialog, LoginOutcome, LoginProvider};
@@ -35,7 +35,7 @@ pub enum LoginEvent {
     /// The next submitted line answers this question.
     Prompt(String),
     /// The login ended: the provider's display name, or the error.
-    Done(Result<String, String>),
+    Done(Result<String, OAuthError>),
 }
 
 /// Login state of the app: where credentials live and the running flow.
@@ -99,10 +99,10 @@ impl LoginUi for TuiLoginUi {
     fn progress(&self, message: &str) {
         let _ = self.events.send(LoginEvent::Progress(message.to_string()));
     }
-    async fn prompt(&self, message: &str) -> Result<String, String> {
+    async fn prompt(&self, message: &str) -> Result<String, OAuthError> {
         let mut answers = self.answers.lock().await;
         let _ = self.events.send(LoginEvent::Prompt(message.to_string()));
-        answers.recv().await.ok_or_else(|| t!("pi.login.cancelled"))
+        answers.recv().await.ok_or(OAuthError::Cancelled)
     }
 }
 
@@ -224,7 +224,11 @@ impl App {
         };
         if let Err(e) = save_api_key(&agent_dir, provider, key) {
             self.transcript.notice(
-                t!("pi.login.api_key.failed", provider = provider, error = e),
+                t!(
+                    "pi.login.api_key.failed",
+                    provider = provider,
+                    error = e.to_string()
+                ),
                 NoticeKind::Error,
             );
             return;
@@ -300,7 +304,7 @@ impl App {
                 t!("pi.logout.missing", provider = provider),
                 NoticeKind::Warning,
             ),
-            Err(e) => self.transcript.notice(e, NoticeKind::Error),
+            Err(e) => self.transcript.notice(e.to_string(), NoticeKind::Error),
         }
     }
 
@@ -346,9 +350,10 @@ impl App {
                             .notice(t!("pi.login.done", provider = &name), NoticeKind::Info);
                         self.reload_available_models();
                     }
-                    Err(e) => self
-                        .transcript
-                        .notice(t!("pi.login.failed", error = e), NoticeKind::Error),
+                    Err(e) => self.transcript.notice(
+                        t!("pi.login.failed", error = e.to_string()),
+                        NoticeKind::Error,
+                    ),
                 }
             }
         }

@@ -189,7 +189,8 @@ pub async fn run_rewind(
     let signal = CancellationToken::new();
     let outcome = agent
         .rewind(&target, options, &|_| overwrite, &signal)
-        .await?;
+        .await
+        .map_err(|e| e.to_string())?;
     if outcome.cancelled {
         return Err(t!("pi.tui.tree.cancelled"));
     }

@@ -251,7 +251,7 @@ fn choose_theme(
         return match theme {
             Ok(theme) => (theme, notes, Some(path.clone())),
             Err(e) => {
-                let all = notes.map_or(e.clone(), |n| format!("{n}\n{e}"));
+                let all = notes.map_or(e.to_string(), |n| format!("{n}\n{e}"));
                 (Theme::default(), Some(all), Some(path.clone()))
             }
         };
@@ -372,7 +372,7 @@ async fn event_loop(app: &mut App, screen: &mut Screen, channels: &mut Channels<
                             app.theme = theme;
                             app.cache.clear();
                         }
-                        Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+                        Err(e) => app.transcript.notice(e.to_string(), NoticeKind::Warning),
                     }
                     app.dirty = true;
                 }

@@ -27,7 +27,7 @@ impl App {
                 self.transcript
                     .notice(crate::sandbox::status_line(&cwd), NoticeKind::Info);
             }
-            Err(message) => self.transcript.notice(message, NoticeKind::Error),
+            Err(e) => self.transcript.notice(e.to_string(), NoticeKind::Error),
         }
     }
 }

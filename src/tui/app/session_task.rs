@@ -449,7 +449,7 @@ pub fn spawn_session(
                 SessionCommand::ExtensionCommand { name, args, signal } => {
                     let place = SessionPlace::of(&agent);
                     if let Err(e) = agent.run_extension_command(&name, &args, &signal).await {
-                        let _ = ui_tx.send(UiEvent::Failed(e));
+                        let _ = ui_tx.send(UiEvent::Failed(e.to_string()));
                     }
                     place.reset_if_moved(&agent, &ui_tx);
                 }
@@ -538,8 +538,10 @@ pub fn spawn_session(
                             let _ = ui_tx.send(UiEvent::Notice(t!("pi.cmd.import.cancelled")));
                         }
                         Err(e) => {
-                            let _ =
-                                ui_tx.send(UiEvent::Failed(t!("pi.cmd.import.failed", error = e)));
+                            let _ = ui_tx.send(UiEvent::Failed(t!(
+                                "pi.cmd.import.failed",
+                                error = e.to_string()
+                            )));
                         }
                     }
                 }
@@ -557,7 +559,7 @@ pub fn spawn_session(
                                 ui_tx.send(UiEvent::Notice(t!("pi.tui.session.switch_cancelled")));
                         }
                         Err(e) => {
-                            let _ = ui_tx.send(UiEvent::Failed(e));
+                            let _ = ui_tx.send(UiEvent::Failed(e.to_string()));
                         }
                     }
                 }

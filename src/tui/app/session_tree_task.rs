@@ -109,7 +109,7 @@ pub async fn run_tree_command(
                     }
                 }
                 Ok(NavigateOutcome::Cancelled) => failed(t!("pi.tui.tree.cancelled")),
-                Err(e) => failed(e),
+                Err(e) => failed(e.to_string()),
             }
         }
         TreeCommand::Rewind(target) => match super::rewind_task::run_rewind(agent, target).await {
@@ -123,7 +123,7 @@ pub async fn run_tree_command(
                 let _ = ui.send(UiEvent::Notice(outcome.notice));
             }
             Ok(None) => {}
-            Err(e) => failed(e),
+            Err(e) => failed(e.to_string()),
         },
         TreeCommand::ForkList => {
             // Every user message of the file, on any branch, in the order written (as pi),
@@ -168,7 +168,7 @@ pub async fn run_tree_command(
                     Ok((BranchOutcome::Cancelled, _)) => {
                         let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
                     }
-                    Err(e) => failed(t!("pi.tui.fork.failed", error = e)),
+                    Err(e) => failed(t!("pi.tui.fork.failed", error = e.to_string())),
                 };
             }
             match agent.execute(SessionCommand::Fork(id)).await {
@@ -179,7 +179,7 @@ pub async fn run_tree_command(
                 Ok(_) => {
                     let _ = ui.send(UiEvent::Notice(t!("pi.tui.fork.cancelled")));
                 }
-                Err(e) => failed(t!("pi.tui.fork.failed", error = e)),
+                Err(e) => failed(t!("pi.tui.fork.failed", error = e.to_string())),
             }
         }
         TreeCommand::Clone => {
@@ -199,7 +199,7 @@ pub async fn run_tree_command(
                 Ok(_) => {
                     let _ = ui.send(UiEvent::Notice(t!("pi.cmd.clone.cancelled")));
                 }
-                Err(e) => failed(t!("pi.cmd.clone.failed", error = e)),
+                Err(e) => failed(t!("pi.cmd.clone.failed", error = e.to_string())),
             }
         }
         TreeCommand::Compact {

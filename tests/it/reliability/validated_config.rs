@@ -134,6 +134,14 @@ fn credentials_are_not_saved_over_an_entry_pi_cannot_use() {
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     assert_eq!(auth.api_key("groq").as_deref(), Some("key-from-auth"));
     let err = auth.set("mistral", &key).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            pi::ai::auth_error::AuthStoreError::NotSavedEntry { .. }
+        ),
+        "{err:?}"
+    );
+    let err = err.to_string();
     assert!(err.contains("Not saving credentials"), "{err}");
     assert!(err.contains("\"anthropic\""), "{err}");
     assert_eq!(
