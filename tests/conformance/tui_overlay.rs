@@ -4,7 +4,7 @@
 //! orig-file: packages/tui/test/overlay-options.test.ts
 
 use mlua::{Lua, Table};
-use pi::lua::ui::components::overlay_options;
+use pi::lua::ui::overlay_options::overlay_options;
 use pi::lua::ui::surfaces::OverlayOptions;
 use pi::tui::chrome::lua_surfaces::{LuaChrome, ansi_lines};
 use ratatui::buffer::Buffer;
