@@ -51,30 +51,27 @@ pub fn seal_globals(lua: &Lua) -> mlua::Result<()> {
 pub fn install(lua: &Lua, env: &Table, guard: &Rc<Guard>, agent_dir: &Path) -> mlua::Result<()> {
     let check = lua.create_table()?;
     check.set("agent_dir", agent_dir.to_string_lossy().into_owned())?;
-    let g = guard.clone();
-    check.set(
-        "read",
-        lua.create_function(move |_, path: String| {
-            let full = g.read(&path)?;
-            Ok(if g.is_unrestricted() {
-                path
-            } else {
-                full.to_string_lossy().into_owned()
-            })
-        })?,
-    )?;
-    let g = guard.clone();
-    check.set(
-        "write",
-        lua.create_function(move |_, path: String| {
-            let full = g.write(&path)?;
-            Ok(if g.is_unrestricted() {
-                path
-            } else {
-                full.to_string_lossy().into_owned()
-            })
-        })?,
-    )?;
+    for (name, check_path) in [
+        (
+            "read",
+            Guard::read as fn(&Guard, &str) -> mlua::Result<std::path::PathBuf>,
+        ),
+        ("write", Guard::write),
+    ] {
+        let g = guard.clone();
+        check.set(
+            name,
+            lua.create_function(move |_, path: String| {
+                let full = check_path(&g, &path)?;
+                // An unrestricted extension opens the path as it wrote it.
+                Ok(if g.is_unrestricted() {
+                    path
+                } else {
+                    full.to_string_lossy().into_owned()
+                })
+            })?,
+        )?;
+    }
     let g = guard.clone();
     check.set("tmp", lua.create_function(move |_, ()| g.temp())?)?;
     let g = guard.clone();
