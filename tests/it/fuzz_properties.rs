@@ -349,3 +349,18 @@ fn a_lone_escape_before_spaces_at_width_zero_does_not_panic() {
     let _ = strip_control_sequences(text);
     let _ = pi::ui_kit::ansi_line::ansi_line(text, ratatui::style::Style::default());
 }
+
+#[test]
+fn a_cut_of_broken_escapes_and_wide_text_stays_within_its_width() {
+    let text = "```rust\n```rust\na|0``````rust\n\u{1b}[e\u{301}\te\u{301}![i](u)e\u{301}1. a\u{1b}[31m\u{1b}[31m字\u{1b}[[a](b)# # a# \u{1b}[[a](b)_``` _# **|_ \u{1b}[\u{1b}[2J![i](u) ```\u{1b}[# ";
+    let link = "字&amp;\u{e000}# _e\u{301}\u{1b}[\u{1b}]8;;http://x\u{1b}\\";
+    for (text, width) in [(text, 91), (text, 40), (text, 10), (text, 1), (link, 14)] {
+        let cut = truncate_to_width(text, width, "…");
+        assert!(
+            visible_width(&cut) <= width,
+            "width {width}: {} for {cut:?} (text {})",
+            visible_width(&cut),
+            visible_width(text)
+        );
+    }
+}

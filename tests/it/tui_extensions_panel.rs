@@ -77,6 +77,10 @@ end
             s.contains("awake now")
         });
     pi.send("/extensions");
+    pi.tmux
+        .wait_for("the panel open again", Duration::from_secs(10), |s| {
+            s.contains("Extensions: 2 (2 loaded)")
+        });
     pi.tmux.key("Down");
     let screen = pi
         .tmux

@@ -147,8 +147,11 @@ fn resume_selector_renames_deletes_and_restores_the_sessions_model() {
     pi.tmux
         .wait_for("the new name", WAIT, |s| s.contains("→ Kept work"));
     pi.tmux.key("Tab");
-    pi.tmux
-        .wait_for("all folders", WAIT, |s| s.contains("Resume Session (All)"));
+    // Every folder's sessions arrive as they are read: Enter once the renamed one is
+    // listed and highlighted.
+    pi.tmux.wait_for("all folders", WAIT, |s| {
+        s.contains("Resume Session (All)") && s.contains("→ Kept work")
+    });
     pi.tmux.key("Enter");
     pi.tmux.wait_for("the resumed session", WAIT, |s| {
         s.contains("kept answer") && s.contains("other-model") && s.contains("Kept work")

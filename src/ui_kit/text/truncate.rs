@@ -14,6 +14,7 @@ pub fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
     let mut out = slice_by_column(text, 0, room);
     let styled = out.contains('\x1b');
     if styled {
+        drop_dangling_escape(&mut out);
         out.push_str("\x1b[0m");
     }
     if width(ellipsis) <= max && !ellipsis.is_empty() {
@@ -23,6 +24,25 @@ pub fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
         }
     }
     out
+}
+
+/// Remove an escape sequence left unfinished at the end of `out` (a cut text may end
+/// inside one), so the reset appended after it is read as a reset, not as its tail.
+fn drop_dangling_escape(out: &mut String) {
+    // Removing one may uncover another (`ESC [` just before an unfinished `ESC ] 8`).
+    while let Some(at) = out.rfind('\x1b') {
+        let tail = &out[at + 1..];
+        let complete = match tail.as_bytes().first() {
+            None => false,
+            Some(b'[') => tail[1..].bytes().any(|b| (0x40..=0x7e).contains(&b)),
+            Some(b']') => tail.contains('\x07'),
+            Some(_) => true,
+        };
+        if complete {
+            return;
+        }
+        out.truncate(at);
+    }
 }
 
 /// The columns `[start, end)` of `text`, with every escape sequence met before the end kept
