@@ -195,11 +195,7 @@ pub async fn run_rewind(
         return Err(t!("pi.tui.tree.cancelled"));
     }
     let notice = if code {
-        t!(
-            "pi.tui.rewind.done",
-            restored = outcome.files.restored.len(),
-            kept = outcome.files.kept.len()
-        )
+        files_done(outcome.files.restored.len(), outcome.files.kept.len())
     } else {
         t!("pi.tui.rewind.conversation_done")
     };
@@ -208,4 +204,14 @@ pub async fn run_rewind(
         editor_text: outcome.editor_text,
         notice,
     }))
+}
+
+/// The notice after files were brought back: how many were restored and, when the user
+/// chose to keep some of their own changes, how many were kept.
+pub(super) fn files_done(restored: usize, kept: usize) -> String {
+    if kept == 0 {
+        t!("pi.tui.rewind.restored", restored = restored)
+    } else {
+        t!("pi.tui.rewind.done", restored = restored, kept = kept)
+    }
 }

@@ -159,10 +159,9 @@ pub async fn run_tree_command(
                     Ok((BranchOutcome::Branched { text }, report)) => {
                         reset(agent, ui, ResetKind::Forked);
                         let _ = ui.send(UiEvent::EditorText(text.unwrap_or_default()));
-                        let _ = ui.send(UiEvent::Notice(t!(
-                            "pi.tui.rewind.done",
-                            restored = report.restored.len(),
-                            kept = report.kept.len()
+                        let _ = ui.send(UiEvent::Notice(super::rewind_task::files_done(
+                            report.restored.len(),
+                            report.kept.len(),
                         )));
                     }
                     Ok((BranchOutcome::Cancelled, _)) => {
