@@ -18,7 +18,9 @@ local function setup(pi)
     for _, cp in ipairs(ctx.checkpoints.list()) do
       if cp.entryId == event.entryId then target = cp end
     end
-    if not target or not ctx.hasUI then return end
+    -- pi's own /fork dialog already asked about the files (event.fileChoice is then
+    -- "restore" or "keep"): do not ask twice.
+    if not target or not ctx.hasUI or event.fileChoice then return end
     local choice = ctx.ui.select("Restore code state?", {
       "Yes, restore code to that point",
       "No, keep current code",

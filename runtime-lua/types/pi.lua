@@ -101,6 +101,7 @@
 ---@field id? string checkpoint: the checkpoint's id
 ---@field entryId? string checkpoint: the user message it belongs to; session_before_fork: the message forked from
 ---@field files? string[] checkpoint: the files the run changed
+---@field fileChoice? "restore"|"keep" session_before_fork: what the user chose in pi's own /fork dialog about the files (absent when it did not ask)
 ---@field pruned? integer checkpoint: older checkpoints removed to stay within the storage limits
 ---@field model? pi.Model model_select
 ---@field previousModel? pi.Model model_select

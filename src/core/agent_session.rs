@@ -112,6 +112,9 @@ pub struct AgentSession {
     /// Where prompts come from, as the `input` event tells extensions: `interactive`
     /// (the default), `rpc`, or `extension` while an extension's message is sent.
     pub input_source: &'static str,
+    /// What the user already chose about files in pi's own `/fork` dialog (`"restore"` or
+    /// `"keep"`), told to `session_before_fork` handlers as `fileChoice`; taken by the fork.
+    pub fork_files: Option<&'static str>,
 }
 
 impl AgentSession {
@@ -171,6 +174,7 @@ impl AgentSession {
             shutdown_requested: false,
             default_thinking: None,
             input_source: "interactive",
+            fork_files: None,
         }
     }
 

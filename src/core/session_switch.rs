@@ -170,13 +170,11 @@ impl AgentSession {
             BranchPosition::Before => "before",
             BranchPosition::At => "at",
         };
-        if self
-            .session_before(
-                "session_before_fork",
-                json!({"entryId": entry_id, "position": position_name}),
-            )
-            .await
-        {
+        let mut event = json!({"entryId": entry_id, "position": position_name});
+        if let Some(files) = self.fork_files.take() {
+            event["fileChoice"] = json!(files);
+        }
+        if self.session_before("session_before_fork", event).await {
             return Ok(BranchOutcome::Cancelled);
         }
         let previous = self.session.session_file().map(|p| p.display().to_string());

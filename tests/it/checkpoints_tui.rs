@@ -102,6 +102,13 @@ fn rewind_lists_the_files_and_keeps_a_conflict_unless_told_to_overwrite() {
 
 /// A session whose one prompt changed `a.txt` and made `b.txt`, ready for `/fork`.
 fn session_after_a_writing_turn() -> (MockServer, Session) {
+    session_after_a_writing_turn_with(|_| {})
+}
+
+/// [`session_after_a_writing_turn`], with more set up in the sandbox first.
+fn session_after_a_writing_turn_with(
+    prepare: impl FnOnce(&mut crate::support::pi_cli::PiSandbox),
+) -> (MockServer, Session) {
     let server = MockServer::start();
     server.push(MockReply::openai_tool_calls(&[
         (
@@ -118,6 +125,7 @@ fn session_after_a_writing_turn() -> (MockServer, Session) {
     server.push(MockReply::openai_text("Both files written."));
     let pi = Session::launch(&server, |s| {
         fs::write(s.project.join("a.txt"), "alpha x\n").unwrap();
+        prepare(s);
     });
     pi.send("write the files");
     pi.tmux
@@ -189,8 +197,7 @@ fn fork_offers_the_files_cancel_changes_nothing_and_code_brings_them_back() {
     fork_and_see_the_files(&pi);
     pi.tmux.key("Enter");
     let screen = pi.tmux.wait_for("the fork with files", WAIT, |s| {
-        s.contains("Forked to a new session")
-            && s.contains("Files restored: 2.")
+        s.contains("Forked to a new session") && s.contains("Files restored: 2.")
     });
     assert!(
         screen.contains("write the files"),
@@ -248,6 +255,52 @@ fn fork_conversation_only_leaves_the_files_and_a_conflict_is_asked_about() {
     assert_eq!(
         fs::read_to_string(project.join("b.txt")).unwrap(),
         "made by the agent\n"
+    );
+    clear_and_quit(&pi);
+}
+
+#[test]
+fn an_extension_hears_what_the_fork_dialog_chose_and_git_checkpoint_does_not_ask_again() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let (_server, pi) = session_after_a_writing_turn_with(|s| {
+        let dir = s.agent_dir.join("extensions");
+        fs::create_dir_all(&dir).unwrap();
+        let example = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/extensions/examples/git-checkpoint.lua"
+        );
+        fs::copy(example, dir.join("git-checkpoint.lua")).unwrap();
+        fs::write(
+            dir.join("probe.lua"),
+            r#"return function(pi)
+  pi.on("session_before_fork", function(event, ctx)
+    local f = assert(io.open(ctx.cwd .. "/fork-files.txt", "w"))
+    f:write(tostring(event.fileChoice))
+    f:close()
+  end)
+end
+"#,
+        )
+        .unwrap();
+    });
+    let project = pi.sandbox.project.clone();
+    fork_and_see_the_files(&pi);
+    // Conversation and code: the extensions hear it, git-checkpoint asks nothing more.
+    pi.tmux.key("Enter");
+    let screen = pi.tmux.wait_for("the fork with files", WAIT, |s| {
+        s.contains("Forked to a new session") && s.contains("Files restored: 2.")
+    });
+    assert_eq!(
+        fs::read_to_string(project.join("fork-files.txt")).unwrap(),
+        "restore"
+    );
+    assert!(!screen.contains("Restore code state?"), "{screen}");
+    assert_eq!(
+        fs::read_to_string(project.join("a.txt")).unwrap(),
+        "alpha x\n"
     );
     clear_and_quit(&pi);
 }

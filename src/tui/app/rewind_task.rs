@@ -90,8 +90,16 @@ pub async fn ask_fork_files(agent: &mut AgentSession, target: &str) -> Option<Op
         t!("pi.tui.rewind.cancel"),
     ];
     match ask(ui.as_ref(), title.join("\n"), &options).await? {
-        0 => ask_overwrite(ui.as_ref(), plan.as_ref()).await.map(Some),
-        1 => Some(None),
+        // Extensions' `session_before_fork` handlers learn what was chosen here.
+        0 => {
+            let overwrite = ask_overwrite(ui.as_ref(), plan.as_ref()).await;
+            agent.fork_files = overwrite.map(|_| "restore");
+            overwrite.map(Some)
+        }
+        1 => {
+            agent.fork_files = Some("keep");
+            Some(None)
+        }
         _ => None,
     }
 }
