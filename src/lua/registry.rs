@@ -339,3 +339,47 @@ fn invocation_names(entries: Vec<CommandReg>) -> IndexMap<String, CommandReg> {
     }
     named
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(reg: &mut Registry, lua: &mlua::Lua, ext: &str, name: &str, description: &str) {
+        let info = CommandInfo {
+            name: name.into(),
+            description: Some(description.into()),
+            extension: PathBuf::from(ext),
+        };
+        reg.add_command(info, lua.create_function(|_, ()| Ok(())).unwrap(), None);
+    }
+
+    fn names(reg: &Registry) -> Vec<(String, String)> {
+        reg.commands
+            .values()
+            .map(|c| (c.info.name.clone(), c.info.description.clone().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn shared_command_names_are_numbered_in_registration_order() {
+        let lua = mlua::Lua::new();
+        let mut reg = Registry::default();
+        add(&mut reg, &lua, "a.lua", "deploy", "a");
+        assert_eq!(names(&reg), [("deploy".into(), "a".into())]);
+        add(&mut reg, &lua, "b.lua", "deploy", "b");
+        add(&mut reg, &lua, "a.lua", "deploy", "a again");
+        assert_eq!(
+            names(&reg),
+            [
+                ("deploy:1".into(), "a again".into()),
+                ("deploy:2".into(), "b".into())
+            ],
+            "the same extension replaces its own command in place"
+        );
+        // A command literally named like a numbered one is not shadowed.
+        add(&mut reg, &lua, "c.lua", "deploy:2", "c");
+        let all = names(&reg);
+        assert_eq!(all[1], ("deploy:2".into(), "b".into()));
+        assert_eq!(all[2], ("deploy:2:2".into(), "c".into()));
+    }
+}
