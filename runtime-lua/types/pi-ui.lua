@@ -33,11 +33,21 @@
 ---@field col? integer|string left edge in cells, or "N%" (0% left, 100% right); overrides the anchor's column
 ---@field offsetX? integer
 ---@field offsetY? integer
----@field nonCapturing? boolean shown without taking the keyboard
+---@field nonCapturing? boolean shown without taking the keyboard (its handle's `focus()` gives it)
+---@field visible? fun(width: integer, height: integer): boolean drawn (and focusable) only while this answers true; asked again at every render
+
+---@class pi.OverlayHandle
+---@field hide fun() remove the overlay for good (the `custom` call still waits for `done`)
+---@field setHidden fun(hidden: boolean) hide it for now, or show it again (a capturing overlay shown again takes the keyboard)
+---@field isHidden fun(): boolean
+---@field focus fun() give it the keyboard and draw it on top of the other overlays
+---@field unfocus fun() hand the keyboard back (to the topmost capturing overlay, else to what had it before)
+---@field isFocused fun(): boolean
 
 ---@class pi.CustomOptions
 ---@field overlay? boolean draw over the screen instead of in place of the editor
 ---@field overlayOptions? pi.OverlayOptions
+---@field onHandle? fun(handle: pi.OverlayHandle) receives the overlay's handle as soon as it is shown
 
 ---@class pi.ToolRenderContext
 ---@field state table kept per tool call across renders

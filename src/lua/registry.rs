@@ -1,7 +1,7 @@
 //! Everything the loaded extensions registered, for one VM. Dropped whole on
 //! reload.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use indexmap::IndexMap;
@@ -96,7 +96,7 @@ pub struct ToolReg {
 /// A registered slash command.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandInfo {
-    /// Invocation name (with a `:N` suffix on duplicates).
+    /// Invocation name (`name:1`, `name:2`, ... when several extensions register `name`).
     pub name: String,
     /// Description for menus.
     pub description: Option<String>,
@@ -106,6 +106,8 @@ pub struct CommandInfo {
 
 /// A registered command with its handler.
 pub struct CommandReg {
+    /// The name it was registered under (`info.name` adds a `:N` on duplicates).
+    pub base: String,
     /// Advertised data.
     pub info: CommandInfo,
     /// `handler(args, ctx)`.
@@ -263,7 +265,13 @@ impl Registry {
         let path = self.extensions[ext].path.clone();
         self.handlers.retain(|h| h.ext != ext);
         self.tools.retain(|_, t| t.ext != ext);
-        self.commands.retain(|_, c| c.info.extension != path);
+        let commands: Vec<CommandReg> = self.commands.drain(..).map(|(_, c)| c).collect();
+        self.commands = invocation_names(
+            commands
+                .into_iter()
+                .filter(|c| c.info.extension != path)
+                .collect(),
+        );
         self.states.retain(|(e, _)| *e != ext);
         self.shortcuts.retain(|(s, _)| s.extension != path);
         self.flags.retain(|_, f| f.extension != path);
@@ -276,26 +284,102 @@ impl Registry {
         self.wraps.retain(|w| w.ext != ext);
     }
 
-    /// Store a command, suffixing `:1`, `:2`, ... on a name clash.
+    /// Store a command. The same extension registering a name again replaces its
+    /// command in place; a name several extensions register is invoked as `name:1`,
+    /// `name:2`, ... in registration order (as pi 0.73.1 names them).
     pub fn add_command(
         &mut self,
-        mut info: CommandInfo,
+        info: CommandInfo,
         handler: Function,
         completions: Option<Function>,
     ) {
-        let base = info.name.clone();
-        let mut n = 0;
-        while self.commands.contains_key(&info.name) {
-            n += 1;
-            info.name = format!("{base}:{n}");
+        let entry = CommandReg {
+            base: info.name.clone(),
+            info,
+            handler,
+            completions,
+        };
+        let mut entries: Vec<CommandReg> = self.commands.drain(..).map(|(_, c)| c).collect();
+        match entries
+            .iter()
+            .position(|c| c.base == entry.base && c.info.extension == entry.info.extension)
+        {
+            Some(i) => entries[i] = entry,
+            None => entries.push(entry),
         }
-        self.commands.insert(
-            info.name.clone(),
-            CommandReg {
-                info,
-                handler,
-                completions,
-            },
+        self.commands = invocation_names(entries);
+    }
+}
+
+/// Commands keyed by invocation name: a name registered once is itself; a name
+/// registered n times is `name:1` ... `name:n` (skipping a suffix another command
+/// already has as its own name).
+fn invocation_names(entries: Vec<CommandReg>) -> IndexMap<String, CommandReg> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for c in &entries {
+        *counts.entry(c.base.clone()).or_default() += 1;
+    }
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut named = IndexMap::new();
+    for mut c in entries {
+        let occurrence = seen.entry(c.base.clone()).or_default();
+        *occurrence += 1;
+        let mut suffix = *occurrence;
+        let mut name = if counts[&c.base] > 1 {
+            format!("{}:{suffix}", c.base)
+        } else {
+            c.base.clone()
+        };
+        while named.contains_key(&name) {
+            suffix += 1;
+            name = format!("{}:{suffix}", c.base);
+        }
+        c.info.name = name.clone();
+        named.insert(name, c);
+    }
+    named
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(reg: &mut Registry, lua: &mlua::Lua, ext: &str, name: &str, description: &str) {
+        let info = CommandInfo {
+            name: name.into(),
+            description: Some(description.into()),
+            extension: PathBuf::from(ext),
+        };
+        reg.add_command(info, lua.create_function(|_, ()| Ok(())).unwrap(), None);
+    }
+
+    fn names(reg: &Registry) -> Vec<(String, String)> {
+        reg.commands
+            .values()
+            .map(|c| (c.info.name.clone(), c.info.description.clone().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn shared_command_names_are_numbered_in_registration_order() {
+        let lua = mlua::Lua::new();
+        let mut reg = Registry::default();
+        add(&mut reg, &lua, "a.lua", "deploy", "a");
+        assert_eq!(names(&reg), [("deploy".into(), "a".into())]);
+        add(&mut reg, &lua, "b.lua", "deploy", "b");
+        add(&mut reg, &lua, "a.lua", "deploy", "a again");
+        assert_eq!(
+            names(&reg),
+            [
+                ("deploy:1".into(), "a again".into()),
+                ("deploy:2".into(), "b".into())
+            ],
+            "the same extension replaces its own command in place"
         );
+        // A command literally named like a numbered one is not shadowed.
+        add(&mut reg, &lua, "c.lua", "deploy:2", "c");
+        let all = names(&reg);
+        assert_eq!(all[1], ("deploy:2".into(), "b".into()));
+        assert_eq!(all[2], ("deploy:2:2".into(), "c".into()));
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod ansi_buffer;
 pub mod ansi_line;
+pub mod image_lines;
 pub mod keybindings;
 pub mod safe_text;
 pub mod terminal_image;

@@ -193,9 +193,15 @@ async fn the_first_flag_of_a_name_is_kept() {
 end"#;
     let second = r#"return function(pi) pi.registerFlag("shared-flag", { description = "second", type = "boolean", default = false }) end"#;
     let (h, errors) = Harness::with_extensions(&[first, second]).await;
-    // Here the second registration is an error of the second extension, naming the first.
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].contains("already registered"), "{errors:?}");
+    // As in 0.73.1 both extensions load; the second registration is reported (a
+    // warning naming the flag and both extensions) and changes nothing.
+    assert!(errors.is_empty(), "{errors:?}");
+    let warned: Vec<String> = h
+        .reports()
+        .into_iter()
+        .filter(|r| r.contains("--shared-flag"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", h.reports());
     let flags = handle(&h).registrations().await.flags;
     assert_eq!(flags.len(), 1);
     assert_eq!(flags[0].description.as_deref(), Some("first"));

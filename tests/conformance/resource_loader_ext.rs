@@ -1,5 +1,6 @@
 //! Extensions found in the agent and project folders whose commands share a name: both
-//! load, each colliding command gets its own name, and each one's other commands stay.
+//! load, the colliding commands are numbered `deploy:1`, `deploy:2` in load order, and each
+//! one's other commands stay.
 //! Observed as an RPC client sees it (`get_commands`).
 //! orig-file: packages/coding-agent/test/resource-loader.test.ts
 
@@ -49,21 +50,14 @@ fn colliding_command_names_keep_both_extensions() {
             .map(|c| c["description"].as_str().unwrap_or_default().to_string())
             .collect()
     };
-    // Differs: pi 0.73.1 names both colliding commands `deploy:1` and `deploy:2`
-    // (the project's first); here the first loaded keeps `deploy` and the next is
-    // `deploy:1`. Kept in both: each extension loads, each `deploy` is reachable under
-    // its own name, and the other commands keep theirs.
-    let mut deploys: Vec<String> = commands
-        .iter()
-        .filter(|c| {
-            c["name"]
-                .as_str()
-                .is_some_and(|n| n == "deploy" || n.starts_with("deploy:"))
-        })
-        .map(|c| c["description"].as_str().unwrap_or_default().to_string())
-        .collect();
-    deploys.sort();
-    assert_eq!(deploys, ["project deploy", "user deploy"], "{commands:?}");
+    // As pi 0.73.1, both colliding commands are numbered in load order and neither keeps
+    // the plain name; each extension loads and its other commands keep their names.
+    // Differs: 0.73.1 loads project extensions before the user's, so its `deploy:1` is
+    // the project's; here the agent folder's load first (then the project's, settings
+    // entries, `-e` paths).
+    assert_eq!(described("deploy:1"), ["user deploy"], "{commands:?}");
+    assert_eq!(described("deploy:2"), ["project deploy"], "{commands:?}");
+    assert!(described("deploy").is_empty(), "{commands:?}");
     let names: std::collections::HashSet<_> =
         commands.iter().filter_map(|c| c["name"].as_str()).collect();
     assert_eq!(names.len(), commands.len(), "every name is distinct");

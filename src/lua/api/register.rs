@@ -241,13 +241,6 @@ fn add_flags(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Res
                     "registerFlag \"{name}\": --{name} is a built-in pi option; choose another name"
                 )));
             }
-            let mut reg = h.reg.borrow_mut();
-            if let Some(other) = reg.flags.get(&name) {
-                return Err(mlua::Error::runtime(format!(
-                    "registerFlag \"{name}\": already registered by {}; choose another name",
-                    other.extension.display()
-                )));
-            }
             let (description, kind, default) = match &opts {
                 Some(o) => (
                     o.get::<Option<String>>("description")?,
@@ -262,7 +255,35 @@ fn add_flags(lua: &Lua, host: &Rc<HostCtx>, ext: usize, pi: &Table) -> mlua::Res
                     "registerFlag \"{name}\": `type` must be \"boolean\" or \"string\", got \"{kind}\""
                 )));
             }
+            let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();
+            // As in pi 0.73.1 a flag another extension registered already stays that
+            // extension's (its description, type and default), with a warning; both read
+            // its value.
+            let second = reg.extensions[ext].name.clone();
+            let named = |path: &std::path::Path| {
+                let e = reg.extensions.iter().find(|e| e.path == path);
+                e.map_or_else(|| path.display().to_string(), |e| e.name.clone())
+            };
+            let first = reg
+                .flags
+                .get(&name)
+                .filter(|f| f.extension != extension)
+                .map(|f| named(&f.extension));
+            if let Some(first) = first {
+                if let Some(kept) = reg.flags.get_mut(&name).filter(|f| f.default.is_null()) {
+                    kept.default = default;
+                }
+                let text = crate::t!(
+                    "pi.ext.flag_conflict",
+                    flag = name.as_str(),
+                    first = first.as_str(),
+                    second = second.as_str()
+                );
+                drop(reg);
+                crate::lua::wrap::warn(&h, &text);
+                return Ok(());
+            }
             reg.flags.insert(
                 name.clone(),
                 FlagInfo {

@@ -15,6 +15,8 @@ use crate::lua::ui::overlay_options::overlay_options;
 use crate::lua::ui::surfaces::{CustomSurface, OverlayOptions, Placement, SurfaceStore};
 use crate::lua::vm::HostCtx;
 
+mod overlay_handle;
+
 /// What a mounted component stands for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Slot {
@@ -40,6 +42,8 @@ struct Mounted {
     broken: bool,
     warned_wide: bool,
     done: Option<oneshot::Sender<LuaValue>>,
+    /// An overlay's `visible(width, height)`.
+    visible: Option<Function>,
 }
 
 /// The components of one VM.
@@ -109,6 +113,7 @@ impl Components {
         factory: Function,
         slot: Slot,
         done: Option<oneshot::Sender<LuaValue>>,
+        visible: Option<Function>,
     ) -> mlua::Result<u64> {
         let id = if slot == Slot::Editor {
             EDITOR_ID
@@ -141,10 +146,12 @@ impl Components {
         }
         self.unmount_slot(&slot);
         if let Slot::Custom(overlay) = &slot {
-            self.store.lock().customs.push(CustomSurface {
+            let shown = self.visible_now(visible.as_ref());
+            self.store.lock().show(CustomSurface {
                 id,
                 overlay: overlay.clone(),
-                lines: Vec::new(),
+                shown,
+                ..CustomSurface::default()
             });
         }
         self.mounted.borrow_mut().push(Mounted {
@@ -156,6 +163,7 @@ impl Components {
             broken: false,
             warned_wide: false,
             done,
+            visible,
         });
         self.store.wake_host();
         Ok(id)
@@ -192,7 +200,7 @@ impl Components {
         let Some(mut m) = taken else {
             return;
         };
-        self.store.lock().customs.retain(|c| c.id != id);
+        self.store.lock().hide(id);
         self.store.published();
         if let Some(tx) = m.done.take() {
             let _ = tx.send(value);
@@ -211,6 +219,9 @@ impl Components {
         };
         if redraw_all {
             self.request_render(None);
+        }
+        if self.refresh_visibility() {
+            self.store.published();
         }
         for (id, key) in keys {
             self.deliver_key(id, key);
@@ -489,7 +500,7 @@ impl Components {
     /// Mount a footer/header/widget/editor factory, or clear the slot.
     pub fn set_slot(&self, lua: &Lua, slot: Slot, factory: Option<Function>) -> mlua::Result<()> {
         match factory {
-            Some(f) => self.mount(lua, f, slot, None).map(|_| ()),
+            Some(f) => self.mount(lua, f, slot, None, None).map(|_| ()),
             None => {
                 self.unmount_slot(&slot);
                 Ok(())
@@ -520,8 +531,28 @@ impl Components {
         opts: Option<Table>,
     ) -> mlua::Result<LuaValue> {
         let overlay = overlay_options(opts.as_ref())?;
+        let visible = match (&overlay, &opts) {
+            (Some(_), Some(o)) => o
+                .get::<Option<Table>>("overlayOptions")?
+                .map(|t| t.get::<Option<Function>>("visible"))
+                .transpose()?
+                .flatten(),
+            _ => None,
+        };
+        let is_overlay = overlay.is_some();
         let (tx, rx) = oneshot::channel();
-        self.mount(lua, factory, Slot::Custom(overlay), Some(tx))?;
+        let id = self.mount(lua, factory, Slot::Custom(overlay), Some(tx), visible)?;
+        let on_handle = match &opts {
+            Some(o) if is_overlay => o.get::<Option<Function>>("onHandle")?,
+            _ => None,
+        };
+        if let Some(on_handle) = on_handle {
+            self.host.budget.reset();
+            if let Err(e) = on_handle.call::<()>(overlay_handle::handle(lua, id)?) {
+                self.finish(id, LuaValue::Nil);
+                return Err(e);
+            }
+        }
         Ok(rx.await.unwrap_or(LuaValue::Nil))
     }
 }

@@ -9,6 +9,7 @@ pub mod component_render;
 pub mod components;
 pub mod dialogs;
 pub mod lib;
+pub mod overlay_focus;
 pub mod overlay_options;
 pub mod surfaces;
 pub mod theme;

@@ -149,6 +149,28 @@ pub struct CustomSurface {
     pub overlay: Option<OverlayOptions>,
     /// Latest rendered lines.
     pub lines: Vec<String>,
+    /// Hidden for now by its handle's `setHidden(true)`.
+    pub hidden: bool,
+    /// The last answer of the overlay's `visible(width, height)` (true without one).
+    pub shown: bool,
+    /// Drawing order among overlays: higher is on top (focusing raises it).
+    pub focus_order: u64,
+    /// What had the keyboard when it was shown (`None`: the editor).
+    pub pre_focus: Option<u64>,
+}
+
+impl Default for CustomSurface {
+    fn default() -> Self {
+        CustomSurface {
+            id: 0,
+            overlay: None,
+            lines: Vec::new(),
+            hidden: false,
+            shown: true,
+            focus_order: 0,
+            pre_focus: None,
+        }
+    }
 }
 
 /// Everything the components have published.
@@ -156,9 +178,12 @@ pub struct CustomSurface {
 pub struct Surfaces {
     /// Terminal size the UI last drew at (columns, rows).
     pub size: (u16, u16),
-    /// `ctx.ui.custom` components, oldest first; the last capturing one has
-    /// the keyboard.
+    /// `ctx.ui.custom` components, oldest first (shown with [`Surfaces::show`]).
     pub customs: Vec<CustomSurface>,
+    /// The component with the keyboard (`None`: the editor); see [`Surfaces::focused`].
+    pub focus: Option<u64>,
+    /// The last `focus_order` given out.
+    pub focus_counter: u64,
     /// Widgets by key with placement and lines.
     pub widgets: IndexMap<String, (Placement, Vec<String>)>,
     /// Lines replacing the footer.
@@ -187,29 +212,6 @@ pub struct Surfaces {
     pub message_lines: Vec<(String, Option<Vec<String>>)>,
     /// Counts reloads: renderers may have changed, so rows render again.
     pub reloads: u64,
-}
-
-impl Surfaces {
-    /// The component that gets the keyboard: the newest capturing custom.
-    pub fn focused(&self) -> Option<u64> {
-        self.customs
-            .iter()
-            .rev()
-            .find(|c| c.overlay.as_ref().is_none_or(|o| !o.non_capturing))
-            .map(|c| c.id)
-    }
-
-    /// The newest custom shown in place of the editor.
-    pub fn inline(&self) -> Option<&CustomSurface> {
-        self.customs.iter().rev().find(|c| c.overlay.is_none())
-    }
-
-    /// Overlays, bottom first.
-    pub fn overlays(&self) -> impl Iterator<Item = (&OverlayOptions, &Vec<String>)> {
-        self.customs
-            .iter()
-            .filter_map(|c| c.overlay.as_ref().map(|o| (o, &c.lines)))
-    }
 }
 
 struct Inner {
@@ -265,6 +267,7 @@ impl SurfaceStore {
     pub fn clear(&self) {
         let mut s = self.lock();
         s.customs.clear();
+        s.focus = None;
         s.widgets.clear();
         s.footer = None;
         s.header = None;
@@ -341,23 +344,19 @@ mod tests {
             non_capturing,
             ..OverlayOptions::default()
         };
-        s.customs.push(CustomSurface {
-            id: 1,
-            overlay: None,
-            lines: vec![],
-        });
-        s.customs.push(CustomSurface {
-            id: 2,
-            overlay: Some(overlay(false)),
-            lines: vec![],
-        });
-        s.customs.push(CustomSurface {
-            id: 3,
-            overlay: Some(overlay(true)),
-            lines: vec![],
-        });
+        for (id, overlay) in [
+            (1, None),
+            (2, Some(overlay(false))),
+            (3, Some(overlay(true))),
+        ] {
+            s.show(CustomSurface {
+                id,
+                overlay,
+                ..CustomSurface::default()
+            });
+        }
         assert_eq!(s.focused(), Some(2));
-        s.customs.retain(|c| c.id != 2);
+        s.hide(2);
         assert_eq!(s.focused(), Some(1));
         assert_eq!(s.inline().map(|c| c.id), Some(1));
     }

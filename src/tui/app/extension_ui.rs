@@ -95,6 +95,16 @@ impl App {
                 if let Some(theme) = theme {
                     self.theme = theme;
                     self.cache.clear();
+                    // A theme chosen by name is kept in the settings, as pi 0.73.1 does.
+                    if let Some(name) = request["name"].as_str()
+                        && self.ui_settings.settings.theme() != Some(name)
+                        && let Err(e) = self
+                            .ui_settings
+                            .settings
+                            .set_global("theme", Value::String(name.to_string()))
+                    {
+                        self.transcript.notice(e, NoticeKind::Error);
+                    }
                 }
             }
             _ => {}

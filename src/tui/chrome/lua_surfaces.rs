@@ -56,12 +56,15 @@ pub struct LuaChrome {
     pub focused: bool,
 }
 
-/// ANSI-styled text lines as ratatui lines.
+/// ANSI-styled text lines as ratatui lines (image escape sequences taken out: images
+/// are not drawn inside text lines).
 pub fn ansi_lines(lines: &[String]) -> Vec<Line<'static>> {
+    use crate::ui_kit::image_lines::strip_image_sequences;
     lines
         .iter()
         .map(|l| {
-            l.as_bytes()
+            strip_image_sequences(l)
+                .as_bytes()
                 .into_text()
                 .ok()
                 .and_then(|t| t.lines.into_iter().next())
@@ -200,8 +203,8 @@ pub fn forward_key(app: &App, key: &KeyEvent) -> bool {
         return false;
     };
     let target = {
-        let s = store.lock();
-        match s.focused() {
+        let mut s = store.lock();
+        match s.key_target() {
             Some(id) => Some(id),
             None if s.editor.is_some() && app.overlay.is_none() => Some(EDITOR_ID),
             None => None,

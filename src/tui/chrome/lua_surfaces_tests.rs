@@ -60,7 +60,7 @@ fn overlay_covers_the_middle_of_the_transcript_only() {
         app.transcript
             .notice(format!("transcript line {i}"), NoticeKind::Info);
     }
-    store.lock().customs.push(CustomSurface {
+    store.lock().show(CustomSurface {
         id: 1,
         overlay: Some(OverlayOptions {
             width: Some(Size::Cells(12)),
@@ -71,6 +71,7 @@ fn overlay_covers_the_middle_of_the_transcript_only() {
             "|\x1b[31m OVERLAY \x1b[39m |".into(),
             "+----------+".into(),
         ],
+        ..CustomSurface::default()
     });
     let mut terminal = Terminal::new(TestBackend::new(40, 20)).unwrap();
     let rows = screen(&mut terminal, &mut app);
@@ -124,10 +125,10 @@ fn footer_header_widgets_and_inline_custom_replace_their_slots() {
     );
     assert_eq!(store.lock().size, (40, 12));
 
-    store.lock().customs.push(CustomSurface {
+    store.lock().show(CustomSurface {
         id: 4,
-        overlay: None,
         lines: vec!["INLINE PICKER".into()],
+        ..CustomSurface::default()
     });
     let rows = screen(&mut terminal, &mut app);
     assert!(rows.iter().any(|r| r == "INLINE PICKER"), "{rows:#?}");
