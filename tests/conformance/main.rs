@@ -41,6 +41,7 @@ mod path_utils;
 mod prompt_templates;
 mod resource_loader;
 mod resource_loader_ext;
+mod resource_loader_tools;
 mod rpc_jsonl;
 mod session_auto_compaction;
 mod session_compaction;
