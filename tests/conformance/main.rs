@@ -81,6 +81,7 @@ mod tui_input;
 mod tui_markdown;
 mod tui_markdown_blocks;
 mod tui_overlay;
+mod tui_path_complete;
 mod tui_render;
 mod tui_select_list;
 mod tui_text;
