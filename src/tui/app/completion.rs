@@ -179,6 +179,16 @@ impl App {
                 self.editor.set_text(&format!("/model {label}"));
                 return true;
             }
+            if !tab
+                && self
+                    .extension_argument_completions(&self.editor.text())
+                    .is_some()
+            {
+                // An extension command's argument is put in place; Enter does not send it
+                // yet (as pi 0.73.1 applies an argument completion).
+                self.editor.set_text(&label);
+                return true;
+            }
             if label.starts_with('@') {
                 // A folder stays open for more (inside its quotes); a file ends with a space.
                 if label.ends_with("/\"") {
