@@ -42,6 +42,7 @@ mod path_utils;
 mod prompt_templates;
 mod resource_loader;
 mod resource_loader_ext;
+mod resource_loader_extend;
 mod resource_loader_tools;
 mod rpc_jsonl;
 mod session_auto_compaction;
