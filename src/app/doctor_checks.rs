@@ -286,6 +286,7 @@ pub fn extension_paths(settings: &Settings, agent_dir: &Path, cwd: &Path) -> Vec
         cli_paths: Vec::new(),
         no_extensions: false,
         include_project,
+        overrides: crate::resources::overrides::scopes(&settings, "extensions"),
     })
 }
 

@@ -127,6 +127,7 @@ fn extension_sources(
             cli_paths: cli_paths.clone(),
             no_extensions,
             include_project,
+            overrides: crate::resources::overrides::scopes(&settings, "extensions"),
         })
     }
 }

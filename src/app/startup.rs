@@ -491,7 +491,13 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 args.themes
                     .iter()
                     .cloned()
-                    .chain(settings.theme_paths())
+                    // Pattern entries (`!glob`, `+path`, `-path`) name no theme file.
+                    .chain(
+                        settings
+                            .theme_paths()
+                            .into_iter()
+                            .filter(|p| !p.starts_with(['!', '+', '-'])),
+                    )
                     .map(PathBuf::from)
                     .chain(packaged.themes.iter().cloned())
                     .collect()

@@ -499,9 +499,10 @@ pub struct ListedEntry {
 }
 
 fn resolve_entry(raw: &str, base: Option<&std::path::Path>) -> String {
-    let (bang, path) = match raw.strip_prefix('!') {
-        Some(rest) => ("!", rest),
-        None => ("", raw),
+    // `!glob`, `+path` and `-path` keep their mark in front of the resolved path.
+    let (mark, path) = match raw.chars().next() {
+        Some(c @ ('!' | '+' | '-')) => (c.to_string(), &raw[1..]),
+        _ => (String::new(), raw),
     };
     let Some(base) = base else {
         return raw.to_string();
@@ -510,7 +511,7 @@ fn resolve_entry(raw: &str, base: Option<&std::path::Path>) -> String {
         return raw.to_string();
     }
     let path = path.strip_prefix("./").unwrap_or(path);
-    format!("{bang}{}", base.join(path).display())
+    format!("{mark}{}", base.join(path).display())
 }
 
 /// A non-negative integer from a JSON number (fractions truncated).

@@ -3,6 +3,7 @@
 //! skills and tools extensions add.
 
 use crate::core::agent_session::AgentSession;
+use crate::resources::SourceInfo;
 use crate::resources::prompt_templates::{TemplateSources, load_templates};
 use crate::resources::skills::{SkillSources, load_skills};
 
@@ -22,7 +23,17 @@ impl AgentSession {
             no_skills: true,
             ..SkillSources::default()
         });
-        for skill in skills {
+        let origin = |file: &std::path::Path| {
+            found
+                .contributed_by
+                .iter()
+                .find(|(path, _, _)| file.starts_with(path))
+                .map(|(_, name, ext)| SourceInfo::extension(file, name, ext))
+        };
+        for mut skill in skills {
+            if let Some(info) = origin(&skill.file_path) {
+                skill.source_info = info;
+            }
             if !self.skills.iter().any(|s| s.name == skill.name) {
                 self.discovered_files.push(skill.file_path.clone());
                 self.skills.push(skill);
@@ -34,7 +45,10 @@ impl AgentSession {
             ..TemplateSources::default()
         });
         warnings.extend(more);
-        for template in templates {
+        for mut template in templates {
+            if let Some(info) = origin(&template.file_path) {
+                template.source_info = info;
+            }
             if !self.templates.iter().any(|t| t.name == template.name) {
                 self.discovered_files.push(template.file_path.clone());
                 self.templates.push(template);

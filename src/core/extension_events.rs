@@ -25,6 +25,8 @@ pub struct DiscoveredResources {
     pub prompt_paths: Vec<PathBuf>,
     /// Extra theme files or folders.
     pub theme_paths: Vec<PathBuf>,
+    /// Each contributed path with the name and entry file of the extension returning it.
+    pub contributed_by: Vec<(PathBuf, String, PathBuf)>,
 }
 
 /// `before_provider_request` / `after_provider_response` for one request.
@@ -65,6 +67,23 @@ fn paths(results: &[Value], key: &str) -> Vec<PathBuf> {
         .flatten()
         .filter_map(Value::as_str)
         .map(PathBuf::from)
+        .collect()
+}
+
+/// Every path a `resources_discover` result names, with the extension that returned it.
+fn contributions(out: &crate::lua::dispatch::Dispatched) -> Vec<(PathBuf, String, PathBuf)> {
+    let keys = ["skillPaths", "promptPaths", "themePaths"];
+    out.results
+        .iter()
+        .zip(&out.result_sources)
+        .flat_map(|(result, (name, file))| {
+            keys.iter()
+                .filter_map(|key| result.get(*key).and_then(Value::as_array))
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|p| (PathBuf::from(p), name.clone(), file.clone()))
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -163,6 +182,7 @@ impl ExtensionBridge {
             skill_paths: paths(&out.results, "skillPaths"),
             prompt_paths: paths(&out.results, "promptPaths"),
             theme_paths: paths(&out.results, "themePaths"),
+            contributed_by: contributions(&out),
         };
     }
 

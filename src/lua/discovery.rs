@@ -21,6 +21,10 @@ pub struct DiscoveryInput {
     pub no_extensions: bool,
     /// Load `<cwd>/.pi/extensions` (false while the project is not trusted).
     pub include_project: bool,
+    /// The override entries (`!glob`, `+path`, `-path`) of each settings file's
+    /// `extensions` array, with the folder of that file: they switch off (and back on) the
+    /// files found below that folder, as pi 0.73.1 applies them.
+    pub overrides: Vec<(PathBuf, Vec<String>)>,
 }
 
 /// File names that make a folder an extension: its entry file.
@@ -163,6 +167,10 @@ fn settings_entries(input: &DiscoveryInput) -> Vec<PathBuf> {
     let mut includes = Vec::new();
     let mut excludes = GlobSetBuilder::new();
     for raw in &input.settings_paths {
+        if raw.starts_with(['+', '-']) {
+            // Force-includes and force-excludes name files found otherwise.
+            continue;
+        }
         if let Some(pattern) = raw.strip_prefix('!') {
             let full = resolve(&input.cwd, pattern);
             if let Ok(g) = Glob::new(&full.to_string_lossy()) {
@@ -191,8 +199,24 @@ fn settings_entries(input: &DiscoveryInput) -> Vec<PathBuf> {
     let excludes = excludes
         .build()
         .unwrap_or_else(|_| globset::GlobSet::empty());
-    includes.retain(|p| !excludes.is_match(p));
+    // Files below a settings file's folder are filtered by its overrides instead, where a
+    // `+path` may bring back what a `!glob` left out.
+    includes.retain(|p| under_overrides(input, p) || !excludes.is_match(p));
     includes
+}
+
+fn under_overrides(input: &DiscoveryInput, path: &Path) -> bool {
+    input
+        .overrides
+        .iter()
+        .any(|(base, _)| path.starts_with(base))
+}
+
+/// Whether the overrides of every settings file whose folder holds `path` leave it on.
+fn enabled_by_overrides(input: &DiscoveryInput, path: &Path) -> bool {
+    input.overrides.iter().all(|(base, entries)| {
+        !path.starts_with(base) || crate::resources::overrides::enabled(path, entries, base)
+    })
 }
 
 /// The longest leading part of a glob path without wildcards.
@@ -250,6 +274,7 @@ pub fn discover_extensions(input: &DiscoveryInput) -> Vec<PathBuf> {
     if !input.no_extensions {
         all.extend(settings_entries(input));
     }
+    all.retain(|p| enabled_by_overrides(input, p));
     for raw in &input.cli_paths {
         all.extend(entries_for_path(&resolve_entry(input, raw)));
     }
@@ -300,6 +325,7 @@ mod tests {
             cli_paths: vec!["cli.lua".into(), "cli.lua".into()],
             no_extensions: false,
             include_project: true,
+            overrides: Vec::new(),
         };
         let found = discover_extensions(&input);
         assert_eq!(
@@ -372,6 +398,7 @@ mod tests {
             ],
             no_extensions: false,
             include_project: true,
+            overrides: Vec::new(),
         };
         assert_eq!(
             discover_extensions(&input),

@@ -19,6 +19,8 @@ pub struct Dispatched {
     pub event: Value,
     /// Every non-nil handler result, in order.
     pub results: Vec<Value>,
+    /// For each of `results`, the name and entry file of the extension that returned it.
+    pub result_sources: Vec<(String, std::path::PathBuf)>,
     /// Handler failures as `extension: message`.
     pub errors: Vec<String>,
 }
@@ -239,6 +241,14 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
                 check_shape(event_name, &result).map_err(mlua::Error::runtime)?;
                 let stop = apply_result(event_name, &event, &result, vm)?;
                 out.results.push(result);
+                let source = vm
+                    .host
+                    .reg
+                    .borrow()
+                    .extensions
+                    .get(ext)
+                    .map(|info| (info.name.clone(), info.path.clone()));
+                out.result_sources.push(source.unwrap_or_default());
                 Ok(stop)
             }),
             Err(e) => Err(e),

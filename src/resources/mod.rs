@@ -58,6 +58,17 @@ impl SourceInfo {
         }
     }
 
+    /// A resource an extension's `resources_discover` handler returned: `extension:<name>`,
+    /// temporary, relative to the extension's folder (as pi 0.73.1 reports it).
+    pub fn extension(path: &Path, name: &str, extension_file: &Path) -> Self {
+        SourceInfo::top_level(
+            path,
+            &format!("extension:{name}"),
+            "temporary",
+            extension_file.parent(),
+        )
+    }
+
     /// A resource named on the command line.
     pub fn cli(path: &Path) -> Self {
         SourceInfo::top_level(path, "cli", "temporary", None)

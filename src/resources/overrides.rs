@@ -19,6 +19,25 @@ pub fn override_entries(map: &Map<String, Value>, key: &str) -> Vec<String> {
         .collect()
 }
 
+/// The override entries of the settings array `key` in each settings file that exists on
+/// disk (project first), with the folder they are relative to.
+pub fn scopes(
+    settings: &crate::config::settings::Settings,
+    key: &str,
+) -> Vec<(std::path::PathBuf, Vec<String>)> {
+    [
+        (settings.project(), settings.project_path()),
+        (settings.global(), settings.global_path()),
+    ]
+    .into_iter()
+    .filter_map(|(map, file)| {
+        let base = file?.parent()?.to_path_buf();
+        let entries = override_entries(map, key);
+        (!entries.is_empty()).then_some((base, entries))
+    })
+    .collect()
+}
+
 /// Whether `file` stays enabled under the override `entries` of a settings file in `base`.
 pub fn enabled(file: &Path, entries: &[String], base: &Path) -> bool {
     let names = names_of(file, base);

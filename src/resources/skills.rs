@@ -54,8 +54,14 @@ pub fn load_skills(sources: &SkillSources) -> (Vec<Skill>, Vec<String>) {
             let pi_dir = project.join(".pi");
             let info = SourceInfo::top_level(Path::new(""), "auto", "project", Some(&pi_dir));
             files.extend(tag(skill_files(&pi_dir.join("skills"), true), &info));
+            // The home folder's `.agents/skills` stays the user's, even when the
+            // project lies below home.
+            let home_skills = sources.home.join(".agents/skills");
             for dir in ancestors_to_repo_root(project) {
-                files.extend(tag(skill_files(&dir.join(".agents/skills"), false), &info));
+                let skills_dir = dir.join(".agents/skills");
+                if skills_dir != home_skills {
+                    files.extend(tag(skill_files(&skills_dir, false), &info));
+                }
             }
         }
         let agent = &sources.agent_dir;
@@ -119,8 +125,22 @@ fn warn_if_missing(base: &Path, raw: &str, warnings: &mut Vec<String>) {
 }
 
 /// `SKILL.md` files below `dir` (recursively; a folder with `SKILL.md` is not searched
-/// further), plus the root `.md` files when `root_md` is set.
+/// further), plus the root `.md` files when `root_md` is set. What a `.gitignore`,
+/// `.ignore` or `.fdignore` in `dir` or a folder below it names is left out.
 pub fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
+    skill_files_within(dir, root_md, &mut Vec::new())
+}
+
+/// The ignore files pi reads in a skills folder.
+const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".fdignore"];
+
+/// [`skill_files`] with the ignore rules of the folders above `dir` (down from the
+/// searched root) in `rules`.
+fn skill_files_within(
+    dir: &Path,
+    root_md: bool,
+    rules: &mut Vec<ignore::gitignore::Gitignore>,
+) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let own = dir.join("SKILL.md");
     if own.is_file() {
@@ -130,20 +150,32 @@ pub fn skill_files(dir: &Path, root_md: bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
     };
+    let before = rules.len();
+    for name in IGNORE_FILES {
+        let file = dir.join(name);
+        if file.is_file() {
+            rules.push(ignore::gitignore::Gitignore::new(&file).0);
+        }
+    }
     let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
-        if path.is_dir() {
+        let is_dir = path.is_dir();
+        if rules.iter().any(|r| r.matched(&path, is_dir).is_ignore()) {
+            continue;
+        }
+        if is_dir {
             let skill = path.join("SKILL.md");
             if skill.is_file() {
                 out.push(skill);
             } else {
-                out.extend(skill_files(&path, false));
+                out.extend(skill_files_within(&path, false, rules));
             }
         } else if root_md && path.extension().is_some_and(|e| e == "md") {
             out.push(path);
         }
     }
+    rules.truncate(before);
     out
 }
 

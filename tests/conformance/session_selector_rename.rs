@@ -25,15 +25,19 @@ fn ctrl_r_renames_the_highlighted_session() {
     let mut p = panel(vec![session("a", Some("Old"))], Vec::new(), Arc::default());
     press(&mut p, KeyCode::Char('r'), KeyModifiers::CONTROL);
     let text = screen(&p);
-    assert!(text.contains("Rename to: Old"), "{text}");
-    // Differs: pi 0.73.1 starts its cursor before the old name ("X" + "Old"); the field
-    // here continues after it.
+    // The cursor starts before the old name, as in pi 0.73.1.
+    assert!(text.contains("Rename to: ▏Old"), "{text}");
     typed(&mut p, "X");
     assert_eq!(
         press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
         PanelOutcome::Changed(PanelChange::RenameSession(
             "/tmp/a.jsonl".into(),
-            "OldX".into()
+            "XOld".into()
         ))
     );
+    // End moves past the old name, where typing appends.
+    press(&mut p, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    press(&mut p, KeyCode::End, KeyModifiers::NONE);
+    typed(&mut p, "!");
+    assert!(screen(&p).contains("Rename to: XOld!▏"), "{}", screen(&p));
 }

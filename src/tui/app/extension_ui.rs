@@ -55,7 +55,8 @@ impl App {
             UiRequest::Fire(request) => self.apply_extension_fire(&request),
             UiRequest::Completions { text, items } => {
                 if self.editor.text() == text {
-                    self.completion = (!items.is_empty()).then_some(0);
+                    let best = best_argument_match(&text, &items);
+                    self.completion = (!items.is_empty()).then_some(best);
                     self.ext.arg_completions = Some((text, items));
                 }
             }
@@ -370,4 +371,24 @@ fn completion_item(name: &str, item: &Value) -> Option<(String, String)> {
     let value = item.as_str().or_else(|| item["value"].as_str())?;
     let description = item["description"].as_str().unwrap_or_default();
     Some((format!("/{name} {value}"), description.to_string()))
+}
+
+/// The argument completion to highlight for `text` (`/name arg`): the one whose argument is
+/// exactly what was typed, else the first that starts with it, else the first (as pi 0.73.1
+/// highlights its best match).
+fn best_argument_match(text: &str, items: &[(String, String)]) -> usize {
+    let typed = text.split_once(' ').map_or("", |(_, arg)| arg);
+    if typed.is_empty() {
+        return 0;
+    }
+    let argument = |label: &str| label.split_once(' ').map_or("", |(_, arg)| arg).to_string();
+    items
+        .iter()
+        .position(|(label, _)| argument(label) == typed)
+        .or_else(|| {
+            items
+                .iter()
+                .position(|(label, _)| argument(label).starts_with(typed))
+        })
+        .unwrap_or(0)
 }

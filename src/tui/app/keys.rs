@@ -187,6 +187,12 @@ impl App {
         if self.handle_completion_key(&key) {
             return;
         }
+        if self.keys.matches("tui.input.tab", &key)
+            && self.overlay.is_none()
+            && self.complete_path_on_tab()
+        {
+            return;
+        }
         if let EditorOutcome::Submit(text) = self.editor.handle_key(&key, &self.keys) {
             self.completion = None;
             self.submit(text);
@@ -195,6 +201,9 @@ impl App {
         self.request_argument_completions();
         self.request_provider_completions();
         self.completion = (!self.completions().is_empty()).then_some(self.completion.unwrap_or(0));
+        if self.completion.is_none() {
+            self.force_files = false;
+        }
     }
 
     /// Ctrl+V: save the clipboard's image to a temporary file and put its path into the

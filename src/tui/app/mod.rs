@@ -174,6 +174,8 @@ pub struct App {
     pub thinking_expanded: bool,
     /// Selected `/` completion, when the list is open.
     pub completion: Option<usize>,
+    /// The open list holds the entries Tab found for the path before the cursor.
+    pub force_files: bool,
     /// The open overlay.
     pub overlay: Option<Overlay>,
     /// Something changed since the last frame.
@@ -249,6 +251,7 @@ impl App {
             tools_expanded: false,
             thinking_expanded: false,
             completion: None,
+            force_files: false,
             overlay: None,
             dirty: true,
             quit: false,

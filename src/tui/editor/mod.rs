@@ -12,6 +12,7 @@ pub mod image_attach;
 pub mod kill_ring;
 mod motion;
 pub mod paste;
+pub mod path_complete;
 pub mod undo;
 
 use std::cell::Cell;
@@ -184,6 +185,19 @@ impl Editor {
         self.last_action = LastAction::None;
         self.lines[self.row].replace_range(start..self.col, text);
         self.set_col(start + text.len());
+    }
+
+    /// Replace the cursor's line with `line` and put the cursor at byte `col` of it, as one
+    /// undo step.
+    pub fn replace_line(&mut self, line: &str, col: usize) {
+        self.push_undo();
+        self.last_action = LastAction::None;
+        self.lines[self.row] = line.to_string();
+        let col = (0..=col.min(line.len()))
+            .rev()
+            .find(|&c| line.is_char_boundary(c))
+            .unwrap_or(0);
+        self.set_col(col);
     }
 
     /// Replace the word before the cursor with `text`.

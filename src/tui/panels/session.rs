@@ -38,7 +38,9 @@ pub enum Scope {
 enum Mode {
     List,
     ConfirmDelete(PathBuf),
-    Rename(PathBuf, String),
+    /// The session, the name being edited and the cursor in it (a char index; it starts
+    /// before the old name, as in pi 0.73.1).
+    Rename(PathBuf, String, usize),
 }
 
 /// Key names shown in the hints.
@@ -185,7 +187,7 @@ impl SessionPanel {
                     self.mode = Mode::ConfirmDelete(path);
                 }
             }
-            Mode::Rename(path, mut name) => {
+            Mode::Rename(path, mut name, mut cursor) => {
                 if kb.matches("tui.select.cancel", key) {
                     return PanelOutcome::Open;
                 }
@@ -201,20 +203,8 @@ impl SessionPanel {
                     }
                     return PanelOutcome::Changed(PanelChange::RenameSession(path, name));
                 }
-                match key.code {
-                    KeyCode::Backspace => {
-                        name.pop();
-                    }
-                    KeyCode::Char(c)
-                        if !key
-                            .modifiers
-                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                    {
-                        name.push(c)
-                    }
-                    _ => {}
-                }
-                self.mode = Mode::Rename(path, name);
+                edit_name(&mut name, &mut cursor, key);
+                self.mode = Mode::Rename(path, name, cursor);
             }
             Mode::List => {}
         }
@@ -263,8 +253,14 @@ impl SessionPanel {
             Mode::ConfirmDelete(_) => {
                 return one(t!("pi.tui.resume.confirm_delete"), theme.fg("error"));
             }
-            Mode::Rename(_, name) => {
-                return one(t!("pi.tui.resume.rename", name = name), theme.fg("accent"));
+            Mode::Rename(_, name, cursor) => {
+                let at = name
+                    .char_indices()
+                    .nth(*cursor)
+                    .map_or(name.len(), |(i, _)| i);
+                let (before, after) = name.split_at(at);
+                let text = t!("pi.tui.resume.rename", before = before, after = after);
+                return one(text, theme.fg("accent"));
             }
             Mode::List => {}
         }
@@ -393,7 +389,7 @@ impl Panel for SessionPanel {
             self.show_path = !self.show_path;
         } else if kb.matches("app.session.rename", key) {
             if let Some(s) = self.highlighted() {
-                self.mode = Mode::Rename(s.path.clone(), s.name.clone().unwrap_or_default());
+                self.mode = Mode::Rename(s.path.clone(), s.name.clone().unwrap_or_default(), 0);
             }
         } else if kb.matches("app.session.delete", key) {
             self.start_delete();
@@ -496,3 +492,36 @@ impl Panel for SessionPanel {
 #[cfg(test)]
 #[path = "session_tests.rs"]
 mod tests;
+
+/// One key in the rename field: a character goes in at the cursor, Backspace and Delete
+/// remove around it, Left/Right/Home/End move it.
+fn edit_name(name: &mut String, cursor: &mut usize, key: &KeyEvent) {
+    let len = name.chars().count();
+    let byte =
+        |name: &String, at: usize| name.char_indices().nth(at).map_or(name.len(), |(i, _)| i);
+    match key.code {
+        KeyCode::Backspace if *cursor > 0 => {
+            *cursor -= 1;
+            let at = byte(name, *cursor);
+            name.remove(at);
+        }
+        KeyCode::Delete if *cursor < len => {
+            let at = byte(name, *cursor);
+            name.remove(at);
+        }
+        KeyCode::Left => *cursor = cursor.saturating_sub(1),
+        KeyCode::Right => *cursor = (*cursor + 1).min(len),
+        KeyCode::Home => *cursor = 0,
+        KeyCode::End => *cursor = len,
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            let at = byte(name, *cursor);
+            name.insert(at, c);
+            *cursor += 1;
+        }
+        _ => {}
+    }
+}

@@ -171,6 +171,30 @@ fn rename_edits_the_name_in_place() {
 }
 
 #[test]
+fn the_rename_cursor_moves_and_deletes_around_itself() {
+    let mut p = panel();
+    press(&mut p, KeyCode::Down, KeyModifiers::NONE);
+    press(&mut p, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    for c in "abd".chars() {
+        press(&mut p, KeyCode::Char(c), KeyModifiers::NONE);
+    }
+    press(&mut p, KeyCode::Left, KeyModifiers::NONE);
+    press(&mut p, KeyCode::Char('c'), KeyModifiers::NONE);
+    assert!(text(&p).contains("abc▏d"), "{}", text(&p));
+    press(&mut p, KeyCode::Home, KeyModifiers::NONE);
+    press(&mut p, KeyCode::Delete, KeyModifiers::NONE);
+    press(&mut p, KeyCode::End, KeyModifiers::NONE);
+    press(&mut p, KeyCode::Backspace, KeyModifiers::NONE);
+    assert_eq!(
+        press(&mut p, KeyCode::Enter, KeyModifiers::NONE),
+        PanelOutcome::Changed(PanelChange::RenameSession(
+            "/s/beta.jsonl".into(),
+            "bc".into()
+        ))
+    );
+}
+
+#[test]
 fn every_folders_sessions_are_listed_as_they_arrive() {
     let (send, stream) = SessionStream::fed();
     let stream = std::cell::RefCell::new(Some(stream));
