@@ -67,6 +67,11 @@ pub fn reenter() -> io::Result<()> {
     out.flush()
 }
 
+/// Whether the Kitty keyboard protocol is on (its flags were pushed).
+pub fn keyboard_enhanced() -> bool {
+    ENHANCED.load(Ordering::SeqCst)
+}
+
 /// Give the terminal back. Safe to call more than once.
 pub fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
