@@ -72,7 +72,6 @@ SKIPHEAD
 
 | Original file | Why |
 |---|---|
-| `tui/test/keys.test.ts`, `stdin-buffer.test.ts` | Raw terminal byte parsing; key decoding is crossterm's here (Kitty base-layout keys and xterm modifyOtherKeys are not decoded by it): not ported yet. |
 | `tui/test/overlay-non-capturing.test.ts`, `overlay-short-content.test.ts`, `tui-overlay-style-leak.test.ts`, `overlay-options.test.ts` (OSC base content) | Overlay focus and compositing of pi-tui's string renderer (SGR resets past the last column, OSC in the content below); overlays are drawn into ratatui cells here: not ported yet. |
 | `tui/test/terminal-image.test.ts`, `bug-regression-isimageline-startswith-bug.test.ts` | `isImageLine` guards pi-tui's string renderer against image escapes in component lines; images are placed apart from the text here, so no line is searched for them. |
 | `tui/test/editor.test.ts` (slash-argument cases of extension commands, force-file Tab completion) | Argument completions of extension commands come from the Lua host (`tests/it/lua_*`), and Tab on a bare word does not open a file list here: not ported yet. |

@@ -61,14 +61,17 @@ impl StdinBuffer {
 
     fn process_into(&mut self, data: &[u8], out: &mut Vec<StdinEvent>) {
         self.deadline = None;
-        // A lone byte with the high bit set is Meta+key from a terminal that sets bit 8.
+        // A lone byte with the high bit set is Meta+key from a terminal that sets bit 8,
+        // unless it continues a character cut between reads.
         let converted;
-        let data = if data.len() == 1 && data[0] > 0x7f {
-            converted = [ESC, data[0] - 0x80];
-            &converted[..]
-        } else {
-            data
-        };
+        let data =
+            if data.len() == 1 && data[0] > 0x7f && self.pending.is_empty() && self.paste.is_none()
+            {
+                converted = [ESC, data[0] - 0x80];
+                &converted[..]
+            } else {
+                data
+            };
         if data.is_empty() && self.pending.is_empty() && self.paste.is_none() {
             self.emit(String::new(), out);
             return;
