@@ -160,3 +160,115 @@ fn sgr_mouse(data: &str) -> Option<MouseEvent> {
         modifiers,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui_kit::keybindings::KeyCombo;
+
+    const LEGACY: DecodeContext = DecodeContext {
+        kitty_active: false,
+        windows_terminal: false,
+    };
+    const KITTY: DecodeContext = DecodeContext {
+        kitty_active: true,
+        windows_terminal: false,
+    };
+
+    fn keys(data: &str, ctx: DecodeContext) -> Vec<KeyEvent> {
+        events_of(StdinEvent::Data(data.into()), ctx)
+            .into_iter()
+            .map(|e| match e {
+                Event::Key(k) => k,
+                other => panic!("not a key: {other:?}"),
+            })
+            .collect()
+    }
+
+    fn combo(data: &str, ctx: DecodeContext) -> String {
+        let [key] = keys(data, ctx)[..] else {
+            panic!("one key for {data:?}");
+        };
+        KeyCombo::from_event(&key).display()
+    }
+
+    #[test]
+    fn keys_crossterm_could_not_read_become_the_ui_keys() {
+        // xterm's modifyOtherKeys.
+        assert_eq!(combo("\x1b[27;2;13~", LEGACY), "shift+enter");
+        assert_eq!(combo("\x1b[27;5;45~", LEGACY), "ctrl+-");
+        // Ctrl+C on a Russian layout, with the base-layout key.
+        assert_eq!(combo("\x1b[1089::99;5u", KITTY), "ctrl+c");
+        // Shift+Tab and Ctrl+letters in the legacy forms.
+        assert_eq!(combo("\x1b[Z", LEGACY), "shift+tab");
+        assert_eq!(combo("\x03", LEGACY), "ctrl+c");
+        assert_eq!(combo("\x1f", LEGACY), "ctrl+-");
+        assert_eq!(combo("\x1by", LEGACY), "alt+y");
+        assert_eq!(combo("\x1b[1;5D", LEGACY), "ctrl+left");
+    }
+
+    #[test]
+    fn typed_characters_keep_their_text() {
+        let [k] = keys("\x1b[1089::99u", KITTY)[..] else {
+            panic!()
+        };
+        assert_eq!(k.code, KeyCode::Char('с'));
+        assert_eq!(k.modifiers, KeyModifiers::NONE);
+        let [k] = keys("\x1b[99:67:99;2u", KITTY)[..] else {
+            panic!()
+        };
+        assert_eq!(k.code, KeyCode::Char('C'));
+        let [k] = keys("é", LEGACY)[..] else {
+            panic!()
+        };
+        assert_eq!(k.code, KeyCode::Char('é'));
+        let [k] = keys("A", LEGACY)[..] else { panic!() };
+        assert_eq!(
+            (k.code, k.modifiers),
+            (KeyCode::Char('A'), KeyModifiers::SHIFT)
+        );
+    }
+
+    #[test]
+    fn releases_keep_their_kind() {
+        let [k] = keys("\x1b[99;5:3u", KITTY)[..] else {
+            panic!()
+        };
+        assert_eq!(k.kind, KeyEventKind::Release);
+        let [k] = keys("\x1b[99;5u", KITTY)[..] else {
+            panic!()
+        };
+        assert_eq!(k.kind, KeyEventKind::Press);
+    }
+
+    #[test]
+    fn two_escapes_together_are_two_escapes() {
+        let escape = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+        assert_eq!(keys("\x1b\x1b", LEGACY), vec![escape, escape]);
+        assert_eq!(keys("\x1b", LEGACY), vec![escape]);
+        // With the Kitty protocol ESC before a key is Escape, then the key.
+        let a = KeyEvent::new(KeyCode::Char('a'), KeyModifiers::NONE);
+        assert_eq!(keys("\x1ba", KITTY), vec![escape, a]);
+    }
+
+    #[test]
+    fn wheel_reports_pastes_and_answers() {
+        let wheel = |data: &str| match &events_of(StdinEvent::Data(data.into()), LEGACY)[..] {
+            [Event::Mouse(m)] => m.kind,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(wheel("\x1b[<64;10;5M"), MouseEventKind::ScrollUp);
+        assert_eq!(wheel("\x1b[<65;10;5M"), MouseEventKind::ScrollDown);
+        assert_eq!(
+            wheel("\x1b[<0;10;5m"),
+            MouseEventKind::Up(MouseButton::Left)
+        );
+        assert_eq!(
+            events_of(StdinEvent::Paste("a\nb".into()), LEGACY),
+            vec![Event::Paste("a\nb".into())]
+        );
+        for answer in ["\x1b[?62;22c", "\x1b[?0u", "\x1b]11;rgb:0/0/0\x07"] {
+            assert!(events_of(StdinEvent::Data(answer.into()), LEGACY).is_empty());
+        }
+    }
+}
