@@ -299,9 +299,12 @@ fn decode_modify_other_keys(data: &str) -> Option<DecodedKey> {
     let modifier = number(mods)?.saturating_sub(1);
     let code = number(code)?;
     let mut key = key_from_codepoint(code, None, None, modifier, KeyEventType::Press);
-    // xterm reports the character the key types, shifted already.
+    // xterm reports the character the key types; Shift with a letter types the capital.
     if modifier & !u32::from(SHIFT | LOCKS) == 0 {
-        key.text = char::from_u32(code).filter(|c| !c.is_control());
+        let shift = modifier & u32::from(SHIFT) != 0;
+        key.text = char::from_u32(code)
+            .filter(|c| !c.is_control())
+            .map(|c| if shift { c.to_ascii_uppercase() } else { c });
     }
     Some(key)
 }
