@@ -27,6 +27,8 @@ pub enum StdinEvent {
 pub struct StdinBuffer {
     pending: Vec<u8>,
     paste: Option<Vec<u8>>,
+    /// How much of the paste has been searched for its end marker.
+    paste_searched: usize,
     timeout: Duration,
     deadline: Option<Instant>,
     /// A Kitty CSI-u sequence for this printable code point was just handed out; some
@@ -46,6 +48,7 @@ impl StdinBuffer {
         StdinBuffer {
             pending: Vec::new(),
             paste: None,
+            paste_searched: 0,
             timeout,
             deadline: None,
             echoed_printable: None,
@@ -94,6 +97,7 @@ impl StdinBuffer {
             }
             self.echoed_printable = None;
             self.paste = Some(after);
+            self.paste_searched = 0;
             self.finish_paste(out);
             return;
         }
@@ -110,7 +114,10 @@ impl StdinBuffer {
     /// Hand out the paste once its end marker is in, then go on with what follows it.
     fn finish_paste(&mut self, out: &mut Vec<StdinEvent>) {
         let Some(paste) = &self.paste else { return };
-        let Some(end) = find(paste, PASTE_END) else {
+        // The marker may begin in bytes searched before, up to its length minus one back.
+        let from = self.paste_searched.saturating_sub(PASTE_END.len() - 1);
+        let Some(end) = find(&paste[from..], PASTE_END).map(|at| from + at) else {
+            self.paste_searched = paste.len();
             return;
         };
         let text = String::from_utf8_lossy(&paste[..end]).into_owned();
@@ -165,6 +172,7 @@ impl StdinBuffer {
     pub fn clear(&mut self) {
         self.pending.clear();
         self.paste = None;
+        self.paste_searched = 0;
         self.deadline = None;
         self.echoed_printable = None;
     }
@@ -305,4 +313,41 @@ fn unmodified_kitty_printable(sequence: &str) -> Option<u32> {
         && base.is_none_or(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
         && parts.next().is_none();
     (well_formed && code >= 32).then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4 MiB paste read 4 KiB at a time: the end marker is looked for in the new bytes
+    /// only, so the cost grows with the paste, not with its square.
+    #[test]
+    fn a_large_paste_in_small_reads_is_one_paste_quickly() {
+        let body = "0123456789abcdef".repeat(4 << 16);
+        let input = format!("\x1b[200~{body}\x1b[201~");
+        let mut buffer = StdinBuffer::default();
+        let started = Instant::now();
+        let mut out = Vec::new();
+        for chunk in input.as_bytes().chunks(4096) {
+            out.extend(buffer.process(chunk));
+        }
+        let took = started.elapsed();
+        eprintln!("4 MiB paste in 4 KiB reads: {took:?}");
+        assert_eq!(out, vec![StdinEvent::Paste(body)]);
+        assert!(took < Duration::from_secs(2), "{took:?}");
+    }
+
+    #[test]
+    fn an_end_marker_cut_between_reads_still_ends_the_paste() {
+        let mut buffer = StdinBuffer::default();
+        assert!(buffer.process(b"\x1b[200~abc\x1b[2").is_empty());
+        assert!(buffer.process(b"01").is_empty());
+        assert_eq!(
+            buffer.process(b"~x"),
+            vec![
+                StdinEvent::Paste("abc".into()),
+                StdinEvent::Data("x".into())
+            ]
+        );
+    }
 }
