@@ -39,8 +39,13 @@ impl TerminalReader {
     /// A reader of standard input; `kitty_active` tells whether the Kitty keyboard
     /// protocol is on at the moment a sequence is decoded.
     pub fn new(kitty_active: fn() -> bool) -> TerminalReader {
+        TerminalReader::from_fd(io::stdin().as_raw_fd(), kitty_active)
+    }
+
+    /// A reader of another descriptor (the caller keeps it open while reading).
+    pub fn from_fd(fd: RawFd, kitty_active: fn() -> bool) -> TerminalReader {
         TerminalReader {
-            fd: io::stdin().as_raw_fd(),
+            fd,
             buffer: StdinBuffer::default(),
             queue: VecDeque::new(),
             kitty_active,
@@ -135,5 +140,76 @@ impl TerminalReader {
             self.take(input);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn legacy() -> bool {
+        false
+    }
+
+    fn pipe() -> (RawFd, RawFd) {
+        let mut fds = [0; 2];
+        // SAFETY: a two-element array for the pipe's ends.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        (fds[0], fds[1])
+    }
+
+    fn write(fd: RawFd, bytes: &[u8]) {
+        // SAFETY: writing a valid buffer of the given length.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        assert_eq!(n, bytes.len() as isize);
+    }
+
+    #[test]
+    fn bytes_become_events_and_a_lone_escape_waits_for_its_timeout() {
+        let (read, write_end) = pipe();
+        let mut reader = TerminalReader::from_fd(read, legacy);
+        write(write_end, b"\x1b[27;2;13~a\x1b[200~x\ny\x1b[201~");
+        let wait = Duration::from_millis(500);
+        let key = |code, modifiers| Some(Event::Key(KeyEvent::new(code, modifiers)));
+        assert_eq!(
+            reader.read(wait).unwrap(),
+            key(KeyCode::Enter, KeyModifiers::SHIFT)
+        );
+        assert_eq!(
+            reader.read(wait).unwrap(),
+            key(KeyCode::Char('a'), KeyModifiers::NONE)
+        );
+        assert_eq!(
+            reader.read(wait).unwrap(),
+            Some(Event::Paste("x\ny".into()))
+        );
+        // Nothing more: the read gives up after its wait.
+        assert_eq!(reader.read(Duration::from_millis(20)).unwrap(), None);
+        // A lone ESC is Escape once its short timeout has passed.
+        write(write_end, b"\x1b");
+        let started = Instant::now();
+        assert_eq!(
+            reader.read(wait).unwrap(),
+            key(KeyCode::Esc, KeyModifiers::NONE)
+        );
+        assert!(started.elapsed() < Duration::from_millis(400));
+        // Held input is dropped by a reset (before another program reads the terminal).
+        reader.buffer = StdinBuffer::new(Duration::from_secs(60));
+        write(write_end, b"\x1b[");
+        assert_eq!(reader.read(Duration::from_millis(50)).unwrap(), None);
+        assert_eq!(reader.buffer.pending(), "\x1b[");
+        reader.reset();
+        assert_eq!(reader.buffer.pending(), "");
+        write(write_end, b"b");
+        assert_eq!(
+            reader.read(wait).unwrap(),
+            key(KeyCode::Char('b'), KeyModifiers::NONE)
+        );
+        // SAFETY: closing the write end; the reader then sees the end of input.
+        unsafe { libc::close(write_end) };
+        assert!(reader.read(wait).is_err());
+        // SAFETY: closing the read end opened above.
+        unsafe { libc::close(read) };
     }
 }
