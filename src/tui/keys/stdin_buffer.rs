@@ -250,6 +250,11 @@ fn escape_extent(bytes: &[u8]) -> Extent {
         b'[' => csi_extent(bytes),
         b']' => string_extent(bytes, true),
         b'P' | b'_' => string_extent(bytes, false),
+        // Escape pressed just before a key with a sequence of its own (Escape then Down
+        // read together): the first ESC is the Escape key.
+        ESC if matches!(bytes.get(2), Some(b'[' | b'O' | b']' | b'P' | b'_')) => {
+            Extent::Complete(1)
+        }
         b'O' => {
             if bytes.len() >= 3 {
                 Extent::Complete(3)
@@ -335,6 +340,21 @@ mod tests {
         eprintln!("4 MiB paste in 4 KiB reads: {took:?}");
         assert_eq!(out, vec![StdinEvent::Paste(body)]);
         assert!(took < Duration::from_secs(2), "{took:?}");
+    }
+
+    #[test]
+    fn escape_read_together_with_the_next_key_is_escape_then_that_key() {
+        let mut buffer = StdinBuffer::default();
+        let data = |items: &[&str]| -> Vec<StdinEvent> {
+            items
+                .iter()
+                .map(|s| StdinEvent::Data(s.to_string()))
+                .collect()
+        };
+        assert_eq!(buffer.process(b"\x1b\x1b[B"), data(&["\x1b", "\x1b[B"]));
+        assert_eq!(buffer.process(b"\x1b\x1bOA"), data(&["\x1b", "\x1bOA"]));
+        // ESC ESC alone stays one sequence (Ctrl+Alt+[ or two Escapes).
+        assert_eq!(buffer.process(b"\x1b\x1b"), data(&["\x1b\x1b"]));
     }
 
     #[test]
