@@ -136,10 +136,26 @@ impl TerminalReader {
             if n == 0 {
                 return Err(io::ErrorKind::UnexpectedEof.into());
             }
-            let input = self.buffer.process(&bytes[..n as usize]);
+            let mut input = self.buffer.process(&bytes[..n as usize]);
+            // A read that ends in a lone ESC with nothing more waiting is the Escape key
+            // (a key pressed after it comes in a read of its own, not as Alt with it).
+            if self.buffer.pending() == "\x1b" && !self.input_waiting() {
+                input.extend(self.buffer.flush().into_iter().map(super::StdinEvent::Data));
+            }
             self.take(input);
         }
         Ok(())
+    }
+
+    /// More input can be read at once.
+    fn input_waiting(&self) -> bool {
+        let mut fd = libc::pollfd {
+            fd: self.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        unsafe { libc::poll(&mut fd, 1, 0) > 0 }
     }
 }
 
