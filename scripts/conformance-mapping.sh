@@ -72,7 +72,6 @@ SKIPHEAD
 
 | Original file | Why |
 |---|---|
-| `tui/test/keys.test.ts`, `stdin-buffer.test.ts` | Raw terminal byte parsing; key decoding is crossterm's here (Kitty base-layout keys and xterm modifyOtherKeys are not decoded by it): not ported yet. |
 | `ai/test/stream.test.ts`, `empty.test.ts`, `abort.test.ts`, `tokens.test.ts`, `total-tokens.test.ts`, `unicode-surrogate.test.ts`, `image-tool-result.test.ts`, `tool-call-without-result.test.ts`, `interleaved-thinking.test.ts`, `xhigh.test.ts`, `*-e2e.test.ts`, `zen.test.ts`, `github-copilot-*.test.ts`, `anthropic-oauth.test.ts`, `bedrock-models.test.ts`, `openai-codex-stream.test.ts` | Live provider calls (credentials); stream handling is covered against the mock servers in `tests/it/ai_*.rs`. |
 | `ai/test/cache-retention.test.ts`, `openai-completions-tool-choice.test.ts`, `google-gemini-cli-retry-delay.test.ts` | Options (`cacheRetention`, `toolChoice`, `x-ratelimit-reset`) this implementation does not take. |
 | `coding-agent/test/plan-mode-utils.test.ts`, `sdk-skills.test.ts`, `compaction-extensions-example.test.ts` | TypeScript example extensions and the TypeScript SDK; the extension runtime's own cases are ported as Lua extensions (`ext_*.rs`). |

@@ -88,7 +88,7 @@
 ---@field wrapTextWithAnsi fun(text: string, width: integer): string[] keeps colours across lines
 ---@field sliceByColumn fun(text: string, start: integer, length?: integer): string columns [start, start+length)
 ---@field padToWidth fun(text: string, width: integer): string
----@field matchesKey fun(key: string, spec: string): boolean
+---@field matchesKey fun(key: string, spec: string): boolean `key` is a key id (`"ctrl+c"`) or raw terminal data (`"\x03"`, `"\x1b[27;5;99~"`)
 ---@field keyHint fun(id: string, text: string): string keys of keybinding `id` (or a key spec) and `text`
 ---@field setInterval fun(fn: fun(), ms: integer): integer
 ---@field setTimeout fun(fn: fun(), ms: integer): integer

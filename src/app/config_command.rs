@@ -91,6 +91,8 @@ fn interactive(agent: &Path, cwd: &Path, mut rows: Vec<ResourceRow>) -> Result<(
     crate::tui::terminal::enter(true).map_err(|e| e.to_string())?;
     let mut terminal =
         Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
+    let mut reader =
+        crate::tui::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     let mut at = 0usize;
     let mut status: Option<String> = None;
     loop {
@@ -123,7 +125,8 @@ fn interactive(agent: &Path, cwd: &Path, mut rows: Vec<ResourceRow>) -> Result<(
                 frame.render_widget(Paragraph::new(lines), area);
             })
             .map_err(|e| e.to_string())?;
-        let Event::Key(key) = crossterm::event::read().map_err(|e| e.to_string())? else {
+        let waited = reader.read(std::time::Duration::from_millis(250));
+        let Some(Event::Key(key)) = waited.map_err(|e| e.to_string())? else {
             continue;
         };
         if key.kind == KeyEventKind::Release {

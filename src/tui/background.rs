@@ -134,24 +134,20 @@ fn device_attributes_end(reply: &[u8]) -> bool {
 /// Enter (`\r` or `\n`) as a line break, Backspace applied, other control
 /// bytes dropped. An escape sequence cut off at the end counts as an answer.
 pub fn split_typed_ahead(read: &[u8]) -> (Vec<u8>, String) {
+    use crate::tui::keys::{StdinBuffer, StdinEvent};
     let mut answers = Vec::new();
-    let mut typed = Vec::new();
-    let mut at = 0;
-    while at < read.len() {
-        if read[at] == 0x1b {
-            let len = escape_sequence_len(&read[at..]);
-            answers.extend_from_slice(&read[at..at + len]);
-            at += len;
-        } else {
-            typed.push(read[at]);
-            at += 1;
+    let mut typed = String::new();
+    let mut buffer = StdinBuffer::default();
+    let mut sequences = buffer.process(read);
+    sequences.extend(buffer.flush().into_iter().map(StdinEvent::Data));
+    for sequence in sequences {
+        match sequence {
+            StdinEvent::Data(s) if s.starts_with('\x1b') => answers.extend_from_slice(s.as_bytes()),
+            StdinEvent::Data(s) | StdinEvent::Paste(s) => typed.push_str(&s),
         }
     }
     let mut text = String::new();
-    for c in String::from_utf8_lossy(&typed)
-        .replace("\r\n", "\n")
-        .chars()
-    {
+    for c in typed.replace("\r\n", "\n").chars() {
         match c {
             '\r' | '\n' => text.push('\n'),
             '\t' => text.push(c),

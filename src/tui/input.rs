@@ -1,10 +1,12 @@
 //! Terminal input read on a dedicated thread, which can be paused so that an
-//! external editor or the shell (after Ctrl+Z) gets every keystroke.
+//! external editor or the shell (after Ctrl+Z) gets every keystroke. The bytes are
+//! decoded by pi's own reader ([`crate::tui::keys::reader`]).
 
 use crate::sync::LockExt;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
+use crate::tui::keys::reader::TerminalReader;
 use crossterm::event::Event;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -71,9 +73,13 @@ impl Drop for Input {
 
 fn read_loop(tx: UnboundedSender<Event>, control: Arc<(Mutex<Control>, Condvar)>) {
     let (lock, wake) = &*control;
+    let mut reader = TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     loop {
         {
             let mut c = lock.locked();
+            if c.paused {
+                reader.reset();
+            }
             while c.paused && !c.stopped {
                 c.parked = true;
                 wake.notify_all();
@@ -86,16 +92,13 @@ fn read_loop(tx: UnboundedSender<Event>, control: Arc<(Mutex<Control>, Condvar)>
                 return;
             }
         }
-        match crossterm::event::poll(POLL) {
-            Ok(true) => match crossterm::event::read() {
-                Ok(event) => {
-                    if tx.send(event).is_err() {
-                        return;
-                    }
+        match reader.read(POLL) {
+            Ok(Some(event)) => {
+                if tx.send(event).is_err() {
+                    return;
                 }
-                Err(_) => return,
-            },
-            Ok(false) => {}
+            }
+            Ok(None) => {}
             Err(_) => return,
         }
     }

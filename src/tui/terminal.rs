@@ -1,7 +1,7 @@
 //! Taking over the terminal and giving it back exactly as it was: raw mode,
 //! the alternate screen and mouse wheel reporting (alternate-screen mode
-//! only), bracketed paste, keyboard enhancement (or modifyOtherKeys in tmux) and the cursor. Restoring is idempotent and also runs from a
-//! panic hook and on SIGTERM/SIGHUP.
+//! only), bracketed paste, keyboard enhancement (or modifyOtherKeys) and the cursor.
+//! Restoring is idempotent and also runs from a panic hook and on SIGTERM/SIGHUP.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +19,7 @@ use crossterm::{cursor, execute};
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Keyboard enhancement flags were pushed.
 static ENHANCED: AtomicBool = AtomicBool::new(false);
-/// modifyOtherKeys was asked for (inside tmux, without the Kitty protocol).
+/// modifyOtherKeys was asked for (without the Kitty protocol).
 static OTHER_KEYS: AtomicBool = AtomicBool::new(false);
 /// The UI draws on the alternate screen (else on the normal screen, with scrollback).
 static ALTERNATE: AtomicBool = AtomicBool::new(false);
@@ -55,16 +55,26 @@ pub fn reenter() -> io::Result<()> {
     // One round trip with a short timeout (crossterm's own check waits 2 s
     // on a terminal that does not answer).
     if crate::tui::background::query_terminal().keyboard_enhancement {
+        // Escape codes for every modified key, and with them the key's place on the
+        // base (US) layout, so Ctrl+C on a Cyrillic or Greek layout is Ctrl+C.
         execute!(
             out,
-            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+            PushKeyboardEnhancementFlags(
+                KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
+                    | KeyboardEnhancementFlags::REPORT_ALTERNATE_KEYS
+            )
         )?;
         ENHANCED.store(true, Ordering::SeqCst);
-    } else if crate::tui::other_keys::wanted() {
+    } else {
         out.write_all(crate::tui::other_keys::ENABLE.as_bytes())?;
         OTHER_KEYS.store(true, Ordering::SeqCst);
     }
     out.flush()
+}
+
+/// Whether the Kitty keyboard protocol is on (its flags were pushed).
+pub fn keyboard_enhanced() -> bool {
+    ENHANCED.load(Ordering::SeqCst)
 }
 
 /// Give the terminal back. Safe to call more than once.

@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::event::{Event, KeyEventKind};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::text::{Line, Span};
@@ -25,6 +25,8 @@ pub fn ask(cwd: &Path, contents: &str, theme: &Theme, agent_dir: &Path) -> Optio
     enter(true).ok()?;
     let _restore = TerminalGuard;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout())).ok()?;
+    let mut reader =
+        crate::tui::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     let (keys, _) = Keybindings::load(agent_dir);
     let items = vec![
         SelectorItem {
@@ -58,10 +60,7 @@ pub fn ask(cwd: &Path, contents: &str, theme: &Theme, agent_dir: &Path) -> Optio
             frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
         });
         drawn.ok()?;
-        if !event::poll(Duration::from_millis(250)).ok()? {
-            continue;
-        }
-        let Event::Key(key) = event::read().ok()? else {
+        let Some(Event::Key(key)) = reader.read(Duration::from_millis(250)).ok()? else {
             continue;
         };
         if key.kind == KeyEventKind::Release {

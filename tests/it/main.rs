@@ -134,6 +134,7 @@ mod tui_extensions_panel;
 mod tui_i18n_e2e;
 mod tui_i18n_playground_e2e;
 mod tui_images_e2e;
+mod tui_keys_e2e;
 mod tui_lang_e2e;
 mod tui_login_e2e;
 mod tui_loop_guard_e2e;

@@ -25,13 +25,25 @@ fn key_combo(key: &str) -> Option<KeyCombo> {
     }
 }
 
-/// Whether key id `key` (as passed to `handleInput`) is `spec` (`"ctrl+x"`,
-/// `"escape"`, `"up"`, `"shift+tab"`).
+/// Whether `key` is `spec` (`"ctrl+x"`, `"escape"`, `"up"`, `"shift+tab"`): `key` is a key
+/// id as passed to `handleInput`, or the raw bytes a terminal sends (`"\x03"`,
+/// `"\x1b[27;2;13~"`), decoded as pi's input reader decodes them.
 pub fn matches_key(key: &str, spec: &str) -> bool {
+    if is_terminal_data(key) {
+        let ctx = crate::tui::keys::DecodeContext::from_environment(
+            crate::tui::terminal::keyboard_enhanced(),
+        );
+        return crate::tui::keys::matches_key(key, spec, ctx);
+    }
     match (key_combo(key), key_combo(spec)) {
         (Some(a), Some(b)) => a == b,
         _ => false,
     }
+}
+
+/// Raw terminal input rather than a key id: it holds a control character (ESC, 0x03, …).
+fn is_terminal_data(key: &str) -> bool {
+    key.chars().any(|c| c.is_control())
 }
 
 /// `"<keys> <text>"` for keybinding `id` (its default keys), or for a key
@@ -134,6 +146,36 @@ mod tests {
         assert!(matches_key("j", "j"));
         assert!(!matches_key("j", "k"));
         assert!(!matches_key("ctrl+x", "x"));
+    }
+
+    #[test]
+    fn lua_matches_key_takes_raw_terminal_data() {
+        let lua = Lua::new();
+        lua.globals().set("ui", module(&lua).unwrap()).unwrap();
+        let results: Vec<bool> = lua
+            .load(
+                r#"return {
+                    ui.matchesKey("\3", "ctrl+c"),
+                    ui.matchesKey("\27[27;5;99~", "ctrl+c"),
+                    ui.matchesKey("\27[27;5;99~", "ctrl+d"),
+                    ui.matchesKey("ctrl+c", "ctrl+c"),
+                }"#,
+            )
+            .eval()
+            .unwrap();
+        assert_eq!(results, vec![true, true, false, true]);
+    }
+
+    #[test]
+    fn raw_terminal_data_is_decoded() {
+        assert!(matches_key("\x03", "ctrl+c"));
+        assert!(!matches_key("\x03", "ctrl+d"));
+        assert!(matches_key("\x1b[27;2;13~", "shift+enter"));
+        assert!(!matches_key("\x1b[27;2;13~", "enter"));
+        assert!(matches_key("\x1b[1089::99;5u", "ctrl+c"));
+        assert!(matches_key("\x1b[A", "up"));
+        assert!(binding_matches("\x1b", "tui.select.cancel"));
+        assert!(!binding_matches("\r", "tui.select.cancel"));
     }
 
     #[test]
