@@ -185,7 +185,7 @@ pub fn check_shape(event_name: &str, result: &Value) -> Result<(), ShapeError> {
                 event: event_name.to_string(),
                 key: key.clone(),
                 got: kind(value),
-                want: *want,
+                want,
             });
         }
     }

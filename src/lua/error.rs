@@ -17,7 +17,7 @@ pub enum LuaFailure {
         text: String,
     },
     /// The file does not compile.
-    Syntax(SyntaxError),
+    Syntax(Box<SyntaxError>),
     /// The VM reached its memory limit (`extensions.memoryLimitMb`).
     OutOfMemory {
         /// The limit, in MiB.
@@ -34,7 +34,7 @@ impl LuaFailure {
             };
         }
         if let Some(syntax) = syntax_error(e) {
-            return LuaFailure::Syntax(syntax);
+            return LuaFailure::Syntax(Box::new(syntax));
         }
         LuaFailure::Raised {
             text: raised_text(e),

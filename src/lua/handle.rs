@@ -270,8 +270,7 @@ impl ExtensionHandle {
         if !self.deliver(request) {
             return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err(ExtensionError::HostStopped))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Run the handler of the extension shortcut for key `shortcut`.
@@ -284,8 +283,7 @@ impl ExtensionHandle {
         if !self.deliver(request) {
             return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err(ExtensionError::HostStopped))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Argument completions of the extension command `name` for `prefix`.
@@ -304,8 +302,7 @@ impl ExtensionHandle {
         if !self.deliver(Request::Callback { id, reply }) {
             return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err(ExtensionError::HostStopped))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Whether an extension listens to terminal input (`ctx.ui.onTerminalInput`).
@@ -374,8 +371,7 @@ impl ExtensionHandle {
         if !self.deliver(request) {
             return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err(ExtensionError::HostStopped))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Stream a reply from the Lua provider serving `api` (`streamSimple` with the
@@ -398,8 +394,7 @@ impl ExtensionHandle {
         if !self.deliver(request) {
             return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err(ExtensionError::HostStopped))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Run the tool `inner` through the `pi.wrapTool` wrappers of `name`.
@@ -448,6 +443,6 @@ impl ExtensionHandle {
         if !self.deliver(request) {
             return Err(ToolRunError::HostStopped);
         }
-        rx.await.unwrap_or_else(|_| Err(ToolRunError::HostStopped))
+        rx.await.unwrap_or(Err(ToolRunError::HostStopped))
     }
 }

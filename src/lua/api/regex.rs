@@ -12,11 +12,12 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 const BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// Compile `pattern`; `ignore_case` as the `i` flag.
-pub fn compile(pattern: &str, ignore_case: bool) -> Result<Regex, fancy_regex::Error> {
+pub fn compile(pattern: &str, ignore_case: bool) -> Result<Regex, Box<fancy_regex::Error>> {
     RegexBuilder::new(pattern)
         .case_insensitive(ignore_case)
         .backtrack_limit(BACKTRACK_LIMIT)
         .build()
+        .map_err(Box::new)
 }
 
 /// What Lua is told about a pattern that does not compile.
