@@ -236,7 +236,9 @@ impl AgentSession {
         let result = ext.handle.run_command(name, args).await;
         self.refresh_extension_tools().await;
         self.apply_idle_actions_then_run(signal).await;
-        result.map_err(|detail| CoreError::Extension { detail })
+        result.map_err(|e| CoreError::Extension {
+            detail: e.to_string(),
+        })
     }
 
     /// Switch to `model` (`source`: `set`, `cycle` or `restore`): records
@@ -444,7 +446,7 @@ impl AgentSession {
                 if let (true, Some(id), Some(ext)) = (started, with_session, &self.extensions)
                     && let Err(e) = ext.handle.run_callback(id).await
                 {
-                    self.report_extension_error(e);
+                    self.report_extension_error(e.to_string());
                 }
             }
             ExtensionAction::Fork(entry_id) => {

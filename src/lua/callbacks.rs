@@ -4,7 +4,7 @@
 use mlua::{Function, Lua, Table};
 
 use crate::lua::ctx::make_command_ctx;
-use crate::lua::tool_exec::error_text;
+use crate::lua::error::{ExtensionError, Handler, LuaFailure};
 use crate::lua::vm::Vm;
 
 const CALLBACKS_KEY: &str = "pi.callbacks";
@@ -30,19 +30,18 @@ pub fn keep(lua: &Lua, callback: Function) -> mlua::Result<u64> {
 
 /// Run (and forget) callback `id` with a fresh command `ctx`; a callback that is gone (the
 /// extensions were reloaded since) does nothing.
-pub async fn run(vm: &Vm, id: u64) -> Result<(), String> {
-    let table = callbacks(&vm.lua).map_err(|e| e.to_string())?;
-    let Some(callback) = table
-        .get::<Option<Function>>(id)
-        .map_err(|e| e.to_string())?
-    else {
+pub async fn run(vm: &Vm, id: u64) -> Result<(), ExtensionError> {
+    let failed = |e: mlua::Error| ExtensionError::Failed {
+        handler: Handler::WithSession,
+        extension: None,
+        cause: LuaFailure::of(&e),
+    };
+    let table = callbacks(&vm.lua).map_err(failed)?;
+    let Some(callback) = table.get::<Option<Function>>(id).map_err(failed)? else {
         return Ok(());
     };
-    table.set(id, mlua::Value::Nil).map_err(|e| e.to_string())?;
-    let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(|e| e.to_string())?;
+    table.set(id, mlua::Value::Nil).map_err(failed)?;
+    let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(failed)?;
     vm.host.budget.reset();
-    callback
-        .call_async::<()>(ctx)
-        .await
-        .map_err(|e| format!("ctx.newSession withSession failed: {}", error_text(&e)))
+    callback.call_async::<()>(ctx).await.map_err(failed)
 }

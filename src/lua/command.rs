@@ -6,25 +6,36 @@ use serde_json::Value;
 
 use crate::lua::convert::to_json;
 use crate::lua::ctx::make_command_ctx;
-use crate::lua::tool_exec::error_text;
+use crate::lua::error::{ExtensionError, Handler, LuaFailure};
 use crate::lua::vm::Vm;
 
 /// Run `/name args`; `Err` carries the handler's error with its extension.
-pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String> {
+pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), ExtensionError> {
     let (handler, path, ext) = {
         let reg = vm.host.reg.borrow();
         match reg.commands.get(name) {
             Some(c) => (
                 c.handler.clone(),
-                c.info.extension.display().to_string(),
+                c.info.extension.clone(),
                 reg.extensions
                     .iter()
                     .rposition(|e| e.path == c.info.extension),
             ),
-            None => return Err(format!("Unknown command: /{name}")),
+            None => {
+                return Err(ExtensionError::UnknownCommand {
+                    name: name.to_string(),
+                });
+            }
         }
     };
-    let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(|e| e.to_string())?;
+    let failed = |e: &mlua::Error| ExtensionError::Failed {
+        handler: Handler::Command {
+            name: name.to_string(),
+        },
+        extension: Some(path.clone()),
+        cause: LuaFailure::of(e),
+    };
+    let ctx = make_command_ctx(&vm.lua, &vm.host).map_err(|e| failed(&e))?;
     vm.host.budget.reset();
     let started = std::time::Instant::now();
     let result = handler.call_async::<()>((args, ctx)).await;
@@ -32,11 +43,11 @@ pub async fn run_command(vm: &Vm, name: &str, args: String) -> Result<(), String
         crate::lua::profile::record(vm, ext, &format!("/{name}"), started.elapsed(), true);
     }
     result.map_err(|e| {
-        let message = format!("/{name} ({path}) failed: {}", error_text(&e));
+        let error = failed(&e);
         if let Some(ext) = ext {
-            crate::lua::profile::record_error(vm, ext, &message);
+            crate::lua::profile::record_error(vm, ext, &error.to_string());
         }
-        message
+        error
     })
 }
 

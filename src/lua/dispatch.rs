@@ -96,17 +96,77 @@ fn expected_fields(event_name: &str) -> &'static [(&'static str, &'static str)] 
     }
 }
 
+/// A handler's result that breaks its event's contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShapeError {
+    /// The result is not a table.
+    NotATable {
+        /// The event.
+        event: String,
+        /// The Lua type returned.
+        got: &'static str,
+    },
+    /// A field has the wrong type.
+    Field {
+        /// The event.
+        event: String,
+        /// The field.
+        key: String,
+        /// The Lua type it has.
+        got: &'static str,
+        /// The type it must have.
+        want: &'static str,
+    },
+    /// An `input` handler's `action` pi does not know.
+    InputAction {
+        /// The action returned.
+        action: String,
+    },
+}
+
+impl std::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            ShapeError::NotATable { event, got } => {
+                t!(
+                    "pi.ext.shape.not_table",
+                    event = event.as_str(),
+                    kind = *got
+                )
+            }
+            ShapeError::Field {
+                event,
+                key,
+                got,
+                want,
+            } => t!(
+                "pi.ext.shape.field",
+                event = event.as_str(),
+                key = key.as_str(),
+                kind = *got,
+                want = *want
+            ),
+            ShapeError::InputAction { action } => {
+                t!("pi.ext.shape.action", action = action.as_str())
+            }
+        };
+        f.write_str(&text)
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
 /// Check a handler's result against its event's contract; the error names
 /// the field and what it should be.
-pub fn check_shape(event_name: &str, result: &Value) -> Result<(), String> {
+pub fn check_shape(event_name: &str, result: &Value) -> Result<(), ShapeError> {
     if event_name == "before_provider_request" {
         return Ok(());
     }
     let Value::Object(fields) = result else {
-        return Err(format!(
-            "{event_name} handler returned a {}; return nil or a table",
-            kind(result)
-        ));
+        return Err(ShapeError::NotATable {
+            event: event_name.to_string(),
+            got: kind(result),
+        });
     };
     let expected = expected_fields(event_name);
     for (key, value) in fields {
@@ -123,19 +183,21 @@ pub fn check_shape(event_name: &str, result: &Value) -> Result<(), String> {
             want => kind(value) == want,
         };
         if !ok && !value.is_null() {
-            return Err(format!(
-                "{event_name} handler returned `{key}` as a {}; it must be a {want}",
-                kind(value)
-            ));
+            return Err(ShapeError::Field {
+                event: event_name.to_string(),
+                key: key.clone(),
+                got: kind(value),
+                want,
+            });
         }
     }
     if event_name == "input"
         && let Some(action) = fields.get("action").and_then(Value::as_str)
         && !["continue", "transform", "handled"].contains(&action)
     {
-        return Err(format!(
-            "input handler returned `action` = \"{action}\"; use \"continue\", \"transform\" or \"handled\""
-        ));
+        return Err(ShapeError::InputAction {
+            action: action.to_string(),
+        });
     }
     Ok(())
 }
@@ -238,7 +300,8 @@ pub async fn dispatch(vm: &Vm, event_name: &str, payload: Value) -> Dispatched {
         let outcome = match called {
             Ok(LuaValue::Nil) => Ok(false),
             Ok(v) => to_json(lua, v).and_then(|result| {
-                check_shape(event_name, &result).map_err(mlua::Error::runtime)?;
+                check_shape(event_name, &result)
+                    .map_err(|e| mlua::Error::runtime(e.to_string()))?;
                 let stop = apply_result(event_name, &event, &result, vm)?;
                 out.results.push(result);
                 let source = vm

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::lua::budget::DEFAULT_INSTRUCTION_BUDGET;
 use crate::lua::dispatch::Dispatched;
+use crate::lua::error::{ExtensionError, ToolRunError};
 use crate::lua::host::{Request, spawn};
 use crate::lua::registry::{CommandInfo, Registrations, ToolInfo};
 use crate::lua::view::SharedView;
@@ -259,7 +260,7 @@ impl ExtensionHandle {
     }
 
     /// Run the extension command `/name args`.
-    pub async fn run_command(&self, name: &str, args: &str) -> Result<(), String> {
+    pub async fn run_command(&self, name: &str, args: &str) -> Result<(), ExtensionError> {
         let (reply, rx) = oneshot::channel();
         let request = Request::RunCommand {
             name: name.to_string(),
@@ -267,24 +268,22 @@ impl ExtensionHandle {
             reply,
         };
         if !self.deliver(request) {
-            return Err("the extension host has stopped".into());
+            return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Run the handler of the extension shortcut for key `shortcut`.
-    pub async fn run_shortcut(&self, shortcut: &str) -> Result<(), String> {
+    pub async fn run_shortcut(&self, shortcut: &str) -> Result<(), ExtensionError> {
         let (reply, rx) = oneshot::channel();
         let request = Request::Shortcut {
             shortcut: shortcut.to_string(),
             reply,
         };
         if !self.deliver(request) {
-            return Err("the extension host has stopped".into());
+            return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Argument completions of the extension command `name` for `prefix`.
@@ -298,13 +297,12 @@ impl ExtensionHandle {
     }
 
     /// Run a callback an extension handed over earlier (`withSession` of `ctx.newSession`).
-    pub async fn run_callback(&self, id: u64) -> Result<(), String> {
+    pub async fn run_callback(&self, id: u64) -> Result<(), ExtensionError> {
         let (reply, rx) = oneshot::channel();
         if !self.deliver(Request::Callback { id, reply }) {
-            return Err("the extension host has stopped".into());
+            return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Whether an extension listens to terminal input (`ctx.ui.onTerminalInput`).
@@ -362,7 +360,7 @@ impl ExtensionHandle {
         provider: &str,
         refresh: Option<Value>,
         ui: mpsc::UnboundedSender<crate::lua::oauth::LoginRequest>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ExtensionError> {
         let (reply, rx) = oneshot::channel();
         let request = Request::OAuth {
             provider: provider.to_string(),
@@ -371,10 +369,9 @@ impl ExtensionHandle {
             reply,
         };
         if !self.deliver(request) {
-            return Err("the extension host has stopped".into());
+            return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Stream a reply from the Lua provider serving `api` (`streamSimple` with the
@@ -385,7 +382,7 @@ impl ExtensionHandle {
         request: [Value; 3],
         signal: CancellationToken,
         events: mpsc::UnboundedSender<crate::lua::provider_stream::StreamEvent>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ExtensionError> {
         let (reply, rx) = oneshot::channel();
         let request = Request::Stream {
             api: api.to_string(),
@@ -395,10 +392,9 @@ impl ExtensionHandle {
             reply,
         };
         if !self.deliver(request) {
-            return Err("the extension host has stopped".into());
+            return Err(ExtensionError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ExtensionError::HostStopped))
     }
 
     /// Run the tool `inner` through the `pi.wrapTool` wrappers of `name`.
@@ -434,7 +430,7 @@ impl ExtensionHandle {
         params: Value,
         signal: CancellationToken,
         updates: mpsc::UnboundedSender<Value>,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, ToolRunError> {
         let (reply, rx) = oneshot::channel();
         let request = Request::ExecuteTool {
             name: name.to_string(),
@@ -445,9 +441,8 @@ impl ExtensionHandle {
             reply,
         };
         if !self.deliver(request) {
-            return Err("the extension host has stopped".into());
+            return Err(ToolRunError::HostStopped);
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the extension host has stopped".into()))
+        rx.await.unwrap_or(Err(ToolRunError::HostStopped))
     }
 }

@@ -16,6 +16,7 @@ use crate::lua::command::{complete_command, run_command};
 use crate::lua::convert::to_json;
 use crate::lua::ctx::install_static;
 use crate::lua::dispatch::{Dispatched, dispatch};
+use crate::lua::error::{ExtensionError, ToolRunError};
 use crate::lua::handle::{Dormant, ExtensionHandle, HostConfig, LoadError, LoadReport};
 use crate::lua::loader::load_extension;
 use crate::lua::registry::Registrations;
@@ -43,11 +44,11 @@ pub(crate) enum Request {
     RunCommand {
         name: String,
         args: String,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), ExtensionError>>,
     },
     Shortcut {
         shortcut: String,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), ExtensionError>>,
     },
     Complete {
         name: String,
@@ -60,7 +61,7 @@ pub(crate) enum Request {
     },
     Callback {
         id: u64,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), ExtensionError>>,
     },
     Autocomplete {
         lines: Vec<String>,
@@ -73,14 +74,14 @@ pub(crate) enum Request {
         provider: String,
         refresh: Option<Value>,
         ui: mpsc::UnboundedSender<crate::lua::oauth::LoginRequest>,
-        reply: oneshot::Sender<Result<Value, String>>,
+        reply: oneshot::Sender<Result<Value, ExtensionError>>,
     },
     Stream {
         api: String,
         request: [Value; 3],
         signal: CancellationToken,
         events: mpsc::UnboundedSender<crate::lua::provider_stream::StreamEvent>,
-        reply: oneshot::Sender<Result<(), String>>,
+        reply: oneshot::Sender<Result<(), ExtensionError>>,
     },
     ExecuteWrapped {
         name: String,
@@ -96,7 +97,7 @@ pub(crate) enum Request {
         params: Value,
         signal: CancellationToken,
         updates: mpsc::UnboundedSender<Value>,
-        reply: oneshot::Sender<Result<Value, String>>,
+        reply: oneshot::Sender<Result<Value, ToolRunError>>,
     },
 }
 
@@ -199,7 +200,10 @@ impl Host {
             Err(e) => {
                 report.errors.push(LoadError {
                     path: PathBuf::new(),
-                    message: format!("cannot start the Lua VM: {e}"),
+                    message: ExtensionError::VmStart {
+                        detail: e.to_string(),
+                    }
+                    .to_string(),
                 });
                 return report;
             }
@@ -213,10 +217,10 @@ impl Host {
                 .unwrap_or(Value::Null);
             match load_extension(&vm, path, &state).await {
                 Ok(()) => report.loaded.push(path.clone()),
-                Err(message) => {
+                Err(failure) => {
                     report.errors.push(LoadError {
                         path: path.clone(),
-                        message,
+                        message: failure.to_string(),
                     });
                 }
             }
@@ -339,7 +343,7 @@ async fn serve(host: Rc<Host>, request: Request) {
                     crate::lua::lazy::for_command(&vm, &name).await;
                     run_command(&vm, &name, args).await
                 }
-                None => Err("extensions are not loaded".to_string()),
+                None => Err(ExtensionError::NotLoaded),
             };
             let _ = reply.send(result);
         }
@@ -360,7 +364,7 @@ async fn serve(host: Rc<Host>, request: Request) {
         Request::Shortcut { shortcut, reply } => {
             let result = match host.current() {
                 Some(vm) => crate::lua::shortcut::run_shortcut(&vm, &shortcut).await,
-                None => Err("extensions are not loaded".to_string()),
+                None => Err(ExtensionError::NotLoaded),
             };
             let _ = reply.send(result);
         }
@@ -440,7 +444,7 @@ async fn serve(host: Rc<Host>, request: Request) {
                     crate::lua::lazy::for_tool(&vm, &name).await;
                     execute_tool(&vm, &name, &call_id, params, signal, updates).await
                 }
-                None => Err("extensions are not loaded".to_string()),
+                None => Err(ToolRunError::NotLoaded),
             };
             let _ = reply.send(result);
         }
@@ -452,7 +456,7 @@ async fn serve(host: Rc<Host>, request: Request) {
         } => {
             let result = match host.current() {
                 Some(vm) => crate::lua::oauth::run_oauth(&vm, &provider, refresh, ui).await,
-                None => Err("extensions are not loaded".to_string()),
+                None => Err(ExtensionError::NotLoaded),
             };
             let _ = reply.send(result);
         }
@@ -468,7 +472,7 @@ async fn serve(host: Rc<Host>, request: Request) {
                     crate::lua::provider_stream::run_stream(&vm, &api, request, signal, events)
                         .await
                 }
-                None => Err(format!("No API provider registered for api: {api}")),
+                None => Err(ExtensionError::NoStreamProvider { api }),
             };
             let _ = reply.send(result);
         }

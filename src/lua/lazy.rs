@@ -215,10 +215,10 @@ async fn run_setup(vm: &Vm, ext: usize, setup: Function, state: Value) {
             }
         }
         Err(e) => {
-            let message = crate::lua::loader::error_message(vm, e);
+            let failure = crate::lua::loader::error_message(vm, e);
             crate::lua::loader::remove_registrations(vm, ext);
             let path = vm.host.reg.borrow().extensions[ext].path.clone();
-            crate::lua::loader::fail(vm, ext, &path, &message);
+            crate::lua::loader::fail(vm, ext, &path, &failure);
         }
     }
     // The spec's own events stop counting once it is set up.

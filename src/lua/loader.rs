@@ -11,21 +11,38 @@ use std::rc::Rc;
 
 use crate::lua::api::build_pi;
 use crate::lua::capabilities::guard::Guard;
+use crate::lua::error::LuaFailure;
 use crate::lua::registry::ExtensionInfo;
 use crate::lua::vm::Vm;
 
 /// Standard modules `require` may still return.
 const STD_MODULES: [&str; 7] = ["string", "table", "math", "utf8", "os", "io", "coroutine"];
 
+/// A `require` of a module outside the extension's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct OutsideFolder {
+    /// The module name given to `require`.
+    name: String,
+    /// The extension's folder.
+    dir: PathBuf,
+}
+
+impl std::fmt::Display for OutsideFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&t!(
+            "pi.ext.require_outside",
+            name = self.name.as_str(),
+            dir = self.dir.display().to_string()
+        ))
+    }
+}
+
 /// Resolve `name` (dots as separators) to `name.lua` or `name/init.lua`
 /// under `dir`. `Err` when the name or a link leads outside `dir`.
-fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
-    let outside = || {
-        t!(
-            "pi.ext.require_outside",
-            name = name,
-            dir = dir.display().to_string()
-        )
+fn module_path(dir: &Path, name: &str) -> Result<Option<PathBuf>, OutsideFolder> {
+    let outside = || OutsideFolder {
+        name: name.to_string(),
+        dir: dir.to_path_buf(),
     };
     if name.starts_with('/') || name.contains("..") {
         return Err(outside());
@@ -88,7 +105,8 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table, ext_name: String) -> mlua::
             if STD_MODULES.contains(&name.as_str()) {
                 return env.get::<LuaValue>(name.as_str());
             }
-            let Some(path) = module_path(&dir, &name).map_err(mlua::Error::runtime)? else {
+            let outside = |e: OutsideFolder| mlua::Error::runtime(e.to_string());
+            let Some(path) = module_path(&dir, &name).map_err(outside)? else {
                 if let Some(native) = native_module(&dir, &name) {
                     return Err(crate::lua::capabilities::guard::native_code(
                         &ext_name,
@@ -118,7 +136,7 @@ fn make_require(lua: &Lua, dir: PathBuf, env: Table, ext_name: String) -> mlua::
 /// Load the extension at `path` as number `ext`: run the file, then await its
 /// factory with a fresh `pi` (or keep its lazy spec). Errors carry `file:line` (Lua's
 /// traceback left out), and are reported.
-pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), String> {
+pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), LuaFailure> {
     crate::lua::api::i18n::forget_bundles(path);
     let ext = {
         let mut reg = vm.host.reg.borrow_mut();
@@ -133,30 +151,29 @@ pub async fn load_extension(vm: &Vm, path: &Path, state: &Value) -> Result<(), S
         Ok(()) => Ok(()),
         Err(e) => {
             remove_registrations(vm, ext);
-            let message = error_message(vm, e);
-            fail(vm, ext, path, &message);
-            Err(message)
+            let failure = error_message(vm, e);
+            fail(vm, ext, path, &failure);
+            Err(failure)
         }
     }
 }
 
-/// The text of a load error; a memory error frees what it can first.
-pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> String {
-    match e {
-        e if crate::lua::vm::is_memory_error(&e) => {
-            let _ = vm.lua.gc_collect();
-            crate::lua::vm::memory_error_text()
-        }
-        other => crate::lua::tool_exec::error_text_at(&other),
+/// The failure of a load (`file:line` in front); a memory error frees what it can first.
+pub(crate) fn error_message(vm: &Vm, e: mlua::Error) -> LuaFailure {
+    let failure = LuaFailure::at(&e);
+    if failure.is_out_of_memory() {
+        let _ = vm.lua.gc_collect();
     }
+    failure
 }
 
-/// Mark extension `ext` failed with `message` and tell the user.
-pub(crate) fn fail(vm: &Vm, ext: usize, path: &Path, message: &str) {
+/// Mark extension `ext` failed with `failure` and tell the user.
+pub(crate) fn fail(vm: &Vm, ext: usize, path: &Path, failure: &LuaFailure) {
     crate::lua::api::i18n::forget_bundles(path);
+    let message = failure.to_string();
     if let Some(info) = vm.host.reg.borrow_mut().extensions.get_mut(ext) {
         info.measured.failed = true;
-        info.measured.last_error = Some(message.to_string());
+        info.measured.last_error = Some(message.clone());
     }
     vm.host.view.report(format!(
         "Extension error: {}",

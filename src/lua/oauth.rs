@@ -18,8 +18,8 @@ use crate::ai::oauth::extension::{
 };
 use crate::ai::oauth::login::LoginUi;
 use crate::lua::convert::{to_json, to_lua};
+use crate::lua::error::{ExtensionError, Handler, LuaFailure};
 use crate::lua::handle::ExtensionHandle;
-use crate::lua::tool_exec::error_text;
 use crate::lua::view::SharedView;
 use crate::lua::vm::Vm;
 
@@ -31,7 +31,7 @@ pub enum LoginRequest {
     /// `onProgress(message)`.
     Progress(String),
     /// `onPrompt({message})`: the answer, or `Err` when the user cancelled.
-    Prompt(String, oneshot::Sender<Result<String, String>>),
+    Prompt(String, oneshot::Sender<Result<String, OAuthError>>),
 }
 
 /// The logins of the extensions behind one handle.
@@ -72,14 +72,16 @@ impl ExtensionOAuth for LuaOAuth {
                     LoginRequest::Auth { url, instructions } => ui.show_auth(&url, &instructions),
                     LoginRequest::Progress(message) => ui.progress(&message),
                     LoginRequest::Prompt(message, reply) => {
-                        let answer = ui.prompt(&message).await.map_err(|e| e.to_string());
+                        let answer = ui.prompt(&message).await;
                         let _ = reply.send(answer);
                     }
                 },
                 result = &mut run => break result,
             }
         };
-        credential_from_json(result.map_err(|detail| OAuthError::Extension { detail })?)
+        credential_from_json(result.map_err(|e| OAuthError::Extension {
+            detail: e.to_string(),
+        })?)
     }
 
     async fn refresh(
@@ -92,7 +94,9 @@ impl ExtensionOAuth for LuaOAuth {
             .handle
             .oauth(provider, Some(credential_to_json(credential)), tx)
             .await
-            .map_err(|detail| OAuthError::Extension { detail })?;
+            .map_err(|e| OAuthError::Extension {
+                detail: e.to_string(),
+            })?;
         credential_from_json(value)
     }
 }
@@ -115,14 +119,20 @@ pub async fn run_oauth(
     provider: &str,
     refresh: Option<Value>,
     ui: mpsc::UnboundedSender<LoginRequest>,
-) -> Result<Value, String> {
+) -> Result<Value, ExtensionError> {
     let Some(oauth) = oauth_table(vm, provider) else {
-        return Err(format!(
-            "\"{provider}\" has no login registered by an extension"
-        ));
+        return Err(ExtensionError::NoLogin {
+            provider: provider.to_string(),
+        });
     };
     let lua = &vm.lua;
-    let err = |e: mlua::Error| error_text(&e);
+    let err = |e: mlua::Error| ExtensionError::Failed {
+        handler: Handler::Login {
+            provider: provider.to_string(),
+        },
+        extension: None,
+        cause: LuaFailure::of(&e),
+    };
     vm.host.budget.reset();
     let credentials: LuaValue = match refresh {
         Some(stored) => {
@@ -186,8 +196,8 @@ fn callbacks(lua: &mlua::Lua, ui: mpsc::UnboundedSender<LoginRequest>) -> mlua::
                 let _ = tx.send(LoginRequest::Prompt(message, reply));
                 match answer.await {
                     Ok(Ok(text)) => Ok(text),
-                    Ok(Err(e)) => Err(mlua::Error::runtime(e)),
-                    Err(_) => Err(mlua::Error::runtime("Login cancelled")),
+                    Ok(Err(e)) => Err(mlua::Error::runtime(e.to_string())),
+                    Err(_) => Err(mlua::Error::runtime(OAuthError::Cancelled.to_string())),
                 }
             }
         })?,

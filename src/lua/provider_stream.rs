@@ -18,8 +18,8 @@ use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{StopReason, Usage};
 use crate::lua::api::exec::LuaSignal;
 use crate::lua::convert::{to_json, to_lua};
+use crate::lua::error::{ExtensionError, LuaFailure};
 use crate::lua::handle::ExtensionHandle;
-use crate::lua::tool_exec::error_text;
 use crate::lua::vm::Vm;
 
 /// One step of a reply streamed from Lua.
@@ -138,7 +138,7 @@ impl ApiProvider for LuaStreamProvider {
         while let Ok(event) = rx.try_recv() {
             state.apply(event, out)?;
         }
-        result.map_err(ProviderError::new)?;
+        result.map_err(|e| ProviderError::new(e.to_string()))?;
         match state.forward.take() {
             Some(forward) => self.forward(req, forward, out).await,
             None => Ok(()),
@@ -256,7 +256,7 @@ pub async fn run_stream(
     request: [Value; 3],
     signal: CancellationToken,
     events: mpsc::UnboundedSender<StreamEvent>,
-) -> Result<(), String> {
+) -> Result<(), ExtensionError> {
     let function = vm
         .host
         .reg
@@ -266,7 +266,9 @@ pub async fn run_stream(
         .find(|(a, ..)| a == api)
         .map(|(_, _, f, _)| f.clone());
     let Some(function) = function else {
-        return Err(format!("No API provider registered for api: {api}"));
+        return Err(ExtensionError::NoStreamProvider {
+            api: api.to_string(),
+        });
     };
     let lua = &vm.lua;
     let prepared = (|| {
@@ -283,12 +285,10 @@ pub async fn run_stream(
             emitter(lua, events)?,
         ))
     })();
-    let args = prepared.map_err(|e| error_text(&e))?;
+    let failed = |e: mlua::Error| ExtensionError::Stream(LuaFailure::of(&e));
+    let args = prepared.map_err(failed)?;
     vm.host.budget.reset();
-    function
-        .call_async::<()>(args)
-        .await
-        .map_err(|e| error_text(&e))
+    function.call_async::<()>(args).await.map_err(failed)
 }
 
 /// The `stream` object handed to `streamSimple`.

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use crate::agent::tool::{AgentTool, ExecutionMode, ToolContext, ToolError, ToolOutput};
 use crate::ai::types::ContentBlock;
 
+use crate::lua::error::ToolRunError;
 use crate::lua::handle::ExtensionHandle;
 use crate::lua::registry::ToolInfo;
 
@@ -37,19 +38,27 @@ impl LuaTool {
 
 /// Read `{content, details}` returned by Lua: `content` is a list of blocks
 /// or a plain string.
-pub fn output_from_json(value: &Value) -> Result<ToolOutput, String> {
+pub fn output_from_json(value: &Value) -> Result<ToolOutput, ToolRunError> {
     let content = match value.get("content") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::String(s)) => vec![ContentBlock::text(s.clone())],
         Some(Value::Array(blocks)) => blocks
             .iter()
             .map(|b| {
-                serde_json::from_value::<ContentBlock>(b.clone())
-                    .map_err(|e| format!("invalid content block {b}: {e}"))
+                serde_json::from_value::<ContentBlock>(b.clone()).map_err(|e| {
+                    ToolRunError::BadBlock {
+                        block: b.to_string(),
+                        detail: e.to_string(),
+                    }
+                })
             })
             .collect::<Result<_, _>>()?,
         Some(Value::Object(o)) if o.is_empty() => Vec::new(),
-        Some(other) => return Err(format!("`content` must be a list of blocks, got {other}")),
+        Some(other) => {
+            return Err(ToolRunError::BadContent {
+                got: other.to_string(),
+            });
+        }
     };
     let details = value.get("details").filter(|d| !d.is_null()).cloned();
     let terminate = value
@@ -123,7 +132,8 @@ impl AgentTool for LuaTool {
                 ctx.update(out);
             }
         }
-        let value = result.map_err(ToolError::new)?;
-        output_from_json(&value).map_err(ToolError::new)
+        let for_model = |e: ToolRunError| ToolError::new(e.to_string());
+        let value = result.map_err(for_model)?;
+        output_from_json(&value).map_err(for_model)
     }
 }

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::lua::api::exec::LuaSignal;
 use crate::lua::convert::{to_json, to_lua};
 use crate::lua::ctx::make_ctx;
+use crate::lua::error::{LuaFailure, ToolRunError};
 use crate::lua::vm::Vm;
 
 /// Call the tool `name`; `Ok` holds the returned `{content, details}` table
@@ -21,10 +22,14 @@ pub async fn execute_tool(
     params: Value,
     signal: CancellationToken,
     updates: mpsc::UnboundedSender<Value>,
-) -> Result<Value, String> {
+) -> Result<Value, ToolRunError> {
     let (execute, ext) = match vm.host.reg.borrow().tools.get(name) {
         Some(t) => (t.execute.clone(), t.ext),
-        None => return Err(format!("Tool {name} is no longer registered")),
+        None => {
+            return Err(ToolRunError::Gone {
+                name: name.to_string(),
+            });
+        }
     };
     let lua = &vm.lua;
     let signal = LuaSignal(signal);
@@ -37,7 +42,8 @@ pub async fn execute_tool(
         let ctx = make_ctx(lua, &vm.host, Some(&signal))?;
         Ok::<_, mlua::Error>((params, on_update, ctx))
     })();
-    let (params, on_update, ctx) = prepared.map_err(|e| e.to_string())?;
+    let (params, on_update, ctx) =
+        prepared.map_err(|e| ToolRunError::Raised(LuaFailure::of(&e)))?;
     vm.host.budget.reset();
     let started = std::time::Instant::now();
     let result = execute
@@ -54,20 +60,19 @@ pub async fn execute_tool(
                 let _ = vm.lua.gc_collect();
                 let _ = vm.lua.gc_collect();
             }
-            return Err(error_text(&e));
+            return Err(ToolRunError::Raised(LuaFailure::of(&e)));
         }
     };
     if !matches!(result, LuaValue::Table(_) | LuaValue::Nil) {
-        return Err(crate::t!(
-            "pi.ext.tool_bad_result",
-            name = name,
-            kind = match result {
+        return Err(ToolRunError::BadResult {
+            name: name.to_string(),
+            kind: match result {
                 LuaValue::Integer(_) | LuaValue::Number(_) => "number",
                 ref other => other.type_name(),
-            }
-        ));
+            },
+        });
     }
-    to_json(lua, result).map_err(|e| e.to_string())
+    to_json(lua, result).map_err(|e| ToolRunError::Raised(LuaFailure::of(&e)))
 }
 
 /// Run a tool's `prepareArguments(args)`; the arguments come back unchanged
@@ -102,53 +107,11 @@ pub async fn prepare_arguments(vm: &Vm, name: &str, args: Value) -> Value {
 
 /// The message of a Lua error without mlua's wrapping ("callback error", traceback).
 pub fn error_text(e: &mlua::Error) -> String {
-    if crate::lua::vm::is_memory_error(e) {
-        return crate::lua::vm::memory_error_text();
-    }
-    match e {
-        mlua::Error::CallbackError { cause, .. } => error_text(cause),
-        mlua::Error::RuntimeError(m) => m
-            .split("\nstack traceback:")
-            .next()
-            .unwrap_or(m)
-            .to_string(),
-        other => other.to_string(),
-    }
+    LuaFailure::of(e).to_string()
 }
 
 /// [`error_text`], prefixed with the extension's line that called the pi function which
 /// raised it (a load error names where in the file it happened).
 pub fn error_text_at(e: &mlua::Error) -> String {
-    let text = error_text(e);
-    let mlua::Error::CallbackError { traceback, .. } = e else {
-        return text;
-    };
-    match lua_position(traceback) {
-        Some(at) if !text.contains(at) => format!("{at}: {text}"),
-        _ => text,
-    }
-}
-
-/// `file:line` of the innermost frame of a traceback that is an extension's file (not
-/// pi's own `[C]` functions or built-in chunks).
-fn lua_position(traceback: &str) -> Option<&str> {
-    traceback
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.starts_with('[') && !line.starts_with("stack traceback"))
-        .find_map(|line| line.split_once(": in ").map(|(at, _)| at))
-}
-
-#[cfg(test)]
-mod position_tests {
-    use super::lua_position;
-
-    #[test]
-    fn the_innermost_lua_frame_is_named() {
-        let traceback = "stack traceback:\n\t[C]: in function 'registerShortcut'\n\t/x/bad.lua:2: in function </x/bad.lua:1>\n\t[C]: in ?";
-        assert_eq!(lua_position(traceback), Some("/x/bad.lua:2"));
-        assert_eq!(lua_position("stack traceback:\n\t[C]: in ?"), None);
-        let builtin = "stack traceback:\n\t[string \"?\"]:28: in function <x>";
-        assert_eq!(lua_position(builtin), None);
-    }
+    LuaFailure::at(e).to_string()
 }

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::tool::ToolError;
 use crate::lua::api::exec::LuaSignal;
+use crate::lua::error::LuaFailure;
 use crate::lua::tool_exec::error_text;
 use crate::tools::bash::operations::{BashOperations, ExecRequest, LocalShell, SpawnContext};
 use crate::tools::bash::process::{CommandEnd, Interruption, OutputSink};
@@ -57,29 +58,61 @@ fn path_arg(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Call `f(args...)`, mapping a raised error to its message.
+/// Why a Lua file operation failed. The model reads it, so it stays English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LuaOpError {
+    /// The function raised an error.
+    Raised(LuaFailure),
+    /// `readFile` returned something other than a string.
+    NotAString {
+        /// The Lua type it returned.
+        got: &'static str,
+    },
+}
+
+impl std::fmt::Display for LuaOpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LuaOpError::Raised(cause) => write!(f, "{cause}"),
+            LuaOpError::NotAString { got } => write!(
+                f,
+                "operations.readFile must return the file content as a string, got {got}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LuaOpError {}
+
+/// The text of `e` as the file tools report it.
+fn for_tool(e: LuaOpError) -> String {
+    e.to_string()
+}
+
+/// Call `f(args...)`, keeping a raised error.
 async fn call<R: mlua::FromLuaMulti>(
     f: &Function,
     args: impl mlua::IntoLuaMulti,
-) -> Result<R, String> {
-    f.call_async::<R>(args).await.map_err(|e| error_text(&e))
+) -> Result<R, LuaOpError> {
+    f.call_async::<R>(args)
+        .await
+        .map_err(|e| LuaOpError::Raised(LuaFailure::of(&e)))
 }
 
 /// The bytes of a `readFile` result, which must be a string.
-fn bytes_of(name: &str, value: LuaValue) -> Result<Vec<u8>, String> {
+fn bytes_of(value: LuaValue) -> Result<Vec<u8>, LuaOpError> {
     match value {
         LuaValue::String(s) => Ok(s.as_bytes().to_vec()),
-        other => Err(format!(
-            "operations.{name} must return the file content as a string, got {}",
-            other.type_name()
-        )),
+        other => Err(LuaOpError::NotAString {
+            got: other.type_name(),
+        }),
     }
 }
 
 impl ReadOperations for LuaFileOps {
     async fn access(&self, path: &Path) -> Result<(), String> {
         match &self.access {
-            Some(f) => call::<()>(f, path_arg(path)).await,
+            Some(f) => call::<()>(f, path_arg(path)).await.map_err(for_tool),
             None => ReadOperations::access(&LocalFs, path).await,
         }
     }
@@ -87,7 +120,8 @@ impl ReadOperations for LuaFileOps {
     async fn read_file(&self, path: &Path) -> Result<FileBytes, String> {
         match &self.read_file {
             Some(f) => {
-                let mut bytes = bytes_of("readFile", call(f, path_arg(path)).await?)?;
+                let read = call(f, path_arg(path)).await.and_then(bytes_of);
+                let mut bytes = read.map_err(for_tool)?;
                 let cut = bytes.len() as u64 > MAX_READ_BYTES;
                 bytes.truncate(MAX_READ_BYTES as usize);
                 Ok(FileBytes { bytes, cut })
@@ -111,14 +145,16 @@ impl ReadOperations for LuaFileOps {
 impl WriteOperations for LuaFileOps {
     async fn mkdir(&self, dir: &Path) -> Result<(), String> {
         match &self.mkdir {
-            Some(f) => call::<()>(f, path_arg(dir)).await,
+            Some(f) => call::<()>(f, path_arg(dir)).await.map_err(for_tool),
             None => LocalFs.mkdir(dir).await,
         }
     }
 
     async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
         match &self.write_file {
-            Some(f) => call::<()>(f, (path_arg(path), content.to_string())).await,
+            Some(f) => call::<()>(f, (path_arg(path), content.to_string()))
+                .await
+                .map_err(for_tool),
             None => WriteOperations::write_file(&LocalFs, path, content).await,
         }
     }
@@ -127,14 +163,17 @@ impl WriteOperations for LuaFileOps {
 impl EditOperations for LuaFileOps {
     async fn access(&self, path: &Path) -> Result<(), String> {
         match &self.access {
-            Some(f) => call::<()>(f, path_arg(path)).await,
+            Some(f) => call::<()>(f, path_arg(path)).await.map_err(for_tool),
             None => EditOperations::access(&LocalFs, path).await,
         }
     }
 
     async fn read_file(&self, path: &Path) -> Result<Vec<u8>, String> {
         match &self.read_file {
-            Some(f) => bytes_of("readFile", call(f, path_arg(path)).await?),
+            Some(f) => call(f, path_arg(path))
+                .await
+                .and_then(bytes_of)
+                .map_err(for_tool),
             None => EditOperations::read_file(&LocalFs, path).await,
         }
     }

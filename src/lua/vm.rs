@@ -44,10 +44,14 @@ pub fn is_memory_error(e: &mlua::Error) -> bool {
     }
 }
 
+/// The memory limit of this thread's VM, in MiB.
+pub fn memory_limit_mb() -> u64 {
+    MEMORY_LIMIT_MB.with(|m| m.get())
+}
+
 /// What to tell the user when an extension reaches the memory limit.
 pub fn memory_error_text() -> String {
-    let limit = MEMORY_LIMIT_MB.with(|m| m.get());
-    t!("pi.ext.memory_limit", limit = limit.to_string())
+    t!("pi.ext.memory_limit", limit = memory_limit_mb().to_string())
 }
 
 /// Event names with at least one handler, readable from any thread.

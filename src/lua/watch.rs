@@ -12,6 +12,28 @@ use tokio::sync::mpsc;
 /// Quiet time after the last change before a reload is signalled.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
+/// The file system's change notifications could not be set up.
+#[derive(Debug)]
+pub struct WatchError {
+    /// The watcher's own error.
+    pub source: notify::Error,
+}
+
+impl std::fmt::Display for WatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::t!(
+            "pi.ext.watch_failed",
+            error = self.source.to_string()
+        ))
+    }
+}
+
+impl std::error::Error for WatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// Watches the folders of the loaded extensions.
 pub struct ExtensionWatcher {
     _watcher: RecommendedWatcher,
@@ -33,7 +55,7 @@ impl ExtensionWatcher {
     /// Watch `entries` (extension entry files) and the extension `folders`
     /// (for files and folders added later; a folder that does not exist is
     /// skipped). Must be called inside a tokio runtime.
-    pub fn start(entries: &[PathBuf], folders: &[PathBuf]) -> Result<Self, String> {
+    pub fn start(entries: &[PathBuf], folders: &[PathBuf]) -> Result<Self, WatchError> {
         let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<()>();
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -49,7 +71,7 @@ impl ExtensionWatcher {
                     let _ = raw_tx.send(());
                 }
             })
-            .map_err(|e| format!("cannot watch extensions: {e}"))?;
+            .map_err(|source| WatchError { source })?;
         let mut roots: Vec<(PathBuf, RecursiveMode)> = folders
             .iter()
             .filter(|f| f.is_dir())
@@ -60,7 +82,12 @@ impl ExtensionWatcher {
         roots.dedup_by(|a, b| a.0 == b.0);
         for (root, mode) in roots {
             if let Err(e) = watcher.watch(&root, mode) {
-                eprintln!("Warning: cannot watch {}: {e}", root.display());
+                let message = crate::t!(
+                    "pi.ext.watch_path_failed",
+                    path = root.display().to_string(),
+                    error = e.to_string()
+                );
+                eprintln!("{}", crate::t!("pi.cli.warning", message = message));
             }
         }
         let (tx, changes) = mpsc::unbounded_channel();

@@ -165,8 +165,13 @@ fn read_result(value: &Value, ext: &str, tool: &str) -> Result<ToolOutput, ToolE
             None => t!("pi.ext.wrap_blocked", ext = ext, tool = tool),
         }));
     }
-    let out = output_from_json(value)
-        .map_err(|e| ToolError::new(t!("pi.ext.wrap_bad_result", ext = ext, error = e)))?;
+    let out = output_from_json(value).map_err(|e| {
+        ToolError::new(t!(
+            "pi.ext.wrap_bad_result",
+            ext = ext,
+            error = e.to_string()
+        ))
+    })?;
     if value.get("isError").and_then(Value::as_bool) == Some(true) {
         let text: Vec<String> = out
             .content

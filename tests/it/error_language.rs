@@ -187,6 +187,42 @@ fn failing_extension(locale: &str) -> String {
     run_in(&mut sandbox, locale, &args, None)
 }
 
+fn extension_syntax_error(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let path = sandbox.root.path().join("unclosed.lua");
+    // The factory's `function` is never closed.
+    std::fs::write(
+        &path,
+        "return function(pi)\n  pi.on('input', function() end)\n",
+    )
+    .unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = ["--provider", "demo", "-e", &path, "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn refused_capability(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let path = sandbox.root.path().join("notes.lua");
+    let source = "return {\n  capabilities = { fs = { read = { '.' } } },\n  \
+                  setup = function(pi) return os.getenv('HOME') end,\n}\n";
+    std::fs::write(&path, source).unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = ["--provider", "demo", "-e", &path, "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn unknown_extension_command(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let path = sandbox.root.path().join("greet.lua");
+    let source = "return function(pi)\n  pi.registerCommand('greet', {\n    \
+                  handler = function() error('no audience') end,\n  })\nend\n";
+    std::fs::write(&path, source).unwrap();
+    let path = path.to_string_lossy().to_string();
+    let args = ["--provider", "demo", "-e", &path, "-p", "/greet"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
 fn settings_trailing_comma(locale: &str) -> String {
     let mut sandbox = PiSandbox::new();
     sandbox.write_agent_file("settings.json", "{\n  \"theme\": \"dark\",\n}\n");
@@ -348,6 +384,21 @@ const CASES: &[Case] = &[
         name: "failing extension",
         run: failing_extension,
         names: &["broken.lua:1", "kaputt"],
+    },
+    Case {
+        name: "extension with a syntax error",
+        run: extension_syntax_error,
+        names: &["unclosed.lua:3", "'end'", "'function'", "<eof>"],
+    },
+    Case {
+        name: "capability refused to an extension",
+        run: refused_capability,
+        names: &["notes", "env", "HOME", "env = { \"HOME\" }"],
+    },
+    Case {
+        name: "failing extension command",
+        run: unknown_extension_command,
+        names: &["/greet", "greet.lua", "no audience"],
     },
     Case {
         name: "settings trailing comma",

@@ -138,7 +138,11 @@ async fn missing_at_run_time() -> Vec<String> {
     );
     let report = handle.load().await;
     assert!(report.errors.is_empty(), "{:?}", report.errors);
-    let err = handle.run_command("probe", "").await.unwrap_err();
+    let err = handle
+        .run_command("probe", "")
+        .await
+        .unwrap_err()
+        .to_string();
     let list = err
         .split("missing:")
         .nth(1)

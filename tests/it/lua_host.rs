@@ -149,7 +149,12 @@ async fn custom_tool_streams_updates_and_returns_details() {
         .execute_tool("explode", "c", json!({}), CancellationToken::new(), tx)
         .await
         .unwrap_err();
-    assert_eq!(err, "boom from lua");
+    assert_eq!(
+        err,
+        pi::lua::error::ToolRunError::Raised(pi::lua::error::LuaFailure::Raised {
+            text: "boom from lua".into()
+        })
+    );
 }
 
 #[tokio::test]

@@ -24,6 +24,7 @@ async fn run(handle: &ExtensionHandle, tool: &str, params: Value) -> Result<Valu
     handle
         .execute_tool(tool, "call-1", params, CancellationToken::new(), tx)
         .await
+        .map_err(|e| e.to_string())
 }
 
 fn text(result: &Value) -> &str {
@@ -186,7 +187,7 @@ async fn created_bash_tool_streams_custom_exec_output_with_built_in_statuses() {
         signal.cancel();
     };
     let (result, ()) = tokio::join!(hang, abort);
-    assert_eq!(result.unwrap_err(), "Command aborted");
+    assert_eq!(result.unwrap_err().to_string(), "Command aborted");
 }
 
 #[tokio::test]

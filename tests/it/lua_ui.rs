@@ -267,7 +267,13 @@ end"#;
             .starts_with("fired in ")
     );
     let err = handle.run_shortcut("ctrl+q").await.unwrap_err();
-    assert!(err.contains("no extension shortcut"), "{err}");
+    assert_eq!(
+        err,
+        pi::lua::error::ExtensionError::UnknownShortcut {
+            key: "ctrl+q".into()
+        }
+    );
+    assert!(err.to_string().contains("ctrl+q"), "{err}");
 }
 
 #[tokio::test]

@@ -243,6 +243,7 @@ async fn tilldone(h: &pi::lua::ExtensionHandle, params: Value) -> Result<Value, 
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     h.execute_tool("tilldone", "t1", params, Default::default(), tx)
         .await
+        .map_err(|e| e.to_string())
 }
 
 async fn tool_call(h: &pi::lua::ExtensionHandle, tool: &str) -> Vec<Value> {

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 81;
+const CEILING: usize = 47;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -40,6 +40,25 @@ const CONVERTED: &[&str] = &[
     "src/tools/edit",
     "src/tools/bash/process.rs",
     "src/app/model_setup.rs",
+    // The Lua host; `src/lua/tool_ops.rs` implements the file-operation traits of
+    // `src/tools/operations.rs` and follows their signatures.
+    "src/lua/api",
+    "src/lua/capabilities",
+    "src/lua/ui",
+    "src/lua/callbacks.rs",
+    "src/lua/command.rs",
+    "src/lua/dispatch.rs",
+    "src/lua/error.rs",
+    "src/lua/handle.rs",
+    "src/lua/host.rs",
+    "src/lua/loader.rs",
+    "src/lua/oauth.rs",
+    "src/lua/provider_stream.rs",
+    "src/lua/shortcut.rs",
+    "src/lua/syntax_error.rs",
+    "src/lua/tool.rs",
+    "src/lua/tool_exec.rs",
+    "src/lua/watch.rs",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -127,7 +127,10 @@ impl TestWorld {
             return Ok(false);
         };
         let handle = bridge.handle.clone();
-        handle.run_shortcut(&found.shortcut).await?;
+        handle
+            .run_shortcut(&found.shortcut)
+            .await
+            .map_err(|e| e.to_string())?;
         let signal = CancellationToken::new();
         agent.run_extension_actions(&signal).await;
         Ok(true)

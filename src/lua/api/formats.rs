@@ -7,6 +7,7 @@ use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value as LuaValue};
 use serde_json::Value;
 
 use crate::lua::convert::to_json;
+use crate::t;
 
 const ORDER: &str = "__order";
 
@@ -17,13 +18,37 @@ pub fn add_formats(lua: &Lua, pi: &Table) -> mlua::Result<()> {
     Ok(())
 }
 
+/// Why a YAML or TOML text does not decode: the parser's own description and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// 1-based line and column, when the parser knows them.
+    pub place: Option<(usize, usize)>,
+    /// The parser's description, on one line.
+    pub detail: String,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.place {
+            Some((line, column)) => f.write_str(&t!(
+                "pi.ext.format.at",
+                line = line.to_string(),
+                column = column.to_string(),
+                error = self.detail.as_str()
+            )),
+            None => f.write_str(&self.detail),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
 /// Parse YAML text into JSON-shaped data; the error names the line and column.
-pub fn yaml_to_json(text: &str) -> Result<Value, String> {
-    let value: serde_norway::Value =
-        serde_norway::from_str(text).map_err(|e| match e.location() {
-            Some(at) => format!("line {}, column {}: {e}", at.line(), at.column()),
-            None => e.to_string(),
-        })?;
+pub fn yaml_to_json(text: &str) -> Result<Value, DecodeError> {
+    let value: serde_norway::Value = serde_norway::from_str(text).map_err(|e| DecodeError {
+        place: e.location().map(|at| (at.line(), at.column())),
+        detail: e.to_string(),
+    })?;
     Ok(norway_to_json(value))
 }
 
@@ -149,7 +174,7 @@ fn yaml_table(lua: &Lua) -> mlua::Result<Table> {
         "decode",
         lua.create_function(|lua, text: String| match yaml_to_json(&text) {
             Ok(v) => Ok(ok(data_to_lua(lua, &v)?)),
-            Err(e) => fail(lua, "YAML", e),
+            Err(e) => fail(lua, "YAML", e.to_string()),
         })?,
     )?;
     t.set(
@@ -178,16 +203,15 @@ fn yaml_table(lua: &Lua) -> mlua::Result<Table> {
 }
 
 /// Parse TOML text into JSON-shaped data; the error names the line and column.
-pub fn toml_to_json(text: &str) -> Result<Value, String> {
-    let value: toml::Table = toml::from_str(text).map_err(|e| {
-        let place = e.span().map(|span| line_col(text, span.start));
-        let message = one_line(e.message());
-        match place {
-            Some((line, col)) => format!("line {line}, column {col}: {message}"),
-            None => message,
-        }
+pub fn toml_to_json(text: &str) -> Result<Value, DecodeError> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| DecodeError {
+        place: e.span().map(|span| line_col(text, span.start)),
+        detail: one_line(e.message()),
     })?;
-    serde_json::to_value(value).map_err(|e| e.to_string())
+    serde_json::to_value(value).map_err(|e| DecodeError {
+        place: None,
+        detail: e.to_string(),
+    })
 }
 
 /// A parser message on one line (`; ` between its lines).
@@ -214,7 +238,7 @@ fn toml_table(lua: &Lua) -> mlua::Result<Table> {
         "decode",
         lua.create_function(|lua, text: String| match toml_to_json(&text) {
             Ok(v) => Ok(ok(data_to_lua(lua, &v)?)),
-            Err(e) => fail(lua, "TOML", e),
+            Err(e) => fail(lua, "TOML", e.to_string()),
         })?,
     )?;
     t.set(
@@ -222,11 +246,7 @@ fn toml_table(lua: &Lua) -> mlua::Result<Table> {
         lua.create_function(|lua, v: LuaValue| {
             let json = to_json(lua, v)?;
             if !json.is_object() {
-                return fail(
-                    lua,
-                    "TOML",
-                    "only a table of keys can be written as TOML".into(),
-                );
+                return fail(lua, "TOML", t!("pi.ext.format.toml_needs_table"));
             }
             match toml::to_string(&json) {
                 Ok(text) => Ok(ok(LuaValue::String(lua.create_string(text)?))),
@@ -244,7 +264,8 @@ mod tests {
     #[test]
     fn yaml_errors_name_line_and_column() {
         let err = yaml_to_json("a: 1\nb: [unclosed\n").unwrap_err();
-        assert!(err.starts_with("line "), "{err}");
+        assert!(err.place.is_some(), "{err}");
+        assert!(err.to_string().starts_with("line "), "{err}");
         let v = yaml_to_json("x:\n  - 1\n  - two\n").unwrap();
         assert_eq!(v["x"][1], "two");
     }
@@ -254,7 +275,8 @@ mod tests {
         let v = toml_to_json("[a]\nb = 2 # note\n").unwrap();
         assert_eq!(v["a"]["b"], 2);
         let err = toml_to_json("a = 1\nb = \n").unwrap_err();
-        assert!(err.starts_with("line 2"), "{err}");
+        assert_eq!(err.place.map(|(line, _)| line), Some(2), "{err}");
+        assert!(err.to_string().starts_with("line 2"), "{err}");
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::ai::sse::{SseEvent, SseParser};
 use crate::lua::api::exec::LuaSignal;
 use crate::lua::vm::HostCtx;
+use crate::t;
 
 /// The largest body `request` reads into one string (64 MiB); stream larger ones.
 pub const MAX_BODY: usize = 64 * 1024 * 1024;
@@ -34,8 +35,10 @@ fn request_options(opts: &Table) -> mlua::Result<RequestOptions> {
     let method = opts
         .get::<Option<String>>("method")?
         .unwrap_or_else(|| "GET".into());
-    let method = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
-        .map_err(|_| mlua::Error::runtime(format!("pi.http.request: bad method \"{method}\"")))?;
+    let method =
+        reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes()).map_err(|_| {
+            mlua::Error::runtime(t!("pi.ext.http.bad_method", method = method.as_str()))
+        })?;
     let mut headers = Vec::new();
     if let Some(t) = opts.get::<Option<Table>>("headers")? {
         for pair in t.pairs::<String, String>() {
@@ -86,7 +89,7 @@ pub fn add_http(
                 match result {
                     Ok(t) => Ok((Some(t), None)),
                     Err(Failure::Lua(e)) => Err(e),
-                    Err(Failure::Message(m)) => Ok((None, Some(m))),
+                    Err(Failure::Http(f)) => Ok((None, Some(f.to_string()))),
                 }
             }
         })?,
@@ -98,7 +101,58 @@ pub fn add_http(
 /// `nil, message`.
 enum Failure {
     Lua(mlua::Error),
-    Message(String),
+    Http(RequestFailure),
+}
+
+/// Why a request or a read of its body gave up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum HttpFailure {
+    /// The signal fired (or the body was closed).
+    Aborted,
+    /// The time limit passed.
+    TimedOut {
+        /// The limit, in milliseconds.
+        ms: u128,
+    },
+    /// The connection failed; the network layer's description.
+    Network {
+        /// What the network layer said.
+        detail: String,
+    },
+    /// A body read whole is larger than [`MAX_BODY`].
+    BodyTooLarge,
+    /// One server-sent event is larger than [`MAX_BODY`].
+    EventTooLarge,
+}
+
+/// An [`HttpFailure`] of the request `request` (`METHOD url`).
+struct RequestFailure {
+    request: String,
+    failure: HttpFailure,
+}
+
+impl std::fmt::Display for RequestFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = (MAX_BODY / (1024 * 1024)).to_string();
+        let problem = match &self.failure {
+            HttpFailure::Aborted => t!("pi.ext.http.aborted"),
+            HttpFailure::TimedOut { ms } => t!("pi.ext.http.timed_out", ms = ms.to_string()),
+            HttpFailure::Network { detail } => detail.clone(),
+            HttpFailure::BodyTooLarge => t!("pi.ext.http.body_too_large", mib = mib),
+            HttpFailure::EventTooLarge => t!("pi.ext.http.event_too_large", mib = mib),
+        };
+        write!(f, "{}: {problem}", self.request)
+    }
+}
+
+impl HttpFailure {
+    /// This failure of `request`.
+    fn of(self, request: &str) -> RequestFailure {
+        RequestFailure {
+            request: request.to_string(),
+            failure: self,
+        }
+    }
 }
 
 impl From<mlua::Error> for Failure {
@@ -129,8 +183,7 @@ async fn bounded<T>(
     work: impl Future<Output = T>,
     signal: &CancellationToken,
     limit: Option<Limit>,
-    what: &str,
-) -> Result<T, String> {
+) -> Result<T, HttpFailure> {
     let timeout = limit.map(|l| l.timeout);
     let limit = async {
         match limit {
@@ -140,11 +193,10 @@ async fn bounded<T>(
     };
     tokio::select! {
         out = work => Ok(out),
-        _ = signal.cancelled() => Err(format!("{what}: aborted")),
-        _ = limit => Err(format!(
-            "{what}: timed out after {} ms",
-            timeout.unwrap_or_default().as_millis()
-        )),
+        _ = signal.cancelled() => Err(HttpFailure::Aborted),
+        _ = limit => Err(HttpFailure::TimedOut {
+            ms: timeout.unwrap_or_default().as_millis(),
+        }),
     }
 }
 
@@ -159,14 +211,14 @@ async fn request(lua: &Lua, opts: Table) -> Result<Table, Failure> {
         builder = builder.body(body);
     }
     let limit = Limit::from_now(o.timeout);
-    let sent = bounded(builder.send(), &o.signal, limit, &what)
+    let failed = |e: HttpFailure| Failure::Http(e.of(&what));
+    let sent = bounded(builder.send(), &o.signal, limit)
         .await
-        .map_err(Failure::Message)?;
+        .map_err(failed)?;
     let response = sent.map_err(|e| {
-        Failure::Message(format!(
-            "{what}: {}",
-            crate::ai::http::network_error(e).message
-        ))
+        failed(HttpFailure::Network {
+            detail: crate::ai::http::network_error(e).message,
+        })
     })?;
     let result = lua.create_table()?;
     let status = response.status().as_u16();
@@ -195,16 +247,13 @@ async fn request(lua: &Lua, opts: Table) -> Result<Table, Failure> {
     let mut guard = body.lock().await;
     let mut all = Vec::new();
     loop {
-        let chunk = bounded(guard.chunk(), &o.signal, limit, &what)
+        let chunk = bounded(guard.chunk(), &o.signal, limit)
             .await
-            .map_err(Failure::Message)?
-            .map_err(|e| Failure::Message(format!("{what}: {e}")))?;
+            .and_then(|r| r)
+            .map_err(failed)?;
         let Some(chunk) = chunk else { break };
         if all.len() + chunk.len() > MAX_BODY {
-            return Err(Failure::Message(format!(
-                "{what}: the body is larger than {} MiB (read it with stream = true)",
-                MAX_BODY / (1024 * 1024)
-            )));
+            return Err(failed(HttpFailure::BodyTooLarge));
         }
         all.extend_from_slice(&chunk);
     }
@@ -222,7 +271,7 @@ struct Body {
 
 impl Body {
     /// The next chunk; `None` at the end.
-    async fn chunk(&mut self) -> Result<Option<bytes::Bytes>, String> {
+    async fn chunk(&mut self) -> Result<Option<bytes::Bytes>, HttpFailure> {
         let Some(response) = self.response.as_mut() else {
             return Ok(None);
         };
@@ -234,13 +283,15 @@ impl Body {
             }
             Err(e) => {
                 self.response = None;
-                Err(crate::ai::http::network_error(e).message)
+                Err(HttpFailure::Network {
+                    detail: crate::ai::http::network_error(e).message,
+                })
             }
         }
     }
 
     /// The next server-sent event; `None` at the end.
-    async fn event(&mut self) -> Result<Option<SseEvent>, String> {
+    async fn event(&mut self) -> Result<Option<SseEvent>, HttpFailure> {
         loop {
             if let Some(ev) = self.events.pop_front() {
                 return Ok(Some(ev));
@@ -251,7 +302,7 @@ impl Body {
                     self.parser.push_with(&bytes, |ev| events.push_back(ev));
                     if self.parser.pending_bytes() > MAX_BODY {
                         self.response = None;
-                        return Err("an event larger than 64 MiB; the stream was given up".into());
+                        return Err(HttpFailure::EventTooLarge);
                     }
                 }
                 None => {
@@ -280,12 +331,12 @@ fn add_stream_functions(
             let (b, s, w) = (b.clone(), s.clone(), w.clone());
             async move {
                 let mut guard = b.lock().await;
-                let out = bounded(guard.chunk(), &s, read_limit(timeout), &w).await;
+                let out = bounded(guard.chunk(), &s, read_limit(timeout)).await;
                 reset_budget(&lua);
-                match out.and_then(|r| r.map_err(|e| format!("{w}: {e}"))) {
+                match out.and_then(|r| r) {
                     Ok(Some(chunk)) => Ok((Some(lua.create_string(&chunk)?), None)),
                     Ok(None) => Ok((None, None)),
-                    Err(e) => Ok((None, Some(e))),
+                    Err(e) => Ok((None, Some(e.of(&w).to_string()))),
                 }
             }
         })?,
@@ -297,9 +348,9 @@ fn add_stream_functions(
             let (b, s, w) = (b.clone(), s.clone(), w.clone());
             async move {
                 let mut guard = b.lock().await;
-                let out = bounded(guard.event(), &s, read_limit(timeout), &w).await;
+                let out = bounded(guard.event(), &s, read_limit(timeout)).await;
                 reset_budget(&lua);
-                match out.and_then(|r| r.map_err(|e| format!("{w}: {e}"))) {
+                match out.and_then(|r| r) {
                     Ok(Some(ev)) => {
                         let t = lua.create_table()?;
                         t.set("event", ev.event.unwrap_or_else(|| "message".into()))?;
@@ -307,7 +358,7 @@ fn add_stream_functions(
                         Ok((Some(t), None))
                     }
                     Ok(None) => Ok((None, None)),
-                    Err(e) => Ok((None, Some(e))),
+                    Err(e) => Ok((None, Some(e.of(&w).to_string()))),
                 }
             }
         })?,

@@ -12,12 +12,17 @@ use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 const BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// Compile `pattern`; `ignore_case` as the `i` flag.
-pub fn compile(pattern: &str, ignore_case: bool) -> Result<Regex, String> {
+pub fn compile(pattern: &str, ignore_case: bool) -> Result<Regex, Box<fancy_regex::Error>> {
     RegexBuilder::new(pattern)
         .case_insensitive(ignore_case)
         .backtrack_limit(BACKTRACK_LIMIT)
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(Box::new)
+}
+
+/// What Lua is told about a pattern that does not compile.
+fn bad_regex(pattern: &str, e: &fancy_regex::Error) -> String {
+    crate::t!("pi.ext.regex.bad", pattern = pattern, error = e.to_string())
 }
 
 /// `pi.regex`, added to the `pi` table.
@@ -38,7 +43,7 @@ pub fn add_regex(lua: &Lua, pi: &Table) -> mlua::Result<()> {
                 )?)])),
                 Err(e) => Ok(MultiValue::from_vec(vec![
                     LuaValue::Nil,
-                    LuaValue::String(lua.create_string(format!("bad regex {pattern}: {e}"))?),
+                    LuaValue::String(lua.create_string(bad_regex(&pattern, &e))?),
                 ])),
             }
         })?,
@@ -46,7 +51,8 @@ pub fn add_regex(lua: &Lua, pi: &Table) -> mlua::Result<()> {
     t.set(
         "test",
         lua.create_function(|_, (pattern, text): (String, String)| {
-            let re = compile(&pattern, false).map_err(mlua::Error::runtime)?;
+            let re = compile(&pattern, false)
+                .map_err(|e| mlua::Error::runtime(bad_regex(&pattern, &e)))?;
             re.is_match(&text)
                 .map_err(|e| mlua::Error::runtime(e.to_string()))
         })?,

@@ -196,10 +196,11 @@ pub fn add_registrations(
                     "registerShortcut \"{shortcut}\": `handler` must be a function"
                 ))
             })?;
-            if let Some(warning) =
-                crate::lua::shortcut::check_key(&shortcut).map_err(mlua::Error::runtime)?
-            {
-                h.view.report(warning);
+            let checked = crate::lua::shortcut::check_key(&shortcut)
+                .map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            if let Some(warning) = checked {
+                // `Warning: ` marks the kind; the host shows it in the user's language.
+                h.view.report(format!("Warning: {warning}"));
             }
             let mut reg = h.reg.borrow_mut();
             let extension = reg.extensions[ext].path.clone();

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::lua::capabilities::Capabilities;
+use crate::lua::capabilities::error::CapabilityError;
 use crate::lua::capabilities::scope::{self, Resolved, Roots};
-use crate::t;
 
 /// What an extension may do right now.
 #[derive(Debug, Clone)]
@@ -151,25 +151,14 @@ impl Guard {
         target: &str,
         example: fn(&str, &str) -> String,
     ) -> mlua::Error {
-        let example = example(capability, target);
-        let ext = self.name.as_str();
-        mlua::Error::runtime(if self.loading() {
-            t!(
-                "pi.ext.cap.denied_loading",
-                ext = ext,
-                capability = capability,
-                target = target,
-                example = example.as_str()
-            )
-        } else {
-            t!(
-                "pi.ext.cap.denied",
-                ext = ext,
-                capability = capability,
-                target = target,
-                example = example.as_str()
-            )
-        })
+        CapabilityError::Denied {
+            ext: self.name.clone(),
+            capability: capability.to_string(),
+            target: target.to_string(),
+            example: example(capability, target),
+            loading: self.loading(),
+        }
+        .into()
     }
 }
 
@@ -186,7 +175,11 @@ fn list_example(capability: &str, target: &str) -> String {
 
 /// The error for loading native code, which no extension may do.
 pub fn native_code(ext: &str, what: &str) -> mlua::Error {
-    mlua::Error::runtime(t!("pi.ext.cap.native_code", ext = ext, what = what))
+    CapabilityError::NativeCode {
+        ext: ext.to_string(),
+        what: what.to_string(),
+    }
+    .into()
 }
 
 #[cfg(test)]

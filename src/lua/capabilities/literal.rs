@@ -6,12 +6,12 @@
 
 use mlua::{Lua, LuaOptions, StdLib, Value as LuaValue};
 
-use crate::lua::capabilities::Capabilities;
+use crate::lua::capabilities::{Capabilities, DeclarationError};
 use crate::lua::convert::to_json;
 
 /// The literal declaration in `source`: `None` when there is none pi can read without
 /// running the file; `Some(Err)` when it is there but wrong.
-pub fn declared_in(source: &str) -> Option<Result<Capabilities, String>> {
+pub fn declared_in(source: &str) -> Option<Result<Capabilities, DeclarationError>> {
     let text = constructor(source)?;
     let lua = Lua::new_with(StdLib::NONE, LuaOptions::default()).ok()?;
     let env = lua.create_table().ok()?;
@@ -22,7 +22,7 @@ pub fn declared_in(source: &str) -> Option<Result<Capabilities, String>> {
         .eval()
         .ok()?;
     let json = to_json(&lua, value).ok()?;
-    Some(Capabilities::from_json(&json).map_err(|e| e.to_string()))
+    Some(Capabilities::from_json(&json))
 }
 
 /// Whether the word `capabilities` appears in `source` outside strings and comments.
@@ -177,7 +177,7 @@ return {
         assert!(mentions_in_code("local t = {}\nt.capabilities = nil"));
         assert!(declared_in("return { capabilities = { env = { os.getenv('A') } } }").is_none());
         let bad = declared_in("return { capabilities = { exec = 'git' } }").unwrap();
-        assert!(bad.unwrap_err().contains("capabilities.exec"));
+        assert_eq!(bad.unwrap_err().key, "capabilities.exec");
         assert!(
             declared_in("return { capabilities = {} }")
                 .unwrap()

@@ -12,10 +12,10 @@ use std::path::Path;
 use mlua::{Table, Value as LuaValue};
 
 use crate::lua::capabilities::Capabilities;
+use crate::lua::capabilities::error::CapabilityError;
 use crate::lua::capabilities::guard::Guard;
 use crate::lua::capabilities::scope::Roots;
 use crate::lua::convert::to_json;
-use crate::t;
 
 /// What is known about an extension's capabilities before its file runs.
 pub struct Prepared {
@@ -40,9 +40,7 @@ pub fn prepare(
     agent_dir: &Path,
 ) -> mlua::Result<Prepared> {
     let manifest = match crate::lua::capabilities::manifest_of(path) {
-        Some(m) => {
-            Capabilities::from_manifest(&m).map_err(|e| mlua::Error::runtime(e.to_string()))?
-        }
+        Some(m) => Capabilities::from_manifest(&m).map_err(CapabilityError::Declaration)?,
         None => None,
     };
     let source = std::fs::read(path)
@@ -53,7 +51,7 @@ pub fn prepare(
         .then(|| crate::lua::capabilities::literal::declared_in(&source))
         .flatten()
     {
-        Some(Err(e)) => return Err(mlua::Error::runtime(e)),
+        Some(Err(e)) => return Err(CapabilityError::Declaration(e).into()),
         Some(Ok(caps)) => Some(caps),
         None => None,
     };
@@ -84,7 +82,7 @@ pub fn of_spec(lua: &mlua::Lua, spec: &Table) -> mlua::Result<Option<Capabilitie
             let json = to_json(lua, value)?;
             Capabilities::from_json(&json)
                 .map(Some)
-                .map_err(|e| mlua::Error::runtime(e.to_string()))
+                .map_err(|e| CapabilityError::Declaration(e).into())
         }
     }
 }
@@ -97,7 +95,7 @@ pub fn settle(
     declared: Option<Capabilities>,
 ) -> mlua::Result<()> {
     if declared.is_some() && declared != prepared.literal {
-        return Err(mlua::Error::runtime(t!("pi.ext.cap.hidden_declaration")));
+        return Err(CapabilityError::HiddenDeclaration.into());
     }
     match (prepared.manifest, declared) {
         (None, None) => guard.set(crate::lua::capabilities::guard::Rights::Unrestricted),

@@ -4,6 +4,7 @@
 //! and from a package's manifest (`pi.capabilities` in package.json). An extension that
 //! declares nothing keeps every right (and is named once per session).
 
+pub mod error;
 pub mod guard;
 pub mod inspect;
 pub mod literal;
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::t;
+pub use error::{DeclarationError, Fix};
 
 /// What an extension declared it needs, as written (path markers unresolved).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,25 +39,6 @@ pub struct Capabilities {
     pub env: Vec<String>,
 }
 
-/// A declaration pi cannot accept: the key at fault and how to fix it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeclarationError {
-    /// Where it is, e.g. `capabilities.fs.read[2]`.
-    pub key: String,
-    /// What to write instead.
-    pub fix: String,
-}
-
-impl std::fmt::Display for DeclarationError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&t!(
-            "pi.ext.cap.bad_declaration",
-            key = self.key.as_str(),
-            fix = self.fix.as_str()
-        ))
-    }
-}
-
 /// The capability kinds in the order they are shown.
 pub const KINDS: [&str; 5] = ["fs.read", "fs.write", "exec", "net", "env"];
 
@@ -69,7 +51,7 @@ impl Capabilities {
             Value::Object(map) => map,
             // An empty Lua table converts to an empty list.
             Value::Array(items) if items.is_empty() => &empty,
-            _ => return Err(bad(root, t!("pi.ext.cap.fix_table"))),
+            _ => return Err(bad(root, Fix::Table)),
         };
         let mut caps = Capabilities::default();
         for (key, item) in map {
@@ -79,21 +61,21 @@ impl Capabilities {
                     let fs = match item {
                         Value::Object(fs) => fs,
                         Value::Array(items) if items.is_empty() => &empty,
-                        _ => return Err(bad(&at, t!("pi.ext.cap.fix_fs"))),
+                        _ => return Err(bad(&at, Fix::Fs)),
                     };
                     for (sub, list) in fs {
                         let at = format!("{at}.{sub}");
                         match sub.as_str() {
                             "read" => caps.read = paths(&at, list)?,
                             "write" => caps.write = paths(&at, list)?,
-                            _ => return Err(bad(&at, t!("pi.ext.cap.fix_fs"))),
+                            _ => return Err(bad(&at, Fix::Fs)),
                         }
                     }
                 }
                 "exec" => caps.exec = names(&at, list_of(&at, item)?, is_program)?,
                 "net" => caps.net = names(&at, list_of(&at, item)?, is_host)?,
                 "env" => caps.env = names(&at, list_of(&at, item)?, is_env_name)?,
-                _ => return Err(bad(&at, t!("pi.ext.cap.fix_unknown_kind"))),
+                _ => return Err(bad(&at, Fix::UnknownKind)),
             }
         }
         Ok(caps)
@@ -111,8 +93,8 @@ impl Capabilities {
             Some(caps) => Capabilities::from_json(caps)
                 .map(Some)
                 .map_err(|e| DeclarationError {
-                    key: format!("{} pi.{}", package_json.display(), e.key),
-                    fix: e.fix,
+                    manifest: Some(package_json.to_path_buf()),
+                    ..e
                 }),
             None => Ok(None),
         }
@@ -197,10 +179,11 @@ pub fn manifest_of(entry: &Path) -> Option<PathBuf> {
     None
 }
 
-fn bad(key: &str, fix: String) -> DeclarationError {
+fn bad(key: &str, fix: Fix) -> DeclarationError {
     DeclarationError {
         key: key.to_string(),
         fix,
+        manifest: None,
     }
 }
 
@@ -208,7 +191,7 @@ fn list_of<'a>(at: &str, value: &'a Value) -> Result<&'a [Value], DeclarationErr
     match value {
         Value::Array(items) => Ok(items),
         Value::Object(map) if map.is_empty() => Ok(&[]),
-        _ => Err(bad(at, t!("pi.ext.cap.fix_list"))),
+        _ => Err(bad(at, Fix::List)),
     }
 }
 
@@ -218,7 +201,7 @@ fn paths(at: &str, value: &Value) -> Result<Vec<String>, DeclarationError> {
     for (i, item) in items.iter().enumerate() {
         let at = format!("{at}[{}]", i + 1);
         let Some(s) = item.as_str().filter(|s| !s.trim().is_empty()) else {
-            return Err(bad(&at, t!("pi.ext.cap.fix_path")));
+            return Err(bad(&at, Fix::Path));
         };
         if let Err(why) = scope::check_pattern(s) {
             return Err(bad(&at, why));
@@ -231,13 +214,13 @@ fn paths(at: &str, value: &Value) -> Result<Vec<String>, DeclarationError> {
 fn names(
     at: &str,
     items: &[Value],
-    valid: fn(&str) -> Result<(), String>,
+    valid: fn(&str) -> Result<(), Fix>,
 ) -> Result<Vec<String>, DeclarationError> {
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("{at}[{}]", i + 1);
         let Some(s) = item.as_str() else {
-            return Err(bad(&at, t!("pi.ext.cap.fix_string")));
+            return Err(bad(&at, Fix::String));
         };
         valid(s).map_err(|fix| bad(&at, fix))?;
         out.push(s.to_string());
@@ -245,36 +228,28 @@ fn names(
     Ok(out)
 }
 
-fn is_program(s: &str) -> Result<(), String> {
+fn is_program(s: &str) -> Result<(), Fix> {
     if s.is_empty() || s.chars().any(char::is_whitespace) {
-        return Err(t!("pi.ext.cap.fix_program"));
+        return Err(Fix::Program);
     }
     Ok(())
 }
 
-fn is_host(s: &str) -> Result<(), String> {
+fn is_host(s: &str) -> Result<(), Fix> {
     let name = s.strip_prefix("*.").unwrap_or(s);
     let ok = s == "*"
         || (!name.is_empty()
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']')));
-    if ok {
-        Ok(())
-    } else {
-        Err(t!("pi.ext.cap.fix_host"))
-    }
+    if ok { Ok(()) } else { Err(Fix::Host) }
 }
 
-fn is_env_name(s: &str) -> Result<(), String> {
+fn is_env_name(s: &str) -> Result<(), Fix> {
     let name = s.strip_suffix('*').unwrap_or(s);
     let ok = s == "*"
         || (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-    if ok {
-        Ok(())
-    } else {
-        Err(t!("pi.ext.cap.fix_env"))
-    }
+    if ok { Ok(()) } else { Err(Fix::Env) }
 }
 
 #[cfg(test)]
@@ -308,13 +283,19 @@ mod tests {
     fn a_bad_declaration_names_the_key_and_the_fix() {
         let e = Capabilities::from_json(&json!({"fs": {"raed": ["."]}})).unwrap_err();
         assert_eq!(e.key, "capabilities.fs.raed");
-        assert!(e.fix.contains("read"), "{}", e.fix);
+        assert_eq!(e.fix, Fix::Fs);
         let e = Capabilities::from_json(&json!({"exec": "git"})).unwrap_err();
         assert_eq!(e.key, "capabilities.exec");
         let e = Capabilities::from_json(&json!({"net": ["https://x.org/"]})).unwrap_err();
         assert_eq!(e.key, "capabilities.net[1]");
         let e = Capabilities::from_json(&json!({"fs": {"read": ["$home/x"]}})).unwrap_err();
         assert_eq!(e.key, "capabilities.fs.read[1]");
+        assert_eq!(
+            e.fix,
+            Fix::Marker {
+                marker: "$home".into()
+            }
+        );
         let e = Capabilities::from_json(&json!({"network": []})).unwrap_err();
         assert_eq!(e.key, "capabilities.network");
         assert!(e.to_string().contains("capabilities.network"), "{e}");
@@ -358,6 +339,8 @@ mod tests {
         assert_eq!(Capabilities::from_manifest(&manifest).unwrap(), None);
         std::fs::write(&manifest, r#"{"pi":{"capabilities":{"exec":[1]}}}"#).unwrap();
         let e = Capabilities::from_manifest(&manifest).unwrap_err();
-        assert!(e.key.ends_with("pi.capabilities.exec[1]"), "{}", e.key);
+        assert_eq!(e.key, "capabilities.exec[1]");
+        assert_eq!(e.manifest.as_deref(), Some(manifest.as_path()));
+        assert!(e.to_string().contains("pi.capabilities.exec[1]"), "{e}");
     }
 }

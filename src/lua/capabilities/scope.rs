@@ -14,8 +14,7 @@ use std::path::{Component, Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 
-use crate::lua::capabilities::Capabilities;
-use crate::t;
+use crate::lua::capabilities::{Capabilities, Fix};
 
 /// The folders path markers stand for.
 #[derive(Debug, Clone)]
@@ -34,18 +33,22 @@ pub const MARKERS: [&str; 3] = ["$agent", "$extension", "$tmp"];
 const GLOB_CHARS: [char; 5] = ['*', '?', '[', '{', '}'];
 
 /// Whether `pattern` is a path scope pi understands; `Err` says how to fix it.
-pub fn check_pattern(pattern: &str) -> Result<(), String> {
+pub fn check_pattern(pattern: &str) -> Result<(), Fix> {
     if pattern.starts_with('$') {
         let marker = pattern.split('/').next().unwrap_or(pattern);
         if !MARKERS.contains(&marker) {
-            return Err(t!("pi.ext.cap.fix_marker", marker = marker));
+            return Err(Fix::Marker {
+                marker: marker.to_string(),
+            });
         }
     }
     if pattern.contains(GLOB_CHARS) {
         GlobBuilder::new(pattern)
             .literal_separator(true)
             .build()
-            .map_err(|e| t!("pi.ext.cap.fix_glob", error = e.kind().to_string()))?;
+            .map_err(|e| Fix::Glob {
+                detail: e.kind().to_string(),
+            })?;
     }
     Ok(())
 }
@@ -332,7 +335,12 @@ mod tests {
     #[test]
     fn unknown_markers_and_broken_globs_are_refused() {
         assert!(check_pattern("$agent/x").is_ok());
-        assert!(check_pattern("$home/x").unwrap_err().contains("$home"));
-        assert!(check_pattern("src/[").is_err());
+        assert_eq!(
+            check_pattern("$home/x"),
+            Err(Fix::Marker {
+                marker: "$home".into()
+            })
+        );
+        assert!(matches!(check_pattern("src/["), Err(Fix::Glob { .. })));
     }
 }

@@ -198,7 +198,8 @@ impl App {
         };
         let spec = spec.clone();
         tokio::spawn(async move {
-            if let Err(message) = handle.run_shortcut(&spec).await {
+            if let Err(error) = handle.run_shortcut(&spec).await {
+                let message = error.to_string();
                 let notify = json!({"method": "notify", "message": message, "notifyType": "error"});
                 let _ = sender.send(UiRequest::Fire(notify));
             }

@@ -141,6 +141,7 @@ end
             handle
                 .execute_tool(name, "c", serde_json::json!({}), signal, tx)
                 .await
+                .map_err(|e| e.to_string())
         }
     };
     let err = run("hoard").await.unwrap_err();

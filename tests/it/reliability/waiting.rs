@@ -93,7 +93,8 @@ end
             tx,
         )
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("answer"), "{err}");
     assert!(err.contains("must return a table"), "{err}");
     assert!(err.contains("number"), "{err}");

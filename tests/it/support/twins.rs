@@ -127,6 +127,7 @@ impl Twin {
         self.handle
             .execute_tool(name, "call-1", params, Default::default(), tx)
             .await
+            .map_err(|e| e.to_string())
     }
 
     /// Recorded front-end requests of `method`.
