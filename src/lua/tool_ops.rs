@@ -16,7 +16,8 @@ use crate::lua::tool_exec::error_text;
 use crate::tools::bash::operations::{BashOperations, ExecRequest, LocalShell, SpawnContext};
 use crate::tools::bash::process::{CommandEnd, Interruption, OutputSink};
 use crate::tools::operations::{
-    EditOperations, FileBytes, LocalFs, MAX_READ_BYTES, ReadOperations, WriteOperations,
+    EditOperations, FileBytes, LocalFs, MAX_READ_BYTES, OperationError, ReadOperations,
+    WriteOperations,
 };
 
 /// How often the sink gets a tick while a Lua `exec` runs.
@@ -77,17 +78,22 @@ fn bytes_of(name: &str, value: LuaValue) -> Result<Vec<u8>, String> {
 }
 
 impl ReadOperations for LuaFileOps {
-    async fn access(&self, path: &Path) -> Result<(), String> {
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
         match &self.access {
-            Some(f) => call::<()>(f, path_arg(path)).await,
+            Some(f) => call::<()>(f, path_arg(path))
+                .await
+                .map_err(OperationError::extension),
             None => ReadOperations::access(&LocalFs, path).await,
         }
     }
 
-    async fn read_file(&self, path: &Path) -> Result<FileBytes, String> {
+    async fn read_file(&self, path: &Path) -> Result<FileBytes, OperationError> {
         match &self.read_file {
             Some(f) => {
-                let mut bytes = bytes_of("readFile", call(f, path_arg(path)).await?)?;
+                let value = call(f, path_arg(path))
+                    .await
+                    .map_err(OperationError::extension)?;
+                let mut bytes = bytes_of("readFile", value).map_err(OperationError::extension)?;
                 let cut = bytes.len() as u64 > MAX_READ_BYTES;
                 bytes.truncate(MAX_READ_BYTES as usize);
                 Ok(FileBytes { bytes, cut })
@@ -109,37 +115,48 @@ impl ReadOperations for LuaFileOps {
 }
 
 impl WriteOperations for LuaFileOps {
-    async fn mkdir(&self, dir: &Path) -> Result<(), String> {
+    async fn mkdir(&self, dir: &Path) -> Result<(), OperationError> {
         match &self.mkdir {
-            Some(f) => call::<()>(f, path_arg(dir)).await,
+            Some(f) => call::<()>(f, path_arg(dir))
+                .await
+                .map_err(OperationError::extension),
             None => LocalFs.mkdir(dir).await,
         }
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         match &self.write_file {
-            Some(f) => call::<()>(f, (path_arg(path), content.to_string())).await,
+            Some(f) => call::<()>(f, (path_arg(path), content.to_string()))
+                .await
+                .map_err(OperationError::extension),
             None => WriteOperations::write_file(&LocalFs, path, content).await,
         }
     }
 }
 
 impl EditOperations for LuaFileOps {
-    async fn access(&self, path: &Path) -> Result<(), String> {
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
         match &self.access {
-            Some(f) => call::<()>(f, path_arg(path)).await,
+            Some(f) => call::<()>(f, path_arg(path))
+                .await
+                .map_err(OperationError::extension),
             None => EditOperations::access(&LocalFs, path).await,
         }
     }
 
-    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, String> {
+    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, OperationError> {
         match &self.read_file {
-            Some(f) => bytes_of("readFile", call(f, path_arg(path)).await?),
+            Some(f) => {
+                let value = call(f, path_arg(path))
+                    .await
+                    .map_err(OperationError::extension)?;
+                bytes_of("readFile", value).map_err(OperationError::extension)
+            }
             None => EditOperations::read_file(&LocalFs, path).await,
         }
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         WriteOperations::write_file(self, path, content).await
     }
 }

@@ -73,6 +73,7 @@ pub mod ls;
 pub mod mime;
 pub mod mutation_queue;
 pub mod operations;
+pub mod operation_error;
 pub mod paths;
 pub mod read;
 pub mod truncate;

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 81;
+const CEILING: usize = 40;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
@@ -40,6 +40,12 @@ const CONVERTED: &[&str] = &[
     "src/tools/edit",
     "src/tools/bash/process.rs",
     "src/app/model_setup.rs",
+    "src/app",
+    "src/tools",
+    "src/packages",
+    "src/session/search.rs",
+    "src/session/list.rs",
+    "src/tui",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

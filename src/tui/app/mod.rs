@@ -5,6 +5,7 @@ mod commands;
 mod completion;
 mod export_events;
 mod extension_ui;
+mod external_editor;
 pub mod extensions;
 pub mod hotkeys;
 mod keys;
