@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The most `Result<_, String>` signatures `src/` may hold; lower it as modules convert.
-const CEILING: usize = 40;
+const CEILING: usize = 34;
 
 /// Modules converted to error enums: none of them may return `Result<_, String>` again.
 const CONVERTED: &[&str] = &[
