@@ -48,7 +48,7 @@ impl std::fmt::Display for ConfigCommandError {
         match self {
             ConfigCommandError::Packages(e) => e.fmt(f),
             ConfigCommandError::Terminal(e) => f.write_str(&t!(
-                "pi.config.terminal_failed",
+                "pi.error.config.terminal_failed",
                 reason = crate::i18n::config_words::io_reason(e)
             )),
         }
@@ -133,34 +133,33 @@ fn interactive(
     let mut at = 0usize;
     let mut status: Option<String> = None;
     loop {
-        terminal
-            .draw(|frame| {
-                let area = frame.area();
-                let mut lines = vec![
-                    Line::styled(
-                        t!("pi.config.title"),
-                        Style::new().add_modifier(Modifier::BOLD),
-                    ),
-                    Line::raw(t!("pi.config.help")),
-                    Line::raw(""),
-                ];
-                let room = (area.height as usize).saturating_sub(5).max(1);
-                let first = at.saturating_sub(room.saturating_sub(1));
-                for (i, row) in rows.iter().enumerate().skip(first).take(room) {
-                    let cursor = if i == at { "> " } else { "  " };
-                    let style = if i == at {
-                        Style::new().add_modifier(Modifier::REVERSED)
-                    } else {
-                        Style::new()
-                    };
-                    lines.push(Line::styled(format!("{cursor}{}", row_text(row)), style));
-                }
-                if let Some(s) = &status {
-                    lines.push(Line::raw(""));
-                    lines.push(Line::raw(s.clone()));
-                }
-                frame.render_widget(Paragraph::new(lines), area);
-            })?;
+        terminal.draw(|frame| {
+            let area = frame.area();
+            let mut lines = vec![
+                Line::styled(
+                    t!("pi.config.title"),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Line::raw(t!("pi.config.help")),
+                Line::raw(""),
+            ];
+            let room = (area.height as usize).saturating_sub(5).max(1);
+            let first = at.saturating_sub(room.saturating_sub(1));
+            for (i, row) in rows.iter().enumerate().skip(first).take(room) {
+                let cursor = if i == at { "> " } else { "  " };
+                let style = if i == at {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new()
+                };
+                lines.push(Line::styled(format!("{cursor}{}", row_text(row)), style));
+            }
+            if let Some(s) = &status {
+                lines.push(Line::raw(""));
+                lines.push(Line::raw(s.clone()));
+            }
+            frame.render_widget(Paragraph::new(lines), area);
+        })?;
         let Event::Key(key) = crossterm::event::read()? else {
             continue;
         };

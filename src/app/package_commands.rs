@@ -217,12 +217,12 @@ fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), PackageComman
     }
     let manager = manager(agent, cwd, scope);
     for package in &removed {
-        manager
-            .uninstall(&package.source, scope)
-            .map_err(|cause| PackageCommandError::RemoveFailed {
+        manager.uninstall(&package.source, scope).map_err(|cause| {
+            PackageCommandError::RemoveFailed {
                 source: raw.to_string(),
                 cause,
-            })?;
+            }
+        })?;
     }
     store::forget(&manager, scope, &identity)?;
     println!("{}", t!("pi.pkg.removed", source = raw));

@@ -51,13 +51,25 @@ impl fmt::Display for UpdateFailure {
         let source = self.source.as_str();
         f.write_str(&match &self.problem {
             UpdateProblem::Refused(reason) => {
-                t!("pi.pkg.update_refused", source = source, reason = reason.to_string())
+                t!(
+                    "pi.pkg.update_refused",
+                    source = source,
+                    reason = reason.to_string()
+                )
             }
             UpdateProblem::NotPutBack(reason) => {
-                t!("pi.pkg.update_failed", source = source, error = reason.to_string())
+                t!(
+                    "pi.pkg.update_failed",
+                    source = source,
+                    error = reason.to_string()
+                )
             }
             UpdateProblem::Package(e) => {
-                t!("pi.pkg.update_failed", source = source, error = e.to_string())
+                t!(
+                    "pi.pkg.update_failed",
+                    source = source,
+                    error = e.to_string()
+                )
             }
         })
     }

@@ -19,6 +19,7 @@ use crate::app::resource_setup::{prepare_packages, start_extensions};
 use crate::app::startup_error::StartupError;
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
+use crate::config::error::SettingsWarning;
 use crate::config::paths::agent_dir;
 use crate::config::settings::Settings;
 use crate::core::extension_bridge::ExtensionBridge;
@@ -29,9 +30,9 @@ use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools
 use crate::tui::{InteractiveOptions, run_interactive};
 
 /// Print each warning on stderr.
-pub fn warn_all(warnings: impl IntoIterator<Item = String>) {
+pub fn warn_all<W: std::fmt::Display>(warnings: impl IntoIterator<Item = W>) {
     for w in warnings {
-        eprintln!("{}", t!("pi.cli.warning", message = w));
+        eprintln!("{}", t!("pi.cli.warning", message = w.to_string()));
     }
 }
 
@@ -76,23 +77,18 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
         .map(str::to_string);
     let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
     crate::i18n::core_hacks::load_lazily(&agent_dir);
-    // The warnings were worded before the language was known: word them again in it
-    // (rare, so reading the files twice costs nothing on a good day).
-    let (settings, warnings) = match warnings.is_empty() {
-        true => (settings, warnings),
-        false => Settings::load(&agent_dir, &cwd),
-    };
+    // The warnings are facts, worded when shown: in the language just chosen.
     *crate::sync::LockExt::locked(&EARLY_SETTINGS) = Some((agent_dir, cwd, settings, warnings));
     report
 }
 
 /// Settings [`init_locale`] read: agent folder, working folder, settings, warnings.
-type EarlySettings = (PathBuf, PathBuf, Settings, Vec<String>);
+type EarlySettings = (PathBuf, PathBuf, Settings, Vec<SettingsWarning>);
 static EARLY_SETTINGS: std::sync::Mutex<Option<EarlySettings>> = std::sync::Mutex::new(None);
 
 /// The settings of this run: those [`init_locale`] read for the same folders, else
 /// read now.
-fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
+fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<SettingsWarning>) {
     match crate::sync::LockExt::locked(&EARLY_SETTINGS).take() {
         Some((a, c, settings, warnings)) if a == agent_dir && c == cwd => (settings, warnings),
         _ => Settings::load(agent_dir, cwd),
@@ -117,7 +113,7 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
     // UI (which takes over the screen), to its transcript as well.
     let mut config_warnings = Vec::new();
     let (mut settings, warnings) = load_settings(&agent_dir, &cwd);
-    config_warnings.extend(warnings.iter().cloned());
+    config_warnings.extend(warnings.iter().map(ToString::to_string));
     warn_all(warnings);
     let (mut registry, warnings) = ModelRegistry::load(&agent_dir);
     config_warnings.extend(warnings.iter().cloned());

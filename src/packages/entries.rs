@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::source::PackageSource;
 use super::error::PackageError;
+use super::source::PackageSource;
 
 /// Which settings file a package entry lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,9 +174,8 @@ pub fn entries_of(
         return (out, warnings);
     };
     for item in items {
-        let parsed = PackageEntry::from_value(item).and_then(|entry| {
-            PackageSource::parse(&entry.source).map(|source| (entry, source))
-        });
+        let parsed = PackageEntry::from_value(item)
+            .and_then(|entry| PackageSource::parse(&entry.source).map(|source| (entry, source)));
         match parsed {
             Ok((entry, source)) => out.push(ScopedPackage {
                 scope,

@@ -50,11 +50,7 @@ pub fn describe(
 
 /// Record the installed state of `stored` (the source as written in settings) in `scope`'s
 /// lock. Temporary packages are never locked.
-pub fn record(
-    manager: &PackageManager,
-    scope: Scope,
-    stored: &str,
-) -> Result<(), PackageError> {
+pub fn record(manager: &PackageManager, scope: Scope, stored: &str) -> Result<(), PackageError> {
     let Some(file) = lock_path(scope, &manager.agent_dir, &manager.cwd) else {
         return Ok(());
     };
@@ -69,11 +65,7 @@ pub fn record(
 }
 
 /// Drop every entry of `scope`'s lock whose source has `identity`.
-pub fn forget(
-    manager: &PackageManager,
-    scope: Scope,
-    identity: &str,
-) -> Result<(), PackageError> {
+pub fn forget(manager: &PackageManager, scope: Scope, identity: &str) -> Result<(), PackageError> {
     let Some(file) = lock_path(scope, &manager.agent_dir, &manager.cwd) else {
         return Ok(());
     };

@@ -73,7 +73,8 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         &agent_dir,
         &cwd,
     );
-    let session = open_session(&args, &cwd, &session_dir, &agent_dir).map_err(|e| SdkError::Setup(e.to_string()))?;
+    let session = open_session(&args, &cwd, &session_dir, &agent_dir)
+        .map_err(|e| SdkError::Setup(e.to_string()))?;
     warn_all(session.load_warning());
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();

@@ -92,7 +92,10 @@ pub struct NoSessionMatch {
 
 impl std::fmt::Display for NoSessionMatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::t!("pi.session.no_match", arg = self.arg.as_str()))
+        f.write_str(&crate::t!(
+            "pi.error.session.no_match",
+            arg = self.arg.as_str()
+        ))
     }
 }
 

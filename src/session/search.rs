@@ -30,9 +30,9 @@ pub enum QueryError {
 impl std::fmt::Display for QueryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&match self {
-            QueryError::Empty => crate::t!("pi.session.search_empty"),
+            QueryError::Empty => crate::t!("pi.error.session.search_empty"),
             QueryError::Invalid(e) => {
-                crate::t!("pi.session.search_invalid", detail = e.to_string())
+                crate::t!("pi.error.session.search_invalid", detail = e.to_string())
             }
         })
     }

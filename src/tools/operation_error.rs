@@ -163,7 +163,10 @@ mod tests {
             path: PathBuf::from("/dev/x"),
             kind: "a FIFO",
         };
-        assert!(read.to_string().starts_with("Cannot read /dev/x: it is a FIFO"));
+        assert!(
+            read.to_string()
+                .starts_with("Cannot read /dev/x: it is a FIFO")
+        );
         let write = OperationError::NotRegular {
             action: FileAction::Write,
             path: PathBuf::from("/dev/x"),

@@ -43,7 +43,11 @@ pub trait WriteOperations {
     /// Create `dir` and its parents.
     fn mkdir(&self, dir: &Path) -> impl Future<Output = Result<(), OperationError>>;
     /// Replace the content of `path`.
-    fn write_file(&self, path: &Path, content: &str) -> impl Future<Output = Result<(), OperationError>>;
+    fn write_file(
+        &self,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = Result<(), OperationError>>;
 }
 
 /// The I/O of the `edit` tool.
@@ -54,7 +58,11 @@ pub trait EditOperations {
     /// The content of `path`.
     fn read_file(&self, path: &Path) -> impl Future<Output = Result<Vec<u8>, OperationError>>;
     /// Replace the content of `path`.
-    fn write_file(&self, path: &Path, content: &str) -> impl Future<Output = Result<(), OperationError>>;
+    fn write_file(
+        &self,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = Result<(), OperationError>>;
 }
 
 /// The local file system.

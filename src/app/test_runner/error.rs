@@ -50,7 +50,7 @@ impl fmt::Display for TestRunError {
         match self {
             TestRunError::Usage { .. } => f.write_str(&t!("pi.test.usage")),
             TestRunError::Unreadable { path, error } => f.write_str(&t!(
-                "pi.test.unreadable",
+                "pi.error.test.unreadable",
                 path = path.display().to_string(),
                 reason = io_reason(error)
             )),
@@ -58,7 +58,7 @@ impl fmt::Display for TestRunError {
             TestRunError::ExtensionLoad { message, .. } => f.write_str(message),
             TestRunError::Command(e) => write!(f, "{e}"),
             TestRunError::Shortcut { key, message } => f.write_str(&t!(
-                "pi.test.shortcut_failed",
+                "pi.error.test.shortcut_failed",
                 key = key.as_str(),
                 error = message.as_str()
             )),
@@ -99,8 +99,9 @@ impl fmt::Display for ScaffoldError {
             ScaffoldError::Exists { path } => {
                 t!("pi.test.exists", path = path.display().to_string())
             }
-            ScaffoldError::Unwritable { path, error } => FileError::unwritable(path, error)
-                .to_string(),
+            ScaffoldError::Unwritable { path, error } => {
+                FileError::unwritable(path, error).to_string()
+            }
             ScaffoldError::Luarc(e) => e.to_string(),
         };
         f.write_str(&text)

@@ -217,13 +217,12 @@ fn run_file(
     let (passed, failed) = (RefCell::new(0usize), RefCell::new(0usize));
     let out = RefCell::new(out);
     let c = ctx.clone();
-    let begin = lua
-        .create_function(move |_, ()| {
-            let world = harness::TestWorld::new(c.extensions.borrow().clone())
-                .map_err(mlua::Error::external)?;
-            *c.world.borrow_mut() = Some(world);
-            Ok(())
-        })?;
+    let begin = lua.create_function(move |_, ()| {
+        let world = harness::TestWorld::new(c.extensions.borrow().clone())
+            .map_err(mlua::Error::external)?;
+        *c.world.borrow_mut() = Some(world);
+        Ok(())
+    })?;
     let c = ctx.clone();
     lua.scope(|scope| {
         let finish = scope.create_function(|_, ()| {

@@ -30,10 +30,7 @@ pub fn run(argv: &[String]) -> (String, i32) {
                     ),
                     0,
                 ),
-                Err(error) => (
-                    t!("pi.test.scaffold_failed", error = error.to_string()),
-                    1,
-                ),
+                Err(error) => (t!("pi.test.scaffold_failed", error = error.to_string()), 1),
             }
         }
         _ => (t!("pi.test.new_usage"), 2),
@@ -50,11 +47,7 @@ fn valid_name(name: &str) -> bool {
 
 /// Write `NAME.lua`, `NAME_test.lua` and `.luarc.json` into `dir`; existing files are
 /// never overwritten.
-pub fn create(
-    dir: &Path,
-    name: &str,
-    agent_dir: &Path,
-) -> Result<Vec<PathBuf>, ScaffoldError> {
+pub fn create(dir: &Path, name: &str, agent_dir: &Path) -> Result<Vec<PathBuf>, ScaffoldError> {
     let extension = dir.join(format!("{name}.lua"));
     let test = dir.join(format!("{name}_test.lua"));
     for path in [&extension, &test] {
