@@ -220,7 +220,7 @@ fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), PackageComman
         manager.uninstall(&package.source, scope).map_err(|cause| {
             PackageCommandError::RemoveFailed {
                 source: raw.to_string(),
-                cause,
+                cause: Box::new(cause),
             }
         })?;
     }

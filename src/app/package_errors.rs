@@ -98,7 +98,7 @@ pub enum PackageCommandError {
         command: String,
     },
     /// Reading a source, the settings or the lock failed.
-    Package(PackageError),
+    Package(Box<PackageError>),
     /// The install went ahead but the user did not agree to what it requests.
     InstallRefused {
         /// The source as the user wrote it.
@@ -123,7 +123,7 @@ pub enum PackageCommandError {
         /// The source as the user wrote it.
         source: String,
         /// Why.
-        cause: PackageError,
+        cause: Box<PackageError>,
     },
     /// Some packages could not be updated (the others were).
     UpdateFailed(Vec<UpdateFailure>),
@@ -131,7 +131,7 @@ pub enum PackageCommandError {
 
 impl From<PackageError> for PackageCommandError {
     fn from(e: PackageError) -> PackageCommandError {
-        PackageCommandError::Package(e)
+        PackageCommandError::Package(Box::new(e))
     }
 }
 

@@ -13,7 +13,6 @@ use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
 use super::schema_warning::{Expectation, SchemaProblem, SchemaWarning};
-use crate::t;
 
 /// One shipped schema, compiled on first use.
 pub struct ConfigSchema {
@@ -160,18 +159,6 @@ impl ConfigSchema {
             .collect()
     }
 
-    /// What the rule at `location` (a keyword location in this schema) accepts, in
-    /// the user's language.
-    pub fn expected_at(&self, location: &str) -> String {
-        let Some((schema, _)) = self.compiled() else {
-            return t!("pi.error.schema.a_valid_value");
-        };
-        match schema_node(schema, location) {
-            Some(node) => expected(schema, node, 0),
-            None => t!("pi.error.schema.a_valid_value"),
-        }
-    }
-
     /// One problem per key: the first found at a path wins, and a value of
     /// the wrong form hides the problems inside it.
     fn problems(&'static self, value: &Value) -> Vec<(Vec<String>, SchemaProblem)> {
@@ -307,7 +294,7 @@ fn remove(value: &mut Value, path: &[String]) {
 
 /// The schema node whose keyword failed: the keyword location without its
 /// last segment, following `$ref`s met on the way.
-fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value> {
+pub fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value> {
     let mut parts = segments(keyword_location);
     parts.pop();
     let mut node = root;
@@ -325,86 +312,10 @@ fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value>
     Some(node)
 }
 
-fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
+/// The node a `$ref` in `node` points at, if it has one.
+pub fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
     let target = node.get("$ref")?.as_str()?;
     root.pointer(target.strip_prefix('#')?)
-}
-
-/// What a schema node accepts, in words: "a string", "one of \"a\", \"b\"",
-/// "a list of strings", "a string or an object".
-fn expected(root: &Value, node: &Value, depth: usize) -> String {
-    if depth > 6 {
-        return t!("pi.error.schema.a_valid_value");
-    }
-    if let Some(target) = resolve_ref(root, node) {
-        return expected(root, target, depth + 1);
-    }
-    if let Some(options) = node.get("enum").and_then(Value::as_array) {
-        let listed: Vec<String> = options.iter().map(Value::to_string).collect();
-        return t!("pi.error.schema.one_of", values = listed.join(", "));
-    }
-    if let Some(constant) = node.get("const") {
-        return constant.to_string();
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(branches) = node.get(key).and_then(Value::as_array) {
-            let words: Vec<String> = branches
-                .iter()
-                .map(|b| expected(root, b, depth + 1))
-                .collect();
-            return words.join(&t!("pi.error.schema.or"));
-        }
-    }
-    match node.get("type") {
-        Some(Value::String(kind)) => type_words(root, node, kind, depth),
-        Some(Value::Array(kinds)) => kinds
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|k| type_words(root, node, k, depth))
-            .collect::<Vec<_>>()
-            .join(&t!("pi.error.schema.or")),
-        _ => t!("pi.error.schema.a_valid_value"),
-    }
-}
-
-fn type_words(root: &Value, node: &Value, kind: &str, depth: usize) -> String {
-    match kind {
-        "string" => t!("pi.error.schema.a_string"),
-        "boolean" => t!("pi.error.schema.true_or_false"),
-        "null" => "null".into(),
-        "object" => t!("pi.error.schema.an_object"),
-        "integer" | "number" => {
-            let noun = if kind == "integer" {
-                t!("pi.error.schema.a_whole_number")
-            } else {
-                t!("pi.error.schema.a_number")
-            };
-            match (
-                node.get("minimum").and_then(Value::as_f64),
-                node.get("maximum").and_then(Value::as_f64),
-            ) {
-                (Some(lo), Some(hi)) => t!(
-                    "pi.error.schema.number_from_to",
-                    noun = noun,
-                    low = lo.to_string(),
-                    high = hi.to_string()
-                ),
-                (Some(0.0), None) => t!("pi.error.schema.number_or_more", noun = noun),
-                _ => noun,
-            }
-        }
-        "array" => match node.get("items") {
-            Some(items) if items.get("type") == Some(&Value::from("string")) => {
-                t!("pi.error.schema.a_list_of_strings")
-            }
-            Some(items) => t!(
-                "pi.error.schema.a_list_of",
-                items = expected(root, items, depth + 1)
-            ),
-            None => t!("pi.error.schema.a_list"),
-        },
-        other => t!("pi.error.schema.a_kind", kind = other),
-    }
 }
 
 /// `a.b[2].c` for the path, `[2]` where the parent is a list.

@@ -1,12 +1,12 @@
 //! What a configuration file's schema check found, as facts (file, key, what the schema
-//! expects there, the value found); worded through the locale packs when shown, so a
-//! warning found before the language was known reads in it all the same.
+//! expects there, the value found). These are plain data: their words (`Display`) live in
+//! `i18n/schema_words.rs`, with the locale packs, so a warning found before the language
+//! was known reads in it all the same.
 
 use std::fmt;
 use std::path::PathBuf;
 
 use super::schema_check::ConfigSchema;
-use crate::t;
 
 /// Where in a schema the rule a value broke lives: what the value should have been.
 #[derive(Clone)]
@@ -86,62 +86,6 @@ impl SchemaWarning {
         match self {
             SchemaWarning::Key { problem, .. } => Some(problem),
             SchemaWarning::ManyUnknown { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for SchemaWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SchemaWarning::Key {
-                file,
-                key,
-                problem,
-                found,
-                ignored,
-            } => {
-                let file = file.display().to_string();
-                let subject = match key.is_empty() {
-                    true => t!("pi.error.schema.the_file"),
-                    false => format!("\"{key}\""),
-                };
-                let mut text = match problem {
-                    SchemaProblem::Unknown => {
-                        t!("pi.error.schema.unknown_key", file = file, key = subject)
-                    }
-                    SchemaProblem::Invalid { expected } => t!(
-                        "pi.error.schema.invalid",
-                        file = file,
-                        key = subject,
-                        expected = expected.schema.expected_at(&expected.location),
-                        found = found
-                            .clone()
-                            .unwrap_or_else(|| t!("pi.error.schema.nothing"))
-                    ),
-                    SchemaProblem::Missing { property } => t!(
-                        "pi.error.schema.missing",
-                        file = file,
-                        key = subject,
-                        property = property.as_str()
-                    ),
-                    SchemaProblem::Other { message } => format!("{file}: {subject}: {message}"),
-                };
-                if *ignored && !key.is_empty() {
-                    text.push_str(&t!("pi.error.schema.ignored"));
-                }
-                f.write_str(&text)
-            }
-            SchemaWarning::ManyUnknown { file, count, first } => f.write_str(&t!(
-                "pi.error.schema.many_unknown",
-                file = file.display().to_string(),
-                count = super::schema_check::group_thousands(*count),
-                names = first
-                    .iter()
-                    .map(|k| format!("\"{k}\""))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                more = super::schema_check::group_thousands(count - first.len())
-            )),
         }
     }
 }
