@@ -168,6 +168,26 @@ async fn start_with(
     added
 }
 
+/// Why the loop cannot continue from the current context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContinueError {
+    /// The context holds no message.
+    NoMessages,
+    /// It ends in a reply and nothing is queued to answer.
+    FromAssistant,
+}
+
+impl std::fmt::Display for ContinueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ContinueError::NoMessages => "Cannot continue: no messages in context",
+            ContinueError::FromAssistant => "Cannot continue from message role: assistant",
+        })
+    }
+}
+
+impl std::error::Error for ContinueError {}
+
 /// Continue from the current context (after a retry) without a new prompt.
 ///
 /// The context must end in a message the model answers. When it ends in an assistant
@@ -179,9 +199,9 @@ pub async fn continue_agent_loop(
     queues: &AgentQueues,
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
-) -> Result<Vec<Message>, String> {
+) -> Result<Vec<Message>, ContinueError> {
     match state.messages.last() {
-        None => return Err("Cannot continue: no messages in context".into()),
+        None => return Err(ContinueError::NoMessages),
         Some(Message::Assistant(_)) => {
             // A steering message keeps its one-per-turn delivery: the rest wait for the
             // end of the first turn.
@@ -191,7 +211,7 @@ pub async fn continue_agent_loop(
                 true => (queues.follow_up.poll(), true),
             };
             if prompts.is_empty() {
-                return Err("Cannot continue from message role: assistant".into());
+                return Err(ContinueError::FromAssistant);
             }
             let added = start_with(prompts, state, cfg, queues, observer, signal, poll_first);
             return Ok(added.await);

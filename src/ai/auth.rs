@@ -132,7 +132,7 @@ impl AuthStorage {
                 Err(problem) => {
                     let e = AuthStoreError::InvalidFile {
                         path: path.clone(),
-                        problem,
+                        problem: problem.to_string(),
                     };
                     warnings.push(e.to_string());
                     (Map::new(), true)
@@ -290,8 +290,11 @@ impl AuthStorage {
         if self.load_failed {
             return Err(AuthStoreError::NotSavedUnparsed { path: path.clone() });
         }
-        let mut current = read_object_for_update(path, "credentials", parse_auth)
-            .map_err(|problem| AuthStoreError::NotSavedNow { problem })?;
+        let mut current = read_object_for_update(path, parse_auth).map_err(|problem| {
+            AuthStoreError::NotSavedNow {
+                problem: problem.to_string(),
+            }
+        })?;
         if let Some(problem) = current
             .iter()
             .find_map(|(provider, entry)| crate::ai::auth_check::entry_problem(provider, entry))
@@ -307,14 +310,14 @@ impl AuthStorage {
     }
 }
 
-fn parse_auth(text: &str) -> Result<Map<String, Value>, String> {
+fn parse_auth(text: &str) -> Result<Map<String, Value>, JsonProblem> {
     if text.is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(JsonProblem::NotAnObject.to_string()),
-        Err(e) => Err(JsonProblem::from_serde(&e).to_string()),
+        Ok(_) => Err(JsonProblem::NotAnObject),
+        Err(e) => Err(JsonProblem::from_serde(&e)),
     }
 }
 

@@ -16,10 +16,46 @@ use ratatui::widgets::Paragraph;
 
 use crate::config::paths::agent_dir;
 use crate::packages::entries::{ResourceKind, Scope, dedupe};
+use crate::packages::error::PackageError;
 use crate::packages::manager::PackageManager;
 use crate::packages::ops::scope_packages;
 use crate::packages::toggle::{ResourceRow, resource_rows, set_enabled};
 use crate::t;
+
+/// Why `pi config` could not show or change the list.
+#[derive(Debug)]
+pub enum ConfigCommandError {
+    /// The package settings could not be read.
+    Packages(PackageError),
+    /// The terminal could not be set up, drawn on or read from.
+    Terminal(std::io::Error),
+}
+
+impl From<PackageError> for ConfigCommandError {
+    fn from(e: PackageError) -> ConfigCommandError {
+        ConfigCommandError::Packages(e)
+    }
+}
+
+impl From<std::io::Error> for ConfigCommandError {
+    fn from(e: std::io::Error) -> ConfigCommandError {
+        ConfigCommandError::Terminal(e)
+    }
+}
+
+impl std::fmt::Display for ConfigCommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigCommandError::Packages(e) => e.fmt(f),
+            ConfigCommandError::Terminal(e) => f.write_str(&t!(
+                "pi.error.config.terminal_failed",
+                reason = crate::i18n::config_words::io_reason(e)
+            )),
+        }
+    }
+}
+
+impl std::error::Error for ConfigCommandError {}
 
 /// Whether the command line is `pi config`.
 pub fn is_config_command(argv: &[String]) -> bool {
@@ -60,7 +96,7 @@ pub fn run() -> i32 {
     }
 }
 
-fn rows(agent: &Path, cwd: &Path) -> Result<Vec<ResourceRow>, String> {
+fn rows(agent: &Path, cwd: &Path) -> Result<Vec<ResourceRow>, PackageError> {
     let global = scope_packages(agent, cwd, Scope::Global)?;
     let project = scope_packages(agent, cwd, Scope::Project)?;
     let packages = dedupe(project, global);
@@ -86,47 +122,47 @@ fn row_text(row: &ResourceRow) -> String {
     )
 }
 
-fn interactive(agent: &Path, cwd: &Path, mut rows: Vec<ResourceRow>) -> Result<(), String> {
+fn interactive(
+    agent: &Path,
+    cwd: &Path,
+    mut rows: Vec<ResourceRow>,
+) -> Result<(), ConfigCommandError> {
     // A full-screen list of its own: the alternate screen, left as it was on exit.
-    crate::tui::terminal::enter(true).map_err(|e| e.to_string())?;
-    let mut terminal =
-        Terminal::new(CrosstermBackend::new(std::io::stdout())).map_err(|e| e.to_string())?;
+    crate::tui::terminal::enter(true)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let mut reader =
         crate::tui::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     let mut at = 0usize;
     let mut status: Option<String> = None;
     loop {
-        terminal
-            .draw(|frame| {
-                let area = frame.area();
-                let mut lines = vec![
-                    Line::styled(
-                        t!("pi.config.title"),
-                        Style::new().add_modifier(Modifier::BOLD),
-                    ),
-                    Line::raw(t!("pi.config.help")),
-                    Line::raw(""),
-                ];
-                let room = (area.height as usize).saturating_sub(5).max(1);
-                let first = at.saturating_sub(room.saturating_sub(1));
-                for (i, row) in rows.iter().enumerate().skip(first).take(room) {
-                    let cursor = if i == at { "> " } else { "  " };
-                    let style = if i == at {
-                        Style::new().add_modifier(Modifier::REVERSED)
-                    } else {
-                        Style::new()
-                    };
-                    lines.push(Line::styled(format!("{cursor}{}", row_text(row)), style));
-                }
-                if let Some(s) = &status {
-                    lines.push(Line::raw(""));
-                    lines.push(Line::raw(s.clone()));
-                }
-                frame.render_widget(Paragraph::new(lines), area);
-            })
-            .map_err(|e| e.to_string())?;
-        let waited = reader.read(std::time::Duration::from_millis(250));
-        let Some(Event::Key(key)) = waited.map_err(|e| e.to_string())? else {
+        terminal.draw(|frame| {
+            let area = frame.area();
+            let mut lines = vec![
+                Line::styled(
+                    t!("pi.config.title"),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Line::raw(t!("pi.config.help")),
+                Line::raw(""),
+            ];
+            let room = (area.height as usize).saturating_sub(5).max(1);
+            let first = at.saturating_sub(room.saturating_sub(1));
+            for (i, row) in rows.iter().enumerate().skip(first).take(room) {
+                let cursor = if i == at { "> " } else { "  " };
+                let style = if i == at {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new()
+                };
+                lines.push(Line::styled(format!("{cursor}{}", row_text(row)), style));
+            }
+            if let Some(s) = &status {
+                lines.push(Line::raw(""));
+                lines.push(Line::raw(s.clone()));
+            }
+            frame.render_widget(Paragraph::new(lines), area);
+        })?;
+        let Some(Event::Key(key)) = reader.read(std::time::Duration::from_millis(250))? else {
             continue;
         };
         if key.kind == KeyEventKind::Release {

@@ -118,7 +118,7 @@ pub fn settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<Finding>) {
     let (settings, warnings) = Settings::load(agent_dir, cwd);
     let mut out: Vec<Finding> = warnings
         .into_iter()
-        .map(|w| Finding::new(Status::Warn, "config", w))
+        .map(|w| Finding::new(Status::Warn, "config", w.to_string()))
         .collect();
     if out.is_empty() {
         out.push(Finding::new(

@@ -11,6 +11,7 @@ pub mod luarc_command;
 pub mod model_setup;
 pub mod package_commands;
 pub mod package_consent;
+pub mod package_errors;
 pub mod permission_setup;
 pub mod project_trust;
 pub mod prompt_setup;
@@ -18,6 +19,7 @@ pub mod resource_setup;
 pub mod session_setup;
 pub mod sessions_command;
 pub mod startup;
+pub mod startup_error;
 pub mod test_runner;
 
 pub use startup::run;

@@ -4,9 +4,12 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
+use super::package_errors::{PackageCommandError, UpdateFailure, UpdateProblem};
+use crate::config::error::IoFailure;
 use crate::config::paths::agent_dir;
 use crate::config::settings::read_settings_file;
 use crate::packages::entries::{Scope, ScopedPackage};
+use crate::packages::error::PackageError;
 use crate::packages::manager::PackageManager;
 use crate::packages::ops::{
     add_to_settings, npm_command, remove_from_settings, scope_packages, settings_source,
@@ -33,7 +36,8 @@ struct Parsed {
     yes: bool,
 }
 
-fn usage(command: &str) -> String {
+/// The usage text of `command`.
+pub(super) fn usage(command: &str) -> String {
     match command {
         "install" => format!(
             "{}\n\n{}",
@@ -46,7 +50,7 @@ fn usage(command: &str) -> String {
     }
 }
 
-fn parse(argv: &[String]) -> Result<Parsed, String> {
+fn parse(argv: &[String]) -> Result<Parsed, PackageCommandError> {
     let command = argv[0].clone();
     let mut parsed = Parsed {
         command: command.clone(),
@@ -65,19 +69,23 @@ fn parse(argv: &[String]) -> Result<Parsed, String> {
             // pi's own `update` flag for packages only: this build updates only packages.
             "--extensions" if command == "update" => {}
             w if w.starts_with('-') && w.len() > 1 => {
-                return Err(t!("pi.pkg.unknown_option", option = w, command = &command));
+                return Err(PackageCommandError::UnknownOption {
+                    option: w.to_string(),
+                    command,
+                });
             }
             w if takes_source && parsed.source.is_none() => parsed.source = Some(w.to_string()),
-            w => return Err(t!("pi.pkg.extra_argument", arg = w, command = &command)),
+            w => {
+                return Err(PackageCommandError::ExtraArgument {
+                    arg: w.to_string(),
+                    command,
+                });
+            }
         }
     }
     // `pi install` alone restores the lock; remove needs a source.
     if !parsed.help && takes_local && command != "install" && parsed.source.is_none() {
-        return Err(format!(
-            "{}\n\n{}",
-            t!("pi.pkg.missing_source", command = &command),
-            usage(&command)
-        ));
+        return Err(PackageCommandError::MissingSource { command });
     }
     Ok(parsed)
 }
@@ -86,8 +94,8 @@ fn parse(argv: &[String]) -> Result<Parsed, String> {
 pub fn run(argv: &[String]) -> i32 {
     let parsed = match parse(argv) {
         Ok(parsed) => parsed,
-        Err(message) => {
-            eprintln!("{}", t!("pi.cli.error", error = message));
+        Err(e) => {
+            eprintln!("{}", t!("pi.cli.error", error = e.to_string()));
             return 1;
         }
     };
@@ -105,8 +113,8 @@ pub fn run(argv: &[String]) -> i32 {
     };
     match result {
         Ok(()) => 0,
-        Err(message) => {
-            eprintln!("{}", t!("pi.cli.error", error = message));
+        Err(e) => {
+            eprintln!("{}", t!("pi.cli.error", error = e.to_string()));
             1
         }
     }
@@ -143,7 +151,7 @@ fn dim(text: &str) -> String {
     }
 }
 
-fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
+fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), PackageCommandError> {
     let scope = scope_of(parsed);
     let Some(raw) = parsed.source.as_deref() else {
         return restore(agent, cwd, scope);
@@ -157,16 +165,18 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
     let present = manager.is_installed(&source, scope);
     let root = manager
         .install(&source, scope)
-        .map_err(|e| t!("pi.pkg.install_failed", source = raw, error = e.to_string()))?;
-    if let Err(refused) = super::package_consent::confirm_install(raw, &root, parsed.yes) {
+        .map_err(|e| PackageError::InstallFailed {
+            source: raw.to_string(),
+            cause: Box::new(e),
+        })?;
+    if let Err(reason) = super::package_consent::confirm_install(raw, &root, parsed.yes) {
         if !present {
             let _ = manager.uninstall(&source, scope);
         }
-        return Err(t!(
-            "pi.pkg.not_installed_refused",
-            source = raw,
-            reason = refused
-        ));
+        return Err(PackageCommandError::InstallRefused {
+            source: raw.to_string(),
+            reason,
+        });
     }
     add_to_settings(agent, cwd, scope, &stored)?;
     store::record(&manager, scope, &stored)?;
@@ -175,7 +185,7 @@ fn install(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
 }
 
 /// `pi install` without a source: install exactly what the scope's lock lists.
-fn restore(agent: &Path, cwd: &Path, scope: Scope) -> Result<(), String> {
+fn restore(agent: &Path, cwd: &Path, scope: Scope) -> Result<(), PackageCommandError> {
     let lock = store::lock_file(scope, agent, cwd);
     let progress = |source: &str| println!("{}", dim(&t!("pi.pkg.restoring", source = source)));
     let restored = store::restore(&manager(agent, cwd, scope), scope, &progress)?;
@@ -193,30 +203,38 @@ fn restore(agent: &Path, cwd: &Path, scope: Scope) -> Result<(), String> {
     Ok(())
 }
 
-fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), String> {
+fn remove(agent: &Path, cwd: &Path, parsed: &Parsed) -> Result<(), PackageCommandError> {
     let raw = parsed.source.as_deref().unwrap_or_default();
     let scope = scope_of(parsed);
     let stored = settings_source(raw, scope, agent, cwd)?;
     let identity = PackageSource::parse(&stored)?.identity(&scope.base_dir(agent, cwd));
     let removed = remove_from_settings(agent, cwd, scope, &identity)?;
     if removed.is_empty() {
-        return Err(match scope {
-            Scope::Project => t!("pi.pkg.no_match_project", source = raw),
-            _ => t!("pi.pkg.no_match_global", source = raw),
+        return Err(PackageCommandError::NoMatch {
+            source: raw.to_string(),
+            scope,
         });
     }
     let manager = manager(agent, cwd, scope);
     for package in &removed {
-        manager
-            .uninstall(&package.source, scope)
-            .map_err(|e| t!("pi.pkg.remove_failed", source = raw, error = e.to_string()))?;
+        manager.uninstall(&package.source, scope).map_err(|cause| {
+            PackageCommandError::RemoveFailed {
+                source: raw.to_string(),
+                cause: Box::new(cause),
+            }
+        })?;
     }
     store::forget(&manager, scope, &identity)?;
     println!("{}", t!("pi.pkg.removed", source = raw));
     Ok(())
 }
 
-fn update(agent: &Path, cwd: &Path, only: Option<&str>, yes: bool) -> Result<(), String> {
+fn update(
+    agent: &Path,
+    cwd: &Path,
+    only: Option<&str>,
+    yes: bool,
+) -> Result<(), PackageCommandError> {
     if crate::ai::local_models::offline_env() {
         println!("{}", t!("pi.pkg.offline"));
         return Ok(());
@@ -243,11 +261,13 @@ fn update(agent: &Path, cwd: &Path, only: Option<&str>, yes: bool) -> Result<(),
     if let Some(raw) = only
         && !matched
     {
-        return Err(t!("pi.pkg.no_match_any", source = raw));
+        return Err(PackageCommandError::NoMatchAny {
+            source: raw.to_string(),
+        });
     }
     match failures.is_empty() {
         true => Ok(()),
-        false => Err(failures.join("\n")),
+        false => Err(PackageCommandError::UpdateFailed(failures)),
     }
 }
 
@@ -255,7 +275,7 @@ fn update_one(
     manager: &PackageManager,
     package: &ScopedPackage,
     yes: bool,
-    failures: &mut Vec<String>,
+    failures: &mut Vec<UpdateFailure>,
 ) {
     let source = &package.entry.source;
     if package.source.is_pinned() {
@@ -293,7 +313,7 @@ fn update_checked(
         )>,
     )>,
     yes: bool,
-    failures: &mut Vec<String>,
+    failures: &mut Vec<UpdateFailure>,
 ) {
     let source = &package.entry.source;
     match manager.update(&package.source, package.scope) {
@@ -304,26 +324,28 @@ fn update_checked(
             {
                 let restored = std::fs::remove_dir_all(root)
                     .and_then(|()| super::package_consent::copy_tree(backup, root));
-                failures.push(match restored {
-                    Ok(()) => t!("pi.pkg.update_refused", source = source, reason = refused),
-                    Err(e) => t!(
-                        "pi.pkg.update_failed",
-                        source = source,
-                        error = crate::i18n::config_words::io_reason(&e)
-                    ),
+                let problem = match restored {
+                    Ok(()) => UpdateProblem::Refused(refused),
+                    Err(e) => UpdateProblem::NotPutBack(IoFailure::of(&e)),
+                };
+                failures.push(UpdateFailure {
+                    source: source.clone(),
+                    problem,
                 });
                 return;
             }
             match store::record(manager, package.scope, source) {
                 Ok(()) => println!("{}", t!("pi.pkg.updated", source = source)),
-                Err(e) => failures.push(t!("pi.pkg.update_failed", source = source, error = e)),
+                Err(e) => failures.push(UpdateFailure {
+                    source: source.clone(),
+                    problem: UpdateProblem::Package(e),
+                }),
             }
         }
-        Err(e) => failures.push(t!(
-            "pi.pkg.update_failed",
-            source = source,
-            error = e.to_string()
-        )),
+        Err(e) => failures.push(UpdateFailure {
+            source: source.clone(),
+            problem: UpdateProblem::Package(e),
+        }),
     }
 }
 
@@ -353,7 +375,7 @@ fn keep_for_update(
     Some((backup, super::package_consent::before_update(root)))
 }
 
-fn list(agent: &Path, cwd: &Path) -> Result<(), String> {
+fn list(agent: &Path, cwd: &Path) -> Result<(), PackageCommandError> {
     let sections = [
         (Scope::Global, t!("pi.pkg.user_packages")),
         (Scope::Project, t!("pi.pkg.project_packages")),

@@ -5,18 +5,19 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use super::package_errors::ConsentRefusal;
 use crate::lua::capabilities::inspect::Request;
 use crate::packages::capabilities::{describe, grown, of_package};
 use crate::t;
 
 /// Whether the user agreed (or did not need to).
-fn consent(question: &str, yes: bool) -> Result<(), String> {
+fn consent(question: &str, yes: bool) -> Result<(), ConsentRefusal> {
     if yes {
         return Ok(());
     }
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
-        return Err(t!("pi.pkg.caps_need_yes"));
+        return Err(ConsentRefusal::NeedsYes);
     }
     print!("{question} [y/N] ");
     let _ = std::io::stdout().flush();
@@ -24,13 +25,13 @@ fn consent(question: &str, yes: bool) -> Result<(), String> {
     let _ = stdin.lock().read_line(&mut answer);
     match answer.trim().to_ascii_lowercase().as_str() {
         "y" | "yes" => Ok(()),
-        _ => Err(t!("pi.pkg.caps_declined")),
+        _ => Err(ConsentRefusal::Declined),
     }
 }
 
 /// Show what the package at `root` requests and ask; a package without extensions
 /// needs no consent. `Err` carries why it was refused.
-pub fn confirm_install(source: &str, root: &Path, yes: bool) -> Result<(), String> {
+pub fn confirm_install(source: &str, root: &Path, yes: bool) -> Result<(), ConsentRefusal> {
     let reqs = of_package(root);
     if reqs.is_empty() {
         return Ok(());
@@ -53,7 +54,7 @@ pub fn confirm_update(
     root: &Path,
     before: &[(PathBuf, Request)],
     yes: bool,
-) -> Result<(), String> {
+) -> Result<(), ConsentRefusal> {
     let after = of_package(root);
     let grew = grown(root, before, &after, "  ");
     let fewer = before

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::app::startup::{StartupResult, warn_all};
+use crate::app::startup::warn_all;
+use crate::app::startup_error::StartupError;
 use crate::cli::args::Args;
 use crate::config::settings::Settings;
 use crate::core::permission_gate::PermissionGate;
@@ -53,7 +54,7 @@ pub(crate) fn apply_sandbox(
     project: Option<&serde_json::Value>,
     trusted: bool,
     cwd: &Path,
-) -> StartupResult<Vec<String>> {
+) -> Result<Vec<String>, StartupError> {
     let cli = args
         .sandbox
         .as_deref()
@@ -61,7 +62,7 @@ pub(crate) fn apply_sandbox(
     let (sandbox, warnings) =
         crate::sandbox::mode::resolve(settings.global().get("sandbox"), project, trusted, cli, cwd);
     warn_all(warnings.clone());
-    crate::sandbox::check_support(&sandbox, cwd).map_err(|e| e.to_string())?;
+    crate::sandbox::check_support(&sandbox, cwd)?;
     crate::sandbox::set(sandbox);
     crate::sandbox::set_yolo(args.yolo);
     Ok(warnings)

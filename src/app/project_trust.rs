@@ -58,7 +58,7 @@ pub fn apply_project_trust(
         can_ask.then_some(&mut ask as &mut dyn FnMut() -> Option<bool>),
     );
     if let Some(problem) = store.unreadable() {
-        eprintln!("{}", t!("pi.trust.unreadable", error = problem));
+        eprintln!("{}", t!("pi.trust.unreadable", error = problem.to_string()));
     }
     if !outcome.trusted {
         settings.drop_project();

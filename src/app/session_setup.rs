@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::app::startup::StartupResult;
+use crate::app::startup_error::StartupError;
 use crate::cli::args::Args;
 use crate::config::paths::resolve_session_dir;
 use crate::config::settings::Settings;
@@ -22,31 +22,29 @@ pub fn open_session(
     cwd: &Path,
     session_dir: &Path,
     agent_dir: &Path,
-) -> StartupResult<SessionManager> {
+) -> Result<SessionManager, StartupError> {
     if args.no_session {
         return Ok(SessionManager::in_memory(cwd));
     }
     if let Some(arg) = &args.fork {
         let source = resolve_session_arg(arg, cwd, Some(session_dir), agent_dir)?;
-        return SessionManager::fork_from(&source, cwd, session_dir).map_err(|e| e.to_string());
+        return Ok(SessionManager::fork_from(&source, cwd, session_dir)?);
     }
     if let Some(arg) = &args.session {
         return match lookup_session_arg(arg, cwd, Some(session_dir), agent_dir)? {
-            ResolvedSessionArg::Global { path, .. } => Err(t!(
-                "pi.cli.session_other_project",
-                id = arg,
-                path = path.display().to_string()
-            )),
+            ResolvedSessionArg::Global { path, .. } => Err(StartupError::SessionInOtherProject {
+                id: arg.clone(),
+                path,
+            }),
             found => {
-                let session = SessionManager::open_with(found.path(), Some(session_dir), None)
-                    .map_err(|e| e.to_string())?;
+                let session = SessionManager::open_with(found.path(), Some(session_dir), None)?;
                 require_stored_cwd(&session, cwd)?;
                 Ok(session)
             }
         };
     }
     if args.continue_session {
-        return SessionManager::continue_recent(cwd, session_dir).map_err(|e| e.to_string());
+        return Ok(SessionManager::continue_recent(cwd, session_dir)?);
     }
     Ok(SessionManager::create(cwd, session_dir))
 }
@@ -119,20 +117,16 @@ pub fn read_session_ahead(args: &Args, settings: &Settings, agent_dir: &Path, cw
 
 /// A session whose stored working directory is gone cannot be resumed: its tools would
 /// run in a folder that does not exist.
-fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> StartupResult<()> {
+fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> Result<(), StartupError> {
     let stored = &session.header().cwd;
     if stored.is_empty() || Path::new(stored).is_dir() {
         return Ok(());
     }
-    Err(t!(
-        "pi.cli.session_cwd_missing",
-        cwd = stored.as_str(),
-        file = session
-            .session_file()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        current = cwd.display().to_string()
-    ))
+    Err(StartupError::SessionCwdMissing {
+        cwd: stored.clone(),
+        file: session.session_file().map(Path::to_path_buf),
+        current: cwd.to_path_buf(),
+    })
 }
 
 /// What start-up has gathered for one conversation, ready to become an [`AgentSession`].
@@ -271,22 +265,19 @@ pub(super) fn export_session_file(
     source: &str,
     out: Option<&str>,
     theme: Option<&str>,
-) -> super::startup::StartupResult<i32> {
+) -> Result<i32, StartupError> {
     let source = PathBuf::from(source);
-    let session = SessionManager::open(&source).map_err(|e| {
-        t!(
-            "pi.cli.session_unreadable",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
+    let session =
+        SessionManager::open(&source).map_err(|error| StartupError::ExportUnreadable {
+            path: source.clone(),
+            error,
+        })?;
     let out = out.map(PathBuf::from);
-    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|e| {
-        t!(
-            "pi.cli.export_failed",
-            path = source.display().to_string(),
-            error = e.to_string()
-        )
+    let path = crate::export::export_session(&session, out.as_deref(), theme).map_err(|error| {
+        StartupError::ExportFailed {
+            path: source.clone(),
+            error,
+        }
     })?;
     println!(
         "{}",

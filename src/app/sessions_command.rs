@@ -60,7 +60,10 @@ pub fn run(argv: &[String]) -> i32 {
     let query = match query {
         Ok(query) => query,
         Err(error) => {
-            eprintln!("{}", t!("pi.cli.sessions_bad_search", error = error));
+            eprintln!(
+                "{}",
+                t!("pi.cli.sessions_bad_search", error = error.to_string())
+            );
             return 2;
         }
     };

@@ -16,8 +16,10 @@ use crate::ai::resolve::list_models;
 use crate::app::model_setup::{choose_model, cycle_models};
 use crate::app::prompt_setup::{load_resources, prompt_for_folder, system_prompt};
 use crate::app::resource_setup::{prepare_packages, start_extensions};
+use crate::app::startup_error::StartupError;
 use crate::cli::args::{Args, OutputMode};
 use crate::cli::files::{build_initial_message, process_file_args};
+use crate::config::error::SettingsWarning;
 use crate::config::paths::agent_dir;
 use crate::config::settings::Settings;
 use crate::core::extension_bridge::ExtensionBridge;
@@ -27,13 +29,10 @@ use crate::modes::rpc::{RpcOptions, RpcUi, UiReplies, run_rpc_mode};
 use crate::tools::{BUILTIN_TOOL_NAMES, DEFAULT_TOOLS, ToolOptions, builtin_tools};
 use crate::tui::{InteractiveOptions, run_interactive};
 
-/// A start-up failure: the message is printed as `Error: ...` and pi exits 1.
-pub(crate) type StartupResult<T> = Result<T, String>;
-
 /// Print each warning on stderr.
-pub fn warn_all(warnings: impl IntoIterator<Item = String>) {
+pub fn warn_all<W: std::fmt::Display>(warnings: impl IntoIterator<Item = W>) {
     for w in warnings {
-        eprintln!("{}", t!("pi.cli.warning", message = w));
+        eprintln!("{}", t!("pi.cli.warning", message = w.to_string()));
     }
 }
 
@@ -41,8 +40,8 @@ pub fn warn_all(warnings: impl IntoIterator<Item = String>) {
 pub async fn run(args: Args) -> i32 {
     let code = match run_inner(args).await {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("{}", t!("pi.cli.error", error = message));
+        Err(e) => {
+            eprintln!("{}", t!("pi.cli.error", error = e.to_string()));
             1
         }
     };
@@ -52,13 +51,13 @@ pub async fn run(args: Args) -> i32 {
 }
 
 /// Flags whose feature is not part of this build yet.
-fn reject_unavailable(args: &Args) -> StartupResult<()> {
+fn reject_unavailable(args: &Args) -> Result<(), StartupError> {
     let later: [(bool, &str); 1] = [(
         args.resume && (args.print || args.mode.is_some() || !std::io::stdin().is_terminal()),
         "pi.cli.resume_outside_tui",
     )];
     match later.iter().find(|(used, _)| *used) {
-        Some((_, what)) => Err(t!("pi.cli.unavailable", what = crate::i18n::t(what, &[]))),
+        Some((_, what)) => Err(StartupError::Unavailable { what }),
         None => Ok(()),
     }
 }
@@ -78,23 +77,18 @@ pub fn init_locale() -> crate::i18n::packs::InitReport {
         .map(str::to_string);
     let report = crate::i18n::packs::init(configured.as_deref(), &[agent_dir.join("locales")]);
     crate::i18n::core_hacks::load_lazily(&agent_dir);
-    // The warnings were worded before the language was known: word them again in it
-    // (rare, so reading the files twice costs nothing on a good day).
-    let (settings, warnings) = match warnings.is_empty() {
-        true => (settings, warnings),
-        false => Settings::load(&agent_dir, &cwd),
-    };
+    // The warnings are facts, worded when shown: in the language just chosen.
     *crate::sync::LockExt::locked(&EARLY_SETTINGS) = Some((agent_dir, cwd, settings, warnings));
     report
 }
 
 /// Settings [`init_locale`] read: agent folder, working folder, settings, warnings.
-type EarlySettings = (PathBuf, PathBuf, Settings, Vec<String>);
+type EarlySettings = (PathBuf, PathBuf, Settings, Vec<SettingsWarning>);
 static EARLY_SETTINGS: std::sync::Mutex<Option<EarlySettings>> = std::sync::Mutex::new(None);
 
 /// The settings of this run: those [`init_locale`] read for the same folders, else
 /// read now.
-fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
+fn load_settings(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<SettingsWarning>) {
     match crate::sync::LockExt::locked(&EARLY_SETTINGS).take() {
         Some((a, c, settings, warnings)) if a == agent_dir && c == cwd => (settings, warnings),
         _ => Settings::load(agent_dir, cwd),
@@ -112,14 +106,14 @@ pub fn read_session_ahead(args: &Args) {
     }
 }
 
-async fn run_inner(mut args: Args) -> StartupResult<i32> {
-    let cwd = std::env::current_dir().map_err(|e| t!("pi.cli.no_cwd", error = e.to_string()))?;
+async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
+    let cwd = std::env::current_dir().map_err(StartupError::NoCwd)?;
     let agent_dir = agent_dir();
     // Problems with the configuration files go to stderr and, in the terminal
     // UI (which takes over the screen), to its transcript as well.
     let mut config_warnings = Vec::new();
     let (mut settings, warnings) = load_settings(&agent_dir, &cwd);
-    config_warnings.extend(warnings.iter().cloned());
+    config_warnings.extend(warnings.iter().map(ToString::to_string));
     warn_all(warnings);
     let (mut registry, warnings) = ModelRegistry::load(&agent_dir);
     config_warnings.extend(warnings.iter().cloned());
@@ -233,8 +227,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         )
     });
     let stdin_text = if stdin_is_tty { None } else { read_stdin()? };
-    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())
-        .map_err(|e| e.to_string())?;
+    let files = process_file_args(&args.file_args(), &cwd, settings.image_auto_resize())?;
     let (mut initial, mut rest) =
         build_initial_message(stdin_text.clone(), &files, &args.messages());
     // With unknown flags the check waits for the extensions: an unknown flag is the
@@ -243,7 +236,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
         !rpc && output.is_some() && initial.is_none() && rest.is_empty()
     };
     if args.unknown_flags.is_empty() && no_prompt(&initial, &rest) {
-        return Err(t!("pi.cli.no_prompt"));
+        return Err(StartupError::NoPrompt);
     }
 
     let tool_options = ToolOptions {
@@ -333,11 +326,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
             .collect();
         if let Some(name) = args.claim_extension_flags(&strings, &known) {
             let flag = format!("--{name}");
-            return Err(crate::cli::error::CliError::unknown_flag(&flag, &known).to_string());
+            return Err(crate::cli::error::CliError::unknown_flag(&flag, &known).into());
         }
         (initial, rest) = build_initial_message(stdin_text, &files, &args.messages());
         if no_prompt(&initial, &rest) {
-            return Err(t!("pi.cli.no_prompt"));
+            return Err(StartupError::NoPrompt);
         }
     }
     let (skills, templates) = load_resources(&args, &settings, &agent_dir, project, &packaged);
@@ -372,7 +365,7 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
                 notices.push(t!("pi.startup.demo", help = t!("pi.startup.add_key")));
                 (demo_model(), ThinkingLevel::Off)
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         };
     if let Some(key) = &args.api_key {
         auth.set_runtime_api_key(&model.provider, key);
@@ -536,11 +529,11 @@ async fn run_inner(mut args: Args) -> StartupResult<i32> {
 
 /// Piped stdin as the start of the prompt (`None` when blank); stdin that
 /// cannot be read is an error, never a prompt silently left out.
-fn read_stdin() -> Result<Option<String>, String> {
+fn read_stdin() -> Result<Option<String>, StartupError> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
-        .map_err(|e| t!("pi.cli.stdin_failed", error = e.to_string()))?;
+        .map_err(StartupError::Stdin)?;
     let text = String::from_utf8_lossy(&bytes);
     let trimmed = text.trim();
     Ok((!trimmed.is_empty()).then(|| trimmed.to_string()))

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use super::schema_warning::SchemaWarning;
+
 /// A JSON syntax problem, by kind (serde_json's own wording is English).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JsonSyntax {
@@ -105,6 +107,16 @@ pub enum SettingsFileError {
 
 impl std::error::Error for SettingsFileError {}
 
+/// Something wrong in a settings file that pi worked around (it goes on, with the
+/// file's other settings or the defaults).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingsWarning {
+    /// The whole file could not be used.
+    File(SettingsFileError),
+    /// A key of the file breaks the settings schema.
+    Schema(SchemaWarning),
+}
+
 /// A settings change pi did not save (the file is left as it was).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingsSaveError {
@@ -129,8 +141,8 @@ pub enum SettingsSaveError {
     },
     /// The change would replace a value of the wrong type the user still has to fix.
     UnusableValue {
-        /// The schema's sentence about the value (file and key named).
-        problem: String,
+        /// What the schema says about the value (file and key named).
+        problem: SchemaWarning,
     },
     /// The file could not be written.
     Unwritable {

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::error::{FileError, JsonProblem};
+
 /// Remove `//` line comments and trailing commas before `}` / `]`, leaving
 /// string literals untouched. Removed characters become spaces so parse
 /// errors still point at the right line and column.
@@ -114,17 +116,23 @@ pub fn write_pretty_json(path: &Path, value: &Value) -> std::io::Result<()> {
 }
 
 /// Re-read a JSON object file just before changing it, so edits made by other
-/// processes are kept. A missing file is an empty object; `what` names the
-/// file's kind in errors ("settings", "credentials").
+/// processes are kept. A missing file is an empty object.
 pub fn read_object_for_update(
     path: &Path,
-    what: &str,
-    parse: fn(&str) -> Result<serde_json::Map<String, Value>, String>,
-) -> Result<serde_json::Map<String, Value>, String> {
+    parse: fn(&str) -> Result<serde_json::Map<String, Value>, JsonProblem>,
+) -> Result<serde_json::Map<String, Value>, FileError> {
     match read_config_text(path) {
-        Ok(text) => parse(&text).map_err(|e| format!("Not saving {what}: {}: {e}", path.display())),
+        Ok(text) => parse(&text).map_err(|problem| match problem {
+            JsonProblem::NotAnObject => FileError::NotAnObject {
+                path: path.to_path_buf(),
+            },
+            problem => FileError::Syntax {
+                path: path.to_path_buf(),
+                problem,
+            },
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(serde_json::Map::new()),
-        Err(e) => Err(format!("Could not read {}: {e}", path.display())),
+        Err(e) => Err(FileError::unreadable(path, &e)),
     }
 }
 

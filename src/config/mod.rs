@@ -10,6 +10,7 @@ pub mod luarc;
 pub mod paths;
 pub mod regular_file;
 pub mod schema_check;
+pub mod schema_warning;
 pub mod settings;
 pub mod settings_keys;
 pub mod system_prompt;

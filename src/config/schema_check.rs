@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
-use crate::t;
+use super::schema_warning::{Expectation, SchemaProblem, SchemaWarning};
 
 /// One shipped schema, compiled on first use.
 pub struct ConfigSchema {
@@ -50,18 +50,6 @@ pub(crate) fn group_thousands(n: usize) -> String {
     out
 }
 
-/// What is wrong with one key.
-enum Problem {
-    /// A key the schema does not know (kept, but nothing reads it).
-    Unknown,
-    /// A value of the wrong type or form (taken out).
-    Invalid { expected: String },
-    /// An object missing a key it needs (taken out).
-    Missing { property: String },
-    /// Anything else the schema rejects (taken out).
-    Other { message: String },
-}
-
 impl ConfigSchema {
     const fn new(source: &'static str) -> Self {
         ConfigSchema {
@@ -88,7 +76,12 @@ impl ConfigSchema {
 
     /// [`ConfigSchema::check`] for `value` parsed from `text`, skipped when the same
     /// text was found valid before (see [`super::valid_configs`]).
-    pub fn check_text(&self, file: &Path, text: &str, value: &mut Value) -> Vec<String> {
+    pub fn check_text(
+        &'static self,
+        file: &Path,
+        text: &str,
+        value: &mut Value,
+    ) -> Vec<SchemaWarning> {
         let schema = *self
             .fingerprint
             .get_or_init(|| super::valid_configs::schema_fingerprint(self.source));
@@ -108,39 +101,37 @@ impl ConfigSchema {
     /// missing a key it needs is removed too). Unknown keys are reported but
     /// left in place (nothing reads them). A problem with the whole document
     /// (not an object, say) is reported and nothing is removed.
-    pub fn check(&self, file: &Path, value: &mut Value) -> Vec<String> {
+    pub fn check(&'static self, file: &Path, value: &mut Value) -> Vec<SchemaWarning> {
         let found = self.problems(value);
         let unknown = found
             .iter()
-            .filter(|(_, p)| matches!(p, Problem::Unknown))
+            .filter(|(_, p)| matches!(p, SchemaProblem::Unknown))
             .count();
         let summarise = unknown > MAX_UNKNOWN_LISTED;
         let mut warnings = Vec::new();
         if summarise {
-            let names: Vec<String> = found
+            let first: Vec<String> = found
                 .iter()
-                .filter(|(_, p)| matches!(p, Problem::Unknown))
+                .filter(|(_, p)| matches!(p, SchemaProblem::Unknown))
                 .take(3)
-                .map(|(path, _)| format!("\"{}\"", key_name(value, path)))
+                .map(|(path, _)| key_name(value, path))
                 .collect();
-            warnings.push(format!(
-                "{}: {} unknown keys ({} and {} more; not in the schema, check their spelling and place); ignored",
-                file.display(),
-                group_thousands(unknown),
-                names.join(", "),
-                group_thousands(unknown - names.len())
-            ));
+            warnings.push(SchemaWarning::ManyUnknown {
+                file: file.to_path_buf(),
+                count: unknown,
+                first,
+            });
         }
         let mut removed: Vec<Vec<String>> = Vec::new();
         for (path, problem) in &found {
-            if summarise && matches!(problem, Problem::Unknown) {
+            if summarise && matches!(problem, SchemaProblem::Unknown) {
                 continue;
             }
-            warnings.push(describe(file, value, path, problem, true));
+            warnings.push(warning(file, value, path, problem, true));
             // A value of the wrong form, or an object lacking a key it needs,
             // is left out; unknown keys stay (nothing reads them) and the
             // whole document is never removed.
-            if !matches!(problem, Problem::Unknown) && !path.is_empty() {
+            if !matches!(problem, SchemaProblem::Unknown) && !path.is_empty() {
                 removed.push(path.clone());
             }
         }
@@ -152,23 +143,26 @@ impl ConfigSchema {
     }
 
     /// The keys of `value` (the parsed contents of `file`) holding a value of
-    /// the wrong type or form, each with a sentence saying what is wrong.
-    /// Unknown keys are not listed.
-    pub fn invalid_keys(&self, file: &Path, value: &Value) -> Vec<(Vec<String>, String)> {
+    /// the wrong type or form, each with what is wrong. Unknown keys are not listed.
+    pub fn invalid_keys(
+        &'static self,
+        file: &Path,
+        value: &Value,
+    ) -> Vec<(Vec<String>, SchemaWarning)> {
         self.problems(value)
             .into_iter()
-            .filter(|(_, problem)| !matches!(problem, Problem::Unknown))
+            .filter(|(_, problem)| !matches!(problem, SchemaProblem::Unknown))
             .map(|(path, problem)| {
-                let text = describe(file, value, &path, &problem, false);
-                (path, text)
+                let warning = warning(file, value, &path, &problem, false);
+                (path, warning)
             })
             .collect()
     }
 
     /// One problem per key: the first found at a path wins, and a value of
     /// the wrong form hides the problems inside it.
-    fn problems(&self, value: &Value) -> Vec<(Vec<String>, Problem)> {
-        let Some((schema, validator)) = self.compiled() else {
+    fn problems(&'static self, value: &Value) -> Vec<(Vec<String>, SchemaProblem)> {
+        let Some((_, validator)) = self.compiled() else {
             return Vec::new();
         };
         if validator.is_valid(value) {
@@ -177,7 +171,7 @@ impl ConfigSchema {
         // Objects whose unknown keys are listed already (an object can be
         // reported more than once).
         let mut listed_objects: HashSet<Vec<String>> = HashSet::new();
-        let mut found: Vec<(Vec<String>, Problem)> = Vec::new();
+        let mut found: Vec<(Vec<String>, SchemaProblem)> = Vec::new();
         for error in validator.iter_errors(value) {
             let at = segments(error.instance_path().as_str());
             match error.kind() {
@@ -188,25 +182,27 @@ impl ConfigSchema {
                     for key in unexpected {
                         let mut path = at.clone();
                         path.push(key.clone());
-                        found.push((path, Problem::Unknown));
+                        found.push((path, SchemaProblem::Unknown));
                     }
                 }
                 ValidationErrorKind::Required { property } => {
                     let property = property.as_str().unwrap_or_default().to_string();
-                    found.push((at, Problem::Missing { property }));
+                    found.push((at, SchemaProblem::Missing { property }));
                 }
                 ValidationErrorKind::Type { .. }
                 | ValidationErrorKind::Enum { .. }
                 | ValidationErrorKind::Constant { .. }
                 | ValidationErrorKind::AnyOf { .. }
                 | ValidationErrorKind::OneOfNotValid { .. } => {
-                    let node = schema_node(schema, error.schema_path().as_str());
-                    let expected = node.map(|n| expected(schema, n, 0)).unwrap_or_default();
-                    found.push((at, Problem::Invalid { expected }));
+                    let expected = Expectation {
+                        schema: self,
+                        location: error.schema_path().as_str().to_string(),
+                    };
+                    found.push((at, SchemaProblem::Invalid { expected }));
                 }
                 _ => found.push((
                     at,
-                    Problem::Other {
+                    SchemaProblem::Other {
                         message: error.to_string(),
                     },
                 )),
@@ -222,7 +218,7 @@ impl ConfigSchema {
             }
             // An unknown key is listed once per object (above) and has no
             // other problem: only the others need the check for repeats.
-            if !matches!(problem, Problem::Unknown) {
+            if !matches!(problem, SchemaProblem::Unknown) {
                 if !reported.insert(path.clone()) {
                     continue;
                 }
@@ -298,7 +294,7 @@ fn remove(value: &mut Value, path: &[String]) {
 
 /// The schema node whose keyword failed: the keyword location without its
 /// last segment, following `$ref`s met on the way.
-fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value> {
+pub fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value> {
     let mut parts = segments(keyword_location);
     parts.pop();
     let mut node = root;
@@ -316,86 +312,10 @@ fn schema_node<'a>(root: &'a Value, keyword_location: &str) -> Option<&'a Value>
     Some(node)
 }
 
-fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
+/// The node a `$ref` in `node` points at, if it has one.
+pub fn resolve_ref<'a>(root: &'a Value, node: &'a Value) -> Option<&'a Value> {
     let target = node.get("$ref")?.as_str()?;
     root.pointer(target.strip_prefix('#')?)
-}
-
-/// What a schema node accepts, in words: "a string", "one of \"a\", \"b\"",
-/// "a list of strings", "a string or an object".
-fn expected(root: &Value, node: &Value, depth: usize) -> String {
-    if depth > 6 {
-        return t!("pi.error.schema.a_valid_value");
-    }
-    if let Some(target) = resolve_ref(root, node) {
-        return expected(root, target, depth + 1);
-    }
-    if let Some(options) = node.get("enum").and_then(Value::as_array) {
-        let listed: Vec<String> = options.iter().map(Value::to_string).collect();
-        return t!("pi.error.schema.one_of", values = listed.join(", "));
-    }
-    if let Some(constant) = node.get("const") {
-        return constant.to_string();
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(branches) = node.get(key).and_then(Value::as_array) {
-            let words: Vec<String> = branches
-                .iter()
-                .map(|b| expected(root, b, depth + 1))
-                .collect();
-            return words.join(&t!("pi.error.schema.or"));
-        }
-    }
-    match node.get("type") {
-        Some(Value::String(kind)) => type_words(root, node, kind, depth),
-        Some(Value::Array(kinds)) => kinds
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|k| type_words(root, node, k, depth))
-            .collect::<Vec<_>>()
-            .join(&t!("pi.error.schema.or")),
-        _ => t!("pi.error.schema.a_valid_value"),
-    }
-}
-
-fn type_words(root: &Value, node: &Value, kind: &str, depth: usize) -> String {
-    match kind {
-        "string" => t!("pi.error.schema.a_string"),
-        "boolean" => t!("pi.error.schema.true_or_false"),
-        "null" => "null".into(),
-        "object" => t!("pi.error.schema.an_object"),
-        "integer" | "number" => {
-            let noun = if kind == "integer" {
-                t!("pi.error.schema.a_whole_number")
-            } else {
-                t!("pi.error.schema.a_number")
-            };
-            match (
-                node.get("minimum").and_then(Value::as_f64),
-                node.get("maximum").and_then(Value::as_f64),
-            ) {
-                (Some(lo), Some(hi)) => t!(
-                    "pi.error.schema.number_from_to",
-                    noun = noun,
-                    low = lo.to_string(),
-                    high = hi.to_string()
-                ),
-                (Some(0.0), None) => t!("pi.error.schema.number_or_more", noun = noun),
-                _ => noun,
-            }
-        }
-        "array" => match node.get("items") {
-            Some(items) if items.get("type") == Some(&Value::from("string")) => {
-                t!("pi.error.schema.a_list_of_strings")
-            }
-            Some(items) => t!(
-                "pi.error.schema.a_list_of",
-                items = expected(root, items, depth + 1)
-            ),
-            None => t!("pi.error.schema.a_list"),
-        },
-        other => t!("pi.error.schema.a_kind", kind = other),
-    }
 }
 
 /// `a.b[2].c` for the path, `[2]` where the parent is a list.
@@ -421,61 +341,36 @@ fn key_name(value: &Value, path: &[String]) -> String {
 }
 
 /// A short rendering of the value found: `42`, `["x"]`, `"text"`.
-fn found_words(value: Option<&Value>) -> String {
-    let Some(value) = value else {
-        return t!("pi.error.schema.nothing");
-    };
-    let text = value.to_string();
-    if text.chars().count() > 40 {
+fn found_words(value: Option<&Value>) -> Option<String> {
+    let text = value?.to_string();
+    Some(if text.chars().count() > 40 {
         let short: String = text.chars().take(37).collect();
         format!("{short}...")
     } else {
         text
-    }
+    })
 }
 
-/// The sentence for `problem` at `path` of `root` (the contents of `file`); `ignored`
-/// adds that pi leaves the value out.
-fn describe(
+/// The warning for `problem` at `path` of `root` (the contents of `file`); `ignored`
+/// says that pi leaves the value out.
+fn warning(
     file: &Path,
     root: &Value,
     path: &[String],
-    problem: &Problem,
+    problem: &SchemaProblem,
     ignored: bool,
-) -> String {
-    let file = file.display().to_string();
-    let key = key_name(root, path);
+) -> SchemaWarning {
     let pointer: String = path
         .iter()
         .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
         .collect();
-    let value = root.pointer(&pointer);
-    let subject = if key.is_empty() {
-        t!("pi.error.schema.the_file")
-    } else {
-        format!("\"{key}\"")
-    };
-    let mut text = match problem {
-        Problem::Unknown => t!("pi.error.schema.unknown_key", file = file, key = subject),
-        Problem::Invalid { expected } => t!(
-            "pi.error.schema.invalid",
-            file = file,
-            key = subject,
-            expected = expected.as_str(),
-            found = found_words(value)
-        ),
-        Problem::Missing { property } => t!(
-            "pi.error.schema.missing",
-            file = file,
-            key = subject,
-            property = property.as_str()
-        ),
-        Problem::Other { message } => format!("{file}: {subject}: {message}"),
-    };
-    if ignored && !path.is_empty() {
-        text.push_str(&t!("pi.error.schema.ignored"));
+    SchemaWarning::Key {
+        file: file.to_path_buf(),
+        key: key_name(root, path),
+        problem: problem.clone(),
+        found: found_words(root.pointer(&pointer)),
+        ignored,
     }
-    text
 }
 
 #[cfg(test)]

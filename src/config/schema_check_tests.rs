@@ -1,9 +1,9 @@
 use super::*;
 use serde_json::json;
 
-fn check(schema: &ConfigSchema, mut value: Value) -> (Value, Vec<String>) {
+fn check(schema: &'static ConfigSchema, mut value: Value) -> (Value, Vec<String>) {
     let warnings = schema.check(Path::new("/cfg/settings.json"), &mut value);
-    (value, warnings)
+    (value, warnings.iter().map(ToString::to_string).collect())
 }
 
 /// The ```json blocks of a document that parse as JSON objects.

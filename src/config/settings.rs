@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::error::{JsonProblem, SettingsSaveError};
+use super::error::{JsonProblem, SettingsSaveError, SettingsWarning};
 use super::json_file::write_pretty_json;
 use super::paths;
 
@@ -41,7 +41,7 @@ impl Settings {
     /// errors the line and column). A key of the wrong type, or one the schema
     /// does not know, is reported once (file, key, expected type) and ignored;
     /// the rest of the file applies. Never fails.
-    pub fn load(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<String>) {
+    pub fn load(agent_dir: &Path, cwd: &Path) -> (Settings, Vec<SettingsWarning>) {
         let global_path = paths::settings_path(agent_dir);
         let project_path = paths::project_settings_path(cwd);
         let mut warnings = Vec::new();
@@ -263,7 +263,7 @@ pub fn merge_settings(base: &Map<String, Value>, over: &Map<String, Value>) -> M
 fn load_file(
     path: &Path,
     scope: SettingsScope,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<SettingsWarning>,
 ) -> (Map<String, Value>, bool) {
     let text = match super::json_file::read_config_text(path) {
         Ok(text) => text,
@@ -274,14 +274,15 @@ fn load_file(
                 path: path.to_path_buf(),
                 reason: super::error::IoFailure::of(&e),
             };
-            warnings.push(error.to_string());
+            warnings.push(SettingsWarning::File(error));
             return (Map::new(), false);
         }
     };
     match parse_object(&text) {
         Ok(map) => {
             let mut value = Value::Object(map);
-            warnings.extend(super::schema_check::SETTINGS.check_text(path, &text, &mut value));
+            let found = super::schema_check::SETTINGS.check_text(path, &text, &mut value);
+            warnings.extend(found.into_iter().map(SettingsWarning::Schema));
             let Value::Object(mut map) = value else {
                 return (Map::new(), true);
             };
@@ -294,7 +295,7 @@ fn load_file(
                 path: path.to_path_buf(),
                 problem,
             };
-            warnings.push(error.to_string());
+            warnings.push(SettingsWarning::File(error));
             (Map::new(), false)
         }
     }

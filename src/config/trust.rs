@@ -68,7 +68,7 @@ pub struct TrustStore {
     decisions: BTreeMap<String, Value>,
     /// Why the file could not be read, when it exists but is unreadable or
     /// malformed; such a file is never written over.
-    unreadable: Option<String>,
+    unreadable: Option<FileError>,
 }
 
 impl TrustStore {
@@ -79,7 +79,7 @@ impl TrustStore {
         let path = trust_path(agent_dir);
         let (decisions, unreadable) = match read_decisions(&path) {
             Ok(decisions) => (decisions, None),
-            Err(problem) => (BTreeMap::new(), Some(problem.to_string())),
+            Err(problem) => (BTreeMap::new(), Some(problem)),
         };
         TrustStore {
             path: Some(path),
@@ -90,8 +90,8 @@ impl TrustStore {
 
     /// Why `trust.json` could not be read, when it exists but does not parse;
     /// decisions are then kept for this run only.
-    pub fn unreadable(&self) -> Option<&str> {
-        self.unreadable.as_deref()
+    pub fn unreadable(&self) -> Option<&FileError> {
+        self.unreadable.as_ref()
     }
 
     /// The decision for `dir` or its nearest parent that has one.
@@ -120,7 +120,7 @@ impl TrustStore {
         let mut on_disk = match read_decisions(path) {
             Ok(on_disk) => on_disk,
             Err(problem) => {
-                self.unreadable = Some(problem.to_string());
+                self.unreadable = Some(problem.clone());
                 return Err(problem);
             }
         };
@@ -313,7 +313,18 @@ mod tests {
         std::fs::write(trust_path(&agent), original).unwrap();
         let mut store = TrustStore::load(&agent);
         let problem = store.unreadable().expect("the trailing comma is reported");
-        assert!(problem.contains("trust.json"), "{problem}");
+        let FileError::Syntax { path, problem } = problem else {
+            panic!("{problem:?}")
+        };
+        assert!(path.ends_with("trust.json"));
+        assert!(matches!(
+            problem,
+            JsonProblem::Syntax {
+                kind: crate::config::error::JsonSyntax::TrailingComma,
+                line: 3,
+                ..
+            }
+        ));
         let mut ask = || Some(true);
         let out = decide(&cwd, &mut store, None, false, Some(&mut ask));
         assert!(out.trusted, "the answer holds for this run");

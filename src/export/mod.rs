@@ -28,8 +28,12 @@ pub enum ExportError {
 impl std::fmt::Display for ExportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ExportError::Empty => write!(f, "Nothing to export yet - start a conversation first"),
-            ExportError::Io(path, e) => write!(f, "cannot write {}: {e}", path.display()),
+            ExportError::Empty => f.write_str(&crate::t!("pi.error.export.empty")),
+            ExportError::Io(path, e) => f.write_str(&crate::t!(
+                "pi.error.export.write",
+                path = path.display().to_string(),
+                reason = crate::i18n::config_words::io_reason(e)
+            )),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::config::error::{
     FileError, IoFailure, JsonProblem, JsonSyntax, SettingsFileError, SettingsSaveError,
+    SettingsWarning,
 };
 use crate::t;
 
@@ -95,6 +96,15 @@ impl std::fmt::Display for SettingsFileError {
     }
 }
 
+impl std::fmt::Display for SettingsWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SettingsWarning::File(e) => e.fmt(f),
+            SettingsWarning::Schema(w) => w.fmt(f),
+        }
+    }
+}
+
 impl std::fmt::Display for SettingsSaveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let file = |p: &PathBuf| p.display().to_string();
@@ -115,7 +125,7 @@ impl std::fmt::Display for SettingsSaveError {
             SettingsSaveError::UnusableValue { problem } => {
                 t!(
                     "pi.error.settings.save_unusable_value",
-                    problem = problem.as_str()
+                    problem = problem.to_string()
                 )
             }
             SettingsSaveError::Unwritable { path, reason } => t!(

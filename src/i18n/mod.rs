@@ -15,6 +15,7 @@ pub mod packs;
 pub mod plural;
 pub mod probe;
 pub mod registry;
+pub mod schema_words;
 #[cfg(test)]
 pub(crate) mod scoped;
 pub mod score;

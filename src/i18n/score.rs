@@ -474,6 +474,52 @@ mod tests {
     }
 
     #[test]
+    fn error_keys_count_in_the_coverage_score() {
+        let full = compute(&builtin_registry("en"), pass, pass);
+        let errors = |score: &Score| score.items.iter().find(|i| i.id == "errors").cloned();
+        let before = errors(&full).unwrap();
+        assert_eq!(before.earned, before.points, "{before:?}");
+        // Every error key of the three shipped translations is counted, those of the
+        // typed errors among them (they sit under `error.`).
+        let english = builtin_registry("en");
+        let keys = &english.bundle("pi", "en").unwrap().messages;
+        let error_keys = keys
+            .keys()
+            .filter(|k| ERROR_PREFIXES.iter().any(|p| k.starts_with(p)))
+            .count();
+        assert!(keys.contains_key("error.session.no_match"));
+        assert_eq!(
+            before.detail,
+            format!("{}/{}", 3 * error_keys, 3 * error_keys)
+        );
+
+        let mut registry = builtin_registry("en");
+        let mut japanese = registry.bundle("pi", "ja").unwrap().clone();
+        japanese.messages.remove("error.session.no_match");
+        japanese.messages.remove("error.pkg.lock_invalid");
+        registry.insert(japanese);
+        let after = errors(&compute(&registry, pass, pass)).unwrap();
+        let total = 3 * error_keys;
+        assert!(
+            after
+                .detail
+                .starts_with(&format!("{}/{total} (", total - 2)),
+            "{after:?}"
+        );
+        assert!(
+            after.detail.contains("ja:error.session.no_match"),
+            "{after:?}"
+        );
+        assert!(
+            after.detail.contains("ja:error.pkg.lock_invalid"),
+            "{after:?}"
+        );
+        // A gap in an error key leaves the other coverage items as they were.
+        let surfaces = |score: &Score| score.items[1].earned;
+        assert_eq!(surfaces(&compute(&registry, pass, pass)), surfaces(&full));
+    }
+
+    #[test]
     fn lookups_are_cached_and_fast() {
         let registry = builtin_registry("zh-TW");
         let (share, detail) = speed(&registry);

@@ -17,7 +17,8 @@ use crate::lua::tool_exec::error_text;
 use crate::tools::bash::operations::{BashOperations, ExecRequest, LocalShell, SpawnContext};
 use crate::tools::bash::process::{CommandEnd, Interruption, OutputSink};
 use crate::tools::operations::{
-    EditOperations, FileBytes, LocalFs, MAX_READ_BYTES, ReadOperations, WriteOperations,
+    EditOperations, FileBytes, LocalFs, MAX_READ_BYTES, OperationError, ReadOperations,
+    WriteOperations,
 };
 
 /// How often the sink gets a tick while a Lua `exec` runs.
@@ -84,9 +85,9 @@ impl std::fmt::Display for LuaOpError {
 
 impl std::error::Error for LuaOpError {}
 
-/// The text of `e` as the file tools report it.
-fn for_tool(e: LuaOpError) -> String {
-    e.to_string()
+/// `e` as the file tools report it.
+fn for_tool(e: LuaOpError) -> OperationError {
+    OperationError::extension(e)
 }
 
 /// Call `f(args...)`, keeping a raised error.
@@ -110,14 +111,14 @@ fn bytes_of(value: LuaValue) -> Result<Vec<u8>, LuaOpError> {
 }
 
 impl ReadOperations for LuaFileOps {
-    async fn access(&self, path: &Path) -> Result<(), String> {
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
         match &self.access {
             Some(f) => call::<()>(f, path_arg(path)).await.map_err(for_tool),
             None => ReadOperations::access(&LocalFs, path).await,
         }
     }
 
-    async fn read_file(&self, path: &Path) -> Result<FileBytes, String> {
+    async fn read_file(&self, path: &Path) -> Result<FileBytes, OperationError> {
         match &self.read_file {
             Some(f) => {
                 let read = call(f, path_arg(path)).await.and_then(bytes_of);
@@ -143,14 +144,14 @@ impl ReadOperations for LuaFileOps {
 }
 
 impl WriteOperations for LuaFileOps {
-    async fn mkdir(&self, dir: &Path) -> Result<(), String> {
+    async fn mkdir(&self, dir: &Path) -> Result<(), OperationError> {
         match &self.mkdir {
             Some(f) => call::<()>(f, path_arg(dir)).await.map_err(for_tool),
             None => LocalFs.mkdir(dir).await,
         }
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         match &self.write_file {
             Some(f) => call::<()>(f, (path_arg(path), content.to_string()))
                 .await
@@ -161,14 +162,14 @@ impl WriteOperations for LuaFileOps {
 }
 
 impl EditOperations for LuaFileOps {
-    async fn access(&self, path: &Path) -> Result<(), String> {
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
         match &self.access {
             Some(f) => call::<()>(f, path_arg(path)).await.map_err(for_tool),
             None => EditOperations::access(&LocalFs, path).await,
         }
     }
 
-    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, String> {
+    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, OperationError> {
         match &self.read_file {
             Some(f) => call(f, path_arg(path))
                 .await
@@ -178,7 +179,7 @@ impl EditOperations for LuaFileOps {
         }
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         WriteOperations::write_file(self, path, content).await
     }
 }

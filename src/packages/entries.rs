@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::error::PackageError;
 use super::source::PackageSource;
 
 /// Which settings file a package entry lives in.
@@ -99,12 +100,14 @@ impl PackageEntry {
     }
 
     /// Read an entry: a string, or an object with `source` and optional kind arrays.
-    pub fn from_value(value: &Value) -> Result<PackageEntry, String> {
+    pub fn from_value(value: &Value) -> Result<PackageEntry, PackageError> {
         match value {
             Value::String(s) => Ok(PackageEntry::plain(s)),
             Value::Object(map) => {
                 let source = map.get("source").and_then(Value::as_str).ok_or_else(|| {
-                    format!("package entry {value} has no \"source\" string; add \"source\": \"npm:<name>\" or a path")
+                    PackageError::EntryWithoutSource {
+                        entry: value.to_string(),
+                    }
                 })?;
                 let mut entry = PackageEntry::plain(source);
                 for (i, kind) in ResourceKind::ALL.iter().enumerate() {
@@ -119,20 +122,18 @@ impl PackageEntry {
                                 .map(str::to_string)
                                 .collect()
                         })
-                        .ok_or_else(|| {
-                            format!(
-                                "package \"{source}\": \"{}\" must be an array of patterns",
-                                kind.key()
-                            )
+                        .ok_or_else(|| PackageError::EntryFilterNotArray {
+                            source: source.to_string(),
+                            key: kind.key(),
                         })?;
                     entry.filters[i] = Some(patterns);
                     entry.filtered = true;
                 }
                 Ok(entry)
             }
-            other => Err(format!(
-                "package entry {other} must be a source string or an object with \"source\""
-            )),
+            other => Err(PackageError::EntryNotASource {
+                entry: other.to_string(),
+            }),
         }
     }
 }
@@ -169,15 +170,12 @@ pub fn entries_of(
         return (out, warnings);
     };
     let Some(items) = list.as_array() else {
-        warnings.push("settings \"packages\" must be an array of sources".to_string());
+        warnings.push(PackageError::PackagesNotAnArray.to_string());
         return (out, warnings);
     };
     for item in items {
-        let parsed = PackageEntry::from_value(item).and_then(|entry| {
-            PackageSource::parse(&entry.source)
-                .map(|source| (entry, source))
-                .map_err(String::from)
-        });
+        let parsed = PackageEntry::from_value(item)
+            .and_then(|entry| PackageSource::parse(&entry.source).map(|source| (entry, source)));
         match parsed {
             Ok((entry, source)) => out.push(ScopedPackage {
                 scope,
@@ -185,7 +183,7 @@ pub fn entries_of(
                 source,
                 base: base.to_path_buf(),
             }),
-            Err(e) => warnings.push(e),
+            Err(e) => warnings.push(e.to_string()),
         }
     }
     (out, warnings)

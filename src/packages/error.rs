@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::config::error::SettingsSaveError;
+use super::entries::Scope;
+use super::lock::Mismatch;
+use crate::config::error::{JsonProblem, SettingsSaveError};
 use crate::t;
 
 /// A package source that cannot be read, installed, updated or removed.
@@ -87,6 +89,64 @@ pub enum PackageError {
     TemporaryNotSaved,
     /// A settings file could not be read or written.
     Settings(SettingsSaveError),
+    /// A file or folder could not be read.
+    CannotRead {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A lock file is not the JSON pi writes.
+    LockInvalid {
+        /// The lock file.
+        path: PathBuf,
+        /// What is wrong and where.
+        problem: JsonProblem,
+    },
+    /// A package's files no longer match its lock entry.
+    LockMismatch {
+        /// The source as written in settings.
+        source: String,
+        /// Where it is configured.
+        scope: Scope,
+        /// The lock file.
+        lock: PathBuf,
+        /// The first difference.
+        mismatch: Mismatch,
+    },
+    /// Installing a package failed.
+    InstallFailed {
+        /// The source as the user wrote it.
+        source: String,
+        /// Why.
+        cause: Box<PackageError>,
+    },
+    /// A package installed at its locked version differs from the lock.
+    RestoreDiffers {
+        /// The source as written in settings.
+        source: String,
+        /// The first file that differs.
+        file: String,
+    },
+    /// A `packages` entry that is an object without a `source` string.
+    EntryWithoutSource {
+        /// The entry, as JSON.
+        entry: String,
+    },
+    /// A `packages` entry whose resource filter is not an array.
+    EntryFilterNotArray {
+        /// The entry's source.
+        source: String,
+        /// The filter's key (`extensions`, `skills`, ...).
+        key: &'static str,
+    },
+    /// A `packages` entry that is neither a string nor an object.
+    EntryNotASource {
+        /// The entry, as JSON.
+        entry: String,
+    },
+    /// The `packages` setting is not an array.
+    PackagesNotAnArray,
 }
 
 impl From<SettingsSaveError> for PackageError {
@@ -159,15 +219,47 @@ impl std::fmt::Display for PackageError {
             ),
             PackageError::TemporaryNotSaved => t!("pi.error.pkg.temporary_not_saved"),
             PackageError::Settings(e) => e.to_string(),
+            PackageError::CannotRead { path, reason } => t!(
+                "pi.error.pkg.cannot_read",
+                path = path_text(path),
+                reason = reason.as_str()
+            ),
+            PackageError::LockInvalid { path, problem } => t!(
+                "pi.error.pkg.lock_invalid",
+                path = path_text(path),
+                problem = problem.to_string()
+            ),
+            PackageError::LockMismatch {
+                source,
+                scope,
+                lock,
+                mismatch,
+            } => super::store::mismatch_message(source, *scope, lock, mismatch),
+            PackageError::InstallFailed { source, cause } => t!(
+                "pi.pkg.install_failed",
+                source = source.as_str(),
+                error = cause.to_string()
+            ),
+            PackageError::RestoreDiffers { source, file } => t!(
+                "pi.pkg.restore_differs",
+                source = source.as_str(),
+                file = file.as_str()
+            ),
+            PackageError::EntryWithoutSource { entry } => {
+                t!("pi.error.pkg.entry_without_source", entry = entry.as_str())
+            }
+            PackageError::EntryFilterNotArray { source, key } => t!(
+                "pi.error.pkg.entry_filter_not_array",
+                source = source.as_str(),
+                key = *key
+            ),
+            PackageError::EntryNotASource { entry } => {
+                t!("pi.error.pkg.entry_not_a_source", entry = entry.as_str())
+            }
+            PackageError::PackagesNotAnArray => t!("pi.error.pkg.packages_not_an_array"),
         };
         f.write_str(&text)
     }
 }
 
 impl std::error::Error for PackageError {}
-
-impl From<PackageError> for String {
-    fn from(e: PackageError) -> String {
-        e.to_string()
-    }
-}

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::entries::Scope;
+use super::error::PackageError;
+use crate::config::error::JsonProblem;
+use crate::i18n::config_words::io_reason;
 
 /// The lock file format version written.
 const LOCK_VERSION: u32 = 1;
@@ -63,25 +66,39 @@ pub fn lock_path(scope: Scope, agent_dir: &Path, cwd: &Path) -> Option<PathBuf> 
 
 impl Lock {
     /// Read a lock file; a missing file is an empty lock.
-    pub fn load(path: &Path) -> Result<Lock, String> {
+    pub fn load(path: &Path) -> Result<Lock, PackageError> {
         match std::fs::read_to_string(path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display())),
+            Ok(text) => serde_json::from_str(&text).map_err(|e| PackageError::LockInvalid {
+                path: path.to_path_buf(),
+                problem: JsonProblem::from_serde(&e),
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Lock::default()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(PackageError::CannotRead {
+                path: path.to_path_buf(),
+                reason: io_reason(&e),
+            }),
         }
     }
 
     /// Write the lock (sorted keys, two-space indent, final newline), atomically.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), PackageError> {
         let mut lock = self.clone();
         lock.version = LOCK_VERSION;
-        let mut text = serde_json::to_string_pretty(&lock).map_err(|e| e.to_string())?;
+        let unwritable = |e: &std::io::Error| PackageError::CannotWrite {
+            path: path.to_path_buf(),
+            reason: io_reason(e),
+        };
+        let mut text = serde_json::to_string_pretty(&lock)
+            .map_err(|e| unwritable(&std::io::Error::other(e)))?;
         text.push('\n');
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| PackageError::CannotCreate {
+                path: dir.to_path_buf(),
+                reason: io_reason(&e),
+            })?;
         }
         crate::config::atomic_file::write_atomically(path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| unwritable(&e))
     }
 }
 

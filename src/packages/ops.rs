@@ -243,8 +243,11 @@ pub fn resolve_packages(
         let path = match manager.installed_path(&package.source, package.scope) {
             Ok(path) => path,
             Err(e) => {
-                out.warnings
-                    .push(format!("package {}: {e}", package.entry.source));
+                out.warnings.push(crate::t!(
+                    "pi.error.pkg.warning",
+                    source = package.entry.source.as_str(),
+                    error = e.to_string()
+                ));
                 continue;
             }
         };
@@ -257,15 +260,18 @@ pub fn resolve_packages(
         if refresh && !offline && path.join(".git").exists() {
             progress(&package.entry.source);
             if let Err(e) = manager.update(&package.source, package.scope) {
-                out.warnings
-                    .push(format!("package {}: {e}", package.entry.source));
+                out.warnings.push(crate::t!(
+                    "pi.error.pkg.warning",
+                    source = package.entry.source.as_str(),
+                    error = e.to_string()
+                ));
             }
         }
         if !path.exists() && !local {
             if offline {
-                out.warnings.push(format!(
-                    "package {} is not installed and pi is offline; run `pi install {}` when online",
-                    package.entry.source, package.entry.source
+                out.warnings.push(crate::t!(
+                    "pi.error.pkg.offline_not_installed",
+                    source = package.entry.source.as_str()
                 ));
                 continue;
             }
@@ -289,8 +295,8 @@ pub fn resolve_packages(
             ));
             continue;
         }
-        if let Err(message) = locks.check(package, &path) {
-            out.warnings.push(message);
+        if let Err(mismatch) = locks.check(package, &path) {
+            out.warnings.push(mismatch.to_string());
             continue;
         }
         out.add_package(&path, &package.entry, package.scope);

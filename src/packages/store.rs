@@ -7,10 +7,12 @@ use std::path::{Path, PathBuf};
 
 use super::commands::git;
 use super::entries::{Scope, ScopedPackage};
+use super::error::PackageError;
 use super::lock::{Lock, LockEntry, Mismatch, StatCache, lock_path, snapshot, verify};
 use super::manager::PackageManager;
 use super::ops::{add_to_settings, scope_packages};
 use super::source::PackageSource;
+use crate::i18n::config_words::io_reason;
 use crate::t;
 
 /// What `source` is now on disk: kind, npm version or git revision, and every file's hash.
@@ -19,7 +21,7 @@ pub fn describe(
     source: &PackageSource,
     scope: Scope,
     cache: &mut StatCache,
-) -> Result<LockEntry, String> {
+) -> Result<LockEntry, PackageError> {
     let path = manager.installed_path(source, scope)?;
     let mut entry = LockEntry::default();
     match source {
@@ -39,13 +41,16 @@ pub fn describe(
             entry.revision = Some(git(&["rev-parse", "HEAD"], Some(&path))?);
         }
     }
-    entry.files = snapshot(&path, cache).map_err(|e| format!("{}: {e}", path.display()))?;
+    entry.files = snapshot(&path, cache).map_err(|e| PackageError::CannotRead {
+        reason: io_reason(&e),
+        path,
+    })?;
     Ok(entry)
 }
 
 /// Record the installed state of `stored` (the source as written in settings) in `scope`'s
 /// lock. Temporary packages are never locked.
-pub fn record(manager: &PackageManager, scope: Scope, stored: &str) -> Result<(), String> {
+pub fn record(manager: &PackageManager, scope: Scope, stored: &str) -> Result<(), PackageError> {
     let Some(file) = lock_path(scope, &manager.agent_dir, &manager.cwd) else {
         return Ok(());
     };
@@ -60,7 +65,7 @@ pub fn record(manager: &PackageManager, scope: Scope, stored: &str) -> Result<()
 }
 
 /// Drop every entry of `scope`'s lock whose source has `identity`.
-pub fn forget(manager: &PackageManager, scope: Scope, identity: &str) -> Result<(), String> {
+pub fn forget(manager: &PackageManager, scope: Scope, identity: &str) -> Result<(), PackageError> {
     let Some(file) = lock_path(scope, &manager.agent_dir, &manager.cwd) else {
         return Ok(());
     };
@@ -139,7 +144,7 @@ pub fn restore(
     manager: &PackageManager,
     scope: Scope,
     progress: &dyn Fn(&str),
-) -> Result<Vec<Restored>, String> {
+) -> Result<Vec<Restored>, PackageError> {
     let (agent, cwd) = (&manager.agent_dir, &manager.cwd);
     let Some(file) = lock_path(scope, agent, cwd) else {
         return Ok(Vec::new());
@@ -165,19 +170,15 @@ pub fn restore(
             cache.forget_under(&path);
             manager
                 .install(&pinned(&source, entry), scope)
-                .map_err(|e| {
-                    t!(
-                        "pi.pkg.install_failed",
-                        source = stored,
-                        error = e.to_string()
-                    )
+                .map_err(|e| PackageError::InstallFailed {
+                    source: stored.clone(),
+                    cause: Box::new(e),
                 })?;
             if let Err(m) = verify(&path, &entry.files, &mut cache) {
-                return Err(t!(
-                    "pi.pkg.restore_differs",
-                    source = stored.as_str(),
-                    file = m.file()
-                ));
+                return Err(PackageError::RestoreDiffers {
+                    source: stored.clone(),
+                    file: m.file().to_string(),
+                });
             }
             out.push(Restored::Installed(stored.clone()));
         }
@@ -256,10 +257,10 @@ impl<'a> LockCheck<'a> {
         }
     }
 
-    /// Whether the package installed at `path` matches its lock entry; the error is the
-    /// message naming the package, the file and the fix. Packages without an entry (and
-    /// local paths) pass.
-    pub fn check(&mut self, package: &ScopedPackage, path: &Path) -> Result<(), String> {
+    /// Whether the package installed at `path` matches its lock entry; the error names
+    /// the package, the file and the lock. Packages without an entry (and local paths)
+    /// pass.
+    pub fn check(&mut self, package: &ScopedPackage, path: &Path) -> Result<(), PackageError> {
         let Some((file, lock, _)) = self.lock(package.scope) else {
             return Ok(());
         };
@@ -270,8 +271,12 @@ impl<'a> LockCheck<'a> {
             return Ok(());
         }
         let (file, files) = (file.clone(), entry.files.clone());
-        verify(path, &files, self.cache())
-            .map_err(|m| mismatch_message(&package.entry.source, package.scope, &file, &m))
+        verify(path, &files, self.cache()).map_err(|mismatch| PackageError::LockMismatch {
+            source: package.entry.source.clone(),
+            scope: package.scope,
+            lock: file,
+            mismatch,
+        })
     }
 
     /// Save locks that gained entries and the file cache.

@@ -64,7 +64,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         trust.trusted,
         &cwd,
     )
-    .map_err(SdkError::Setup)?;
+    .map_err(|e| SdkError::Setup(e.to_string()))?;
     let env_session_dir = std::env::var("PI_CODING_AGENT_SESSION_DIR").ok();
     let session_dir = resolve_session_dir(
         args.session_dir.as_deref(),
@@ -73,7 +73,8 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         &agent_dir,
         &cwd,
     );
-    let session = open_session(&args, &cwd, &session_dir, &agent_dir).map_err(SdkError::Setup)?;
+    let session = open_session(&args, &cwd, &session_dir, &agent_dir)
+        .map_err(|e| SdkError::Setup(e.to_string()))?;
     warn_all(session.load_warning());
     let existing = session.build_context();
     let has_existing = !existing.messages.is_empty();

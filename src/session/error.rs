@@ -49,29 +49,34 @@ pub enum SessionError {
 impl fmt::Display for SessionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SessionError::Read { path, source } => {
-                write!(f, "Cannot read session file {}: {source}", path.display())
-            }
-            SessionError::Write { path, source } => {
-                write!(f, "Cannot write session file {}: {source}", path.display())
-            }
-            SessionError::NotASessionFile { path } => write!(
-                f,
-                "{} is not a session file (its first line is not a session header)",
-                path.display()
-            ),
+            SessionError::Read { path, source } => f.write_str(&crate::t!(
+                "pi.error.session.read",
+                path = path.display().to_string(),
+                reason = crate::i18n::config_words::io_reason(source)
+            )),
+            SessionError::Write { path, source } => f.write_str(&crate::t!(
+                "pi.error.session.write",
+                path = path.display().to_string(),
+                reason = crate::i18n::config_words::io_reason(source)
+            )),
+            SessionError::NotASessionFile { path } => f.write_str(&crate::t!(
+                "pi.error.session.not_a_session_file",
+                path = path.display().to_string()
+            )),
             SessionError::NewerVersion { path, version } => f.write_str(&crate::t!(
                 "pi.session.newer_version",
                 path = path.display().to_string(),
                 version = version.to_string(),
                 supported = super::entries::CURRENT_SESSION_VERSION.to_string()
             )),
-            SessionError::EmptySource { path } => write!(
-                f,
-                "Cannot fork: source session file is empty or invalid: {}",
-                path.display()
-            ),
-            SessionError::EntryNotFound { id } => write!(f, "Entry {id} not found"),
+            SessionError::EmptySource { path } => f.write_str(&crate::t!(
+                "pi.error.session.empty_source",
+                path = path.display().to_string()
+            )),
+            SessionError::EntryNotFound { id } => f.write_str(&crate::t!(
+                "pi.error.session.entry_not_found",
+                id = id.as_str()
+            )),
         }
     }
 }

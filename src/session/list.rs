@@ -83,6 +83,24 @@ impl ResolvedSessionArg {
     }
 }
 
+/// No stored session's id starts with a `--session`/`--fork` argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSessionMatch {
+    /// The argument (an id prefix).
+    pub arg: String,
+}
+
+impl std::fmt::Display for NoSessionMatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::t!(
+            "pi.error.session.no_match",
+            arg = self.arg.as_str()
+        ))
+    }
+}
+
+impl std::error::Error for NoSessionMatch {}
+
 /// True when a `--session`/`--fork` argument names a file (a path or a `.jsonl` name)
 /// rather than a session id prefix.
 pub fn names_a_file(arg: &str) -> bool {
@@ -98,7 +116,7 @@ pub fn lookup_session_arg(
     cwd: &Path,
     session_dir: Option<&Path>,
     agent_dir: &Path,
-) -> Result<ResolvedSessionArg, String> {
+) -> Result<ResolvedSessionArg, NoSessionMatch> {
     if names_a_file(arg) {
         return Ok(ResolvedSessionArg::Path(PathBuf::from(arg)));
     }
@@ -118,7 +136,9 @@ pub fn lookup_session_arg(
             path: found.path,
             cwd: found.cwd,
         })
-        .ok_or_else(|| format!("No session found matching '{arg}'"))
+        .ok_or_else(|| NoSessionMatch {
+            arg: arg.to_string(),
+        })
 }
 
 /// [`lookup_session_arg`] reduced to the session file path (for `--fork`,
@@ -128,7 +148,7 @@ pub fn resolve_session_arg(
     cwd: &Path,
     session_dir: Option<&Path>,
     agent_dir: &Path,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, NoSessionMatch> {
     lookup_session_arg(arg, cwd, session_dir, agent_dir).map(|found| found.path().to_path_buf())
 }
 

@@ -18,6 +18,28 @@ use chrono::{DateTime, Utc};
 use memchr::{memchr, memmem, memrchr};
 use serde_json::Value;
 
+/// Why a search cannot be run.
+#[derive(Debug, Clone)]
+pub enum QueryError {
+    /// Nothing to look for.
+    Empty,
+    /// The pattern is not a valid regular expression.
+    Invalid(regex::Error),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&match self {
+            QueryError::Empty => crate::t!("pi.error.session.search_empty"),
+            QueryError::Invalid(e) => {
+                crate::t!("pi.error.session.search_invalid", detail = e.to_string())
+            }
+        })
+    }
+}
+
+impl std::error::Error for QueryError {}
+
 /// What a search looks for, compiled for raw bytes and for decoded text.
 #[derive(Debug, Clone)]
 pub struct SessionQuery {
@@ -29,10 +51,10 @@ pub struct SessionQuery {
 
 impl SessionQuery {
     /// A phrase: its words in order, any whitespace between them, any case.
-    pub fn phrase(phrase: &str) -> Result<Self, String> {
+    pub fn phrase(phrase: &str) -> Result<Self, QueryError> {
         let words: Vec<&str> = phrase.split_whitespace().collect();
         if words.is_empty() {
-            return Err("empty search".to_string());
+            return Err(QueryError::Empty);
         }
         let escaped = |word: &&str| {
             let json = serde_json::to_string(word).unwrap_or_default();
@@ -46,22 +68,22 @@ impl SessionQuery {
     /// A regular expression (case-insensitive). It is matched against the
     /// text as stored, too, so one that must match a quote, a backslash or a
     /// line break inside a message finds nothing there.
-    pub fn regex(pattern: &str) -> Result<Self, String> {
+    pub fn regex(pattern: &str) -> Result<Self, QueryError> {
         if pattern.trim().is_empty() {
-            return Err("empty search".to_string());
+            return Err(QueryError::Empty);
         }
         Self::compile(pattern, pattern)
     }
 
-    fn compile(raw: &str, text: &str) -> Result<Self, String> {
+    fn compile(raw: &str, text: &str) -> Result<Self, QueryError> {
         let raw = regex::bytes::RegexBuilder::new(raw)
             .case_insensitive(true)
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(QueryError::Invalid)?;
         let text = regex::RegexBuilder::new(text)
             .case_insensitive(true)
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(QueryError::Invalid)?;
         Ok(SessionQuery { raw, text })
     }
 }

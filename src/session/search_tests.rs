@@ -155,8 +155,12 @@ fn regexes_and_escaped_text() {
     let re = search_sessions(root, &SessionQuery::regex(r"e0\d{3}").unwrap());
     assert_eq!(ids(&re), ["num"]);
     assert_eq!(re[0].snippet, "error E0502 seen");
-    assert!(SessionQuery::regex("(").is_err());
-    assert!(SessionQuery::phrase("  ").is_err());
+    assert!(matches!(
+        SessionQuery::regex("("),
+        Err(QueryError::Invalid(_))
+    ));
+    assert!(matches!(SessionQuery::phrase("  "), Err(QueryError::Empty)));
+    assert!(matches!(SessionQuery::regex(" "), Err(QueryError::Empty)));
 }
 
 #[test]

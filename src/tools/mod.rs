@@ -72,6 +72,7 @@ pub mod listing;
 pub mod ls;
 pub mod mime;
 pub mod mutation_queue;
+pub mod operation_error;
 pub mod operations;
 pub mod paths;
 pub mod read;

@@ -3,14 +3,15 @@
 //! Each tool keeps its own behaviour (offsets, truncation, image handling, edit matching,
 //! diffs) and reaches files only through one of these traits, so an extension can send
 //! the I/O elsewhere (over ssh, into a container) and get the built-in tool's output.
-//! [`LocalFs`] is the local file system the built-in tools use. Errors are the message
-//! the model reads.
+//! [`LocalFs`] is the local file system the built-in tools use. Errors are
+//! [`OperationError`]s, worded for the model that reads them.
 
 use std::future::Future;
 use std::path::Path;
 
 use super::fs_errors;
 use super::mime::detect_image_mime_type;
+pub use super::operation_error::{FileAction, OperationError};
 
 /// The most of one file the read tool loads (64 MiB).
 pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
@@ -25,10 +26,10 @@ pub struct FileBytes {
 
 /// The I/O of the `read` tool.
 pub trait ReadOperations {
-    /// Fails with the message to report when `path` cannot be read as a file.
-    fn access(&self, path: &Path) -> impl Future<Output = Result<(), String>>;
+    /// Fails with why `path` cannot be read as a file.
+    fn access(&self, path: &Path) -> impl Future<Output = Result<(), OperationError>>;
     /// The content of `path`.
-    fn read_file(&self, path: &Path) -> impl Future<Output = Result<FileBytes, String>>;
+    fn read_file(&self, path: &Path) -> impl Future<Output = Result<FileBytes, OperationError>>;
     /// The image MIME type of `path` (`head` holds its first bytes), or `None` for text.
     fn detect_image_mime_type(
         &self,
@@ -40,20 +41,28 @@ pub trait ReadOperations {
 /// The I/O of the `write` tool.
 pub trait WriteOperations {
     /// Create `dir` and its parents.
-    fn mkdir(&self, dir: &Path) -> impl Future<Output = Result<(), String>>;
+    fn mkdir(&self, dir: &Path) -> impl Future<Output = Result<(), OperationError>>;
     /// Replace the content of `path`.
-    fn write_file(&self, path: &Path, content: &str) -> impl Future<Output = Result<(), String>>;
+    fn write_file(
+        &self,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = Result<(), OperationError>>;
 }
 
 /// The I/O of the `edit` tool.
 pub trait EditOperations {
-    /// Fails with the reason when `path` cannot be both read and written
-    /// (`Error code: ENOENT`, or the message of a custom check).
-    fn access(&self, path: &Path) -> impl Future<Output = Result<(), String>>;
+    /// Fails with why `path` cannot be both read and written
+    /// (its error code, or the message of a custom check).
+    fn access(&self, path: &Path) -> impl Future<Output = Result<(), OperationError>>;
     /// The content of `path`.
-    fn read_file(&self, path: &Path) -> impl Future<Output = Result<Vec<u8>, String>>;
+    fn read_file(&self, path: &Path) -> impl Future<Output = Result<Vec<u8>, OperationError>>;
     /// Replace the content of `path`.
-    fn write_file(&self, path: &Path, content: &str) -> impl Future<Output = Result<(), String>>;
+    fn write_file(
+        &self,
+        path: &Path,
+        content: &str,
+    ) -> impl Future<Output = Result<(), OperationError>>;
 }
 
 /// The local file system.
@@ -61,27 +70,22 @@ pub trait EditOperations {
 pub struct LocalFs;
 
 impl ReadOperations for LocalFs {
-    async fn access(&self, path: &Path) -> Result<(), String> {
-        fs_errors::access(path, libc::R_OK).map_err(|e| fs_errors::describe(&e, "access", path))?;
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
+        fs_errors::access(path, libc::R_OK).map_err(|e| OperationError::io("access", path, e))?;
         if path.is_dir() {
-            return Err("EISDIR: illegal operation on a directory, read".into());
+            return Err(OperationError::IsDirectory);
         }
-        let meta = std::fs::metadata(path).map_err(|e| fs_errors::describe(&e, "stat", path))?;
+        let meta = std::fs::metadata(path).map_err(|e| OperationError::io("stat", path, e))?;
         if !meta.is_file() {
-            return Err(format!(
-                "Cannot read {}: it is {}, not a regular file. The read tool reads regular files \
-                 only (a device or pipe could block or never end); use bash with `head -c` to sample it.",
-                path.display(),
-                special_kind(&meta)
-            ));
+            return Err(not_regular(FileAction::Read, path, &meta));
         }
         Ok(())
     }
 
-    async fn read_file(&self, path: &Path) -> Result<FileBytes, String> {
+    async fn read_file(&self, path: &Path) -> Result<FileBytes, OperationError> {
         read_bounded(path)
             .await
-            .map_err(|e| fs_errors::describe(&e, "open", path))
+            .map_err(|e| OperationError::io("open", path, e))
     }
 
     async fn detect_image_mime_type(&self, _path: &Path, head: &[u8]) -> Option<String> {
@@ -90,54 +94,49 @@ impl ReadOperations for LocalFs {
 }
 
 impl WriteOperations for LocalFs {
-    async fn mkdir(&self, dir: &Path) -> Result<(), String> {
+    async fn mkdir(&self, dir: &Path) -> Result<(), OperationError> {
         tokio::fs::create_dir_all(dir)
             .await
-            .map_err(|e| fs_errors::describe(&e, "mkdir", dir))
+            .map_err(|e| OperationError::io("mkdir", dir, e))
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         if let Ok(meta) = std::fs::metadata(path)
             && !meta.is_file()
         {
-            return Err(format!(
-                "Cannot write {}: it is {}, not a regular file",
-                path.display(),
-                special_kind(&meta)
-            ));
+            return Err(not_regular(FileAction::Write, path, &meta));
         }
         tokio::fs::write(path, content)
             .await
-            .map_err(|e| fs_errors::describe(&e, "open", path))
+            .map_err(|e| OperationError::io("open", path, e))
     }
 }
 
 impl EditOperations for LocalFs {
-    async fn access(&self, path: &Path) -> Result<(), String> {
-        fs_errors::access(path, libc::R_OK | libc::W_OK).map_err(|e| {
-            match fs_errors::error_code(&e) {
-                Some(code) => format!("Error code: {code}"),
-                None => e.to_string(),
-            }
-        })
+    async fn access(&self, path: &Path) -> Result<(), OperationError> {
+        fs_errors::access(path, libc::R_OK | libc::W_OK)
+            .map_err(|error| OperationError::NoAccess { error })
     }
 
-    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, String> {
+    async fn read_file(&self, path: &Path) -> Result<Vec<u8>, OperationError> {
         let owned = path.to_path_buf();
         tokio::task::spawn_blocking(move || {
             crate::config::regular_file::read_regular(&owned, MAX_READ_BYTES)
         })
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| match e.kind() {
+        .map_err(|error| OperationError::Interrupted { error })?
+        .map_err(|error| match error.kind() {
             std::io::ErrorKind::InvalidInput | std::io::ErrorKind::InvalidData => {
-                format!("Cannot edit {}: {e}", path.display())
+                OperationError::Unusable {
+                    path: path.to_path_buf(),
+                    error,
+                }
             }
-            _ => fs_errors::describe(&e, "open", path),
+            _ => OperationError::io("open", path, error),
         })
     }
 
-    async fn write_file(&self, path: &Path, content: &str) -> Result<(), String> {
+    async fn write_file(&self, path: &Path, content: &str) -> Result<(), OperationError> {
         WriteOperations::write_file(self, path, content).await
     }
 }
@@ -161,7 +160,11 @@ async fn read_bounded(path: &Path) -> std::io::Result<FileBytes> {
     .map_err(std::io::Error::other)?
 }
 
-/// What a file that is not a regular file is, in words.
-fn special_kind(meta: &std::fs::Metadata) -> &'static str {
-    crate::config::regular_file::kind_of(meta)
+/// `path` is not a regular file (`meta` says what it is instead).
+fn not_regular(action: FileAction, path: &Path, meta: &std::fs::Metadata) -> OperationError {
+    OperationError::NotRegular {
+        action,
+        path: path.to_path_buf(),
+        kind: crate::config::regular_file::kind_of(meta),
+    }
 }

@@ -114,8 +114,8 @@ async fn read_file<O: ReadOperations>(
     absolute: &Path,
     auto_resize: bool,
 ) -> Result<ToolOutput, ToolError> {
-    ops.access(absolute).await.map_err(ToolError::new)?;
-    let FileBytes { bytes, cut } = ops.read_file(absolute).await.map_err(ToolError::new)?;
+    ops.access(absolute).await?;
+    let FileBytes { bytes, cut } = ops.read_file(absolute).await?;
     let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
     if let Some(mime_type) = ops.detect_image_mime_type(absolute, head).await {
         let content = match prepare_attachment(&bytes, &mime_type, auto_resize) {

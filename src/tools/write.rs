@@ -70,12 +70,12 @@ pub async fn write_with<O: WriteOperations>(
     let _guard = lock_file_unless_aborted(&absolute, &ctx.signal).await?;
     check_aborted(&ctx.signal)?;
     if let Some(dir) = absolute.parent() {
-        ops.mkdir(dir).await.map_err(ToolError::new)?;
+        ops.mkdir(dir).await?;
     }
     check_aborted(&ctx.signal)?;
     ops.write_file(&absolute, content)
         .await
-        .map_err(ToolError::new)?;
+        .map_err(ToolError::from)?;
     // The count is in UTF-16 code units, as this result text has always reported it.
     let length = content.encode_utf16().count();
     Ok(ToolOutput::text(format!(

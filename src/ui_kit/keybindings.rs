@@ -265,7 +265,11 @@ impl Keybindings {
         match serde_json::from_str::<Value>(&text) {
             Ok(mut root) if root.is_object() => {
                 // Wrong-typed entries are named and left out (their defaults stay).
-                let mut warnings = crate::config::schema_check::KEYBINDINGS.check(&path, &mut root);
+                let mut warnings: Vec<String> = crate::config::schema_check::KEYBINDINGS
+                    .check(&path, &mut root)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
                 let (kb, more) = Keybindings::from_value(&root);
                 warnings.extend(more);
                 (kb, warnings)

@@ -263,7 +263,11 @@ impl Theme {
             return (Theme::parse(&text).map_err(failed), Vec::new());
         };
         let before = root.clone();
-        let warnings = crate::config::schema_check::THEME.check(path, &mut root);
+        let warnings: Vec<String> = crate::config::schema_check::THEME
+            .check(path, &mut root)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let fallback = Theme::default();
         if let (Some(was), Some(Value::Object(colors))) = (
             before.get("colors").and_then(Value::as_object),

@@ -316,7 +316,7 @@ async fn continuing_an_empty_context_fails() {
     )
     .await;
     assert_eq!(
-        result.unwrap_err(),
+        result.unwrap_err().to_string(),
         "Cannot continue: no messages in context"
     );
     assert!(events.0.is_empty());

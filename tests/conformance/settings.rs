@@ -167,13 +167,12 @@ fn both_broken_files_reported() {
     assert!(
         warnings
             .iter()
-            .any(|w| w.contains(&d.global().display().to_string()))
+            .any(|w| w.to_string().contains(&d.global().display().to_string()))
     );
-    assert!(
-        warnings
-            .iter()
-            .any(|w| w.contains(&d.project_file().display().to_string()))
-    );
+    assert!(warnings.iter().any(|w| {
+        w.to_string()
+            .contains(&d.project_file().display().to_string())
+    }));
 }
 
 /// orig: settings-manager.test.ts › SettingsManager › project settings directory creation › should not create .pi folder when only reading project settings

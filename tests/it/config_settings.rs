@@ -69,7 +69,7 @@ fn malformed_settings_warn_and_fall_back_to_defaults() {
     );
     let (settings, warnings) = Settings::load(agent.path(), cwd.path());
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    let warning = &warnings[0];
+    let warning = &warnings[0].to_string();
     assert!(warning.contains(&global.display().to_string()), "{warning}");
     assert!(warning.contains("line 3, column"), "{warning}");
     assert!(

@@ -280,6 +280,37 @@ fn install_missing_path(locale: &str) -> String {
     run_in(&mut sandbox, locale, &["install", "/nowhere/pkg"], None)
 }
 
+fn broken_trust_file(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    std::fs::create_dir_all(sandbox.project.join(".pi")).unwrap();
+    std::fs::write(sandbox.project.join(".pi/settings.json"), "{}").unwrap();
+    sandbox.write_agent_file(
+        "trust.json",
+        "{\n  \"/elsewhere\": {\"trusted\": true},\n}\n",
+    );
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn remove_unknown_package(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    run_in(&mut sandbox, locale, &["remove", "npm:absent-pkg"], None)
+}
+
+fn unknown_session_id(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let args = ["--provider", "demo", "--session", "0badc0de", "-p", "hi"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
+fn many_unknown_settings(locale: &str) -> String {
+    let mut sandbox = PiSandbox::new();
+    let keys: Vec<String> = (1..=7).map(|n| format!("\"bogusKey{n}\": {n}")).collect();
+    sandbox.write_agent_file("settings.json", &format!("{{{}}}", keys.join(", ")));
+    let args = ["--provider", "demo", "-p", "markdown"];
+    run_in(&mut sandbox, locale, &args, None)
+}
+
 fn missing_file_argument(locale: &str) -> String {
     let mut sandbox = PiSandbox::new();
     let args = ["--provider", "demo", "-p", "@absent.txt"];
@@ -434,6 +465,26 @@ const CASES: &[Case] = &[
         name: "pi install of a missing path",
         run: install_missing_path,
         names: &["/nowhere/pkg"],
+    },
+    Case {
+        name: "trust.json with a trailing comma",
+        run: broken_trust_file,
+        names: &["trust.json", "3"],
+    },
+    Case {
+        name: "pi remove of a package not configured",
+        run: remove_unknown_package,
+        names: &["npm:absent-pkg", "pi list"],
+    },
+    Case {
+        name: "--session with an unknown id",
+        run: unknown_session_id,
+        names: &["0badc0de"],
+    },
+    Case {
+        name: "settings with many unknown keys",
+        run: many_unknown_settings,
+        names: &["settings.json", "7", "bogusKey1"],
     },
     Case {
         name: "missing @file",

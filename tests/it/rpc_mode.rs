@@ -474,3 +474,43 @@ fn extension_confirm_is_answered_through_the_ui_protocol() {
         rpc.event("agent_end");
     }
 }
+
+#[test]
+fn failed_session_commands_carry_their_own_code_and_a_translated_message() {
+    let server = MockServer::start();
+    server.push(MockReply::anthropic_text("好"));
+    let mut sandbox = PiSandbox::with_mock(&server, API);
+    sandbox.env.push(("PI_LOCALE".into(), "zh-TW".into()));
+    let mut rpc = start(&sandbox, &[]);
+    let fine = sandbox.root.path().join("out.html");
+
+    // Nothing to export yet: its own code and words.
+    let empty = rpc.call(json!({"type": "export_html", "outputPath": fine}));
+    assert_eq!(empty["success"], false, "{empty}");
+    assert_eq!(empty["code"], "export_failed", "{empty}");
+    assert!(
+        empty["error"].as_str().unwrap().contains("還沒有"),
+        "{empty}"
+    );
+
+    rpc.call(json!({"type": "prompt", "message": "hi"}));
+    rpc.event("agent_end");
+    // A file where a folder should be: the HTML cannot be written under it.
+    let blocker = sandbox.root.path().join("not-a-folder");
+    std::fs::write(&blocker, "x").unwrap();
+    let out = blocker.join("out.html");
+    let export = rpc.call(json!({"type": "export_html", "outputPath": out}));
+    assert_eq!(export["success"], false, "{export}");
+    assert_eq!(export["code"], "export_failed", "{export}");
+    let message = export["error"].as_str().unwrap();
+    assert!(message.contains(&out.display().to_string()), "{message}");
+    assert!(message.contains("無法寫入"), "{message}");
+
+    let fork = rpc.call(json!({"type": "fork", "entryId": "nonexistent"}));
+    assert_eq!(fork["code"], "entry_not_found", "{fork}");
+
+    // The same export into a folder that exists succeeds.
+    let export = rpc.call(json!({"type": "export_html", "outputPath": fine}));
+    assert_eq!(export["success"], true, "{export}");
+    assert!(fine.exists());
+}

@@ -126,10 +126,9 @@ fn session_args_resolve_paths_and_id_prefixes() {
         resolve_session_arg(&there_id, cwd, None, agent.path()).unwrap(),
         there_path
     );
-    assert_eq!(
-        resolve_session_arg("ffffffffffff", cwd, None, agent.path()).unwrap_err(),
-        "No session found matching 'ffffffffffff'"
-    );
+    let missing = resolve_session_arg("ffffffffffff", cwd, None, agent.path()).unwrap_err();
+    assert_eq!(missing.arg, "ffffffffffff");
+    assert!(missing.to_string().contains("'ffffffffffff'"), "{missing}");
 }
 
 #[test]

@@ -185,7 +185,11 @@ pub fn load_models_config(path: &Path) -> Result<Option<ModelsConfig>, ModelsJso
     };
     let mut value: Value = serde_json::from_str(&cleaned).map_err(describe)?;
     // Wrong-typed keys are reported and left out; the rest of the file applies.
-    let warnings = crate::config::schema_check::MODELS.check_text(path, &cleaned, &mut value);
+    let warnings: Vec<String> = crate::config::schema_check::MODELS
+        .check_text(path, &cleaned, &mut value)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let mut config: ModelsConfig = match serde_json::from_value(value) {
         Ok(config) => config,
         // The line and column come from the text.

@@ -18,6 +18,7 @@ use crate::core::extension_bridge::ExtensionBridge;
 use crate::lua::{ExtensionHandle, HostConfig, SharedView};
 use crate::session::manager::SessionManager;
 
+use super::error::TestRunError;
 use super::recorder::Recorder;
 
 /// The system prompt every test session starts with (extensions may change it).
@@ -70,27 +71,30 @@ impl TestWorld {
     }
 
     /// The session, started on first use; a load error of the extension is the error.
-    pub async fn session(&mut self) -> Result<&mut AgentSession, String> {
-        if self.session.is_none() {
-            let dirs = (self.cwd.as_path(), self.agent_dir.as_path());
-            let agent = start(&self.extensions, dirs, &self.faux, &self.ui).await?;
-            self.session = Some(TestSession { agent });
-        }
-        match self.session.as_mut() {
-            Some(session) => Ok(&mut session.agent),
-            None => Err(String::new()),
-        }
+    pub async fn session(&mut self) -> Result<&mut AgentSession, TestRunError> {
+        let session = match self.session.take() {
+            Some(session) => session,
+            None => {
+                let dirs = (self.cwd.as_path(), self.agent_dir.as_path());
+                let agent = start(&self.extensions, dirs, &self.faux, &self.ui).await?;
+                TestSession { agent }
+            }
+        };
+        Ok(&mut self.session.insert(session).agent)
     }
 
     /// What the simulated user types and sends: `/reload`, `/new`, `/quit`, an extension's
     /// `/command args`, or a prompt for the model. A failing command's message is the error.
-    pub async fn send(&mut self, text: &str) -> Result<(), String> {
+    pub async fn send(&mut self, text: &str) -> Result<(), TestRunError> {
         let agent = self.session().await?;
         let signal = CancellationToken::new();
         if text.trim() == "/reload" {
             let report = agent.reload_extensions().await;
             if let Some(error) = report.and_then(|r| r.errors.into_iter().next()) {
-                return Err(error.message);
+                return Err(TestRunError::ExtensionLoad {
+                    path: error.path,
+                    message: error.message,
+                });
             }
             return Ok(());
         }
@@ -106,14 +110,14 @@ impl TestWorld {
             return agent
                 .run_extension_command(&name, &args, &signal)
                 .await
-                .map_err(|e| e.to_string());
+                .map_err(TestRunError::Command);
         }
         agent.prompt(text.to_string(), Vec::new(), &signal).await;
         Ok(())
     }
 
     /// Run the extension shortcut bound to `key`; `false` when none is.
-    pub async fn shortcut(&mut self, key: &str) -> Result<bool, String> {
+    pub async fn shortcut(&mut self, key: &str) -> Result<bool, TestRunError> {
         let agent = self.session().await?;
         let Some(bridge) = agent.extensions() else {
             return Ok(false);
@@ -130,7 +134,10 @@ impl TestWorld {
         handle
             .run_shortcut(&found.shortcut)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| TestRunError::Shortcut {
+                key: key.to_string(),
+                message: e.to_string(),
+            })?;
         let signal = CancellationToken::new();
         agent.run_extension_actions(&signal).await;
         Ok(true)
@@ -196,7 +203,7 @@ async fn start(
     (cwd, agent_dir): (&Path, &Path),
     faux: &FauxProvider,
     ui: &Recorder,
-) -> Result<AgentSession, String> {
+) -> Result<AgentSession, TestRunError> {
     let mut providers = ProviderRegistry::builtin();
     providers.register(Arc::new(faux.clone()));
     let config = AgentLoopConfig {
@@ -222,7 +229,10 @@ async fn start(
     let handle = ExtensionHandle::start(host, view.clone());
     let report = handle.load().await;
     if let Some(error) = report.errors.into_iter().next() {
-        return Err(error.message);
+        return Err(TestRunError::ExtensionLoad {
+            path: error.path,
+            message: error.message,
+        });
     }
     let all = crate::tools::builtin_tools(
         &crate::tools::BUILTIN_TOOL_NAMES,

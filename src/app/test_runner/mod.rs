@@ -4,6 +4,7 @@
 //! `docs/testing.md` describes the API.
 
 mod discover;
+pub mod error;
 mod harness;
 mod lua_api;
 mod recorder;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 
 use crate::t;
 
+use error::TestRunError;
 use lua_api::FileContext;
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -40,13 +42,17 @@ pub struct TestOptions {
 }
 
 /// Read the words after `test`; an unknown flag is the error.
-pub fn parse(argv: &[String]) -> Result<TestOptions, String> {
+pub fn parse(argv: &[String]) -> Result<TestOptions, TestRunError> {
     let mut options = TestOptions::default();
     for word in argv {
         match word.as_str() {
             "--update" | "-u" => options.update = true,
             "--watch" | "-w" => options.watch = true,
-            flag if flag.starts_with('-') => return Err(t!("pi.test.usage")),
+            flag if flag.starts_with('-') => {
+                return Err(TestRunError::Usage {
+                    flag: flag.to_string(),
+                });
+            }
             path => options.paths.push(PathBuf::from(path)),
         }
     }
@@ -128,9 +134,9 @@ pub fn run_once(
                 summary.failed += failed;
                 covered.extend(extensions);
             }
-            Err(message) => {
+            Err(error) => {
                 summary.failed += 1;
-                let _ = writeln!(out, "  ✗ {}", indent(&message, "    "));
+                let _ = writeln!(out, "  ✗ {}", indent(&error.to_string(), "    "));
             }
         }
     }
@@ -179,9 +185,12 @@ fn run_file(
     update: bool,
     runtime: &Arc<tokio::runtime::Runtime>,
     out: &mut dyn std::io::Write,
-) -> Result<(usize, usize, Vec<PathBuf>), String> {
+) -> Result<(usize, usize, Vec<PathBuf>), TestRunError> {
     let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
-    let source = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+    let source = std::fs::read_to_string(&file).map_err(|error| TestRunError::Unreadable {
+        path: file.clone(),
+        error,
+    })?;
     let ctx = Rc::new(FileContext {
         test: file.clone(),
         extensions: RefCell::new(discover::extension_under_test(&file).into_iter().collect()),
@@ -203,19 +212,17 @@ fn run_file(
             .set_name(format!("@{}", file.display()))
             .exec()
     };
-    setup().map_err(|e| e.to_string())?;
+    setup()?;
     let covered = RefCell::new(BTreeSet::new());
     let (passed, failed) = (RefCell::new(0usize), RefCell::new(0usize));
     let out = RefCell::new(out);
     let c = ctx.clone();
-    let begin = lua
-        .create_function(move |_, ()| {
-            let world = harness::TestWorld::new(c.extensions.borrow().clone())
-                .map_err(mlua::Error::external)?;
-            *c.world.borrow_mut() = Some(world);
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+    let begin = lua.create_function(move |_, ()| {
+        let world = harness::TestWorld::new(c.extensions.borrow().clone())
+            .map_err(mlua::Error::external)?;
+        *c.world.borrow_mut() = Some(world);
+        Ok(())
+    })?;
     let c = ctx.clone();
     lua.scope(|scope| {
         let finish = scope.create_function(|_, ()| {
@@ -248,8 +255,7 @@ fn run_file(
         )?;
         let run: mlua::Function = lua.globals().get("__pi_run_tests")?;
         run.call::<usize>((begin.clone(), finish, report))
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     for path in ctx.written.borrow().iter() {
         let _ = writeln!(
             out.borrow_mut(),
@@ -298,6 +304,9 @@ mod tests {
         assert_eq!(options.paths, vec![PathBuf::from("extensions")]);
         assert!(options.update && !options.watch);
         assert_eq!(parse(&[]).unwrap().paths, vec![PathBuf::from(".")]);
-        assert!(parse(&["--bogus".into()]).is_err());
+        assert!(matches!(
+            parse(&["--bogus".into()]),
+            Err(TestRunError::Usage { flag }) if flag == "--bogus"
+        ));
     }
 }

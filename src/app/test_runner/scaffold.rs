@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::ScaffoldError;
 use crate::t;
 
 /// Whether the command line asks for `pi new ...`.
@@ -29,7 +30,7 @@ pub fn run(argv: &[String]) -> (String, i32) {
                     ),
                     0,
                 ),
-                Err(error) => (t!("pi.test.scaffold_failed", error = error), 1),
+                Err(error) => (t!("pi.test.scaffold_failed", error = error.to_string()), 1),
             }
         }
         _ => (t!("pi.test.new_usage"), 2),
@@ -46,20 +47,23 @@ fn valid_name(name: &str) -> bool {
 
 /// Write `NAME.lua`, `NAME_test.lua` and `.luarc.json` into `dir`; existing files are
 /// never overwritten.
-pub fn create(dir: &Path, name: &str, agent_dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn create(dir: &Path, name: &str, agent_dir: &Path) -> Result<Vec<PathBuf>, ScaffoldError> {
     let extension = dir.join(format!("{name}.lua"));
     let test = dir.join(format!("{name}_test.lua"));
     for path in [&extension, &test] {
         if path.exists() {
-            return Err(t!("pi.test.exists", path = path.display().to_string()));
+            return Err(ScaffoldError::Exists { path: path.clone() });
         }
     }
     let write = |path: &Path, text: String| {
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(path, text).map_err(|error| ScaffoldError::Unwritable {
+            path: path.to_path_buf(),
+            error,
+        })
     };
     write(&extension, EXTENSION.replace("NAME", name))?;
     write(&test, TEST.replace("NAME", name))?;
-    let luarc = crate::config::luarc::write(agent_dir, dir).map_err(|e| e.to_string())?;
+    let luarc = crate::config::luarc::write(agent_dir, dir).map_err(ScaffoldError::Luarc)?;
     Ok(vec![extension, test, luarc])
 }
 
@@ -84,7 +88,10 @@ mod tests {
         assert!(files[2].ends_with(".luarc.json"), "{files:?}");
         let test = std::fs::read_to_string(&files[1]).unwrap();
         assert!(test.contains("t.send(\"/greet Ann\")"));
-        assert!(create(&dir, "greet", &dir.join("agent")).is_err());
+        assert!(matches!(
+            create(&dir, "greet", &dir.join("agent")),
+            Err(ScaffoldError::Exists { path }) if path == dir.join("greet.lua")
+        ));
         assert!(valid_name("my-ext_2"));
         assert!(!valid_name("../x") && !valid_name(""));
         let _ = std::fs::remove_dir_all(&dir);

@@ -30,16 +30,42 @@ pub fn request_of(path: &Path) -> Request {
     match declared_by(path) {
         Ok(None) => Request::Unrestricted,
         Ok(Some(caps)) => Request::Limited(caps),
-        Err(message) => Request::Broken(message),
+        Err(problem) => Request::Broken(problem.to_string()),
     }
 }
 
+/// Why an extension's declaration could not be read.
+#[derive(Debug)]
+pub enum InspectError {
+    /// The throw-away VM, or the declaration's own check, failed (Lua's error).
+    Lua(mlua::Error),
+    /// Running the entry file failed: the error's text with its place.
+    Failed(String),
+    /// The file declares capabilities only from code that runs, which pi cannot read
+    /// before loading it.
+    HiddenDeclaration,
+}
+
+impl std::fmt::Display for InspectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InspectError::Lua(e) => write!(f, "{e}"),
+            InspectError::Failed(text) => f.write_str(text),
+            InspectError::HiddenDeclaration => {
+                f.write_str(&crate::t!("pi.ext.cap.hidden_declaration"))
+            }
+        }
+    }
+}
+
+impl std::error::Error for InspectError {}
+
 /// What the extension at `path` declares (its manifest's and its spec's), `None` when
 /// it declares nothing anywhere.
-pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, String> {
+pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, InspectError> {
     let config = HostConfig::new(Vec::new(), path.parent().unwrap_or(Path::new(".")));
-    let vm = Vm::new(SharedView::default(), Subscribed::default(), &config)
-        .map_err(|e| e.to_string())?;
+    let vm =
+        Vm::new(SharedView::default(), Subscribed::default(), &config).map_err(InspectError::Lua)?;
     let guard = {
         let mut reg = vm.host.reg.borrow_mut();
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
@@ -47,7 +73,7 @@ pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, String> {
     };
     let prepared =
         crate::lua::capabilities::load::prepare(&guard, path, &vm.host.cwd, &vm.host.agent_dir)
-            .map_err(|e| e.to_string())?;
+            .map_err(InspectError::Lua)?;
     if !prepared.in_source {
         return Ok(prepared.manifest);
     }
@@ -64,8 +90,8 @@ pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, String> {
         }
     };
     // Without a literal declaration, a spec that declares anyway would not load.
-    match run().map_err(|e| crate::lua::tool_exec::error_text_at(&e))? {
-        Some(_) => Err(crate::t!("pi.ext.cap.hidden_declaration")),
+    match run().map_err(|e| InspectError::Failed(crate::lua::tool_exec::error_text_at(&e)))? {
+        Some(_) => Err(InspectError::HiddenDeclaration),
         None => Ok(manifest),
     }
 }

@@ -75,8 +75,7 @@ impl Server {
                 Ok(Some(super::state::sandbox_json()))
             }
             RpcCommand::ExportHtml(out) => {
-                let path = crate::export::export_session(&agent.session, out.as_deref(), None)
-                    .map_err(|e| e.to_string())?;
+                let path = crate::export::export_session(&agent.session, out.as_deref(), None)?;
                 Ok(Some(json!({ "path": path })))
             }
             RpcCommand::Session(command) => self.run_session_command(agent, command).await,

@@ -45,6 +45,11 @@ pub enum RpcError {
         /// The value given.
         value: String,
     },
+    /// A sandbox mode other than `read-only` / `workspace-write` / `full`.
+    InvalidSandboxMode {
+        /// The mode given.
+        mode: String,
+    },
     /// A prompt while the agent runs, without `streamingBehavior`.
     Busy,
     /// No model with this provider and id.
@@ -73,8 +78,10 @@ pub enum RpcError {
     },
     /// The sandbox mode cannot be enforced here.
     Sandbox(crate::sandbox::SandboxError),
-    /// The command ran and failed; `message` is already worded.
+    /// The command ran and failed; `message` is already worded (in the user's language).
     Failed {
+        /// The stable code of the failure's kind.
+        code: &'static str,
         /// What went wrong.
         message: String,
     },
@@ -89,9 +96,9 @@ impl RpcError {
             RpcError::UnknownCommand { .. } => "unknown_command",
             RpcError::MissingField { .. } => "missing_field",
             RpcError::InvalidImages { .. } => "invalid_images",
-            RpcError::InvalidQueueMode { .. } | RpcError::InvalidStreamingBehavior { .. } => {
-                "invalid_value"
-            }
+            RpcError::InvalidQueueMode { .. }
+            | RpcError::InvalidStreamingBehavior { .. }
+            | RpcError::InvalidSandboxMode { .. } => "invalid_value",
             RpcError::Busy => "busy",
             RpcError::ModelNotFound { .. } => "model_not_found",
             RpcError::InvalidThinkingLevel { .. } => "invalid_thinking_level",
@@ -99,7 +106,7 @@ impl RpcError {
             RpcError::SessionNotFound { .. } => "session_not_found",
             RpcError::EntryNotFound { .. } => "entry_not_found",
             RpcError::Sandbox(_) => "sandbox_unsupported",
-            RpcError::Failed { .. } => "command_failed",
+            RpcError::Failed { code, .. } => code,
         }
     }
 }
@@ -144,6 +151,9 @@ impl std::fmt::Display for RpcError {
                     value = value.as_str()
                 )
             }
+            RpcError::InvalidSandboxMode { mode } => {
+                t!("pi.error.rpc.invalid_sandbox_mode", mode = mode.as_str())
+            }
             RpcError::Busy => t!("pi.error.rpc.busy"),
             RpcError::ModelNotFound { provider, model } => t!(
                 "pi.error.rpc.model_not_found",
@@ -162,7 +172,7 @@ impl std::fmt::Display for RpcError {
             }
             RpcError::EntryNotFound { id } => t!("pi.error.rpc.entry_not_found", id = id.as_str()),
             RpcError::Sandbox(e) => e.to_string(),
-            RpcError::Failed { message } => message.clone(),
+            RpcError::Failed { message, .. } => message.clone(),
         };
         f.write_str(&text)
     }
@@ -186,22 +196,45 @@ impl From<crate::core::error::CoreError> for RpcError {
             },
             CoreError::EmptyName => RpcError::EmptySessionName,
             other => RpcError::Failed {
+                code: core_code(&other),
                 message: other.to_string(),
             },
         }
     }
 }
 
-impl From<String> for RpcError {
-    fn from(message: String) -> RpcError {
-        RpcError::Failed { message }
+impl From<crate::export::ExportError> for RpcError {
+    fn from(e: crate::export::ExportError) -> RpcError {
+        RpcError::Failed {
+            code: "export_failed",
+            message: e.to_string(),
+        }
     }
 }
 
-impl From<&str> for RpcError {
-    fn from(message: &str) -> RpcError {
-        RpcError::Failed {
-            message: message.to_string(),
-        }
+/// The stable code of a session command's failure.
+fn core_code(e: &crate::core::error::CoreError) -> &'static str {
+    use crate::core::error::CoreError;
+    match e {
+        CoreError::Compaction(_) => "compaction_failed",
+        CoreError::BranchSummary(_) => "branch_summary_failed",
+        CoreError::Session(_) | CoreError::CreateFailed(_) => "session_write_failed",
+        CoreError::TreeEntryGone | CoreError::EntryMissing { .. } => "entry_not_found",
+        CoreError::ForkNotUser { .. } => "fork_not_user_message",
+        CoreError::NothingToClone => "nothing_to_clone",
+        CoreError::EmptyName => "invalid_value",
+        CoreError::SessionFileMissing { .. } => "session_not_found",
+        CoreError::OpenFailed { .. } => "session_open_failed",
+        CoreError::CwdMissing { .. } => "session_cwd_missing",
+        CoreError::ImportMissing { .. }
+        | CoreError::ImportInvalid { .. }
+        | CoreError::ImportNoFolder
+        | CoreError::ImportCopyFailed { .. } => "import_failed",
+        CoreError::CheckpointWithoutMessage
+        | CoreError::CheckpointsOff
+        | CoreError::CheckpointUnknown { .. } => "checkpoint_unavailable",
+        CoreError::RestoreFailed { .. } => "restore_failed",
+        CoreError::UnknownCommand { .. } => "unknown_command",
+        CoreError::Extension { .. } => "extension_failed",
     }
 }

@@ -135,7 +135,8 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
                 match agent {
                     Ok(agent) => server.agent = Some(agent),
                     Err(e) => {
-                        eprintln!("Error: the session task failed: {e}");
+                        let error = crate::t!("pi.error.rpc.task_failed", error = e.to_string());
+                        eprintln!("{}", crate::t!("pi.cli.error", error = error));
                         return 1;
                     }
                 }
@@ -162,7 +163,10 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
     };
     agent.session_event("session_shutdown", "quit").await;
     if let Err(e) = agent.session.sync() {
-        eprintln!("Warning: could not save the session: {e}");
+        eprintln!(
+            "{}",
+            crate::t!("pi.session.save_failed", error = e.to_string())
+        );
     }
     if let Some(error) = io::input_failure() {
         eprintln!("{}", crate::t!("pi.cli.stdin_failed", error = error));

@@ -190,10 +190,14 @@ fn command(kind: &str, f: &Fields) -> Result<RpcCommand, RpcError> {
             )?))
         }
         "cycle_thinking_level" => R::Session(S::CycleThinking),
-        "set_sandbox" => R::SetSandbox(
-            SandboxMode::parse(f.str("mode")?)
-                .ok_or_else(|| RpcError::from(crate::t!("pi.sandbox.usage")))?,
-        ),
+        "set_sandbox" => {
+            let mode = f.str("mode")?;
+            R::SetSandbox(
+                SandboxMode::parse(mode).ok_or_else(|| RpcError::InvalidSandboxMode {
+                    mode: mode.to_string(),
+                })?,
+            )
+        }
         "set_auto_compaction" => R::Session(S::SetAutoCompaction(f.bool("enabled")?)),
         "set_auto_retry" => R::Session(S::SetAutoRetry(f.bool("enabled")?)),
         "set_session_name" => R::Session(S::SetName(f.str("name")?.to_string())),

@@ -167,7 +167,7 @@ async fn edit_file<O: EditOperations>(
             "Could not edit file: {path}. {reason}."
         )));
     }
-    let bytes = ops.read_file(absolute).await.map_err(ToolError::new)?;
+    let bytes = ops.read_file(absolute).await?;
     check_aborted(&ctx.signal)?;
     let raw = String::from_utf8(bytes).map_err(|_| {
         ToolError::new(format!(
@@ -188,7 +188,7 @@ async fn edit_file<O: EditOperations>(
     );
     ops.write_file(absolute, &final_content)
         .await
-        .map_err(ToolError::new)?;
+        .map_err(ToolError::from)?;
 
     let diff = generate_diff(
         &applied.base_content,

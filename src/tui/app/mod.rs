@@ -6,6 +6,7 @@ mod completion;
 mod export_events;
 mod extension_ui;
 pub mod extensions;
+mod external_editor;
 pub mod hotkeys;
 mod keys;
 mod lang;

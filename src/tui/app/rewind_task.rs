@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::checkpoint::{ChangeKind, RestorePlan};
 use crate::core::agent_session::AgentSession;
 use crate::core::checkpoints::RewindOptions;
+use crate::core::error::CoreError;
 use crate::core::tree_navigation::user_text;
 use crate::lua::ExtensionUi;
 use crate::t;
@@ -146,21 +147,44 @@ fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
     out
 }
 
+/// Why `/rewind` did nothing.
+#[derive(Debug)]
+pub enum RewindError {
+    /// Checkpoints are off, so there is nothing to rewind with.
+    CheckpointsOff,
+    /// The branch has no user message to rewind to.
+    NoMessages,
+    /// The rewind itself failed.
+    Failed(CoreError),
+    /// The rewind was cancelled part way (by an extension or the user).
+    Cancelled,
+}
+
+impl std::fmt::Display for RewindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&match self {
+            RewindError::CheckpointsOff => t!("pi.checkpoint.off"),
+            RewindError::NoMessages => t!("pi.tui.rewind.none"),
+            RewindError::Failed(e) => e.to_string(),
+            RewindError::Cancelled => t!("pi.tui.tree.cancelled"),
+        })
+    }
+}
+
+impl std::error::Error for RewindError {}
+
 /// Run `/rewind` to before `target` (`None`: ask which message). `Ok(None)`: cancelled.
 pub async fn run_rewind(
     agent: &mut AgentSession,
     target: Option<String>,
-) -> Result<Option<RewindDone>, String> {
-    let ui = agent
-        .limit_ui
-        .clone()
-        .ok_or_else(|| t!("pi.checkpoint.off"))?;
+) -> Result<Option<RewindDone>, RewindError> {
+    let ui = agent.limit_ui.clone().ok_or(RewindError::CheckpointsOff)?;
     let target = match target {
         Some(t) => t,
         None => {
             let messages = branch_messages(agent);
             if messages.is_empty() {
-                return Err(t!("pi.tui.rewind.none"));
+                return Err(RewindError::NoMessages);
             }
             let options: Vec<String> = messages.iter().map(|(_, l)| l.clone()).collect();
             let Some(i) = ask(ui.as_ref(), t!("pi.tui.rewind.pick"), &options).await else {
@@ -198,9 +222,9 @@ pub async fn run_rewind(
     let outcome = agent
         .rewind(&target, options, &|_| overwrite, &signal)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(RewindError::Failed)?;
     if outcome.cancelled {
-        return Err(t!("pi.tui.tree.cancelled"));
+        return Err(RewindError::Cancelled);
     }
     let notice = if code {
         files_done(outcome.files.restored.len(), outcome.files.kept.len())

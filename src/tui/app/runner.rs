@@ -435,10 +435,10 @@ fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
         TerminalRequest::ExternalEditor => {
             // The editor gets pasted text in full; unchanged, the markers stay.
             let sent = app.editor.expanded();
-            match edit_externally(&sent) {
+            match super::external_editor::edit_externally(&sent) {
                 Ok(text) if text.trim_end_matches('\n') == sent.trim_end_matches('\n') => {}
                 Ok(text) => app.editor.set_text(text.trim_end_matches('\n')),
-                Err(message) => app.transcript.notice(message, NoticeKind::Warning),
+                Err(e) => app.transcript.notice(e.to_string(), NoticeKind::Warning),
             }
         }
         TerminalRequest::Suspend => {
@@ -454,58 +454,6 @@ fn handle_terminal_request(app: &mut App, request: TerminalRequest) {
             NoticeKind::Error,
         );
     }
-}
-
-/// Open `text` in `$VISUAL`/`$EDITOR` and return the edited text.
-fn edit_externally(text: &str) -> Result<String, String> {
-    let editor = std::env::var("VISUAL")
-        .or_else(|_| std::env::var("EDITOR"))
-        .ok()
-        .filter(|e| !e.trim().is_empty())
-        .ok_or_else(|| t!("pi.tui.editor.none"))?;
-    let file = std::env::temp_dir().join(format!("pi-message-{}.md", std::process::id()));
-    // The draft is conversation content: readable by the user only.
-    let written = {
-        use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&file)
-            .and_then(|mut f| f.write_all(text.as_bytes()))
-    };
-    written.map_err(|e| {
-        t!(
-            "pi.tui.editor.write_failed",
-            path = file.display().to_string(),
-            error = e.to_string()
-        )
-    })?;
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{editor} \"$1\""))
-        .arg("sh")
-        .arg(&file)
-        .status()
-        .map_err(|e| {
-            t!(
-                "pi.tui.editor.run_failed",
-                editor = &editor,
-                error = e.to_string()
-            )
-        })?;
-    let edited = std::fs::read_to_string(&file).unwrap_or_default();
-    let _ = std::fs::remove_file(&file);
-    if !status.success() {
-        return Err(t!(
-            "pi.tui.editor.exited",
-            editor = &editor,
-            status = status.to_string()
-        ));
-    }
-    Ok(edited)
 }
 
 async fn recv_signal(signal: &mut Option<tokio::signal::unix::Signal>) {
