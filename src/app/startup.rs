@@ -339,8 +339,9 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
     // The session is opened once everything that does not need it is set up: a resumed
     // file is being read and parsed on another thread meanwhile (see `read_session_ahead`).
     let session_dir = crate::app::session_setup::session_dir(&args, &settings, &agent_dir, &cwd);
-    let session = crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
-    let existing = session.build_context();
+    let mut session =
+        crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
+    let existing = session.take_context();
     let has_existing = !existing.messages.is_empty();
 
     let load_warning = session.load_warning();

@@ -201,10 +201,7 @@ pub(crate) trait RunCheckpoints {
 /// The entry id of the newest user message on the branch.
 pub(crate) fn last_user_entry(session: &crate::session::manager::SessionManager) -> Option<String> {
     session
-        .get_branch(None)
-        .iter()
-        .rev()
-        .find(|e| {
+        .last_on_branch(&["message"], |e| {
             matches!(e, SessionEntry::Message(m) if matches!(m.message, crate::ai::types::Message::User(_)))
         })
         .map(|e| e.id().to_string())

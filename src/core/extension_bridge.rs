@@ -185,7 +185,7 @@ impl ExtensionBridge {
             view.entries.clear();
             self.synced_entries = 0;
         }
-        for entry in &entries[self.synced_entries..] {
+        for entry in entries.iter_from(self.synced_entries) {
             view.entries
                 .push(serde_json::to_value(entry).unwrap_or(Value::Null));
         }

@@ -61,7 +61,7 @@ impl PermissionGate {
     /// Read the "always" answers a session file holds.
     pub fn load_session_rules(&mut self, session: &SessionManager) {
         self.policy.session.clear();
-        for entry in session.entries() {
+        for entry in session.entries_of_type("custom") {
             // Only custom entries are looked at: nothing is converted per entry.
             let SessionEntry::Custom(custom) = entry else {
                 continue;

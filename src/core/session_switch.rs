@@ -221,12 +221,8 @@ impl AgentSession {
         let Some(dir) = self.session.session_dir().map(std::path::Path::to_path_buf) else {
             return;
         };
-        let kept: std::collections::HashSet<String> = self
-            .session
-            .entries()
-            .iter()
-            .map(|e| e.id().to_string())
-            .collect();
+        let kept: std::collections::HashSet<String> =
+            self.session.entry_ids().map(str::to_string).collect();
         let to = self.session.session_id().to_string();
         crate::checkpoint::prune::copy_to_fork(&dir, from_id, &to, &kept);
     }
@@ -236,7 +232,7 @@ impl AgentSession {
     pub fn bind_session(&mut self) {
         self.queues.steering.drain();
         self.queues.follow_up.drain();
-        self.state.messages = self.session.build_context().messages;
+        self.state.messages = self.session.take_context().messages;
         self.config.session_id = Some(self.session.session_id().to_string());
         // "Always" answers belong to their session; rules judge paths in its folder.
         self.permissions.load_session_rules(&self.session);

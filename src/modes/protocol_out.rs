@@ -34,6 +34,28 @@ pub fn take_over_stdout() {
     }
 }
 
+/// Write one record through `write` (which ends it with its newline), buffered in
+/// 64 KiB pieces so a long record goes out as it is produced, never held whole; no
+/// other record can come between its pieces. A failure ends pi as in [`write_record`].
+pub fn write_record_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    const PIECE: usize = 64 * 1024;
+    let written = match PROTOCOL_OUT.get() {
+        Some(out) => {
+            let mut out = out.locked();
+            let mut buffered = std::io::BufWriter::with_capacity(PIECE, &mut *out);
+            write(&mut buffered).and_then(|()| buffered.flush())
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            let mut buffered = std::io::BufWriter::with_capacity(PIECE, &mut out);
+            write(&mut buffered).and_then(|()| buffered.flush())
+        }
+    };
+    if let Err(e) = written {
+        crate::modes::output_guard::stdout_failed(&e);
+    }
+}
+
 /// Write `bytes` (whole lines) to the protocol's stdout, unbuffered; a
 /// failure ends pi with [`crate::modes::output_guard::stdout_failed`].
 pub fn write_record(bytes: &[u8]) {

@@ -73,10 +73,10 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         &agent_dir,
         &cwd,
     );
-    let session = open_session(&args, &cwd, &session_dir, &agent_dir)
+    let mut session = open_session(&args, &cwd, &session_dir, &agent_dir)
         .map_err(|e| SdkError::Setup(e.to_string()))?;
     warn_all(session.load_warning());
-    let existing = session.build_context();
+    let existing = session.take_context();
     let has_existing = !existing.messages.is_empty();
 
     let tool_options = ToolOptions {

@@ -23,6 +23,7 @@ impl SessionManager {
     fn append_entry(&mut self, entry: SessionEntry) -> String {
         let id = entry.id().to_string();
         self.has_message |= entry.is_message();
+        self.entries.release_read_bodies();
         self.index.insert(id.clone(), self.entries.len());
         self.entries.push(entry);
         self.leaf_id = Some(id.clone());

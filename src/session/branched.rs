@@ -78,7 +78,7 @@ impl SessionManager {
         self.header = header;
         self.entries_on_disk = if on_disk { entries.len() } else { 0 };
         self.header_on_disk = on_disk;
-        self.entries = entries;
+        self.entries = super::store::EntryStore::held(entries);
         self.has_message = has_message;
         self.session_file = file.clone();
         self.appender = None;

@@ -1,6 +1,7 @@
 //! Resolving the message list the model sees from the entry tree
 //! (pi's `buildSessionContext`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::ai::model::ThinkingLevel;
@@ -26,7 +27,8 @@ impl SessionContext {
         ThinkingLevel::parse(&self.thinking_level)
     }
 
-    fn empty() -> Self {
+    /// No messages, thinking `off`, no model.
+    pub(crate) fn empty() -> Self {
         SessionContext {
             messages: Vec::new(),
             thinking_level: "off".to_string(),
@@ -44,86 +46,194 @@ pub fn build_session_context(entries: &[SessionEntry], leaf: Option<&str>) -> Se
         .filter(|(_, entry)| !entry.id().is_empty())
         .map(|(position, entry)| (entry.id(), position))
         .collect();
-    build_context_with(entries, leaf, |id| index.get(id).copied())
+    let source = SliceEntries {
+        entries,
+        index: &index,
+    };
+    let plan = match plan_context(&source, leaf) {
+        Some(plan) => plan,
+        None => return SessionContext::empty(),
+    };
+    let messages = context_messages(&plan.sources, &|position| Cow::Borrowed(&entries[position]));
+    plan.finish(messages)
 }
 
-/// [`build_session_context`] with a caller-provided id → position lookup.
-pub(crate) fn build_context_with(
-    entries: &[SessionEntry],
+/// What the context needs to know of the entries, and how their bodies are had.
+pub(crate) trait ContextEntries {
+    /// How many entries there are.
+    fn count(&self) -> usize;
+    /// The position of the entry with this id.
+    fn position_of(&self, id: &str) -> Option<usize>;
+    /// The entry's parent id.
+    fn parent_id(&self, position: usize) -> Option<&str>;
+    /// The entry's id.
+    fn id(&self, position: usize) -> &str;
+    /// The entry's `type`.
+    fn kind(&self, position: usize) -> &str;
+    /// Whether the entry is a `message` entry with an assistant message.
+    fn is_assistant(&self, position: usize) -> bool;
+    /// The entry itself.
+    fn entry(&self, position: usize) -> Cow<'_, SessionEntry>;
+}
+
+/// A slice of entries with an id index.
+struct SliceEntries<'a> {
+    entries: &'a [SessionEntry],
+    index: &'a HashMap<&'a str, usize>,
+}
+
+impl ContextEntries for SliceEntries<'_> {
+    fn count(&self) -> usize {
+        self.entries.len()
+    }
+    fn position_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+    fn parent_id(&self, position: usize) -> Option<&str> {
+        self.entries[position].parent_id()
+    }
+    fn id(&self, position: usize) -> &str {
+        self.entries[position].id()
+    }
+    fn kind(&self, position: usize) -> &str {
+        self.entries[position].type_name()
+    }
+    fn is_assistant(&self, position: usize) -> bool {
+        self.entries[position].is_assistant_message()
+    }
+    fn entry(&self, position: usize) -> Cow<'_, SessionEntry> {
+        Cow::Borrowed(&self.entries[position])
+    }
+}
+
+/// The context resolved from the index: everything but the messages, and the
+/// positions of the entries they come from.
+pub(crate) struct ContextPlan {
+    context: SessionContext,
+    /// Positions of the entries whose messages follow the compaction summary
+    /// (or make up the context when there is none), in order.
+    pub(crate) sources: Vec<usize>,
+}
+
+impl ContextPlan {
+    /// The context with `messages` (those of [`ContextPlan::sources`]) added.
+    pub(crate) fn finish(mut self, messages: Vec<Message>) -> SessionContext {
+        self.context.messages.extend(messages);
+        self.context
+    }
+}
+
+/// Resolve the path to `leaf`: thinking level, model, the last compaction and
+/// which entries supply messages. `None` when the context is empty.
+pub(crate) fn plan_context(
+    source: &impl ContextEntries,
     leaf: Option<&str>,
-    position_of: impl Fn(&str) -> Option<usize>,
-) -> SessionContext {
-    let Some(leaf) = leaf else {
-        return SessionContext::empty();
-    };
-    let Some(start) = position_of(leaf).or_else(|| entries.len().checked_sub(1)) else {
-        return SessionContext::empty();
-    };
-    let path = path_to_root(entries, start, &position_of);
+) -> Option<ContextPlan> {
+    let leaf = leaf?;
+    let start = source
+        .position_of(leaf)
+        .or_else(|| source.count().checked_sub(1))?;
+    let path = path_to_root(source, start);
 
     let mut context = SessionContext::empty();
-    let mut compaction: Option<(usize, &CompactionEntry)> = None;
-    for (step, entry) in path.iter().enumerate() {
-        match entry {
-            SessionEntry::ThinkingLevelChange(change) => {
-                context.thinking_level = change.thinking_level.clone();
-            }
+    for &position in path.iter().rev() {
+        if source.kind(position) != "thinking_level_change" {
+            continue;
+        }
+        if let SessionEntry::ThinkingLevelChange(change) = &*source.entry(position) {
+            context.thinking_level = change.thinking_level.clone();
+            break;
+        }
+    }
+    for &position in path.iter().rev() {
+        if source.kind(position) != "model_change" && !source.is_assistant(position) {
+            continue;
+        }
+        match &*source.entry(position) {
             SessionEntry::ModelChange(change) => {
                 context.model = Some((change.provider.clone(), change.model_id.clone()));
+                break;
             }
             SessionEntry::Message(message) => {
                 if let Message::Assistant(assistant) = &message.message {
                     context.model = Some((assistant.provider.clone(), assistant.model.clone()));
+                    break;
                 }
             }
-            SessionEntry::Compaction(entry) => compaction = Some((step, entry)),
             _ => {}
         }
     }
+    let mut compaction = None;
+    for (step, &position) in path.iter().enumerate().rev() {
+        if source.kind(position) != "compaction" {
+            continue;
+        }
+        if let SessionEntry::Compaction(entry) = &*source.entry(position) {
+            compaction = Some((
+                step,
+                compaction_summary(entry),
+                entry.first_kept_entry_id.clone(),
+            ));
+            break;
+        }
+    }
 
-    match compaction {
-        Some((at, entry)) => {
-            context
-                .messages
-                .push(Message::CompactionSummary(CompactionSummaryMessage {
-                    summary: entry.summary.clone(),
-                    tokens_before: entry.tokens_before,
-                    timestamp: iso_to_ms(&entry.timestamp).unwrap_or(0),
-                }));
+    let sources = match compaction {
+        Some((at, summary, first_kept)) => {
+            context.messages.push(summary);
             let kept_from = path[..at]
                 .iter()
-                .position(|e| e.id() == entry.first_kept_entry_id)
+                .position(|&p| source.id(p) == first_kept)
                 .unwrap_or(at);
-            let sources: Vec<&SessionEntry> = path[kept_from..at]
+            path[kept_from..at]
                 .iter()
                 .chain(&path[at + 1..])
                 .copied()
-                .collect();
-            context.messages.extend(context_messages(&sources));
+                .collect()
         }
-        None => context.messages = context_messages(&path),
-    }
-    context
+        None => path,
+    };
+    let sources = sources
+        .into_iter()
+        .filter(|&p| {
+            matches!(
+                source.kind(p),
+                "message" | "custom_message" | "branch_summary"
+            )
+        })
+        .collect();
+    Some(ContextPlan { context, sources })
+}
+
+fn compaction_summary(entry: &CompactionEntry) -> Message {
+    Message::CompactionSummary(CompactionSummaryMessage {
+        summary: entry.summary.clone(),
+        tokens_before: entry.tokens_before,
+        timestamp: iso_to_ms(&entry.timestamp).unwrap_or(0),
+    })
 }
 
 /// Entries converted per thread at least: a long path is copied on two threads.
 const ENTRIES_PER_THREAD: usize = 256;
 
-/// The messages `entries` contribute to the context, in order. Copying a long
-/// session's messages is most of the work; its first half is copied on a thread of
-/// its own while this one copies the second.
-fn context_messages(entries: &[&SessionEntry]) -> Vec<Message> {
-    let copy = |part: &[&SessionEntry]| {
+/// The messages the entries at `positions` contribute to the context, in order.
+/// Copying (or reading) a long session's messages is most of the work; its first
+/// half is done on a thread of its own while this one does the second.
+pub(crate) fn context_messages<'a>(
+    positions: &[usize],
+    entry: &(dyn Fn(usize) -> Cow<'a, SessionEntry> + Sync),
+) -> Vec<Message> {
+    let copy = |part: &[usize]| {
         let mut messages = Vec::with_capacity(part.len());
-        for entry in part {
-            push_context_message(&mut messages, entry);
+        for &position in part {
+            messages.extend(context_message(entry(position)));
         }
         messages
     };
-    if entries.len() < 2 * ENTRIES_PER_THREAD {
-        return copy(entries);
+    if positions.len() < 2 * ENTRIES_PER_THREAD {
+        return copy(positions);
     }
-    let (first, second) = entries.split_at(entries.len() / 2);
+    let (first, second) = positions.split_at(positions.len() / 2);
     std::thread::scope(|scope| {
         let copying = scope.spawn(|| copy(first));
         let second = copy(second);
@@ -135,43 +245,50 @@ fn context_messages(entries: &[&SessionEntry]) -> Vec<Message> {
 
 /// Entries from the root down to `start`, following parent ids (a cycle or
 /// a missing parent ends the walk).
-fn path_to_root<'a>(
-    entries: &'a [SessionEntry],
-    start: usize,
-    position_of: &impl Fn(&str) -> Option<usize>,
-) -> Vec<&'a SessionEntry> {
+fn path_to_root(source: &impl ContextEntries, start: usize) -> Vec<usize> {
     let mut path = Vec::new();
     let mut current = Some(start);
     while let Some(position) = current {
-        if path.len() > entries.len() {
+        if path.len() > source.count() {
             break;
         }
-        let entry = &entries[position];
-        path.push(entry);
-        current = entry.parent_id().and_then(position_of);
+        path.push(position);
+        current = source
+            .parent_id(position)
+            .and_then(|id| source.position_of(id));
     }
     path.reverse();
     path
 }
 
-fn push_context_message(messages: &mut Vec<Message>, entry: &SessionEntry) {
+/// The message an entry contributes to the context, moved out of an owned entry.
+pub(crate) fn context_message(entry: Cow<'_, SessionEntry>) -> Option<Message> {
+    let entry = match entry {
+        Cow::Owned(entry) => entry,
+        Cow::Borrowed(entry) => match entry {
+            SessionEntry::Message(_)
+            | SessionEntry::CustomMessage(_)
+            | SessionEntry::BranchSummary(_) => entry.clone(),
+            _ => return None,
+        },
+    };
     match entry {
-        SessionEntry::Message(entry) => messages.push(entry.message.clone()),
-        SessionEntry::CustomMessage(entry) => messages.push(Message::Custom(CustomMessage {
-            custom_type: entry.custom_type.clone(),
-            content: entry.content.clone(),
-            display: entry.display,
-            details: entry.details.clone(),
+        SessionEntry::Message(entry) => Some(entry.message),
+        SessionEntry::CustomMessage(entry) => Some(Message::Custom(CustomMessage {
             timestamp: iso_to_ms(&entry.timestamp).unwrap_or(0),
+            custom_type: entry.custom_type,
+            content: entry.content,
+            display: entry.display,
+            details: entry.details,
         })),
         SessionEntry::BranchSummary(entry) if !entry.summary.is_empty() => {
-            messages.push(Message::BranchSummary(BranchSummaryMessage {
-                summary: entry.summary.clone(),
-                from_id: entry.from_id.clone(),
+            Some(Message::BranchSummary(BranchSummaryMessage {
                 timestamp: iso_to_ms(&entry.timestamp).unwrap_or(0),
-            }));
+                summary: entry.summary,
+                from_id: entry.from_id,
+            }))
         }
-        _ => {}
+        _ => None,
     }
 }
 

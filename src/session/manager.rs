@@ -6,15 +6,13 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::context::{SessionContext, build_context_with};
 use super::entries::{CURRENT_SESSION_VERSION, LabelEntry, SessionEntry, SessionHeader};
 use super::error::SessionError;
 use super::ids::{new_session_id, now_iso};
+use super::index_file::{Indexed, IndexedSession, index_session_file};
 use super::layout::session_file_name;
-use super::load::{
-    LoadedSession, MigrationWrite, load_session_file, looks_like_session_file, render_lines,
-};
-use super::tree::SessionTree;
+use super::load::{MigrationWrite, load_session_file, looks_like_session_file, render_lines};
+use super::store::EntryStore;
 use super::writer::LineAppender;
 use crate::config::atomic_file::write_atomically;
 
@@ -37,7 +35,7 @@ pub struct SessionManager {
     pub(super) session_dir: Option<PathBuf>,
     pub(super) session_file: Option<PathBuf>,
     pub(super) header: SessionHeader,
-    pub(super) entries: Vec<SessionEntry>,
+    pub(super) entries: EntryStore,
     pub(super) index: HashMap<String, usize>,
     pub(super) labels: HashMap<String, EntryLabel>,
     pub(super) leaf_id: Option<String>,
@@ -89,7 +87,12 @@ impl SessionManager {
             .unwrap_or_default();
         let loaded = match super::read_ahead::take_read_ahead(&path) {
             Some(result) => result?,
-            None => load_session_file(&path, MigrationWrite::Rewrite)?,
+            None => index_session_file(&path, true)?,
+        };
+        let loaded = match loaded {
+            Some(Indexed::Ready(indexed)) => Some(indexed),
+            Some(Indexed::NeedsMigration) => open_migrated(&path)?,
+            None => None,
         };
         match loaded {
             Some(loaded) => {
@@ -132,11 +135,18 @@ impl SessionManager {
         let path = session_dir.join(session_file_name(&header.timestamp, &header.id));
         let mut content = render_lines(std::slice::from_ref(&header));
         content.push_str(&render_lines(&loaded.entries));
+        drop(loaded.entries);
         create_file_atomically(&path, &content).map_err(|source| SessionError::Write {
             path: path.clone(),
             source,
         })?;
-        let loaded = LoadedSession { header, ..loaded };
+        drop(content);
+        let loaded = match index_session_file(&path, true)? {
+            Some(Indexed::Ready(indexed)) => indexed,
+            _ => {
+                return Err(SessionError::NotASessionFile { path: path.clone() });
+            }
+        };
         Ok(Self::from_loaded(
             cwd.to_path_buf(),
             Some(session_dir.to_path_buf()),
@@ -175,7 +185,7 @@ impl SessionManager {
             session_dir,
             session_file,
             header,
-            entries: Vec::new(),
+            entries: EntryStore::default(),
             index: HashMap::new(),
             labels: HashMap::new(),
             leaf_id: None,
@@ -196,16 +206,16 @@ impl SessionManager {
         cwd: PathBuf,
         session_dir: Option<PathBuf>,
         path: PathBuf,
-        loaded: LoadedSession,
+        loaded: IndexedSession,
     ) -> Self {
         let mut manager = SessionManager {
             cwd,
             session_dir,
             session_file: Some(path),
-            has_message: loaded.entries.iter().any(SessionEntry::is_message),
-            entries_on_disk: loaded.entries.len(),
+            has_message: loaded.store.metas().any(|e| e.is_message()),
+            entries_on_disk: loaded.store.len(),
             header: loaded.header,
-            entries: loaded.entries,
+            entries: loaded.store,
             index: HashMap::new(),
             labels: HashMap::new(),
             leaf_id: None,
@@ -227,92 +237,27 @@ impl SessionManager {
         self.index.clear();
         self.index.reserve(self.entries.len());
         self.labels.clear();
-        for (position, entry) in self.entries.iter().enumerate() {
-            if entry.id().is_empty() {
+        for (position, stored) in self.entries.metas().enumerate() {
+            if stored.id().is_empty() {
                 continue;
             }
-            self.index.insert(entry.id().to_string(), position);
-            if let SessionEntry::Label(label) = entry {
+            self.index.insert(stored.id().to_string(), position);
+            if stored.kind() == "label"
+                && let SessionEntry::Label(label) = self.entries.get(position)
+            {
                 apply_label(&mut self.labels, label);
             }
         }
         self.leaf_id = self
             .entries
-            .iter()
+            .metas()
             .rev()
-            .map(SessionEntry::id)
+            .map(|stored| stored.id())
             .find(|id| !id.is_empty())
             .map(str::to_string);
     }
 
     // ----- getters ---------------------------------------------------------
-
-    /// The current leaf's id (`None` before the first entry).
-    pub fn leaf_id(&self) -> Option<&str> {
-        self.leaf_id.as_deref()
-    }
-
-    /// The current leaf entry.
-    pub fn leaf_entry(&self) -> Option<&SessionEntry> {
-        self.leaf_id.as_deref().and_then(|id| self.entry(id))
-    }
-
-    /// The entry with this id.
-    pub fn entry(&self, id: &str) -> Option<&SessionEntry> {
-        self.index.get(id).map(|&position| &self.entries[position])
-    }
-
-    /// Direct children of an entry, in append order.
-    pub fn children(&self, parent_id: &str) -> Vec<&SessionEntry> {
-        self.entries
-            .iter()
-            .filter(|entry| entry.parent_id() == Some(parent_id))
-            .collect()
-    }
-
-    /// The current label of an entry.
-    pub fn label(&self, id: &str) -> Option<&str> {
-        self.labels.get(id).map(|label| label.text.as_str())
-    }
-
-    /// Entries from the root down to `from` (default: the leaf), every type
-    /// included.
-    pub fn get_branch(&self, from: Option<&str>) -> Vec<&SessionEntry> {
-        let mut path = Vec::new();
-        let mut current = from
-            .or(self.leaf_id.as_deref())
-            .and_then(|id| self.entry(id));
-        while let Some(entry) = current {
-            if path.len() > self.entries.len() {
-                break;
-            }
-            path.push(entry);
-            current = entry.parent_id().and_then(|id| self.entry(id));
-        }
-        path.reverse();
-        path
-    }
-
-    /// All entries arranged as a tree, with labels resolved.
-    pub fn get_tree(&self) -> SessionTree<'_> {
-        SessionTree::build(&self.entries, |id| {
-            self.labels
-                .get(id)
-                .map(|label| (label.text.as_str(), label.timestamp.as_str()))
-        })
-    }
-
-    /// What the model sees at the current leaf.
-    pub fn build_context(&self) -> SessionContext {
-        build_context_with(&self.entries, self.leaf_id.as_deref(), |id| {
-            self.index.get(id).copied()
-        })
-    }
-
-    /// All entries in append order (header excluded).
-    pub fn entries(&self) -> &[SessionEntry] {
-        &self.entries
-    }
 
     /// The session header.
     pub fn header(&self) -> &SessionHeader {
@@ -321,15 +266,17 @@ impl SessionManager {
 
     /// The display name from the latest `session_info` entry.
     pub fn session_name(&self) -> Option<&str> {
-        self.entries.iter().rev().find_map(|entry| match entry {
-            SessionEntry::SessionInfo(info) => Some(
-                info.name
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|name| !name.is_empty()),
-            ),
-            _ => None,
-        })?
+        self.entries_of_type("session_info")
+            .rev()
+            .find_map(|entry| match entry {
+                SessionEntry::SessionInfo(info) => Some(
+                    info.name
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|name| !name.is_empty()),
+                ),
+                _ => None,
+            })?
     }
 
     /// The session id.
@@ -398,7 +345,7 @@ impl SessionManager {
         }
         if !self.header_on_disk {
             let mut content = render_lines(std::slice::from_ref(&self.header));
-            content.push_str(&render_lines(&self.entries[self.entries_on_disk..]));
+            content.push_str(&self.render_entries(self.entries_on_disk));
             match create_file_atomically(path, &content) {
                 Ok(()) => {
                     self.header_on_disk = true;
@@ -414,8 +361,9 @@ impl SessionManager {
             return;
         }
         let appender = self.appender.get_or_insert_with(|| LineAppender::new(path));
-        while let Some(entry) = self.entries.get(self.entries_on_disk) {
-            if let Err(err) = appender.append_line(&entry.to_json_line()) {
+        while self.entries_on_disk < self.entries.len() {
+            let line = self.entries.load(self.entries_on_disk).to_json_line();
+            if let Err(err) = appender.append_line(&line) {
                 self.write_error = Some(err);
                 return;
             }
@@ -432,7 +380,7 @@ impl SessionManager {
         };
         self.appender = None;
         let mut content = render_lines(std::slice::from_ref(&self.header));
-        content.push_str(&render_lines(&self.entries));
+        content.push_str(&self.render_entries(0));
         match create_file_atomically(&path, &content) {
             Ok(()) => {
                 self.entries_on_disk = self.entries.len();
@@ -448,6 +396,16 @@ impl SessionManager {
             }
             Err(err) => self.write_error = Some(err),
         }
+    }
+
+    /// The entries from `start` on as JSON lines.
+    fn render_entries(&self, start: usize) -> String {
+        let mut out = String::new();
+        for position in start..self.entries.len() {
+            out.push_str(&self.entries.load(position).to_json_line());
+            out.push('\n');
+        }
+        out
     }
 
     /// Keep notes for [`SessionManager::take_notice`] (the terminal UI shows
@@ -533,6 +491,18 @@ pub(super) fn new_header(cwd: &Path, parent_session: Option<String>) -> SessionH
         timestamp: now_iso(),
         cwd: cwd.to_string_lossy().into_owned(),
         parent_session,
+    }
+}
+
+/// Load a session file of an older format, migrate it and write it back, then
+/// index the rewritten file (its entries stay in memory should it not read back).
+fn open_migrated(path: &Path) -> Result<Option<IndexedSession>, SessionError> {
+    let Some(loaded) = load_session_file(path, MigrationWrite::Rewrite)? else {
+        return Ok(None);
+    };
+    match index_session_file(path, true)? {
+        Some(Indexed::Ready(indexed)) => Ok(Some(indexed)),
+        _ => Ok(Some(IndexedSession::from_loaded(loaded))),
     }
 }
 

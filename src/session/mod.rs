@@ -11,6 +11,7 @@ pub mod convert;
 pub mod entries;
 pub mod error;
 pub mod ids;
+pub mod index_file;
 pub mod layout;
 pub mod list;
 pub mod list_stream;
@@ -18,7 +19,11 @@ pub mod load;
 pub mod manager;
 pub mod migrate;
 pub mod read_ahead;
+mod reading;
 pub mod search;
+pub mod store;
+#[cfg(test)]
+mod store_tests;
 pub mod tree;
 mod writer;
 

@@ -7,15 +7,15 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use super::error::SessionError;
-use super::load::{LoadedSession, MigrationWrite, load_session_file};
+use super::index_file::{Indexed, index_session_file};
 use crate::sync::LockExt;
 
-type Reading = JoinHandle<Result<Option<LoadedSession>, SessionError>>;
+type Reading = JoinHandle<Result<Option<Indexed>, SessionError>>;
 
 /// The file being read ahead (absolute path) and the thread reading it.
 static AHEAD: Mutex<Option<(PathBuf, Reading)>> = Mutex::new(None);
 
-/// Start reading and parsing `path` on its own thread, replacing any earlier read-ahead
+/// Start reading and indexing `path` on its own thread, replacing any earlier read-ahead
 /// of another file (one of the same file goes on). The file is not written: one that
 /// needs migrating is read again when opened.
 pub fn read_ahead(path: &Path) {
@@ -27,7 +27,7 @@ pub fn read_ahead(path: &Path) {
     let reading = path.clone();
     let spawned = std::thread::Builder::new()
         .name("session-read".into())
-        .spawn(move || load_session_file(&reading, MigrationWrite::InMemory));
+        .spawn(move || index_session_file(&reading, true));
     if let Ok(handle) = spawned {
         *ahead = Some((path, handle));
     }
@@ -44,15 +44,12 @@ pub(crate) fn pending_in(dir: &Path) -> Option<PathBuf> {
 /// What reading `path` (absolute) ahead gave, if that file was read ahead and needs no
 /// migration; `None` tells the caller to read the file itself. A read-ahead of another
 /// file is abandoned.
-pub(crate) fn take_read_ahead(path: &Path) -> Option<Result<Option<LoadedSession>, SessionError>> {
+pub(crate) fn take_read_ahead(path: &Path) -> Option<Result<Option<Indexed>, SessionError>> {
     let (ahead, handle) = AHEAD.locked().take()?;
     if ahead != path {
         return None;
     }
-    match handle.join().ok()? {
-        Ok(Some(loaded)) if loaded.migrated_from.is_some() => None,
-        result => Some(result),
-    }
+    handle.join().ok()
 }
 
 #[cfg(test)]

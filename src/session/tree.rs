@@ -32,12 +32,13 @@ pub struct SessionTree<'a> {
 impl<'a> SessionTree<'a> {
     /// Arrange `entries`; `label_of` gives an entry's label and its timestamp.
     pub fn build(
-        entries: &'a [SessionEntry],
+        entries: impl IntoIterator<Item = &'a SessionEntry>,
         label_of: impl Fn(&str) -> Option<(&'a str, &'a str)>,
     ) -> Self {
+        let entries: Vec<&'a SessionEntry> = entries.into_iter().collect();
         let mut position: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
         let mut nodes = Vec::with_capacity(entries.len());
-        for (index, entry) in entries.iter().enumerate() {
+        for (index, &entry) in entries.iter().enumerate() {
             let label = label_of(entry.id());
             nodes.push(SessionTreeNode {
                 entry,

@@ -107,6 +107,7 @@ mod sdk_guards;
 mod session_compaction;
 mod session_entries;
 mod session_list;
+mod session_memory;
 mod session_migration;
 mod session_navigation;
 mod session_persistence;

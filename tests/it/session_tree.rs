@@ -281,7 +281,7 @@ fn free_function_falls_back_to_the_last_entry() {
     let mut session = SessionManager::in_memory(Path::new("/p"));
     session.append_message(user("a"));
     session.append_message(user("b"));
-    let entries = session.entries();
+    let entries = &session.entries().to_vec();
     assert_eq!(
         describe(&build_session_context(entries, Some("unknown")).messages),
         ["user:a", "user:b"]

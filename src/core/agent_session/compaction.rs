@@ -253,14 +253,10 @@ impl AgentSession {
     /// When the latest compaction on the current branch was made (ms since the epoch).
     fn latest_compaction_ms(&self) -> Option<i64> {
         self.session
-            .get_branch(None)
-            .into_iter()
-            .rev()
-            .find_map(|e| match e {
-                crate::session::SessionEntry::Compaction(c) => Some(c.timestamp.clone()),
-                _ => None,
+            .last_on_branch(&["compaction"], |e| {
+                matches!(e, crate::session::SessionEntry::Compaction(_))
             })
-            .and_then(|t| crate::session::ids::iso_to_ms(&t))
+            .and_then(|e| crate::session::ids::iso_to_ms(e.timestamp()))
     }
 }
 

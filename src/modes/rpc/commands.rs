@@ -42,6 +42,9 @@ impl Server {
                 self.start_bash(agent, id, line);
                 return;
             }
+            RpcCommand::Query(Query::Messages) => {
+                super::io::emit_messages(id.as_ref(), &kind, &agent.state.messages);
+            }
             command => {
                 let reply = self.session_command(&mut agent, command).await;
                 emit(&match reply {

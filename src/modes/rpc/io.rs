@@ -157,6 +157,37 @@ pub fn emit<T: Serialize + ?Sized>(value: &T) {
     crate::modes::protocol_out::write_record(&line);
 }
 
+/// The successful response to `get_messages`, `{"messages": [...]}` as its data,
+/// serialised straight to stdout message by message (a long conversation is never
+/// built as one value or one buffer); the bytes are those [`success`] would give.
+pub fn emit_messages(id: Option<&Value>, command: &str, messages: &[crate::ai::types::Message]) {
+    #[derive(Serialize)]
+    struct Data<'a> {
+        messages: &'a [crate::ai::types::Message],
+    }
+    #[derive(Serialize)]
+    struct Response<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<&'a Value>,
+        #[serde(rename = "type")]
+        kind: &'static str,
+        command: &'a str,
+        success: bool,
+        data: Data<'a>,
+    }
+    let response = Response {
+        id: id.filter(|id| !id.is_null()),
+        kind: "response",
+        command,
+        success: true,
+        data: Data { messages },
+    };
+    crate::modes::protocol_out::write_record_with(|out| {
+        serde_json::to_writer(&mut *out, &response).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")
+    });
+}
+
 /// Why reading stdin failed, when it did (the client sees the end of input
 /// either way; the exit code and stderr tell the two apart).
 static INPUT_FAILED: Mutex<Option<String>> = Mutex::new(None);

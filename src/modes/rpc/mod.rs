@@ -284,11 +284,14 @@ impl Server {
                 self.save_setting(&[key], json!(mode.as_str()));
                 success(id, kind, None)
             }
+            RpcCommand::Query(Query::Messages) if prompting => {
+                io::emit_messages(id, kind, &self.live.locked().messages);
+                return true;
+            }
             RpcCommand::Query(query) if prompting => {
                 let live = self.live.locked();
                 let data = match query {
                     Query::State => live.state(streaming),
-                    Query::Messages => json!({ "messages": live.messages }),
                     Query::LastAssistantText => {
                         json!({ "text": state::last_assistant_text(&live.messages) })
                     }

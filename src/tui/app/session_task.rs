@@ -309,11 +309,7 @@ impl SessionPlace {
         let same_session = agent.session.session_id() == self.session_id;
         let on_path = match &self.leaf {
             None => true,
-            Some(leaf) => agent
-                .session
-                .get_branch(None)
-                .iter()
-                .any(|e| e.id() == leaf),
+            Some(leaf) => agent.session.branch_ids(None).contains(&leaf.as_str()),
         };
         if !(same_session && on_path) {
             // Another session is announced as such; a move within this one says nothing.

@@ -225,11 +225,7 @@ struct Visit {
 /// are indented one level; a single child continues at the same level.
 pub fn flatten(session: &SessionManager) -> TreeData {
     let tree = session.get_tree();
-    let on_path: std::collections::HashSet<&str> = session
-        .get_branch(None)
-        .into_iter()
-        .map(SessionEntry::id)
-        .collect();
+    let on_path: std::collections::HashSet<&str> = session.branch_ids(None).into_iter().collect();
     let leaf = session.leaf_id();
     let mut data = TreeData {
         rows: Vec::with_capacity(tree.nodes.len()),

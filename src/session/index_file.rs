@@ -1,0 +1,267 @@
+//! Indexing a session file line by line: the header is checked, every entry
+//! line is read (several parts of a large file at once, each streamed through a
+//! small buffer, so the file is never held whole) and recorded with its offset.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
+use super::error::SessionError;
+use super::load::{LoadedSession, MAX_SESSION_BYTES, decode_lossy};
+use super::store::{EntryStore, StoredEntry};
+use crate::config::regular_file::open_regular;
+
+/// A session file read into an index.
+#[derive(Debug)]
+pub struct IndexedSession {
+    /// The header.
+    pub(super) header: SessionHeader,
+    /// The entries.
+    pub(super) store: EntryStore,
+    /// Non-blank lines that were not valid JSON objects and were skipped.
+    pub(super) skipped_lines: usize,
+    /// 1-based numbers of the lines that could not be read.
+    pub(super) unreadable_lines: Vec<usize>,
+}
+
+impl IndexedSession {
+    /// A session loaded whole (a migrated one), its entries held in memory.
+    pub(super) fn from_loaded(loaded: LoadedSession) -> Self {
+        IndexedSession {
+            header: loaded.header,
+            store: EntryStore::held(loaded.entries),
+            skipped_lines: loaded.skipped_lines,
+            unreadable_lines: loaded.unreadable_lines,
+        }
+    }
+}
+
+/// What indexing a file found.
+#[derive(Debug)]
+pub enum Indexed {
+    /// A current-format session.
+    Ready(IndexedSession),
+    /// A session of an older format: it must be loaded whole and migrated.
+    NeedsMigration,
+}
+
+/// Bytes of entry lines per thread at least; smaller files are read on one.
+const BYTES_PER_THREAD: u64 = 256 * 1024;
+
+/// Index the session file at `path`. `Ok(None)` when the file does not exist or
+/// holds only whitespace; a file whose first non-blank line is not a session
+/// header, or of a newer version, is an error. With `warm`, the parsed bodies
+/// are kept for now (the context built right after opening takes them instead
+/// of reading the file again).
+pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, SessionError> {
+    let read_error = |source| SessionError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = match open_regular(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(read_error(err)),
+    };
+    let size = file.metadata().map_err(read_error)?.len();
+    if size > MAX_SESSION_BYTES {
+        return Err(read_error(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the session file is too large",
+        )));
+    }
+    let mut reader = BufReader::new(At {
+        file: &file,
+        pos: 0,
+        end: size,
+    });
+    let mut line = Vec::new();
+    let mut header_line = 0;
+    let header_text = loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).map_err(read_error)? == 0 {
+            return Ok(None);
+        }
+        header_line += 1;
+        let text = decode_lossy(strip_newline(&line));
+        if !text.trim().is_empty() {
+            break text.into_owned();
+        }
+    };
+    let body_start = reader.get_ref().pos - reader.buffer().len() as u64;
+    drop(reader);
+    let not_a_session = || SessionError::NotASessionFile {
+        path: path.to_path_buf(),
+    };
+    let header: SessionHeader = serde_json::from_str(&header_text).map_err(|_| not_a_session())?;
+    if header.version > CURRENT_SESSION_VERSION {
+        return Err(SessionError::NewerVersion {
+            path: path.to_path_buf(),
+            version: header.version,
+        });
+    }
+    if header.version < CURRENT_SESSION_VERSION {
+        return Ok(Some(Indexed::NeedsMigration));
+    }
+    let parts = split_at_lines(&file, body_start, size).map_err(read_error)?;
+    let read_part = |(start, end): (u64, u64)| index_part(&file, start, end, warm);
+    let results: Vec<io::Result<Part>> = if parts.len() == 1 {
+        parts.into_iter().map(read_part).collect()
+    } else {
+        std::thread::scope(|scope| {
+            let mut parts = parts.into_iter();
+            let first = parts.next();
+            let handles: Vec<_> = parts
+                .map(|part| scope.spawn(move || read_part(part)))
+                .collect();
+            let mut results = vec![first.map_or_else(|| Ok(Part::default()), read_part)];
+            for handle in handles {
+                results.push(
+                    handle
+                        .join()
+                        .unwrap_or_else(|_| Err(io::Error::other("a reading thread failed"))),
+                );
+            }
+            results
+        })
+    };
+    let mut entries = Vec::new();
+    let mut unreadable_lines = Vec::new();
+    let mut kept_unreadable = 0;
+    let mut line_before = header_line;
+    for result in results {
+        let part = result.map_err(read_error)?;
+        entries.extend(part.entries);
+        unreadable_lines.extend(part.unreadable.iter().map(|n| n + line_before));
+        kept_unreadable += part.kept_unreadable;
+        line_before += part.lines;
+    }
+    Ok(Some(Indexed::Ready(IndexedSession {
+        header,
+        store: EntryStore::indexed(entries, file),
+        skipped_lines: unreadable_lines.len() - kept_unreadable,
+        unreadable_lines,
+    })))
+}
+
+/// What one part of the file held.
+#[derive(Default)]
+struct Part {
+    entries: Vec<StoredEntry>,
+    /// Line numbers within the part (1-based) of lines that could not be read.
+    unreadable: Vec<usize>,
+    /// How many of those are kept as entries (JSON objects of a known type
+    /// whose shape is not understood).
+    kept_unreadable: usize,
+    /// Lines in the part.
+    lines: usize,
+}
+
+/// Read the lines in `start..end` (whole lines) into index records.
+fn index_part(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Part> {
+    let mut reader = BufReader::with_capacity(
+        128 * 1024,
+        At {
+            file,
+            pos: start,
+            end,
+        },
+    );
+    let mut part = Part::default();
+    let mut line = Vec::new();
+    let mut offset = start;
+    loop {
+        line.clear();
+        let read = reader.read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(part);
+        }
+        part.lines += 1;
+        let content = strip_newline(&line);
+        let text = decode_lossy(content);
+        if !text.trim().is_empty() {
+            match SessionEntry::parse_line(&text) {
+                Some(entry) if entry.type_name() == "session" => {}
+                Some(entry) => {
+                    if entry.is_unreadable() {
+                        part.unreadable.push(part.lines);
+                        part.kept_unreadable += 1;
+                    }
+                    part.entries
+                        .push(StoredEntry::from_file(entry, offset, content.len(), warm));
+                }
+                None => part.unreadable.push(part.lines),
+            }
+        }
+        offset += read as u64;
+    }
+}
+
+fn strip_newline(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\n").unwrap_or(line)
+}
+
+/// `start..end` cut into about equal runs of whole lines, one per thread.
+fn split_at_lines(file: &File, start: u64, end: u64) -> io::Result<Vec<(u64, u64)>> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get() as u64)
+        .unwrap_or(1)
+        .min((end - start) / BYTES_PER_THREAD)
+        .max(1);
+    let share = (end - start) / threads;
+    let mut parts = Vec::new();
+    let mut from = start;
+    for k in 1..threads {
+        let cut = next_line_start(file, (start + k * share).max(from), end)?;
+        if cut > from && cut < end {
+            parts.push((from, cut));
+            from = cut;
+        }
+    }
+    parts.push((from, end));
+    Ok(parts)
+}
+
+/// The offset just past the first newline at or after `at` (`end` when none).
+fn next_line_start(file: &File, at: u64, end: u64) -> io::Result<u64> {
+    let mut reader = BufReader::with_capacity(16 * 1024, At { file, pos: at, end });
+    let mut skipped = Vec::new();
+    let read = reader.read_until(b'\n', &mut skipped)?;
+    Ok(at + read as u64)
+}
+
+/// Reads `file` from `pos` up to `end` with positioned reads, so several
+/// readers can share one open file.
+struct At<'a> {
+    file: &'a File,
+    pos: u64,
+    end: u64,
+}
+
+impl Read for At<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = usize::try_from(self.end.saturating_sub(self.pos)).unwrap_or(usize::MAX);
+        let want = buf.len().min(left);
+        if want == 0 {
+            return Ok(0);
+        }
+        let got = read_at(self.file, &mut buf[..want], self.pos)?;
+        self.pos += got as u64;
+        Ok(got)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    file.read_at(buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = file.try_clone()?;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read(buf)
+}

@@ -1,0 +1,186 @@
+//! Reading a session: entries by id, branches, the tree and the context, all
+//! from the index; a body kept in the file is read only when it is asked for.
+
+use std::borrow::Cow;
+
+use super::context::{
+    ContextEntries, SessionContext, context_message, context_messages, plan_context,
+};
+use super::entries::SessionEntry;
+use super::manager::SessionManager;
+use super::store::EntryList;
+use super::tree::SessionTree;
+
+impl SessionManager {
+    /// The current leaf's id (`None` before the first entry).
+    pub fn leaf_id(&self) -> Option<&str> {
+        self.leaf_id.as_deref()
+    }
+
+    /// The current leaf entry.
+    pub fn leaf_entry(&self) -> Option<&SessionEntry> {
+        self.leaf_id.as_deref().and_then(|id| self.entry(id))
+    }
+
+    /// The entry with this id.
+    pub fn entry(&self, id: &str) -> Option<&SessionEntry> {
+        self.index
+            .get(id)
+            .map(|&position| self.entries.get(position))
+    }
+
+    /// Direct children of an entry, in append order.
+    pub fn children(&self, parent_id: &str) -> Vec<&SessionEntry> {
+        self.entries
+            .metas()
+            .enumerate()
+            .filter(|(_, stored)| stored.parent_id() == Some(parent_id))
+            .map(|(position, _)| self.entries.get(position))
+            .collect()
+    }
+
+    /// The current label of an entry.
+    pub fn label(&self, id: &str) -> Option<&str> {
+        self.labels.get(id).map(|label| label.text.as_str())
+    }
+
+    /// Entries from the root down to `from` (default: the leaf), every type
+    /// included.
+    pub fn get_branch(&self, from: Option<&str>) -> Vec<&SessionEntry> {
+        self.branch_positions(from)
+            .into_iter()
+            .map(|position| self.entries.get(position))
+            .collect()
+    }
+
+    /// The ids of the entries from the root down to `from` (default: the
+    /// leaf), read from the index alone.
+    pub fn branch_ids(&self, from: Option<&str>) -> Vec<&str> {
+        self.branch_positions(from)
+            .into_iter()
+            .map(|position| self.entries.meta(position).id())
+            .collect()
+    }
+
+    /// The last entry on the branch to the leaf whose `type` is one of `kinds`
+    /// and that `wanted` accepts; only entries of those types are read.
+    pub fn last_on_branch(
+        &self,
+        kinds: &[&str],
+        wanted: impl Fn(&SessionEntry) -> bool,
+    ) -> Option<&SessionEntry> {
+        self.branch_positions(None)
+            .into_iter()
+            .rev()
+            .filter(|&position| kinds.contains(&self.entries.meta(position).kind()))
+            .map(|position| self.entries.get(position))
+            .find(|entry| wanted(entry))
+    }
+
+    /// Positions of the entries from the root down to `from` (default: the leaf).
+    fn branch_positions(&self, from: Option<&str>) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut current = from
+            .or(self.leaf_id.as_deref())
+            .and_then(|id| self.index.get(id).copied());
+        while let Some(position) = current {
+            if path.len() > self.entries.len() {
+                break;
+            }
+            path.push(position);
+            current = self
+                .entries
+                .meta(position)
+                .parent_id()
+                .and_then(|id| self.index.get(id).copied());
+        }
+        path.reverse();
+        path
+    }
+
+    /// All entries arranged as a tree, with labels resolved.
+    pub fn get_tree(&self) -> SessionTree<'_> {
+        SessionTree::build(self.entries(), |id| {
+            self.labels
+                .get(id)
+                .map(|label| (label.text.as_str(), label.timestamp.as_str()))
+        })
+    }
+
+    /// What the model sees at the current leaf.
+    pub fn build_context(&self) -> SessionContext {
+        let Some(plan) = plan_context(self, self.leaf_id.as_deref()) else {
+            return SessionContext::empty();
+        };
+        let messages = context_messages(&plan.sources, &|position| self.entries.load(position));
+        plan.finish(messages)
+    }
+
+    /// [`SessionManager::build_context`], handing over the message bodies the
+    /// session still holds from loading instead of copying them: right after
+    /// opening a long session, its conversation is then held once.
+    pub fn take_context(&mut self) -> SessionContext {
+        let Some(plan) = plan_context(&*self, self.leaf_id.as_deref()) else {
+            return SessionContext::empty();
+        };
+        let mut messages = Vec::with_capacity(plan.sources.len());
+        for &position in &plan.sources {
+            messages.extend(context_message(self.entries.take(position)));
+        }
+        self.entries.release_read_bodies();
+        plan.finish(messages)
+    }
+
+    /// All entries in append order (header excluded); bodies kept in the
+    /// session file are read as they are visited.
+    pub fn entries(&self) -> EntryList<'_> {
+        EntryList::new(&self.entries)
+    }
+
+    /// The ids of all entries in append order, read from the index alone.
+    pub fn entry_ids(&self) -> impl DoubleEndedIterator<Item = &str> {
+        self.entries.metas().map(|stored| stored.id())
+    }
+
+    /// The entries of one `type`, in append order: only their bodies are read.
+    pub fn entries_of_type<'a>(
+        &'a self,
+        kind: &'a str,
+    ) -> impl DoubleEndedIterator<Item = &'a SessionEntry> + 'a {
+        self.entries
+            .metas()
+            .enumerate()
+            .filter(move |(_, stored)| stored.kind() == kind)
+            .map(|(position, _)| self.entries.get(position))
+    }
+
+    /// How many entry bodies are in memory now (held, or read from the file
+    /// and kept until the session next changes).
+    pub fn bodies_in_memory(&self) -> usize {
+        self.entries.metas().filter(|e| e.body_in_memory()).count()
+    }
+}
+
+impl ContextEntries for SessionManager {
+    fn count(&self) -> usize {
+        self.entries.len()
+    }
+    fn position_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+    fn parent_id(&self, position: usize) -> Option<&str> {
+        self.entries.meta(position).parent_id()
+    }
+    fn id(&self, position: usize) -> &str {
+        self.entries.meta(position).id()
+    }
+    fn kind(&self, position: usize) -> &str {
+        self.entries.meta(position).kind()
+    }
+    fn is_assistant(&self, position: usize) -> bool {
+        self.entries.meta(position).is_assistant()
+    }
+    fn entry(&self, position: usize) -> Cow<'_, SessionEntry> {
+        self.entries.load(position)
+    }
+}

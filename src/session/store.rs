@@ -1,0 +1,425 @@
+//! The entries of a session as an index over its file: every entry's type, id,
+//! parent and timestamp are held, the small entries the tree and the context
+//! consult (labels, names, model and thinking changes, compactions) are held
+//! whole, and every other entry's body stays in the file at a known offset and
+//! is read back when asked for. A body read through a shared borrow is kept
+//! until the session next changes; the context is built straight from the
+//! file, so resuming a long session holds its conversation once (in the agent),
+//! not twice.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+
+use super::entries::SessionEntry;
+use super::load::decode_lossy;
+
+/// Entry types always held whole: small, and consulted without their bodies
+/// being asked for (labels, the session name, the context's model and
+/// thinking level, compactions).
+const HELD_TYPES: &[&str] = &[
+    "label",
+    "session_info",
+    "model_change",
+    "thinking_level_change",
+    "compaction",
+];
+
+/// Where an entry's body is.
+#[derive(Debug)]
+enum Body {
+    /// In memory (small entries, and entries this run appended).
+    Held(Box<SessionEntry>),
+    /// In the session file; `read` keeps it once it was read through a borrow.
+    InFile {
+        offset: u64,
+        len: u32,
+        read: OnceLock<Box<SessionEntry>>,
+    },
+}
+
+/// One entry of the index.
+#[derive(Debug)]
+pub(super) struct StoredEntry {
+    kind: Box<str>,
+    id: Box<str>,
+    parent_id: Option<Box<str>>,
+    timestamp: Box<str>,
+    /// A `message` entry holding an assistant message.
+    assistant: bool,
+    /// A readable `message` entry.
+    message: bool,
+    body: Body,
+}
+
+impl StoredEntry {
+    /// An entry held in memory.
+    pub(super) fn held(entry: SessionEntry) -> Self {
+        let mut stored = Self::meta_of(&entry);
+        stored.body = Body::Held(Box::new(entry));
+        stored
+    }
+
+    /// An entry read from the file at `offset` (its line is `len` bytes long): held
+    /// when it is of a type always held, otherwise left in the file with its parsed
+    /// body kept for now (`warm`) or dropped.
+    pub(super) fn from_file(entry: SessionEntry, offset: u64, len: usize, warm: bool) -> Self {
+        let mut stored = Self::meta_of(&entry);
+        let Ok(len) = u32::try_from(len) else {
+            stored.body = Body::Held(Box::new(entry));
+            return stored;
+        };
+        if HELD_TYPES.contains(&entry.type_name()) {
+            stored.body = Body::Held(Box::new(entry));
+            return stored;
+        }
+        let read = OnceLock::new();
+        if warm {
+            let _ = read.set(Box::new(entry));
+        }
+        stored.body = Body::InFile { offset, len, read };
+        stored
+    }
+
+    fn meta_of(entry: &SessionEntry) -> Self {
+        StoredEntry {
+            kind: entry.type_name().into(),
+            id: entry.id().into(),
+            parent_id: entry.parent_id().map(Into::into),
+            timestamp: entry.timestamp().into(),
+            assistant: entry.is_assistant_message(),
+            message: entry.is_message(),
+            body: Body::Held(Box::new(SessionEntry::Unknown(Value::Null))),
+        }
+    }
+
+    /// The entry's `type`.
+    pub(super) fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The entry's id (empty when it has none).
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The entry's parent id.
+    pub(super) fn parent_id(&self) -> Option<&str> {
+        self.parent_id.as_deref()
+    }
+
+    /// Whether this is a `message` entry with an assistant message.
+    pub(super) fn is_assistant(&self) -> bool {
+        self.assistant
+    }
+
+    /// Whether this is a readable `message` entry.
+    pub(super) fn is_message(&self) -> bool {
+        self.message
+    }
+
+    /// Whether the body is in memory now (held, or read and kept).
+    pub(super) fn body_in_memory(&self) -> bool {
+        match &self.body {
+            Body::Held(_) => true,
+            Body::InFile { read, .. } => read.get().is_some(),
+        }
+    }
+
+    /// What stands in for a body the file no longer holds (it was cut short by
+    /// another program): the entry's type, id, parent and timestamp.
+    fn placeholder(&self) -> SessionEntry {
+        SessionEntry::Unknown(json!({
+            "type": &*self.kind,
+            "id": &*self.id,
+            "parentId": self.parent_id.as_deref(),
+            "timestamp": &*self.timestamp,
+        }))
+    }
+}
+
+/// The entries of a session in append order, with the file their bodies are in.
+#[derive(Debug, Default)]
+pub(super) struct EntryStore {
+    entries: Vec<StoredEntry>,
+    /// The session file as it was indexed (kept open: a body stays readable
+    /// even after the file was deleted or replaced).
+    file: Option<File>,
+    /// Some body was read through a borrow and is kept.
+    kept: AtomicBool,
+}
+
+impl EntryStore {
+    /// Entries held in memory only.
+    pub(super) fn held(entries: Vec<SessionEntry>) -> Self {
+        EntryStore {
+            entries: entries.into_iter().map(StoredEntry::held).collect(),
+            file: None,
+            kept: AtomicBool::new(false),
+        }
+    }
+
+    /// Entries indexed from `file`.
+    pub(super) fn indexed(entries: Vec<StoredEntry>, file: File) -> Self {
+        let kept = entries
+            .iter()
+            .any(|e| matches!(&e.body, Body::InFile { read, .. } if read.get().is_some()));
+        EntryStore {
+            entries,
+            file: Some(file),
+            kept: AtomicBool::new(kept),
+        }
+    }
+
+    /// How many entries there are.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The index record at `position`.
+    pub(super) fn meta(&self, position: usize) -> &StoredEntry {
+        &self.entries[position]
+    }
+
+    /// Every index record in order.
+    pub(super) fn metas(&self) -> std::slice::Iter<'_, StoredEntry> {
+        self.entries.iter()
+    }
+
+    /// Append an entry held in memory.
+    pub(super) fn push(&mut self, entry: SessionEntry) {
+        self.entries.push(StoredEntry::held(entry));
+    }
+
+    /// The entry at `position`, its body read from the file (and kept until the
+    /// session next changes) when it is not in memory.
+    pub(super) fn get(&self, position: usize) -> &SessionEntry {
+        let stored = &self.entries[position];
+        match &stored.body {
+            Body::Held(entry) => entry,
+            Body::InFile { offset, len, read } => read.get_or_init(|| {
+                self.kept.store(true, Ordering::Relaxed);
+                Box::new(self.read_body(stored, *offset, *len))
+            }),
+        }
+    }
+
+    /// The entry at `position` without keeping a body read from the file.
+    pub(super) fn load(&self, position: usize) -> Cow<'_, SessionEntry> {
+        let stored = &self.entries[position];
+        match &stored.body {
+            Body::Held(entry) => Cow::Borrowed(entry),
+            Body::InFile { offset, len, read } => match read.get() {
+                Some(entry) => Cow::Borrowed(entry),
+                None => Cow::Owned(self.read_body(stored, *offset, *len)),
+            },
+        }
+    }
+
+    /// The entry at `position`, a kept body handed over rather than copied.
+    pub(super) fn take(&mut self, position: usize) -> Cow<'_, SessionEntry> {
+        let (offset, len, kept) = match &mut self.entries[position].body {
+            Body::Held(_) => (0, 0, None),
+            Body::InFile { offset, len, read } => (*offset, *len, Some(read.take())),
+        };
+        match kept {
+            None => self.load(position),
+            Some(Some(entry)) => Cow::Owned(*entry),
+            Some(None) => Cow::Owned(self.read_body(&self.entries[position], offset, len)),
+        }
+    }
+
+    /// Drop every body read from the file and kept (they are read again when
+    /// asked for).
+    pub(super) fn release_read_bodies(&mut self) {
+        if !*self.kept.get_mut() {
+            return;
+        }
+        for stored in &mut self.entries {
+            if let Body::InFile { read, .. } = &mut stored.body {
+                read.take();
+            }
+        }
+        *self.kept.get_mut() = false;
+    }
+
+    fn read_body(&self, stored: &StoredEntry, offset: u64, len: u32) -> SessionEntry {
+        let mut line = vec![0u8; len as usize];
+        let read = self
+            .file
+            .as_ref()
+            .map(|file| read_exact_at(file, &mut line, offset));
+        if !matches!(read, Some(Ok(()))) {
+            return stored.placeholder();
+        }
+        let parsed = SessionEntry::parse_line(&decode_lossy(&line));
+        match parsed {
+            Some(entry) if entry.id() == stored.id() => entry,
+            _ => stored.placeholder(),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.read_exact_at(buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = file.try_clone()?;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
+
+/// The entries of a session in append order, as [`super::SessionManager::entries`]
+/// hands them out: bodies in the file are read as they are visited.
+#[derive(Clone, Copy)]
+pub struct EntryList<'a> {
+    store: &'a EntryStore,
+}
+
+impl<'a> EntryList<'a> {
+    pub(super) fn new(store: &'a EntryStore) -> Self {
+        EntryList { store }
+    }
+
+    /// How many entries there are.
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.store.len() == 0
+    }
+
+    /// The entry at `position` in append order.
+    pub fn get(&self, position: usize) -> Option<&'a SessionEntry> {
+        (position < self.len()).then(|| self.store.get(position))
+    }
+
+    /// The first entry.
+    pub fn first(&self) -> Option<&'a SessionEntry> {
+        self.get(0)
+    }
+
+    /// The last entry.
+    pub fn last(&self) -> Option<&'a SessionEntry> {
+        self.len().checked_sub(1).and_then(|last| self.get(last))
+    }
+
+    /// The entries in append order.
+    pub fn iter(&self) -> EntryIter<'a> {
+        EntryIter {
+            store: self.store,
+            front: 0,
+            back: self.store.len(),
+        }
+    }
+
+    /// The entries from `start` on (none when `start` is past the end).
+    pub fn iter_from(&self, start: usize) -> EntryIter<'a> {
+        EntryIter {
+            store: self.store,
+            front: start.min(self.store.len()),
+            back: self.store.len(),
+        }
+    }
+
+    /// Every entry, owned (each body read from the file once).
+    pub fn to_vec(&self) -> Vec<SessionEntry> {
+        (0..self.len())
+            .map(|position| self.store.load(position).into_owned())
+            .collect()
+    }
+}
+
+impl std::ops::Index<usize> for EntryList<'_> {
+    type Output = SessionEntry;
+
+    fn index(&self, position: usize) -> &SessionEntry {
+        self.store.get(position)
+    }
+}
+
+impl<'a> IntoIterator for EntryList<'a> {
+    type Item = &'a SessionEntry;
+    type IntoIter = EntryIter<'a>;
+
+    fn into_iter(self) -> EntryIter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &EntryList<'a> {
+    type Item = &'a SessionEntry;
+    type IntoIter = EntryIter<'a>;
+
+    fn into_iter(self) -> EntryIter<'a> {
+        self.iter()
+    }
+}
+
+impl PartialEq for EntryList<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl PartialEq<[SessionEntry]> for EntryList<'_> {
+    fn eq(&self, other: &[SessionEntry]) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for EntryList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Iterator over an [`EntryList`].
+#[derive(Clone)]
+pub struct EntryIter<'a> {
+    store: &'a EntryStore,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for EntryIter<'a> {
+    type Item = &'a SessionEntry;
+
+    fn next(&mut self) -> Option<&'a SessionEntry> {
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.store.get(self.front - 1)
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.back - self.front;
+        (left, Some(left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<&'a SessionEntry> {
+        self.front = self.front.saturating_add(n).min(self.back);
+        self.next()
+    }
+}
+
+impl DoubleEndedIterator for EntryIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.store.get(self.back)
+        })
+    }
+}
+
+impl ExactSizeIterator for EntryIter<'_> {}
