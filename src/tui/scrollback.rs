@@ -155,14 +155,8 @@ impl Scrollback {
             let revision = app.transcript.item_revisions.get(i).copied().unwrap_or(0);
             self.committed.push(revision);
         }
-        let mut tail = Vec::new();
-        let mut tail_images = Vec::new();
-        for i in settled..items {
-            let lines = app.cache.lines_of(i, &app.transcript, &options, &app.theme);
-            let at = tail.len();
-            tail.extend_from_slice(lines);
-            images_at(&mut tail_images, at, app.cache.item_images(i));
-        }
+        // What is still arriving: only the lines the live area can show are copied.
+        let (tail, tail_images) = last_lines(app, &options, &[], settled..items, rows as usize);
         let fixed = live.fixed_len();
         let height = (fixed + tail.len()).clamp(1, rows as usize);
         let shrinks = new_lines.len() + height < self.rows.len();
