@@ -15,6 +15,12 @@ hello-world Rust binary built in the same run (the floor for start-up):
                command (ours only), alternating with runs without them: what lazy
                activation costs at start-up, in wall time and in CPU time to the frame
   resume       the first frame resuming the original's 1 MB session (914 messages)
+  resume20     the first frame resuming the 20 MB session (the fixture 20 times, one
+               chain), and the peak RSS once it is drawn
+  tree20       `/tree` in that resumed session: from the Enter to the tree panel drawn,
+               and the peak RSS after it
+  tui10k       a TUI session typed turn by turn: twelve 6,000-word answers (12,000 lines)
+               and four bash outputs of 5,000 lines (`::seq`): peak and final RSS, CPU
   resume20-rpc the 20 MB session (the fixture 20 times, one chain) resumed over RPC: peak
                RSS after `get_state`, then after `get_messages` (ours and a `before` build)
   stream-tui   a 40,000-word answer streamed into the terminal UI
@@ -59,8 +65,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import bench_export  # noqa: E402
-from bench_frames import (LAZY_EXTENSIONS, first_frame, lazy_vs_none, stream_tui,  # noqa: E402
-                          write_lazy_extensions)
+from bench_frames import (LAZY_EXTENSIONS, LONG_TURNS, first_frame, lazy_vs_none,  # noqa: E402
+                          long_session, resume_with_rss, stream_tui, tree_open, write_lazy_extensions)
 from bench_proc import proc_cpu, proc_status, stats, tree_pids  # noqa: E402
 REFERENCE_DIR = os.path.join(ROOT, "target", "bench-reference")
 REFERENCE_PKG = "@mariozechner/pi-coding-agent@0.73.1"
@@ -396,9 +402,13 @@ def bench(name, cmd, args, root, port, fixture):
         path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
         # The reference takes seconds per megabyte: one run is enough to compare.
         runs = args.runs if name != "pi 0.73.1" else 1
-        attempt(r, "resume20", lambda: {"wall": stats([first_frame(cmd + model + ["--session", path], sb,
-                                                                   marker=b"mock-model")
-                                                       for _ in range(runs)])})
+        attempt(r, "resume20", lambda: resume_with_rss(cmd + model + ["--session", path], sb, runs))
+    if want("tree20") and fixture:
+        path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
+        runs = args.runs if name != "pi 0.73.1" else 1
+        attempt(r, "tree20", lambda: tree_open(cmd + model + ["--session", path], sb, runs))
+    if want("tui10k"):
+        attempt(r, "tui10k", lambda: long_session(cmd + model, sb, args.long_timeout))
     if want("resume20-rpc") and fixture and name != "pi 0.73.1":
         path = write_repeated_fixture(fixture, sb, REPEATS_20MB)
         attempt(r, "resume20-rpc", lambda: rpc_resume(cmd + model, sb, path, args.runs))
@@ -484,7 +494,14 @@ def report(results, args):
         (f"TUI first frame with {LAZY_EXTENSIONS} lazy extensions (pty)", "lazy60", "wall", "ms",
          "≤ frame + 2 ms"),
         ("first frame resuming the 1 MB session (914 messages)", "resume", "wall", "ms", "≤ 15 ms"),
-        ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", ""),
+        ("first frame resuming a 20 MB session (the fixture 20 times)", "resume20", "wall", "ms", "≤ 30 ms"),
+        ("20 MB session resumed in the TUI: peak RSS at the first frame", "resume20", "rss", "MiB", "≤ 48 MiB"),
+        ("`/tree` in the 20 MB session: Enter to the tree drawn", "tree20", "wall", "ms", "≤ 150 ms"),
+        ("`/tree` in the 20 MB session: peak RSS after it", "tree20", "rss", "MiB", "≤ 48 MiB"),
+        (f"TUI session of {LONG_TURNS * 1000:,} answer lines + 20,000 tool lines: peak RSS", "tui10k", "hwm",
+         "MiB", "≤ 40 MiB"),
+        ("the same session: RSS at its end", "tui10k", "rss", "MiB", ""),
+        ("the same session: CPU of its turns", "tui10k", "cpu", "s", ""),
         ("20 MB session over RPC: peak RSS after `get_state`", "resume20-rpc", "state", "MiB", "≤ 48 MiB"),
         ("20 MB session over RPC: peak RSS after `get_messages`", "resume20-rpc", "messages", "MiB", "≤ 48 MiB"),
         ("1 MB session exported: page painted with messages (Chromium)", "export1", "wall", "ms", ""),

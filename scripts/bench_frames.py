@@ -90,3 +90,86 @@ def stream_tui(cmd, sb, words, timeout):
         return {"rss": proc_status(p.pid, "VmHWM"), "cpu": proc_cpu(p.pid) - cpu0, "wall": wall}
     finally:
         p.close()
+
+
+# A TUI session whose transcript grows past 10,000 lines: answers of LONG_WORDS words
+# (a paragraph of 12 words and a blank line each: about LONG_WORDS / 6 lines) and, every
+# third turn, a bash call printing SEQ_LINES lines (`::seq N` of the mock LLM).
+LONG_TURNS = 12
+LONG_WORDS = 6_000
+SEQ_LINES = 5_000
+
+
+def long_session(cmd, sb, timeout):
+    """Peak and final RSS, CPU and wall of a TUI session of about 12,000 answer lines
+    plus four long tool outputs, typed turn by turn into the pseudo-terminal."""
+    Pty = pty_class()
+    p = Pty(cmd, sb.proj, sb.env)
+    try:
+        p.wait_for(b"mock-model", timeout=120)
+        time.sleep(0.5)
+        cpu0, t0 = proc_cpu(p.pid), time.perf_counter()
+        prompts = []
+        for turn in range(LONG_TURNS):
+            prompts.append((f"::words {LONG_WORDS}", f"word{LONG_WORDS - 1}"))
+            if turn % 3 == 2:
+                prompts.append((f"::seq {SEQ_LINES}", f"seq {SEQ_LINES} done."))
+        for prompt, done in prompts:
+            mark = p.mark()
+            p.type(prompt.encode())
+            time.sleep(0.2)
+            p.type(b"\r")
+            p.wait_for(done.encode(), since=mark, timeout=timeout)
+            time.sleep(0.3)
+        wall = time.perf_counter() - t0
+        return {"hwm": proc_status(p.pid, "VmHWM"), "rss": proc_status(p.pid, "VmRSS"),
+                "cpu": proc_cpu(p.pid) - cpu0, "wall": wall,
+                "lines": LONG_TURNS * LONG_WORDS // 6}
+    finally:
+        p.close()
+
+
+def resume_with_rss(cmd, sb, runs, marker=b"mock-model"):
+    """First frames resuming a session, and the peak RSS once the frame is drawn. A
+    first unmeasured start migrates a session of an older format (once in its life)."""
+    Pty = pty_class()
+    first_frame(cmd, sb, marker)
+    walls, peaks = [], []
+    for _ in range(runs):
+        p = Pty(cmd, sb.proj, sb.env)
+        try:
+            walls.append(p.wait_for(marker, timeout=120) * 1000)
+            time.sleep(0.3)
+            peaks.append(proc_status(p.pid, "VmHWM"))
+        finally:
+            p.close()
+    return {"wall": stats(walls), "rss": stats(peaks)}
+
+
+# The `/tree` panel's key line (en locale): drawn last, once the rows are laid out.
+TREE_DRAWN = b"esc cancel"
+
+
+def tree_open(cmd, sb, runs):
+    """ms from the Enter of `/tree` until the tree panel is drawn, and the peak RSS
+    after it; `cmd` resumes the session (migrated by a first, unmeasured start)."""
+    Pty = pty_class()
+    first_frame(cmd, sb)
+    times, peaks = [], []
+    for _ in range(runs):
+        p = Pty(cmd, sb.proj, sb.env)
+        try:
+            p.wait_for(b"mock-model", timeout=120)
+            time.sleep(0.5)
+            p.type(b"/tree")
+            time.sleep(0.3)
+            mark = p.mark()
+            t0 = time.perf_counter()
+            p.type(b"\r")
+            p.wait_for(TREE_DRAWN, since=mark, timeout=120)
+            times.append((time.perf_counter() - t0) * 1000)
+            time.sleep(0.3)
+            peaks.append(proc_status(p.pid, "VmHWM"))
+        finally:
+            p.close()
+    return {"wall": stats(times), "rss": stats(peaks)}

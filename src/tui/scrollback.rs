@@ -105,8 +105,11 @@ impl Scrollback {
             self.from = app.cache.tail_start();
             self.committed.clear();
         }
+        // Only what is not printed yet is laid out; printed items are laid out
+        // again on demand (a reprint, an overlay), their lines let go after.
+        let pending = self.from + self.committed.len();
         app.cache
-            .update_from(self.from, &app.transcript, &options, &app.theme);
+            .update_from(pending, &app.transcript, &options, &app.theme);
         app.scroll = 0;
         let header = match &live.lua.header {
             Some(lines) => lines.clone(),
@@ -120,12 +123,10 @@ impl Scrollback {
         if live.has_overlays() {
             // Overlays are placed on the whole screen, over the conversation's
             // last lines; nothing is printed for good while one is open.
-            let mut all = header;
-            for i in from..items {
-                all.extend_from_slice(app.cache.item_lines(i));
-            }
+            let (all, _) = last_lines(app, &options, &header, from..items, rows as usize);
             let mut buf = Buffer::empty(area);
             let cursor = live.render_into(&mut buf, area, all);
+            self.forget_printed(app, rows as usize);
             let screen = (0..rows).map(|y| row_ansi(&buf, y)).collect();
             self.under_overlay = true;
             return self.write(Start::Home, Vec::new(), screen, cursor);
@@ -147,16 +148,15 @@ impl Scrollback {
         let before = from + self.committed.len();
         let mut new_images = Vec::new();
         for i in before..settled {
-            images_at(&mut new_images, new_lines.len(), app.cache.item_images(i));
-            new_lines.extend_from_slice(app.cache.item_lines(i));
-            self.committed.push(revisions.get(i).copied().unwrap_or(0));
+            let lines = app.cache.lines_of(i, &app.transcript, &options, &app.theme);
+            let at = new_lines.len();
+            new_lines.extend_from_slice(lines);
+            images_at(&mut new_images, at, app.cache.item_images(i));
+            let revision = app.transcript.item_revisions.get(i).copied().unwrap_or(0);
+            self.committed.push(revision);
         }
-        let mut tail = Vec::new();
-        let mut tail_images = Vec::new();
-        for i in settled..items {
-            images_at(&mut tail_images, tail.len(), app.cache.item_images(i));
-            tail.extend_from_slice(app.cache.item_lines(i));
-        }
+        // What is still arriving: only the lines the live area can show are copied.
+        let (tail, tail_images) = last_lines(app, &options, &[], settled..items, rows as usize);
         let fixed = live.fixed_len();
         let height = (fixed + tail.len()).clamp(1, rows as usize);
         let shrinks = new_lines.len() + height < self.rows.len();
@@ -169,12 +169,8 @@ impl Scrollback {
         if std::mem::take(&mut self.under_overlay) && !reprint {
             // Put back the conversation's last lines the overlay covered.
             let room = (rows as usize).saturating_sub(height + new_lines.len());
-            let mut shown: Vec<Line<'static>> = self.header.clone();
-            let mut shown_images = Vec::new();
-            for i in from..before {
-                images_at(&mut shown_images, shown.len(), app.cache.item_images(i));
-                shown.extend_from_slice(app.cache.item_lines(i));
-            }
+            let header = self.header.clone();
+            let (shown, shown_images) = last_lines(app, &options, &header, from..before, room);
             let skip = shown.len().saturating_sub(room);
             let mut lines: Vec<Line<'static>> = shown.into_iter().skip(skip).collect();
             for (at, _) in &mut new_images {
@@ -198,6 +194,7 @@ impl Scrollback {
         let cursor = live.render_into(&mut buf, live_area, tail);
         let mut live_rows: Vec<String> = (0..live_area.height).map(|y| row_ansi(&buf, y)).collect();
         let mut printed = print_lines(new_lines, cols);
+        self.forget_printed(app, rows as usize);
         if let Some(protocol) = protocol {
             draw_into_rows(&mut printed, &new_images, protocol);
             // The tail sits at the top of the live area, cut at its top when
@@ -221,6 +218,19 @@ impl Scrollback {
             return out;
         }
         self.write(start, printed, live_rows, cursor)
+    }
+
+    /// Let go of the laid-out lines of printed items above the last
+    /// [`KEEP_SCREENS`] screens of them: the terminal holds those rows now.
+    fn forget_printed(&self, app: &mut App, rows: usize) {
+        let printed_end = self.from + self.committed.len();
+        let mut keep_from = printed_end;
+        let mut kept = 0;
+        while keep_from > self.from && kept < rows * KEEP_SCREENS {
+            keep_from -= 1;
+            kept += app.cache.item_lines(keep_from).len();
+        }
+        app.cache.forget(0..keep_from);
     }
 
     /// Leave the cursor below the live area (at exit), so the shell prompt
@@ -316,6 +326,42 @@ impl Scrollback {
 /// when it starts (or the session changes); a long resumed session is not
 /// laid out whole.
 const HISTORY_SCREENS: usize = 3;
+
+/// Screens of printed lines whose layout is kept for redrawing under and
+/// after an overlay; those above are laid out again only for a reprint.
+const KEEP_SCREENS: usize = 2;
+
+/// The last lines (at least `want`, when there are so many) of `header`
+/// followed by the items in `items`, laying out only the items they reach,
+/// with the images among them (each with the line it starts on).
+fn last_lines(
+    app: &mut App,
+    options: &crate::tui::transcript::render::RenderOptions,
+    header: &[Line<'static>],
+    items: std::ops::Range<usize>,
+    want: usize,
+) -> (Vec<Line<'static>>, Vec<(usize, ImageRows)>) {
+    let mut first = items.end;
+    let mut have = 0;
+    while first > items.start && have < want {
+        first -= 1;
+        have += app
+            .cache
+            .lines_of(first, &app.transcript, options, &app.theme)
+            .len();
+    }
+    let mut lines: Vec<Line<'static>> = Vec::with_capacity(have + header.len());
+    if first == items.start {
+        lines.extend_from_slice(header);
+    }
+    let mut images = Vec::new();
+    for i in first..items.end {
+        let at = lines.len();
+        lines.extend_from_slice(app.cache.lines_of(i, &app.transcript, options, &app.theme));
+        images_at(&mut images, at, app.cache.item_images(i));
+    }
+    (lines, images)
+}
 
 /// The line saying the session has more above what was printed.
 fn earlier_not_printed(app: &App) -> Line<'static> {

@@ -203,3 +203,88 @@ fn a_long_transcript_is_printed_from_its_last_screens_without_laying_out_the_res
     assert!(resized.contains("question number 299") && resized.contains("one more"));
     assert!(a.cache.item_lines(0).is_empty());
 }
+
+/// An answer of `rows` short paragraphs `row{n}x{i}` (two lines each with the gap).
+fn numbered(n: usize, rows: usize) -> Item {
+    let text: Vec<String> = (0..rows).map(|i| format!("row{n}x{i}")).collect();
+    answer(false, &text.join("\n\n"))
+}
+
+/// Where each `row{n}x{i}` first appears in `out`, in order; panics when one is
+/// missing or out of place.
+fn assert_rows_in_order(out: &str, answers: usize, rows: usize) {
+    let mut at = 0;
+    for n in 0..answers {
+        for i in 0..rows {
+            let needle = format!("row{n}x{i}\x1b");
+            let found = out[at..].find(&needle);
+            assert!(found.is_some(), "{needle:?} missing or out of order");
+            at += found.unwrap_or(0) + needle.len();
+        }
+    }
+}
+
+#[test]
+fn a_live_conversation_of_12000_lines_keeps_only_the_last_screens_laid_out() {
+    const ANSWERS: usize = 60;
+    const ROWS: usize = 100;
+    // The most lines the cache may hold: the kept screens and one answer more.
+    let bound = |rows: usize| rows * KEEP_SCREENS + 2 * ROWS + 2;
+    let mut a = app();
+    let mut s = Scrollback::new();
+    s.frame(&mut a, (80, 24));
+    let mut printed = String::new();
+    for n in 0..ANSWERS {
+        a.transcript.push(numbered(n, ROWS));
+        printed.push_str(&s.frame(&mut a, (80, 24)));
+        assert!(
+            a.cache.held_lines() <= bound(24),
+            "after answer {n}: {} lines held",
+            a.cache.held_lines()
+        );
+    }
+    assert_eq!(s.committed.len(), ANSWERS);
+    assert_rows_in_order(&printed, ANSWERS, ROWS);
+
+    // A resize prints the whole conversation again, laid out anew from the items,
+    // exactly as a conversation printed in one frame at that size.
+    let resized = s.frame(&mut a, (100, 30));
+    assert!(a.cache.held_lines() <= bound(30));
+    let mut fresh = app();
+    let mut once = Scrollback::new();
+    once.frame(&mut fresh, (100, 30));
+    for n in 0..ANSWERS {
+        fresh.transcript.push(numbered(n, ROWS));
+    }
+    let whole = once.frame(&mut fresh, (100, 30));
+    let from_first = |out: &str| out[out.find("row0x0").unwrap_or(0)..].to_string();
+    assert_eq!(from_first(&resized), from_first(&whole));
+    assert_rows_in_order(&resized, ANSWERS, ROWS);
+
+    // An overlay over the conversation shows its last lines, laid out again.
+    use crate::lua::ui::surfaces::{CustomSurface, OverlayOptions, SurfaceStore};
+    let store = SurfaceStore::default();
+    a.lua.surfaces = Some(store.clone());
+    store.lock().customs.push(CustomSurface {
+        id: 1,
+        overlay: Some(OverlayOptions::default()),
+        lines: vec!["OVERLAY".into()],
+    });
+    let last = format!("row{}x{}", ANSWERS - 1, ROWS - 1);
+    let under = s.frame(&mut a, (100, 30));
+    assert!(
+        under.contains("OVERLAY") && under.contains(&last),
+        "{under:?}"
+    );
+    assert!(
+        !under.contains("row0x0"),
+        "only the last screen is laid out"
+    );
+    store.lock().customs.clear();
+    let back = s.frame(&mut a, (100, 30));
+    assert!(
+        !back.contains("OVERLAY") && back.contains(&last),
+        "{back:?}"
+    );
+    assert!(a.cache.held_lines() <= bound(30));
+}

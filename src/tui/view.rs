@@ -54,6 +54,9 @@ pub fn draw_with_images(frame: &mut Frame<'_>, app: &mut App) -> Vec<(u32, u16, 
     let (body_total, whole) = app
         .cache
         .update_tail(&app.transcript, &options, &app.theme, need);
+    // Items above the rendered tail are out of sight: their lines are let go.
+    let tail_start = app.cache.tail_start();
+    app.cache.forget(0..tail_start);
     // Above an incomplete tail there is more than a screen: the header is
     // out of sight and the scroll position needs no clamp.
     let header_len = if whole { header_len } else { 0 };

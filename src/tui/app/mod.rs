@@ -437,10 +437,11 @@ impl App {
             | UiEvent::EditorText(_) => self.handle_tree_event(event),
             UiEvent::Info(message) => self.transcript.notice(message, NoticeKind::Info),
             UiEvent::Reloaded(outcome) => self.report_reload(*outcome),
-            UiEvent::Reset(messages, kind) => {
+            UiEvent::Reset(transcript, kind) => {
                 use crate::tui::app::session_task::ResetKind;
                 let usage = std::mem::take(&mut self.transcript.usage);
-                self.transcript = Transcript::from_messages(&messages);
+                let empty = transcript.counts.total == 0;
+                self.transcript = *transcript;
                 match kind {
                     // The same session: its token totals stay as they were.
                     ResetKind::Navigated => {
@@ -448,7 +449,7 @@ impl App {
                         self.transcript
                             .notice(t!("pi.tui.tree.navigated"), NoticeKind::Info);
                     }
-                    ResetKind::New if messages.is_empty() => self
+                    ResetKind::New if empty => self
                         .transcript
                         .notice(t!("pi.tui.session.new"), NoticeKind::Info),
                     ResetKind::Forked => self

@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::events::AgentEvent;
 use crate::ai::model::{Model, ThinkingLevel};
-use crate::ai::types::Message;
 use crate::core::agent_session::AgentSession;
 use crate::tui::app::reload::{ReloadOutcome, reload_all};
+use crate::tui::transcript::Transcript;
 
 /// A request from the UI to the conversation.
 #[derive(Debug)]
@@ -149,8 +149,9 @@ pub enum UiEvent {
     /// A command finished; the conversation is idle with this state.
     Idle(Box<SessionSnapshot>),
     /// The conversation was replaced (`/new`, `/resume`, `/tree`, `/fork`):
-    /// show these messages.
-    Reset(Vec<Message>, ResetKind),
+    /// show this transcript, built from its messages on the conversation task
+    /// (only the last ones become rows; the messages themselves stay there).
+    Reset(Box<Transcript>, ResetKind),
     /// A command finished with something to tell the user.
     Info(String),
     /// `/reload` (or a watched file's change) finished.
@@ -320,17 +321,20 @@ impl SessionPlace {
             } else {
                 ResetKind::Resumed
             };
-            let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
+            let _ = ui.send(UiEvent::Reset(restored(agent), kind));
         }
     }
 }
 
+/// The transcript of the conversation `agent` now holds, for [`UiEvent::Reset`]:
+/// built here so that the messages are not copied to the UI.
+pub(super) fn restored(agent: &AgentSession) -> Box<Transcript> {
+    Box::new(Transcript::from_messages(&agent.state.messages))
+}
+
 /// Tell the UI about the session it now shows after `/resume` or `/import`.
 fn announce_switch(agent: &mut AgentSession, models: &[Model], ui_tx: &UnboundedSender<UiEvent>) {
-    let _ = ui_tx.send(UiEvent::Reset(
-        agent.state.messages.clone(),
-        ResetKind::Resumed,
-    ));
+    let _ = ui_tx.send(UiEvent::Reset(restored(agent), ResetKind::Resumed));
     let context = agent.session.build_context();
     if let Some(note) = restore_model(agent, &context, models) {
         let _ = ui_tx.send(UiEvent::Failed(note));
@@ -422,7 +426,7 @@ pub fn spawn_session(
                     let command = Shared::NewSession { parent: None };
                     if let Ok(Outcome::Switched { cancelled: false }) = agent.execute(command).await
                     {
-                        let _ = ui_tx.send(UiEvent::Reset(Vec::new(), ResetKind::New));
+                        let _ = ui_tx.send(UiEvent::Reset(Box::default(), ResetKind::New));
                     } else {
                         let _ = ui_tx.send(UiEvent::Notice(t!("pi.tui.session.new_cancelled")));
                     }

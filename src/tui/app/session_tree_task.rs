@@ -61,7 +61,7 @@ pub enum TreeCommand {
 
 fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>, kind: ResetKind) {
     agent.state.messages = agent.session.build_context().messages;
-    let _ = ui.send(UiEvent::Reset(agent.state.messages.clone(), kind));
+    let _ = ui.send(UiEvent::Reset(super::session_task::restored(agent), kind));
 }
 
 /// Carry out one request.

@@ -247,8 +247,9 @@ fn a_resumed_session_fills_the_prompt_history() {
             timestamp: 0,
         })
     };
+    let messages = [user("first question"), user("second question")];
     a.handle_ui_event(UiEvent::Reset(
-        vec![user("first question"), user("second question")],
+        Box::new(crate::tui::transcript::Transcript::from_messages(&messages)),
         crate::tui::app::session_task::ResetKind::Resumed,
     ));
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);

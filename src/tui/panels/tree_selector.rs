@@ -142,7 +142,9 @@ impl TreeSelector {
         &self.visible
     }
 
-    fn passes(&self, row: usize) -> bool {
+    /// Whether data row `row` is shown under the filter and the search `words`
+    /// (lower-cased, all of them must occur).
+    fn passes(&self, row: usize, words: &[String]) -> bool {
         let r = &self.data.rows[row];
         if r.quiet && Some(row) != self.data.leaf_row {
             return false;
@@ -157,24 +159,23 @@ impl TreeSelector {
         if !shown {
             return false;
         }
-        if self.query.trim().is_empty() {
+        if words.is_empty() {
             return true;
         }
         let hay = format!("{} {}", r.text, r.label.as_deref().unwrap_or("")).to_lowercase();
-        self.query
-            .to_lowercase()
-            .split_whitespace()
-            .all(|word| hay.contains(word))
+        words.iter().all(|word| hay.contains(word.as_str()))
     }
 
     /// Recompute the visible rows, keeping `keep` (a data row) selected
     /// when it is still shown, else the nearest shown row before it.
     fn refresh(&mut self, keep: Option<usize>) {
         self.visible.clear();
+        let query = self.query.to_lowercase();
+        let words: Vec<String> = query.split_whitespace().map(str::to_string).collect();
         let mut row = 0;
         let rows = self.data.rows.len();
         while row < rows {
-            if self.passes(row) {
+            if self.passes(row, &words) {
                 self.visible.push(row);
             }
             if self.folded.contains(&row) {

@@ -42,7 +42,7 @@ fn compaction_item(summary: &str, tokens_before: u64) -> Item {
 }
 
 /// The transcript and the token totals shown in the footer.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Transcript {
     /// Items in display order.
     pub items: Vec<Item>,

@@ -223,7 +223,55 @@ impl RenderCache {
                 None => Vec::new(),
             };
             self.entries[i] = (Some(rev), lines);
+            if matches!(
+                transcript.items[i],
+                Item::Assistant {
+                    streaming: false,
+                    ..
+                }
+            ) {
+                // The answer the memo laid out has ended: its lines live in the entry now.
+                self.memo = MarkdownMemo::default();
+            }
         }
+    }
+
+    /// The lines of item `index`, laid out again when they were forgotten (see
+    /// [`RenderCache::forget`]) or never drawn.
+    pub fn lines_of(
+        &mut self,
+        index: usize,
+        transcript: &Transcript,
+        options: &RenderOptions,
+        theme: &Theme,
+    ) -> &[Line<'static>] {
+        if index >= transcript.items.len() {
+            return &[];
+        }
+        self.prepare(transcript, options);
+        self.render_at(index, transcript, options, theme);
+        &self.entries[index].1
+    }
+
+    /// Let go of the rendered lines (and image layouts) of the items in `items`:
+    /// they are laid out again, from the item, when next needed. Lines above the
+    /// screen thus cost nothing however long the conversation grows.
+    pub fn forget(&mut self, items: std::ops::Range<usize>) {
+        let end = items.end.min(self.entries.len());
+        for i in items.start.min(end)..end {
+            if self.entries[i].0.is_some() {
+                self.entries[i] = (None, Vec::new());
+            }
+            if let Some(images) = self.images.get_mut(i) {
+                *images = Vec::new();
+            }
+        }
+    }
+
+    /// How many rendered lines the cache holds (the streaming answer's layout included).
+    pub fn held_lines(&self) -> usize {
+        let entries: usize = self.entries.iter().map(|(_, l)| l.len()).sum();
+        entries + self.memo.stable_lines.len() + self.memo.rest_lines.len()
     }
 
     /// The `count` lines ending `end` lines into the transcript (after

@@ -67,7 +67,7 @@ impl RetryRow {
 }
 
 /// The retry sequence under way in a live transcript.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct RetryTracker {
     /// The row that shows the sequence.
     row: Option<usize>,

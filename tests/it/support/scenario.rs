@@ -106,9 +106,48 @@ pub fn words_reply(request: &CapturedRequest) -> Option<MockReply> {
     Some(MockReply::openai(sse.finish("stop").usage(10, n as u64, 0)))
 }
 
-/// The reply to `request` in `scenario`; a `::words N` prompt gets N words.
+/// The text of the last user message of an OpenAI or Anthropic request (tool
+/// results, which Anthropic sends as user messages, are not text and are skipped).
+fn last_user_text(request: &CapturedRequest) -> String {
+    let Some(messages) = request.json.as_ref().and_then(|b| b["messages"].as_array()) else {
+        return String::new();
+    };
+    messages
+        .iter()
+        .rev()
+        .filter(|m| m["role"] == "user")
+        .map(|m| match &m["content"] {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
+            _ => String::new(),
+        })
+        .find(|text| !text.is_empty())
+        .unwrap_or_default()
+}
+
+/// The answer that ends a `::seq N` turn.
+pub fn seq_done(n: usize) -> String {
+    format!("seq {n} done.")
+}
+
+/// A prompt `::seq N` asks for a long tool output: the model runs `seq 1 N` with
+/// bash, then answers [`seq_done`] once the result is in.
+pub fn seq_reply(request: &CapturedRequest) -> Option<MockReply> {
+    let prompt = last_user_text(request);
+    let n: usize = prompt.trim().strip_prefix("::seq")?.trim().parse().ok()?;
+    let asked = last_text(request).trim() == prompt.trim();
+    if asked {
+        let id = format!("call_seq_{}", tool_results_in(request));
+        let command = json!({ "command": format!("seq 1 {n}") });
+        return Some(calls(request, &[(id.as_str(), "bash", command)]));
+    }
+    Some(text(request, &seq_done(n)))
+}
+
+/// The reply to `request` in `scenario`; a `::words N` prompt gets N words, a
+/// `::seq N` prompt a bash call printing N lines.
 pub fn scenario_reply(scenario: Scenario, request: &CapturedRequest) -> MockReply {
-    if let Some(reply) = words_reply(request) {
+    if let Some(reply) = words_reply(request).or_else(|| seq_reply(request)) {
         return reply;
     }
     let bash = ("call_bash_1", "bash", json!({"command": "echo hi"}));
