@@ -269,6 +269,7 @@ fn a_live_conversation_of_12000_lines_keeps_only_the_last_screens_laid_out() {
         id: 1,
         overlay: Some(OverlayOptions::default()),
         lines: vec!["OVERLAY".into()],
+        ..CustomSurface::default()
     });
     let last = format!("row{}x{}", ANSWERS - 1, ROWS - 1);
     let under = s.frame(&mut a, (100, 30));

@@ -283,7 +283,10 @@ async fn continuing_after_a_reply_takes_the_queued_follow_up() {
     )
     .await
     .unwrap_err();
-    assert_eq!(err.to_string(), "Cannot continue from message role: assistant");
+    assert_eq!(
+        err.to_string(),
+        "Cannot continue from message role: assistant"
+    );
     assert_eq!(script.requests().len(), 1, "no request was sent");
 
     // The same through the library: nothing queued after a reply is nothing to run.

@@ -64,8 +64,8 @@ impl std::error::Error for InspectError {}
 /// it declares nothing anywhere.
 pub fn declared_by(path: &Path) -> Result<Option<Capabilities>, InspectError> {
     let config = HostConfig::new(Vec::new(), path.parent().unwrap_or(Path::new(".")));
-    let vm =
-        Vm::new(SharedView::default(), Subscribed::default(), &config).map_err(InspectError::Lua)?;
+    let vm = Vm::new(SharedView::default(), Subscribed::default(), &config)
+        .map_err(InspectError::Lua)?;
     let guard = {
         let mut reg = vm.host.reg.borrow_mut();
         reg.extensions.push(ExtensionInfo::new(path.to_path_buf()));
