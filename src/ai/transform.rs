@@ -143,6 +143,23 @@ pub fn transform_borrowed<'a>(
     result
 }
 
+/// Whether [`transform_messages`] gives any tool call in `messages` another id for
+/// `model` (its results then follow the new id).
+pub fn renames_tool_calls(
+    messages: &[Message],
+    model: &Model,
+    normalize_id: &dyn Fn(&str) -> String,
+) -> bool {
+    messages.iter().any(|m| match m {
+        Message::Assistant(a)
+            if !(a.provider == model.provider && a.api == model.api && a.model == model.id) =>
+        {
+            a.tool_calls().iter().any(|c| normalize_id(&c.id) != c.id)
+        }
+        _ => false,
+    })
+}
+
 /// A synthetic error result for each pending call that got no result.
 fn flush(
     result: &mut Vec<Cow<'_, Message>>,

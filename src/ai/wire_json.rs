@@ -29,6 +29,10 @@ pub enum WireJson<'a> {
     Array(Vec<WireJson<'a>>),
     /// An object.
     Object(WireObject<'a>),
+    /// JSON text written as it is: one value, or in an array several values separated
+    /// by commas (entries serialised earlier). Only [`WireJson::write_to`] writes it
+    /// unread; serde reads it back first.
+    Raw(&'a [u8]),
 }
 
 impl<'a> WireJson<'a> {
@@ -52,6 +56,36 @@ impl<'a> WireJson<'a> {
         match self {
             WireJson::Object(o) => Some(o),
             _ => None,
+        }
+    }
+
+    /// Append this value's JSON (compact, as `serde_json::to_vec` writes it) to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        match self {
+            WireJson::Array(items) => {
+                out.push(b'[');
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        out.push(b',');
+                    }
+                    item.write_to(out);
+                }
+                out.push(b']');
+            }
+            WireJson::Object(object) => {
+                out.push(b'{');
+                for (n, (key, value)) in object.entries.iter().enumerate() {
+                    if n > 0 {
+                        out.push(b',');
+                    }
+                    write_serialized(out, key.as_ref());
+                    out.push(b':');
+                    value.write_to(out);
+                }
+                out.push(b'}');
+            }
+            WireJson::Raw(bytes) => out.extend_from_slice(bytes),
+            leaf => write_serialized(out, leaf),
         }
     }
 
@@ -130,6 +164,15 @@ impl Serialize for WireJson<'_> {
                 seq.end()
             }
             WireJson::Object(o) => o.serialize(serializer),
+            WireJson::Raw(bytes) => {
+                let wrapped = [b"[".as_slice(), bytes, b"]"].concat();
+                let values: Vec<Value> =
+                    serde_json::from_slice(&wrapped).map_err(serde::ser::Error::custom)?;
+                match values.as_slice() {
+                    [one] => one.serialize(serializer),
+                    _ => Err(serde::ser::Error::custom("raw JSON of several values")),
+                }
+            }
         }
     }
 }
@@ -142,6 +185,11 @@ impl Serialize for WireObject<'_> {
         }
         map.end()
     }
+}
+
+/// Serialising a string or a `serde_json` value into a `Vec` cannot fail.
+fn write_serialized(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) {
+    let _ = serde_json::to_writer(out, value);
 }
 
 #[cfg(test)]
@@ -181,5 +229,18 @@ mod tests {
             _ => unreachable!(),
         };
         assert_eq!(keys, ["role", "content", "args", "image"]);
+        let mut written = Vec::new();
+        wire.write_to(&mut written);
+        assert_eq!(written, serde_json::to_vec(&expected).unwrap());
+    }
+
+    #[test]
+    fn raw_entries_are_written_as_they_are() {
+        let wire = WireJson::Array(vec![WireJson::Raw(br#"{"a":1},"b""#), WireJson::str("c")]);
+        let mut written = Vec::new();
+        wire.write_to(&mut written);
+        assert_eq!(written, br#"[{"a":1},"b","c"]"#);
+        let single = WireJson::Raw(br#"{"a":[1,2]}"#);
+        assert_eq!(single.to_value(), json!({"a": [1, 2]}));
     }
 }

@@ -46,13 +46,24 @@ pub fn replayed<'a>(model: &Model, context: &'a Context) -> Vec<Cow<'a, Message>
     })
 }
 
+/// Chat Completions `messages` entries, and whether they end in tool results (a user
+/// message next may need a bridge).
+pub struct Converted<'a> {
+    /// The entries.
+    pub entries: Vec<WireJson<'a>>,
+    /// The last entries are tool results.
+    pub after_tool_result: bool,
+}
+
 /// The system prompt and the `transformed` conversation as Chat Completions `messages`.
+/// `after_tool_result`: the conversation continues one whose entries ended in tool results.
 pub fn convert_messages<'a>(
     model: &Model,
     system_prompt: Option<&'a str>,
     transformed: &'a [Cow<'_, Message>],
     compat: &OpenAiCompat,
-) -> Vec<WireJson<'a>> {
+    after_tool_result: bool,
+) -> Converted<'a> {
     let mut out = Vec::with_capacity(transformed.len() + 1);
     if let Some(prompt) = system_prompt.filter(|p| !p.is_empty()) {
         let role = if model.reasoning && compat.supports_developer_role {
@@ -62,7 +73,7 @@ pub fn convert_messages<'a>(
         };
         out.push(role_message(role, WireJson::str(prompt)));
     }
-    let mut last_was_tool_result = false;
+    let mut last_was_tool_result = after_tool_result;
     let mut i = 0;
     while i < transformed.len() {
         let msg: &Message = &transformed[i];
@@ -144,7 +155,10 @@ pub fn convert_messages<'a>(
         }
         i += 1;
     }
-    out
+    Converted {
+        entries: out,
+        after_tool_result: last_was_tool_result,
+    }
 }
 
 fn convert_assistant<'a>(

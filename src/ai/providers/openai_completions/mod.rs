@@ -3,6 +3,7 @@
 
 pub mod compat;
 pub mod messages;
+pub mod prefix;
 pub mod request;
 
 use std::collections::HashMap;
@@ -18,16 +19,17 @@ use crate::ai::http::{
 };
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::compat::OpenAiCompat;
-use crate::ai::providers::openai_completions::request::{
-    base_headers, body_bytes, session_headers,
-};
+use crate::ai::providers::openai_completions::request::{base_headers, session_headers};
 use crate::ai::sse::SseEvent;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{ContentBlock, StopReason, ThinkingContent, Usage};
 
 /// OpenAI Chat Completions API over SSE.
 #[derive(Default)]
-pub struct OpenAiCompletions;
+pub struct OpenAiCompletions {
+    /// The latest conversation's settled part, serialised.
+    prefix: prefix::PrefixCache,
+}
 
 #[async_trait]
 impl ApiProvider for OpenAiCompletions {
@@ -43,7 +45,10 @@ impl ApiProvider for OpenAiCompletions {
         let model = &req.model;
         let api_key = resolve_api_key(model, &req.options)?;
         let compat = OpenAiCompat::for_model(model);
-        let body = RequestBody::Serialized(body_bytes(model, &req.context, &req.options, &compat));
+        let body = self
+            .prefix
+            .body_bytes(model, &req.context, &req.options, &compat);
+        let body = RequestBody::Serialized(body);
         let base = super::cloudflare::auth_headers(model, base_headers(&api_key), &api_key);
         let session = session_headers(&compat, &req.options);
         // Order: defaults, model headers, session affinity, per-request headers.

@@ -70,7 +70,8 @@ pub fn build_body(
     compat: &OpenAiCompat,
 ) -> Value {
     let transformed = replayed(model, context);
-    wire_body(model, context, &transformed, options, compat).to_value()
+    let messages = all_messages(model, context, &transformed, compat);
+    wire_body(model, context, messages, options, compat).to_value()
 }
 
 /// [`build_body`] serialised, written straight from the conversation (no `Value` copy).
@@ -81,33 +82,43 @@ pub fn body_bytes(
     compat: &OpenAiCompat,
 ) -> Vec<u8> {
     let transformed = replayed(model, context);
-    let body = wire_body(model, context, &transformed, options, compat);
-    serde_json::to_vec(&body).unwrap_or_default()
+    let messages = all_messages(model, context, &transformed, compat);
+    let mut out = Vec::new();
+    wire_body(model, context, messages, options, compat).write_to(&mut out);
+    out
 }
 
 /// The Chat Completions `messages` for `context` (system prompt first).
 pub fn convert_messages(model: &Model, context: &Context, compat: &OpenAiCompat) -> Vec<Value> {
     let transformed = replayed(model, context);
-    let system = context.system_prompt.as_deref();
-    messages::convert_messages(model, system, &transformed, compat)
+    all_messages(model, context, &transformed, compat)
         .iter()
         .map(WireJson::to_value)
         .collect()
+}
+
+fn all_messages<'a>(
+    model: &Model,
+    context: &'a Context,
+    transformed: &'a [Cow<'_, Message>],
+    compat: &OpenAiCompat,
+) -> Vec<WireJson<'a>> {
+    let system = context.system_prompt.as_deref();
+    messages::convert_messages(model, system, transformed, compat, false).entries
 }
 
 fn owned(value: Value) -> WireJson<'static> {
     WireJson::OwnedJson(value)
 }
 
-fn wire_body<'a>(
+/// The body around `messages` (the converted conversation).
+pub(super) fn wire_body<'a>(
     model: &'a Model,
     context: &'a Context,
-    transformed: &'a [Cow<'_, Message>],
+    mut messages: Vec<WireJson<'a>>,
     options: &StreamOptions,
     compat: &OpenAiCompat,
 ) -> WireJson<'a> {
-    let system = context.system_prompt.as_deref();
-    let mut messages = messages::convert_messages(model, system, transformed, compat);
     let long = long_retention();
     let mut body = WireObject::new();
     body.insert("model", WireJson::str(&model.id));
