@@ -163,8 +163,6 @@ pub async fn run_print_mode(
 /// of being freed one message at a time just before the exit.
 pub fn leave_history_to_exit(session: &mut AgentSession) {
     std::mem::forget(std::mem::take(&mut session.state.messages));
-    // The providers keep the latest request's conversation (a serialised prefix).
-    std::mem::forget(std::mem::take(&mut session.config.providers));
     let blank = crate::session::SessionManager::in_memory(session.session.cwd());
     std::mem::forget(std::mem::replace(&mut session.session, blank));
 }
