@@ -154,6 +154,25 @@ pub async fn post_stream(
     body: &Value,
     req: &crate::ai::stream::StreamRequest,
 ) -> Result<SseBody, ProviderError> {
+    post_stream_body(url, headers, RequestBody::Value(body), req).await
+}
+
+/// A request body: a JSON value, or the JSON already serialised (read back into a value
+/// only when request hooks want to see it).
+pub enum RequestBody<'a> {
+    /// A value, serialised when sent.
+    Value(&'a Value),
+    /// Serialised JSON, sent as it is.
+    Serialized(Vec<u8>),
+}
+
+/// [`post_stream`] with a body that may be serialised already.
+pub async fn post_stream_body(
+    url: &str,
+    headers: HeaderMap,
+    body: RequestBody<'_>,
+    req: &crate::ai::stream::StreamRequest,
+) -> Result<SseBody, ProviderError> {
     let first_byte = FirstByteDeadline::for_request(req.options.deadline);
     post_sse_until(
         url,
@@ -204,6 +223,7 @@ pub async fn post_sse_with_hooks(
     hooks: Option<&std::sync::Arc<dyn crate::ai::stream::RequestHooks>>,
 ) -> Result<SseBody, ProviderError> {
     let first_byte = FirstByteDeadline::for_request(None);
+    let body = RequestBody::Value(body);
     post_sse_until(url, headers, body, provider, hooks, first_byte).await
 }
 
@@ -212,17 +232,22 @@ pub async fn post_sse_with_hooks(
 async fn post_sse_until(
     url: &str,
     headers: HeaderMap,
-    body: &Value,
+    body: RequestBody<'_>,
     provider: &str,
     hooks: Option<&std::sync::Arc<dyn crate::ai::stream::RequestHooks>>,
     first_byte: Option<FirstByteDeadline>,
 ) -> Result<SseBody, ProviderError> {
-    let replaced = match hooks {
-        Some(h) => Some(h.before_request(body.clone()).await),
-        None => None,
+    let to_bytes = |v: &Value| serde_json::to_vec(v).map_err(|e| ProviderError::new(e.to_string()));
+    let payload = match (hooks, body) {
+        (None, RequestBody::Serialized(bytes)) => bytes,
+        (None, RequestBody::Value(value)) => to_bytes(value)?,
+        (Some(h), RequestBody::Value(value)) => to_bytes(&h.before_request(value.clone()).await)?,
+        (Some(h), RequestBody::Serialized(bytes)) => {
+            let value =
+                serde_json::from_slice(&bytes).map_err(|e| ProviderError::new(e.to_string()))?;
+            to_bytes(&h.before_request(value).await)?
+        }
     };
-    let body = replaced.as_ref().unwrap_or(body);
-    let payload = serde_json::to_vec(body).map_err(|e| ProviderError::new(e.to_string()))?;
     let mut headers = headers;
     headers
         .entry(reqwest::header::CONTENT_TYPE)

@@ -27,3 +27,4 @@ pub mod tls;
 pub mod transform;
 pub mod types;
 pub mod wait;
+pub mod wire_json;

@@ -6,6 +6,7 @@
 //! - errored or aborted assistant turns are dropped;
 //! - tool calls left without a result get a synthetic error result.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use crate::ai::model::Model;
@@ -62,63 +63,69 @@ pub fn transform_messages(
     model: &Model,
     normalize_id: &dyn Fn(&str) -> String,
 ) -> Vec<Message> {
+    transform_borrowed(messages, model, normalize_id)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// [`transform_messages`] without copying: a message the rewrite leaves as it is
+/// is borrowed from `messages`, only changed or added ones are owned.
+pub fn transform_borrowed<'a>(
+    messages: &'a [Message],
+    model: &Model,
+    normalize_id: &dyn Fn(&str) -> String,
+) -> Vec<Cow<'a, Message>> {
     let mut id_map: HashMap<String, String> = HashMap::new();
     let supports_images = model.supports_images();
     let transformed = messages.iter().map(|msg| match msg {
-        Message::User(u) if !supports_images => {
+        Message::User(u) if !supports_images && has_image_blocks(&u.content) => {
             let mut u = u.clone();
-            if let UserContent::Blocks(blocks) = &u.content {
-                u.content =
-                    UserContent::Blocks(replace_images(blocks.clone(), USER_IMAGE_PLACEHOLDER));
+            if let UserContent::Blocks(blocks) = &mut u.content {
+                *blocks = replace_images(std::mem::take(blocks), USER_IMAGE_PLACEHOLDER);
             }
-            Message::User(u)
+            Cow::Owned(Message::User(u))
         }
         Message::ToolResult(r) => {
+            let mapped = id_map.get(&r.tool_call_id);
+            let strip = !supports_images && r.content.iter().any(is_image);
+            if mapped.is_none() && !strip {
+                return Cow::Borrowed(msg);
+            }
             let mut r = r.clone();
-            if let Some(mapped) = id_map.get(&r.tool_call_id) {
+            if let Some(mapped) = mapped {
                 r.tool_call_id = mapped.clone();
             }
-            if !supports_images {
+            if strip {
                 r.content = replace_images(std::mem::take(&mut r.content), TOOL_IMAGE_PLACEHOLDER);
             }
-            Message::ToolResult(r)
+            Cow::Owned(Message::ToolResult(r))
         }
-        Message::Assistant(a) => {
-            Message::Assistant(transform_assistant(a, model, normalize_id, &mut id_map))
-        }
-        other => other.clone(),
+        Message::Assistant(a) => match transform_assistant(a, model, normalize_id, &mut id_map) {
+            Some(changed) => Cow::Owned(Message::Assistant(changed)),
+            None => Cow::Borrowed(msg),
+        },
+        other => Cow::Borrowed(other),
     });
 
-    let mut result = Vec::with_capacity(messages.len());
-    let mut pending: Vec<ToolCall> = Vec::new();
+    let mut result: Vec<Cow<'a, Message>> = Vec::with_capacity(messages.len());
+    let mut pending: Vec<&'a ToolCall> = Vec::new();
+    let mut pending_owned: Vec<ToolCall> = Vec::new();
     let mut answered: HashSet<String> = HashSet::new();
-    let flush =
-        |result: &mut Vec<Message>, pending: &mut Vec<ToolCall>, answered: &mut HashSet<String>| {
-            for call in pending.drain(..) {
-                if !answered.contains(&call.id) {
-                    result.push(Message::ToolResult(ToolResultMessage {
-                        tool_call_id: call.id,
-                        tool_name: call.name,
-                        content: vec![ContentBlock::text(MISSING_TOOL_RESULT)],
-                        details: None,
-                        is_error: true,
-                        timestamp: now_ms(),
-                    }));
-                }
-            }
-            answered.clear();
-        };
     for msg in transformed {
-        match &msg {
+        match &*msg {
             Message::Assistant(a) => {
-                flush(&mut result, &mut pending, &mut answered);
+                flush(&mut result, &mut pending, &mut pending_owned, &mut answered);
                 if matches!(
                     a.stop_reason,
                     crate::ai::types::StopReason::Error | crate::ai::types::StopReason::Aborted
                 ) {
                     continue;
                 }
-                pending = a.tool_calls().into_iter().cloned().collect();
+                match msg {
+                    Cow::Borrowed(Message::Assistant(original)) => pending = original.tool_calls(),
+                    _ => pending_owned = a.tool_calls().into_iter().cloned().collect(),
+                }
                 result.push(msg);
             }
             Message::ToolResult(r) => {
@@ -126,24 +133,103 @@ pub fn transform_messages(
                 result.push(msg);
             }
             Message::User(_) => {
-                flush(&mut result, &mut pending, &mut answered);
+                flush(&mut result, &mut pending, &mut pending_owned, &mut answered);
                 result.push(msg);
             }
             _ => result.push(msg),
         }
     }
-    flush(&mut result, &mut pending, &mut answered);
+    flush(&mut result, &mut pending, &mut pending_owned, &mut answered);
     result
 }
 
+/// Whether [`transform_messages`] gives any tool call in `messages` another id for
+/// `model` (its results then follow the new id).
+pub fn renames_tool_calls(
+    messages: &[Message],
+    model: &Model,
+    normalize_id: &dyn Fn(&str) -> String,
+) -> bool {
+    messages.iter().any(|m| match m {
+        Message::Assistant(a)
+            if !(a.provider == model.provider && a.api == model.api && a.model == model.id) =>
+        {
+            a.tool_calls().iter().any(|c| normalize_id(&c.id) != c.id)
+        }
+        _ => false,
+    })
+}
+
+/// A synthetic error result for each pending call that got no result.
+fn flush(
+    result: &mut Vec<Cow<'_, Message>>,
+    pending: &mut Vec<&ToolCall>,
+    pending_owned: &mut Vec<ToolCall>,
+    answered: &mut HashSet<String>,
+) {
+    let calls = pending
+        .drain(..)
+        .map(|c| (c.id.as_str(), c.name.as_str()))
+        .chain(
+            pending_owned
+                .iter()
+                .map(|c| (c.id.as_str(), c.name.as_str())),
+        );
+    for (id, name) in calls {
+        if !answered.contains(id) {
+            result.push(Cow::Owned(Message::ToolResult(ToolResultMessage {
+                tool_call_id: id.to_string(),
+                tool_name: name.to_string(),
+                content: vec![ContentBlock::text(MISSING_TOOL_RESULT)],
+                details: None,
+                is_error: true,
+                timestamp: now_ms(),
+            })));
+        }
+    }
+    pending_owned.clear();
+    answered.clear();
+}
+
+fn is_image(block: &ContentBlock) -> bool {
+    matches!(block, ContentBlock::Image(_))
+}
+
+fn has_image_blocks(content: &UserContent) -> bool {
+    matches!(content, UserContent::Blocks(blocks) if blocks.iter().any(is_image))
+}
+
+/// `msg` rewritten for `model`, or `None` when the rewrite would leave it as it is.
 fn transform_assistant(
     msg: &AssistantMessage,
     model: &Model,
     normalize_id: &dyn Fn(&str) -> String,
     id_map: &mut HashMap<String, String>,
-) -> AssistantMessage {
+) -> Option<AssistantMessage> {
     let same_model =
         msg.provider == model.provider && msg.api == model.api && msg.model == model.id;
+    let mut normalized_ids = Vec::new();
+    let unchanged = msg.content.iter().all(|block| match block {
+        ContentBlock::Thinking(t) => {
+            let signed = t
+                .thinking_signature
+                .as_deref()
+                .is_some_and(|s| !s.is_empty());
+            same_model && (t.redacted == Some(true) || signed || !t.thinking.trim().is_empty())
+        }
+        ContentBlock::Text(t) => same_model || t.text_signature.is_none(),
+        ContentBlock::ToolCall(c) if !same_model => {
+            let normalized = normalize_id(&c.id);
+            let same = c.thought_signature.is_none() && normalized == c.id;
+            normalized_ids.push(normalized);
+            same
+        }
+        _ => true,
+    });
+    if unchanged {
+        return None;
+    }
+    let mut normalized_ids = normalized_ids.into_iter();
     let content = msg
         .content
         .iter()
@@ -174,7 +260,7 @@ fn transform_assistant(
             ContentBlock::ToolCall(c) if !same_model => {
                 let mut c = c.clone();
                 c.thought_signature = None;
-                let normalized = normalize_id(&c.id);
+                let normalized = normalized_ids.next().unwrap_or_else(|| normalize_id(&c.id));
                 if normalized != c.id {
                     id_map.insert(c.id.clone(), normalized.clone());
                     c.id = normalized;
@@ -184,10 +270,10 @@ fn transform_assistant(
             other => Some(other.clone()),
         })
         .collect();
-    AssistantMessage {
+    Some(AssistantMessage {
         content,
         ..msg.clone()
-    }
+    })
 }
 
 /// Replace images with one placeholder per run of consecutive images.
@@ -375,5 +461,48 @@ mod tests {
             panic!()
         };
         assert_eq!(r.content, vec![ContentBlock::text(BLOCKED_IMAGE_TEXT)]);
+    }
+
+    #[test]
+    fn unchanged_messages_are_borrowed_and_changed_ones_owned() {
+        let own = assistant(
+            "m1",
+            vec![ContentBlock::text("hi"), call("c1")],
+            StopReason::ToolUse,
+        );
+        let mut foreign_plain = AssistantMessage::empty("openai-completions", "openai", "gpt");
+        foreign_plain.content = vec![ContentBlock::text("plain")];
+        let result = Message::ToolResult(ToolResultMessage {
+            tool_call_id: "c1".into(),
+            tool_name: "bash".into(),
+            content: vec![ContentBlock::text("ok")],
+            details: None,
+            is_error: false,
+            timestamp: 0,
+        });
+        let msgs = vec![
+            Message::User(UserMessage::text("go")),
+            own,
+            result,
+            Message::Assistant(foreign_plain),
+            assistant("other", vec![thinking("hmm", Some("s"))], StopReason::Stop),
+            assistant("other", vec![call("x|y")], StopReason::ToolUse),
+        ];
+        let normalize = |id: &str| id.replace('|', "_");
+        let out = transform_borrowed(&msgs, &model(&["text"]), &normalize);
+        let borrowed: Vec<bool> = out.iter().map(|m| matches!(m, Cow::Borrowed(_))).collect();
+        // The last call got no result: a synthetic one is added (owned).
+        assert_eq!(borrowed, [true, true, true, true, false, false, false]);
+        let owned: Vec<Message> = out.into_iter().map(Cow::into_owned).collect();
+        assert_eq!(owned[..4], msgs[..4]);
+        let copied = transform_messages(&msgs, &model(&["text"]), &normalize);
+        assert_eq!(owned[..6], copied[..6]);
+        assert!(
+            matches!(&owned[6], Message::ToolResult(r) if r.tool_call_id == "x_y" && r.is_error)
+        );
+        let Message::Assistant(a) = &owned[5] else {
+            panic!()
+        };
+        assert!(matches!(&a.content[0], ContentBlock::ToolCall(c) if c.id == "x_y"));
     }
 }

@@ -525,6 +525,7 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
     if let Err(e) = agent.session.sync() {
         eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
     }
+    crate::modes::print::leave_history_to_exit(&mut agent);
     Ok(code)
 }
 

@@ -158,6 +158,15 @@ pub async fn run_print_mode(
     }
 }
 
+/// For the end of a one-shot run, once its output is flushed and the session file
+/// synced: the conversation's memory goes back to the system with the process, instead
+/// of being freed one message at a time just before the exit.
+pub fn leave_history_to_exit(session: &mut AgentSession) {
+    std::mem::forget(std::mem::take(&mut session.state.messages));
+    let blank = crate::session::SessionManager::in_memory(session.session.cwd());
+    std::mem::forget(std::mem::replace(&mut session.session, blank));
+}
+
 /// One JSON line on stdout; pi ends with a clear message when stdout fails.
 fn write_line(line: &str) {
     let mut record = Vec::with_capacity(line.len() + 1);

@@ -21,7 +21,7 @@ impl ProviderRegistry {
     pub fn builtin() -> Self {
         let mut r = ProviderRegistry::default();
         r.register(Arc::new(anthropic::AnthropicMessages));
-        r.register(Arc::new(openai_completions::OpenAiCompletions));
+        r.register(Arc::new(openai_completions::OpenAiCompletions::default()));
         r.register(Arc::new(openai_responses::OpenAiResponses));
         r.register(Arc::new(openai_responses::codex::OpenAiCodexResponses));
         r.register(Arc::new(

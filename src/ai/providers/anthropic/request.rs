@@ -6,7 +6,7 @@ use crate::ai::model::Model;
 use crate::ai::model::ThinkingLevel;
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
-use crate::ai::transform::transform_messages;
+use crate::ai::transform::transform_borrowed;
 use crate::ai::types::{ContentBlock, Context, Message, ThinkingContent, ToolSpec, UserContent};
 
 /// Version sent in `anthropic-version`.
@@ -256,11 +256,11 @@ pub fn convert_messages(
     oauth: bool,
     cache: &Value,
 ) -> Vec<Value> {
-    let transformed = transform_messages(messages, model, &normalize_tool_call_id);
+    let transformed = transform_borrowed(messages, model, &normalize_tool_call_id);
     let mut out: Vec<Value> = Vec::new();
     let mut i = 0;
     while i < transformed.len() {
-        match &transformed[i] {
+        match &*transformed[i] {
             Message::User(u) => {
                 if let Some(content) = user_content(&u.content) {
                     out.push(json!({"role": "user", "content": content}));
@@ -278,7 +278,7 @@ pub fn convert_messages(
             }
             Message::ToolResult(_) => {
                 let mut results = Vec::new();
-                while let Some(Message::ToolResult(r)) = transformed.get(i) {
+                while let Some(Message::ToolResult(r)) = transformed.get(i).map(|m| &**m) {
                     results.push(json!({
                         "type": "tool_result",
                         "tool_use_id": r.tool_call_id,

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, budget_for, effective_level, mapped_value};
-use crate::ai::transform::transform_messages;
+use crate::ai::transform::transform_borrowed;
 use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// Lower-cased id and name, also with separators turned into `-`.
@@ -175,11 +175,11 @@ fn blocks_content(blocks: &[ContentBlock]) -> Vec<Value> {
 /// Convert the conversation to Converse `messages`; consecutive tool results
 /// share one user message.
 pub fn convert_messages(model: &Model, context: &Context) -> Vec<Value> {
-    let messages = transform_messages(&context.messages, model, &normalize_call_id);
+    let messages = transform_borrowed(&context.messages, model, &normalize_call_id);
     let claude = is_claude(model);
     let mut out: Vec<Value> = Vec::new();
     let mut results_open = false;
-    for msg in &messages {
+    for msg in messages.iter().map(|m| &**m) {
         let is_result = matches!(msg, Message::ToolResult(_));
         match msg {
             Message::User(u) => {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, effective_level};
-use crate::ai::transform::transform_messages;
+use crate::ai::transform::transform_borrowed;
 use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// The streaming request body for `context`.
@@ -191,9 +191,9 @@ pub fn convert_contents(model: &Model, context: &Context) -> Vec<Value> {
             .take(64)
             .collect()
     };
-    let messages = transform_messages(&context.messages, model, &normalize);
+    let messages = transform_borrowed(&context.messages, model, &normalize);
     let mut contents: Vec<Value> = Vec::new();
-    for msg in &messages {
+    for msg in messages.iter().map(|m| &**m) {
         match msg {
             Message::User(u) => {
                 let parts: Vec<Value> = match &u.content {

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::ai::model::Model;
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
-use crate::ai::transform::transform_messages;
+use crate::ai::transform::transform_borrowed;
 use crate::ai::types::{ContentBlock, Context, Message, UserContent};
 
 /// Length of the tool-call ids Mistral accepts (`[a-zA-Z0-9]{9}`).
@@ -117,9 +117,9 @@ pub fn convert_messages(model: &Model, context: &Context) -> Vec<Value> {
         }
     };
     let images = model.supports_images();
-    let messages = transform_messages(&context.messages, model, &normalize);
+    let messages = transform_borrowed(&context.messages, model, &normalize);
     let mut out = Vec::new();
-    for msg in &messages {
+    for msg in messages.iter().map(|m| &**m) {
         match msg {
             Message::User(u) => match &u.content {
                 UserContent::Text(s) => out.push(json!({"role": "user", "content": s})),

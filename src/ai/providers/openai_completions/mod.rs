@@ -2,6 +2,8 @@
 //! `stream: true` and turn the SSE chunks into message events.
 
 pub mod compat;
+pub mod messages;
+pub mod prefix;
 pub mod request;
 
 use std::collections::HashMap;
@@ -12,21 +14,22 @@ use serde_json::Value;
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
 use crate::ai::http::{
-    decode_events, describe_error_value, header_map, join_url, model_headers, option_headers,
-    post_stream, resolve_api_key,
+    RequestBody, decode_events, describe_error_value, header_map, join_url, model_headers,
+    option_headers, post_stream_body, resolve_api_key,
 };
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::compat::OpenAiCompat;
-use crate::ai::providers::openai_completions::request::{
-    base_headers, build_body, session_headers,
-};
+use crate::ai::providers::openai_completions::request::{base_headers, session_headers};
 use crate::ai::sse::SseEvent;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{ContentBlock, StopReason, ThinkingContent, Usage};
 
 /// OpenAI Chat Completions API over SSE.
 #[derive(Default)]
-pub struct OpenAiCompletions;
+pub struct OpenAiCompletions {
+    /// The latest conversation's settled part, serialised.
+    prefix: prefix::PrefixCache,
+}
 
 #[async_trait]
 impl ApiProvider for OpenAiCompletions {
@@ -42,7 +45,10 @@ impl ApiProvider for OpenAiCompletions {
         let model = &req.model;
         let api_key = resolve_api_key(model, &req.options)?;
         let compat = OpenAiCompat::for_model(model);
-        let body = build_body(model, &req.context, &req.options, &compat);
+        let body = self
+            .prefix
+            .body_bytes(model, &req.context, &req.options, &compat);
+        let body = RequestBody::Serialized(body);
         let base = super::cloudflare::auth_headers(model, base_headers(&api_key), &api_key);
         let session = session_headers(&compat, &req.options);
         // Order: defaults, model headers, session affinity, per-request headers.
@@ -52,7 +58,7 @@ impl ApiProvider for OpenAiCompletions {
         ordered.extend(option_headers(&req.options));
         let headers = header_map(ordered)?;
         let url = join_url(&super::cloudflare::base_url(model)?, "chat/completions");
-        let mut sse = post_stream(&url, headers, &body, req).await?;
+        let mut sse = post_stream_body(&url, headers, body, req).await?;
         out.keep_blocks_open();
         out.start();
         let mut state = OpenAiStreamState::new(model);

@@ -3,8 +3,10 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::*;
+use crate::ai::providers::openai_completions::messages::ASSISTANT_BRIDGE;
 use crate::ai::types::{
-    AssistantMessage, ThinkingContent, ToolCall, ToolResultMessage, UserMessage,
+    AssistantMessage, ContentBlock, ThinkingContent, ToolCall, ToolResultMessage, UserContent,
+    UserMessage,
 };
 
 fn model(provider: &str, url: &str, compat: Option<Value>) -> Model {
@@ -289,4 +291,93 @@ fn base_url_alone_selects_the_compat_flags() {
     );
     assert_eq!(ollama["messages"][0]["role"], json!("system"));
     assert!(ollama.get("max_tokens").is_some());
+}
+
+/// The bytes sent are written from the conversation directly: they are exactly the body
+/// value's serialisation, for every shape of message and compat setting.
+#[test]
+fn bytes_sent_are_the_body_value_serialised() {
+    let mut openrouter = model("openrouter", "https://openrouter.ai/api/v1", None);
+    openrouter.id = "anthropic/claude-sonnet-4".into();
+    let strict = json!({
+        "requiresAssistantAfterToolResult": true, "requiresThinkingAsText": true,
+        "requiresToolResultName": true, "requiresReasoningContentOnAssistantMessages": true,
+        "maxTokensField": "max_tokens"
+    });
+    let models = [
+        model("p", "http://x", None),
+        model("openai", "https://api.openai.com/v1", None),
+        openrouter,
+        model("p", "http://x", Some(strict)),
+    ];
+    let mut foreign = tool_turn(vec![ContentBlock::text("one"), ContentBlock::text("")]);
+    if let Message::Assistant(a) = &mut foreign[1] {
+        a.model = "other".into();
+        a.content.push(ContentBlock::text("said \"this\"\n\tand ü"));
+    }
+    let contexts = [
+        ctx(tool_turn(vec![
+            ContentBlock::image("QUJD", "image/png"),
+            ContentBlock::text("a\"b\n"),
+        ])),
+        ctx(tool_turn(vec![])),
+        ctx(foreign),
+        Context {
+            system_prompt: None,
+            messages: vec![Message::User(UserMessage {
+                content: UserContent::Blocks(vec![ContentBlock::image("QUJD", "image/jpeg")]),
+                timestamp: 0,
+            })],
+            tools: vec![ToolSpec {
+                name: "t".into(),
+                description: "d".into(),
+                parameters: json!({"type": "object"}),
+            }],
+        },
+    ];
+    for m in &models {
+        for c in &contexts {
+            let options = StreamOptions {
+                reasoning: Some(ThinkingLevel::High),
+                session_id: Some("s1".into()),
+                temperature: Some(0.25),
+                ..Default::default()
+            };
+            let compat = OpenAiCompat::for_model(m);
+            let value = build_body(m, c, &options, &compat);
+            let bytes = body_bytes(m, c, &options, &compat);
+            assert_eq!(
+                String::from_utf8(bytes).unwrap(),
+                serde_json::to_string(&value).unwrap()
+            );
+        }
+    }
+}
+
+/// A small conversation's body, as text: keys in pi's order, the image as a data URL.
+#[test]
+fn body_bytes_spell_the_request() {
+    let m = model("p", "http://x", Some(json!({"supportsStore": false})));
+    let c = Context {
+        system_prompt: Some("sys".into()),
+        messages: vec![Message::User(UserMessage {
+            content: UserContent::Blocks(vec![
+                ContentBlock::text("look"),
+                ContentBlock::image("QUJD", "image/png"),
+            ]),
+            timestamp: 0,
+        })],
+        tools: Vec::new(),
+    };
+    let options = StreamOptions::default();
+    let bytes = body_bytes(&m, &c, &options, &OpenAiCompat::for_model(&m));
+    assert_eq!(
+        String::from_utf8(bytes).unwrap(),
+        concat!(
+            r#"{"model":"m","messages":[{"role":"developer","content":"sys"},"#,
+            r#"{"role":"user","content":[{"type":"text","text":"look"},"#,
+            r#"{"type":"image_url","image_url":{"url":"data:image/png;base64,QUJD"}}]}],"#,
+            r#""stream":true,"stream_options":{"include_usage":true},"max_completion_tokens":8000}"#
+        )
+    );
 }

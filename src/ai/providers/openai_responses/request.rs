@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use crate::ai::model::Model;
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
-use crate::ai::transform::transform_messages;
+use crate::ai::transform::transform_borrowed;
 use crate::ai::types::{ContentBlock, Context, Message, ToolSpec, UserContent};
 
 /// The streaming request body for `context`: system prompt as `instructions`,
@@ -79,9 +79,9 @@ pub fn call_id(id: &str) -> String {
 
 /// Convert the conversation to Responses `input` items.
 pub fn convert_input(model: &Model, context: &Context) -> Vec<Value> {
-    let transformed = transform_messages(&context.messages, model, &call_id);
+    let transformed = transform_borrowed(&context.messages, model, &call_id);
     let mut out = Vec::new();
-    for msg in &transformed {
+    for msg in transformed.iter().map(|m| &**m) {
         match msg {
             Message::User(u) => {
                 let parts: Vec<Value> = match &u.content {

@@ -1,0 +1,135 @@
+//! The settled part of a conversation, serialised once: the `messages` entries of
+//! everything before the last user message are kept after a request, and the next
+//! request of the same conversation sends them as they are, converting only what came
+//! after them.
+//!
+//! Kept only while nothing before that point changed: the same model and system
+//! prompt, the same earlier messages (compared in full), and a user message still at
+//! the point itself. Conversations whose tool-call ids are renamed for the model, and
+//! bodies with cache markers (which land near the end), are converted whole.
+
+use std::sync::{Arc, Mutex};
+
+use crate::ai::model::Model;
+use crate::ai::providers::openai_completions::compat::OpenAiCompat;
+use crate::ai::providers::openai_completions::messages::{Converted, convert_messages};
+use crate::ai::providers::openai_completions::request::{normalize_tool_call_id, wire_body};
+use crate::ai::stream::StreamOptions;
+use crate::ai::transform::{renames_tool_calls, transform_borrowed};
+use crate::ai::types::{Context, Message};
+use crate::ai::wire_json::WireJson;
+
+/// One conversation's serialised settled part (one slot: the latest request's).
+#[derive(Default)]
+pub struct PrefixCache {
+    slot: Mutex<Option<Prefix>>,
+}
+
+struct Prefix {
+    /// The model the entries were made for.
+    model: Model,
+    /// The request they were made for: its first `upto` messages are covered.
+    context: Arc<Context>,
+    upto: usize,
+    /// The entries (the system prompt's first), comma-separated JSON.
+    bytes: Vec<u8>,
+    /// The covered entries end in tool results.
+    after_tool_result: bool,
+    /// How many of the covered messages were taken from the request before.
+    reused: usize,
+}
+
+/// Where the settled part ends: the last user message (not the first message).
+fn settled_end(messages: &[Message]) -> Option<usize> {
+    messages
+        .iter()
+        .rposition(|m| matches!(m, Message::User(_)))
+        .filter(|&at| at > 0)
+}
+
+impl Prefix {
+    /// Whether these entries are the start of `context`'s for `model`.
+    fn starts(&self, model: &Model, context: &Arc<Context>, end: usize) -> bool {
+        self.upto <= end
+            && self.model == *model
+            && self.context.system_prompt == context.system_prompt
+            && matches!(context.messages.get(self.upto), Some(Message::User(_)))
+            && (Arc::ptr_eq(&self.context, context)
+                || self.context.messages[..self.upto] == context.messages[..self.upto])
+    }
+}
+
+impl PrefixCache {
+    /// The request body for `context`: as [`super::request::body_bytes`] writes it, the
+    /// settled part taken from the previous request's when it is unchanged.
+    pub fn body_bytes(
+        &self,
+        model: &Model,
+        context: &Arc<Context>,
+        options: &StreamOptions,
+        compat: &OpenAiCompat,
+    ) -> Vec<u8> {
+        let normalize = |id: &str| normalize_tool_call_id(model, id);
+        let end = settled_end(&context.messages)
+            .filter(|_| compat.cache_control_format.as_deref() != Some("anthropic"));
+        let mut slot = crate::sync::LockExt::locked(&self.slot);
+        let kept = slot.take();
+        drop(slot);
+        let Some(end) = end else {
+            return super::request::body_bytes(model, context, options, compat);
+        };
+        let kept = kept.filter(|p| p.starts(model, context, end));
+        let (start, mut bytes, after_tool_result) = match kept {
+            Some(p) => (p.upto, p.bytes, p.after_tool_result),
+            None => (0, Vec::new(), false),
+        };
+        // Renamed ids carry from a call to its result: such a conversation is converted
+        // whole every time.
+        if renames_tool_calls(&context.messages[start..end], model, &normalize) {
+            return super::request::body_bytes(model, context, options, compat);
+        }
+        // The settled messages not yet serialised join the kept entries.
+        let settled = transform_borrowed(&context.messages[start..end], model, &normalize);
+        let system = context.system_prompt.as_deref().filter(|_| start == 0);
+        let Converted {
+            entries,
+            after_tool_result,
+        } = convert_messages(model, system, &settled, compat, after_tool_result);
+        for entry in &entries {
+            if !bytes.is_empty() {
+                bytes.push(b',');
+            }
+            entry.write_to(&mut bytes);
+        }
+        let rest = transform_borrowed(&context.messages[end..], model, &normalize);
+        let tail = convert_messages(model, None, &rest, compat, after_tool_result).entries;
+        let mut messages = Vec::with_capacity(tail.len() + 1);
+        if !bytes.is_empty() {
+            messages.push(WireJson::Raw(&bytes));
+        }
+        messages.extend(tail);
+        let mut out = Vec::with_capacity(bytes.len() + 4096);
+        wire_body(model, context, messages, options, compat).write_to(&mut out);
+        *crate::sync::LockExt::locked(&self.slot) = Some(Prefix {
+            model: model.clone(),
+            context: Arc::clone(context),
+            upto: end,
+            bytes,
+            after_tool_result,
+            reused: start,
+        });
+        out
+    }
+
+    /// How many messages the kept entries cover, and how many of them the latest
+    /// request took from the one before ((0, 0): none kept).
+    pub fn covered(&self) -> (usize, usize) {
+        crate::sync::LockExt::locked(&self.slot)
+            .as_ref()
+            .map_or((0, 0), |p| (p.upto, p.reused))
+    }
+}
+
+#[cfg(test)]
+#[path = "prefix_tests.rs"]
+mod tests;
