@@ -131,7 +131,7 @@ fn interactive(
     crate::tui::terminal::enter(true)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let mut reader =
-        crate::tui::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
+        crate::ui_kit::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     let mut at = 0usize;
     let mut status: Option<String> = None;
     loop {

@@ -134,7 +134,7 @@ fn device_attributes_end(reply: &[u8]) -> bool {
 /// Enter (`\r` or `\n`) as a line break, Backspace applied, other control
 /// bytes dropped. An escape sequence cut off at the end counts as an answer.
 pub fn split_typed_ahead(read: &[u8]) -> (Vec<u8>, String) {
-    use crate::tui::keys::{StdinBuffer, StdinEvent};
+    use crate::ui_kit::keys::{StdinBuffer, StdinEvent};
     let mut answers = Vec::new();
     let mut typed = String::new();
     let mut buffer = StdinBuffer::default();

@@ -1,12 +1,12 @@
 //! Terminal input read on a dedicated thread, which can be paused so that an
 //! external editor or the shell (after Ctrl+Z) gets every keystroke. The bytes are
-//! decoded by pi's own reader ([`crate::tui::keys::reader`]).
+//! decoded by pi's own reader ([`crate::ui_kit::keys::reader`]).
 
 use crate::sync::LockExt;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use crate::tui::keys::reader::TerminalReader;
+use crate::ui_kit::keys::reader::TerminalReader;
 use crossterm::event::Event;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 

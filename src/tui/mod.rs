@@ -6,7 +6,6 @@ pub mod chrome;
 pub mod commands;
 pub mod editor;
 pub mod input;
-pub mod keys;
 pub mod other_keys;
 pub mod panels;
 pub mod screen;

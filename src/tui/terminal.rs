@@ -17,8 +17,6 @@ use crossterm::{cursor, execute};
 
 /// The terminal is currently taken over.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
-/// Keyboard enhancement flags were pushed.
-static ENHANCED: AtomicBool = AtomicBool::new(false);
 /// modifyOtherKeys was asked for (without the Kitty protocol).
 static OTHER_KEYS: AtomicBool = AtomicBool::new(false);
 /// The UI draws on the alternate screen (else on the normal screen, with scrollback).
@@ -64,7 +62,7 @@ pub fn reenter() -> io::Result<()> {
                     | KeyboardEnhancementFlags::REPORT_ALTERNATE_KEYS
             )
         )?;
-        ENHANCED.store(true, Ordering::SeqCst);
+        crate::ui_kit::keys::set_kitty_protocol(true);
     } else {
         out.write_all(crate::tui::other_keys::ENABLE.as_bytes())?;
         OTHER_KEYS.store(true, Ordering::SeqCst);
@@ -74,7 +72,7 @@ pub fn reenter() -> io::Result<()> {
 
 /// Whether the Kitty keyboard protocol is on (its flags were pushed).
 pub fn keyboard_enhanced() -> bool {
-    ENHANCED.load(Ordering::SeqCst)
+    crate::ui_kit::keys::kitty_protocol()
 }
 
 /// Give the terminal back. Safe to call more than once.
@@ -83,7 +81,8 @@ pub fn restore() {
         return;
     }
     let mut out = io::stdout();
-    if ENHANCED.swap(false, Ordering::SeqCst) {
+    if crate::ui_kit::keys::kitty_protocol() {
+        crate::ui_kit::keys::set_kitty_protocol(false);
         let _ = execute!(out, PopKeyboardEnhancementFlags);
     }
     if OTHER_KEYS.swap(false, Ordering::SeqCst) {

@@ -26,7 +26,7 @@ pub fn ask(cwd: &Path, contents: &str, theme: &Theme, agent_dir: &Path) -> Optio
     let _restore = TerminalGuard;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout())).ok()?;
     let mut reader =
-        crate::tui::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
+        crate::ui_kit::keys::reader::TerminalReader::new(crate::tui::terminal::keyboard_enhanced);
     let (keys, _) = Keybindings::load(agent_dir);
     let items = vec![
         SelectorItem {

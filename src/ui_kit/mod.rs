@@ -6,6 +6,7 @@ pub mod ansi_buffer;
 pub mod ansi_line;
 pub mod image_lines;
 pub mod keybindings;
+pub mod keys;
 pub mod safe_text;
 pub mod terminal_image;
 pub mod text;

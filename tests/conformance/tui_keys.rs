@@ -4,7 +4,7 @@
 //! protocol with event types and the base-layout key of non-Latin layouts.
 //! orig-file: packages/tui/test/keys.test.ts
 
-use pi::tui::keys::{DecodeContext, matches_key, parse_key};
+use pi::ui_kit::keys::{DecodeContext, matches_key, parse_key};
 
 /// No keyboard protocol (the original's `setKittyProtocolActive(false)`).
 const LEGACY: DecodeContext = DecodeContext {

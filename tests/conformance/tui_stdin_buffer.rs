@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use pi::tui::keys::{StdinBuffer, StdinEvent};
+use pi::ui_kit::keys::{StdinBuffer, StdinEvent};
 
 /// The timeout the original's cases use.
 const TIMEOUT: Duration = Duration::from_millis(10);

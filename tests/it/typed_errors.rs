@@ -19,16 +19,45 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Whether `line` names a `Result` whose error type is `String` (the generic arguments
+/// are read with their nesting, so `Result<Vec<T>, String>` counts and
+/// `Result<(A, Map<String, String>), E>` does not).
+fn has_string_result(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(at) = rest.find("Result<") {
+        let args = &rest[at + "Result<".len()..];
+        let (mut depth, mut comma, mut end) = (0i32, None, None);
+        for (i, c) in args.char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                '>' | ')' | ']' => depth -= 1,
+                ',' if depth == 0 => comma = Some(i),
+                _ => {}
+            }
+        }
+        if let (Some(comma), Some(end)) = (comma, end)
+            && args[comma + 1..end].trim() == "String"
+        {
+            return true;
+        }
+        rest = args;
+    }
+    false
+}
+
 /// `file:line: text` of every `Result<_, String>` under `root`.
 fn string_results(root: &Path) -> Vec<String> {
-    let pattern = regex::Regex::new(r"Result<[^;{]*,\s*String>").unwrap();
     let mut files = Vec::new();
     rust_files(root, &mut files);
     let mut found = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         for (n, line) in text.lines().enumerate() {
-            if pattern.is_match(line) {
+            if has_string_result(line) {
                 found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
             }
         }
@@ -55,7 +84,8 @@ fn the_scan_finds_what_it_looks_for() {
         dir.path().join("a.rs"),
         "fn f() -> Result<u8, String> { Ok(1) }\nfn g() -> Result<u8, Error> { Ok(1) }\n\
          fn h() -> Result<Vec<Option<u8>>, String> { Ok(vec![]) }\n\
-         fn i(a: Result<u8, Error>, b: Option<String>) {}\n",
+         fn i(a: Result<u8, Error>, b: Option<String>) {}\n\
+         fn j() -> Result<(Option<String>, BTreeMap<String, String>), Error> { todo!() }\n",
     )
     .unwrap();
     let found = string_results(dir.path());

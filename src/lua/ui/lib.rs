@@ -30,10 +30,10 @@ fn key_combo(key: &str) -> Option<KeyCombo> {
 /// `"\x1b[27;2;13~"`), decoded as pi's input reader decodes them.
 pub fn matches_key(key: &str, spec: &str) -> bool {
     if is_terminal_data(key) {
-        let ctx = crate::tui::keys::DecodeContext::from_environment(
-            crate::tui::terminal::keyboard_enhanced(),
+        let ctx = crate::ui_kit::keys::DecodeContext::from_environment(
+            crate::ui_kit::keys::kitty_protocol(),
         );
-        return crate::tui::keys::matches_key(key, spec, ctx);
+        return crate::ui_kit::keys::matches_key(key, spec, ctx);
     }
     match (key_combo(key), key_combo(spec)) {
         (Some(a), Some(b)) => a == b,
