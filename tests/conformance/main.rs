@@ -71,6 +71,7 @@ mod system_prompt;
 mod tools;
 mod tools_edit;
 mod tree_selector;
+mod tui_app;
 mod tui_autocomplete;
 mod tui_editor;
 mod tui_editor_arguments;

@@ -5,13 +5,9 @@
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-use pi::agent::agent_loop::AgentQueues;
 use pi::lua::ui::surfaces::SurfaceStore;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::tui::app::App;
-use pi::tui::chrome::FooterInfo;
-use pi::ui_kit::keybindings::Keybindings;
-use pi::ui_kit::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -90,16 +86,7 @@ impl OverlayUi {
         let report = handle.load().await;
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         store.attach(40, 12);
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        std::mem::forget(rx);
-        let mut app = App::new(
-            tx,
-            AgentQueues::default(),
-            Keybindings::default(),
-            Theme::plain(),
-            FooterInfo::default(),
-        );
-        app.quiet_startup = true;
+        let mut app = crate::tui_app::quiet_app();
         app.lua.surfaces = Some(store.clone());
         OverlayUi {
             app,

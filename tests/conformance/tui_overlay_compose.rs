@@ -4,29 +4,16 @@
 //! `ctx.ui.custom` component; the screen is the app's, drawn into ratatui's TestBackend.
 //! orig-file: packages/tui/test/overlay-short-content.test.ts, tui-overlay-style-leak.test.ts, overlay-options.test.ts
 
-use pi::agent::agent_loop::AgentQueues;
 use pi::lua::ui::surfaces::{CustomSurface, OverlayOptions, Placement, Size, SurfaceStore};
 use pi::tui::app::App;
-use pi::tui::chrome::FooterInfo;
 use pi::tui::transcript::NoticeKind;
-use pi::ui_kit::keybindings::Keybindings;
-use pi::ui_kit::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 
 fn app(store: &SurfaceStore) -> App {
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    std::mem::forget(rx);
-    let mut app = App::new(
-        tx,
-        AgentQueues::default(),
-        Keybindings::default(),
-        Theme::plain(),
-        FooterInfo::default(),
-    );
-    app.quiet_startup = true;
+    let mut app = crate::tui_app::quiet_app();
     app.lua.surfaces = Some(store.clone());
     app
 }

@@ -4,44 +4,19 @@
 //! is set by a Lua extension through the terminal UI's extension front end.
 //! orig-file: packages/coding-agent/test/interactive-mode-status.test.ts
 
-use pi::agent::agent_loop::AgentQueues;
 use pi::config::settings::Settings;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::tui::app::App;
 use pi::tui::app::settings::UiSettings;
-use pi::tui::chrome::FooterInfo;
 use pi::tui::transcript::{Item, NoticeKind};
-use pi::ui_kit::keybindings::Keybindings;
-use pi::ui_kit::theme::Theme;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
 
 fn app() -> App {
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    std::mem::forget(rx);
-    let mut app = App::new(
-        tx,
-        AgentQueues::default(),
-        Keybindings::default(),
-        Theme::plain(),
-        FooterInfo::default(),
-    );
-    app.quiet_startup = true;
-    app
+    crate::tui_app::quiet_app()
 }
 
 fn screen(app: &mut App) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(120, 20)).unwrap();
-    terminal.draw(|f| pi::tui::view::draw(f, app)).unwrap();
-    let buf = terminal.backend().buffer().clone();
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect()
+    crate::tui_app::screen_rows(app, 120, 20)
 }
 
 fn rows_with(screen: &[String], text: &str) -> usize {

@@ -5,46 +5,21 @@
 
 use std::time::{Duration, Instant};
 
-use pi::agent::agent_loop::AgentQueues;
 use pi::agent::events::AgentEvent;
 use pi::lua::{ExtensionHandle, HostConfig, SharedView};
 use pi::tui::app::App;
 use pi::tui::app::session_task::UiEvent;
-use pi::tui::chrome::FooterInfo;
 use pi::tui::chrome::lua_surfaces::{apply_published, queue_renders};
-use pi::ui_kit::keybindings::Keybindings;
-use pi::ui_kit::theme::Theme;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::json;
 
 // orig-skip: ToolExecutionComponent custom renderer suppression › renders no lines when custom renderers return undefined — pi 0.73.1 fails to draw such a row (its renderer result is added as a child and rendering it throws a TypeError); here a slot returning nil keeps the built-in rendering (docs/extension-ui.md).
 
 fn app() -> App {
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    std::mem::forget(rx);
-    let mut app = App::new(
-        tx,
-        AgentQueues::default(),
-        Keybindings::default(),
-        Theme::plain(),
-        FooterInfo::default(),
-    );
-    app.quiet_startup = true;
-    app
+    crate::tui_app::quiet_app()
 }
 
 fn screen(app: &mut App) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(120, 20)).unwrap();
-    terminal.draw(|f| pi::tui::view::draw(f, app)).unwrap();
-    let buf = terminal.backend().buffer().clone();
-    (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol())
-                .collect::<String>()
-        })
-        .collect()
+    crate::tui_app::screen_rows(app, 120, 20)
 }
 
 fn start_tool(app: &mut App, name: &str, args: serde_json::Value) {
