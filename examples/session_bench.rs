@@ -189,7 +189,7 @@ fn branched(root: &std::path::Path) {
         open_ms = ms(start);
         let messages = session.build_context().messages;
         branch_len = messages.len();
-        let transcript = Transcript::from_messages(&messages);
+        let transcript = Transcript::from_messages(&messages.clone().into());
         let mut cache = RenderCache::default();
         let total = cache.update(&transcript, &options, &theme);
         let screen = cache.window(total, 50);

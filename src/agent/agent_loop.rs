@@ -36,7 +36,7 @@ pub struct RequestAuth {
 pub type AuthResolver = Arc<dyn Fn(&Model) -> Result<RequestAuth, RequestAuthError> + Send + Sync>;
 
 /// Converts the agent's messages into what the model sees.
-pub type ConvertToLlm = fn(&[Message]) -> Vec<Message>;
+pub type ConvertToLlm = fn(&super::conversation::Conversation) -> Vec<Message>;
 
 /// Fixed configuration of a run.
 #[derive(Clone)]
@@ -69,7 +69,7 @@ pub struct AgentState {
     /// System prompt.
     pub system_prompt: String,
     /// Conversation so far.
-    pub messages: Vec<Message>,
+    pub messages: super::conversation::Conversation,
     /// Active tools.
     pub tools: Vec<Arc<dyn AgentTool>>,
     /// What the current run has done, against [`AgentLoopConfig::limits`]; the owner
@@ -200,7 +200,7 @@ pub async fn continue_agent_loop(
     observer: &mut dyn AgentObserver,
     signal: &CancellationToken,
 ) -> Result<Vec<Message>, ContinueError> {
-    match state.messages.last() {
+    match state.messages.last().as_deref() {
         None => return Err(ContinueError::NoMessages),
         Some(Message::Assistant(_)) => {
             // A steering message keeps its one-per-turn delivery: the rest wait for the

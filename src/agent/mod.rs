@@ -2,6 +2,7 @@
 
 pub mod agent_loop;
 pub mod arguments_error;
+pub mod conversation;
 pub mod events;
 pub mod queue;
 pub mod run_limits;

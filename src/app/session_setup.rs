@@ -133,8 +133,10 @@ fn require_stored_cwd(session: &SessionManager, cwd: &Path) -> Result<(), Startu
 pub struct SessionParts {
     /// The session store the conversation is bound to.
     pub session: crate::session::manager::SessionManager,
-    /// The session's context as it was opened (messages, last model and thinking level).
+    /// The session's context as it was opened (last model and thinking level).
     pub existing: crate::session::context::SessionContext,
+    /// Its messages.
+    pub conversation: crate::agent::conversation::Conversation,
     /// The model and thinking level chosen for this run.
     pub model: (crate::ai::model::Model, crate::ai::model::ThinkingLevel),
     /// Models and credentials (`models.json`, `auth.json`).
@@ -169,6 +171,7 @@ pub fn assemble(
     let SessionParts {
         mut session,
         existing,
+        conversation,
         model: (model, thinking),
         registry,
         auth,
@@ -200,13 +203,13 @@ pub fn assemble(
         tool_execution: crate::agent::tool::ExecutionMode::Parallel,
         session_id: Some(session.session_id().to_string()),
         block_images: settings.block_images(),
-        convert_to_llm: crate::session::convert::convert_to_llm,
+        convert_to_llm: crate::session::convert::convert_conversation,
         cwd,
         limits: Default::default(),
     };
     let state = AgentState {
         system_prompt,
-        messages: existing.messages,
+        messages: conversation,
         tools,
         run: Default::default(),
     };

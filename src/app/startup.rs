@@ -341,8 +341,8 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
     let session_dir = crate::app::session_setup::session_dir(&args, &settings, &agent_dir, &cwd);
     let mut session =
         crate::app::session_setup::open_session(&args, &cwd, &session_dir, &agent_dir)?;
-    let existing = session.take_context();
-    let has_existing = !existing.messages.is_empty();
+    let (existing, conversation) = session.take_conversation();
+    let has_existing = !conversation.is_empty();
 
     let load_warning = session.load_warning();
     let mut notices: Vec<String> = load_warning.iter().cloned().chain(trust_notice).collect();
@@ -397,6 +397,7 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
         crate::app::session_setup::SessionParts {
             session,
             existing,
+            conversation,
             model: (model, thinking),
             registry,
             auth,

@@ -1,6 +1,7 @@
 //! Token estimation: a chars/4 heuristic per message, and the context size
 //! from the last assistant usage plus estimates for what came after it.
 
+use crate::agent::conversation::Conversation;
 use crate::ai::types::{ContentBlock, Message, StopReason, Usage, UserContent};
 
 /// Characters counted for one image block (≈1200 tokens).
@@ -69,8 +70,8 @@ pub fn estimate_tokens(message: &Message) -> u64 {
 
 /// The index of the last assistant message in `messages` that finished normally (whose
 /// usage [`estimate_context_tokens`] starts from).
-pub fn last_usage_index(messages: &[Message]) -> Option<usize> {
-    messages.iter().rposition(|m| valid_usage(m).is_some())
+pub fn last_usage_index(messages: &Conversation) -> Option<usize> {
+    messages.iter().rposition(|m| valid_usage(&m).is_some())
 }
 
 /// The usage of an assistant message that finished normally.
@@ -88,19 +89,15 @@ fn valid_usage(message: &Message) -> Option<&Usage> {
 /// The current context size of `messages`: the last valid assistant usage
 /// plus estimates for the messages after it (all estimated when there is
 /// no usage yet).
-pub fn estimate_context_tokens(messages: &[Message]) -> u64 {
-    match messages
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, m)| valid_usage(m).map(|u| (i, u)))
-    {
-        Some((at, usage)) => {
-            calculate_context_tokens(usage)
-                + messages[at + 1..].iter().map(estimate_tokens).sum::<u64>()
+pub fn estimate_context_tokens(messages: &Conversation) -> u64 {
+    let mut after = 0;
+    for message in messages.iter().rev() {
+        if let Some(usage) = valid_usage(&message) {
+            return calculate_context_tokens(usage) + after;
         }
-        None => messages.iter().map(estimate_tokens).sum(),
+        after += estimate_tokens(&message);
     }
+    after
 }
 
 /// Whether the context is past the automatic compaction threshold
@@ -149,7 +146,7 @@ mod tests {
             Message::User(UserMessage::text("y".repeat(40))),
             Message::Assistant(failed),
         ];
-        assert_eq!(estimate_context_tokens(&messages), 1010);
-        assert_eq!(estimate_context_tokens(&messages[..1]), 100);
+        assert_eq!(estimate_context_tokens(&messages.clone().into()), 1010);
+        assert_eq!(estimate_context_tokens(&messages[..1].to_vec().into()), 100);
     }
 }

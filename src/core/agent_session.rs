@@ -231,12 +231,12 @@ impl AgentSession {
     }
 
     /// The last assistant message in the context.
-    pub fn last_assistant(&self) -> Option<&AssistantMessage> {
+    pub fn last_assistant(&self) -> Option<AssistantMessage> {
         self.state
             .messages
             .iter()
             .rev()
-            .find_map(Message::as_assistant)
+            .find_map(|m| m.as_assistant().cloned())
     }
 
     /// Send a user prompt and run until the agent is done (including retries).

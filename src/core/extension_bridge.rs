@@ -116,35 +116,30 @@ pub fn event_name(event: &AgentEvent) -> &'static str {
 /// `ctx.getContextUsage()`: the last assistant message's reported usage
 /// plus an estimate (4 characters a token) for the messages after it;
 /// `null` for an empty conversation.
-pub fn context_usage(messages: &[Message], context_window: u64) -> Value {
-    if messages.is_empty() {
+/// Read from the last message back, only as far as that answer.
+pub fn context_usage<M: std::ops::Deref<Target = Message>>(
+    messages: impl DoubleEndedIterator<Item = M>,
+    context_window: u64,
+) -> Value {
+    let mut any = false;
+    let mut base = 0;
+    let mut estimate = 0;
+    for m in messages.rev() {
+        any = true;
+        if let Some(a) = m.as_assistant()
+            && a.usage.input + a.usage.output + a.usage.cache_read > 0
+        {
+            let u = &a.usage;
+            base = u.input + u.output + u.cache_read + u.cache_write;
+            break;
+        }
+        estimate += serde_json::to_string(&*m)
+            .map(|s| s.len() as u64 / 4)
+            .unwrap_or(0);
+    }
+    if !any {
         return Value::Null;
     }
-    let last = messages.iter().rposition(|m| {
-        m.as_assistant()
-            .is_some_and(|a| a.usage.input + a.usage.output + a.usage.cache_read > 0)
-    });
-    let (base, rest) = match last {
-        Some(i) => {
-            let u = &messages[i]
-                .as_assistant()
-                .map(|a| a.usage.clone())
-                .unwrap_or_default();
-            (
-                u.input + u.output + u.cache_read + u.cache_write,
-                &messages[i + 1..],
-            )
-        }
-        None => (0, messages),
-    };
-    let estimate: u64 = rest
-        .iter()
-        .map(|m| {
-            serde_json::to_string(m)
-                .map(|s| s.len() as u64 / 4)
-                .unwrap_or(0)
-        })
-        .sum();
     let tokens = base + estimate;
     let percent = if context_window > 0 {
         tokens as f64 * 100.0 / context_window as f64
@@ -204,7 +199,7 @@ impl ExtensionBridge {
         view.thinking_level = config.thinking.as_str().to_string();
         view.system_prompt = state.system_prompt.clone();
         view.active_tools = state.tools.iter().map(|t| t.name().to_string()).collect();
-        view.context_usage = context_usage(&state.messages, config.model.context_window);
+        view.context_usage = context_usage(state.messages.iter(), config.model.context_window);
         view.models = self
             .models
             .iter()
@@ -333,7 +328,7 @@ impl ExtensionBridge {
                 .get("contextWindow")
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
-            let usage = context_usage(std::slice::from_ref(message), window);
+            let usage = context_usage(std::iter::once(message), window);
             if usage["tokens"].as_u64().unwrap_or(0) > 0 {
                 view.context_usage = usage;
             }

@@ -232,7 +232,7 @@ impl AgentSession {
     pub fn bind_session(&mut self) {
         self.queues.steering.drain();
         self.queues.follow_up.drain();
-        self.state.messages = self.session.take_context().messages;
+        self.state.messages = self.session.take_conversation().1;
         self.config.session_id = Some(self.session.session_id().to_string());
         // "Always" answers belong to their session; rules judge paths in its folder.
         self.permissions.load_session_rules(&self.session);

@@ -139,7 +139,7 @@ impl AgentSession {
             let labelled = summary_entry.as_deref().unwrap_or(target);
             self.session.append_label_change(labelled, Some(label))?;
         }
-        self.state.messages = self.session.build_context().messages;
+        self.state.messages = self.session.take_conversation().1;
         self.sync_extensions();
         if let Some(ext) = self.extensions() {
             let summary = summary_entry

@@ -98,7 +98,8 @@ pub async fn run_print_mode(
     }
     // A run that ended on a tool result that failed (a call cut off at the
     // token limit is never run): its reason is the answer.
-    if let Some(Message::ToolResult(result)) = session.state.messages.last()
+    let last = session.state.messages.last();
+    if let Some(Message::ToolResult(result)) = last.as_deref()
         && result.is_error
     {
         for block in &result.content {
@@ -108,7 +109,7 @@ pub async fn run_print_mode(
         }
         return 1;
     }
-    let Some(Message::Assistant(last)) = session.state.messages.last() else {
+    let Some(Message::Assistant(last)) = last.as_deref() else {
         return 0;
     };
     match last.stop_reason {

@@ -76,8 +76,8 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
     let mut session = open_session(&args, &cwd, &session_dir, &agent_dir)
         .map_err(|e| SdkError::Setup(e.to_string()))?;
     warn_all(session.load_warning());
-    let existing = session.take_context();
-    let has_existing = !existing.messages.is_empty();
+    let (existing, conversation) = session.take_conversation();
+    let has_existing = !conversation.is_empty();
 
     let tool_options = ToolOptions {
         shell_path: settings.shell_path().map(PathBuf::from),
@@ -141,6 +141,7 @@ pub(super) async fn build_agent(options: &SessionOptions) -> Result<AgentSession
         SessionParts {
             session,
             existing,
+            conversation,
             model: (model, thinking),
             registry,
             auth,

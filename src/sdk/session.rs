@@ -64,7 +64,7 @@ pub struct SessionState {
 /// What the session looked like when last seen by the handle (read while a run holds
 /// the core session).
 struct Live {
-    messages: Vec<Message>,
+    messages: crate::agent::conversation::Conversation,
     model: ModelRef,
     thinking: ThinkingLevel,
     running: bool,
@@ -201,9 +201,10 @@ impl Session {
             let reply = agent
                 .state
                 .messages
-                .get(before..)
-                .and_then(|added| added.iter().rev().find_map(Message::as_assistant))
-                .cloned();
+                .iter()
+                .skip(before)
+                .rev()
+                .find_map(|m| m.as_assistant().cloned());
             (stopped, reply)
         });
         let (stopped, reply) = run.await.map_err(|e| SdkError::Failed(e.to_string()))?;
@@ -303,7 +304,7 @@ impl Session {
     /// The messages in the conversation's context. While a prompt runs this includes
     /// every message finished so far.
     pub fn messages(&self) -> Vec<Message> {
-        self.inner.live.locked().messages.clone()
+        self.inner.live.locked().messages.to_vec()
     }
 
     /// The text of the last assistant message, if any.
@@ -312,8 +313,7 @@ impl Session {
         live.messages
             .iter()
             .rev()
-            .find_map(Message::as_assistant)
-            .map(AssistantMessage::text)
+            .find_map(|m| m.as_assistant().map(AssistantMessage::text))
     }
 
     /// Model, thinking level, run status, session file and queues.

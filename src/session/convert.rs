@@ -1,6 +1,9 @@
 //! Turning session-only message roles into plain user messages for the
 //! model (pi's `convertToLlm`).
 
+use std::borrow::Cow;
+
+use crate::agent::conversation::Conversation;
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message, UserContent, UserMessage};
 
 /// Text placed before a compaction summary.
@@ -39,6 +42,25 @@ pub fn bash_execution_to_text(message: &BashExecutionMessage) -> String {
 /// messages; `!!` bash executions are dropped.
 pub fn convert_to_llm(messages: &[Message]) -> Vec<Message> {
     messages.iter().filter_map(convert_one).collect()
+}
+
+/// [`convert_to_llm`] over a conversation: a message read back from the session
+/// file is converted without a second copy.
+pub fn convert_conversation(messages: &Conversation) -> Vec<Message> {
+    messages
+        .iter()
+        .filter_map(|message| match message {
+            Cow::Borrowed(message) => convert_one(message),
+            Cow::Owned(message) => convert_owned(message),
+        })
+        .collect()
+}
+
+fn convert_owned(message: Message) -> Option<Message> {
+    match message {
+        Message::User(_) | Message::Assistant(_) | Message::ToolResult(_) => Some(message),
+        other => convert_one(&other),
+    }
 }
 
 fn convert_one(message: &Message) -> Option<Message> {

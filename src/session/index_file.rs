@@ -46,14 +46,19 @@ pub enum Indexed {
     NeedsMigration,
 }
 
+/// Files up to this size keep the bodies parsed while indexing (when asked to): the
+/// conversation taken right after opening then needs no second reading. A longer
+/// session's bodies stay in the file, read back when asked for.
+const KEEP_BODIES_UP_TO: u64 = 4 * 1024 * 1024;
+
 /// Bytes of entry lines per thread at least; smaller files are read on one.
 const BYTES_PER_THREAD: u64 = 256 * 1024;
 
 /// Index the session file at `path`. `Ok(None)` when the file does not exist or
 /// holds only whitespace; a file whose first non-blank line is not a session
-/// header, or of a newer version, is an error. With `warm`, the parsed bodies
-/// are kept for now (the context built right after opening takes them instead
-/// of reading the file again).
+/// header, or of a newer version, is an error. With `warm`, the parsed bodies of
+/// a file of up to [`KEEP_BODIES_UP_TO`] bytes are kept for now (the context
+/// built right after opening takes them instead of reading the file again).
 pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, SessionError> {
     let read_error = |source| SessionError::Read {
         path: path.to_path_buf(),
@@ -104,6 +109,7 @@ pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, Se
     if header.version < CURRENT_SESSION_VERSION {
         return Ok(Some(Indexed::NeedsMigration));
     }
+    let warm = warm && size <= KEEP_BODIES_UP_TO;
     let parts = split_at_lines(&file, body_start, size).map_err(read_error)?;
     let read_part = |(start, end): (u64, u64)| index_part(&file, start, end, warm);
     let results: Vec<io::Result<Part>> = if parts.len() == 1 {

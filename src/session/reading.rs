@@ -9,6 +9,7 @@ use super::context::{
 use super::entries::SessionEntry;
 use super::manager::SessionManager;
 use super::store::EntryList;
+use crate::agent::conversation::{Conversation, Part};
 use super::tree::SessionTree;
 
 impl SessionManager {
@@ -129,6 +130,40 @@ impl SessionManager {
         }
         self.entries.release_read_bodies();
         plan.finish(messages)
+    }
+
+    /// [`SessionManager::take_context`] with the messages as a [`Conversation`]: a
+    /// message whose body is only in the session file stays there (with its role,
+    /// tool calls and usage noted) and is read back when asked for, so a long
+    /// session's history is not held in memory. The context's `messages` are left
+    /// empty.
+    pub fn take_conversation(&mut self) -> (SessionContext, Conversation) {
+        let Some(plan) = plan_context(&*self, self.leaf_id.as_deref()) else {
+            return (SessionContext::empty(), Conversation::new());
+        };
+        let mut parts = Vec::with_capacity(plan.sources.len());
+        for &position in &plan.sources {
+            match self.entries.stored_message(position) {
+                Some(stored) => parts.push(Part::Stored(stored)),
+                None => parts.extend(context_message(self.entries.take(position)).map(Part::Held)),
+            }
+        }
+        self.entries.release_read_bodies();
+        let context = plan.finish(Vec::new());
+        let mut conversation: Conversation = match self.entries.message_source() {
+            Some(source) => Conversation::assemble(parts, source),
+            None => parts
+                .into_iter()
+                .filter_map(|part| match part {
+                    Part::Held(message) => Some(message),
+                    Part::Stored(_) => None,
+                })
+                .collect(),
+        };
+        // A compaction summary leads the context: it comes first.
+        let mut context = context;
+        conversation.prepend(std::mem::take(&mut context.messages));
+        (context, conversation)
     }
 
     /// All entries in append order (header excluded); bodies kept in the

@@ -9,13 +9,15 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Value, json};
 
 use super::entries::SessionEntry;
 use super::load::decode_lossy;
+use crate::agent::conversation::{MessageFacts, MessageSource, StoredMessage};
+use crate::ai::types::Message;
 
 /// Entry types always held whole: small, and consulted without their bodies
 /// being asked for (labels, the session name, the context's model and
@@ -52,6 +54,8 @@ pub(super) struct StoredEntry {
     assistant: bool,
     /// A readable `message` entry.
     message: bool,
+    /// A `message` entry's role, tool calls and usage.
+    facts: Option<MessageFacts>,
     body: Body,
 }
 
@@ -92,6 +96,10 @@ impl StoredEntry {
             timestamp: entry.timestamp().into(),
             assistant: entry.is_assistant_message(),
             message: entry.is_message(),
+            facts: match entry {
+                SessionEntry::Message(m) => Some(MessageFacts::of(&m.message)),
+                _ => None,
+            },
             body: Body::Held(Box::new(SessionEntry::Unknown(Value::Null))),
         }
     }
@@ -147,7 +155,7 @@ pub(super) struct EntryStore {
     entries: Vec<StoredEntry>,
     /// The session file as it was indexed (kept open: a body stays readable
     /// even after the file was deleted or replaced).
-    file: Option<File>,
+    file: Option<Arc<File>>,
     /// Some body was read through a borrow and is kept.
     kept: AtomicBool,
 }
@@ -169,7 +177,7 @@ impl EntryStore {
             .any(|e| matches!(&e.body, Body::InFile { read, .. } if read.get().is_some()));
         EntryStore {
             entries,
-            file: Some(file),
+            file: Some(Arc::new(file)),
             kept: AtomicBool::new(kept),
         }
     }
@@ -232,6 +240,31 @@ impl EntryStore {
         }
     }
 
+    /// Where the message of the `message` entry at `position` is in the file, when
+    /// its body is only there (not held, not read and kept).
+    pub(super) fn stored_message(&self, position: usize) -> Option<StoredMessage> {
+        let stored = &self.entries[position];
+        match (&stored.body, &stored.facts) {
+            (Body::InFile { offset, len, read }, Some(facts))
+                if stored.message && read.get().is_none() =>
+            {
+                Some(StoredMessage {
+                    offset: *offset,
+                    len: *len,
+                    facts: facts.clone(),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads the messages of this session's file back (none for a session held in
+    /// memory only).
+    pub(super) fn message_source(&self) -> Option<Arc<dyn MessageSource>> {
+        let file = self.file.clone()?;
+        Some(Arc::new(FileMessages { file }))
+    }
+
     /// Drop every body read from the file and kept (they are read again when
     /// asked for).
     pub(super) fn release_read_bodies(&mut self) {
@@ -259,6 +292,22 @@ impl EntryStore {
         match parsed {
             Some(entry) if entry.id() == stored.id() => entry,
             _ => stored.placeholder(),
+        }
+    }
+}
+
+/// The messages of a session file, read back from their lines.
+struct FileMessages {
+    file: Arc<File>,
+}
+
+impl MessageSource for FileMessages {
+    fn read(&self, offset: u64, len: u32) -> Option<Message> {
+        let mut line = vec![0u8; len as usize];
+        read_exact_at(&self.file, &mut line, offset).ok()?;
+        match SessionEntry::parse_line(&decode_lossy(&line))? {
+            SessionEntry::Message(entry) => Some(entry.message),
+            _ => None,
         }
     }
 }

@@ -149,3 +149,40 @@ fn bodies_stay_readable_after_the_file_is_removed_and_it_is_written_again_whole(
     assert!(after[before.len()..].contains("after removal"));
     assert!(session.take_notice().is_some());
 }
+
+#[test]
+fn a_long_session_taken_as_a_conversation_leaves_its_messages_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // Past the size up to which parsed bodies are kept while indexing.
+    let (path, small) = write_long_session(dir.path(), 2400, 2000);
+    assert!(std::fs::metadata(&path).unwrap().len() > 4 * 1024 * 1024);
+    let whole = load_session_file(&path, MigrationWrite::InMemory)
+        .unwrap()
+        .unwrap();
+    let want = build_session_context(&whole.entries, whole.entries.last().map(|e| e.id()));
+
+    let mut session = SessionManager::open(&path).unwrap();
+    let (context, conversation) = session.take_conversation();
+    assert_eq!(conversation.len(), 2400);
+    assert_eq!(conversation.held(), 0, "no message is held in memory");
+    assert_eq!(session.bodies_in_memory(), small);
+    assert_eq!(context.thinking_level, "high");
+    assert_eq!(context.model, Some(("p2399".into(), "m".into())));
+    assert!(context.messages.is_empty());
+    // Read back one at a time, they are the messages of the whole file.
+    assert_eq!(conversation, want.messages);
+    let facts = conversation.facts(1);
+    assert_eq!(facts.role, "assistant");
+    assert_eq!(facts.usage.map(|u| u.cost.total), Some(1.375));
+    assert_eq!(session.bodies_in_memory(), small, "reading keeps nothing");
+}
+
+#[test]
+fn a_short_session_taken_as_a_conversation_holds_its_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = write_long_session(dir.path(), 200, 100);
+    let mut session = SessionManager::open(&path).unwrap();
+    let (_, conversation) = session.take_conversation();
+    assert_eq!(conversation.len(), 200);
+    assert_eq!(conversation.held(), 200);
+}

@@ -289,7 +289,7 @@ fn extensions_can_hide_the_working_line_and_relabel_hidden_thinking() {
         ContentBlock::text("Done."),
     ];
     app.transcript =
-        crate::tui::transcript::Transcript::from_messages(&[Message::Assistant(reply)]);
+        crate::tui::transcript::Transcript::from_messages(&vec![Message::Assistant(reply)].into());
     app.busy_since = Some(std::time::Instant::now());
     let before = screen(&mut app, 60, 20);
     assert!(before.contains("Thinking..."), "{before}");

@@ -267,10 +267,10 @@ async fn continuing_after_a_reply_takes_the_queued_follow_up() {
     .await
     .unwrap();
     assert_eq!(
-        roles(&st.messages),
+        roles(&st.messages.to_vec()),
         ["user", "assistant", "user", "assistant"]
     );
-    assert_eq!(user_text(&st.messages[2]).unwrap(), "Queued follow-up");
+    assert_eq!(user_text(&st.messages.to_vec()[2]).unwrap(), "Queued follow-up");
     assert!(queues.follow_up.is_empty());
     assert_eq!(script.requests().len(), 1);
     // With nothing queued there is nothing to continue from a reply.
@@ -326,7 +326,8 @@ async fn continuing_delivers_steering_one_per_turn() {
     )
     .await
     .unwrap();
-    let recent = &st.messages[st.messages.len() - 4..];
+    let all = st.messages.to_vec();
+    let recent = &all[all.len() - 4..];
     assert_eq!(roles(recent), ["user", "assistant", "user", "assistant"]);
     assert_eq!(user_text(&recent[0]).unwrap(), "Steering 1");
     assert_eq!(user_text(&recent[2]).unwrap(), "Steering 2");

@@ -59,7 +59,7 @@ async fn emits_the_events_of_a_run() {
 
 static CONVERTED: Mutex<Vec<Message>> = Mutex::new(Vec::new());
 
-fn drop_notifications(messages: &[Message]) -> Vec<Message> {
+fn drop_notifications(messages: &pi::agent::conversation::Conversation) -> Vec<Message> {
     let kept = llm_only(messages);
     *CONVERTED.lock().unwrap() = kept.clone();
     kept
@@ -91,7 +91,7 @@ async fn custom_messages_go_through_the_conversion() {
     assert_eq!(roles(sent), ["user"]);
     assert_eq!(user_text(&sent[0]).unwrap(), "Hello");
     // The notification stays in the agent's own context.
-    assert_eq!(roles(&st.messages)[0], "custom");
+    assert_eq!(roles(&st.messages.to_vec())[0], "custom");
 }
 
 /// Keeps the last two messages of the context it is shown.
@@ -358,10 +358,10 @@ async fn continuing_emits_no_user_message_events() {
     assert_eq!(roles(&script.requests()[0].messages), ["user"]);
 }
 
-fn custom_as_user(messages: &[Message]) -> Vec<Message> {
+fn custom_as_user(messages: &pi::agent::conversation::Conversation) -> Vec<Message> {
     messages
         .iter()
-        .map(|m| match m {
+        .map(|m| match &*m {
             Message::Custom(c) => Message::User(UserMessage {
                 content: c.content.clone(),
                 timestamp: c.timestamp,

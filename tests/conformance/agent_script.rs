@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
+use pi::agent::conversation::Conversation;
 use pi::agent::agent_loop::{AgentLoopConfig, AgentObserver, AgentState, RequestAuth};
 use pi::agent::events::AgentEvent;
 use pi::agent::tool::{AgentTool, ExecutionMode, ToolContext, ToolError, ToolOutput};
@@ -164,7 +165,7 @@ impl Events {
 /// A loop configuration on `script`, converting messages with `convert`.
 pub fn config(
     script: &Arc<Script>,
-    convert: fn(&[Message]) -> Vec<Message>,
+    convert: fn(&Conversation) -> Vec<Message>,
     mode: ExecutionMode,
 ) -> AgentLoopConfig {
     let mut providers = ProviderRegistry::default();
@@ -199,7 +200,7 @@ pub fn script(replies: Vec<Reply>) -> Arc<Script> {
 pub fn state(system: &str, messages: Vec<Message>, tools: Vec<Arc<dyn AgentTool>>) -> AgentState {
     AgentState {
         system_prompt: system.into(),
-        messages,
+        messages: messages.into(),
         tools,
         run: Default::default(),
     }
@@ -232,21 +233,21 @@ pub fn roles(messages: &[Message]) -> Vec<String> {
 }
 
 /// Keeps user, assistant and tool-result messages only.
-pub fn llm_only(messages: &[Message]) -> Vec<Message> {
+pub fn llm_only(messages: &Conversation) -> Vec<Message> {
     messages
         .iter()
         .filter(|m| {
             matches!(
-                m,
+                **m,
                 Message::User(_) | Message::Assistant(_) | Message::ToolResult(_)
             )
         })
-        .cloned()
+        .map(std::borrow::Cow::into_owned)
         .collect()
 }
 
 /// Leaves messages as they are.
-pub fn identity(messages: &[Message]) -> Vec<Message> {
+pub fn identity(messages: &Conversation) -> Vec<Message> {
     messages.to_vec()
 }
 

@@ -96,7 +96,7 @@ fn last_assistant_usage_counts() {
         msg(user("How are you?")),
         msg(assistant("Good", usage(200, 100, 0, 0))),
     ];
-    assert_eq!(estimate_context_tokens(&messages), 300);
+    assert_eq!(estimate_context_tokens(&messages.to_vec().into()), 300);
 }
 
 /// orig: compaction.test.ts › getLastAssistantUsage › should skip aborted messages
@@ -111,7 +111,7 @@ fn aborted_usage_skipped() {
         msg(aborted),
     ];
     let after: u64 = messages[2..].iter().map(estimate_tokens).sum();
-    assert_eq!(estimate_context_tokens(&messages), 150 + after);
+    assert_eq!(estimate_context_tokens(&messages.to_vec().into()), 150 + after);
 }
 
 /// orig: compaction.test.ts › getLastAssistantUsage › should return undefined if no assistant messages
@@ -119,7 +119,7 @@ fn aborted_usage_skipped() {
 fn no_assistant_usage_estimates_everything() {
     let messages = [msg(user("Hello"))];
     assert_eq!(
-        estimate_context_tokens(&messages),
+        estimate_context_tokens(&messages.to_vec().into()),
         estimate_tokens(&messages[0])
     );
 }

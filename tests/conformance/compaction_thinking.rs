@@ -50,7 +50,7 @@ async fn a_thinking_model_at_high_compacts() {
     let (result, reasoning) = compact(&mut h).await;
     assert_eq!(reasoning, Some(ThinkingLevel::High));
     assert!(result.summary.contains("List primes.") && result.tokens_before > 0);
-    assert_eq!(h.agent.state.messages[0].role(), "compactionSummary");
+    assert_eq!(h.agent.state.messages.facts(0).role, "compactionSummary");
 }
 
 /// orig: Compaction with thinking models (Antigravity) › should compact successfully with claude-sonnet-4-5 (non-thinking) for comparison
@@ -76,5 +76,5 @@ async fn thinking_off_compacts_without_thinking_and_high_with_it() {
     let (result, reasoning) = compact(&mut h).await;
     assert_eq!(reasoning, Some(ThinkingLevel::High));
     assert!(result.tokens_before > 0);
-    assert_eq!(h.agent.state.messages[0].role(), "compactionSummary");
+    assert_eq!(h.agent.state.messages.facts(0).role, "compactionSummary");
 }

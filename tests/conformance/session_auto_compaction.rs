@@ -116,7 +116,7 @@ fn resumed(tokens: u64, compacted: bool) -> Harness {
     }
     let mut h = Harness::with_session(tmp, session);
     h.agent.compaction.keep_recent_tokens = 1;
-    h.agent.state.messages = h.agent.session.build_context().messages;
+    h.agent.state.messages = h.agent.session.build_context().messages.into();
     h
 }
 
@@ -145,7 +145,8 @@ async fn a_failed_answer_is_measured_from_the_last_good_one() {
     h.agent.state.messages = vec![
         user("hello", now() - 1000),
         Message::Assistant(answer("large successful response", NEAR, now() - 900)),
-    ];
+    ]
+    .into();
     h.faux.push_message(failed("529 overloaded", now()));
     h.faux.push_text("## Goal\nsummary");
     h.prompt(&long_prompt()).await;

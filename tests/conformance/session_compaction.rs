@@ -69,7 +69,7 @@ async fn compacting_by_hand() {
         result.summary
     );
     assert!(result.tokens_before > 0);
-    assert_eq!(h.agent.state.messages[0].role(), "compactionSummary");
+    assert_eq!(h.agent.state.messages.facts(0).role, "compactionSummary");
 }
 
 /// orig: AgentSession compaction e2e › should maintain valid session state after compaction

@@ -51,7 +51,7 @@ impl Harness {
             tool_execution: ExecutionMode::Parallel,
             session_id: None,
             block_images: false,
-            convert_to_llm: pi::session::convert::convert_to_llm,
+            convert_to_llm: pi::session::convert::convert_conversation,
             cwd: tmp.path().to_path_buf(),
             limits: Default::default(),
         };

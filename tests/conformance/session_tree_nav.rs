@@ -246,7 +246,7 @@ async fn between_branches() {
     let a1 = ids_of(&h, "assistant")[0].clone();
     let u2 = ids_of(&h, "user")[1].clone();
     h.agent.session.branch(&a1).unwrap();
-    h.agent.state.messages = h.agent.session.build_context().messages;
+    h.agent.state.messages = h.agent.session.build_context().messages.into();
     h.faux.push_text("branch answer");
     h.prompt("Branch path").await;
     h.faux.push_text("They took a side path.");

@@ -154,7 +154,7 @@ fn setup(replies: Vec<Reply>, mode: ExecutionMode) -> (AgentLoopConfig, AgentSta
     };
     let state = AgentState {
         system_prompt: "sys".into(),
-        messages: vec![],
+        messages: Default::default(),
         tools: vec![Arc::new(SleepTool { mode })],
         run: Default::default(),
     };

@@ -53,7 +53,7 @@ async fn agent_with_extension(cwd: &Path) -> (AgentSession, FauxProvider) {
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
         block_images: false,
-        convert_to_llm: pi::session::convert::convert_to_llm,
+        convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
     };

@@ -264,6 +264,6 @@ fn custom_message_count(agent: &pi::core::agent_session::AgentSession) -> usize 
         .state
         .messages
         .iter()
-        .filter(|m| matches!(m, Message::Custom(_)))
+        .filter(|m| matches!(**m, Message::Custom(_)))
         .count()
 }

@@ -36,7 +36,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path, keep: u64) ->
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
         block_images: false,
-        convert_to_llm: pi::session::convert::convert_to_llm,
+        convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
     };
@@ -139,7 +139,7 @@ async fn manual_compaction_appends_an_entry_and_updates_it_iteratively() {
     assert_eq!(agent.session.leaf_id(), Some(entries[0].id.as_str()));
     // The context now starts with the summary.
     assert!(matches!(
-        agent.state.messages.first(),
+        agent.state.messages.first().as_deref(),
         Some(Message::CompactionSummary(s)) if s.summary == "## Goal\nSUMMARY ONE"
     ));
 
@@ -322,7 +322,7 @@ async fn resuming_a_session_past_the_threshold_compacts_before_sending() {
     let history = session.build_context().messages;
     assert_eq!(history.len(), 914);
     let mut agent = agent(&server, session, dir.path(), 20_000);
-    agent.state.messages = history;
+    agent.state.messages = history.into();
     agent.config.model.context_window = 100_000;
     let events = events_of(&mut agent);
     // The cut lands inside a turn: the history and the turn's start are summarised.

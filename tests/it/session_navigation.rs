@@ -38,7 +38,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path) -> AgentSessi
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
         block_images: false,
-        convert_to_llm: pi::session::convert::convert_to_llm,
+        convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
     };
@@ -48,7 +48,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path) -> AgentSessi
         session,
         RetryPolicy::default(),
     );
-    agent.state.messages = agent.session.build_context().messages;
+    agent.state.messages = agent.session.build_context().messages.into();
     agent
 }
 
@@ -181,7 +181,7 @@ async fn branch_summary_of_the_abandoned_branch_is_appended_at_the_new_position(
         "The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\nApproach A"
     ));
     assert!(matches!(
-        agent.state.messages.last(),
+        agent.state.messages.last().as_deref(),
         Some(Message::BranchSummary(b)) if b.summary == summary.summary
     ));
     agent.session.sync().unwrap();
@@ -262,7 +262,7 @@ async fn a_pi_format_session_opens_navigates_and_compacts_by_appending() {
     let mut agent = agent(&server, session, dir.path());
 
     // Current branch: root user, branch summary, (label), new user, answer.
-    let roles: Vec<&str> = agent.state.messages.iter().map(Message::role).collect();
+    let roles: Vec<&str> = agent.state.messages.iter().map(|m| m.role()).collect();
     assert_eq!(roles, ["user", "branchSummary", "user", "assistant"]);
     let tree = flatten(&agent.session);
     let labeled = tree.rows.iter().find(|r| r.id == "a1b2c3d4").unwrap();
@@ -279,7 +279,7 @@ async fn a_pi_format_session_opens_navigates_and_compacts_by_appending() {
     // with the compaction summary and keeps from firstKeptEntryId.
     let events = run(&mut agent, navigate("f7a8b9c0", false)).await;
     assert_eq!(failure(&events), None);
-    let roles: Vec<&str> = agent.state.messages.iter().map(Message::role).collect();
+    let roles: Vec<&str> = agent.state.messages.iter().map(|m| m.role()).collect();
     assert_eq!(
         roles,
         ["compactionSummary", "assistant", "user", "assistant"]

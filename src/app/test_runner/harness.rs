@@ -214,7 +214,7 @@ async fn start(
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
         block_images: false,
-        convert_to_llm: crate::session::convert::convert_to_llm,
+        convert_to_llm: crate::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
     };
@@ -249,7 +249,7 @@ async fn start(
     bridge.merge_extension_tools(&mut tools).await;
     let state = AgentState {
         system_prompt: BASE_SYSTEM_PROMPT.into(),
-        messages: Vec::new(),
+        messages: Default::default(),
         tools,
         run: Default::default(),
     };

@@ -148,7 +148,7 @@ impl AgentSession {
         if let Err(e) = self.session.sync() {
             eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
         }
-        self.state.messages = self.session.build_context().messages;
+        self.state.messages = self.session.take_conversation().1;
         self.sync_extensions();
         if let Some(ext) = &self.extensions {
             let entry = self
@@ -175,8 +175,7 @@ impl AgentSession {
             .state
             .messages
             .last()
-            .and_then(Message::as_assistant)
-            .cloned()
+            .and_then(|m| m.as_assistant().cloned())
         else {
             return;
         };
@@ -196,12 +195,19 @@ impl AgentSession {
                 return;
             }
             // The rejected answer stays in the file but not in the retry.
-            if matches!(self.state.messages.last(), Some(Message::Assistant(_))) {
+            if matches!(
+                self.state.messages.last().as_deref(),
+                Some(Message::Assistant(_))
+            ) {
                 self.state.messages.pop();
             }
             self.run_loop(None, signal).await;
-            let again = self.state.messages.last().and_then(Message::as_assistant);
-            if again.is_some_and(|a| self.is_own_overflow(a)) {
+            let again = self
+                .state
+                .messages
+                .last()
+                .and_then(|m| m.as_assistant().cloned());
+            if again.is_some_and(|a| self.is_own_overflow(&a)) {
                 self.emit(&AgentEvent::CompactionEnd {
                     reason: CompactionReason::Overflow.as_str().into(),
                     result: None,
@@ -218,7 +224,10 @@ impl AgentSession {
                 return;
             };
             // Usage from before the compaction describes the old, larger context.
-            let used_at = messages[at].as_assistant().map_or(0, |a| a.timestamp);
+            let used_at = messages
+                .get(at)
+                .and_then(|m| m.as_assistant().map(|a| a.timestamp))
+                .unwrap_or(0);
             if compacted_at.is_some_and(|c| used_at <= c) {
                 return;
             }
@@ -274,7 +283,7 @@ impl AgentSession {
             .messages
             .iter()
             .rev()
-            .find_map(Message::as_assistant)
+            .find_map(|m| m.as_assistant().cloned())
         else {
             return;
         };

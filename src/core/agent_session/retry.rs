@@ -8,7 +8,7 @@ use super::{AgentSession, RETRY_CANCELLED};
 use crate::agent::events::AgentEvent;
 use crate::ai::error_kind::kind_of;
 use crate::ai::errors::{is_context_overflow, is_retryable};
-use crate::ai::types::{AssistantMessage, Message, StopReason, now_ms};
+use crate::ai::types::{AssistantMessage, StopReason, now_ms};
 
 impl AgentSession {
     /// After a failed run, retry while the error is transient and the policy allows
@@ -35,8 +35,7 @@ impl AgentSession {
                 .state
                 .messages
                 .last()
-                .and_then(Message::as_assistant)
-                .cloned()
+                .and_then(|m| m.as_assistant().cloned())
             else {
                 break;
             };

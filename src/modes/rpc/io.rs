@@ -160,10 +160,14 @@ pub fn emit<T: Serialize + ?Sized>(value: &T) {
 /// The successful response to `get_messages`, `{"messages": [...]}` as its data,
 /// serialised straight to stdout message by message (a long conversation is never
 /// built as one value or one buffer); the bytes are those [`success`] would give.
-pub fn emit_messages(id: Option<&Value>, command: &str, messages: &[crate::ai::types::Message]) {
+pub fn emit_messages(
+    id: Option<&Value>,
+    command: &str,
+    messages: &crate::agent::conversation::Conversation,
+) {
     #[derive(Serialize)]
     struct Data<'a> {
-        messages: &'a [crate::ai::types::Message],
+        messages: &'a crate::agent::conversation::Conversation,
     }
     #[derive(Serialize)]
     struct Response<'a> {

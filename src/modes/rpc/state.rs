@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::agent::agent_loop::AgentQueues;
+use crate::agent::conversation::Conversation;
 use crate::agent::events::AgentEvent;
 use crate::ai::types::{BashExecutionMessage, ContentBlock, Message};
 use crate::core::agent_session::AgentSession;
@@ -15,7 +16,7 @@ pub struct Live {
     /// Steering and follow-up queues (shared with the session).
     pub queues: AgentQueues,
     /// The conversation, including messages finished during this run.
-    pub messages: Vec<Message>,
+    pub messages: Conversation,
     /// A retry delay is running.
     pub retrying: bool,
     /// A prompt was accepted and its run has not ended yet.
@@ -45,7 +46,7 @@ impl Live {
             AgentEvent::AutoRetryStart { .. } => {
                 self.running = true;
                 self.retrying = true;
-                if matches!(self.messages.last(), Some(Message::Assistant(_))) {
+                if matches!(self.messages.last().as_deref(), Some(Message::Assistant(_))) {
                     self.messages.pop();
                 }
             }
@@ -143,24 +144,21 @@ pub fn session_stats(agent: &AgentSession) -> Value {
     let (mut user, mut assistant, mut calls, mut results) = (0, 0, 0, 0);
     let (mut input, mut output, mut read, mut write, mut cost) = (0u64, 0u64, 0u64, 0u64, 0f64);
     let mut last_context = None;
-    for message in messages {
-        match message {
-            Message::User(_) => user += 1,
-            Message::ToolResult(_) => results += 1,
-            Message::Assistant(a) => {
+    for at in 0..messages.len() {
+        let facts = messages.facts(at);
+        match facts.role {
+            "user" => user += 1,
+            "toolResult" => results += 1,
+            "assistant" => {
                 assistant += 1;
-                calls += a
-                    .content
-                    .iter()
-                    .filter(|b| matches!(b, ContentBlock::ToolCall(_)))
-                    .count();
-                input += a.usage.input;
-                output += a.usage.output;
-                read += a.usage.cache_read;
-                write += a.usage.cache_write;
-                cost += a.usage.cost.total;
-                let used =
-                    a.usage.input + a.usage.output + a.usage.cache_read + a.usage.cache_write;
+                calls += facts.tool_calls;
+                let usage = facts.usage.unwrap_or_default();
+                input += usage.input;
+                output += usage.output;
+                read += usage.cache_read;
+                write += usage.cache_write;
+                cost += usage.cost.total;
+                let used = usage.input + usage.output + usage.cache_read + usage.cache_write;
                 if used > 0 {
                     last_context = Some(used);
                 }
@@ -194,8 +192,11 @@ pub fn session_stats(agent: &AgentSession) -> Value {
 }
 
 /// The text of the last assistant message (`None` when there is none).
-pub fn last_assistant_text(messages: &[Message]) -> Option<String> {
-    let last = messages.iter().rev().find_map(Message::as_assistant)?;
+pub fn last_assistant_text(messages: &Conversation) -> Option<String> {
+    let last = messages
+        .iter()
+        .rev()
+        .find_map(|m| m.as_assistant().cloned())?;
     Some(
         last.content
             .iter()

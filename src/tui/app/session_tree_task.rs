@@ -60,7 +60,7 @@ pub enum TreeCommand {
 }
 
 fn reset(agent: &mut AgentSession, ui: &UnboundedSender<UiEvent>, kind: ResetKind) {
-    agent.state.messages = agent.session.build_context().messages;
+    agent.state.messages = agent.session.take_conversation().1;
     let _ = ui.send(UiEvent::Reset(super::session_task::restored(agent), kind));
 }
 

@@ -197,7 +197,7 @@ fn session_info_counts_every_message_by_kind_and_groups_token_digits() {
     .map(|v| serde_json::from_value(v).unwrap())
     .collect();
     let (mut a, _rx) = app();
-    a.transcript = crate::tui::transcript::Transcript::from_messages(&messages);
+    a.transcript = crate::tui::transcript::Transcript::from_messages(&messages.to_vec().into());
     a.transcript
         .apply(&crate::agent::events::AgentEvent::MessageEnd {
             message: messages[0].clone(),
@@ -249,7 +249,7 @@ fn a_resumed_session_fills_the_prompt_history() {
     };
     let messages = [user("first question"), user("second question")];
     a.handle_ui_event(UiEvent::Reset(
-        Box::new(crate::tui::transcript::Transcript::from_messages(&messages)),
+        Box::new(crate::tui::transcript::Transcript::from_messages(&messages.to_vec().into())),
         crate::tui::app::session_task::ResetKind::Resumed,
     ));
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);

@@ -1,5 +1,6 @@
 //! How many messages of each kind the conversation holds, for `/session`.
 
+use crate::agent::conversation::MessageFacts;
 use crate::ai::types::{ContentBlock, Message};
 
 /// Message counts of the whole conversation (not only the part on screen).
@@ -18,6 +19,20 @@ pub struct MessageCounts {
 }
 
 impl MessageCounts {
+    /// Count in a message known by its facts.
+    pub fn add_facts(&mut self, facts: &MessageFacts) {
+        self.total += 1;
+        match facts.role {
+            "user" => self.user += 1,
+            "toolResult" => self.tool_results += 1,
+            "assistant" => {
+                self.assistant += 1;
+                self.tool_calls += facts.tool_calls;
+            }
+            _ => {}
+        }
+    }
+
     /// Count `message` in.
     pub fn add(&mut self, message: &Message) {
         self.total += 1;

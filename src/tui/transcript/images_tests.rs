@@ -114,7 +114,7 @@ fn a_resumed_session_and_live_events_keep_their_images() {
         ]),
         timestamp: 0,
     });
-    let t = crate::tui::transcript::Transcript::from_messages(&[user]);
+    let t = crate::tui::transcript::Transcript::from_messages(&vec![user].into());
     assert_eq!(t.images.get(&0).map(Vec::len), Some(1));
     assert_eq!(t.images[&0][0].size, Some((10, 10)));
     // A tool result's image goes under its row, and its text keeps no placeholder.

@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::agent::conversation::Conversation;
 use crate::agent::events::AgentEvent;
 use crate::ai::types::{AssistantMessage, ContentBlock, Message, StopReason, Usage};
 
@@ -75,30 +76,36 @@ impl Transcript {
     /// Rebuild from stored messages (a resumed session).
     /// Only the last [`RESTORED_MESSAGES`] or so are shown (from a user
     /// message on); usage still counts every message.
-    pub fn from_messages(messages: &[Message]) -> Self {
+    /// Earlier messages are not read: their counts and usage come from the
+    /// conversation's facts.
+    pub fn from_messages(messages: &Conversation) -> Self {
         let mut t = Transcript::new();
-        let mut start = messages.len().saturating_sub(RESTORED_MESSAGES);
-        while start > 0 && start < messages.len() && !matches!(messages[start], Message::User(_)) {
+        let count = messages.len();
+        let mut start = count.saturating_sub(RESTORED_MESSAGES);
+        while start > 0 && start < count && messages.facts(start).role != "user" {
             start += 1;
         }
-        for message in &messages[..start] {
-            if let Message::Assistant(a) = message {
-                t.add_usage(a);
+        for at in 0..count {
+            let facts = messages.facts(at);
+            if at < start
+                && let Some(usage) = &facts.usage
+            {
+                t.add_usage(usage);
             }
+            t.counts.add_facts(&facts);
         }
-        messages.iter().for_each(|m| t.counts.add(m));
         if start > 0 {
             t.notice(
                 t!("pi.tui.transcript.earlier_hidden", count = start),
                 NoticeKind::Info,
             );
         }
-        for message in &messages[start..] {
-            match message {
+        for message in messages.iter().skip(start) {
+            match &*message {
                 Message::User(u) => t.push_user(u),
                 Message::Assistant(a) => {
                     t.push_assistant(a, false);
-                    t.add_usage(a);
+                    t.add_usage(&a.usage);
                     for call in a.tool_calls() {
                         t.start_tool(&call.id, &call.name, call.arguments.clone(), false);
                     }
@@ -247,7 +254,7 @@ impl Transcript {
                 message: Message::Assistant(a),
             } => {
                 self.update_assistant(a, false);
-                self.add_usage(a);
+                self.add_usage(&a.usage);
                 self.note_failed_reply(a);
             }
             AgentEvent::ToolExecutionStart {
@@ -346,8 +353,7 @@ impl Transcript {
         self.touch(index);
     }
 
-    fn add_usage(&mut self, a: &AssistantMessage) {
-        let u = &a.usage;
+    fn add_usage(&mut self, u: &Usage) {
         self.usage.input += u.input;
         self.usage.output += u.output;
         self.usage.cache_read += u.cache_read;

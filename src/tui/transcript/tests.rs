@@ -102,7 +102,7 @@ mod restore {
             a.usage.output = 1;
             messages.push(Message::Assistant(a));
         }
-        let t = Transcript::from_messages(&messages);
+        let t = Transcript::from_messages(&messages.to_vec().into());
         assert_eq!(t.usage.output, 1000);
         assert_eq!(t.items.len(), RESTORED_MESSAGES + 1);
         assert_eq!(

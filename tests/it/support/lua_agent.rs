@@ -55,7 +55,7 @@ pub async fn session_with_tools(
         tool_execution: ExecutionMode::Parallel,
         session_id: None,
         block_images: false,
-        convert_to_llm: pi::session::convert::convert_to_llm,
+        convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.clone(),
         limits: Default::default(),
     };
@@ -81,7 +81,7 @@ pub async fn session_with_tools(
     bridge.merge_extension_tools(&mut tools).await;
     let state = AgentState {
         system_prompt: "sys".into(),
-        messages: Vec::new(),
+        messages: Default::default(),
         tools,
         run: Default::default(),
     };
