@@ -84,7 +84,7 @@ pub struct StoredMessage {
 #[derive(Debug)]
 pub enum Part {
     /// A message in memory.
-    Held(Message),
+    Held(Box<Message>),
     /// A message left in the file.
     Stored(StoredMessage),
 }
@@ -100,7 +100,7 @@ impl Conversation {
         let slots = parts
             .into_iter()
             .map(|part| match part {
-                Part::Held(message) => Slot::Held(Arc::new(message)),
+                Part::Held(message) => Slot::Held(Arc::from(message)),
                 Part::Stored(s) => Slot::Stored {
                     offset: s.offset,
                     len: s.len,

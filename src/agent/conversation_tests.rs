@@ -11,7 +11,9 @@ struct Lines {
 impl MessageSource for Lines {
     fn read(&self, offset: u64, len: u32) -> Option<Message> {
         self.reads.fetch_add(1, Ordering::Relaxed);
-        let line = self.text.get(offset as usize..offset as usize + len as usize)?;
+        let line = self
+            .text
+            .get(offset as usize..offset as usize + len as usize)?;
         serde_json::from_str(line).ok()
     }
 }
@@ -145,7 +147,7 @@ fn a_message_the_file_no_longer_holds_is_stood_in_for() {
                 len: *len,
                 facts: facts.clone(),
             }),
-            Slot::Held(m) => Part::Held((**m).clone()),
+            Slot::Held(m) => Part::Held(Box::new((**m).clone())),
         })
         .collect();
     let cut = Conversation::assemble(parts, cut);

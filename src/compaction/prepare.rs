@@ -172,7 +172,8 @@ pub fn prepare_compaction(
     }
     let owned: Vec<SessionEntry> = path.iter().map(|e| (*e).clone()).collect();
     let leaf = path.last().map(|e| e.id());
-    let tokens_before = estimate_context_tokens(&build_session_context(&owned, leaf).messages.into());
+    let tokens_before =
+        estimate_context_tokens(&build_session_context(&owned, leaf).messages.into());
 
     let cut = find_cut_point(
         path,

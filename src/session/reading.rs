@@ -9,8 +9,8 @@ use super::context::{
 use super::entries::SessionEntry;
 use super::manager::SessionManager;
 use super::store::EntryList;
-use crate::agent::conversation::{Conversation, Part};
 use super::tree::SessionTree;
+use crate::agent::conversation::{Conversation, Part};
 
 impl SessionManager {
     /// The current leaf's id (`None` before the first entry).
@@ -145,7 +145,10 @@ impl SessionManager {
         for &position in &plan.sources {
             match self.entries.stored_message(position) {
                 Some(stored) => parts.push(Part::Stored(stored)),
-                None => parts.extend(context_message(self.entries.take(position)).map(Part::Held)),
+                None => parts.extend(
+                    context_message(self.entries.take(position))
+                        .map(|message| Part::Held(Box::new(message))),
+                ),
             }
         }
         self.entries.release_read_bodies();
@@ -155,7 +158,7 @@ impl SessionManager {
             None => parts
                 .into_iter()
                 .filter_map(|part| match part {
-                    Part::Held(message) => Some(message),
+                    Part::Held(message) => Some(*message),
                     Part::Stored(_) => None,
                 })
                 .collect(),

@@ -9,8 +9,8 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::sync::{Arc, OnceLock};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 

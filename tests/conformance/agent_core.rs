@@ -270,7 +270,10 @@ async fn continuing_after_a_reply_takes_the_queued_follow_up() {
         roles(&st.messages.to_vec()),
         ["user", "assistant", "user", "assistant"]
     );
-    assert_eq!(user_text(&st.messages.to_vec()[2]).unwrap(), "Queued follow-up");
+    assert_eq!(
+        user_text(&st.messages.to_vec()[2]).unwrap(),
+        "Queued follow-up"
+    );
     assert!(queues.follow_up.is_empty());
     assert_eq!(script.requests().len(), 1);
     // With nothing queued there is nothing to continue from a reply.

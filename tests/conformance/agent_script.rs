@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use pi::agent::conversation::Conversation;
 use pi::agent::agent_loop::{AgentLoopConfig, AgentObserver, AgentState, RequestAuth};
+use pi::agent::conversation::Conversation;
 use pi::agent::events::AgentEvent;
 use pi::agent::tool::{AgentTool, ExecutionMode, ToolContext, ToolError, ToolOutput};
 use pi::ai::events::MessageBuilder;

@@ -111,7 +111,10 @@ fn aborted_usage_skipped() {
         msg(aborted),
     ];
     let after: u64 = messages[2..].iter().map(estimate_tokens).sum();
-    assert_eq!(estimate_context_tokens(&messages.to_vec().into()), 150 + after);
+    assert_eq!(
+        estimate_context_tokens(&messages.to_vec().into()),
+        150 + after
+    );
 }
 
 /// orig: compaction.test.ts › getLastAssistantUsage › should return undefined if no assistant messages

@@ -249,7 +249,9 @@ fn a_resumed_session_fills_the_prompt_history() {
     };
     let messages = [user("first question"), user("second question")];
     a.handle_ui_event(UiEvent::Reset(
-        Box::new(crate::tui::transcript::Transcript::from_messages(&messages.to_vec().into())),
+        Box::new(crate::tui::transcript::Transcript::from_messages(
+            &messages.to_vec().into(),
+        )),
         crate::tui::app::session_task::ResetKind::Resumed,
     ));
     key(&mut a, KeyCode::Up, KeyModifiers::NONE);
