@@ -4,12 +4,48 @@ use std::collections::HashMap;
 
 use super::entries::SessionEntry;
 use super::ids::iso_to_ms;
+use super::store::IndexedEntry;
+
+/// What the tree needs of an entry: its id, parent and time. Both a full
+/// entry and an index record ([`IndexedEntry`]) can be arranged.
+pub trait TreeItem: Copy {
+    /// The entry's id (empty when it has none).
+    fn item_id(&self) -> &str;
+    /// The entry's parent id.
+    fn item_parent_id(&self) -> Option<&str>;
+    /// When the entry was written (ISO 8601).
+    fn item_timestamp(&self) -> &str;
+}
+
+impl TreeItem for &SessionEntry {
+    fn item_id(&self) -> &str {
+        self.id()
+    }
+    fn item_parent_id(&self) -> Option<&str> {
+        self.parent_id()
+    }
+    fn item_timestamp(&self) -> &str {
+        self.timestamp()
+    }
+}
+
+impl TreeItem for IndexedEntry<'_> {
+    fn item_id(&self) -> &str {
+        self.id()
+    }
+    fn item_parent_id(&self) -> Option<&str> {
+        self.parent_id()
+    }
+    fn item_timestamp(&self) -> &str {
+        self.timestamp()
+    }
+}
 
 /// One entry in a [`SessionTree`].
 #[derive(Debug, Clone)]
-pub struct SessionTreeNode<'a> {
-    /// The entry.
-    pub entry: &'a SessionEntry,
+pub struct SessionTreeNode<'a, E = &'a SessionEntry> {
+    /// The entry (whole, or as the index holds it).
+    pub entry: E,
     /// Indexes (into [`SessionTree::nodes`]) of its children, oldest first.
     pub children: Vec<usize>,
     /// The entry's current label, if any.
@@ -20,41 +56,50 @@ pub struct SessionTreeNode<'a> {
 
 /// Every entry arranged by parent. Stored flat so arbitrarily deep sessions
 /// never recurse.
-#[derive(Debug, Clone, Default)]
-pub struct SessionTree<'a> {
+#[derive(Debug, Clone)]
+pub struct SessionTree<'a, E = &'a SessionEntry> {
     /// All nodes, in entry order.
-    pub nodes: Vec<SessionTreeNode<'a>>,
+    pub nodes: Vec<SessionTreeNode<'a, E>>,
     /// Indexes of root nodes: entries without a parent, or whose parent is
     /// missing (orphans).
     pub roots: Vec<usize>,
 }
 
-impl<'a> SessionTree<'a> {
+impl<E> Default for SessionTree<'_, E> {
+    fn default() -> Self {
+        SessionTree {
+            nodes: Vec::new(),
+            roots: Vec::new(),
+        }
+    }
+}
+
+impl<'a, E: TreeItem> SessionTree<'a, E> {
     /// Arrange `entries`; `label_of` gives an entry's label and its timestamp.
     pub fn build(
-        entries: impl IntoIterator<Item = &'a SessionEntry>,
+        entries: impl IntoIterator<Item = E>,
         label_of: impl Fn(&str) -> Option<(&'a str, &'a str)>,
     ) -> Self {
-        let entries: Vec<&'a SessionEntry> = entries.into_iter().collect();
+        let entries: Vec<E> = entries.into_iter().collect();
         let mut position: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
         let mut nodes = Vec::with_capacity(entries.len());
-        for (index, &entry) in entries.iter().enumerate() {
-            let label = label_of(entry.id());
+        for (index, entry) in entries.iter().enumerate() {
+            let label = label_of(entry.item_id());
             nodes.push(SessionTreeNode {
-                entry,
+                entry: *entry,
                 children: Vec::new(),
                 label: label.map(|(text, _)| text),
                 label_timestamp: label.map(|(_, time)| time),
             });
-            if !entry.id().is_empty() {
-                position.insert(entry.id(), index);
+            if !entry.item_id().is_empty() {
+                position.insert(entry.item_id(), index);
             }
         }
         let mut roots = Vec::new();
         for (index, entry) in entries.iter().enumerate() {
             let parent = entry
-                .parent_id()
-                .filter(|parent| *parent != entry.id())
+                .item_parent_id()
+                .filter(|parent| *parent != entry.item_id())
                 .and_then(|parent| position.get(parent).copied());
             match parent {
                 Some(parent) => nodes[parent].children.push(index),
@@ -63,7 +108,7 @@ impl<'a> SessionTree<'a> {
         }
         let times: Vec<i64> = entries
             .iter()
-            .map(|entry| iso_to_ms(entry.timestamp()).unwrap_or(0))
+            .map(|entry| iso_to_ms(entry.item_timestamp()).unwrap_or(0))
             .collect();
         for node in &mut nodes {
             node.children.sort_by_key(|&child| times[child]);
@@ -72,7 +117,7 @@ impl<'a> SessionTree<'a> {
     }
 
     /// The children of a node.
-    pub fn children_of(&self, node: usize) -> impl Iterator<Item = &SessionTreeNode<'a>> {
+    pub fn children_of(&self, node: usize) -> impl Iterator<Item = &SessionTreeNode<'a, E>> {
         self.nodes[node]
             .children
             .iter()
