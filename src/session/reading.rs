@@ -107,9 +107,23 @@ impl SessionManager {
     /// All entries arranged as a tree from the index alone: ids, parents,
     /// times, labels and one-line descriptions; no body is read.
     pub fn index_tree(&self) -> SessionTree<'_, IndexedEntry<'_>> {
-        SessionTree::build(self.entries.metas().map(IndexedEntry::new), |id| {
-            self.label_and_time(id)
-        })
+        let entries: Vec<IndexedEntry<'_>> = self.entries.metas().map(IndexedEntry::new).collect();
+        SessionTree::arrange(
+            &entries,
+            |id| self.index.get(id).copied(),
+            |id| self.label_and_time(id),
+        )
+    }
+
+    /// For each entry in append order (each node of
+    /// [`SessionManager::index_tree`]), whether it is on the branch from the
+    /// root to the leaf.
+    pub fn branch_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.entries.len()];
+        for position in self.branch_positions(None) {
+            mask[position] = true;
+        }
+        mask
     }
 
     /// An entry's current label and when it was set.

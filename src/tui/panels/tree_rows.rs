@@ -128,29 +128,16 @@ struct Visit {
 /// the session's index is consulted: no entry body is read.
 pub fn flatten(session: &SessionManager) -> TreeData {
     let tree = session.index_tree();
-    let on_path: std::collections::HashSet<&str> = session.branch_ids(None).into_iter().collect();
+    // Which nodes are on the path to the leaf: their branch is listed first, as in pi.
+    let on_path = session.branch_mask();
     let leaf = session.leaf_id();
     let mut data = TreeData {
         rows: Vec::with_capacity(tree.nodes.len()),
         leaf_row: None,
     };
-    // Which nodes lead to the leaf: their branch is listed first, as in pi.
-    let mut leads_to_leaf = vec![false; tree.nodes.len()];
-    for (i, n) in tree.nodes.iter().enumerate() {
-        leads_to_leaf[i] = on_path.contains(n.entry.id());
-    }
     let mut stack: Vec<Visit> = Vec::new();
-    let several_roots = tree.roots.len() > 1;
-    let roots_depth = usize::from(several_roots);
-    let mut roots = tree.roots.clone();
-    roots.sort_by_key(|&r| !leads_to_leaf[r]);
-    for &root in roots.iter().rev() {
-        stack.push(Visit {
-            node: root,
-            depth: roots_depth,
-            exit: false,
-        });
-    }
+    let roots_depth = usize::from(tree.roots.len() > 1);
+    push_children(&mut stack, &tree.roots, &on_path, roots_depth);
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
     while let Some(visit) = stack.pop() {
         let Visit { node, depth, exit } = visit;
@@ -173,7 +160,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             kind,
             label: n.label.map(str::to_string),
             label_time: n.label_timestamp.map(str::to_string),
-            on_path: on_path.contains(id),
+            on_path: on_path[node],
             subtree_end: 0,
             quiet: n.entry.preview().quiet(),
             files: 0,
@@ -183,18 +170,24 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             depth,
             exit: true,
         });
-        let mut children = n.children.clone();
-        children.sort_by_key(|&c| !leads_to_leaf[c]);
-        let depth = depth + usize::from(children.len() > 1);
-        for &child in children.iter().rev() {
-            stack.push(Visit {
-                node: child,
-                depth,
-                exit: false,
-            });
-        }
+        let depth = depth + usize::from(n.children.len() > 1);
+        push_children(&mut stack, &n.children, &on_path, depth);
     }
     data
+}
+
+/// Queue `children` (oldest first) to be visited next at `depth`: those on
+/// the path to the leaf first, then the others, each in their order.
+fn push_children(stack: &mut Vec<Visit>, children: &[usize], on_path: &[bool], depth: usize) {
+    let others = children.iter().rev().filter(|&&c| !on_path[c]);
+    let leading = children.iter().rev().filter(|&&c| on_path[c]);
+    for &node in others.chain(leading) {
+        stack.push(Visit {
+            node,
+            depth,
+            exit: false,
+        });
+    }
 }
 
 #[cfg(test)]
