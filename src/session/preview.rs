@@ -109,24 +109,29 @@ impl EntryPreview {
     }
 }
 
-/// The first words of `text` on one line, cut at [`PREVIEW_CHARS`] (only
-/// the beginning of a long text is looked at).
+/// The first words of `text` on one line (runs of whitespace become one
+/// space), cut at [`PREVIEW_CHARS`]: only the beginning of a long text is
+/// looked at.
 fn one_line(text: &str) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
-    for word in text.split_whitespace() {
-        if chars > 0 {
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = chars > 0;
+            continue;
+        }
+        if space {
             out.push(' ');
             chars += 1;
+            space = false;
         }
-        for c in word.chars() {
-            if chars >= PREVIEW_CHARS {
-                out.push('…');
-                return out;
-            }
-            out.push(c);
-            chars += 1;
+        if chars >= PREVIEW_CHARS {
+            out.push('…');
+            return out;
         }
+        out.push(c);
+        chars += 1;
     }
     out
 }
@@ -254,6 +259,16 @@ mod tests {
         assert!(preview.text().starts_with("a b xxx"));
         assert!(preview.text().ends_with('…'));
         assert!(!preview.quiet());
+    }
+
+    #[test]
+    fn a_text_cut_between_words_keeps_the_space_before_the_ellipsis() {
+        let exact = "x".repeat(PREVIEW_CHARS);
+        assert_eq!(one_line(&format!("  {exact}\t\n ")), exact);
+        assert_eq!(one_line(&format!("{exact} y")), format!("{exact} …"));
+        assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
+        assert_eq!(one_line(" a \u{3000} b\r\nc "), "a b c");
+        assert_eq!(one_line(" \n "), "");
     }
 
     #[test]
