@@ -18,6 +18,7 @@ pub mod list_stream;
 pub mod load;
 pub mod manager;
 pub mod migrate;
+pub mod preview;
 pub mod read_ahead;
 mod reading;
 pub mod search;

@@ -8,7 +8,7 @@ use super::context::{
 };
 use super::entries::SessionEntry;
 use super::manager::SessionManager;
-use super::store::EntryList;
+use super::store::{EntryList, IndexedEntry};
 use super::tree::SessionTree;
 use crate::agent::conversation::{Conversation, Part};
 
@@ -99,13 +99,39 @@ impl SessionManager {
         path
     }
 
-    /// All entries arranged as a tree, with labels resolved.
+    /// All entries arranged as a tree, with labels resolved; every body is
+    /// read (see [`SessionManager::index_tree`] for the tree without them).
     pub fn get_tree(&self) -> SessionTree<'_> {
-        SessionTree::build(self.entries(), |id| {
-            self.labels
-                .get(id)
-                .map(|label| (label.text.as_str(), label.timestamp.as_str()))
-        })
+        SessionTree::build(self.entries(), |id| self.label_and_time(id))
+    }
+
+    /// All entries arranged as a tree from the index alone: ids, parents,
+    /// times, labels and one-line descriptions; no body is read.
+    pub fn index_tree(&self) -> SessionTree<'_, IndexedEntry<'_>> {
+        let entries: Vec<IndexedEntry<'_>> = self.entries.metas().map(IndexedEntry::new).collect();
+        SessionTree::arrange(
+            &entries,
+            |id| self.index.get(id).copied(),
+            |id| self.label_and_time(id),
+        )
+    }
+
+    /// For each entry in append order (each node of
+    /// [`SessionManager::index_tree`]), whether it is on the branch from the
+    /// root to the leaf.
+    pub fn branch_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.entries.len()];
+        for position in self.branch_positions(None) {
+            mask[position] = true;
+        }
+        mask
+    }
+
+    /// An entry's current label and when it was set.
+    fn label_and_time(&self, id: &str) -> Option<(&str, &str)> {
+        self.labels
+            .get(id)
+            .map(|label| (label.text.as_str(), label.timestamp.as_str()))
     }
 
     /// What the model sees at the current leaf.

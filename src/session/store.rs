@@ -18,6 +18,7 @@ use super::entries::SessionEntry;
 use super::load::decode_lossy;
 use crate::agent::conversation::{MessageFacts, MessageSource, StoredMessage};
 use crate::ai::types::Message;
+use super::preview::EntryPreview;
 
 /// Entry types always held whole: small, and consulted without their bodies
 /// being asked for (labels, the session name, the context's model and
@@ -56,6 +57,8 @@ pub(super) struct StoredEntry {
     message: bool,
     /// A `message` entry's role, tool calls and usage.
     facts: Option<MessageFacts>,
+    /// Its one-line description, for the tree.
+    preview: EntryPreview,
     body: Body,
 }
 
@@ -100,6 +103,7 @@ impl StoredEntry {
                 SessionEntry::Message(m) => Some(MessageFacts::of(&m.message)),
                 _ => None,
             },
+            preview: EntryPreview::of(entry),
             body: Body::Held(Box::new(SessionEntry::Unknown(Value::Null))),
         }
     }
@@ -324,6 +328,44 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()
     let mut file = file.try_clone()?;
     file.seek(SeekFrom::Start(offset))?;
     file.read_exact(buf)
+}
+
+/// What the index holds of one entry: its type, id, parent, time and
+/// one-line description (never its body).
+#[derive(Debug, Clone, Copy)]
+pub struct IndexedEntry<'a> {
+    stored: &'a StoredEntry,
+}
+
+impl<'a> IndexedEntry<'a> {
+    pub(super) fn new(stored: &'a StoredEntry) -> Self {
+        IndexedEntry { stored }
+    }
+
+    /// The entry's `type`.
+    pub fn kind(&self) -> &'a str {
+        &self.stored.kind
+    }
+
+    /// The entry's id (empty when it has none).
+    pub fn id(&self) -> &'a str {
+        &self.stored.id
+    }
+
+    /// The entry's parent id.
+    pub fn parent_id(&self) -> Option<&'a str> {
+        self.stored.parent_id.as_deref()
+    }
+
+    /// When the entry was written (ISO 8601).
+    pub fn timestamp(&self) -> &'a str {
+        &self.stored.timestamp
+    }
+
+    /// The entry's one-line description.
+    pub fn preview(&self) -> &'a EntryPreview {
+        &self.stored.preview
+    }
 }
 
 /// The entries of a session in append order, as [`super::SessionManager::entries`]

@@ -13,6 +13,8 @@ pub mod settings;
 pub mod settings_defs;
 pub mod tree_guides;
 pub mod tree_rows;
+#[cfg(test)]
+mod tree_rows_tests;
 pub mod tree_selector;
 
 use std::path::PathBuf;

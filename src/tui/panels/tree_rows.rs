@@ -3,12 +3,8 @@
 
 use crate::t;
 
-use crate::ai::types::{ContentBlock, Message, UserContent};
-use crate::session::entries::SessionEntry;
 use crate::session::manager::SessionManager;
-
-/// Longest one-line description kept per row.
-const DESCRIPTION_CHARS: usize = 160;
+use crate::session::preview::{EntryPreview, PreviewKind};
 
 /// What kind of entry a row shows (for filters and colours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,152 +60,58 @@ pub struct TreeData {
     pub leaf_row: Option<usize>,
 }
 
-/// The first words of `text` on one line, cut at [`DESCRIPTION_CHARS`]
-/// (only the beginning of a long text is looked at).
-fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    let mut chars = 0;
-    for word in text.split_whitespace() {
-        if chars > 0 {
-            out.push(' ');
-            chars += 1;
+/// A row's kind and text, translated now from the preview the index keeps.
+fn describe(preview: &EntryPreview) -> (RowKind, String) {
+    let text = preview.text();
+    match preview.kind() {
+        PreviewKind::User => (RowKind::User, t!("pi.tui.tree.user", text = text)),
+        PreviewKind::Assistant => {
+            let line = if text.is_empty() {
+                t!("pi.tui.tree.no_content")
+            } else {
+                text.to_string()
+            };
+            (RowKind::Assistant, t!("pi.tui.tree.assistant", text = line))
         }
-        for c in word.chars() {
-            if chars >= DESCRIPTION_CHARS {
-                out.push('…');
-                return out;
-            }
-            out.push(c);
-            chars += 1;
+        PreviewKind::AssistantError => (
+            RowKind::Assistant,
+            t!(
+                "pi.tui.tree.assistant",
+                text = t!("pi.tui.tree.error", error = text)
+            ),
+        ),
+        PreviewKind::ToolResult => (RowKind::ToolResult, text.to_string()),
+        PreviewKind::Shell => (RowKind::Shell, text.to_string()),
+        PreviewKind::CustomMessage => (RowKind::Custom, text.to_string()),
+        PreviewKind::BranchSummaryMessage => (
+            RowKind::Summary,
+            t!("pi.tui.tree.branch_summary", text = text),
+        ),
+        PreviewKind::CompactionMessage => (
+            RowKind::Summary,
+            t!("pi.tui.tree.compaction", count = preview.count()),
+        ),
+        PreviewKind::Compaction => (
+            RowKind::Summary,
+            t!("pi.tui.tree.compaction_entry", count = preview.count()),
+        ),
+        PreviewKind::BranchSummary => (
+            RowKind::Summary,
+            t!("pi.tui.tree.branch_summary_entry", text = text),
+        ),
+        PreviewKind::Model => {
+            let (provider, id) = preview.model();
+            (
+                RowKind::Setting,
+                t!("pi.tui.tree.model", provider = provider, id = id),
+            )
         }
-    }
-    out
-}
-
-/// The first text block of `blocks`.
-fn first_text(blocks: &[ContentBlock]) -> &str {
-    blocks
-        .iter()
-        .find_map(|b| match b {
-            ContentBlock::Text(t) => Some(t.text.as_str()),
-            _ => None,
-        })
-        .unwrap_or("")
-}
-
-/// The first text of user or custom content.
-fn content_text(content: &UserContent) -> &str {
-    match content {
-        UserContent::Text(t) => t,
-        UserContent::Blocks(blocks) => first_text(blocks),
-    }
-}
-
-fn describe(entry: &SessionEntry) -> (RowKind, String) {
-    match entry {
-        SessionEntry::Message(m) => match &m.message {
-            Message::User(u) => (
-                RowKind::User,
-                t!(
-                    "pi.tui.tree.user",
-                    text = one_line(content_text(&u.content))
-                ),
-            ),
-            Message::Assistant(a) => {
-                let text = first_text(&a.content);
-                let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
-                let mut line = one_line(text);
-                if !calls.is_empty() {
-                    if !line.is_empty() {
-                        line.push(' ');
-                    }
-                    line.push_str(&format!("[{}]", calls.join(", ")));
-                }
-                if line.is_empty() {
-                    line = match &a.error_message {
-                        Some(e) => t!("pi.tui.tree.error", error = one_line(e)),
-                        None => t!("pi.tui.tree.no_content"),
-                    };
-                }
-                (RowKind::Assistant, t!("pi.tui.tree.assistant", text = line))
-            }
-            Message::ToolResult(r) => (
-                RowKind::ToolResult,
-                format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
-            ),
-            Message::BashExecution(b) => (RowKind::Shell, format!("!{}", one_line(&b.command))),
-            Message::Custom(c) => (
-                RowKind::Custom,
-                format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
-            ),
-            Message::BranchSummary(s) => (
-                RowKind::Summary,
-                t!("pi.tui.tree.branch_summary", text = one_line(&s.summary)),
-            ),
-            Message::CompactionSummary(s) => (
-                RowKind::Summary,
-                t!("pi.tui.tree.compaction", count = s.tokens_before),
-            ),
-        },
-        SessionEntry::Compaction(c) => (
-            RowKind::Summary,
-            t!("pi.tui.tree.compaction_entry", count = c.tokens_before),
-        ),
-        SessionEntry::BranchSummary(b) => (
-            RowKind::Summary,
-            t!(
-                "pi.tui.tree.branch_summary_entry",
-                text = one_line(&b.summary)
-            ),
-        ),
-        SessionEntry::CustomMessage(c) => (
-            RowKind::Custom,
-            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
-        ),
-        SessionEntry::ModelChange(m) => (
-            RowKind::Setting,
-            t!(
-                "pi.tui.tree.model",
-                provider = &m.provider,
-                id = &m.model_id
-            ),
-        ),
-        SessionEntry::ThinkingLevelChange(t) => (
-            RowKind::Setting,
-            t!("pi.tui.tree.thinking", level = &t.thinking_level),
-        ),
-        SessionEntry::Label(l) => (
-            RowKind::Setting,
-            match l.label.as_deref() {
-                Some(label) => t!("pi.tui.tree.label", label = label),
-                None => t!("pi.tui.tree.label_cleared"),
-            },
-        ),
-        SessionEntry::SessionInfo(i) => (
-            RowKind::Setting,
-            t!("pi.tui.tree.name", name = i.name.as_deref().unwrap_or("")),
-        ),
-        SessionEntry::Custom(c) => (
-            RowKind::Setting,
-            t!("pi.tui.tree.custom", kind = &c.custom_type),
-        ),
-        SessionEntry::Unknown(_) => (RowKind::Setting, t!("pi.tui.tree.unknown")),
-    }
-}
-
-/// Whether `entry` is an answer with no text that neither failed nor was cut short.
-fn is_quiet(entry: &SessionEntry) -> bool {
-    use crate::ai::types::StopReason;
-    match entry {
-        SessionEntry::Message(m) => match &m.message {
-            Message::Assistant(a) => {
-                first_text(&a.content).trim().is_empty()
-                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
-                    && a.error_message.is_none()
-            }
-            _ => false,
-        },
-        _ => false,
+        PreviewKind::Thinking => (RowKind::Setting, t!("pi.tui.tree.thinking", level = text)),
+        PreviewKind::Label => (RowKind::Setting, t!("pi.tui.tree.label", label = text)),
+        PreviewKind::LabelCleared => (RowKind::Setting, t!("pi.tui.tree.label_cleared")),
+        PreviewKind::Name => (RowKind::Setting, t!("pi.tui.tree.name", name = text)),
+        PreviewKind::Custom => (RowKind::Setting, t!("pi.tui.tree.custom", kind = text)),
+        PreviewKind::Unknown => (RowKind::Setting, t!("pi.tui.tree.unknown")),
     }
 }
 
@@ -222,32 +124,20 @@ struct Visit {
 }
 
 /// Flatten `session`'s tree. Children of an entry with several children
-/// are indented one level; a single child continues at the same level.
+/// are indented one level; a single child continues at the same level. Only
+/// the session's index is consulted: no entry body is read.
 pub fn flatten(session: &SessionManager) -> TreeData {
-    let tree = session.get_tree();
-    let on_path: std::collections::HashSet<&str> = session.branch_ids(None).into_iter().collect();
+    let tree = session.index_tree();
+    // Which nodes are on the path to the leaf: their branch is listed first, as in pi.
+    let on_path = session.branch_mask();
     let leaf = session.leaf_id();
     let mut data = TreeData {
         rows: Vec::with_capacity(tree.nodes.len()),
         leaf_row: None,
     };
-    // Which nodes lead to the leaf: their branch is listed first, as in pi.
-    let mut leads_to_leaf = vec![false; tree.nodes.len()];
-    for (i, n) in tree.nodes.iter().enumerate() {
-        leads_to_leaf[i] = on_path.contains(n.entry.id());
-    }
     let mut stack: Vec<Visit> = Vec::new();
-    let several_roots = tree.roots.len() > 1;
-    let roots_depth = usize::from(several_roots);
-    let mut roots = tree.roots.clone();
-    roots.sort_by_key(|&r| !leads_to_leaf[r]);
-    for &root in roots.iter().rev() {
-        stack.push(Visit {
-            node: root,
-            depth: roots_depth,
-            exit: false,
-        });
-    }
+    let roots_depth = usize::from(tree.roots.len() > 1);
+    push_children(&mut stack, &tree.roots, &on_path, roots_depth);
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
     while let Some(visit) = stack.pop() {
         let Visit { node, depth, exit } = visit;
@@ -257,7 +147,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             continue;
         }
         let n = &tree.nodes[node];
-        let (kind, text) = describe(n.entry);
+        let (kind, text) = describe(n.entry.preview());
         let id = n.entry.id();
         if Some(id) == leaf {
             data.leaf_row = Some(data.rows.len());
@@ -270,9 +160,9 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             kind,
             label: n.label.map(str::to_string),
             label_time: n.label_timestamp.map(str::to_string),
-            on_path: on_path.contains(id),
+            on_path: on_path[node],
             subtree_end: 0,
-            quiet: is_quiet(n.entry),
+            quiet: n.entry.preview().quiet(),
             files: 0,
         });
         stack.push(Visit {
@@ -280,25 +170,31 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             depth,
             exit: true,
         });
-        let mut children = n.children.clone();
-        children.sort_by_key(|&c| !leads_to_leaf[c]);
-        let depth = depth + usize::from(children.len() > 1);
-        for &child in children.iter().rev() {
-            stack.push(Visit {
-                node: child,
-                depth,
-                exit: false,
-            });
-        }
+        let depth = depth + usize::from(n.children.len() > 1);
+        push_children(&mut stack, &n.children, &on_path, depth);
     }
     data
+}
+
+/// Queue `children` (oldest first) to be visited next at `depth`: those on
+/// the path to the leaf first, then the others, each in their order.
+fn push_children(stack: &mut Vec<Visit>, children: &[usize], on_path: &[bool], depth: usize) {
+    let others = children.iter().rev().filter(|&&c| !on_path[c]);
+    let leading = children.iter().rev().filter(|&&c| on_path[c]);
+    for &node in others.chain(leading) {
+        stack.push(Visit {
+            node,
+            depth,
+            exit: false,
+        });
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ai::types::{AssistantMessage, BashExecutionMessage, StopReason, ToolCall};
-    use crate::ai::types::{ToolResultMessage, UserMessage};
+    use crate::ai::types::{ContentBlock, Message, ToolResultMessage, UserMessage};
     use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
 
     /// hello → [bash call] → result → "done" → !ls → "thanks" → [read call] (leaf).

@@ -1,0 +1,285 @@
+//! A short description of one entry, kept in the session index so that the
+//! tree of a long session can be listed without reading any body back from
+//! the file. Only the untranslated parts are kept (the locale can change
+//! before the tree is shown): the kind of line, the first words of its text,
+//! and whether an answer has nothing to read.
+
+use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
+
+use super::entries::SessionEntry;
+
+/// Longest one-line text kept per entry (in characters, before the `…`).
+pub const PREVIEW_CHARS: usize = 160;
+
+/// What an entry's line says, and so how its [`EntryPreview::text`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewKind {
+    /// A user message; text: its first words.
+    User,
+    /// A model answer; text: its first words and `[tool, …]` for its tool
+    /// calls, empty when it has neither (and no error).
+    Assistant,
+    /// A model answer with no text and no tool call that failed; text: the
+    /// error's first words.
+    AssistantError,
+    /// A tool result; text: the whole line, `[tool] first words`.
+    ToolResult,
+    /// A user shell command; text: the whole line, `!command`.
+    Shell,
+    /// An extension message (in a message or a `custom_message` entry); text:
+    /// the whole line, `[type] first words`.
+    CustomMessage,
+    /// A branch summary carried as a message; text: its first words.
+    BranchSummaryMessage,
+    /// A compaction summary carried as a message; text: the tokens before it.
+    CompactionMessage,
+    /// A `compaction` entry; text: the tokens before it.
+    Compaction,
+    /// A `branch_summary` entry; text: its first words.
+    BranchSummary,
+    /// A model change; text: see [`EntryPreview::model`].
+    Model,
+    /// A thinking level change; text: the level.
+    Thinking,
+    /// A label set on an entry; text: the label.
+    Label,
+    /// A label removed; no text.
+    LabelCleared,
+    /// The session's name set; text: the name.
+    Name,
+    /// An extension's state entry; text: its custom type.
+    Custom,
+    /// An entry this version cannot read; no text.
+    Unknown,
+}
+
+/// The untranslated parts of an entry's one-line description.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryPreview {
+    text: Box<str>,
+    kind: PreviewKind,
+    quiet: bool,
+}
+
+impl EntryPreview {
+    /// The preview of `entry`.
+    pub fn of(entry: &SessionEntry) -> Self {
+        let (kind, text) = parts(entry);
+        EntryPreview {
+            text: text.into_boxed_str(),
+            kind,
+            quiet: is_quiet(entry),
+        }
+    }
+
+    /// What the line says.
+    pub fn kind(&self) -> PreviewKind {
+        self.kind
+    }
+
+    /// Its text, as described by [`PreviewKind`].
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// A model answer with nothing to read: no text, and it neither failed
+    /// nor was cut short.
+    pub fn quiet(&self) -> bool {
+        self.quiet
+    }
+
+    /// The token count of a compaction (0 for any other kind).
+    pub fn count(&self) -> u64 {
+        self.text.parse().unwrap_or(0)
+    }
+
+    /// The provider and model id of a model change (both empty for any other
+    /// kind). They are kept as the provider's length in bytes, `:`, then the
+    /// provider and the model id.
+    pub fn model(&self) -> (&str, &str) {
+        let Some((len, rest)) = self.text.split_once(':') else {
+            return ("", "");
+        };
+        match len.parse::<usize>() {
+            Ok(len) if self.kind == PreviewKind::Model && rest.is_char_boundary(len) => {
+                rest.split_at(len)
+            }
+            _ => ("", ""),
+        }
+    }
+}
+
+/// The first words of `text` on one line (runs of whitespace become one
+/// space), cut at [`PREVIEW_CHARS`]: only the beginning of a long text is
+/// looked at.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
+    let mut chars = 0;
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = chars > 0;
+            continue;
+        }
+        if space {
+            out.push(' ');
+            chars += 1;
+            space = false;
+        }
+        if chars >= PREVIEW_CHARS {
+            out.push('…');
+            return out;
+        }
+        out.push(c);
+        chars += 1;
+    }
+    out
+}
+
+/// The first text block of `blocks`.
+fn first_text(blocks: &[ContentBlock]) -> &str {
+    blocks
+        .iter()
+        .find_map(|b| match b {
+            ContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// The first text of user or custom content.
+fn content_text(content: &UserContent) -> &str {
+    match content {
+        UserContent::Text(t) => t,
+        UserContent::Blocks(blocks) => first_text(blocks),
+    }
+}
+
+fn message_parts(message: &Message) -> (PreviewKind, String) {
+    match message {
+        Message::User(u) => (PreviewKind::User, one_line(content_text(&u.content))),
+        Message::Assistant(a) => {
+            let mut line = one_line(first_text(&a.content));
+            let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
+            if !calls.is_empty() {
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(&format!("[{}]", calls.join(", ")));
+            }
+            match &a.error_message {
+                Some(error) if line.is_empty() => (PreviewKind::AssistantError, one_line(error)),
+                _ => (PreviewKind::Assistant, line),
+            }
+        }
+        Message::ToolResult(r) => (
+            PreviewKind::ToolResult,
+            format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
+        ),
+        Message::BashExecution(b) => (PreviewKind::Shell, format!("!{}", one_line(&b.command))),
+        Message::Custom(c) => (
+            PreviewKind::CustomMessage,
+            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+        ),
+        Message::BranchSummary(s) => (PreviewKind::BranchSummaryMessage, one_line(&s.summary)),
+        Message::CompactionSummary(s) => {
+            (PreviewKind::CompactionMessage, s.tokens_before.to_string())
+        }
+    }
+}
+
+fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
+    match entry {
+        SessionEntry::Message(m) => message_parts(&m.message),
+        SessionEntry::Compaction(c) => (PreviewKind::Compaction, c.tokens_before.to_string()),
+        SessionEntry::BranchSummary(b) => (PreviewKind::BranchSummary, one_line(&b.summary)),
+        SessionEntry::CustomMessage(c) => (
+            PreviewKind::CustomMessage,
+            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+        ),
+        SessionEntry::ModelChange(m) => (
+            PreviewKind::Model,
+            format!("{}:{}{}", m.provider.len(), m.provider, m.model_id),
+        ),
+        SessionEntry::ThinkingLevelChange(t) => (PreviewKind::Thinking, t.thinking_level.clone()),
+        SessionEntry::Label(l) => match &l.label {
+            Some(label) => (PreviewKind::Label, label.clone()),
+            None => (PreviewKind::LabelCleared, String::new()),
+        },
+        SessionEntry::SessionInfo(i) => (PreviewKind::Name, i.name.clone().unwrap_or_default()),
+        SessionEntry::Custom(c) => (PreviewKind::Custom, c.custom_type.clone()),
+        SessionEntry::Unknown(_) => (PreviewKind::Unknown, String::new()),
+    }
+}
+
+/// Whether `entry` is an answer with no text that neither failed nor was cut short.
+fn is_quiet(entry: &SessionEntry) -> bool {
+    match entry {
+        SessionEntry::Message(m) => match &m.message {
+            Message::Assistant(a) => {
+                first_text(&a.content).trim().is_empty()
+                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
+                    && a.error_message.is_none()
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(json: serde_json::Value) -> SessionEntry {
+        SessionEntry::parse_line(&json.to_string()).unwrap()
+    }
+
+    #[test]
+    fn a_model_change_keeps_provider_and_model_apart() {
+        let preview = EntryPreview::of(&entry(serde_json::json!({
+            "type": "model_change", "id": "a", "parentId": null,
+            "timestamp": "2024-01-01T00:00:00.000Z", "provider": "p:1/x", "modelId": "m:2/y"
+        })));
+        assert_eq!(preview.kind(), PreviewKind::Model);
+        assert_eq!(preview.model(), ("p:1/x", "m:2/y"));
+        assert_eq!(preview.count(), 0);
+    }
+
+    #[test]
+    fn long_text_is_cut_to_one_line() {
+        let text = format!("a\n\n b {}", "x".repeat(400));
+        let preview = EntryPreview::of(&entry(serde_json::json!({
+            "type": "message", "id": "a", "parentId": null,
+            "timestamp": "2024-01-01T00:00:00.000Z",
+            "message": {"role": "user", "content": text, "timestamp": 1}
+        })));
+        assert_eq!(preview.kind(), PreviewKind::User);
+        assert_eq!(preview.text().chars().count(), PREVIEW_CHARS + 1);
+        assert!(preview.text().starts_with("a b xxx"));
+        assert!(preview.text().ends_with('…'));
+        assert!(!preview.quiet());
+    }
+
+    #[test]
+    fn a_text_cut_between_words_keeps_the_space_before_the_ellipsis() {
+        let exact = "x".repeat(PREVIEW_CHARS);
+        assert_eq!(one_line(&format!("  {exact}\t\n ")), exact);
+        assert_eq!(one_line(&format!("{exact} y")), format!("{exact} …"));
+        assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
+        assert_eq!(one_line(" a \u{3000} b\r\nc "), "a b c");
+        assert_eq!(one_line(" \n "), "");
+    }
+
+    #[test]
+    fn a_compaction_keeps_its_token_count() {
+        let preview = EntryPreview::of(&entry(serde_json::json!({
+            "type": "compaction", "id": "c", "parentId": null,
+            "timestamp": "2024-01-01T00:00:00.000Z", "summary": "s",
+            "firstKeptEntryId": "a", "tokensBefore": 12345
+        })));
+        assert_eq!(preview.kind(), PreviewKind::Compaction);
+        assert_eq!(preview.count(), 12345);
+        assert_eq!(preview.model(), ("", ""));
+    }
+}

@@ -1,0 +1,183 @@
+//! The rows of `/tree` come from the session index: a session opened from its
+//! file lists the same rows as the session that wrote it, without reading any
+//! entry body back.
+
+use std::path::Path;
+
+use crate::ai::types::{
+    AssistantMessage, BashExecutionMessage, BranchSummaryMessage, CompactionSummaryMessage,
+    ContentBlock, CustomMessage, Message, StopReason, ToolCall, ToolResultMessage, UserContent,
+    UserMessage,
+};
+use crate::session::SessionManager;
+use crate::tui::panels::tree_rows::{RowKind, flatten};
+use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
+use crate::ui_kit::keybindings::Keybindings;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn answer(text: &str, calls: &[&str], stop: StopReason, error: Option<&str>) -> Message {
+    let mut a = AssistantMessage::empty("x", "p", "m");
+    if !text.is_empty() {
+        a.content.push(ContentBlock::text(text));
+    }
+    for (i, name) in calls.iter().enumerate() {
+        a.content.push(ContentBlock::ToolCall(ToolCall {
+            id: format!("c{i}"),
+            name: (*name).into(),
+            arguments: serde_json::json!({"path": "a.txt"}),
+            thought_signature: None,
+            raw_arguments: None,
+        }));
+    }
+    a.stop_reason = stop;
+    a.error_message = error.map(str::to_string);
+    Message::Assistant(a)
+}
+
+fn tool_result(name: &str, text: &str) -> Message {
+    Message::ToolResult(ToolResultMessage {
+        tool_call_id: "c0".into(),
+        tool_name: name.into(),
+        content: vec![ContentBlock::text(text)],
+        details: None,
+        is_error: false,
+        timestamp: 0,
+    })
+}
+
+/// Every kind of entry the tree shows, with a branch, labels set and cleared,
+/// long and multi-line texts; written to a session file under `dir`.
+fn every_kind(dir: &Path) -> SessionManager {
+    let long = format!("first line\n\n  second {}", "word ".repeat(100));
+    let mut s = SessionManager::create(Path::new("/p"), dir);
+    s.append_model_change("anthropic", "claude/sonnet");
+    s.append_thinking_level_change(crate::ai::model::ThinkingLevel::High);
+    let hello = s.append_message(Message::User(UserMessage::text(long.clone())));
+    s.append_message(answer("", &["read", "bash"], StopReason::ToolUse, None));
+    s.append_message(tool_result("read", &long));
+    let done = s.append_message(answer(&long, &["edit"], StopReason::Stop, None));
+    s.append_message(answer("", &[], StopReason::Error, Some("boom\nat line 2")));
+    s.append_message(answer("   ", &[], StopReason::Stop, None));
+    s.append_message(answer("", &[], StopReason::Length, None));
+    s.append_message(Message::BashExecution(BashExecutionMessage {
+        command: "ls\n-la".into(),
+        output: "a.txt".into(),
+        exit_code: Some(0),
+        cancelled: false,
+        truncated: false,
+        full_output_path: None,
+        exclude_from_context: None,
+        timestamp: 0,
+    }));
+    s.append_message(Message::Custom(CustomMessage {
+        custom_type: "note".into(),
+        content: UserContent::Blocks(vec![ContentBlock::text("from an extension")]),
+        display: true,
+        details: None,
+        timestamp: 0,
+    }));
+    s.append_message(Message::BranchSummary(BranchSummaryMessage {
+        summary: "went elsewhere".into(),
+        from_id: hello.clone(),
+        timestamp: 0,
+    }));
+    s.append_message(Message::CompactionSummary(CompactionSummaryMessage {
+        summary: "earlier".into(),
+        tokens_before: 4321,
+        timestamp: 0,
+    }));
+    s.append_compaction("summary", &hello, 98765, None, None);
+    s.append_custom_entry("state", Some(serde_json::json!({"n": 1})));
+    s.append_custom_message_entry("memo", UserContent::Text("kept".into()), true, None);
+    s.append_label_change(&done, Some("the answer")).unwrap();
+    let cleared = s.append_label_change(&hello, Some("gone")).unwrap();
+    s.append_label_change(&hello, None).unwrap();
+    s.append_session_info("every kind");
+    s.branch_with_summary(Some(&cleared), "left behind", None, None)
+        .unwrap();
+    s.append_message(Message::User(UserMessage::text("on the other branch")));
+    s.sync().unwrap();
+    s
+}
+
+/// The same session opened from its file, holding no message body.
+fn reopened(held: &SessionManager) -> SessionManager {
+    let path = held.session_file().expect("written to a file");
+    let mut opened = SessionManager::open(path).unwrap();
+    opened.take_context();
+    opened
+}
+
+#[test]
+fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = every_kind(dir.path());
+    let opened = reopened(&held);
+    let want = flatten(&held);
+    let got = flatten(&opened);
+    assert_eq!(got, want);
+    assert_eq!(got.rows.len(), held.entry_ids().count());
+    let texts: Vec<&str> = got.rows.iter().map(|r| r.text.as_str()).collect();
+    for expected in [
+        "[model: anthropic/claude/sonnet]",
+        "assistant: [read, bash]",
+        "assistant: (error: boom at line 2)",
+        "assistant: (no content)",
+        "!ls -la",
+        "[note] from an extension",
+        "[memo] kept",
+        "[label: the answer]",
+        "[label: (cleared)]",
+        "[name: every kind]",
+        "[thinking: high]",
+        "user: on the other branch",
+    ] {
+        assert!(texts.contains(&expected), "{expected:?} in {texts:#?}");
+    }
+    let quiet: Vec<&str> = got
+        .rows
+        .iter()
+        .filter(|r| r.quiet)
+        .map(|r| r.text.as_str())
+        .collect();
+    assert_eq!(
+        quiet,
+        ["assistant: [read, bash]", "assistant: (no content)"]
+    );
+    let user = got.rows.iter().find(|r| r.kind == RowKind::User).unwrap();
+    assert!(user.text.starts_with("user: first line second word"));
+    assert!(user.text.ends_with('…'));
+}
+
+#[test]
+fn listing_the_tree_reads_no_body_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = every_kind(dir.path());
+    let opened = reopened(&held);
+    let before = opened.bodies_in_memory();
+    assert!(
+        before < held.entry_ids().count() / 2,
+        "{before} bodies held"
+    );
+    let rows = flatten(&opened).rows.len();
+    assert_eq!(rows, held.entry_ids().count());
+    assert_eq!(opened.bodies_in_memory(), before);
+}
+
+#[test]
+fn searching_an_indexed_tree_finds_rows_by_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let opened = reopened(&every_kind(dir.path()));
+    let data = flatten(&opened);
+    let mut tree = TreeSelector::new(data.clone(), TreeFilter::All);
+    let keys = Keybindings::default();
+    for c in "extension".chars() {
+        tree.handle_key(&KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), &keys);
+    }
+    let found: Vec<&str> = tree
+        .visible_rows()
+        .iter()
+        .map(|&r| data.rows[r].text.as_str())
+        .collect();
+    assert_eq!(found, ["[note] from an extension"]);
+}
