@@ -12,6 +12,7 @@ pub mod errors;
 pub mod event_channel;
 pub mod events;
 pub mod http;
+pub mod json_text;
 pub mod local_models;
 pub mod model;
 pub mod oauth;

@@ -23,20 +23,22 @@ macro_rules! deserialize_tagged {
                     ) -> Result<$enum, A::Error> {
                         use serde::de::Error as _;
                         const NAMES: &[&str] = &[$($($name),+),+];
-                        let Some(first) = map.next_key::<String>()? else {
+                        let Some($crate::ai::tagged::Text(first)) =
+                            map.next_key::<$crate::ai::tagged::Text<'de>>()?
+                        else {
                             return Err(A::Error::missing_field($tag));
                         };
                         if first == $tag {
-                            let name: String = map.next_value()?;
+                            let $crate::ai::tagged::Text(name) = map.next_value()?;
                             let rest = serde::de::value::MapAccessDeserializer::new(map);
-                            return match name.as_str() {
+                            return match &*name {
                                 $($($name)|+ => <$inner as serde::Deserialize>::deserialize(rest)
                                     .map($enum::$variant),)+
                                 other => Err(A::Error::unknown_variant(other, NAMES)),
                             };
                         }
                         let mut object = serde_json::Map::new();
-                        object.insert(first, map.next_value()?);
+                        object.insert(first.into_owned(), map.next_value()?);
                         while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
                             object.insert(key, value);
                         }
@@ -61,6 +63,36 @@ macro_rules! deserialize_tagged {
 }
 
 pub(crate) use deserialize_tagged;
+
+/// A key or tag read from JSON: borrowed from the input when it needs no unescaping,
+/// so reading a tag allocates nothing.
+pub struct Text<'de>(pub std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> serde::de::Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Borrowed(text)))
+            }
+
+            fn visit_str<E>(self, text: &str) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Owned(text.to_owned())))
+            }
+
+            fn visit_string<E>(self, text: String) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Owned(text)))
+            }
+        }
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -99,6 +131,23 @@ mod tests {
         assert!(missing.to_string().contains("type"), "{missing}");
         let wrong = serde_json::from_str::<ContentBlock>(r#"{"text":"x","type":3}"#).unwrap_err();
         assert!(wrong.to_string().contains("type"), "{wrong}");
+    }
+
+    #[test]
+    fn tags_are_borrowed_unless_they_are_escaped() {
+        use super::Text;
+        use std::borrow::Cow;
+        let plain: Text = serde_json::from_str(r#""user""#).unwrap();
+        assert!(matches!(plain.0, Cow::Borrowed("user")));
+        let escaped: Text = serde_json::from_str(r#""us\u0065r""#).unwrap();
+        assert!(matches!(&escaped.0, Cow::Owned(text) if text == "user"));
+        let tag_escaped: Message =
+            serde_json::from_str(r#"{"role":"\u0075ser","content":"hi","timestamp":1}"#).unwrap();
+        assert_eq!(tag_escaped.role(), "user");
+        let key_escaped: Message =
+            serde_json::from_str(r#"{"\u0072ole":"user","content":"hi","timestamp":1}"#).unwrap();
+        assert_eq!(key_escaped, tag_escaped);
+        assert!(serde_json::from_str::<Message>(r#"{"role":3}"#).is_err());
     }
 
     #[test]

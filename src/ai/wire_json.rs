@@ -7,6 +7,8 @@ use std::borrow::Cow;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value;
 
+use crate::ai::json_text::{write_str, write_str_contents, write_value};
+
 /// One JSON value whose strings and sub-values may be borrowed.
 #[derive(Debug, Clone)]
 pub enum WireJson<'a> {
@@ -78,14 +80,24 @@ impl<'a> WireJson<'a> {
                     if n > 0 {
                         out.push(b',');
                     }
-                    write_serialized(out, key.as_ref());
+                    write_str(out, key);
                     out.push(b':');
                     value.write_to(out);
                 }
                 out.push(b'}');
             }
             WireJson::Raw(bytes) => out.extend_from_slice(bytes),
-            leaf => write_serialized(out, leaf),
+            WireJson::Null => out.extend_from_slice(b"null"),
+            WireJson::Str(text) => write_str(out, text),
+            WireJson::DataUrl { mime_type, data } => {
+                out.extend_from_slice(b"\"data:");
+                write_str_contents(out, mime_type);
+                out.extend_from_slice(b";base64,");
+                write_str_contents(out, data);
+                out.push(b'"');
+            }
+            WireJson::Json(value) => write_value(out, value),
+            WireJson::OwnedJson(value) => write_value(out, value),
         }
     }
 
@@ -185,11 +197,6 @@ impl Serialize for WireObject<'_> {
         }
         map.end()
     }
-}
-
-/// Serialising a string or a `serde_json` value into a `Vec` cannot fail.
-fn write_serialized(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) {
-    let _ = serde_json::to_writer(out, value);
 }
 
 #[cfg(test)]

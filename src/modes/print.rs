@@ -161,9 +161,11 @@ pub async fn run_print_mode(
 
 /// For the end of a one-shot run, once its output is flushed and the session file
 /// synced: the conversation's memory goes back to the system with the process, instead
-/// of being freed one message at a time just before the exit.
+/// of being freed one message at a time just before the exit. That includes the
+/// providers, whose request cache holds the last request's copy of the conversation.
 pub fn leave_history_to_exit(session: &mut AgentSession) {
     std::mem::forget(std::mem::take(&mut session.state.messages));
+    std::mem::forget(std::mem::take(&mut session.config.providers));
     let blank = crate::session::SessionManager::in_memory(session.session.cwd());
     std::mem::forget(std::mem::replace(&mut session.session, blank));
 }

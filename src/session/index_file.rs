@@ -164,7 +164,9 @@ struct Part {
     lines: usize,
 }
 
-/// Read the lines in `start..end` (whole lines) into index records.
+/// Read the lines in `start..end` (whole lines) into index records. A line lying
+/// whole in the read buffer is parsed where it is; only a line cut by the
+/// buffer's end is gathered first.
 fn index_part(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Part> {
     let mut reader = BufReader::with_capacity(
         128 * 1024,
@@ -175,32 +177,55 @@ fn index_part(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Part>
         },
     );
     let mut part = Part::default();
-    let mut line = Vec::new();
+    let mut gathered = Vec::new();
     let mut offset = start;
     loop {
-        line.clear();
-        let read = reader.read_until(b'\n', &mut line)?;
-        if read == 0 {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            if !gathered.is_empty() {
+                index_line(&mut part, &gathered, offset, warm);
+            }
             return Ok(part);
         }
-        part.lines += 1;
-        let content = strip_newline(&line);
-        let text = decode_lossy(content);
-        if !text.trim().is_empty() {
-            match SessionEntry::parse_line(&text) {
-                Some(entry) if entry.type_name() == "session" => {}
-                Some(entry) => {
-                    if entry.is_unreadable() {
-                        part.unreadable.push(part.lines);
-                        part.kept_unreadable += 1;
-                    }
-                    part.entries
-                        .push(StoredEntry::from_file(entry, offset, content.len(), warm));
-                }
-                None => part.unreadable.push(part.lines),
-            }
-        }
+        let Some(newline) = memchr::memchr(b'\n', buffer) else {
+            gathered.extend_from_slice(buffer);
+            let used = buffer.len();
+            reader.consume(used);
+            continue;
+        };
+        let read = if gathered.is_empty() {
+            index_line(&mut part, &buffer[..newline], offset, warm);
+            newline + 1
+        } else {
+            gathered.extend_from_slice(&buffer[..newline]);
+            index_line(&mut part, &gathered, offset, warm);
+            let read = gathered.len() + 1;
+            gathered.clear();
+            read
+        };
+        reader.consume(newline + 1);
         offset += read as u64;
+    }
+}
+
+/// Record one line (without its newline) that starts at `offset`.
+fn index_line(part: &mut Part, content: &[u8], offset: u64, warm: bool) {
+    part.lines += 1;
+    let text = decode_lossy(content);
+    if text.trim().is_empty() {
+        return;
+    }
+    match SessionEntry::parse_line(&text) {
+        Some(entry) if entry.type_name() == "session" => {}
+        Some(entry) => {
+            if entry.is_unreadable() {
+                part.unreadable.push(part.lines);
+                part.kept_unreadable += 1;
+            }
+            part.entries
+                .push(StoredEntry::from_file(entry, offset, content.len(), warm));
+        }
+        None => part.unreadable.push(part.lines),
     }
 }
 
@@ -271,3 +296,7 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     file.seek(SeekFrom::Start(offset))?;
     file.read(buf)
 }
+
+#[cfg(test)]
+#[path = "index_file_tests.rs"]
+mod tests;

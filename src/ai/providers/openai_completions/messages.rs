@@ -220,7 +220,7 @@ fn convert_assistant<'a>(
         let converted: Vec<WireJson> = calls
             .iter()
             .map(|c| {
-                let arguments = serde_json::to_string(&c.arguments).unwrap_or_default();
+                let arguments = crate::ai::json_text::value_to_string(&c.arguments);
                 object([
                     ("id", WireJson::str(&c.id)),
                     ("type", WireJson::str("function")),
