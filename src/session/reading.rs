@@ -108,7 +108,9 @@ impl SessionManager {
     /// All entries arranged as a tree from the index alone: ids, parents,
     /// times, labels and one-line descriptions; no body is read.
     pub fn index_tree(&self) -> SessionTree<'_, IndexedEntry<'_>> {
-        let entries: Vec<IndexedEntry<'_>> = self.entries.metas().map(IndexedEntry::new).collect();
+        let entries: Vec<IndexedEntry<'_>> = (0..self.entries.len())
+            .map(|position| IndexedEntry::new(&self.entries, position))
+            .collect();
         SessionTree::arrange(
             &entries,
             |id| self.index.get(id).copied(),

@@ -16,9 +16,9 @@ use serde_json::{Value, json};
 
 use super::entries::SessionEntry;
 use super::load::decode_lossy;
+use super::preview::EntryPreview;
 use crate::agent::conversation::{MessageFacts, MessageSource, StoredMessage};
 use crate::ai::types::Message;
-use super::preview::EntryPreview;
 
 /// Entry types always held whole: small, and consulted without their bodies
 /// being asked for (labels, the session name, the context's model and
@@ -58,7 +58,10 @@ pub(super) struct StoredEntry {
     /// A `message` entry's role, tool calls and usage.
     facts: Option<MessageFacts>,
     /// Its one-line description, for the tree.
-    preview: EntryPreview,
+    /// Its one-line description for the tree: made while indexing a file whose bodies
+    /// are not kept, otherwise when the tree first asks (from the body in memory, or
+    /// read back once from the file).
+    preview: OnceLock<EntryPreview>,
     body: Body,
 }
 
@@ -83,6 +86,9 @@ impl StoredEntry {
             stored.body = Body::Held(Box::new(entry));
             return stored;
         }
+        if !warm {
+            let _ = stored.preview.set(EntryPreview::of(&entry));
+        }
         let read = OnceLock::new();
         if warm {
             let _ = read.set(Box::new(entry));
@@ -103,7 +109,7 @@ impl StoredEntry {
                 SessionEntry::Message(m) => Some(MessageFacts::of(&m.message)),
                 _ => None,
             },
-            preview: EntryPreview::of(entry),
+            preview: OnceLock::new(),
             body: Body::Held(Box::new(SessionEntry::Unknown(Value::Null))),
         }
     }
@@ -334,12 +340,19 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()
 /// one-line description (never its body).
 #[derive(Debug, Clone, Copy)]
 pub struct IndexedEntry<'a> {
+    store: &'a EntryStore,
+    position: usize,
     stored: &'a StoredEntry,
 }
 
 impl<'a> IndexedEntry<'a> {
-    pub(super) fn new(stored: &'a StoredEntry) -> Self {
-        IndexedEntry { stored }
+    /// The record at `position` of `store`.
+    pub(super) fn new(store: &'a EntryStore, position: usize) -> Self {
+        IndexedEntry {
+            store,
+            position,
+            stored: store.meta(position),
+        }
     }
 
     /// The entry's `type`.
@@ -364,7 +377,9 @@ impl<'a> IndexedEntry<'a> {
 
     /// The entry's one-line description.
     pub fn preview(&self) -> &'a EntryPreview {
-        &self.stored.preview
+        self.stored
+            .preview
+            .get_or_init(|| EntryPreview::of(&self.store.load(self.position)))
     }
 }
 

@@ -150,7 +150,7 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
 }
 
 #[test]
-fn listing_the_tree_reads_no_body_from_the_file() {
+fn listing_the_tree_keeps_no_body_in_memory() {
     let dir = tempfile::tempdir().unwrap();
     let held = every_kind(dir.path());
     let opened = reopened(&held);
