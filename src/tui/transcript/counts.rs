@@ -1,7 +1,7 @@
 //! How many messages of each kind the conversation holds, for `/session`.
 
 use crate::agent::conversation::MessageFacts;
-use crate::ai::types::{ContentBlock, Message};
+use crate::ai::types::Message;
 
 /// Message counts of the whole conversation (not only the part on screen).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -35,19 +35,6 @@ impl MessageCounts {
 
     /// Count `message` in.
     pub fn add(&mut self, message: &Message) {
-        self.total += 1;
-        match message {
-            Message::User(_) => self.user += 1,
-            Message::ToolResult(_) => self.tool_results += 1,
-            Message::Assistant(a) => {
-                self.assistant += 1;
-                self.tool_calls += a
-                    .content
-                    .iter()
-                    .filter(|b| matches!(b, ContentBlock::ToolCall(_)))
-                    .count();
-            }
-            _ => {}
-        }
+        self.add_facts(&MessageFacts::of(message));
     }
 }
