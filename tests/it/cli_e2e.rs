@@ -75,8 +75,14 @@ fn a_tool_loop_asks_the_model_over_one_kept_alive_connection() {
         );
         assert_eq!(server.request_count(), 3, "{api}");
         // Each streamed answer is read to its end, so the connection goes back to the
-        // pool: no new TCP (or, with a provider, TLS) handshake per turn.
-        assert_eq!(server.connection_count(), 1, "{api}");
+        // pool: no new TCP (or, with a provider, TLS) handshake per turn. The pool takes
+        // a connection back on a task of its own, which a busy machine may run after the
+        // next request has started: one reuse at least, not one connection always.
+        assert!(
+            server.connection_count() < 3,
+            "{api}: {}",
+            server.connection_count()
+        );
     }
 }
 
