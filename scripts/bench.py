@@ -510,6 +510,8 @@ def report(results, args):
         ("20 MB session exported: first contentful paint", "export20", "fcp", "ms", ""),
         ("20 MB session exported: whole session drawn (tree, search)", "export20", "ready", "ms", ""),
         ("20 MB session exported: file size", "export20size", "bytes", "", "≤ pi 0.73.1's"),
+        ("20 MB session: `--export` wall time", "export20size", "wall", "ms", ""),
+        ("20 MB session: `--export` peak RSS", "export20size", "rss", "MiB", ""),
         (f"{WORDS:,}-word answer, TUI: peak RSS", "stream-tui", "rss", "MiB", "≤ 64 MiB"),
         (f"{WORDS:,}-word answer, TUI: CPU", "stream-tui", "cpu", "s", "≤ 0.5 s"),
         (f"{WORDS:,}-word answer, `--mode json`: peak RSS", "stream-json", "rss", "MiB", "≤ 64 MiB"),

@@ -5,59 +5,76 @@
 
 use serde_json::{Value, json};
 
-/// The header's figures of `entries` (session entries as JSON).
-pub fn figures(entries: &[Value]) -> Value {
-    let (mut user, mut assistant, mut tool_results) = (0u64, 0u64, 0u64);
-    let (mut custom, mut compactions, mut branch_summaries, mut tool_calls) = (0u64, 0, 0, 0);
-    let mut tokens = [0u64; 4];
-    let mut cost = 0.0f64;
-    let mut models: Vec<String> = Vec::new();
-    const PARTS: [&str; 4] = ["input", "output", "cacheRead", "cacheWrite"];
-    for entry in entries {
+const PARTS: [&str; 4] = ["input", "output", "cacheRead", "cacheWrite"];
+
+/// The header's figures, counted one entry (as JSON) at a time.
+#[derive(Debug, Default)]
+pub struct Figures {
+    user: u64,
+    assistant: u64,
+    tool_results: u64,
+    custom: u64,
+    compactions: u64,
+    branch_summaries: u64,
+    tool_calls: u64,
+    tokens: [u64; 4],
+    cost: f64,
+    models: Vec<String>,
+}
+
+impl Figures {
+    /// Count `entry` (a session entry as JSON).
+    pub fn add(&mut self, entry: &Value) {
         match entry["type"].as_str() {
-            Some("compaction") => compactions += 1,
-            Some("branch_summary") => branch_summaries += 1,
-            Some("custom_message") => custom += 1,
-            Some("message") => {
-                let m = &entry["message"];
-                match m["role"].as_str() {
-                    Some("user") => user += 1,
-                    Some("toolResult") => tool_results += 1,
-                    Some("assistant") => {
-                        assistant += 1;
-                        if let Some(model) = m["model"].as_str() {
-                            let name = match m["provider"].as_str() {
-                                Some(p) if !p.is_empty() => format!("{p}/{model}"),
-                                _ => model.to_string(),
-                            };
-                            if !models.contains(&name) {
-                                models.push(name);
-                            }
-                        }
-                        let usage = &m["usage"];
-                        for (total, part) in tokens.iter_mut().zip(PARTS) {
-                            *total += usage[part].as_u64().unwrap_or(0);
-                        }
-                        cost += PARTS
-                            .iter()
-                            .map(|p| usage["cost"][p].as_f64().unwrap_or(0.0))
-                            .sum::<f64>();
-                        tool_calls += m["content"].as_array().map_or(0, |blocks| {
-                            blocks.iter().filter(|b| b["type"] == "toolCall").count()
-                        }) as u64;
+            Some("compaction") => self.compactions += 1,
+            Some("branch_summary") => self.branch_summaries += 1,
+            Some("custom_message") => self.custom += 1,
+            Some("message") => self.add_message(&entry["message"]),
+            _ => {}
+        }
+    }
+
+    fn add_message(&mut self, m: &Value) {
+        match m["role"].as_str() {
+            Some("user") => self.user += 1,
+            Some("toolResult") => self.tool_results += 1,
+            Some("assistant") => {
+                self.assistant += 1;
+                if let Some(model) = m["model"].as_str() {
+                    let name = match m["provider"].as_str() {
+                        Some(p) if !p.is_empty() => format!("{p}/{model}"),
+                        _ => model.to_string(),
+                    };
+                    if !self.models.contains(&name) {
+                        self.models.push(name);
                     }
-                    _ => {}
                 }
+                let usage = &m["usage"];
+                for (total, part) in self.tokens.iter_mut().zip(PARTS) {
+                    *total += usage[part].as_u64().unwrap_or(0);
+                }
+                self.cost += PARTS
+                    .iter()
+                    .map(|p| usage["cost"][p].as_f64().unwrap_or(0.0))
+                    .sum::<f64>();
+                self.tool_calls += m["content"].as_array().map_or(0, |blocks| {
+                    blocks.iter().filter(|b| b["type"] == "toolCall").count()
+                }) as u64;
             }
             _ => {}
         }
     }
-    json!({
-        "user": user, "assistant": assistant, "toolResult": tool_results, "custom": custom,
-        "compactions": compactions, "branchSummaries": branch_summaries, "toolCalls": tool_calls,
-        "input": tokens[0], "output": tokens[1], "cacheRead": tokens[2], "cacheWrite": tokens[3],
-        "cost": cost, "models": models,
-    })
+
+    /// The figures as the page reads them.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "user": self.user, "assistant": self.assistant, "toolResult": self.tool_results,
+            "custom": self.custom, "compactions": self.compactions,
+            "branchSummaries": self.branch_summaries, "toolCalls": self.tool_calls,
+            "input": self.tokens[0], "output": self.tokens[1], "cacheRead": self.tokens[2],
+            "cacheWrite": self.tokens[3], "cost": self.cost, "models": self.models,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -78,12 +95,11 @@ mod tests {
         )
         .unwrap();
         let session = SessionManager::open(&file).unwrap();
-        let entries: Vec<Value> = session
-            .entries()
-            .iter()
-            .map(|e| serde_json::to_value(e).unwrap())
-            .collect();
-        let f = figures(&entries);
+        let mut figures = Figures::default();
+        for entry in session.entries().iter() {
+            figures.add(&serde_json::to_value(entry).unwrap());
+        }
+        let f = figures.to_json();
         assert_eq!(
             (
                 &f["user"],

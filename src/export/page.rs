@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::i18n::{Arg, t};
 use crate::session::manager::SessionManager;
 
+use super::figures::Figures;
 use super::theme_css::theme_css;
 
 const TEMPLATE: &str = include_str!("template.html");
@@ -106,30 +107,25 @@ fn strings() -> Value {
     Value::Object(out)
 }
 
-/// The whole HTML document for `session` in the theme given as JSON.
+/// The whole HTML document for `session` in the theme given as JSON. The
+/// entries pass through one at a time (counted for the header and packed), so
+/// a long session is never held whole.
 pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
-    let entries: Vec<Value> = session
-        .entries()
-        .iter()
-        .filter_map(|e| serde_json::to_value(e).ok())
-        .collect();
+    let mut figures = Figures::default();
+    let packed = packed_session(session, &mut figures);
     // The first screen of the current branch, drawn before the whole session is unpacked.
     let first: Vec<&crate::session::entries::SessionEntry> = session
-        .get_branch(None)
+        .branch_ids(None)
         .into_iter()
         .take(FIRST_SCREEN)
+        .filter_map(|id| session.entry(id))
         .collect();
     let head = json!({
         "header": session.header(),
         "strings": strings(),
-        "stats": super::figures::figures(&entries),
+        "stats": figures.to_json(),
         "entries": first,
         "leafId": first.last().map(|e| e.id()),
-    });
-    let data = json!({
-        "header": session.header(),
-        "entries": entries,
-        "leafId": session.leaf_id(),
     });
     let title = session
         .session_name()
@@ -166,7 +162,7 @@ pub fn render_html(session: &SessionManager, theme_json: &str) -> String {
             ("STYLE", STYLES.concat()),
             ("SCRIPT", SCRIPTS.join("\n")),
             ("HEAD", script_safe_json(&head)),
-            ("DATA", packed_json(&data)),
+            ("DATA", packed),
         ],
     )
 }
@@ -219,18 +215,73 @@ fn script_safe_json(value: &Value) -> String {
     out
 }
 
-/// `value` as gzip-compressed JSON in base64: nothing in it can end the
-/// `<script>` element, and a large session loads in a fraction of the bytes.
+/// The session (`{"header", "entries", "leafId"}`) as gzip-compressed JSON in
+/// base64: nothing in it can end the `<script>` element, and a large session
+/// loads in a fraction of the bytes. Each entry is counted into `figures` on
+/// its way through.
+fn packed_session(session: &SessionManager, figures: &mut Figures) -> String {
+    let mut packer = Packer::new();
+    packer.write(br#"{"header":"#);
+    packer.json(session.header());
+    packer.write(br#","entries":["#);
+    for (k, entry) in session.entries().loaded().enumerate() {
+        let Ok(value) = serde_json::to_value(&*entry) else {
+            continue;
+        };
+        figures.add(&value);
+        if k > 0 {
+            packer.write(b",");
+        }
+        packer.json(&value);
+    }
+    packer.write(br#"],"leafId":"#);
+    packer.json(&session.leaf_id());
+    packer.write(b"}");
+    packer.finish()
+}
+
+/// JSON written through gzip (in large writes: the compressor is slow with
+/// many small ones) and then base64.
+struct Packer {
+    gz: std::io::BufWriter<flate2::write::GzEncoder<Vec<u8>>>,
+    ok: bool,
+}
+
+impl Packer {
+    fn new() -> Self {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        Packer {
+            gz: std::io::BufWriter::with_capacity(256 * 1024, gz),
+            ok: true,
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.ok = self.ok && self.gz.write_all(bytes).is_ok();
+    }
+
+    fn json(&mut self, value: &impl serde::Serialize) {
+        self.ok = self.ok && serde_json::to_writer(&mut self.gz, value).is_ok();
+    }
+
+    /// The packed text (empty when compressing failed).
+    fn finish(self) -> String {
+        use base64::Engine;
+        let packed = match (self.ok, self.gz.into_inner()) {
+            (true, Ok(gz)) => gz.finish().unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        base64::engine::general_purpose::STANDARD.encode(packed)
+    }
+}
+
+/// `value` alone, packed as [`packed_session`] packs a session.
+#[cfg(test)]
 fn packed_json(value: &Value) -> String {
-    use base64::Engine;
-    use std::io::Write;
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    let packed = serde_json::to_writer(&mut gz, value)
-        .ok()
-        .and_then(|()| gz.flush().ok())
-        .and_then(|()| gz.finish().ok())
-        .unwrap_or_default();
-    base64::engine::general_purpose::STANDARD.encode(packed)
+    let mut packer = Packer::new();
+    packer.json(value);
+    packer.finish()
 }
 
 fn escape_html(text: &str) -> String {
@@ -282,6 +333,71 @@ mod tests {
             .read_to_string(&mut json)
             .unwrap();
         assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), value);
+    }
+
+    /// The packed session of `html`, unpacked.
+    fn unpacked(html: &str) -> Value {
+        use base64::Engine;
+        use std::io::Read;
+        let start = html.find("H4sI").expect("a gzip stream in base64");
+        let len = html[start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "+/=".contains(c)))
+            .unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(&html[start..start + len])
+            .unwrap();
+        let mut json = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut json)
+            .unwrap();
+        serde_json::from_str(&json).unwrap()
+    }
+
+    #[test]
+    fn a_long_session_is_exported_whole_without_being_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long.jsonl");
+        let mut text = String::from(
+            "{\"type\":\"session\",\"version\":3,\"id\":\"s1\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n",
+        );
+        let mut parent = "null".to_string();
+        // 2,400 messages of 2 KB: past the size up to which bodies are kept on opening.
+        for i in 0..2400 {
+            let body = format!("{i:06}-{}", "x".repeat(2048));
+            let message = if i % 2 == 0 {
+                format!(r#"{{"role":"user","content":"{body}","timestamp":{i}}}"#)
+            } else {
+                format!(
+                    r#"{{"role":"assistant","content":[{{"type":"text","text":"{body}"}}],"api":"a","provider":"p","model":"m","usage":{{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3,"cost":{{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}}},"stopReason":"stop","timestamp":{i}}}"#
+                )
+            };
+            text.push_str(&format!(
+                "{{\"type\":\"message\",\"id\":\"m{i}\",\"parentId\":{parent},\"timestamp\":\"2025-01-01T00:00:01.000Z\",\"message\":{message}}}\n"
+            ));
+            parent = format!("\"m{i}\"");
+        }
+        std::fs::write(&path, text).unwrap();
+        let session = SessionManager::open(&path).unwrap();
+        let before = session.bodies_in_memory();
+        assert!(before < 100, "{before} bodies held after opening");
+
+        let html = render_html(&session, crate::ui_kit::theme::DARK_JSON);
+
+        // Only the first screen's entries were kept; the rest passed through.
+        let after = session.bodies_in_memory();
+        assert!(after <= before + FIRST_SCREEN, "{after} bodies held");
+        let data = unpacked(&html);
+        let entries = data["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 2400);
+        assert_eq!(
+            entries[2399]["message"]["content"][0]["text"]
+                .as_str()
+                .unwrap()[..7],
+            *"002399-"
+        );
+        assert_eq!(data["leafId"], "m2399");
+        assert_eq!(data["header"]["id"], "s1");
+        assert!(html.contains(r#""assistant":1200"#), "the header's figures");
     }
 
     #[test]

@@ -438,6 +438,13 @@ impl<'a> EntryList<'a> {
         }
     }
 
+    /// The entries in append order, a body that is only in the file read for
+    /// its visit and not kept: a long session passes through without being held.
+    pub fn loaded(&self) -> impl Iterator<Item = Cow<'a, SessionEntry>> + 'a {
+        let store = self.store;
+        (0..store.len()).map(move |position| store.load(position))
+    }
+
     /// Every entry, owned (each body read from the file once).
     pub fn to_vec(&self) -> Vec<SessionEntry> {
         (0..self.len())
