@@ -2,6 +2,7 @@
 //! a fresh header, then the entries from the root to the leaf, each re-linked to the one
 //! before it so the file holds one straight line of conversation.
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -21,32 +22,42 @@ pub fn default_jsonl_path() -> PathBuf {
     PathBuf::from(format!("session-{stamp}.jsonl"))
 }
 
-/// The JSONL text of the current branch of `session`.
-pub fn render_jsonl(session: &SessionManager) -> String {
+/// Write the current branch of `session` as JSONL to `out`: a fresh header, then
+/// each entry relinked to the one before it. The entries pass through one at a
+/// time (a long branch is never held whole).
+pub fn write_jsonl(session: &SessionManager, out: &mut impl Write) -> io::Result<()> {
     let header = session.header();
-    let mut lines = vec![
-        json!({
-            "type": "session",
-            "version": header.version,
-            "id": header.id,
-            "timestamp": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            "cwd": session.cwd().display().to_string(),
-        })
-        .to_string(),
-    ];
+    let head = json!({
+        "type": "session",
+        "version": header.version,
+        "id": header.id,
+        "timestamp": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        "cwd": session.cwd().display().to_string(),
+    });
+    serde_json::to_writer(&mut *out, &head)?;
+    out.write_all(b"\n")?;
     let mut previous: Option<String> = None;
-    for entry in session.get_branch(None) {
-        let mut value = serde_json::to_value(entry).unwrap_or(Value::Null);
+    for entry in session.branch_loaded(None) {
+        let mut value = serde_json::to_value(&*entry).unwrap_or(Value::Null);
         if let Some(map) = value.as_object_mut() {
             map.insert(
                 "parentId".into(),
-                previous.clone().map(Value::String).unwrap_or(Value::Null),
+                previous.take().map(Value::String).unwrap_or(Value::Null),
             );
         }
         previous = Some(entry.id().to_string());
-        lines.push(value.to_string());
+        serde_json::to_writer(&mut *out, &value)?;
+        out.write_all(b"\n")?;
     }
-    lines.join("\n") + "\n"
+    out.flush()
+}
+
+/// The JSONL text of the current branch of `session` (see [`write_jsonl`]).
+pub fn render_jsonl(session: &SessionManager) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_jsonl(session, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Write the current branch of `session` to `out` (default: [`default_jsonl_path`]),
@@ -62,7 +73,9 @@ pub fn export_jsonl(session: &SessionManager, out: Option<&Path>) -> Result<Path
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| ExportError::Io(path.clone(), e))?;
     }
-    std::fs::write(&path, render_jsonl(session)).map_err(|e| ExportError::Io(path.clone(), e))?;
+    let io_error = |e| ExportError::Io(path.clone(), e);
+    let mut file = io::BufWriter::new(std::fs::File::create(&path).map_err(io_error)?);
+    write_jsonl(session, &mut file).map_err(io_error)?;
     Ok(path)
 }
 

@@ -54,6 +54,31 @@ impl SessionManager {
             .collect()
     }
 
+    /// [`SessionManager::get_branch`] with each body that is only in the file
+    /// read for its visit and not kept: a long branch passes through once.
+    pub fn branch_loaded(&self, from: Option<&str>) -> impl Iterator<Item = Cow<'_, SessionEntry>> {
+        self.branch_positions(from)
+            .into_iter()
+            .map(|position| self.entries.load(position))
+    }
+
+    /// The user messages' entries on the branch to the leaf, found from the
+    /// index; only their bodies are read, and not kept.
+    pub fn branch_user_messages(&self) -> impl Iterator<Item = Cow<'_, SessionEntry>> {
+        self.branch_positions(None)
+            .into_iter()
+            .filter(|&position| self.entries.meta(position).role() == Some("user"))
+            .map(|position| self.entries.load(position))
+    }
+
+    /// Every user message's entry in the order written, on any branch, found
+    /// from the index; only their bodies are read, and not kept.
+    pub fn user_messages(&self) -> impl Iterator<Item = Cow<'_, SessionEntry>> {
+        (0..self.entries.len())
+            .filter(|&position| self.entries.meta(position).role() == Some("user"))
+            .map(|position| self.entries.load(position))
+    }
+
     /// The ids of the entries from the root down to `from` (default: the
     /// leaf), read from the index alone.
     pub fn branch_ids(&self, from: Option<&str>) -> Vec<&str> {

@@ -139,6 +139,11 @@ impl StoredEntry {
         self.message
     }
 
+    /// A `message` entry's role (`user`, `assistant`, …).
+    pub(super) fn role(&self) -> Option<&'static str> {
+        self.facts.as_ref().map(|facts| facts.role)
+    }
+
     /// Whether the body is in memory now (held, or read and kept).
     pub(super) fn body_in_memory(&self) -> bool {
         match &self.body {

@@ -178,6 +178,37 @@ fn a_long_session_taken_as_a_conversation_leaves_its_messages_in_the_file() {
 }
 
 #[test]
+fn a_long_sessions_user_messages_and_branch_are_read_without_being_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, small) = write_long_session(dir.path(), 2400, 2000);
+    let session = SessionManager::open(&path).unwrap();
+    let held = session.bodies_in_memory();
+    assert_eq!(held, small, "only the small entries are held after opening");
+
+    let users: Vec<String> = session
+        .user_messages()
+        .map(|e| e.id().to_string())
+        .collect();
+    assert_eq!(users.len(), 1200);
+    assert_eq!((users[0].as_str(), users[1199].as_str()), ("m0", "m2398"));
+    let on_branch = session.branch_user_messages().count();
+    assert_eq!(on_branch, 1200);
+    let branch: Vec<String> = session
+        .branch_loaded(None)
+        .map(|e| e.id().to_string())
+        .collect();
+    assert_eq!(session.bodies_in_memory(), held, "the passes kept no body");
+    let want: Vec<String> = session
+        .get_branch(None)
+        .iter()
+        .map(|e| e.id().to_string())
+        .collect();
+    // Reading the branch through `get_branch` keeps every body it read.
+    assert_eq!(branch, want);
+    assert!(session.bodies_in_memory() > held + 2000);
+}
+
+#[test]
 fn a_short_session_taken_as_a_conversation_holds_its_messages() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _) = write_long_session(dir.path(), 200, 100);

@@ -288,8 +288,7 @@ impl Server {
 fn fork_messages(agent: &AgentSession) -> Vec<Value> {
     agent
         .session
-        .get_branch(None)
-        .into_iter()
+        .branch_user_messages()
         .filter_map(|entry| match entry.as_message() {
             Some(Message::User(u)) => {
                 Some(json!({"entryId": entry.id(), "text": u.content.text()}))

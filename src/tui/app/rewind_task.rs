@@ -129,14 +129,9 @@ fn branch_messages(agent: &mut AgentSession) -> Vec<(String, String)> {
     let counts = agent.changed_file_counts();
     let mut out: Vec<(String, String)> = agent
         .session
-        .get_branch(None)
-        .iter()
-        .filter(|e| {
-            matches!(e, crate::session::entries::SessionEntry::Message(m)
-                if matches!(m.message, crate::ai::types::Message::User(_)))
-        })
+        .branch_user_messages()
         .map(|e| {
-            let mut line = one_line(&user_text(e).unwrap_or_default());
+            let mut line = one_line(&user_text(&e).unwrap_or_default());
             if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
                 line = format!("{line}  {}", t!("pi.tui.tree.files", count = *n));
             }

@@ -131,11 +131,10 @@ pub async fn run_tree_command(
             let counts = agent.changed_file_counts();
             let messages = agent
                 .session
-                .entries()
-                .iter()
-                .filter_map(|e| match e {
+                .user_messages()
+                .filter_map(|e| match e.as_ref() {
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
-                        let mut text = user_text(e).unwrap_or_default();
+                        let mut text = user_text(&e).unwrap_or_default();
                         if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
                             text = format!("{text}  {}", t!("pi.tui.tree.files", count = *n));
                         }
