@@ -15,7 +15,7 @@
 //! [`MAX_BYTES`]. Deleting the folder is always safe.
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -66,13 +66,31 @@ pub struct KeptPart {
     pub written: WrittenSettled,
 }
 
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
-#[serde(untagged)]
+/// What a covered message was: a line of the session file, or a held message.
+#[derive(Debug, PartialEq)]
 enum SlotId {
     /// A line of the session file: offset and length.
     File(u64, u32),
     /// A held message: the digest of its JSON.
-    Held { held: u64 },
+    Held(u64),
+}
+
+impl SlotId {
+    /// As stored: `[offset, length]` for a line (never empty), `[digest, 0]` for a held
+    /// message; plain numbers read fast.
+    fn stored(&self) -> [u64; 2] {
+        match *self {
+            SlotId::File(offset, len) => [offset, u64::from(len)],
+            SlotId::Held(digest) => [digest, 0],
+        }
+    }
+
+    fn from_stored([first, len]: [u64; 2]) -> Option<Self> {
+        match len {
+            0 => Some(SlotId::Held(first)),
+            len => Some(SlotId::File(first, u32::try_from(len).ok()?)),
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -81,7 +99,8 @@ struct Head {
     format: String,
     model: String,
     system_prompt: Option<String>,
-    slots: Vec<SlotId>,
+    /// Each covered message (see [`SlotId::stored`]).
+    slots: Vec<[u64; 2]>,
     /// Digest of the covered lines of the session file, in order.
     lines: u64,
     count: usize,
@@ -118,14 +137,20 @@ impl SettledStore {
     /// The kept part, when it was made under `key` for the first messages of
     /// `conversation` (and at least one message follows them).
     pub fn load(&self, key: PartKey<'_>, conversation: &Conversation) -> Option<KeptPart> {
-        let data = std::fs::read(self.path()).ok()?;
-        let newline = memchr::memchr(b'\n', &data)?;
-        let head: Head = serde_json::from_slice(&data[..newline]).ok()?;
-        let bytes = &data[newline + 1..];
+        let mut file = std::io::BufReader::new(File::open(self.path()).ok()?);
+        let mut line = Vec::new();
+        file.read_until(b'\n', &mut line).ok()?;
+        let head: Head = serde_json::from_slice(&line).ok()?;
+        // The bytes are read straight into their buffer (and one more, to see the end).
+        let mut bytes = Vec::with_capacity(head.bytes.min(MAX_BYTES) + 1);
+        file.take(MAX_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .ok()?;
         let fits = head.version == VERSION
             && head.format == key.format
             && head.system_prompt.as_deref() == key.system_prompt
             && head.bytes == bytes.len()
+            && line.ends_with(b"\n")
             && head.count > 0
             && !head.slots.is_empty()
             && head.slots.len() < conversation.len()
@@ -134,15 +159,15 @@ impl SettledStore {
             return None;
         }
         let mut lines = Vec::with_capacity(head.slots.len());
-        for (index, id) in head.slots.iter().enumerate() {
-            let same = match (id, conversation.origin(index)?) {
+        for (index, &stored) in head.slots.iter().enumerate() {
+            let same = match (SlotId::from_stored(stored)?, conversation.origin(index)?) {
                 (SlotId::File(o, l), Origin::File { offset, len }) => {
                     lines.push((offset, len));
-                    *o == offset && *l == len
+                    o == offset && l == len
                 }
-                (SlotId::Held { held }, Origin::Held(message)) => digest_message(message) == *held,
-                (SlotId::Held { held }, Origin::File { .. }) => {
-                    digest_message(&*conversation.get(index)?) == *held
+                (SlotId::Held(held), Origin::Held(message)) => digest_message(message) == held,
+                (SlotId::Held(held), Origin::File { .. }) => {
+                    digest_message(&*conversation.get(index)?) == held
                 }
                 (SlotId::File(..), Origin::Held(_)) => false,
             };
@@ -157,7 +182,7 @@ impl SettledStore {
             slots: head.slots.len(),
             written: WrittenSettled {
                 count: head.count,
-                bytes: bytes.to_vec(),
+                bytes,
                 after_tool_result: head.after_tool_result,
                 tool_history: head.tool_history,
             },
@@ -195,11 +220,9 @@ impl SettledStore {
             ids.push(match conversation.origin(index)? {
                 Origin::File { offset, len } => {
                     lines.push((offset, len));
-                    SlotId::File(offset, len)
+                    SlotId::File(offset, len).stored()
                 }
-                Origin::Held(message) => SlotId::Held {
-                    held: digest_message(message),
-                },
+                Origin::Held(message) => SlotId::Held(digest_message(message)).stored(),
             });
         }
         let bytes: &[u8] = if covered { &written.bytes } else { &[] };

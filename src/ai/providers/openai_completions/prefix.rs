@@ -12,6 +12,7 @@
 //! kept on disk by the agent): its entries are sent as they are and only the messages
 //! after it are converted.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use crate::ai::model::Model;
@@ -207,13 +208,20 @@ fn with_given(
     if renames_tool_calls(&context.messages[..end], model, &normalize) {
         return None;
     }
-    let mut bytes = given.bytes.clone();
     let settled = transform_borrowed(&context.messages[..end], model, &normalize);
     let Converted {
         entries,
         after_tool_result,
     } = convert_messages(model, None, &settled, compat, given.after_tool_result);
-    append_entries(&mut bytes, &entries);
+    // Copied only when it grows.
+    let bytes = match entries.is_empty() {
+        true => Cow::Borrowed(&given.bytes[..]),
+        false => {
+            let mut grown = given.bytes.clone();
+            append_entries(&mut grown, &entries);
+            Cow::Owned(grown)
+        }
+    };
     let rest = transform_borrowed(&context.messages[end..], model, &normalize);
     let tail = convert_messages(model, None, &rest, compat, after_tool_result).entries;
     let mut messages = Vec::with_capacity(tail.len() + 1);
@@ -233,7 +241,7 @@ fn with_given(
         // Only a part reaching further than the given one is worth keeping.
         exchange.set_written(WrittenSettled {
             count: given.count + end,
-            bytes,
+            bytes: bytes.into_owned(),
             after_tool_result,
             tool_history: given.tool_history || has_tool_history(&context.messages[..end]),
         });
