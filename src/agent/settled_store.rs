@@ -214,6 +214,11 @@ impl SettledStore {
             .filter(|&i| matches!(conversation.origin(i), Some(Origin::Held(_))))
             .count();
         let covered = written.bytes.len() <= MAX_BYTES && held <= MAX_HELD;
+        // A part without coverage only marks the session: it never replaces a kept one
+        // (a run that held the messages in memory says nothing against it).
+        if !covered && self.path().is_file() {
+            return Some(());
+        }
         let mut ids = Vec::with_capacity(slots);
         let mut lines = Vec::new();
         for index in (0..slots).filter(|_| covered) {

@@ -214,6 +214,10 @@ fn the_store_stays_within_its_bounds() {
     store.save(key(&m, None), &conversation, 4, &big);
     assert!(std::fs::metadata(store.path()).unwrap().len() < 10_000);
     assert_eq!(store.load(key(&m, None), &conversation), None);
+    // … and never replaces a part kept before.
+    store.save(key(&m, None), &conversation, 4, &part(4, b"[]"));
+    store.save(key(&m, None), &conversation, 4, &big);
+    assert!(store.load(key(&m, None), &conversation).is_some());
 }
 
 #[test]
