@@ -38,6 +38,37 @@ const MAX_HELD: usize = 32;
 /// The file names' extension.
 const EXTENSION: &str = "settled";
 
+/// The start of a part's extension while it is being written (then the process id).
+const TEMPORARY: &str = "tmp-";
+
+/// A part being written this long ago was left by a run that stopped.
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The parts' folder, created private to the user (the parts hold conversations).
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Write a new file readable by the user only.
+fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(data)
+}
+
 /// The settled parts of one session.
 #[derive(Debug, Clone)]
 pub struct SettledStore {
@@ -246,11 +277,12 @@ impl SettledStore {
         let mut data = serde_json::to_vec(&head).ok()?;
         data.push(b'\n');
         data.extend_from_slice(bytes);
-        std::fs::create_dir_all(&self.dir).ok()?;
+        create_private_dir(&self.dir).ok()?;
         let path = self.path();
-        let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
-        std::fs::write(&temporary, &data).ok()?;
-        if std::fs::rename(&temporary, &path).is_err() {
+        let temporary = path.with_extension(format!("{TEMPORARY}{}", std::process::id()));
+        // Not flushed to the disk: a part lost in a crash is only made again.
+        if write_private(&temporary, &data).is_err() || std::fs::rename(&temporary, &path).is_err()
+        {
             let _ = std::fs::remove_file(&temporary);
         }
         Some(())
@@ -261,11 +293,26 @@ impl SettledStore {
         let Ok(read) = std::fs::read_dir(&self.dir) else {
             return;
         };
-        let mut parts: Vec<(std::time::SystemTime, PathBuf)> = read
-            .flatten()
-            .filter(|e| e.path().extension().is_some_and(|x| x == EXTENSION))
-            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-            .collect();
+        let now = std::time::SystemTime::now();
+        let mut parts: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+        for entry in read.flatten() {
+            let path = entry.path();
+            let Some(modified) = entry.metadata().and_then(|m| m.modified()).ok() else {
+                continue;
+            };
+            let extension = path.extension().map(|x| x.to_string_lossy().into_owned());
+            match extension.as_deref() {
+                Some(EXTENSION) => parts.push((modified, path)),
+                // Left by a run that stopped between writing and renaming.
+                Some(x)
+                    if x.starts_with(TEMPORARY)
+                        && now.duration_since(modified).unwrap_or_default() > STALE_TEMPORARY =>
+                {
+                    let _ = std::fs::remove_file(path);
+                }
+                _ => {}
+            }
+        }
         if parts.len() <= KEEP {
             return;
         }

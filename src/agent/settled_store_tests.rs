@@ -220,6 +220,41 @@ fn the_store_stays_within_its_bounds() {
     assert!(store.load(key(&m, None), &conversation).is_some());
 }
 
+#[cfg(unix)]
+#[test]
+fn parts_are_private_and_a_part_left_half_written_is_removed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (file, conversation) = session(dir.path(), &sample());
+    let m = model();
+    let folder = store_dir(dir.path());
+    std::fs::create_dir_all(&folder).unwrap();
+    // One left by a run that stopped long ago, one being written now.
+    let stale = folder.join("gone.tmp-1");
+    let fresh = folder.join("busy.tmp-2");
+    std::fs::write(&stale, b"x").unwrap();
+    std::fs::write(&fresh, b"x").unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    for n in 0..KEEP + 1 {
+        let store = SettledStore::new(dir.path(), &format!("s-{n}"), &file);
+        store.save(key(&m, None), &conversation, 4, &part(4, b"[]"));
+    }
+    assert!(!stale.exists(), "a stale half-written part is removed");
+    assert!(fresh.exists(), "a part being written is left alone");
+    let store = SettledStore::new(dir.path(), &format!("s-{KEEP}"), &file);
+    let mode = std::fs::metadata(store.path())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
 #[test]
 fn a_session_with_a_kept_part_is_known_by_its_header() {
     let dir = tempfile::tempdir().unwrap();
