@@ -17,6 +17,7 @@ use crate::ai::types::{AssistantMessage, ContentBlock, Context, Message, StopRea
 use super::events::AgentEvent;
 use super::queue::MessageQueue;
 use super::run_limits::{LimitDecision, LimitReached, RunCounters, RunLimits};
+use super::settled_turn::SettledTurn;
 use super::tool::{AgentTool, ExecutionMode, ToolOutput};
 pub use super::tool_batch::CUT_OFF_CALL;
 use super::tool_batch::execute_tool_calls;
@@ -61,6 +62,9 @@ pub struct AgentLoopConfig {
     pub cwd: std::path::PathBuf,
     /// Limits on one run (none by default).
     pub limits: RunLimits,
+    /// Settled parts of requests kept between processes (none: every request is
+    /// converted in full).
+    pub settled: Option<super::settled_turn::SettledConfig>,
 }
 
 /// What the loop works on: prompt, context and tools.
@@ -99,6 +103,12 @@ pub trait AgentObserver: Send {
 
     /// Replace the messages about to be sent to the model (`context`).
     async fn transform_context(&mut self, _messages: &mut Vec<Message>) {}
+
+    /// Whether [`AgentObserver::transform_context`] may change the messages (then
+    /// every request converts them all).
+    fn transforms_context(&self) -> bool {
+        true
+    }
 
     /// Hooks for the next provider request.
     fn request_hooks(&self) -> Option<Arc<dyn RequestHooks>> {
@@ -360,13 +370,30 @@ async fn stream_reply(
             return finish_without_stream(state, observer, m).await;
         }
     };
-    let mut messages = (cfg.convert_to_llm)(&state.messages);
+    let mut model = cfg.model.clone();
+    if let Some(base_url) = auth.base_url {
+        model.base_url = base_url;
+    }
+    let system_prompt = Some(state.system_prompt.clone()).filter(|s| !s.is_empty());
+    let settled = cfg
+        .settled
+        .as_ref()
+        .filter(|_| !cfg.block_images && !observer.transforms_context())
+        .and_then(|config| Some((config, cfg.providers.settled_format(&model.api)?)))
+        .map(|(config, format)| {
+            let prompt = system_prompt.as_deref();
+            SettledTurn::prepare(config, format, &model, prompt, &state.messages)
+        });
+    let (mut messages, exchange) = match settled {
+        Some(mut turn) => (std::mem::take(&mut turn.messages), Some(turn)),
+        None => ((cfg.convert_to_llm)(&state.messages), None),
+    };
     observer.transform_context(&mut messages).await;
     if cfg.block_images {
         crate::ai::transform::block_images(&mut messages);
     }
     let context = Arc::new(Context {
-        system_prompt: Some(state.system_prompt.clone()).filter(|s| !s.is_empty()),
+        system_prompt,
         messages,
         tools: state.tools.iter().map(|t| t.spec()).collect(),
     });
@@ -378,13 +405,24 @@ async fn stream_reply(
         session_id: cfg.session_id.clone(),
         hooks: observer.request_hooks(),
         deadline: observer.request_deadline(),
+        settled: exchange.as_ref().map(|turn| Arc::clone(&turn.exchange)),
         ..Default::default()
     };
-    let mut model = cfg.model.clone();
-    if let Some(base_url) = auth.base_url {
-        model.base_url = base_url;
+    let stream = cfg.providers.stream(model, context, options);
+    let reply = receive(stream, state, cfg, observer).await;
+    if let (Some(turn), Some(config)) = (exchange, cfg.settled.as_ref()) {
+        turn.keep(config, &state.messages);
     }
-    let mut stream = cfg.providers.stream(model, context, options);
+    reply
+}
+
+/// Receive the reply of a request, emitting message events.
+async fn receive(
+    mut stream: crate::ai::events::AssistantStream,
+    state: &mut AgentState,
+    cfg: &AgentLoopConfig,
+    observer: &mut dyn AgentObserver,
+) -> AssistantMessage {
     let mut started = false;
     while let Some(ev) = stream.next().await {
         match ev {

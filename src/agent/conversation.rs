@@ -80,6 +80,20 @@ pub struct StoredMessage {
     pub facts: MessageFacts,
 }
 
+/// Where a message of a conversation is: left in the session file, or held.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Origin<'a> {
+    /// Its line in the session file: offset and length.
+    File {
+        /// Offset of the line.
+        offset: u64,
+        /// Length of the line.
+        len: u32,
+    },
+    /// In memory.
+    Held(&'a Message),
+}
+
 /// One message of a conversation being assembled: held, or left in the file.
 #[derive(Debug)]
 pub enum Part {
@@ -188,6 +202,17 @@ impl Conversation {
             Slot::Held(message) => MessageFacts::of(message),
             Slot::Stored { facts, .. } => facts.clone(),
         }
+    }
+
+    /// Where the message at `index` is.
+    pub fn origin(&self, index: usize) -> Option<Origin<'_>> {
+        self.slots.get(index).map(|slot| match slot {
+            Slot::Held(message) => Origin::Held(message),
+            Slot::Stored { offset, len, .. } => Origin::File {
+                offset: *offset,
+                len: *len,
+            },
+        })
     }
 
     /// The messages in order (those in the file read one at a time).

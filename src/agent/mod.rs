@@ -6,6 +6,8 @@ pub mod conversation;
 pub mod events;
 pub mod queue;
 pub mod run_limits;
+pub mod settled_store;
+pub mod settled_turn;
 pub mod tool;
 mod tool_batch;
 pub mod validate;

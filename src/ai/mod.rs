@@ -20,6 +20,7 @@ pub mod partial_json;
 pub mod providers;
 pub mod registry;
 pub mod resolve;
+pub mod settled;
 pub mod sse;
 pub mod stream;
 pub mod tagged;

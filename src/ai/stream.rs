@@ -34,6 +34,10 @@ pub struct StreamOptions {
     /// When a retried request's total time (`retry.totalTimeoutMs`) ends: its wait for
     /// the first byte ends there at the latest.
     pub deadline: Option<std::time::Instant>,
+    /// The settled part of the conversation kept from an earlier request (then the
+    /// context's messages are only those after it), and where the provider reports the
+    /// one it writes; only for providers with a [`ApiProvider::settled_format`].
+    pub settled: Option<Arc<crate::ai::settled::SettledExchange>>,
 }
 
 /// Observes one HTTP request of a provider: extensions'
@@ -69,6 +73,12 @@ pub trait ApiProvider: Send + Sync {
         req: &StreamRequest,
         out: &mut MessageBuilder,
     ) -> Result<(), ProviderError>;
+
+    /// The format of the settled parts this provider takes and reports through
+    /// [`StreamOptions::settled`] (`None`: it takes none, every message is sent).
+    fn settled_format(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The providers known to this build, by api name.
@@ -94,6 +104,12 @@ impl ProviderRegistry {
     /// Look up a provider.
     pub fn get(&self, api: &str) -> Option<Arc<dyn ApiProvider>> {
         self.providers.get(api).or(self.fallback.as_ref()).cloned()
+    }
+
+    /// The settled-part format of the provider serving `api` (see
+    /// [`ApiProvider::settled_format`]).
+    pub fn settled_format(&self, api: &str) -> Option<&'static str> {
+        self.get(api).and_then(|p| p.settled_format())
     }
 
     /// Start streaming a reply. Never fails: problems arrive as an `error` event.

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agent::settled_store::SettledStore;
 use crate::app::startup_error::StartupError;
 use crate::cli::args::Args;
 use crate::config::paths::resolve_session_dir;
@@ -70,7 +71,8 @@ pub fn read_named_file_ahead(argv: &[String]) {
     if let Some(arg) = named_session_file(argv)
         && Path::new(arg).is_file()
     {
-        crate::session::read_ahead::read_ahead(Path::new(arg));
+        let warm = !SettledStore::exists_for(&crate::config::paths::agent_dir(), Path::new(arg));
+        crate::session::read_ahead::read_ahead(Path::new(arg), warm);
     }
 }
 
@@ -111,8 +113,24 @@ pub fn read_session_ahead(args: &Args, settings: &Settings, agent_dir: &Path, cw
         None => return,
     };
     if path.is_file() {
-        crate::session::read_ahead::read_ahead(&path);
+        let warm = !SettledStore::exists_for(agent_dir, &path);
+        crate::session::read_ahead::read_ahead(&path, warm);
     }
+}
+
+/// Settled parts of requests kept between processes for a one-shot run's session
+/// (none for a session not written to a file). A session with a kept part is read
+/// ahead without keeping its bodies: its messages stay in the file, which is what
+/// the kept part's coverage is checked against.
+pub fn settled_parts(
+    session: &SessionManager,
+    agent_dir: &Path,
+) -> Option<crate::agent::settled_turn::SettledConfig> {
+    let file = session.session_file()?;
+    Some(crate::agent::settled_turn::SettledConfig {
+        store: SettledStore::new(agent_dir, session.session_id(), file),
+        convert_one: crate::session::convert::convert_cow,
+    })
 }
 
 /// A session whose stored working directory is gone cannot be resumed: its tools would
@@ -206,6 +224,7 @@ pub fn assemble(
         convert_to_llm: crate::session::convert::convert_conversation,
         cwd,
         limits: Default::default(),
+        settled: None,
     };
     let state = AgentState {
         system_prompt,

@@ -412,6 +412,9 @@ async fn run_inner(mut args: Args) -> Result<i32, StartupError> {
     );
     agent.config.limits =
         crate::app::session_setup::run_limits(&args, &settings, output.is_some() || rpc);
+    if output.is_some() {
+        agent.config.settled = crate::app::session_setup::settled_parts(&agent.session, &agent_dir);
+    }
     // The terminal UI asks whether a run that reached a limit goes on.
     agent.limit_ui = tui_ui;
     agent.sandbox_escalation.ui = escalation_ui;

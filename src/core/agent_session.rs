@@ -476,6 +476,12 @@ impl AgentObserver for Persisting<'_> {
         }
     }
 
+    fn transforms_context(&self) -> bool {
+        self.extensions
+            .as_deref()
+            .is_some_and(|e| e.handles_context())
+    }
+
     fn request_hooks(&self) -> Option<std::sync::Arc<dyn crate::ai::stream::RequestHooks>> {
         self.extensions.as_deref().and_then(|e| e.request_hooks())
     }

@@ -99,6 +99,11 @@ impl ExtensionBridge {
         })
     }
 
+    /// Whether some handler of `context` may replace the messages sent to the model.
+    pub fn handles_context(&self) -> bool {
+        self.handle.has_handlers("context")
+    }
+
     /// `context`: handlers may replace the messages sent to the model.
     pub async fn context(&self, messages: &mut Vec<Message>) {
         if !self.handle.has_handlers("context") {

@@ -47,13 +47,16 @@ pub fn convert_to_llm(messages: &[Message]) -> Vec<Message> {
 /// [`convert_to_llm`] over a conversation: a message read back from the session
 /// file is converted without a second copy.
 pub fn convert_conversation(messages: &Conversation) -> Vec<Message> {
-    messages
-        .iter()
-        .filter_map(|message| match message {
-            Cow::Borrowed(message) => convert_one(message),
-            Cow::Owned(message) => convert_owned(message),
-        })
-        .collect()
+    messages.iter().filter_map(convert_cow).collect()
+}
+
+/// One message as the model receives it (`None`: it is not sent); one read back from
+/// the session file is converted without a second copy.
+pub fn convert_cow(message: Cow<'_, Message>) -> Option<Message> {
+    match message {
+        Cow::Borrowed(message) => convert_one(message),
+        Cow::Owned(message) => convert_owned(message),
+    }
 }
 
 fn convert_owned(message: Message) -> Option<Message> {

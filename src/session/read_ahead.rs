@@ -17,8 +17,9 @@ static AHEAD: Mutex<Option<(PathBuf, Reading)>> = Mutex::new(None);
 
 /// Start reading and indexing `path` on its own thread, replacing any earlier read-ahead
 /// of another file (one of the same file goes on). The file is not written: one that
-/// needs migrating is read again when opened.
-pub fn read_ahead(path: &Path) {
+/// needs migrating is read again when opened. With `warm`, the parsed bodies of a file
+/// small enough are kept (see [`index_session_file`]).
+pub fn read_ahead(path: &Path, warm: bool) {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut ahead = AHEAD.locked();
     if ahead.as_ref().is_some_and(|(reading, _)| *reading == path) {
@@ -27,7 +28,7 @@ pub fn read_ahead(path: &Path) {
     let reading = path.clone();
     let spawned = std::thread::Builder::new()
         .name("session-read".into())
-        .spawn(move || index_session_file(&reading, true));
+        .spawn(move || index_session_file(&reading, warm));
     if let Ok(handle) = spawned {
         *ahead = Some((path, handle));
     }
@@ -83,27 +84,27 @@ mod tests {
     fn opening_takes_the_read_ahead_of_its_own_file_only() {
         let dir = tempfile::tempdir().unwrap();
         let first = write_session(dir.path(), "first.jsonl", 3, "from the file read ahead");
-        read_ahead(&first);
+        read_ahead(&first, true);
         let session = SessionManager::open_with(&first, Some(dir.path()), None).unwrap();
         assert_eq!(first_user_text(&session), "from the file read ahead");
         assert!(AHEAD.locked().is_none(), "the result was taken");
 
         // Reading another file ahead does not stand in for the one opened.
         let other = write_session(dir.path(), "other.jsonl", 3, "the other file");
-        read_ahead(&other);
+        read_ahead(&other, true);
         let session = SessionManager::open_with(&first, Some(dir.path()), None).unwrap();
         assert_eq!(first_user_text(&session), "from the file read ahead");
 
         // A file that needs migrating is read again on opening, which rewrites it.
         let old = write_session(dir.path(), "old.jsonl", 2, "old format");
-        read_ahead(&old);
+        read_ahead(&old, true);
         let session = SessionManager::open_with(&old, Some(dir.path()), None).unwrap();
         assert_eq!(first_user_text(&session), "old format");
         let rewritten = std::fs::read_to_string(&old).unwrap();
         assert!(rewritten.contains(r#""version":3"#), "{rewritten}");
 
         // `--continue` takes the file read ahead in its folder without looking again.
-        read_ahead(&first);
+        read_ahead(&first, true);
         // (A session written since, which a new look would pick, is not looked for.)
         write_session(dir.path(), "newer.jsonl", 3, "written since");
         let session = SessionManager::continue_recent(dir.path(), dir.path()).unwrap();
@@ -112,7 +113,7 @@ mod tests {
 
         // A missing file read ahead opens as a new, empty session.
         let missing = dir.path().join("missing.jsonl");
-        read_ahead(&missing);
+        read_ahead(&missing, true);
         let session = SessionManager::open_with(&missing, Some(dir.path()), None).unwrap();
         assert!(session.entries().is_empty());
     }

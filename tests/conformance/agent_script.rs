@@ -185,6 +185,7 @@ pub fn config(
         convert_to_llm: convert,
         cwd: std::env::temp_dir(),
         limits: Default::default(),
+        settled: None,
     }
 }
 

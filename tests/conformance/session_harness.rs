@@ -54,6 +54,7 @@ impl Harness {
             convert_to_llm: pi::session::convert::convert_conversation,
             cwd: tmp.path().to_path_buf(),
             limits: Default::default(),
+            settled: None,
         };
         let mut retry = RetryPolicy::default();
         retry.settings.base_delay_ms = 1;

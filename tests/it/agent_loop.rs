@@ -151,6 +151,7 @@ fn setup(replies: Vec<Reply>, mode: ExecutionMode) -> (AgentLoopConfig, AgentSta
         convert_to_llm: |m| m.to_vec(),
         cwd: std::env::temp_dir(),
         limits: Default::default(),
+        settled: None,
     };
     let state = AgentState {
         system_prompt: "sys".into(),

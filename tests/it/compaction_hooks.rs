@@ -56,6 +56,7 @@ async fn agent_with_extension(cwd: &Path) -> (AgentSession, FauxProvider) {
         convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
+        settled: None,
     };
     let view = SharedView::new(cwd);
     let handle = ExtensionHandle::start(HostConfig::new(vec![path], cwd), view.clone());

@@ -87,6 +87,7 @@ mod playground_data;
 mod playground_safety;
 mod playground_ui;
 mod playground_ui_overlays;
+mod print_settled;
 mod reliability;
 mod resources_skills;
 mod resume_folder;

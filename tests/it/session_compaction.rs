@@ -39,6 +39,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path, keep: u64) ->
         convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
+        settled: None,
     };
     let mut retry = RetryPolicy::default();
     retry.settings.enabled = false;

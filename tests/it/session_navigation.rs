@@ -41,6 +41,7 @@ fn agent(server: &MockServer, session: SessionManager, cwd: &Path) -> AgentSessi
         convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
+        settled: None,
     };
     let mut agent = AgentSession::new(
         AgentState::default(),

@@ -217,6 +217,7 @@ async fn start(
         convert_to_llm: crate::session::convert::convert_conversation,
         cwd: cwd.to_path_buf(),
         limits: Default::default(),
+        settled: None,
     };
     let view = SharedView::new(cwd);
     let entries: Vec<PathBuf> = extensions

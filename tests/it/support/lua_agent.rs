@@ -58,6 +58,7 @@ pub async fn session_with_tools(
         convert_to_llm: pi::session::convert::convert_conversation,
         cwd: cwd.clone(),
         limits: Default::default(),
+        settled: None,
     };
     let view = SharedView::new(&cwd);
     let handle = ExtensionHandle::start(host, view.clone());

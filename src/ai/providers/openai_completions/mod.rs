@@ -24,6 +24,10 @@ use crate::ai::sse::SseEvent;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{ContentBlock, StopReason, ThinkingContent, Usage};
 
+/// The format of the settled parts this provider takes and reports (changes when the
+/// entries it writes change).
+pub const SETTLED_FORMAT: &str = "openai-completions/1";
+
 /// OpenAI Chat Completions API over SSE.
 #[derive(Default)]
 pub struct OpenAiCompletions {
@@ -35,6 +39,10 @@ pub struct OpenAiCompletions {
 impl ApiProvider for OpenAiCompletions {
     fn api(&self) -> &str {
         "openai-completions"
+    }
+
+    fn settled_format(&self) -> Option<&'static str> {
+        Some(SETTLED_FORMAT)
     }
 
     async fn stream(

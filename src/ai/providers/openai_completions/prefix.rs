@@ -7,13 +7,21 @@
 //! prompt, the same earlier messages (compared in full), and a user message still at
 //! the point itself. Conversations whose tool-call ids are renamed for the model, and
 //! bodies with cache markers (which land near the end), are converted whole.
+//!
+//! The settled part may also come from an earlier process (`StreamOptions::settled`,
+//! kept on disk by the agent): its entries are sent as they are and only the messages
+//! after it are converted.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::compat::OpenAiCompat;
 use crate::ai::providers::openai_completions::messages::{Converted, convert_messages};
-use crate::ai::providers::openai_completions::request::{normalize_tool_call_id, wire_body};
+use crate::ai::providers::openai_completions::request::{
+    has_tool_history, normalize_tool_call_id, wire_body,
+};
+use crate::ai::settled::{SettledExchange, WrittenSettled};
 use crate::ai::stream::StreamOptions;
 use crate::ai::transform::{renames_tool_calls, transform_borrowed};
 use crate::ai::types::{Context, Message};
@@ -61,13 +69,42 @@ impl Prefix {
 
 impl PrefixCache {
     /// The request body for `context`: as [`super::request::body_bytes`] writes it, the
-    /// settled part taken from the previous request's when it is unchanged.
+    /// settled part taken from the previous request's when it is unchanged, or from the
+    /// part `options.settled` gives (then the context's messages are those after it).
+    /// The settled part written is reported to `options.settled`.
     pub fn body_bytes(
         &self,
         model: &Model,
         context: &Arc<Context>,
         options: &StreamOptions,
         compat: &OpenAiCompat,
+    ) -> Vec<u8> {
+        let exchange = options.settled.as_deref();
+        let Some(exchange) = exchange.filter(|e| e.given.is_some()) else {
+            return self.build(model, context, options, compat, exchange);
+        };
+        // The kept entries were made for whole conversations, these messages are not one.
+        crate::sync::LockExt::locked(&self.slot).take();
+        if let Some(body) = with_given(model, context, options, compat, exchange) {
+            return body;
+        }
+        let whole = Arc::new(Context {
+            system_prompt: context.system_prompt.clone(),
+            messages: exchange.whole(&context.messages),
+            tools: context.tools.clone(),
+        });
+        let body = self.build(model, &whole, options, compat, Some(exchange));
+        crate::sync::LockExt::locked(&self.slot).take();
+        body
+    }
+
+    fn build(
+        &self,
+        model: &Model,
+        context: &Arc<Context>,
+        options: &StreamOptions,
+        compat: &OpenAiCompat,
+        report: Option<&SettledExchange>,
     ) -> Vec<u8> {
         let normalize = |id: &str| normalize_tool_call_id(model, id);
         let end = settled_end(&context.messages)
@@ -95,12 +132,7 @@ impl PrefixCache {
             entries,
             after_tool_result,
         } = convert_messages(model, system, &settled, compat, after_tool_result);
-        for entry in &entries {
-            if !bytes.is_empty() {
-                bytes.push(b',');
-            }
-            entry.write_to(&mut bytes);
-        }
+        append_entries(&mut bytes, &entries);
         let rest = transform_borrowed(&context.messages[end..], model, &normalize);
         let tail = convert_messages(model, None, &rest, compat, after_tool_result).entries;
         let mut messages = Vec::with_capacity(tail.len() + 1);
@@ -109,7 +141,15 @@ impl PrefixCache {
         }
         messages.extend(tail);
         let mut out = Vec::with_capacity(bytes.len() + 4096);
-        wire_body(model, context, messages, options, compat).write_to(&mut out);
+        wire_body(model, context, messages, options, compat, false).write_to(&mut out);
+        if let Some(exchange) = report {
+            exchange.set_written(WrittenSettled {
+                count: end,
+                bytes: bytes.clone(),
+                after_tool_result,
+                tool_history: has_tool_history(&context.messages[..end]),
+            });
+        }
         *crate::sync::LockExt::locked(&self.slot) = Some(Prefix {
             model: model.clone(),
             context: Arc::clone(context),
@@ -128,6 +168,85 @@ impl PrefixCache {
             .as_ref()
             .map_or((0, 0), |p| (p.upto, p.reused))
     }
+}
+
+/// Entries after `bytes`, comma-separated.
+fn append_entries(bytes: &mut Vec<u8>, entries: &[WireJson<'_>]) {
+    for entry in entries {
+        if !bytes.is_empty() {
+            bytes.push(b',');
+        }
+        entry.write_to(bytes);
+    }
+}
+
+/// The body with the given settled part sent as is, when it was written for this
+/// model, system prompt and wire options and the messages after it start with a user
+/// message; `None` when the whole conversation must be converted instead.
+fn with_given(
+    model: &Model,
+    context: &Context,
+    options: &StreamOptions,
+    compat: &OpenAiCompat,
+    exchange: &SettledExchange,
+) -> Option<Vec<u8>> {
+    let given = exchange.given.as_ref()?;
+    let fits = given.format == super::SETTLED_FORMAT
+        && given.model == *model
+        && given.system_prompt == context.system_prompt
+        && !given.bytes.is_empty()
+        && compat.cache_control_format.as_deref() != Some("anthropic")
+        && matches!(context.messages.first(), Some(Message::User(_)));
+    if !fits {
+        return None;
+    }
+    let normalize = |id: &str| normalize_tool_call_id(model, id);
+    let end = context
+        .messages
+        .iter()
+        .rposition(|m| matches!(m, Message::User(_)))?;
+    if renames_tool_calls(&context.messages[..end], model, &normalize) {
+        return None;
+    }
+    let settled = transform_borrowed(&context.messages[..end], model, &normalize);
+    let Converted {
+        entries,
+        after_tool_result,
+    } = convert_messages(model, None, &settled, compat, given.after_tool_result);
+    // Copied only when it grows.
+    let bytes = match entries.is_empty() {
+        true => Cow::Borrowed(&given.bytes[..]),
+        false => {
+            let mut grown = given.bytes.clone();
+            append_entries(&mut grown, &entries);
+            Cow::Owned(grown)
+        }
+    };
+    let rest = transform_borrowed(&context.messages[end..], model, &normalize);
+    let tail = convert_messages(model, None, &rest, compat, after_tool_result).entries;
+    let mut messages = Vec::with_capacity(tail.len() + 1);
+    messages.push(WireJson::Raw(&bytes));
+    messages.extend(tail);
+    let mut out = Vec::with_capacity(bytes.len() + 4096);
+    let body = wire_body(
+        model,
+        context,
+        messages,
+        options,
+        compat,
+        given.tool_history,
+    );
+    body.write_to(&mut out);
+    if end > 0 {
+        // Only a part reaching further than the given one is worth keeping.
+        exchange.set_written(WrittenSettled {
+            count: given.count + end,
+            bytes: bytes.into_owned(),
+            after_tool_result,
+            tool_history: given.tool_history || has_tool_history(&context.messages[..end]),
+        });
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::ai::providers::openai_completions::request::body_bytes;
+use crate::ai::settled::SettledPart;
 use crate::ai::types::{
     AssistantMessage, ContentBlock, StopReason, ToolCall, ToolResultMessage, ToolSpec, UserMessage,
 };
@@ -172,4 +173,143 @@ fn renamed_ids_and_cache_markers_convert_whole() {
     plain.push(user("second"));
     send(&cache, &marked, &context(plain));
     assert_eq!(cache.covered(), (0, 0));
+}
+
+/// The body of `messages` in a new cache, reporting its settled part.
+fn written(m: &Model, messages: &[Message]) -> (Vec<u8>, WrittenSettled) {
+    let exchange = Arc::new(SettledExchange::new(None));
+    let options = StreamOptions {
+        session_id: Some("s".into()),
+        settled: Some(Arc::clone(&exchange)),
+        ..Default::default()
+    };
+    let compat = OpenAiCompat::for_model(m);
+    let body = PrefixCache::default().body_bytes(m, &context(messages.to_vec()), &options, &compat);
+    (body, exchange.take_written().expect("a settled part"))
+}
+
+/// The body of the messages after `part` in a new cache, given `part` (made for `made_for`).
+fn given(
+    m: &Model,
+    made_for: &Model,
+    part: &WrittenSettled,
+    messages: &[Message],
+) -> (Vec<u8>, Option<WrittenSettled>) {
+    let earlier = messages[..part.count].to_vec();
+    let exchange = Arc::new(SettledExchange::new(Some(SettledPart {
+        format: super::super::SETTLED_FORMAT.into(),
+        model: made_for.clone(),
+        system_prompt: Some("sys".into()),
+        count: part.count,
+        bytes: part.bytes.clone(),
+        after_tool_result: part.after_tool_result,
+        tool_history: part.tool_history,
+        messages: Arc::new(move || earlier.clone()),
+    })));
+    let options = StreamOptions {
+        session_id: Some("s".into()),
+        settled: Some(Arc::clone(&exchange)),
+        ..Default::default()
+    };
+    let compat = OpenAiCompat::for_model(m);
+    let rest = context(messages[part.count..].to_vec());
+    let body = PrefixCache::default().body_bytes(m, &rest, &options, &compat);
+    (body, exchange.take_written())
+}
+
+#[test]
+fn a_given_settled_part_is_sent_as_is_and_grows() {
+    let m = model(None);
+    let mut messages = vec![user("first")];
+    messages.extend(tool_round("a", Some("A")));
+    messages.push(user("second"));
+    let (_, first) = written(&m, &messages);
+    assert_eq!(first.count, 3);
+    assert!(first.tool_history);
+    messages.extend(tool_round("b", Some("B")));
+    messages.push(user("third"));
+    let (whole, all) = written(&m, &messages);
+    let (body, grown) = given(&m, &m, &first, &messages);
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        String::from_utf8(whole).unwrap()
+    );
+    assert_eq!(grown, Some(all));
+    // The given bytes are what is sent: a change in them shows in the body.
+    let mut marked = first.clone();
+    let text = String::from_utf8(marked.bytes)
+        .unwrap()
+        .replace("first", "FIRST");
+    marked.bytes = text.into_bytes();
+    let (body, _) = given(&m, &m, &marked, &messages);
+    assert!(String::from_utf8(body).unwrap().contains("FIRST"));
+}
+
+#[test]
+fn a_given_part_that_does_not_fit_converts_the_whole_conversation() {
+    let m = model(None);
+    let mut messages = vec![user("first")];
+    messages.extend(tool_round("a", Some("A")));
+    messages.push(user("second"));
+    let (_, first) = written(&m, &messages);
+    let mut marked = first.clone();
+    let text = String::from_utf8(marked.bytes)
+        .unwrap()
+        .replace("first", "FIRST");
+    marked.bytes = text.into_bytes();
+    messages.push(user("third"));
+    let (whole, all) = written(&m, &messages);
+    // Made for another model: the messages are converted again, from the start.
+    let mut other = m.clone();
+    other.id = "m2".into();
+    let (body, reported) = given(&m, &other, &marked, &messages);
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        String::from_utf8(whole.clone()).unwrap()
+    );
+    assert_eq!(reported, Some(all));
+    // Cache markers land near the end: never taken as they are.
+    let marks = model(Some(json!({"cacheControlFormat": "anthropic"})));
+    let (body, _) = given(&marks, &marks, &marked, &messages);
+    assert!(!String::from_utf8(body).unwrap().contains("FIRST"));
+}
+
+#[test]
+fn tool_history_in_a_given_part_still_sends_an_empty_tool_list() {
+    let m = model(None);
+    let mut messages = vec![user("first")];
+    messages.extend(tool_round("a", Some("A")));
+    messages.push(user("second"));
+    let (_, first) = written(&m, &messages);
+    messages.push(user("third"));
+    let earlier = messages[..first.count].to_vec();
+    let exchange = Arc::new(SettledExchange::new(Some(SettledPart {
+        format: super::super::SETTLED_FORMAT.into(),
+        model: m.clone(),
+        system_prompt: Some("sys".into()),
+        count: first.count,
+        bytes: first.bytes.clone(),
+        after_tool_result: first.after_tool_result,
+        tool_history: first.tool_history,
+        messages: Arc::new(move || earlier.clone()),
+    })));
+    let compat = OpenAiCompat::for_model(&m);
+    let no_tools = |messages: Vec<Message>| {
+        let mut c = (*context(messages)).clone();
+        c.tools.clear();
+        Arc::new(c)
+    };
+    let options = StreamOptions {
+        settled: Some(exchange),
+        ..Default::default()
+    };
+    let rest = no_tools(messages[first.count..].to_vec());
+    let body = PrefixCache::default().body_bytes(&m, &rest, &options, &compat);
+    let whole = body_bytes(&m, &no_tools(messages), &StreamOptions::default(), &compat);
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        String::from_utf8(whole.clone()).unwrap()
+    );
+    let body: Value = serde_json::from_slice(&whole).unwrap();
+    assert_eq!(body["tools"], json!([]));
 }

@@ -71,7 +71,7 @@ pub fn build_body(
 ) -> Value {
     let transformed = replayed(model, context);
     let messages = all_messages(model, context, &transformed, compat);
-    wire_body(model, context, messages, options, compat).to_value()
+    wire_body(model, context, messages, options, compat, false).to_value()
 }
 
 /// [`build_body`] serialised, written straight from the conversation (no `Value` copy).
@@ -84,7 +84,7 @@ pub fn body_bytes(
     let transformed = replayed(model, context);
     let messages = all_messages(model, context, &transformed, compat);
     let mut out = Vec::new();
-    wire_body(model, context, messages, options, compat).write_to(&mut out);
+    wire_body(model, context, messages, options, compat, false).write_to(&mut out);
     out
 }
 
@@ -111,13 +111,15 @@ fn owned(value: Value) -> WireJson<'static> {
     WireJson::OwnedJson(value)
 }
 
-/// The body around `messages` (the converted conversation).
+/// The body around `messages` (the converted conversation); `earlier_tool_history`:
+/// messages before the context's (a settled part sent as is) hold tool calls or results.
 pub(super) fn wire_body<'a>(
     model: &'a Model,
     context: &'a Context,
     mut messages: Vec<WireJson<'a>>,
     options: &StreamOptions,
     compat: &OpenAiCompat,
+    earlier_tool_history: bool,
 ) -> WireJson<'a> {
     let long = long_retention();
     let mut body = WireObject::new();
@@ -152,7 +154,7 @@ pub(super) fn wire_body<'a>(
         if compat.zai_tool_stream {
             body.insert("tool_stream", owned(json!(true)));
         }
-    } else if has_tool_history(&context.messages) {
+    } else if earlier_tool_history || has_tool_history(&context.messages) {
         tools = Some(Vec::new());
     }
     if compat.cache_control_format.as_deref() == Some("anthropic") {
@@ -267,7 +269,8 @@ fn add_reasoning(
     }
 }
 
-fn has_tool_history(messages: &[Message]) -> bool {
+/// Whether some message is a tool call or a tool result.
+pub(super) fn has_tool_history(messages: &[Message]) -> bool {
     messages.iter().any(|m| match m {
         Message::ToolResult(_) => true,
         Message::Assistant(a) => !a.tool_calls().is_empty(),
