@@ -9,6 +9,8 @@ mod branched;
 pub mod context;
 pub mod convert;
 pub mod entries;
+mod entry_head;
+mod entry_names;
 pub mod error;
 pub mod ids;
 pub mod index_file;

@@ -72,6 +72,15 @@ impl EntryPreview {
         }
     }
 
+    /// A preview made from its parts (`quiet` only for an answer with nothing to read).
+    pub(super) fn from_parts(kind: PreviewKind, text: String, quiet: bool) -> Self {
+        EntryPreview {
+            text: text.into_boxed_str(),
+            kind,
+            quiet,
+        }
+    }
+
     /// What the line says.
     pub fn kind(&self) -> PreviewKind {
         self.kind
@@ -112,7 +121,7 @@ impl EntryPreview {
 /// The first words of `text` on one line (runs of whitespace become one
 /// space), cut at [`PREVIEW_CHARS`]: only the beginning of a long text is
 /// looked at.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
     let mut space = false;
@@ -159,33 +168,57 @@ fn message_parts(message: &Message) -> (PreviewKind, String) {
     match message {
         Message::User(u) => (PreviewKind::User, one_line(content_text(&u.content))),
         Message::Assistant(a) => {
-            let mut line = one_line(first_text(&a.content));
             let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
-            if !calls.is_empty() {
-                if !line.is_empty() {
-                    line.push(' ');
-                }
-                line.push_str(&format!("[{}]", calls.join(", ")));
-            }
-            match &a.error_message {
-                Some(error) if line.is_empty() => (PreviewKind::AssistantError, one_line(error)),
-                _ => (PreviewKind::Assistant, line),
-            }
+            let error = a.error_message.as_deref().map(one_line);
+            let line = one_line(first_text(&a.content));
+            assistant_parts(line, &calls.join(", "), calls.len(), error)
         }
         Message::ToolResult(r) => (
             PreviewKind::ToolResult,
-            format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
+            tagged_line(&r.tool_name, &one_line(first_text(&r.content))),
         ),
-        Message::BashExecution(b) => (PreviewKind::Shell, format!("!{}", one_line(&b.command))),
+        Message::BashExecution(b) => (PreviewKind::Shell, shell_line(&one_line(&b.command))),
         Message::Custom(c) => (
             PreviewKind::CustomMessage,
-            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+            tagged_line(&c.custom_type, &one_line(content_text(&c.content))),
         ),
         Message::BranchSummary(s) => (PreviewKind::BranchSummaryMessage, one_line(&s.summary)),
         Message::CompactionSummary(s) => {
             (PreviewKind::CompactionMessage, s.tokens_before.to_string())
         }
     }
+}
+
+/// An answer's kind and text from its first words (`line`), its tool calls' names
+/// joined by `, ` (`calls`, `count` of them) and its error's first words.
+pub(super) fn assistant_parts(
+    mut line: String,
+    calls: &str,
+    count: usize,
+    error: Option<String>,
+) -> (PreviewKind, String) {
+    if count > 0 {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push('[');
+        line.push_str(calls);
+        line.push(']');
+    }
+    match error {
+        Some(error) if line.is_empty() => (PreviewKind::AssistantError, error),
+        _ => (PreviewKind::Assistant, line),
+    }
+}
+
+/// `[tag] line`: a tool result's or an extension message's text.
+pub(super) fn tagged_line(tag: &str, line: &str) -> String {
+    format!("[{tag}] {line}")
+}
+
+/// `!command`: a user shell command's text.
+pub(super) fn shell_line(line: &str) -> String {
+    format!("!{line}")
 }
 
 fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
@@ -195,7 +228,7 @@ fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
         SessionEntry::BranchSummary(b) => (PreviewKind::BranchSummary, one_line(&b.summary)),
         SessionEntry::CustomMessage(c) => (
             PreviewKind::CustomMessage,
-            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+            tagged_line(&c.custom_type, &one_line(content_text(&c.content))),
         ),
         SessionEntry::ModelChange(m) => (
             PreviewKind::Model,
@@ -216,15 +249,21 @@ fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
 fn is_quiet(entry: &SessionEntry) -> bool {
     match entry {
         SessionEntry::Message(m) => match &m.message {
-            Message::Assistant(a) => {
-                first_text(&a.content).trim().is_empty()
-                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
-                    && a.error_message.is_none()
-            }
+            Message::Assistant(a) => answer_is_quiet(
+                first_text(&a.content),
+                a.stop_reason,
+                a.error_message.is_some(),
+            ),
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether an answer whose first text is `text` is quiet: no text (only
+/// whitespace), stopped or calling tools, and no error.
+pub(super) fn answer_is_quiet(text: &str, stop: StopReason, error: bool) -> bool {
+    text.trim().is_empty() && matches!(stop, StopReason::Stop | StopReason::ToolUse) && !error
 }
 
 #[cfg(test)]
