@@ -125,7 +125,9 @@ struct MessageLine<'a> {
 
 impl<'de> Deserialize<'de> for MessageLine<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        line_head!(MessageLine { message: MessageHead, });
+        line_head!(MessageLine {
+            message: MessageHead,
+        });
         let raw = Raw::deserialize(deserializer)?;
         Ok(MessageLine {
             base: Base {
@@ -563,7 +565,9 @@ impl<'de, const LINE: bool> ReadTagged<'de> for Block<'de, LINE> {
     fn read<D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
         Ok(Block(match name {
             "text" if LINE => BlockHead::Text(TextBlock::<OneLine>::deserialize(rest)?.text.0),
-            "text" => TextBlock::<Str>::deserialize(rest).map(|_| BlockHead::Text(String::new()))?,
+            "text" => {
+                TextBlock::<Str>::deserialize(rest).map(|_| BlockHead::Text(String::new()))?
+            }
             "thinking" => ThinkingBlock::deserialize(rest).map(|_| BlockHead::Other)?,
             "image" => ImageBlock::deserialize(rest).map(|_| BlockHead::Other)?,
             "toolCall" => BlockHead::Call(CallBlock::deserialize(rest)?.name),

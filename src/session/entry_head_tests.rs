@@ -6,18 +6,6 @@ use crate::session::entries::SessionEntry;
 use crate::session::migrate::migrate_to_current;
 use crate::session::preview::EntryPreview;
 
-/// What the index keeps of a fully read entry, in the head's terms.
-fn full(line: &str) -> Option<(String, String, Option<String>, String, Option<MessageFacts>)> {
-    let entry = SessionEntry::parse_line(line)?;
-    Some((
-        entry.type_name().to_string(),
-        entry.id().to_string(),
-        entry.parent_id().map(str::to_string),
-        entry.timestamp().to_string(),
-        entry.as_message().map(MessageFacts::of),
-    ))
-}
-
 /// Reads `line` by its head and in full; when the head is read, everything the
 /// index keeps must be the same. Returns whether the head was read.
 fn check(line: &str) -> bool {
@@ -30,11 +18,11 @@ fn check(line: &str) -> bool {
         !matches!(entry, SessionEntry::Unknown(_)),
         "a head read from an unreadable entry: {line}"
     );
-    let (kind, id, parent, timestamp, facts) = full(line).unwrap();
-    assert_eq!(head.names.kind(), kind, "{line}");
-    assert_eq!(head.names.id(), id, "{line}");
-    assert_eq!(head.names.parent_id(), parent.as_deref(), "{line}");
-    assert_eq!(head.names.timestamp(), timestamp, "{line}");
+    assert_eq!(head.names.kind(), entry.type_name(), "{line}");
+    assert_eq!(head.names.id(), entry.id(), "{line}");
+    assert_eq!(head.names.parent_id(), entry.parent_id(), "{line}");
+    assert_eq!(head.names.timestamp(), entry.timestamp(), "{line}");
+    let facts = entry.as_message().map(MessageFacts::of);
     assert_eq!(head.facts, facts, "{line}");
     assert_eq!(head.is_assistant(), entry.is_assistant_message(), "{line}");
     assert_eq!(head.preview, EntryPreview::of(&entry), "{line}");

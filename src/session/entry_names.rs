@@ -73,8 +73,14 @@ mod tests {
         assert_eq!(names.timestamp(), "2025-01-01T00:00:00.000Z");
         let root = EntryNames::new("x-ext", "", Some(""), "");
         assert_eq!(root.kind(), "x-ext");
-        assert_eq!((root.id(), root.parent_id(), root.timestamp()), ("", Some(""), ""));
+        assert_eq!(
+            (root.id(), root.parent_id(), root.timestamp()),
+            ("", Some(""), "")
+        );
         let orphan = EntryNames::new("label", "é", None, "t");
-        assert_eq!((orphan.id(), orphan.parent_id(), orphan.timestamp()), ("é", None, "t"));
+        assert_eq!(
+            (orphan.id(), orphan.parent_id(), orphan.timestamp()),
+            ("é", None, "t")
+        );
     }
 }

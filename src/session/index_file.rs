@@ -230,12 +230,12 @@ fn index_line(part: &mut Part, content: &[u8], offset: u64, warm: bool) {
     if text.trim().is_empty() {
         return;
     }
-    if !warm && let Ok(len) = u32::try_from(content.len()) {
-        if let Some(head) = EntryHead::read(&text) {
-            part.entries
-                .push(StoredEntry::from_head(head, offset, len));
-            return;
-        }
+    if !warm
+        && let Ok(len) = u32::try_from(content.len())
+        && let Some(head) = EntryHead::read(&text)
+    {
+        part.entries.push(StoredEntry::from_head(head, offset, len));
+        return;
     }
     match SessionEntry::parse_line(&text) {
         Some(entry) if entry.type_name() == "session" => {}

@@ -111,9 +111,13 @@ fn entries_read_by_their_head_index_as_a_whole_load_reads_them() {
             r#"{{"type":"message","id":"c","parentId":"b",{base},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c"}}]}}}}"#
         ),
         format!(r#"{{"type":"label","id":"d","parentId":"c",{base},"targetId":"a","label":"x"}}"#),
-        format!(r#"{{"type":"custom","customType":"s","data":[1],"id":"e","parentId":"d",{base}}}"#),
+        format!(
+            r#"{{"type":"custom","customType":"s","data":[1],"id":"e","parentId":"d",{base}}}"#
+        ),
         format!(r#"{{"type":"future","id":"f","parentId":"e",{base}}}"#),
-        format!(r#"{{"type":"message","id":"g","parentId":"f",{base},"message":{{"role":"user","content":"x"#),
+        format!(
+            r#"{{"type":"message","id":"g","parentId":"f",{base},"message":{{"role":"user","content":"x"#
+        ),
         message_line("h", Some("f"), 20),
     ];
     write(&path, &lines, true);
@@ -137,10 +141,18 @@ fn entries_read_by_their_head_index_as_a_whole_load_reads_them() {
         assert_eq!(indexed_entry.id(), entry.id());
         assert_eq!(indexed_entry.parent_id(), entry.parent_id());
         assert_eq!(indexed_entry.timestamp(), entry.timestamp());
-        assert_eq!(*indexed_entry.preview(), EntryPreview::of(entry), "{position}");
+        assert_eq!(
+            *indexed_entry.preview(),
+            EntryPreview::of(entry),
+            "{position}"
+        );
         assert_eq!(stored.is_message(), entry.is_message());
         assert_eq!(stored.is_assistant(), entry.is_assistant_message());
         let facts = indexed.store.stored_message(position).map(|m| m.facts);
-        assert_eq!(facts, entry.as_message().map(MessageFacts::of), "{position}");
+        assert_eq!(
+            facts,
+            entry.as_message().map(MessageFacts::of),
+            "{position}"
+        );
     }
 }
