@@ -6,19 +6,17 @@
 //! Anything less certain (a tag that is not its object's first key, a type or
 //! role not covered here, any shape error) is left to the full reading.
 
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 
 use super::entries::sniff_type;
 use super::entry_names::EntryNames;
+use super::head_json::{Any, Name, OneLine, ReadTagged, Str, TaggedVisitor};
 use super::preview::{
     EntryPreview, PreviewKind, answer_is_quiet, assistant_parts, one_line, shell_line, tagged_line,
 };
 use crate::agent::conversation::MessageFacts;
-use crate::ai::tagged::Text;
 use crate::ai::types::{StopReason, Usage};
 
 /// What the index keeps of an entry read by its head.
@@ -579,173 +577,6 @@ impl<'de, const LINE: bool> ReadTagged<'de> for Block<'de, LINE> {
 impl<'de, const LINE: bool> Deserialize<'de> for Block<'de, LINE> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_map(TaggedVisitor::<Block<'de, LINE>>(PhantomData))
-    }
-}
-
-/// An object tagged by its first key, read by the tag's value.
-trait ReadTagged<'de>: Sized {
-    /// The tag's key.
-    const TAG: &'static str;
-
-    /// The object tagged `name`, its other keys read from `rest`.
-    fn read<D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error>;
-}
-
-struct TaggedVisitor<T>(PhantomData<T>);
-
-impl<'de, T: ReadTagged<'de>> Visitor<'de> for TaggedVisitor<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(f, "an object whose first key is `{}`", T::TAG)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        match map.next_key::<Text<'de>>()? {
-            Some(Text(first)) if first == T::TAG => {}
-            _ => return Err(de::Error::custom("the tag is not the first key")),
-        }
-        let Text(name) = map.next_value()?;
-        T::read(&name, MapAccessDeserializer::new(map))
-    }
-}
-
-/// A string borrowed from the line when it needs no unescaping.
-struct Name<'a>(Cow<'a, str>);
-
-struct NameVisitor;
-
-impl<'de> Visitor<'de> for NameVisitor {
-    type Value = Name<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Name<'de>, E> {
-        Ok(Name(Cow::Borrowed(text)))
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Name<'de>, E> {
-        Ok(Name(Cow::Owned(text.to_owned())))
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Name<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_str(NameVisitor)
-    }
-}
-
-/// The first words of a string on one line.
-struct OneLine(String);
-
-struct OneLineVisitor;
-
-impl Visitor<'_> for OneLineVisitor {
-    type Value = OneLine;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<OneLine, E> {
-        Ok(OneLine(one_line(text)))
-    }
-}
-
-impl<'de> Deserialize<'de> for OneLine {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_str(OneLineVisitor)
-    }
-}
-
-/// A string, checked and dropped.
-#[derive(Default)]
-struct Str;
-
-struct StrVisitor;
-
-impl Visitor<'_> for StrVisitor {
-    type Value = Str;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Str, E> {
-        Ok(Str)
-    }
-}
-
-impl<'de> Deserialize<'de> for Str {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_str(StrVisitor)
-    }
-}
-
-/// Any JSON value, read as [`serde_json::Value`] would read it (numbers in
-/// range included) and dropped.
-#[derive(Default)]
-struct Any;
-
-struct AnyVisitor;
-
-impl<'de> Visitor<'de> for AnyVisitor {
-    type Value = Any;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Any, E> {
-        Ok(Any)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Any, D::Error> {
-        Any::deserialize(deserializer)
-    }
-
-    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Any, S::Error> {
-        while seq.next_element::<Any>()?.is_some() {}
-        Ok(Any)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Any, A::Error> {
-        while map.next_key::<Str>()?.is_some() {
-            map.next_value::<Any>()?;
-        }
-        Ok(Any)
-    }
-}
-
-impl<'de> Deserialize<'de> for Any {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(AnyVisitor)
     }
 }
 

@@ -12,6 +12,7 @@ pub mod entries;
 mod entry_head;
 mod entry_names;
 pub mod error;
+mod head_json;
 pub mod ids;
 pub mod index_file;
 pub mod layout;
