@@ -125,8 +125,17 @@ pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
     let mut space = false;
-    for c in text.chars() {
-        if c.is_whitespace() {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // A run of visible ASCII is taken at once; any other character alone.
+        let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
+        let (word, len) = if run > 0 {
+            (&rest[..run], run)
+        } else {
+            (&rest[..c.len_utf8()], 1)
+        };
+        rest = &rest[word.len()..];
+        if run == 0 && c.is_whitespace() {
             space = chars > 0;
             continue;
         }
@@ -135,12 +144,15 @@ pub(super) fn one_line(text: &str) -> String {
             chars += 1;
             space = false;
         }
-        if chars >= PREVIEW_CHARS {
+        let room = PREVIEW_CHARS.saturating_sub(chars);
+        if len > room {
+            // Only a run of ASCII is cut inside: one byte per character.
+            out.push_str(&word[..room]);
             out.push('…');
             return out;
         }
-        out.push(c);
-        chars += 1;
+        out.push_str(word);
+        chars += len;
     }
     out
 }
@@ -308,6 +320,73 @@ mod tests {
         assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
         assert_eq!(one_line(" a \u{3000} b\r\nc "), "a b c");
         assert_eq!(one_line(" \n "), "");
+    }
+
+    /// One character at a time: what [`one_line`] must give.
+    fn one_line_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = 0;
+        let mut space = false;
+        for c in text.chars() {
+            if c.is_whitespace() {
+                space = chars > 0;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                chars += 1;
+                space = false;
+            }
+            if chars >= PREVIEW_CHARS {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_ascii_are_cut_as_single_characters_are() {
+        let pieces = [
+            "a",
+            "word",
+            " ",
+            "\n",
+            "\t\r\n ",
+            "é",
+            "日本",
+            "\u{3000}",
+            "\u{85}",
+            "\u{1f}",
+            "\u{7f}",
+            "x".repeat(37).leak(),
+            "-=+",
+            "\u{a0}",
+            "👍🏽",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            while text.chars().count() < 400 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let piece = pieces[(seed >> 33) as usize % pieces.len()];
+                text.push_str(piece);
+                if (seed >> 20).is_multiple_of(9) {
+                    assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+                }
+            }
+            assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+        }
+        for n in PREVIEW_CHARS - 2..PREVIEW_CHARS + 3 {
+            for tail in ["", " ", "y", " y", "é", "\n\n"] {
+                let text = format!("{}{tail}", "x".repeat(n));
+                assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]
