@@ -232,7 +232,7 @@ macro_rules! session_entry {
         }
 
         /// The `type` of every known entry.
-        const KNOWN_TYPES: &[&str] = &[$($kind),*];
+        pub(super) const KNOWN_TYPES: &[&str] = &[$($kind),*];
 
         impl SessionEntry {
             /// The type and the fields every entry shares (an unknown entry's
@@ -411,7 +411,7 @@ struct TypeProbe<'a> {
 }
 
 /// Fast path for lines written by pi or this crate, which start with the type.
-fn sniff_type(line: &str) -> Option<&str> {
+pub(super) fn sniff_type(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("{\"type\":\"")?;
     let end = rest.find('"')?;
     let kind = &rest[..end];

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
+use super::entry_head::EntryHead;
 use super::error::SessionError;
 use super::load::{LoadedSession, MAX_SESSION_BYTES, decode_lossy};
 use super::store::{EntryStore, StoredEntry};
@@ -50,6 +51,10 @@ pub enum Indexed {
 /// conversation taken right after opening then needs no second reading. A longer
 /// session's bodies stay in the file, read back when asked for.
 const KEEP_BODIES_UP_TO: u64 = 4 * 1024 * 1024;
+
+/// Fewer bytes than an entry line takes on average: a part's records are
+/// reserved at its length over this (the room never used is never touched).
+const LINE_BYTES_GUESS: u64 = 256;
 
 /// Bytes of entry lines per thread at least; smaller files are read on one.
 const BYTES_PER_THREAD: u64 = 256 * 1024;
@@ -132,13 +137,20 @@ pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, Se
             results
         })
     };
+    let mut parts = Vec::with_capacity(results.len());
+    for result in results {
+        parts.push(result.map_err(read_error)?);
+    }
     let mut entries = Vec::new();
     let mut unreadable_lines = Vec::new();
     let mut kept_unreadable = 0;
     let mut line_before = header_line;
-    for result in results {
-        let part = result.map_err(read_error)?;
-        entries.extend(part.entries);
+    for part in parts {
+        if entries.is_empty() {
+            entries = part.entries;
+        } else {
+            entries.extend(part.entries);
+        }
         unreadable_lines.extend(part.unreadable.iter().map(|n| n + line_before));
         kept_unreadable += part.kept_unreadable;
         line_before += part.lines;
@@ -176,7 +188,10 @@ fn index_part(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Part>
             end,
         },
     );
-    let mut part = Part::default();
+    let mut part = Part {
+        entries: Vec::with_capacity(usize::try_from((end - start) / LINE_BYTES_GUESS).unwrap_or(0)),
+        ..Part::default()
+    };
     let mut gathered = Vec::new();
     let mut offset = start;
     loop {
@@ -213,6 +228,13 @@ fn index_line(part: &mut Part, content: &[u8], offset: u64, warm: bool) {
     part.lines += 1;
     let text = decode_lossy(content);
     if text.trim().is_empty() {
+        return;
+    }
+    if !warm
+        && let Ok(len) = u32::try_from(content.len())
+        && let Some(head) = EntryHead::read(&text)
+    {
+        part.entries.push(StoredEntry::from_head(head, offset, len));
         return;
     }
     match SessionEntry::parse_line(&text) {

@@ -91,3 +91,68 @@ fn a_last_line_without_a_newline_is_read_whole() {
     write(&short, &lines[..3], false);
     check_against_whole_load(&short, 3, &[]);
 }
+
+#[test]
+fn entries_read_by_their_head_index_as_a_whole_load_reads_them() {
+    use crate::agent::conversation::MessageFacts;
+    use crate::session::preview::EntryPreview;
+    use crate::session::store::IndexedEntry;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shapes.jsonl");
+    let base = r#""timestamp":"2025-01-01T00:00:01.000Z""#;
+    let lines = vec![
+        message_line("a", None, 500),
+        format!(
+            r#"{{"type":"message","id":"b","parentId":"a",{base},"message":{{"role":"assistant","content":[{{"type":"text","text":"hi"}},{{"type":"toolCall","id":"c","name":"bash","arguments":{{"command":"ls"}}}}],"usage":{{"input":3,"output":4}},"stopReason":"toolUse","timestamp":2}}}}"#
+        ),
+        // A message whose body is of the wrong shape: kept, and warned about.
+        format!(
+            r#"{{"type":"message","id":"c","parentId":"b",{base},"message":{{"role":"assistant","content":[{{"type":"toolCall","id":"c"}}]}}}}"#
+        ),
+        format!(r#"{{"type":"label","id":"d","parentId":"c",{base},"targetId":"a","label":"x"}}"#),
+        format!(
+            r#"{{"type":"custom","customType":"s","data":[1],"id":"e","parentId":"d",{base}}}"#
+        ),
+        format!(r#"{{"type":"future","id":"f","parentId":"e",{base}}}"#),
+        format!(
+            r#"{{"type":"message","id":"g","parentId":"f",{base},"message":{{"role":"user","content":"x"#
+        ),
+        message_line("h", Some("f"), 20),
+    ];
+    write(&path, &lines, true);
+    let Some(Indexed::Ready(indexed)) = index_session_file(&path, false).unwrap() else {
+        panic!("not indexed");
+    };
+    let whole = load_session_file(&path, MigrationWrite::InMemory)
+        .unwrap()
+        .unwrap();
+    assert_eq!(indexed.store.len(), 7);
+    assert_eq!(whole.entries.len(), 7);
+    assert_eq!(indexed.unreadable_lines, [4, 8]);
+    assert_eq!(indexed.unreadable_lines, whole.unreadable_lines);
+    assert_eq!(indexed.skipped_lines, 1);
+    assert_eq!(indexed.skipped_lines, whole.skipped_lines);
+    for (position, entry) in whole.entries.iter().enumerate() {
+        assert_eq!(indexed.store.load(position).as_ref(), entry, "{position}");
+        let stored = indexed.store.meta(position);
+        let indexed_entry = IndexedEntry::new(&indexed.store, position);
+        assert_eq!(indexed_entry.kind(), entry.type_name());
+        assert_eq!(indexed_entry.id(), entry.id());
+        assert_eq!(indexed_entry.parent_id(), entry.parent_id());
+        assert_eq!(indexed_entry.timestamp(), entry.timestamp());
+        assert_eq!(
+            *indexed_entry.preview(),
+            EntryPreview::of(entry),
+            "{position}"
+        );
+        assert_eq!(stored.is_message(), entry.is_message());
+        assert_eq!(stored.is_assistant(), entry.is_assistant_message());
+        let facts = indexed.store.stored_message(position).map(|m| m.facts);
+        assert_eq!(
+            facts,
+            entry.as_message().map(MessageFacts::of),
+            "{position}"
+        );
+    }
+}

@@ -72,6 +72,15 @@ impl EntryPreview {
         }
     }
 
+    /// A preview made from its parts (`quiet` only for an answer with nothing to read).
+    pub(super) fn from_parts(kind: PreviewKind, text: String, quiet: bool) -> Self {
+        EntryPreview {
+            text: text.into_boxed_str(),
+            kind,
+            quiet,
+        }
+    }
+
     /// What the line says.
     pub fn kind(&self) -> PreviewKind {
         self.kind
@@ -112,12 +121,21 @@ impl EntryPreview {
 /// The first words of `text` on one line (runs of whitespace become one
 /// space), cut at [`PREVIEW_CHARS`]: only the beginning of a long text is
 /// looked at.
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
     let mut space = false;
-    for c in text.chars() {
-        if c.is_whitespace() {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        // A run of visible ASCII is taken at once; any other character alone.
+        let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
+        let (word, len) = if run > 0 {
+            (&rest[..run], run)
+        } else {
+            (&rest[..c.len_utf8()], 1)
+        };
+        rest = &rest[word.len()..];
+        if run == 0 && c.is_whitespace() {
             space = chars > 0;
             continue;
         }
@@ -126,12 +144,15 @@ fn one_line(text: &str) -> String {
             chars += 1;
             space = false;
         }
-        if chars >= PREVIEW_CHARS {
+        let room = PREVIEW_CHARS.saturating_sub(chars);
+        if len > room {
+            // Only a run of ASCII is cut inside: one byte per character.
+            out.push_str(&word[..room]);
             out.push('…');
             return out;
         }
-        out.push(c);
-        chars += 1;
+        out.push_str(word);
+        chars += len;
     }
     out
 }
@@ -159,33 +180,57 @@ fn message_parts(message: &Message) -> (PreviewKind, String) {
     match message {
         Message::User(u) => (PreviewKind::User, one_line(content_text(&u.content))),
         Message::Assistant(a) => {
-            let mut line = one_line(first_text(&a.content));
             let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
-            if !calls.is_empty() {
-                if !line.is_empty() {
-                    line.push(' ');
-                }
-                line.push_str(&format!("[{}]", calls.join(", ")));
-            }
-            match &a.error_message {
-                Some(error) if line.is_empty() => (PreviewKind::AssistantError, one_line(error)),
-                _ => (PreviewKind::Assistant, line),
-            }
+            let error = a.error_message.as_deref().map(one_line);
+            let line = one_line(first_text(&a.content));
+            assistant_parts(line, &calls.join(", "), calls.len(), error)
         }
         Message::ToolResult(r) => (
             PreviewKind::ToolResult,
-            format!("[{}] {}", r.tool_name, one_line(first_text(&r.content))),
+            tagged_line(&r.tool_name, &one_line(first_text(&r.content))),
         ),
-        Message::BashExecution(b) => (PreviewKind::Shell, format!("!{}", one_line(&b.command))),
+        Message::BashExecution(b) => (PreviewKind::Shell, shell_line(&one_line(&b.command))),
         Message::Custom(c) => (
             PreviewKind::CustomMessage,
-            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+            tagged_line(&c.custom_type, &one_line(content_text(&c.content))),
         ),
         Message::BranchSummary(s) => (PreviewKind::BranchSummaryMessage, one_line(&s.summary)),
         Message::CompactionSummary(s) => {
             (PreviewKind::CompactionMessage, s.tokens_before.to_string())
         }
     }
+}
+
+/// An answer's kind and text from its first words (`line`), its tool calls' names
+/// joined by `, ` (`calls`, `count` of them) and its error's first words.
+pub(super) fn assistant_parts(
+    mut line: String,
+    calls: &str,
+    count: usize,
+    error: Option<String>,
+) -> (PreviewKind, String) {
+    if count > 0 {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push('[');
+        line.push_str(calls);
+        line.push(']');
+    }
+    match error {
+        Some(error) if line.is_empty() => (PreviewKind::AssistantError, error),
+        _ => (PreviewKind::Assistant, line),
+    }
+}
+
+/// `[tag] line`: a tool result's or an extension message's text.
+pub(super) fn tagged_line(tag: &str, line: &str) -> String {
+    format!("[{tag}] {line}")
+}
+
+/// `!command`: a user shell command's text.
+pub(super) fn shell_line(line: &str) -> String {
+    format!("!{line}")
 }
 
 fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
@@ -195,7 +240,7 @@ fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
         SessionEntry::BranchSummary(b) => (PreviewKind::BranchSummary, one_line(&b.summary)),
         SessionEntry::CustomMessage(c) => (
             PreviewKind::CustomMessage,
-            format!("[{}] {}", c.custom_type, one_line(content_text(&c.content))),
+            tagged_line(&c.custom_type, &one_line(content_text(&c.content))),
         ),
         SessionEntry::ModelChange(m) => (
             PreviewKind::Model,
@@ -216,15 +261,21 @@ fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
 fn is_quiet(entry: &SessionEntry) -> bool {
     match entry {
         SessionEntry::Message(m) => match &m.message {
-            Message::Assistant(a) => {
-                first_text(&a.content).trim().is_empty()
-                    && matches!(a.stop_reason, StopReason::Stop | StopReason::ToolUse)
-                    && a.error_message.is_none()
-            }
+            Message::Assistant(a) => answer_is_quiet(
+                first_text(&a.content),
+                a.stop_reason,
+                a.error_message.is_some(),
+            ),
             _ => false,
         },
         _ => false,
     }
+}
+
+/// Whether an answer whose first text is `text` is quiet: no text (only
+/// whitespace), stopped or calling tools, and no error.
+pub(super) fn answer_is_quiet(text: &str, stop: StopReason, error: bool) -> bool {
+    text.trim().is_empty() && matches!(stop, StopReason::Stop | StopReason::ToolUse) && !error
 }
 
 #[cfg(test)]
@@ -269,6 +320,73 @@ mod tests {
         assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
         assert_eq!(one_line(" a \u{3000} b\r\nc "), "a b c");
         assert_eq!(one_line(" \n "), "");
+    }
+
+    /// One character at a time: what [`one_line`] must give.
+    fn one_line_by_chars(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = 0;
+        let mut space = false;
+        for c in text.chars() {
+            if c.is_whitespace() {
+                space = chars > 0;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                chars += 1;
+                space = false;
+            }
+            if chars >= PREVIEW_CHARS {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_ascii_are_cut_as_single_characters_are() {
+        let pieces = [
+            "a",
+            "word",
+            " ",
+            "\n",
+            "\t\r\n ",
+            "é",
+            "日本",
+            "\u{3000}",
+            "\u{85}",
+            "\u{1f}",
+            "\u{7f}",
+            "x".repeat(37).leak(),
+            "-=+",
+            "\u{a0}",
+            "👍🏽",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            while text.chars().count() < 400 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let piece = pieces[(seed >> 33) as usize % pieces.len()];
+                text.push_str(piece);
+                if (seed >> 20).is_multiple_of(9) {
+                    assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+                }
+            }
+            assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+        }
+        for n in PREVIEW_CHARS - 2..PREVIEW_CHARS + 3 {
+            for tail in ["", " ", "y", " y", "é", "\n\n"] {
+                let text = format!("{}{tail}", "x".repeat(n));
+                assert_eq!(one_line(&text), one_line_by_chars(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]

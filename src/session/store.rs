@@ -15,6 +15,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 
 use super::entries::SessionEntry;
+use super::entry_head::EntryHead;
+use super::entry_names::EntryNames;
 use super::load::decode_lossy;
 use super::preview::EntryPreview;
 use crate::agent::conversation::{MessageFacts, MessageSource, StoredMessage};
@@ -47,17 +49,13 @@ enum Body {
 /// One entry of the index.
 #[derive(Debug)]
 pub(super) struct StoredEntry {
-    kind: Box<str>,
-    id: Box<str>,
-    parent_id: Option<Box<str>>,
-    timestamp: Box<str>,
+    names: EntryNames,
     /// A `message` entry holding an assistant message.
     assistant: bool,
     /// A readable `message` entry.
     message: bool,
     /// A `message` entry's role, tool calls and usage.
     facts: Option<MessageFacts>,
-    /// Its one-line description, for the tree.
     /// Its one-line description for the tree: made while indexing a file whose bodies
     /// are not kept, otherwise when the tree first asks (from the body in memory, or
     /// read back once from the file).
@@ -97,12 +95,32 @@ impl StoredEntry {
         stored
     }
 
+    /// An entry of the file known by its head only (its line, `len` bytes at
+    /// `offset`, is read back when its body is asked for).
+    pub(super) fn from_head(head: EntryHead, offset: u64, len: u32) -> Self {
+        let assistant = head.is_assistant();
+        StoredEntry {
+            message: head.names.kind() == "message",
+            names: head.names,
+            assistant,
+            facts: head.facts,
+            preview: OnceLock::from(head.preview),
+            body: Body::InFile {
+                offset,
+                len,
+                read: OnceLock::new(),
+            },
+        }
+    }
+
     fn meta_of(entry: &SessionEntry) -> Self {
         StoredEntry {
-            kind: entry.type_name().into(),
-            id: entry.id().into(),
-            parent_id: entry.parent_id().map(Into::into),
-            timestamp: entry.timestamp().into(),
+            names: EntryNames::new(
+                entry.type_name(),
+                entry.id(),
+                entry.parent_id(),
+                entry.timestamp(),
+            ),
             assistant: entry.is_assistant_message(),
             message: entry.is_message(),
             facts: match entry {
@@ -116,17 +134,17 @@ impl StoredEntry {
 
     /// The entry's `type`.
     pub(super) fn kind(&self) -> &str {
-        &self.kind
+        self.names.kind()
     }
 
     /// The entry's id (empty when it has none).
     pub(super) fn id(&self) -> &str {
-        &self.id
+        self.names.id()
     }
 
     /// The entry's parent id.
     pub(super) fn parent_id(&self) -> Option<&str> {
-        self.parent_id.as_deref()
+        self.names.parent_id()
     }
 
     /// Whether this is a `message` entry with an assistant message.
@@ -156,10 +174,10 @@ impl StoredEntry {
     /// another program): the entry's type, id, parent and timestamp.
     fn placeholder(&self) -> SessionEntry {
         SessionEntry::Unknown(json!({
-            "type": &*self.kind,
-            "id": &*self.id,
-            "parentId": self.parent_id.as_deref(),
-            "timestamp": &*self.timestamp,
+            "type": self.names.kind(),
+            "id": self.names.id(),
+            "parentId": self.names.parent_id(),
+            "timestamp": self.names.timestamp(),
         }))
     }
 }
@@ -362,22 +380,22 @@ impl<'a> IndexedEntry<'a> {
 
     /// The entry's `type`.
     pub fn kind(&self) -> &'a str {
-        &self.stored.kind
+        self.stored.names.kind()
     }
 
     /// The entry's id (empty when it has none).
     pub fn id(&self) -> &'a str {
-        &self.stored.id
+        self.stored.names.id()
     }
 
     /// The entry's parent id.
     pub fn parent_id(&self) -> Option<&'a str> {
-        self.stored.parent_id.as_deref()
+        self.stored.names.parent_id()
     }
 
     /// When the entry was written (ISO 8601).
     pub fn timestamp(&self) -> &'a str {
-        &self.stored.timestamp
+        self.stored.names.timestamp()
     }
 
     /// The entry's one-line description.
