@@ -24,7 +24,9 @@ impl SessionManager {
         let id = entry.id().to_string();
         self.has_message |= entry.is_message();
         self.entries.release_read_bodies();
-        self.index.insert(id.clone(), self.entries.len());
+        if self.index.insert(id.clone(), self.entries.len()).is_some() {
+            self.ids_unique = false;
+        }
         self.entries.push(entry);
         self.leaf_id = Some(id.clone());
         self.write_pending();

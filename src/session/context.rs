@@ -66,6 +66,10 @@ pub(crate) trait ContextEntries {
     fn position_of(&self, id: &str) -> Option<usize>;
     /// The entry's parent id.
     fn parent_id(&self, position: usize) -> Option<&str>;
+    /// The position of the entry's parent.
+    fn parent_position(&self, position: usize) -> Option<usize> {
+        self.parent_id(position).and_then(|id| self.position_of(id))
+    }
     /// The entry's id.
     fn id(&self, position: usize) -> &str;
     /// The entry's `type`.
@@ -253,9 +257,7 @@ fn path_to_root(source: &impl ContextEntries, start: usize) -> Vec<usize> {
             break;
         }
         path.push(position);
-        current = source
-            .parent_id(position)
-            .and_then(|id| source.position_of(id));
+        current = source.parent_position(position);
     }
     path.reverse();
     path

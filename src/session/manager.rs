@@ -37,6 +37,9 @@ pub struct SessionManager {
     pub(super) header: SessionHeader,
     pub(super) entries: EntryStore,
     pub(super) index: HashMap<String, usize>,
+    /// No two entries share an id (then an entry whose parent is the entry just
+    /// before it is linked without a lookup).
+    pub(super) ids_unique: bool,
     pub(super) labels: HashMap<String, EntryLabel>,
     pub(super) leaf_id: Option<String>,
     pub(super) has_message: bool,
@@ -187,6 +190,7 @@ impl SessionManager {
             header,
             entries: EntryStore::default(),
             index: HashMap::new(),
+            ids_unique: true,
             labels: HashMap::new(),
             leaf_id: None,
             has_message: false,
@@ -217,6 +221,7 @@ impl SessionManager {
             header: loaded.header,
             entries: loaded.store,
             index: HashMap::new(),
+            ids_unique: true,
             labels: HashMap::new(),
             leaf_id: None,
             header_on_disk: true,
@@ -237,11 +242,18 @@ impl SessionManager {
         self.index.clear();
         self.index.reserve(self.entries.len());
         self.labels.clear();
+        self.ids_unique = true;
         for (position, stored) in self.entries.metas().enumerate() {
             if stored.id().is_empty() {
                 continue;
             }
-            self.index.insert(stored.id().to_string(), position);
+            if self
+                .index
+                .insert(stored.id().to_string(), position)
+                .is_some()
+            {
+                self.ids_unique = false;
+            }
             if stored.kind() == "label"
                 && let SessionEntry::Label(label) = self.entries.get(position)
             {

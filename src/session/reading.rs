@@ -114,11 +114,7 @@ impl SessionManager {
                 break;
             }
             path.push(position);
-            current = self
-                .entries
-                .meta(position)
-                .parent_id()
-                .and_then(|id| self.index.get(id).copied());
+            current = self.parent_position(position);
         }
         path.reverse();
         path
@@ -258,6 +254,16 @@ impl ContextEntries for SessionManager {
     }
     fn position_of(&self, id: &str) -> Option<usize> {
         self.index.get(id).copied()
+    }
+    fn parent_position(&self, position: usize) -> Option<usize> {
+        let parent = self.entries.meta(position).parent_id()?;
+        // In a chain the parent is the entry written just before: no lookup.
+        match position.checked_sub(1) {
+            Some(before) if self.ids_unique && self.entries.meta(before).id() == parent => {
+                Some(before)
+            }
+            _ => self.index.get(parent).copied(),
+        }
     }
     fn parent_id(&self, position: usize) -> Option<&str> {
         self.entries.meta(position).parent_id()

@@ -217,3 +217,41 @@ fn a_short_session_taken_as_a_conversation_holds_its_messages() {
     assert_eq!(conversation.len(), 200);
     assert_eq!(conversation.held(), 200);
 }
+
+#[test]
+fn a_parent_id_written_twice_is_found_as_a_whole_load_finds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twice.jsonl");
+    let line = |id: &str, parent: Option<&str>, text: &str| {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        format!(
+            "{{\"type\":\"message\",\"id\":\"{id}\",\"parentId\":{parent},\"timestamp\":\"2025-01-01T00:00:01.000Z\",\"message\":{{\"role\":\"user\",\"content\":\"{text}\",\"timestamp\":1}}}}\n"
+        )
+    };
+    // `d`'s parent `a` is written twice: the entry just before `d` and a later one.
+    let text = format!(
+        "{{\"type\":\"session\",\"version\":3,\"id\":\"s1\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}}\n{}{}{}{}{}",
+        line("r", None, "root"),
+        line("a", Some("r"), "first a"),
+        line("d", Some("a"), "d"),
+        line("a", None, "second a"),
+        line("e", Some("d"), "e"),
+    );
+    std::fs::write(&path, text).unwrap();
+    let whole = load_session_file(&path, MigrationWrite::InMemory)
+        .unwrap()
+        .unwrap();
+    let want = build_session_context(&whole.entries, Some("e"));
+    let mut session = SessionManager::open(&path).unwrap();
+    assert_eq!(session.branch_ids(Some("e")), ["a", "d", "e"]);
+    let texts: Vec<String> = session
+        .get_branch(Some("e"))
+        .iter()
+        .filter_map(|e| match e.as_message() {
+            Some(Message::User(u)) => Some(u.content.text()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["second a", "d", "e"]);
+    assert_eq!(session.take_conversation().1, want.messages);
+}
