@@ -25,7 +25,7 @@ pub fn default_jsonl_path() -> PathBuf {
 /// Write the current branch of `session` as JSONL to `out`: a fresh header, then
 /// each entry relinked to the one before it. The entries pass through one at a
 /// time (a long branch is never held whole).
-pub fn write_jsonl(session: &SessionManager, out: &mut impl Write) -> io::Result<()> {
+fn write_jsonl(session: &SessionManager, out: &mut impl Write) -> io::Result<()> {
     let header = session.header();
     let head = json!({
         "type": "session",
@@ -50,14 +50,6 @@ pub fn write_jsonl(session: &SessionManager, out: &mut impl Write) -> io::Result
         out.write_all(b"\n")?;
     }
     out.flush()
-}
-
-/// The JSONL text of the current branch of `session` (see [`write_jsonl`]).
-pub fn render_jsonl(session: &SessionManager) -> String {
-    let mut out = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write_jsonl(session, &mut out);
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Write the current branch of `session` to `out` (default: [`default_jsonl_path`]),
