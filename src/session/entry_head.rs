@@ -8,13 +8,14 @@
 
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, Deserializer};
 
+use super::blocks_head::{BlocksHead, ContentHead};
 use super::entries::sniff_type;
 use super::entry_names::EntryNames;
 use super::head_json::{Any, Name, OneLine, ReadTagged, Str, TaggedVisitor};
 use super::preview::{
-    EntryPreview, PreviewKind, answer_is_quiet, assistant_parts, one_line, shell_line, tagged_line,
+    EntryPreview, PreviewKind, answer_is_quiet, assistant_parts, shell_line, tagged_line,
 };
 use crate::agent::conversation::MessageFacts;
 use crate::ai::types::{StopReason, Usage};
@@ -228,7 +229,7 @@ impl<'de> Deserialize<'de> for CustomLine<'de> {
 enum MessageHead {
     User(OneLine),
     Assistant(Box<AnswerHead>),
-    ToolResult { tool: String, line: String },
+    ToolResult { tool: String, call_id: String },
     Shell(OneLine),
     Custom { custom_type: String, line: String },
     BranchSummary(OneLine),
@@ -270,11 +271,12 @@ struct UserHead {
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ToolResultHead<'a> {
-    #[serde(rename = "toolCallId")]
-    _tool_call_id: Str,
+    #[serde(borrow)]
+    tool_call_id: Name<'a>,
     #[serde(borrow)]
     tool_name: Name<'a>,
-    content: BlocksHead,
+    #[serde(rename = "content")]
+    _content: BlocksHead,
     #[serde(rename = "details", default)]
     _details: Option<Any>,
     #[serde(rename = "isError", default)]
@@ -338,7 +340,7 @@ impl<'de> ReadTagged<'de> for MessageHead {
                 let result = ToolResultHead::deserialize(rest)?;
                 MessageHead::ToolResult {
                     tool: result.tool_name.0.into_owned(),
-                    line: result.content.first.unwrap_or_default(),
+                    call_id: result.tool_call_id.0.into_owned(),
                 }
             }
             "bashExecution" => MessageHead::Shell(ShellHead::deserialize(rest)?.command),
@@ -386,6 +388,7 @@ impl MessageHead {
                     error_message,
                     ..
                 } = *answer;
+                let labels = content.labels;
                 let first = content.first.unwrap_or_default();
                 let quiet = answer_is_quiet(&first, stop_reason, error_message.is_some());
                 let (kind, text) = assistant_parts(
@@ -399,11 +402,12 @@ impl MessageHead {
                     tool_calls: content.tool_calls,
                     usage: Some(Box::new(usage)),
                 };
-                (facts, EntryPreview::from_parts(kind, text, quiet))
+                let preview = EntryPreview::with_tail(kind, text, labels.as_str(), quiet);
+                (facts, preview)
             }
-            MessageHead::ToolResult { tool, line } => (
+            MessageHead::ToolResult { tool, call_id } => (
                 facts("toolResult"),
-                plain(PreviewKind::ToolResult, tagged_line(&tool, &line)),
+                EntryPreview::with_tail(PreviewKind::ToolResult, tool, &call_id, false),
             ),
             MessageHead::Shell(command) => (
                 facts("bashExecution"),
@@ -418,165 +422,6 @@ impl MessageHead {
                 plain(PreviewKind::BranchSummaryMessage, summary.0),
             ),
         }
-    }
-}
-
-/// What the preview and the facts need of a list of content blocks.
-#[derive(Default)]
-struct BlocksHead {
-    /// The first words of the first text block.
-    first: Option<String>,
-    /// The tool calls' names, joined by `, `.
-    calls: String,
-    /// How many tool calls there are.
-    tool_calls: usize,
-}
-
-impl<'de> Visitor<'de> for BlocksHeadVisitor {
-    type Value = BlocksHead;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a list of content blocks")
-    }
-
-    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<BlocksHead, S::Error> {
-        let mut blocks = BlocksHead::default();
-        loop {
-            // Only the first text block's words are kept: later ones are only checked.
-            let block = if blocks.first.is_none() {
-                seq.next_element::<Block<true>>()?.map(|b| b.0)
-            } else {
-                seq.next_element::<Block<false>>()?.map(|b| b.0)
-            };
-            match block {
-                None => return Ok(blocks),
-                Some(BlockHead::Text(line)) => {
-                    blocks.first.get_or_insert(line);
-                }
-                Some(BlockHead::Call(name)) => {
-                    if blocks.tool_calls > 0 {
-                        blocks.calls.push_str(", ");
-                    }
-                    blocks.calls.push_str(&name.0);
-                    blocks.tool_calls += 1;
-                }
-                Some(BlockHead::Other) => {}
-            }
-        }
-    }
-}
-
-struct BlocksHeadVisitor;
-
-impl<'de> Deserialize<'de> for BlocksHead {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_seq(BlocksHeadVisitor)
-    }
-}
-
-/// User or extension content (a string, or a list of blocks): the first words
-/// of its text.
-struct ContentHead(String);
-
-struct ContentHeadVisitor;
-
-impl<'de> Visitor<'de> for ContentHeadVisitor {
-    type Value = ContentHead;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("text or a list of content blocks")
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<ContentHead, E> {
-        Ok(ContentHead(one_line(text)))
-    }
-
-    fn visit_seq<S: SeqAccess<'de>>(self, seq: S) -> Result<ContentHead, S::Error> {
-        let blocks = BlocksHeadVisitor.visit_seq(seq)?;
-        Ok(ContentHead(blocks.first.unwrap_or_default()))
-    }
-}
-
-impl<'de> Deserialize<'de> for ContentHead {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ContentHeadVisitor)
-    }
-}
-
-/// What the preview and the facts need of one content block.
-enum BlockHead<'a> {
-    /// A text block's first words (empty unless `LINE`).
-    Text(String),
-    /// A tool call's name.
-    Call(Name<'a>),
-    /// Thinking or an image.
-    Other,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TextBlock<T> {
-    text: T,
-    #[serde(rename = "textSignature", default)]
-    _text_signature: Option<Str>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ThinkingBlock {
-    #[serde(rename = "thinking")]
-    _thinking: Str,
-    #[serde(rename = "thinkingSignature", default)]
-    _thinking_signature: Option<Str>,
-    #[serde(rename = "redacted", default)]
-    _redacted: Option<bool>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ImageBlock {
-    #[serde(rename = "data")]
-    _data: Str,
-    #[serde(rename = "mimeType")]
-    _mime_type: Str,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CallBlock<'a> {
-    #[serde(rename = "id")]
-    _id: Str,
-    #[serde(borrow)]
-    name: Name<'a>,
-    #[serde(rename = "arguments")]
-    _arguments: Any,
-    #[serde(rename = "thoughtSignature", default)]
-    _thought_signature: Option<Str>,
-}
-
-/// A content block read for its head, a text block's words kept only when `LINE`.
-struct Block<'a, const LINE: bool>(BlockHead<'a>);
-
-impl<'de, const LINE: bool> ReadTagged<'de> for Block<'de, LINE> {
-    const TAG: &'static str = "type";
-
-    fn read<D: Deserializer<'de>>(name: &str, rest: D) -> Result<Self, D::Error> {
-        Ok(Block(match name {
-            "text" if LINE => BlockHead::Text(TextBlock::<OneLine>::deserialize(rest)?.text.0),
-            "text" => {
-                TextBlock::<Str>::deserialize(rest).map(|_| BlockHead::Text(String::new()))?
-            }
-            "thinking" => ThinkingBlock::deserialize(rest).map(|_| BlockHead::Other)?,
-            "image" => ImageBlock::deserialize(rest).map(|_| BlockHead::Other)?,
-            "toolCall" => BlockHead::Call(CallBlock::deserialize(rest)?.name),
-            _ => return Err(de::Error::custom("a block read in full")),
-        }))
-    }
-}
-
-impl<'de, const LINE: bool> Deserialize<'de> for Block<'de, LINE> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(TaggedVisitor::<Block<'de, LINE>>(PhantomData))
     }
 }
 

@@ -52,11 +52,17 @@ fn every_entry_of_real_sessions_reads_the_same_by_its_head() {
         let lines = migrated_fixture(name);
         let mut heads = 0;
         let mut messages = 0;
+        let mut calls = 0;
         for line in &lines[1..] {
             heads += usize::from(check(line));
             messages += usize::from(line.starts_with(r#"{"type":"message""#));
+            calls += EntryHead::read(line).map_or(0, |h| h.preview.tool_calls().count());
         }
         assert!(messages > 500, "{name}: {messages} messages");
+        assert!(
+            calls > 100,
+            "{name}: {calls} tool calls kept with their labels"
+        );
         assert_eq!(heads, messages, "{name}: every message is read by its head");
     }
 }
@@ -193,4 +199,31 @@ fn a_body_of_the_wrong_shape_is_left_to_the_full_reading() {
             "the full reading rejects it too: {line}"
         );
     }
+}
+
+#[test]
+fn the_head_keeps_each_call_with_its_label_and_a_result_its_call_id() {
+    let answer = message(json!({"role": "assistant", "content": [
+        {"type": "text", "text": "looking"},
+        {"type": "toolCall", "id": "c\"1", "name": "bash", "arguments": {"command": "ls\n-la"}},
+        {"type": "toolCall", "id": "c2", "name": "read",
+         "arguments": {"path": "a.rs", "offset": 5, "limit": 10}}],
+        "stopReason": "toolUse", "timestamp": 2}));
+    let result = message(
+        json!({"role": "toolResult", "toolCallId": "c\"1", "toolName": "bash",
+        "content": [{"type": "text", "text": "a.rs"}], "timestamp": 3}),
+    );
+    assert!(check(&answer) && check(&result));
+    let answer = EntryHead::read(&answer).unwrap().preview;
+    let calls: Vec<(&str, &str)> = answer.tool_calls().collect();
+    assert_eq!(
+        calls,
+        [("c\"1", "[bash: ls -la]"), ("c2", "[read: a.rs:5-14]")]
+    );
+    assert_eq!(answer.text(), "looking [bash, read]");
+    assert_eq!(answer.tool_call_id(), None);
+    let result = EntryHead::read(&result).unwrap().preview;
+    assert_eq!(result.tool_call_id(), Some("c\"1"));
+    assert_eq!(result.text(), "bash");
+    assert_eq!(result.tool_calls().count(), 0);
 }

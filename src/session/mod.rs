@@ -5,7 +5,9 @@
 //! model sees ([`build_session_context`], then [`convert_to_llm`]).
 
 mod append;
+mod blocks_head;
 mod branched;
+pub mod call_label;
 pub mod context;
 pub mod convert;
 pub mod entries;

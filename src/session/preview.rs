@@ -2,10 +2,12 @@
 //! tree of a long session can be listed without reading any body back from
 //! the file. Only the untranslated parts are kept (the locale can change
 //! before the tree is shown): the kind of line, the first words of its text,
-//! and whether an answer has nothing to read.
+//! whether an answer has nothing to read, and what ties a tool result to the
+//! call that produced it (an answer's calls with their labels, a result's call id).
 
 use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
 
+use super::call_label::{call_label, home};
 use super::entries::SessionEntry;
 
 /// Longest one-line text kept per entry (in characters, before the `…`).
@@ -17,12 +19,14 @@ pub enum PreviewKind {
     /// A user message; text: its first words.
     User,
     /// A model answer; text: its first words and `[tool, …]` for its tool
-    /// calls, empty when it has neither (and no error).
+    /// calls, empty when it has neither (and no error). Its calls' labels are
+    /// kept too ([`EntryPreview::tool_calls`]).
     Assistant,
     /// A model answer with no text and no tool call that failed; text: the
     /// error's first words.
     AssistantError,
-    /// A tool result; text: the whole line, `[tool] first words`.
+    /// A tool result; text: the tool's name. It also keeps the id of the
+    /// call it answers ([`EntryPreview::tool_call_id`]).
     ToolResult,
     /// A user shell command; text: the whole line, `!command`.
     Shell,
@@ -56,7 +60,10 @@ pub enum PreviewKind {
 /// The untranslated parts of an entry's one-line description.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryPreview {
+    /// The text up to `split`, then what ties results to calls: an answer's
+    /// [`CallList`], a tool result's call id.
     text: Box<str>,
+    split: u32,
     kind: PreviewKind,
     quiet: bool,
 }
@@ -64,18 +71,24 @@ pub struct EntryPreview {
 impl EntryPreview {
     /// The preview of `entry`.
     pub fn of(entry: &SessionEntry) -> Self {
-        let (kind, text) = parts(entry);
-        EntryPreview {
-            text: text.into_boxed_str(),
-            kind,
-            quiet: is_quiet(entry),
-        }
+        let (kind, text, tail) = parts(entry);
+        Self::with_tail(kind, text, &tail, is_quiet(entry))
     }
 
     /// A preview made from its parts (`quiet` only for an answer with nothing to read).
     pub(super) fn from_parts(kind: PreviewKind, text: String, quiet: bool) -> Self {
+        Self::with_tail(kind, text, "", quiet)
+    }
+
+    /// A preview made from its parts, `tail` being an answer's [`CallList`] or a
+    /// tool result's call id.
+    pub(super) fn with_tail(kind: PreviewKind, mut text: String, tail: &str, quiet: bool) -> Self {
+        // A text longer than `u32::MAX` bytes cannot come out of `one_line`.
+        let split = u32::try_from(text.len()).unwrap_or(u32::MAX);
+        text.push_str(tail);
         EntryPreview {
             text: text.into_boxed_str(),
+            split,
             kind,
             quiet,
         }
@@ -88,7 +101,26 @@ impl EntryPreview {
 
     /// Its text, as described by [`PreviewKind`].
     pub fn text(&self) -> &str {
-        &self.text
+        &self.text[..self.split as usize]
+    }
+
+    fn tail(&self) -> &str {
+        &self.text[self.split as usize..]
+    }
+
+    /// The id of the call a tool result answers (`None` for any other kind).
+    pub fn tool_call_id(&self) -> Option<&str> {
+        (self.kind == PreviewKind::ToolResult).then(|| self.tail())
+    }
+
+    /// An answer's tool calls: each call's id and the label `/tree` shows for
+    /// its result (none for any other kind).
+    pub fn tool_calls(&self) -> impl Iterator<Item = (&str, &str)> {
+        let answer = matches!(
+            self.kind,
+            PreviewKind::Assistant | PreviewKind::AssistantError
+        );
+        CallList::read(if answer { self.tail() } else { "" })
     }
 
     /// A model answer with nothing to read: no text, and it neither failed
@@ -99,14 +131,14 @@ impl EntryPreview {
 
     /// The token count of a compaction (0 for any other kind).
     pub fn count(&self) -> u64 {
-        self.text.parse().unwrap_or(0)
+        self.text().parse().unwrap_or(0)
     }
 
     /// The provider and model id of a model change (both empty for any other
     /// kind). They are kept as the provider's length in bytes, `:`, then the
     /// provider and the model id.
     pub fn model(&self) -> (&str, &str) {
-        let Some((len, rest)) = self.text.split_once(':') else {
+        let Some((len, rest)) = self.text().split_once(':') else {
             return ("", "");
         };
         match len.parse::<usize>() {
@@ -116,6 +148,51 @@ impl EntryPreview {
             _ => ("", ""),
         }
     }
+}
+
+/// An answer's tool calls, each as its id and its label, packed in one text:
+/// per call, the id's length in bytes, `:`, the id, then the same for the label.
+#[derive(Debug, Default)]
+pub(super) struct CallList(String);
+
+impl CallList {
+    /// Add a call.
+    pub(super) fn push(&mut self, id: &str, label: &str) {
+        for part in [id, label] {
+            self.0.push_str(&part.len().to_string());
+            self.0.push(':');
+            self.0.push_str(part);
+        }
+    }
+
+    /// Add a call to tool `name` with `args`, labelled as `/tree` shows its result.
+    pub(super) fn push_call(&mut self, id: &str, name: &str, args: &serde_json::Value) {
+        self.push(id, &call_label(name, args, home()));
+    }
+
+    /// The packed text.
+    pub(super) fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The calls packed in `text`.
+    fn read(text: &str) -> impl Iterator<Item = (&str, &str)> {
+        let mut rest = text;
+        std::iter::from_fn(move || {
+            let id = take_part(&mut rest)?;
+            let label = take_part(&mut rest)?;
+            Some((id, label))
+        })
+    }
+}
+
+/// The next length-prefixed part of `rest`.
+fn take_part<'a>(rest: &mut &'a str) -> Option<&'a str> {
+    let (len, after) = rest.split_once(':')?;
+    let len: usize = len.parse().ok()?;
+    let part = after.get(..len)?;
+    *rest = &after[len..];
+    Some(part)
 }
 
 /// The first words of `text` on one line (runs of whitespace become one
@@ -176,19 +253,26 @@ fn content_text(content: &UserContent) -> &str {
     }
 }
 
-fn message_parts(message: &Message) -> (PreviewKind, String) {
-    match message {
+/// A message's kind, text and tail (see [`EntryPreview::with_tail`]).
+fn message_parts(message: &Message) -> (PreviewKind, String, String) {
+    let (kind, text) = match message {
         Message::User(u) => (PreviewKind::User, one_line(content_text(&u.content))),
         Message::Assistant(a) => {
-            let calls: Vec<&str> = a.tool_calls().iter().map(|c| c.name.as_str()).collect();
+            let calls = a.tool_calls();
+            let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
             let error = a.error_message.as_deref().map(one_line);
             let line = one_line(first_text(&a.content));
-            assistant_parts(line, &calls.join(", "), calls.len(), error)
+            let (kind, text) = assistant_parts(line, &names.join(", "), names.len(), error);
+            let mut list = CallList::default();
+            for call in calls {
+                list.push_call(&call.id, &call.name, &call.arguments);
+            }
+            return (kind, text, list.0);
         }
-        Message::ToolResult(r) => (
-            PreviewKind::ToolResult,
-            tagged_line(&r.tool_name, &one_line(first_text(&r.content))),
-        ),
+        Message::ToolResult(r) => {
+            let text = r.tool_name.clone();
+            return (PreviewKind::ToolResult, text, r.tool_call_id.clone());
+        }
         Message::BashExecution(b) => (PreviewKind::Shell, shell_line(&one_line(&b.command))),
         Message::Custom(c) => (
             PreviewKind::CustomMessage,
@@ -198,7 +282,8 @@ fn message_parts(message: &Message) -> (PreviewKind, String) {
         Message::CompactionSummary(s) => {
             (PreviewKind::CompactionMessage, s.tokens_before.to_string())
         }
-    }
+    };
+    (kind, text, String::new())
 }
 
 /// An answer's kind and text from its first words (`line`), its tool calls' names
@@ -233,9 +318,10 @@ pub(super) fn shell_line(line: &str) -> String {
     format!("!{line}")
 }
 
-fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
-    match entry {
-        SessionEntry::Message(m) => message_parts(&m.message),
+/// An entry's kind, text and tail (see [`EntryPreview::with_tail`]).
+fn parts(entry: &SessionEntry) -> (PreviewKind, String, String) {
+    let (kind, text) = match entry {
+        SessionEntry::Message(m) => return message_parts(&m.message),
         SessionEntry::Compaction(c) => (PreviewKind::Compaction, c.tokens_before.to_string()),
         SessionEntry::BranchSummary(b) => (PreviewKind::BranchSummary, one_line(&b.summary)),
         SessionEntry::CustomMessage(c) => (
@@ -254,7 +340,8 @@ fn parts(entry: &SessionEntry) -> (PreviewKind, String) {
         SessionEntry::SessionInfo(i) => (PreviewKind::Name, i.name.clone().unwrap_or_default()),
         SessionEntry::Custom(c) => (PreviewKind::Custom, c.custom_type.clone()),
         SessionEntry::Unknown(_) => (PreviewKind::Unknown, String::new()),
-    }
+    };
+    (kind, text, String::new())
 }
 
 /// Whether `entry` is an answer with no text that neither failed nor was cut short.

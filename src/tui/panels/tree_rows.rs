@@ -1,8 +1,11 @@
 //! The session tree flattened into display rows for `/tree`: depth-first,
 //! indented only where the conversation branches, each entry on one line.
 
+use std::collections::HashMap;
+
 use crate::t;
 
+use crate::session::call_label::missing_call_label;
 use crate::session::manager::SessionManager;
 use crate::session::preview::{EntryPreview, PreviewKind};
 
@@ -80,7 +83,8 @@ fn describe(preview: &EntryPreview) -> (RowKind, String) {
                 text = t!("pi.tui.tree.error", error = text)
             ),
         ),
-        PreviewKind::ToolResult => (RowKind::ToolResult, text.to_string()),
+        // The call's label replaces this once the whole tree is walked.
+        PreviewKind::ToolResult => (RowKind::ToolResult, missing_call_label(text)),
         PreviewKind::Shell => (RowKind::Shell, text.to_string()),
         PreviewKind::CustomMessage => (RowKind::Custom, text.to_string()),
         PreviewKind::BranchSummaryMessage => (
@@ -124,8 +128,10 @@ struct Visit {
 }
 
 /// Flatten `session`'s tree. Children of an entry with several children
-/// are indented one level; a single child continues at the same level. Only
-/// the session's index is consulted: no entry body is read.
+/// are indented one level; a single child continues at the same level. A tool
+/// result shows the call that produced it, found by its id among the answers of
+/// the whole tree (the last one listed wins when an id repeats), or `[tool]`.
+/// Only the session's index is consulted: no entry body is read.
 pub fn flatten(session: &SessionManager) -> TreeData {
     let tree = session.index_tree();
     // Which nodes are on the path to the leaf: their branch is listed first, as in pi.
@@ -139,6 +145,9 @@ pub fn flatten(session: &SessionManager) -> TreeData {
     let roots_depth = usize::from(tree.roots.len() > 1);
     push_children(&mut stack, &tree.roots, &on_path, roots_depth);
     let mut row_of_node = vec![usize::MAX; tree.nodes.len()];
+    // Call id → label, and the rows of results waiting for theirs.
+    let mut labels: HashMap<&str, &str> = HashMap::new();
+    let mut results: Vec<(usize, &str)> = Vec::new();
     while let Some(visit) = stack.pop() {
         let Visit { node, depth, exit } = visit;
         if exit {
@@ -147,7 +156,12 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             continue;
         }
         let n = &tree.nodes[node];
-        let (kind, text) = describe(n.entry.preview());
+        let preview = n.entry.preview();
+        let (kind, text) = describe(preview);
+        labels.extend(preview.tool_calls());
+        if let Some(call_id) = preview.tool_call_id() {
+            results.push((data.rows.len(), call_id));
+        }
         let id = n.entry.id();
         if Some(id) == leaf {
             data.leaf_row = Some(data.rows.len());
@@ -172,6 +186,11 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         });
         let depth = depth + usize::from(n.children.len() > 1);
         push_children(&mut stack, &n.children, &on_path, depth);
+    }
+    for (row, call_id) in results {
+        if let Some(label) = labels.get(call_id) {
+            data.rows[row].text = (*label).to_string();
+        }
     }
     data
 }
@@ -199,12 +218,12 @@ mod tests {
 
     /// hello → [bash call] → result → "done" → !ls → "thanks" → [read call] (leaf).
     fn with_tools() -> SessionManager {
-        let call = |id: &str, name: &str| {
+        let call = |id: &str, name: &str, arguments: serde_json::Value| {
             let mut a = AssistantMessage::empty("x", "p", "m");
             a.content.push(ContentBlock::ToolCall(ToolCall {
                 id: id.into(),
                 name: name.into(),
-                arguments: serde_json::json!({}),
+                arguments,
                 thought_signature: None,
                 raw_arguments: None,
             }));
@@ -213,7 +232,11 @@ mod tests {
         };
         let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
         s.append_message(Message::User(UserMessage::text("hello")));
-        s.append_message(call("c1", "bash"));
+        s.append_message(call(
+            "c1",
+            "bash",
+            serde_json::json!({"command": "echo hi"}),
+        ));
         s.append_message(Message::ToolResult(ToolResultMessage {
             tool_call_id: "c1".into(),
             tool_name: "bash".into(),
@@ -236,7 +259,7 @@ mod tests {
             timestamp: 0,
         }));
         s.append_message(Message::User(UserMessage::text("thanks")));
-        s.append_message(call("c2", "read"));
+        s.append_message(call("c2", "read", serde_json::json!({"path": "a.txt"})));
         s
     }
 
@@ -255,7 +278,7 @@ mod tests {
             shown(TreeFilter::Default),
             [
                 "user: hello",
-                "[bash] hi",
+                "[bash: echo hi]",
                 "assistant: done",
                 "!ls",
                 "user: thanks",

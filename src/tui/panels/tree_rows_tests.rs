@@ -181,3 +181,85 @@ fn searching_an_indexed_tree_finds_rows_by_their_text() {
         .collect();
     assert_eq!(found, ["[note] from an extension"]);
 }
+
+/// A result answering call `id` of tool `name`.
+fn result_of(id: &str, name: &str) -> Message {
+    Message::ToolResult(ToolResultMessage {
+        tool_call_id: id.into(),
+        tool_name: name.into(),
+        content: vec![ContentBlock::text("output")],
+        details: None,
+        is_error: false,
+        timestamp: 0,
+    })
+}
+
+/// An answer calling `name` with `arguments` as call `id`.
+fn call(id: &str, name: &str, arguments: serde_json::Value) -> Message {
+    let mut a = AssistantMessage::empty("x", "p", "m");
+    a.content.push(ContentBlock::ToolCall(ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments,
+        thought_signature: None,
+        raw_arguments: None,
+    }));
+    a.stop_reason = StopReason::ToolUse;
+    Message::Assistant(a)
+}
+
+#[test]
+fn a_tool_result_shows_the_call_that_produced_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionManager::create(Path::new("/p"), dir.path());
+    s.append_message(Message::User(UserMessage::text("go")));
+    let command = "cargo test\n--lib session:: && echo done, all of it passed";
+    s.append_message(call(
+        "b1",
+        "bash",
+        serde_json::json!({ "command": command }),
+    ));
+    s.append_message(result_of("b1", "bash"));
+    let args = serde_json::json!({"pattern": "fn main", "path": "src"});
+    s.append_message(call("g1", "grep", args));
+    s.append_message(result_of("g1", "grep"));
+    s.append_message(result_of("gone", "find"));
+    s.sync().unwrap();
+    for session in [&s, &reopened(&s)] {
+        let texts: Vec<String> = flatten(session).rows.into_iter().map(|r| r.text).collect();
+        let results: Vec<&str> = texts
+            .iter()
+            .filter(|t| t.starts_with('['))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            results,
+            [
+                "[bash: cargo test --lib session:: && echo done, all of it...]",
+                "[grep: /fn main/ in src]",
+                "[find]",
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_call_answered_on_another_branch_is_found_too() {
+    let mut s = SessionManager::in_memory(Path::new("/p"));
+    s.append_message(Message::User(UserMessage::text("go")));
+    let asked = s.append_message(call(
+        "r1",
+        "read",
+        serde_json::json!({"path": "a", "limit": 3}),
+    ));
+    s.append_message(result_of("r1", "read"));
+    s.branch(&asked).unwrap();
+    s.append_message(result_of("r1", "read"));
+    let data = flatten(&s);
+    let shown = data
+        .rows
+        .iter()
+        .filter(|r| r.text == "[read: a:1-3]")
+        .count();
+    assert_eq!(shown, 2);
+}
