@@ -185,10 +185,10 @@ impl App {
                         )
                     })
                     .unzip();
-                self.overlay = Some(Overlay::ForkSelector(
-                    Selector::keyed("pi.tui.fork.title", items, initial),
-                    ids,
-                ));
+                let selector = Selector::keyed("pi.tui.fork.title", items, initial).with_positions(
+                    |index, total| t!("pi.tui.fork.position", index = index, total = total),
+                );
+                self.overlay = Some(Overlay::ForkSelector(selector, ids));
             }
             _ => {}
         }
