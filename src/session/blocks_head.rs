@@ -1,5 +1,5 @@
 //! Content blocks read for an entry's head: the first words of the first
-//! text, the tool calls (names, ids and labels) and how many there are; every
+//! text, the tool calls (ids and labels) and how many there are; every
 //! block is still checked for the shape its type requires.
 
 use std::marker::PhantomData;
@@ -14,8 +14,6 @@ use super::preview::{CallList, one_line};
 pub(super) struct BlocksHead {
     /// The first words of the first text block.
     pub(super) first: Option<String>,
-    /// The tool calls' names, joined by `, `.
-    pub(super) calls: String,
     /// How many tool calls there are.
     pub(super) tool_calls: usize,
     /// The tool calls' ids and labels.
@@ -44,10 +42,6 @@ impl<'de> Visitor<'de> for BlocksHeadVisitor {
                     blocks.first.get_or_insert(line);
                 }
                 Some(BlockHead::Call(call)) => {
-                    if blocks.tool_calls > 0 {
-                        blocks.calls.push_str(", ");
-                    }
-                    blocks.calls.push_str(&call.name.0);
                     blocks.tool_calls += 1;
                     blocks
                         .labels

@@ -391,12 +391,7 @@ impl MessageHead {
                 let labels = content.labels;
                 let first = content.first.unwrap_or_default();
                 let quiet = answer_is_quiet(&first, stop_reason, error_message.is_some());
-                let (kind, text) = assistant_parts(
-                    first,
-                    &content.calls,
-                    content.tool_calls,
-                    error_message.map(|e| e.0),
-                );
+                let (kind, text) = assistant_parts(first, stop_reason, error_message.map(|e| e.0));
                 let facts = MessageFacts {
                     role: "assistant",
                     tool_calls: content.tool_calls,

@@ -220,7 +220,7 @@ fn the_head_keeps_each_call_with_its_label_and_a_result_its_call_id() {
         calls,
         [("c\"1", "[bash: ls -la]"), ("c2", "[read: a.rs:5-14]")]
     );
-    assert_eq!(answer.text(), "looking [bash, read]");
+    assert_eq!(answer.text(), "looking");
     assert_eq!(answer.tool_call_id(), None);
     let result = EntryHead::read(&result).unwrap().preview;
     assert_eq!(result.tool_call_id(), Some("c\"1"));

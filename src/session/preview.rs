@@ -18,10 +18,12 @@ pub const PREVIEW_CHARS: usize = 160;
 pub enum PreviewKind {
     /// A user message; text: its first words.
     User,
-    /// A model answer; text: its first words and `[tool, …]` for its tool
-    /// calls, empty when it has neither (and no error). Its calls' labels are
-    /// kept too ([`EntryPreview::tool_calls`]).
+    /// A model answer; text: its first words, empty when it has none (and
+    /// was neither stopped nor failed). Its calls' labels are kept too
+    /// ([`EntryPreview::tool_calls`]).
     Assistant,
+    /// A model answer with no text that was stopped; no text.
+    AssistantAborted,
     /// A model answer with no text and no tool call that failed; text: the
     /// error's first words.
     AssistantError,
@@ -118,7 +120,7 @@ impl EntryPreview {
     pub fn tool_calls(&self) -> impl Iterator<Item = (&str, &str)> {
         let answer = matches!(
             self.kind,
-            PreviewKind::Assistant | PreviewKind::AssistantError
+            PreviewKind::Assistant | PreviewKind::AssistantAborted | PreviewKind::AssistantError
         );
         CallList::read(if answer { self.tail() } else { "" })
     }
@@ -258,13 +260,11 @@ fn message_parts(message: &Message) -> (PreviewKind, String, String) {
     let (kind, text) = match message {
         Message::User(u) => (PreviewKind::User, one_line(content_text(&u.content))),
         Message::Assistant(a) => {
-            let calls = a.tool_calls();
-            let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
             let error = a.error_message.as_deref().map(one_line);
             let line = one_line(first_text(&a.content));
-            let (kind, text) = assistant_parts(line, &names.join(", "), names.len(), error);
+            let (kind, text) = assistant_parts(line, a.stop_reason, error);
             let mut list = CallList::default();
-            for call in calls {
+            for call in a.tool_calls() {
                 list.push_call(&call.id, &call.name, &call.arguments);
             }
             return (kind, text, list.0);
@@ -286,25 +286,19 @@ fn message_parts(message: &Message) -> (PreviewKind, String, String) {
     (kind, text, String::new())
 }
 
-/// An answer's kind and text from its first words (`line`), its tool calls' names
-/// joined by `, ` (`calls`, `count` of them) and its error's first words.
+/// An answer's kind and text from its first words (`line`), why it stopped
+/// and its error's first words: the words when there are any, else that it
+/// was stopped, else its error.
 pub(super) fn assistant_parts(
-    mut line: String,
-    calls: &str,
-    count: usize,
+    line: String,
+    stop: StopReason,
     error: Option<String>,
 ) -> (PreviewKind, String) {
-    if count > 0 {
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push('[');
-        line.push_str(calls);
-        line.push(']');
-    }
     match error {
-        Some(error) if line.is_empty() => (PreviewKind::AssistantError, error),
-        _ => (PreviewKind::Assistant, line),
+        _ if !line.is_empty() => (PreviewKind::Assistant, line),
+        _ if stop == StopReason::Aborted => (PreviewKind::AssistantAborted, line),
+        Some(error) => (PreviewKind::AssistantError, error),
+        None => (PreviewKind::Assistant, line),
     }
 }
 

@@ -76,6 +76,10 @@ fn describe(preview: &EntryPreview) -> (RowKind, String) {
             };
             (RowKind::Assistant, t!("pi.tui.tree.assistant", text = line))
         }
+        PreviewKind::AssistantAborted => (
+            RowKind::Assistant,
+            t!("pi.tui.tree.assistant", text = t!("pi.tui.tree.aborted")),
+        ),
         PreviewKind::AssistantError => (
             RowKind::Assistant,
             t!(
@@ -282,7 +286,7 @@ mod tests {
                 "assistant: done",
                 "!ls",
                 "user: thanks",
-                "assistant: [read]",
+                "assistant: (no content)",
             ]
         );
         assert_eq!(shown(TreeFilter::All).len(), 6, "hidden in every filter");

@@ -59,6 +59,12 @@ fn every_kind(dir: &Path) -> SessionManager {
     s.append_message(answer("", &[], StopReason::Error, Some("boom\nat line 2")));
     s.append_message(answer("   ", &[], StopReason::Stop, None));
     s.append_message(answer("", &[], StopReason::Length, None));
+    s.append_message(answer(
+        "",
+        &[],
+        StopReason::Aborted,
+        Some("Request was aborted"),
+    ));
     s.append_message(Message::BashExecution(BashExecutionMessage {
         command: "ls\n-la".into(),
         output: "a.txt".into(),
@@ -120,8 +126,8 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
     let texts: Vec<&str> = got.rows.iter().map(|r| r.text.as_str()).collect();
     for expected in [
         "[model: anthropic/claude/sonnet]",
-        "assistant: [read, bash]",
         "assistant: (error: boom at line 2)",
+        "assistant: (aborted)",
         "assistant: (no content)",
         "!ls -la",
         "[note] from an extension",
@@ -142,7 +148,7 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
         .collect();
     assert_eq!(
         quiet,
-        ["assistant: [read, bash]", "assistant: (no content)"]
+        ["assistant: (no content)", "assistant: (no content)"]
     );
     let user = got.rows.iter().find(|r| r.kind == RowKind::User).unwrap();
     assert!(user.text.starts_with("user: first line second word"));
