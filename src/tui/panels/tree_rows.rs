@@ -293,6 +293,18 @@ mod tests {
     }
 
     #[test]
+    fn a_row_too_long_for_the_width_ends_with_three_dots() {
+        let t = TreeSelector::new(flatten(&with_tools()), TreeFilter::All);
+        let lines: Vec<String> = t
+            .lines(&crate::ui_kit::theme::Theme::plain(), 16)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let row = lines.iter().find(|l| l.contains("[bash: ")).unwrap();
+        assert_eq!(row, "  • [bash: ec...", "{lines:#?}");
+    }
+
+    #[test]
     fn shell_commands_are_not_user_messages() {
         assert_eq!(shown(TreeFilter::UserOnly), ["user: hello", "user: thanks"]);
         assert!(shown(TreeFilter::NoTools).contains(&"!ls".to_string()));

@@ -430,7 +430,8 @@ impl TreeSelector {
                 .map(|s| crate::ui_kit::text::width(&s.content))
                 .sum();
             let room = max.saturating_sub(used + crate::ui_kit::text::width(&leaf));
-            spans.push(Span::styled(truncate(&r.text, room, "…"), style));
+            // Cut as pi cuts its rows: with three dots.
+            spans.push(Span::styled(truncate(&r.text, room, "..."), style));
             spans.push(Span::styled(leaf, theme.fg("accent")));
             out.push(Line::from(spans));
         }
