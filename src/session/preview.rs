@@ -24,8 +24,8 @@ pub enum PreviewKind {
     Assistant,
     /// A model answer with no text that was stopped; no text.
     AssistantAborted,
-    /// A model answer with no text and no tool call that failed; text: the
-    /// error's first words.
+    /// A model answer with no text that failed (and was not stopped); text:
+    /// the error's first words.
     AssistantError,
     /// A tool result; text: the tool's name. It also keeps the id of the
     /// call it answers ([`EntryPreview::tool_call_id`]).
@@ -159,7 +159,7 @@ pub(super) struct CallList(String);
 
 impl CallList {
     /// Add a call.
-    pub(super) fn push(&mut self, id: &str, label: &str) {
+    fn push(&mut self, id: &str, label: &str) {
         for part in [id, label] {
             self.0.push_str(&part.len().to_string());
             self.0.push(':');
@@ -197,15 +197,19 @@ fn take_part<'a>(rest: &mut &'a str) -> Option<&'a str> {
     Some(part)
 }
 
-/// The first words of `text` on one line (runs of whitespace become one
-/// space), cut at [`PREVIEW_CHARS`]: only the beginning of a long text is
-/// looked at.
+/// The first words of `text` on one line, cut at [`PREVIEW_CHARS`] (then `…`):
+/// a line break, tab or other control whitespace becomes a space, any other
+/// character stays (runs of spaces too, as pi shows them), and whitespace at
+/// either end goes. Only the beginning of a long text is looked at.
 pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
-    let mut space = false;
+    // Where the whitespace met since the last word starts: it is shown only
+    // when a word follows.
+    let mut held: Option<usize> = None;
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
+        let at = text.len() - rest.len();
         // A run of visible ASCII is taken at once; any other character alone.
         let run = rest.bytes().take_while(u8::is_ascii_graphic).count();
         let (word, len) = if run > 0 {
@@ -215,13 +219,20 @@ pub(super) fn one_line(text: &str) -> String {
         };
         rest = &rest[word.len()..];
         if run == 0 && c.is_whitespace() {
-            space = chars > 0;
+            if chars > 0 && held.is_none() {
+                held = Some(at);
+            }
             continue;
         }
-        if space {
-            out.push(' ');
-            chars += 1;
-            space = false;
+        if let Some(from) = held.take() {
+            for space in text[from..at].chars() {
+                if chars >= PREVIEW_CHARS {
+                    out.push('…');
+                    return out;
+                }
+                out.push(if space.is_control() { ' ' } else { space });
+                chars += 1;
+            }
         }
         let room = PREVIEW_CHARS.saturating_sub(chars);
         if len > room {
@@ -388,7 +399,7 @@ mod tests {
         })));
         assert_eq!(preview.kind(), PreviewKind::User);
         assert_eq!(preview.text().chars().count(), PREVIEW_CHARS + 1);
-        assert!(preview.text().starts_with("a b xxx"));
+        assert!(preview.text().starts_with("a   b xxx"));
         assert!(preview.text().ends_with('…'));
         assert!(!preview.quiet());
     }
@@ -397,9 +408,17 @@ mod tests {
     fn a_text_cut_between_words_keeps_the_space_before_the_ellipsis() {
         let exact = "x".repeat(PREVIEW_CHARS);
         assert_eq!(one_line(&format!("  {exact}\t\n ")), exact);
-        assert_eq!(one_line(&format!("{exact} y")), format!("{exact} …"));
+        assert_eq!(one_line(&format!("{exact} y")), format!("{exact}…"));
+        assert_eq!(
+            one_line(&format!("{} \n y", &exact[3..])),
+            format!("{}   …", &exact[3..])
+        );
         assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
-        assert_eq!(one_line(" a \u{3000} b\r\nc "), "a b c");
+        assert_eq!(one_line(" a \u{3000} b\r\nc "), "a \u{3000} b  c");
+        assert_eq!(
+            one_line("done:\n\n**changes**\t1."),
+            "done:  **changes** 1."
+        );
         assert_eq!(one_line(" \n "), "");
     }
 
@@ -407,16 +426,21 @@ mod tests {
     fn one_line_by_chars(text: &str) -> String {
         let mut out = String::new();
         let mut chars = 0;
-        let mut space = false;
+        let mut held = Vec::new();
         for c in text.chars() {
             if c.is_whitespace() {
-                space = chars > 0;
+                if chars > 0 {
+                    held.push(c);
+                }
                 continue;
             }
-            if space {
-                out.push(' ');
+            for space in held.drain(..) {
+                if chars >= PREVIEW_CHARS {
+                    out.push('…');
+                    return out;
+                }
+                out.push(if space.is_control() { ' ' } else { space });
                 chars += 1;
-                space = false;
             }
             if chars >= PREVIEW_CHARS {
                 out.push('…');

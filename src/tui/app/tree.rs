@@ -175,7 +175,7 @@ impl App {
                 let (ids, items): (Vec<String>, Vec<SelectorItem>) = messages
                     .into_iter()
                     .map(|(id, text)| {
-                        let label = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                        let label = fork_label(&text);
                         (
                             id,
                             SelectorItem {
@@ -195,6 +195,16 @@ impl App {
     }
 }
 
+/// A message as `/fork` lists it: on one line (line breaks and other control
+/// characters become spaces, runs of spaces stay), trimmed.
+fn fork_label(text: &str) -> String {
+    let line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    line.trim().to_string()
+}
+
 /// The branch-summary focus prompt.
 pub(super) fn focus_lines(text: &str, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     crate::tui::panels::selector::title_and_field(
@@ -211,6 +221,11 @@ mod tests {
     use crate::agent::agent_loop::AgentQueues;
     use crate::tui::chrome::FooterInfo;
     use crate::ui_kit::keybindings::Keybindings;
+
+    #[test]
+    fn a_fork_label_is_one_line_with_its_spaces_kept() {
+        assert_eq!(fork_label("  fix it\nnow:   `a`\r\n"), "fix it now:   `a`");
+    }
 
     #[test]
     fn picking_an_entry_asks_for_a_summary_and_sends_the_focus() {

@@ -151,7 +151,7 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
         ["assistant: (no content)", "assistant: (no content)"]
     );
     let user = got.rows.iter().find(|r| r.kind == RowKind::User).unwrap();
-    assert!(user.text.starts_with("user: first line second word"));
+    assert!(user.text.starts_with("user: first line    second word"));
     assert!(user.text.ends_with('…'));
 }
 
