@@ -107,13 +107,11 @@ fn describe(preview: &EntryPreview) -> (RowKind, String) {
             RowKind::Summary,
             t!("pi.tui.tree.branch_summary_entry", text = text),
         ),
-        PreviewKind::Model => {
-            let (provider, id) = preview.model();
-            (
-                RowKind::Setting,
-                t!("pi.tui.tree.model", provider = provider, id = id),
-            )
-        }
+        // pi shows the model's id alone.
+        PreviewKind::Model => (
+            RowKind::Setting,
+            t!("pi.tui.tree.model", id = preview.model().1),
+        ),
         PreviewKind::Thinking => (RowKind::Setting, t!("pi.tui.tree.thinking", level = text)),
         PreviewKind::Label => (RowKind::Setting, t!("pi.tui.tree.label", label = text)),
         PreviewKind::LabelCleared => (RowKind::Setting, t!("pi.tui.tree.label_cleared")),

@@ -125,7 +125,7 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
     assert_eq!(got.rows.len(), held.entry_ids().count());
     let texts: Vec<&str> = got.rows.iter().map(|r| r.text.as_str()).collect();
     for expected in [
-        "[model: anthropic/claude/sonnet]",
+        "[model: claude/sonnet]",
         "assistant: (error: boom at line 2)",
         "assistant: (aborted)",
         "assistant: (no content)",

@@ -506,7 +506,7 @@ mod tests {
         assert_eq!(
             rows,
             [
-                (0, "[model: anthropic/claude]", true),
+                (0, "[model: claude]", true),
                 (0, "user: hello", true),
                 (0, "assistant: hi", true),
                 (1, "user: approach B", true),
