@@ -104,3 +104,63 @@ fn compact_then_tree_back_to_the_first_message() {
         });
     pi.quit_and_check_terminal();
 }
+
+#[test]
+fn tool_results_show_their_calls_and_fork_numbers_the_messages() {
+    if !tmux_available() {
+        eprintln!("SKIPPED: tmux is not installed; the interactive end-to-end test needs it");
+        return;
+    }
+    let server = MockServer::start();
+    server.push(MockReply::openai_tool_calls(&[(
+        "call_1",
+        "bash",
+        serde_json::json!({"command": "echo tree-row\necho second"}),
+    )]));
+    server.push(MockReply::openai_text("Ran it."));
+    server.push(MockReply::openai_text("Second answer."));
+    let pi = Session::launch(&server, |_| {});
+    pi.send("run the tool");
+    pi.tmux
+        .wait_for("the answer", Duration::from_secs(20), |s| {
+            s.contains("Ran it.") && !s.contains("Working...")
+        });
+    pi.send("and again");
+    pi.tmux
+        .wait_for("the second answer", Duration::from_secs(20), |s| {
+            s.contains("Second answer.") && !s.contains("Working...")
+        });
+
+    pi.send("/tree");
+    let screen = pi.tmux.wait_for("the tree", Duration::from_secs(20), |s| {
+        s.contains("Session tree") && s.contains("← active")
+    });
+    assert!(
+        screen.contains("• [bash: echo tree-row echo second]"),
+        "{screen}"
+    );
+    assert!(screen.contains("• assistant: Ran it."), "{screen}");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the tree closed", Duration::from_secs(20), |s| {
+            !s.contains("Session tree")
+        });
+
+    pi.send("/fork");
+    let screen = pi
+        .tmux
+        .wait_for("the fork list", Duration::from_secs(20), |s| {
+            s.contains("Message 2 of 2")
+        });
+    let first = screen.rfind("run the tool").unwrap();
+    let second = screen.rfind("and again").unwrap();
+    let one = screen.find("Message 1 of 2").unwrap();
+    let two = screen.find("Message 2 of 2").unwrap();
+    assert!(first < one && one < second && second < two, "{screen}");
+    pi.tmux.key("Escape");
+    pi.tmux
+        .wait_for("the fork list closed", Duration::from_secs(20), |s| {
+            !s.contains("Message 2 of 2")
+        });
+    pi.quit_and_check_terminal();
+}
