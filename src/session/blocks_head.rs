@@ -6,7 +6,10 @@ use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 
-use super::head_json::{Name, OneLine, ReadTagged, Str, TaggedVisitor};
+use serde_json::value::RawValue;
+
+use super::call_label::{call_label_of_json, home};
+use super::head_json::{Any, Name, OneLine, ReadTagged, Str, TaggedVisitor};
 use super::preview::{CallList, one_line};
 
 /// What the preview and the facts need of a list of content blocks.
@@ -43,9 +46,7 @@ impl<'de> Visitor<'de> for BlocksHeadVisitor {
                 }
                 Some(BlockHead::Call(call)) => {
                     blocks.tool_calls += 1;
-                    blocks
-                        .labels
-                        .push_call(&call.id.0, &call.name.0, &call.arguments);
+                    blocks.labels.push(&call.id.0, &call.label()?);
                 }
                 Some(BlockHead::Other) => {}
             }
@@ -135,9 +136,23 @@ struct CallBlock<'a> {
     id: Name<'a>,
     #[serde(borrow)]
     name: Name<'a>,
-    arguments: serde_json::Value,
+    /// The arguments' JSON text, checked and read only for the label.
+    #[serde(borrow)]
+    arguments: &'a RawValue,
     #[serde(rename = "thoughtSignature", default)]
     _thought_signature: Option<Str>,
+}
+
+impl CallBlock<'_> {
+    /// The label `/tree` shows for this call's result. The arguments are first
+    /// checked as [`serde_json::Value`] reads them, so that a line read by its
+    /// head is one the full reading accepts.
+    fn label<E: de::Error>(&self) -> Result<String, E> {
+        let raw = self.arguments.get();
+        serde_json::from_str::<Any>(raw)
+            .and_then(|_| call_label_of_json(&self.name.0, raw, home()))
+            .map_err(E::custom)
+    }
 }
 
 /// A content block read for its head, a text block's words kept only when `LINE`.

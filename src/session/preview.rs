@@ -159,7 +159,7 @@ pub(super) struct CallList(String);
 
 impl CallList {
     /// Add a call.
-    fn push(&mut self, id: &str, label: &str) {
+    pub(super) fn push(&mut self, id: &str, label: &str) {
         for part in [id, label] {
             self.0.push_str(&part.len().to_string());
             self.0.push(':');
