@@ -6,10 +6,8 @@ use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 
-use serde_json::value::RawValue;
-
-use super::call_label::{call_label_of_json, home};
-use super::head_json::{Any, Name, OneLine, ReadTagged, Str, TaggedVisitor};
+use super::call_head::CallHead;
+use super::head_json::{OneLine, ReadTagged, Str, TaggedVisitor};
 use super::preview::{CallList, one_line};
 
 /// What the preview and the facts need of a list of content blocks.
@@ -46,7 +44,7 @@ impl<'de> Visitor<'de> for BlocksHeadVisitor {
                 }
                 Some(BlockHead::Call(call)) => {
                     blocks.tool_calls += 1;
-                    blocks.labels.push(&call.id.0, &call.label()?);
+                    blocks.labels.push(&call.id.0, &call.label);
                 }
                 Some(BlockHead::Other) => {}
             }
@@ -96,7 +94,7 @@ enum BlockHead<'a> {
     /// A text block's first words (empty unless `LINE`).
     Text(String),
     /// A tool call.
-    Call(CallBlock<'a>),
+    Call(CallHead<'a>),
     /// Thinking or an image.
     Other,
 }
@@ -129,32 +127,6 @@ struct ImageBlock {
     _mime_type: Str,
 }
 
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CallBlock<'a> {
-    #[serde(borrow)]
-    id: Name<'a>,
-    #[serde(borrow)]
-    name: Name<'a>,
-    /// The arguments' JSON text, checked and read only for the label.
-    #[serde(borrow)]
-    arguments: &'a RawValue,
-    #[serde(rename = "thoughtSignature", default)]
-    _thought_signature: Option<Str>,
-}
-
-impl CallBlock<'_> {
-    /// The label `/tree` shows for this call's result. The arguments are first
-    /// checked as [`serde_json::Value`] reads them, so that a line read by its
-    /// head is one the full reading accepts.
-    fn label<E: de::Error>(&self) -> Result<String, E> {
-        let raw = self.arguments.get();
-        serde_json::from_str::<Any>(raw)
-            .and_then(|_| call_label_of_json(&self.name.0, raw, home()))
-            .map_err(E::custom)
-    }
-}
-
 /// A content block read for its head, a text block's words kept only when `LINE`.
 struct Block<'a, const LINE: bool>(BlockHead<'a>);
 
@@ -169,7 +141,7 @@ impl<'de, const LINE: bool> ReadTagged<'de> for Block<'de, LINE> {
             }
             "thinking" => ThinkingBlock::deserialize(rest).map(|_| BlockHead::Other)?,
             "image" => ImageBlock::deserialize(rest).map(|_| BlockHead::Other)?,
-            "toolCall" => BlockHead::Call(CallBlock::deserialize(rest)?),
+            "toolCall" => BlockHead::Call(CallHead::deserialize(rest)?),
             _ => return Err(de::Error::custom("a block read in full")),
         }))
     }

@@ -37,67 +37,24 @@ const KNOWN_TOOLS: [&str; 7] = ["read", "write", "edit", "bash", "grep", "find",
 /// The label of a call to tool `name` with `args`, paths under `home` shown
 /// from `~` (nothing is shortened when `home` is empty).
 pub fn call_label(name: &str, args: &Value, home: &str) -> String {
-    if KNOWN_TOOLS.contains(&name) {
+    if is_known_tool(name) {
         known_label(name, |key| args.as_object().and_then(|o| o.get(key)), home)
     } else {
         other_label(name, &args.to_string())
     }
 }
 
-/// The label of a call whose arguments are the JSON text `raw` (a value
-/// [`serde_json::Value`] reads), the same as [`call_label`] gives for them. Of
-/// a built-in tool's arguments only the fields its label shows are built: an
-/// edit's or a write's text is only checked.
-pub fn call_label_of_json(name: &str, raw: &str, home: &str) -> serde_json::Result<String> {
-    let object = raw.trim_start().starts_with('{');
-    if KNOWN_TOOLS.contains(&name) && object {
-        let fields: LabelFields = serde_json::from_str(raw)?;
-        Ok(known_label(name, |key| fields.get(key), home))
-    } else {
-        let args: Value = serde_json::from_str(raw)?;
-        Ok(call_label(name, &args, home))
-    }
-}
-
-/// The fields of a built-in tool's arguments that its label reads (a field
-/// given as `null` is kept: it counts as given).
-#[derive(serde::Deserialize)]
-struct LabelFields {
-    #[serde(default, deserialize_with = "given")]
-    path: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    file_path: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    offset: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    limit: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    command: Option<Value>,
-    #[serde(default, deserialize_with = "given")]
-    pattern: Option<Value>,
-}
-
-impl LabelFields {
-    fn get(&self, key: &str) -> Option<&Value> {
-        match key {
-            "path" => self.path.as_ref(),
-            "file_path" => self.file_path.as_ref(),
-            "offset" => self.offset.as_ref(),
-            "limit" => self.limit.as_ref(),
-            "command" => self.command.as_ref(),
-            "pattern" => self.pattern.as_ref(),
-            _ => None,
-        }
-    }
-}
-
-/// A field that is present, `null` included.
-fn given<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    <Value as serde::Deserialize>::deserialize(deserializer).map(Some)
+/// Whether `name` is a tool whose label reads named fields of its arguments.
+pub(super) fn is_known_tool(name: &str) -> bool {
+    KNOWN_TOOLS.contains(&name)
 }
 
 /// The label of a built-in tool, its arguments' fields read by `field`.
-fn known_label<'v>(name: &str, field: impl Fn(&str) -> Option<&'v Value>, home: &str) -> String {
+pub(super) fn known_label<'v>(
+    name: &str,
+    field: impl Fn(&str) -> Option<&'v Value>,
+    home: &str,
+) -> String {
     let text = |keys: &[&str], fallback: &str| {
         keys.iter()
             .filter_map(|key| field(key))
@@ -395,44 +352,6 @@ mod tests {
         let exact = json!({ "k": "x".repeat(32) });
         assert_eq!(exact.to_string().len(), 40);
         assert_eq!(label("t", exact.clone()), format!("[t: {exact}]"));
-    }
-
-    #[test]
-    fn labels_read_from_the_json_text_are_the_labels_of_the_parsed_value() {
-        let cases = [
-            (
-                "read",
-                r#"{"path":"/home/me/a","offset":null,"limit":3,"x":[1,{"y":2}]}"#,
-            ),
-            ("read", r#"{"file_path":"b","offset":"7","limit":3}"#),
-            (
-                "write",
-                r#"{"path":"/home/me/w","content":"a long \"text\"\n"}"#,
-            ),
-            (
-                "edit",
-                r#"{"path":"","file_path":"e","edits":[{"oldText":"a","newText":"b"}]}"#,
-            ),
-            ("bash", r#"{"command":"ls\n-la","timeout":5}"#),
-            ("bash", r#"["not","an","object"]"#),
-            ("grep", r#"{"pattern":"fn","path":false}"#),
-            ("find", r#"{"pattern":"*.rs"}"#),
-            ("ls", r#"{}"#),
-            (
-                "todo",
-                r#"{"items":["a","b"],"done":false,"note":"\u00e9t\u00e9 long enough"}"#,
-            ),
-            ("todo", r#""just text""#),
-        ];
-        for (name, raw) in cases {
-            let value: Value = serde_json::from_str(raw).unwrap();
-            assert_eq!(
-                call_label_of_json(name, raw, "/home/me").unwrap(),
-                call_label(name, &value, "/home/me"),
-                "{name} {raw}"
-            );
-        }
-        assert!(call_label_of_json("read", r#"{"path":"a","path":"b"}"#, "").is_err());
     }
 
     #[test]

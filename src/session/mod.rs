@@ -7,6 +7,7 @@
 mod append;
 mod blocks_head;
 mod branched;
+mod call_head;
 pub mod call_label;
 pub mod context;
 pub mod convert;
