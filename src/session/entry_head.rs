@@ -582,4 +582,4 @@ impl<'de, const LINE: bool> Deserialize<'de> for Block<'de, LINE> {
 
 #[cfg(test)]
 #[path = "entry_head_tests.rs"]
-mod tests;
+pub(super) mod tests;

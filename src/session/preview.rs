@@ -4,6 +4,8 @@
 //! before the tree is shown): the kind of line, the first words of its text,
 //! and whether an answer has nothing to read.
 
+use serde::{Deserialize, Serialize};
+
 use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
 
 use super::entries::SessionEntry;
@@ -12,7 +14,8 @@ use super::entries::SessionEntry;
 pub const PREVIEW_CHARS: usize = 160;
 
 /// What an entry's line says, and so how its [`EntryPreview::text`] is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A session's kept index stores a kind by its position: a new kind goes last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PreviewKind {
     /// A user message; text: its first words.
     User,
@@ -53,8 +56,9 @@ pub enum PreviewKind {
     Unknown,
 }
 
-/// The untranslated parts of an entry's one-line description.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The untranslated parts of an entry's one-line description (kept in the
+/// session's index file as they are, see `index_cache`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryPreview {
     text: Box<str>,
     kind: PreviewKind,
