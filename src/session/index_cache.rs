@@ -27,7 +27,7 @@ const KEEP: usize = 32;
 /// The kept files' extension.
 const EXTENSION: &str = "index";
 /// Session files at least this long have their index kept.
-pub(super) const KEPT_FROM: u64 = 1 << 20;
+pub(super) const KEPT_FROM: u64 = 512 << 10;
 /// Lines appended after the kept index are indexed on each opening; past this many
 /// bytes of them, the index is kept anew.
 pub(super) const REKEEP_AFTER: u64 = 1 << 20;
