@@ -1,6 +1,7 @@
 """First frames and streaming in the terminal UI for scripts/bench.py, through a pty."""
 
 import os
+import shutil
 import time
 
 from bench_proc import proc_cpu, proc_status, stats
@@ -129,13 +130,18 @@ def long_session(cmd, sb, timeout):
         p.close()
 
 
-def resume_with_rss(cmd, sb, runs, marker=b"mock-model"):
+def resume_with_rss(cmd, sb, runs, marker=b"mock-model", cold=False):
     """First frames resuming a session, and the peak RSS once the frame is drawn. A
-    first unmeasured start migrates a session of an older format (once in its life)."""
+    first unmeasured start migrates a session of an older format (once in its life).
+    With `cold`, the index pi keeps of a long session is removed before each run: the
+    first resume of a session no run has opened before."""
     Pty = pty_class()
     first_frame(cmd, sb, marker)
     walls, peaks = [], []
+    kept = os.path.join(sb.env.get("PI_CODING_AGENT_DIR", ""), "cache", "index")
     for _ in range(runs):
+        if cold:
+            shutil.rmtree(kept, ignore_errors=True)
         p = Pty(cmd, sb.proj, sb.env)
         try:
             walls.append(p.wait_for(marker, timeout=120) * 1000)

@@ -12,6 +12,7 @@ fn main() {
         println!("{}", pi::VERSION);
         return;
     }
+    pi::session::index_cache::keep_in(&pi::config::paths::agent_dir());
     pi::app::session_setup::read_named_file_ahead(&argv);
     pi::config::valid_configs::remember_in(&pi::config::paths::agent_dir());
     pi::app::startup::init_locale();

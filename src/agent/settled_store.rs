@@ -24,6 +24,7 @@ use crate::agent::conversation::{Conversation, Origin};
 use crate::ai::model::Model;
 use crate::ai::settled::WrittenSettled;
 use crate::ai::types::Message;
+use crate::config::cache_files::{CacheFolder, digest};
 
 /// Version of the file layout.
 const VERSION: u32 = 1;
@@ -38,41 +39,10 @@ const MAX_HELD: usize = 32;
 /// The file names' extension.
 const EXTENSION: &str = "settled";
 
-/// The start of a part's extension while it is being written (then the process id).
-const TEMPORARY: &str = "tmp-";
-
-/// A part being written this long ago was left by a run that stopped.
-const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(600);
-
-/// The parts' folder, created private to the user (the parts hold conversations).
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir)
-}
-
-/// Write a new file readable by the user only.
-fn write_private(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)?.write_all(data)
-}
-
 /// The settled parts of one session.
 #[derive(Debug, Clone)]
 pub struct SettledStore {
-    dir: PathBuf,
+    folder: CacheFolder,
     session_id: String,
     session_file: PathBuf,
 }
@@ -141,15 +111,15 @@ struct Head {
 }
 
 /// The folder of the kept parts under an agent folder.
-pub fn store_dir(agent_dir: &Path) -> PathBuf {
-    agent_dir.join("cache").join("settled")
+fn folder(agent_dir: &Path) -> CacheFolder {
+    CacheFolder::new(agent_dir, "settled", EXTENSION, KEEP)
 }
 
 impl SettledStore {
     /// The store of the session `session_id` kept in `session_file`, under `agent_dir`.
     pub fn new(agent_dir: &Path, session_id: &str, session_file: &Path) -> Self {
         SettledStore {
-            dir: store_dir(agent_dir),
+            folder: folder(agent_dir),
             session_id: session_id.to_string(),
             session_file: session_file.to_path_buf(),
         }
@@ -158,11 +128,11 @@ impl SettledStore {
     /// Whether a part is kept for the session whose file is `session_file` (its
     /// header's id is read, nothing else).
     pub fn exists_for(agent_dir: &Path, session_file: &Path) -> bool {
-        header_id(session_file).is_some_and(|id| part_path(&store_dir(agent_dir), &id).is_file())
+        header_id(session_file).is_some_and(|id| folder(agent_dir).path(&id).is_file())
     }
 
     fn path(&self) -> PathBuf {
-        part_path(&self.dir, &self.session_id)
+        self.folder.path(&self.session_id)
     }
 
     /// The kept part, when it was made under `key` for the first messages of
@@ -231,7 +201,6 @@ impl SettledStore {
         written: &WrittenSettled,
     ) {
         let _ = self.try_save(key, conversation, slots, written);
-        self.prune();
     }
 
     fn try_save(
@@ -277,64 +246,10 @@ impl SettledStore {
         let mut data = serde_json::to_vec(&head).ok()?;
         data.push(b'\n');
         data.extend_from_slice(bytes);
-        create_private_dir(&self.dir).ok()?;
-        let path = self.path();
-        let temporary = path.with_extension(format!("{TEMPORARY}{}", std::process::id()));
-        // Not flushed to the disk: a part lost in a crash is only made again.
-        if write_private(&temporary, &data).is_err() || std::fs::rename(&temporary, &path).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        // A failed write leaves no part: the next request is built in full.
+        let _ = self.folder.write(&self.session_id, &data);
         Some(())
     }
-
-    /// Remove all but the [`KEEP`] most recently written parts.
-    fn prune(&self) {
-        let Ok(read) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
-        let now = std::time::SystemTime::now();
-        let mut parts: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
-        for entry in read.flatten() {
-            let path = entry.path();
-            let Some(modified) = entry.metadata().and_then(|m| m.modified()).ok() else {
-                continue;
-            };
-            let extension = path.extension().map(|x| x.to_string_lossy().into_owned());
-            match extension.as_deref() {
-                Some(EXTENSION) => parts.push((modified, path)),
-                // Left by a run that stopped between writing and renaming.
-                Some(x)
-                    if x.starts_with(TEMPORARY)
-                        && now.duration_since(modified).unwrap_or_default() > STALE_TEMPORARY =>
-                {
-                    let _ = std::fs::remove_file(path);
-                }
-                _ => {}
-            }
-        }
-        if parts.len() <= KEEP {
-            return;
-        }
-        parts.sort_by_key(|part| std::cmp::Reverse(part.0));
-        for (_, path) in parts.into_iter().skip(KEEP) {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
-/// The file of a session's part: its id, made safe for a file name.
-fn part_path(dir: &Path, session_id: &str) -> PathBuf {
-    let safe = session_id
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        && !session_id.is_empty()
-        && session_id.len() <= 100;
-    let name = match safe {
-        true => session_id.to_string(),
-        false => format!("{:016x}", digest(0, session_id.as_bytes())),
-    };
-    dir.join(format!("{name}.{EXTENSION}"))
 }
 
 /// The id in the header line of a session file (the first line, read alone).
@@ -379,22 +294,6 @@ fn digest_lines(path: &Path, lines: &[(u64, u32)]) -> Option<u64> {
 /// Digest of a message's JSON.
 fn digest_message(message: &Message) -> u64 {
     serde_json::to_vec(message).map_or(0, |json| digest(0, &json))
-}
-
-/// A fast 64-bit digest of `bytes` continuing from `state`: any change of a word
-/// changes it (each step is a bijection of the state), collisions are for accidents
-/// only.
-fn digest(state: u64, bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let step = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(K);
-    let mut h = step(state, bytes.len() as u64);
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        h = step(h, u64::from_le_bytes(word.try_into().unwrap_or_default()));
-    }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    step(h, u64::from_le_bytes(last))
 }
 
 #[cfg(test)]

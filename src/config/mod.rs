@@ -2,6 +2,7 @@
 
 pub mod atomic_file;
 pub mod bundled_docs;
+pub mod cache_files;
 pub mod config_value;
 pub mod context_files;
 pub mod error;

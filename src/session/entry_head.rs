@@ -422,4 +422,4 @@ impl MessageHead {
 
 #[cfg(test)]
 #[path = "entry_head_tests.rs"]
-mod tests;
+pub(super) mod tests;

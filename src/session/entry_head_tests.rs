@@ -31,7 +31,7 @@ fn check(line: &str) -> bool {
 
 /// The lines of a session fixture as a migration writes them back (the
 /// fixtures are of the first format: no ids, each entry chained to the last).
-fn migrated_fixture(name: &str) -> Vec<String> {
+pub(in crate::session) fn migrated_fixture(name: &str) -> Vec<String> {
     let path = format!(
         "{}/tests/fixtures/conformance/{name}",
         env!("CARGO_MANIFEST_DIR")

@@ -9,8 +9,10 @@ use std::path::Path;
 use super::entries::{CURRENT_SESSION_VERSION, SessionEntry, SessionHeader};
 use super::entry_head::EntryHead;
 use super::error::SessionError;
+use super::index_cache;
 use super::load::{LoadedSession, MAX_SESSION_BYTES, decode_lossy};
 use super::store::{EntryStore, StoredEntry};
+use crate::config::cache_files::CacheFolder;
 use crate::config::regular_file::open_regular;
 
 /// A session file read into an index.
@@ -65,6 +67,15 @@ const BYTES_PER_THREAD: u64 = 256 * 1024;
 /// a file of up to [`KEEP_BODIES_UP_TO`] bytes are kept for now (the context
 /// built right after opening takes them instead of reading the file again).
 pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, SessionError> {
+    index_session_file_with(path, warm, index_cache::folder())
+}
+
+/// [`index_session_file`], a long file's index kept in `cache` (see `index_cache`).
+pub(super) fn index_session_file_with(
+    path: &Path,
+    warm: bool,
+    cache: Option<&CacheFolder>,
+) -> Result<Option<Indexed>, SessionError> {
     let read_error = |source| SessionError::Read {
         path: path.to_path_buf(),
         source,
@@ -115,8 +126,98 @@ pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, Se
         return Ok(Some(Indexed::NeedsMigration));
     }
     let warm = warm && size <= KEEP_BODIES_UP_TO;
-    let parts = split_at_lines(&file, body_start, size).map_err(read_error)?;
-    let read_part = |(start, end): (u64, u64)| index_part(&file, start, end, warm);
+    let cache = cache.filter(|_| !warm && size >= index_cache::KEPT_FROM);
+    let kept = cache.and_then(|folder| index_cache::load(folder, path, &file, size));
+    let from_kept = kept.as_ref().map(|kept| kept.covered);
+    let mut found = match kept {
+        Some(kept) => Found {
+            entries: kept.entries,
+            unreadable_lines: kept.unreadable,
+            kept_unreadable: kept.kept_unreadable,
+            lines: kept.lines,
+        },
+        None => Found {
+            lines: header_line,
+            ..Found::default()
+        },
+    };
+    let from = from_kept.unwrap_or(body_start);
+    for part in index_parts(&file, from, size, warm).map_err(read_error)? {
+        found.add(part);
+    }
+    if let Some(folder) = cache
+        && from_kept.is_none_or(|covered| size - covered >= index_cache::REKEEP_AFTER)
+    {
+        index_cache::save(folder, path, &file, found.coverage(size));
+    }
+    let Found {
+        entries,
+        unreadable_lines,
+        kept_unreadable,
+        ..
+    } = found;
+    Ok(Some(Indexed::Ready(IndexedSession {
+        header,
+        store: EntryStore::indexed(entries, file),
+        skipped_lines: unreadable_lines.len() - kept_unreadable,
+        unreadable_lines,
+    })))
+}
+
+/// What one part of the file held.
+#[derive(Default)]
+struct Part {
+    entries: Vec<StoredEntry>,
+    /// Line numbers within the part (1-based) of lines that could not be read.
+    unreadable: Vec<usize>,
+    /// How many of those are kept as entries (JSON objects of a known type
+    /// whose shape is not understood).
+    kept_unreadable: usize,
+    /// Lines in the part.
+    lines: usize,
+}
+
+/// The entries and unreadable lines found so far, in file order.
+#[derive(Default)]
+struct Found {
+    entries: Vec<StoredEntry>,
+    unreadable_lines: Vec<usize>,
+    kept_unreadable: usize,
+    /// Lines read so far, the header's included.
+    lines: usize,
+}
+
+impl Found {
+    /// Add the next part of the file.
+    fn add(&mut self, part: Part) {
+        if self.entries.is_empty() {
+            self.entries = part.entries;
+        } else {
+            self.entries.extend(part.entries);
+        }
+        let before = self.lines;
+        self.unreadable_lines
+            .extend(part.unreadable.iter().map(|n| n + before));
+        self.kept_unreadable += part.kept_unreadable;
+        self.lines += part.lines;
+    }
+
+    /// What was found, as covering the first `covered` bytes.
+    fn coverage(&self, covered: u64) -> index_cache::Coverage<'_> {
+        index_cache::Coverage {
+            covered,
+            lines: self.lines,
+            unreadable: &self.unreadable_lines,
+            kept_unreadable: self.kept_unreadable,
+            entries: &self.entries,
+        }
+    }
+}
+
+/// The lines of `start..end` indexed in parts, several at once when they are many.
+fn index_parts(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Vec<Part>> {
+    let parts = split_at_lines(file, start, end)?;
+    let read_part = |(start, end): (u64, u64)| index_part(file, start, end, warm);
     let results: Vec<io::Result<Part>> = if parts.len() == 1 {
         parts.into_iter().map(read_part).collect()
     } else {
@@ -137,43 +238,7 @@ pub fn index_session_file(path: &Path, warm: bool) -> Result<Option<Indexed>, Se
             results
         })
     };
-    let mut parts = Vec::with_capacity(results.len());
-    for result in results {
-        parts.push(result.map_err(read_error)?);
-    }
-    let mut entries = Vec::new();
-    let mut unreadable_lines = Vec::new();
-    let mut kept_unreadable = 0;
-    let mut line_before = header_line;
-    for part in parts {
-        if entries.is_empty() {
-            entries = part.entries;
-        } else {
-            entries.extend(part.entries);
-        }
-        unreadable_lines.extend(part.unreadable.iter().map(|n| n + line_before));
-        kept_unreadable += part.kept_unreadable;
-        line_before += part.lines;
-    }
-    Ok(Some(Indexed::Ready(IndexedSession {
-        header,
-        store: EntryStore::indexed(entries, file),
-        skipped_lines: unreadable_lines.len() - kept_unreadable,
-        unreadable_lines,
-    })))
-}
-
-/// What one part of the file held.
-#[derive(Default)]
-struct Part {
-    entries: Vec<StoredEntry>,
-    /// Line numbers within the part (1-based) of lines that could not be read.
-    unreadable: Vec<usize>,
-    /// How many of those are kept as entries (JSON objects of a known type
-    /// whose shape is not understood).
-    kept_unreadable: usize,
-    /// Lines in the part.
-    lines: usize,
+    results.into_iter().collect()
 }
 
 /// Read the lines in `start..end` (whole lines) into index records. A line lying

@@ -17,6 +17,7 @@ mod entry_names;
 pub mod error;
 mod head_json;
 pub mod ids;
+pub mod index_cache;
 pub mod index_file;
 pub mod layout;
 pub mod list;

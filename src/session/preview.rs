@@ -5,6 +5,8 @@
 //! whether an answer has nothing to read, and what ties a tool result to the
 //! call that produced it (an answer's calls with their labels, a result's call id).
 
+use serde::{Deserialize, Serialize};
+
 use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
 
 use super::call_label::{call_label, home};
@@ -14,7 +16,8 @@ use super::entries::SessionEntry;
 pub const PREVIEW_CHARS: usize = 160;
 
 /// What an entry's line says, and so how its [`EntryPreview::text`] is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A session's kept index stores a kind by its position: a new kind goes last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PreviewKind {
     /// A user message; text: its first words.
     User,
@@ -22,8 +25,6 @@ pub enum PreviewKind {
     /// was neither stopped nor failed). Its calls' labels are kept too
     /// ([`EntryPreview::tool_calls`]).
     Assistant,
-    /// A model answer with no text that was stopped; no text.
-    AssistantAborted,
     /// A model answer with no text that failed (and was not stopped); text:
     /// the error's first words.
     AssistantError,
@@ -57,10 +58,13 @@ pub enum PreviewKind {
     Custom,
     /// An entry this version cannot read; no text.
     Unknown,
+    /// A model answer with no text that was stopped; no text.
+    AssistantAborted,
 }
 
-/// The untranslated parts of an entry's one-line description.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The untranslated parts of an entry's one-line description (kept in the
+/// session's index file as they are, see `index_cache`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntryPreview {
     /// The text up to `split`, then what ties results to calls: an answer's
     /// [`CallList`], a tool result's call id.

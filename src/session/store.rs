@@ -345,14 +345,20 @@ impl MessageSource for FileMessages {
     }
 }
 
+#[path = "store_record.rs"]
+mod record;
+pub(super) use record::{EntryRecord, sample_records};
+
 #[cfg(unix)]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+/// Read `buf.len()` bytes of `file` at `offset`.
+pub(super) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(buf, offset)
 }
 
 #[cfg(not(unix))]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+/// Read `buf.len()` bytes of `file` at `offset`.
+pub(super) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = file.try_clone()?;
     file.seek(SeekFrom::Start(offset))?;

@@ -83,3 +83,75 @@ fn session_get_messages_of_a_resumed_long_session_is_byte_identical() {
     let state: Value = serde_json::from_str(&line("s")).unwrap();
     assert_eq!(state["data"]["messageCount"], json!(messages.len()));
 }
+
+/// The answers of one RPC run over the session at `path`: state, messages and the
+/// fork list, one line each.
+fn rpc_answers(sandbox: &PiSandbox, path: &std::path::Path) -> Vec<String> {
+    let mut child = sandbox.spawn(&[
+        "--mode",
+        "rpc",
+        "--model",
+        "mock/mock-model",
+        "--session",
+        path.to_str().unwrap(),
+    ]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(
+            b"{\"type\":\"get_state\",\"id\":\"s\"}\n{\"type\":\"get_messages\",\"id\":\"m\"}\n{\"type\":\"get_fork_messages\",\"id\":\"f\"}\n",
+        )
+        .unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|line| line.contains("\"type\":\"response\""))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_long_session_opened_from_its_kept_index_answers_as_from_its_lines() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    // A session of the first format twice over, one chain: 4.7 MB once migrated.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/conformance/before-compaction.jsonl"
+    ))
+    .unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    header["cwd"] = json!(sandbox.project);
+    let path = sandbox.root.path().join("long.jsonl");
+    std::fs::write(&path, format!("{header}\n{rest}{rest}")).unwrap();
+    let folder = sandbox.agent_dir.join("cache").join("index");
+    let kept = || std::fs::read_dir(&folder).map_or(0, |dir| dir.count());
+
+    let migrated = rpc_answers(&sandbox, &path);
+    assert!(std::fs::metadata(&path).unwrap().len() > 4 << 20);
+    let _ = std::fs::remove_dir_all(&folder);
+    let from_lines = rpc_answers(&sandbox, &path);
+    assert_eq!(kept(), 1, "its index is kept");
+    let from_index = rpc_answers(&sandbox, &path);
+    assert_eq!(from_lines.len(), 3);
+    assert_eq!(from_index, from_lines);
+    assert_eq!(from_lines, migrated);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let file = std::fs::read_dir(&folder).unwrap().next().unwrap().unwrap();
+        let mode = file.metadata().unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o777,
+            0o600,
+            "the index holds the first words of messages"
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! A long session's index kept between runs, in `<agentDir>/cache/index/`: opening
+//! the session again reads the index instead of every line, then indexes only the
+//! lines appended since. The kept index is used only for the same file (its path,
+//! device and inode) whose covered bytes are unchanged (a digest of blocks spread
+//! over them, the first and the last included); anything else, or a kept file that
+//! cannot be read, and the session is indexed from its lines as always. It is kept
+//! anew when it was missing or stale, or once the lines indexed on top of it pass
+//! [`REKEEP_AFTER`] bytes. Deleting the folder is always safe.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use bincode::Options;
+use serde::de::{DeserializeSeed, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+use super::store::{EntryRecord, StoredEntry, read_exact_at};
+use crate::config::cache_files::{CacheFolder, digest};
+
+/// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
+/// [`layout`]).
+const VERSION: u64 = 2;
+/// How many sessions' indexes are kept (the most recently written).
+const KEEP: usize = 32;
+/// The kept files' extension.
+const EXTENSION: &str = "index";
+/// Session files at least this long have their index kept.
+pub(super) const KEPT_FROM: u64 = 512 << 10;
+/// Lines appended after the kept index are indexed on each opening; past this many
+/// bytes of them, the index is kept anew.
+pub(super) const REKEEP_AFTER: u64 = 1 << 20;
+/// The covered bytes are checked in this many blocks …
+const BLOCKS: u64 = 16;
+/// … of this many bytes each.
+const BLOCK_BYTES: u64 = 4096;
+
+/// The folder indexes are kept in: set once at start-up (a process that never sets
+/// it, such as a library user or a unit test, keeps none).
+static FOLDER: OnceLock<CacheFolder> = OnceLock::new();
+
+/// Keep long sessions' indexes under `agent_dir` from now on.
+pub fn keep_in(agent_dir: &Path) {
+    let _ = FOLDER.set(folder_in(agent_dir));
+}
+
+/// The index folder under `agent_dir`.
+pub(super) fn folder_in(agent_dir: &Path) -> CacheFolder {
+    CacheFolder::new(agent_dir, "index", EXTENSION, KEEP)
+}
+
+/// The folder set by [`keep_in`].
+pub(super) fn folder() -> Option<&'static CacheFolder> {
+    FOLDER.get()
+}
+
+/// What a kept index file starts with; the records of the entries follow (a
+/// sequence of [`EntryRecord`]s), read only when the head matches the file.
+#[derive(Serialize, Deserialize)]
+struct IndexHead<'a> {
+    layout: u64,
+    #[serde(borrow)]
+    path: Cow<'a, str>,
+    /// Device and inode of the session file.
+    file_id: [u64; 2],
+    /// The bytes of the session file the index covers (whole lines, from the start).
+    covered: u64,
+    /// Digest of the covered bytes' blocks (see [`blocks_digest`]).
+    blocks: u64,
+    /// Lines in the covered bytes, the header's included.
+    lines: u64,
+    /// 1-based numbers of the covered lines that could not be read.
+    unreadable: Vec<u64>,
+    /// How many of those are entries (known types of a shape not understood).
+    kept_unreadable: u64,
+}
+
+/// What a kept index gives: the records of the covered lines.
+#[derive(Debug)]
+pub(super) struct KeptIndex {
+    /// The entries of the covered lines.
+    pub entries: Vec<StoredEntry>,
+    /// Where the lines it does not cover start.
+    pub covered: u64,
+    /// Lines covered, the header's included.
+    pub lines: usize,
+    /// 1-based numbers of the covered lines that could not be read.
+    pub unreadable: Vec<usize>,
+    /// How many of those are entries.
+    pub kept_unreadable: usize,
+}
+
+/// The kept index of the session file `path` (open as `file`, `size` bytes long),
+/// when one matches it.
+pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) -> Option<KeptIndex> {
+    let name = path.to_str()?;
+    let bytes = std::fs::read(folder.path(name)).ok()?;
+    let mut reader = bincode::Deserializer::from_slice(&bytes, options(bytes.len()));
+    let head = IndexHead::deserialize(&mut reader).ok()?;
+    let fits = head.layout == layout()
+        && head.path == name
+        && head.file_id == file_id(file)?
+        && head.covered <= size
+        && blocks_digest(file, head.covered)? == head.blocks;
+    if !fits {
+        return None;
+    }
+    let entries = Records {
+        most: bytes.len() / MIN_RECORD_BYTES,
+    }
+    .deserialize(&mut reader)
+    .ok()?;
+    Some(KeptIndex {
+        entries,
+        covered: head.covered,
+        lines: usize::try_from(head.lines).ok()?,
+        unreadable: head
+            .unreadable
+            .iter()
+            .map(|&n| usize::try_from(n).ok())
+            .collect::<Option<_>>()?,
+        kept_unreadable: usize::try_from(head.kept_unreadable).ok()?,
+    })
+}
+
+/// Fewer bytes than any record takes.
+const MIN_RECORD_BYTES: usize = 8;
+
+/// Reads the sequence of records straight into index records (no record is held
+/// longer than it is read).
+struct Records {
+    /// More records than the file can hold are not made room for.
+    most: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Records {
+    type Value = Vec<StoredEntry>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Records {
+    type Value = Vec<StoredEntry>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("index records")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut entries = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.most));
+        while let Some(record) = seq.next_element::<EntryRecord<'de>>()? {
+            let entry = StoredEntry::from_record(&record)
+                .ok_or_else(|| serde::de::Error::custom("an unreadable record"))?;
+            entries.push(entry);
+        }
+        Ok(entries)
+    }
+}
+
+/// What indexing the first `covered` bytes of a session file found.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Coverage<'a> {
+    /// Whole lines from the start: the file has a newline just before `covered`.
+    pub covered: u64,
+    /// Lines covered, the header's included.
+    pub lines: usize,
+    /// 1-based numbers of the covered lines that could not be read.
+    pub unreadable: &'a [usize],
+    /// How many of those are entries.
+    pub kept_unreadable: usize,
+    /// The entries of the covered lines.
+    pub entries: &'a [StoredEntry],
+}
+
+/// Keep the index `coverage` of the session file `path` (open as `file`). Failures
+/// are ignored: the next opening indexes the lines again.
+pub(super) fn save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'_>) {
+    let _ = try_save(folder, path, file, coverage);
+}
+
+fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'_>) -> Option<()> {
+    let name = path.to_str()?;
+    let covered = coverage.covered;
+    if covered == 0 || last_byte(file, covered)? != b'\n' {
+        return None;
+    }
+    let records = coverage
+        .entries
+        .iter()
+        .map(StoredEntry::record)
+        .collect::<Option<Vec<_>>>()?;
+    let head = IndexHead {
+        layout: layout(),
+        path: Cow::Borrowed(name),
+        file_id: file_id(file)?,
+        covered,
+        blocks: blocks_digest(file, covered)?,
+        lines: coverage.lines as u64,
+        unreadable: coverage.unreadable.iter().map(|&n| n as u64).collect(),
+        kept_unreadable: coverage.kept_unreadable as u64,
+    };
+    let mut bytes = Vec::new();
+    options(usize::MAX).serialize_into(&mut bytes, &head).ok()?;
+    options(usize::MAX)
+        .serialize_into(&mut bytes, &records)
+        .ok()?;
+    folder.write(name, &bytes).ok()
+}
+
+/// The encoding: variable-length integers, and never more than `limit` bytes read.
+fn options(limit: usize) -> impl Options {
+    bincode::DefaultOptions::new().with_limit(limit as u64)
+}
+
+/// What decides how a kept file reads: the version and the encoding of a record of
+/// each kind (a field added to a record changes it, so an index of an older build is
+/// never misread).
+fn layout() -> u64 {
+    static LAYOUT: OnceLock<u64> = OnceLock::new();
+    *LAYOUT.get_or_init(|| {
+        let sample = super::store::sample_records();
+        let bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
+        digest(VERSION, &bytes)
+    })
+}
+
+/// Device and inode of `file` (a file replaced by another is never taken for it).
+#[cfg(unix)]
+fn file_id(file: &File) -> Option<[u64; 2]> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata().ok()?;
+    Some([meta.dev(), meta.ino()])
+}
+
+#[cfg(not(unix))]
+fn file_id(_file: &File) -> Option<[u64; 2]> {
+    Some([0, 0])
+}
+
+/// Digest of [`BLOCKS`] blocks spread evenly over the first `covered` bytes of
+/// `file` (the first block starts at 0, the last ends at `covered`).
+fn blocks_digest(file: &File, covered: u64) -> Option<u64> {
+    let block = BLOCK_BYTES.min(covered);
+    let mut buffer = vec![0u8; usize::try_from(block).ok()?];
+    let mut state = covered;
+    for k in 0..BLOCKS {
+        let start = (covered - block) * k / (BLOCKS - 1);
+        read_exact_at(file, &mut buffer, start).ok()?;
+        state = digest(state, &buffer);
+    }
+    Some(state)
+}
+
+/// The byte before `end`.
+fn last_byte(file: &File, end: u64) -> Option<u8> {
+    let mut byte = [0u8];
+    read_exact_at(file, &mut byte, end.checked_sub(1)?).ok()?;
+    Some(byte[0])
+}
+
+#[cfg(test)]
+#[path = "index_cache_tests.rs"]
+mod tests;
