@@ -38,17 +38,15 @@ pub fn render_tool(
         None => {
             // The user's own `!` commands take the bash-mode colour; `!!` ones,
             // whose output the model never sees, are dimmed and say so.
-            let runs: Vec<(String, Style)> = title_runs(row, theme)
-                .into_iter()
-                .map(|(text, style)| (sanitize(&text), style))
-                .collect();
-            for row_runs in wrap_runs(&runs, inner, inner) {
-                body.push(
-                    row_runs
-                        .into_iter()
-                        .map(|(text, style)| Span::styled(text, style))
-                        .collect(),
-                );
+            for line_runs in split_at_newlines(title_runs(row, theme)) {
+                for row_runs in wrap_runs(&line_runs, inner, inner) {
+                    body.push(
+                        row_runs
+                            .into_iter()
+                            .map(|(text, style)| Span::styled(text, style))
+                            .collect(),
+                    );
+                }
             }
         }
     }
@@ -123,8 +121,10 @@ fn user_bash_lines(
     if excluded {
         title = format!("{title}  {}", t!("pi.tui.bash.excluded"));
     }
-    for piece in wrap_line(&sanitize(&title), inner) {
-        lines.push(indented(piece, theme.bold(colour)));
+    for line in title.split('\n') {
+        for piece in wrap_line(&sanitize(line), inner) {
+            lines.push(indented(piece, theme.bold(colour)));
+        }
     }
     let clean = sanitize(&row.output);
     let all: Vec<&str> = match clean.trim_end_matches('\n') {
@@ -168,6 +168,23 @@ fn user_bash_lines(
         lines.push(indented(text, style));
     }
     lines.push(rule);
+    lines
+}
+
+/// Styled runs cut into lines where their text breaks (a multi-line command shows
+/// line by line, as typed), each run's text sanitised.
+fn split_at_newlines(runs: Vec<(String, Style)>) -> Vec<Vec<(String, Style)>> {
+    let mut lines = vec![Vec::new()];
+    for (text, style) in runs {
+        for (k, piece) in text.split('\n').enumerate() {
+            if k > 0 {
+                lines.push(Vec::new());
+            }
+            if let Some(line) = lines.last_mut() {
+                line.push((sanitize(piece), style));
+            }
+        }
+    }
     lines
 }
 
@@ -414,6 +431,17 @@ mod tests {
         r.output = String::new();
         let cancelled = text(&render_tool(&r, 30, false, "ctrl+o", &Theme::plain()));
         assert_eq!(cancelled[1..4], [" $ make", "", " (cancelled)"]);
+    }
+
+    #[test]
+    fn a_multi_line_command_shows_line_by_line() {
+        let r = row("bash", json!({"command": "echo one\necho two"}), "one\ntwo");
+        let lines = text(&render_tool(&r, 40, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(lines[1..3], [" $ echo one", " echo two"], "{lines:?}");
+        let mut own = r.clone();
+        own.id = "user-bash-1".into();
+        let lines = text(&render_tool(&own, 40, false, "ctrl+o", &Theme::plain()));
+        assert_eq!(lines[1..3], [" $ echo one", " echo two"], "{lines:?}");
     }
 
     #[test]
