@@ -201,10 +201,10 @@ impl Conversation {
     }
 
     /// The facts of the message at `index`, without reading it.
-    pub fn facts(&self, index: usize) -> MessageFacts {
+    pub fn facts(&self, index: usize) -> Cow<'_, MessageFacts> {
         match &self.slots[index] {
-            Slot::Held(message) => MessageFacts::of(message),
-            Slot::Stored { facts, .. } => facts.clone(),
+            Slot::Held(message) => Cow::Owned(MessageFacts::of(message)),
+            Slot::Stored { facts, .. } => Cow::Borrowed(facts),
         }
     }
 
