@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::Range;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -19,9 +18,6 @@ pub trait MessageSource: Send + Sync {
     /// (the file was cut short by another program).
     fn read(&self, offset: u64, len: u32) -> Option<Message>;
 }
-
-/// Messages in the file read per thread at least by [`Conversation::read_range`].
-const READ_PER_THREAD: usize = 64;
 
 /// What is known of a message without reading it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -228,29 +224,6 @@ impl Conversation {
         }
     }
 
-    /// The messages in `range`, in order. When many of them are in the file,
-    /// the first half is read on a thread of its own while this one reads the
-    /// second.
-    pub fn read_range(&self, range: Range<usize>) -> Vec<Cow<'_, Message>> {
-        let slots = &self.slots[range];
-        let read_all = |part| self.read_slots(part);
-        let stored = slots
-            .iter()
-            .filter(|slot| matches!(slot, Slot::Stored { .. }))
-            .count();
-        if stored < 2 * READ_PER_THREAD {
-            return read_all(slots);
-        }
-        let (first, second) = slots.split_at(slots.len() / 2);
-        std::thread::scope(|scope| {
-            let reading = scope.spawn(|| read_all(first));
-            let second: Vec<_> = read_all(second);
-            let mut messages = reading.join().unwrap_or_else(|_| read_all(first));
-            messages.extend(second);
-            messages
-        })
-    }
-
     /// Every message, owned.
     pub fn to_vec(&self) -> Vec<Message> {
         self.iter().map(Cow::into_owned).collect()
@@ -268,10 +241,6 @@ impl Conversation {
                     .unwrap_or_else(|| stand_in(facts)),
             ),
         }
-    }
-
-    fn read_slots<'a>(&'a self, slots: &'a [Slot]) -> Vec<Cow<'a, Message>> {
-        slots.iter().map(|slot| self.read(slot)).collect()
     }
 
     fn own(&self, slot: Slot) -> Message {

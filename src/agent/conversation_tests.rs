@@ -157,32 +157,3 @@ fn a_message_the_file_no_longer_holds_is_stood_in_for() {
     };
     assert!(u.content.text().contains("assistant"), "{u:?}");
 }
-
-#[test]
-fn a_range_is_read_in_order_whether_on_one_thread_or_two() {
-    let messages: Vec<Message> = (0..400)
-        .map(|n| match n % 3 {
-            0 => Message::User(UserMessage::text(format!("question {n}"))),
-            _ => answer(&format!("answer {n}"), n % 2, n as u64),
-        })
-        .collect();
-    let (mut conversation, lines) = stored(&messages);
-    let held = Message::User(UserMessage::text("held"));
-    conversation.push(held.clone());
-    let mut expected = messages.clone();
-    expected.push(held);
-    for range in [0..401, 7..300, 390..401, 5..5] {
-        let before = lines.reads.load(Ordering::Relaxed);
-        let read: Vec<Message> = conversation
-            .read_range(range.clone())
-            .into_iter()
-            .map(Cow::into_owned)
-            .collect();
-        assert_eq!(read, expected[range.clone()], "{range:?}");
-        let stored_in_range = range.end.min(400) - range.start.min(400);
-        assert_eq!(
-            lines.reads.load(Ordering::Relaxed) - before,
-            stored_in_range
-        );
-    }
-}
