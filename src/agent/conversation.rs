@@ -27,7 +27,7 @@ pub struct MessageFacts {
     /// Tool calls in an assistant message.
     pub tool_calls: usize,
     /// An assistant message's usage.
-    pub usage: Option<Box<Usage>>,
+    pub usage: Option<Arc<Usage>>,
 }
 
 impl MessageFacts {
@@ -39,7 +39,7 @@ impl MessageFacts {
                     .iter()
                     .filter(|b| matches!(b, ContentBlock::ToolCall(_)))
                     .count(),
-                Some(Box::new(a.usage.clone())),
+                Some(Arc::new(a.usage.clone())),
             ),
             _ => (0, None),
         };
@@ -197,10 +197,10 @@ impl Conversation {
     }
 
     /// The facts of the message at `index`, without reading it.
-    pub fn facts(&self, index: usize) -> MessageFacts {
+    pub fn facts(&self, index: usize) -> Cow<'_, MessageFacts> {
         match &self.slots[index] {
-            Slot::Held(message) => MessageFacts::of(message),
-            Slot::Stored { facts, .. } => facts.clone(),
+            Slot::Held(message) => Cow::Owned(MessageFacts::of(message)),
+            Slot::Stored { facts, .. } => Cow::Borrowed(facts),
         }
     }
 

@@ -17,17 +17,17 @@ impl SessionManager {
     // ----- appending -------------------------------------------------------
 
     fn next_id(&self) -> String {
-        new_entry_id(|candidate| self.index.contains_key(candidate))
+        new_entry_id(|candidate| self.index.contains(&self.entries, candidate))
     }
 
     fn append_entry(&mut self, entry: SessionEntry) -> String {
         let id = entry.id().to_string();
         self.has_message |= entry.is_message();
         self.entries.release_read_bodies();
-        if self.index.insert(id.clone(), self.entries.len()).is_some() {
+        self.entries.push(entry);
+        if self.index.insert(&self.entries, self.entries.len() - 1) {
             self.ids_unique = false;
         }
-        self.entries.push(entry);
         self.leaf_id = Some(id.clone());
         self.write_pending();
         id
@@ -193,7 +193,7 @@ impl SessionManager {
     }
 
     fn require_entry(&self, id: &str) -> Result<(), SessionError> {
-        if self.index.contains_key(id) {
+        if self.index.contains(&self.entries, id) {
             Ok(())
         } else {
             Err(SessionError::EntryNotFound { id: id.to_string() })

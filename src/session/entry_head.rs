@@ -7,6 +7,7 @@
 //! role not covered here, any shape error) is left to the full reading.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use serde::de::{self, Deserialize, Deserializer};
 
@@ -395,7 +396,7 @@ impl MessageHead {
                 let facts = MessageFacts {
                     role: "assistant",
                     tool_calls: content.tool_calls,
-                    usage: Some(Box::new(usage)),
+                    usage: Some(Arc::new(usage)),
                 };
                 let preview = EntryPreview::with_tail(kind, text, labels.as_str(), quiet);
                 (facts, preview)

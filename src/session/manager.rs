@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::entries::{CURRENT_SESSION_VERSION, LabelEntry, SessionEntry, SessionHeader};
 use super::error::SessionError;
+use super::id_index::IdIndex;
 use super::ids::{new_session_id, now_iso};
 use super::index_file::{Indexed, IndexedSession, index_session_file};
 use super::layout::session_file_name;
@@ -36,7 +37,7 @@ pub struct SessionManager {
     pub(super) session_file: Option<PathBuf>,
     pub(super) header: SessionHeader,
     pub(super) entries: EntryStore,
-    pub(super) index: HashMap<String, usize>,
+    pub(super) index: IdIndex,
     /// No two entries share an id (then an entry whose parent is the entry just
     /// before it is linked without a lookup).
     pub(super) ids_unique: bool,
@@ -189,7 +190,7 @@ impl SessionManager {
             session_file,
             header,
             entries: EntryStore::default(),
-            index: HashMap::new(),
+            index: IdIndex::default(),
             ids_unique: true,
             labels: HashMap::new(),
             leaf_id: None,
@@ -220,7 +221,7 @@ impl SessionManager {
             entries_on_disk: loaded.store.len(),
             header: loaded.header,
             entries: loaded.store,
-            index: HashMap::new(),
+            index: IdIndex::default(),
             ids_unique: true,
             labels: HashMap::new(),
             leaf_id: None,
@@ -239,22 +240,11 @@ impl SessionManager {
 
     /// Recompute the id index, labels and leaf (the last entry) from `entries`.
     pub(super) fn rebuild_index(&mut self) {
-        self.index.clear();
-        self.index.reserve(self.entries.len());
+        self.ids_unique = self.index.rebuild(&self.entries);
         self.labels.clear();
-        self.ids_unique = true;
         for (position, stored) in self.entries.metas().enumerate() {
-            if stored.id().is_empty() {
-                continue;
-            }
-            if self
-                .index
-                .insert(stored.id().to_string(), position)
-                .is_some()
-            {
-                self.ids_unique = false;
-            }
             if stored.kind() == "label"
+                && !stored.id().is_empty()
                 && let SessionEntry::Label(label) = self.entries.get(position)
             {
                 apply_label(&mut self.labels, label);

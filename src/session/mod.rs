@@ -16,6 +16,7 @@ mod entry_head;
 mod entry_names;
 pub mod error;
 mod head_json;
+mod id_index;
 pub mod ids;
 pub mod index_cache;
 pub mod index_file;

@@ -26,8 +26,8 @@ impl SessionManager {
     /// The entry with this id.
     pub fn entry(&self, id: &str) -> Option<&SessionEntry> {
         self.index
-            .get(id)
-            .map(|&position| self.entries.get(position))
+            .get(&self.entries, id)
+            .map(|position| self.entries.get(position))
     }
 
     /// Direct children of an entry, in append order.
@@ -108,7 +108,7 @@ impl SessionManager {
         let mut path = Vec::new();
         let mut current = from
             .or(self.leaf_id.as_deref())
-            .and_then(|id| self.index.get(id).copied());
+            .and_then(|id| self.index.get(&self.entries, id));
         while let Some(position) = current {
             if path.len() > self.entries.len() {
                 break;
@@ -134,7 +134,7 @@ impl SessionManager {
             .collect();
         SessionTree::arrange(
             &entries,
-            |id| self.index.get(id).copied(),
+            |id| self.index.get(&self.entries, id),
             |id| self.label_and_time(id),
         )
     }
@@ -253,7 +253,7 @@ impl ContextEntries for SessionManager {
         self.entries.len()
     }
     fn position_of(&self, id: &str) -> Option<usize> {
-        self.index.get(id).copied()
+        self.index.get(&self.entries, id)
     }
     fn parent_position(&self, position: usize) -> Option<usize> {
         let parent = self.entries.meta(position).parent_id()?;
@@ -262,7 +262,7 @@ impl ContextEntries for SessionManager {
             Some(before) if self.ids_unique && self.entries.meta(before).id() == parent => {
                 Some(before)
             }
-            _ => self.index.get(parent).copied(),
+            _ => self.index.get(&self.entries, parent),
         }
     }
     fn parent_id(&self, position: usize) -> Option<&str> {

@@ -4,7 +4,7 @@
 //! made.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -162,7 +162,7 @@ impl FactsRecord<'_> {
             .tokens
             .map(|[input, output, cache_read, cache_write, total_tokens]| {
                 let [c_input, c_output, c_read, c_write, c_total] = self.costs;
-                Box::new(Usage {
+                Arc::new(Usage {
                     input,
                     output,
                     cache_read,

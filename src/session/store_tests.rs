@@ -173,7 +173,7 @@ fn a_long_session_taken_as_a_conversation_leaves_its_messages_in_the_file() {
     assert_eq!(conversation, want.messages);
     let facts = conversation.facts(1);
     assert_eq!(facts.role, "assistant");
-    assert_eq!(facts.usage.map(|u| u.cost.total), Some(1.375));
+    assert_eq!(facts.usage.as_ref().map(|u| u.cost.total), Some(1.375));
     assert_eq!(session.bodies_in_memory(), small, "reading keeps nothing");
 }
 

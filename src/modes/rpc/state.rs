@@ -152,7 +152,7 @@ pub fn session_stats(agent: &AgentSession) -> Value {
             "assistant" => {
                 assistant += 1;
                 calls += facts.tool_calls;
-                let usage = facts.usage.unwrap_or_default();
+                let usage = facts.usage.as_deref().cloned().unwrap_or_default();
                 input += usage.input;
                 output += usage.output;
                 read += usage.cache_read;
