@@ -21,7 +21,7 @@ use crate::config::cache_files::{CacheFolder, digest};
 
 /// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
 /// [`layout`]).
-const VERSION: u64 = 2;
+const VERSION: u64 = 3;
 /// How many sessions' indexes are kept (the most recently written).
 const KEEP: usize = 32;
 /// The kept files' extension.
@@ -55,8 +55,10 @@ pub(super) fn folder() -> Option<&'static CacheFolder> {
     FOLDER.get()
 }
 
-/// What a kept index file starts with; the records of the entries follow (a
-/// sequence of [`EntryRecord`]s), read only when the head matches the file.
+/// What a kept index file holds after the length of this head (8 bytes, little
+/// endian); the records of the entries follow in [`CHUNKS`] runs (each a sequence of
+/// [`EntryRecord`]s, read on threads of their own), read only when the head matches
+/// the session file.
 #[derive(Serialize, Deserialize)]
 struct IndexHead<'a> {
     layout: u64,
@@ -74,7 +76,12 @@ struct IndexHead<'a> {
     unreadable: Vec<u64>,
     /// How many of those are entries (known types of a shape not understood).
     kept_unreadable: u64,
+    /// The byte length of each run of records, in order.
+    chunks: Vec<u64>,
 }
+
+/// The records are kept in this many runs, read at once.
+const CHUNKS: usize = 4;
 
 /// What a kept index gives: the records of the covered lines.
 #[derive(Debug)]
@@ -95,9 +102,17 @@ pub(super) struct KeptIndex {
 /// when one matches it.
 pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) -> Option<KeptIndex> {
     let name = path.to_str()?;
-    let bytes = std::fs::read(folder.path(name)).ok()?;
-    let mut reader = bincode::Deserializer::from_slice(&bytes, options(bytes.len()));
-    let head = IndexHead::deserialize(&mut reader).ok()?;
+    let kept_file = File::open(folder.path(name)).ok()?;
+    let total = kept_file.metadata().ok()?.len();
+    let mut prefix = [0u8; 8];
+    read_exact_at(&kept_file, &mut prefix, 0).ok()?;
+    let head_len = u64::from_le_bytes(prefix);
+    if head_len > total.saturating_sub(8) {
+        return None;
+    }
+    let mut head_bytes = vec![0u8; usize::try_from(head_len).ok()?];
+    read_exact_at(&kept_file, &mut head_bytes, 8).ok()?;
+    let head: IndexHead<'_> = options(head_bytes.len()).deserialize(&head_bytes).ok()?;
     let fits = head.layout == layout()
         && head.path == name
         && head.file_id == file_id(file)?
@@ -106,11 +121,33 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     if !fits {
         return None;
     }
-    let entries = Records {
-        most: bytes.len() / MIN_RECORD_BYTES,
+    let mut runs = Vec::with_capacity(head.chunks.len());
+    let mut at = 8 + head_len;
+    for &len in &head.chunks {
+        runs.push((at, len));
+        at = at.checked_add(len)?;
     }
-    .deserialize(&mut reader)
-    .ok()?;
+    if at != total {
+        return None;
+    }
+    let read = |(at, len): (u64, u64)| read_run(&kept_file, at, len);
+    let parts: Vec<Option<Vec<StoredEntry>>> = std::thread::scope(|scope| {
+        let mut runs = runs.into_iter();
+        let first = runs.next();
+        let handles: Vec<_> = runs.map(|run| scope.spawn(move || read(run))).collect();
+        let mut parts = vec![first.and_then(read)];
+        parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
+        parts
+    });
+    let mut entries = Vec::new();
+    for part in parts {
+        let part = part?;
+        if entries.is_empty() {
+            entries = part;
+        } else {
+            entries.extend(part);
+        }
+    }
     Some(KeptIndex {
         entries,
         covered: head.covered,
@@ -122,6 +159,18 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
             .collect::<Option<_>>()?,
         kept_unreadable: usize::try_from(head.kept_unreadable).ok()?,
     })
+}
+
+/// The records of the run of `len` bytes at `at` of the kept file.
+fn read_run(kept_file: &File, at: u64, len: u64) -> Option<Vec<StoredEntry>> {
+    let mut bytes = vec![0u8; usize::try_from(len).ok()?];
+    read_exact_at(kept_file, &mut bytes, at).ok()?;
+    let mut reader = bincode::Deserializer::from_slice(&bytes, options(bytes.len()));
+    Records {
+        most: bytes.len() / MIN_RECORD_BYTES,
+    }
+    .deserialize(&mut reader)
+    .ok()
 }
 
 /// Fewer bytes than any record takes.
@@ -192,6 +241,14 @@ fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'
         .iter()
         .map(StoredEntry::record)
         .collect::<Option<Vec<_>>>()?;
+    let share = records.len().div_ceil(CHUNKS).max(1);
+    let mut chunks = Vec::with_capacity(CHUNKS);
+    let mut body = Vec::new();
+    for run in records.chunks(share) {
+        let before = body.len();
+        options(usize::MAX).serialize_into(&mut body, run).ok()?;
+        chunks.push((body.len() - before) as u64);
+    }
     let head = IndexHead {
         layout: layout(),
         path: Cow::Borrowed(name),
@@ -201,12 +258,13 @@ fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'
         lines: coverage.lines as u64,
         unreadable: coverage.unreadable.iter().map(|&n| n as u64).collect(),
         kept_unreadable: coverage.kept_unreadable as u64,
+        chunks,
     };
-    let mut bytes = Vec::new();
-    options(usize::MAX).serialize_into(&mut bytes, &head).ok()?;
-    options(usize::MAX)
-        .serialize_into(&mut bytes, &records)
-        .ok()?;
+    let head = options(usize::MAX).serialize(&head).ok()?;
+    let mut bytes = Vec::with_capacity(8 + head.len() + body.len());
+    bytes.extend_from_slice(&(head.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&head);
+    bytes.extend_from_slice(&body);
     folder.write(name, &bytes).ok()
 }
 

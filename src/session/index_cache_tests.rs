@@ -190,8 +190,11 @@ fn a_damaged_kept_file_is_ignored_and_made_again() {
         bytes[..bytes.len() / 2].to_vec(),
         vec![0xff; 64],
         Vec::new(),
-        // Another layout: a byte of the layout's digest (the file's first field).
-        [&bytes[..1], &[bytes[1] ^ 1][..], &bytes[2..]].concat(),
+        // Another layout: a byte of the layout's digest (the head's first field, after
+        // the head's length and the digest's varint tag).
+        [&bytes[..9], &[bytes[9] ^ 1][..], &bytes[10..]].concat(),
+        // A run of records cut short.
+        bytes[..bytes.len() - 1].to_vec(),
     ] {
         std::fs::write(&kept_file, &damaged).unwrap();
         assert!(kept(&folder, &path).is_none());
