@@ -21,7 +21,7 @@ use crate::config::cache_files::{CacheFolder, digest};
 
 /// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
 /// [`layout`]).
-const VERSION: u64 = 3;
+const VERSION: u64 = 4;
 /// How many sessions' indexes are kept (the most recently written).
 const KEEP: usize = 32;
 /// The kept files' extension.

@@ -16,6 +16,7 @@ fn session_lines() -> Vec<String> {
         r#"{"type":"label","id":"l1","parentId":null,"timestamp":"2025-01-01T00:00:00.000Z","targetId":"x","label":"here"}"#,
         "",
         "not json",
+        r#"{"type":"thinking_level_change","id":"t1","parentId":"l1","timestamp":"2025-01-01T00:00:00.000Z","thinkingLevel":"high"}"#,
         r#"{"type":"model_change","id":"m1","parentId":"l1","timestamp":"2025-01-01T00:00:00.000Z","provider":"p","modelId":"m"}"#,
         r#"{"type":"message","id":"u1","parentId":"m1","timestamp":"2025-01-01T00:00:00.000Z","message":{"role":"user"}}"#,
         r#"{"type":"x-ext","id":"e1","parentId":"u1","timestamp":"2025-01-01T00:00:00.000Z"}"#,

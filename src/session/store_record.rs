@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::{Body, HELD_TYPES, StoredEntry};
 use crate::agent::conversation::MessageFacts;
 use crate::ai::types::{Usage, UsageCost};
-use crate::session::entries::SessionEntry;
+use crate::session::entries::{SessionEntry, ThinkingLevelChangeEntry};
 use crate::session::entry_names::EntryNames;
 use crate::session::preview::EntryPreview;
 
@@ -42,6 +42,8 @@ enum BodyRecord<'a> {
         facts: Option<FactsRecord<'a>>,
         preview: Option<EntryPreview>,
     },
+    /// A thinking level change (held, and the most frequent held entry): its level.
+    Thinking(&'a str),
 }
 
 /// A message's role, tool calls and usage.
@@ -71,6 +73,9 @@ impl StoredEntry {
     /// is not one of the types always held (an entry this run appended).
     pub(in crate::session) fn record(&self) -> Option<EntryRecord<'_>> {
         let body = match &self.body {
+            Body::Held(entry) if let SessionEntry::ThinkingLevelChange(change) = &**entry => {
+                BodyRecord::Thinking(&change.thinking_level)
+            }
             Body::Held(entry) if HELD_TYPES.contains(&entry.type_name()) => {
                 BodyRecord::Held(Cow::Owned(serde_json::to_string(entry).ok()?))
             }
@@ -101,6 +106,14 @@ impl StoredEntry {
                 let entry = SessionEntry::parse_line(json)?;
                 (entry.id() == record.id).then(|| StoredEntry::held(entry))
             }
+            BodyRecord::Thinking(level) => Some(StoredEntry::held(
+                SessionEntry::ThinkingLevelChange(ThinkingLevelChangeEntry {
+                    id: record.id.to_string(),
+                    parent_id: record.parent_id.map(str::to_string),
+                    timestamp: record.timestamp.to_string(),
+                    thinking_level: level.to_string(),
+                }),
+            )),
             BodyRecord::InFile {
                 offset,
                 len,
