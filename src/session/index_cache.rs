@@ -121,21 +121,30 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     if !fits {
         return None;
     }
+    // One read of every run (a buffer this large is a mapping of its own, given back
+    // whole once read), then each run decoded on a thread of its own.
+    let body_start = 8 + head_len;
+    let mut body = vec![0u8; usize::try_from(total - body_start).ok()?];
+    read_exact_at(&kept_file, &mut body, body_start).ok()?;
     let mut runs = Vec::with_capacity(head.chunks.len());
-    let mut at = 8 + head_len;
+    let mut rest: &[u8] = &body;
     for &len in &head.chunks {
-        runs.push((at, len));
-        at = at.checked_add(len)?;
+        let len = usize::try_from(len).ok()?;
+        if len > rest.len() {
+            return None;
+        }
+        let (run, after) = rest.split_at(len);
+        runs.push(run);
+        rest = after;
     }
-    if at != total {
+    if !rest.is_empty() {
         return None;
     }
-    let read = |(at, len): (u64, u64)| read_run(&kept_file, at, len);
     let parts: Vec<Option<Vec<StoredEntry>>> = std::thread::scope(|scope| {
         let mut runs = runs.into_iter();
         let first = runs.next();
-        let handles: Vec<_> = runs.map(|run| scope.spawn(move || read(run))).collect();
-        let mut parts = vec![first.and_then(read)];
+        let handles: Vec<_> = runs.map(|run| scope.spawn(move || read_run(run))).collect();
+        let mut parts = vec![first.and_then(read_run)];
         parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         parts
     });
@@ -161,11 +170,9 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     })
 }
 
-/// The records of the run of `len` bytes at `at` of the kept file.
-fn read_run(kept_file: &File, at: u64, len: u64) -> Option<Vec<StoredEntry>> {
-    let mut bytes = vec![0u8; usize::try_from(len).ok()?];
-    read_exact_at(kept_file, &mut bytes, at).ok()?;
-    let mut reader = bincode::Deserializer::from_slice(&bytes, options(bytes.len()));
+/// The records of one run of the kept file.
+fn read_run(bytes: &[u8]) -> Option<Vec<StoredEntry>> {
+    let mut reader = bincode::Deserializer::from_slice(bytes, options(bytes.len()));
     Records {
         most: bytes.len() / MIN_RECORD_BYTES,
     }
