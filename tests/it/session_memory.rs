@@ -30,35 +30,14 @@ fn session_get_messages_of_a_resumed_long_session_is_byte_identical() {
     let path = sandbox.root.path().join("large-session.jsonl");
     std::fs::write(&path, fixture_for(&sandbox.project)).unwrap();
 
-    let mut child = sandbox.spawn(&[
-        "--mode",
-        "rpc",
-        "--model",
-        "mock/mock-model",
-        "--session",
-        path.to_str().unwrap(),
-    ]);
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(
-            b"{\"type\":\"get_state\",\"id\":\"s\"}\n{\"type\":\"get_messages\",\"id\":\"m\"}\n",
-        )
-        .unwrap();
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8(output.stdout).unwrap();
+    let answers = rpc_answers(&sandbox, &path);
     let line = |id: &str| {
         let start = format!("{{\"id\":\"{id}\",\"type\":\"response\"");
-        stdout
-            .lines()
+        answers
+            .iter()
             .find(|line| line.starts_with(&start))
-            .unwrap_or_else(|| panic!("no response {id}: {stdout}"))
-            .to_string()
+            .unwrap_or_else(|| panic!("no response {id}: {answers:?}"))
+            .clone()
     };
 
     // The file was migrated on opening; its context is what the answer must hold.

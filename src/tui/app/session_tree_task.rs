@@ -136,7 +136,8 @@ pub async fn run_tree_command(
                     SessionEntry::Message(m) if matches!(m.message, Message::User(_)) => {
                         let mut text = user_text(&e).unwrap_or_default();
                         if let Some(n) = counts.get(e.id()).filter(|n| **n > 0) {
-                            text = format!("{text}  {}", t!("pi.tui.tree.files", count = *n));
+                            let mark = t!("pi.tui.tree.files", count = *n);
+                            text = format!("{} {mark}", text.trim_end());
                         }
                         Some((e.id().to_string(), text))
                     }
