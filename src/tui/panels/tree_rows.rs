@@ -214,24 +214,13 @@ fn push_children(stack: &mut Vec<Visit>, children: &[usize], on_path: &[bool], d
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::types::{AssistantMessage, BashExecutionMessage, StopReason, ToolCall};
+    use crate::ai::types::{AssistantMessage, BashExecutionMessage};
     use crate::ai::types::{ContentBlock, Message, ToolResultMessage, UserMessage};
+    use crate::tui::panels::tree_rows_tests::call;
     use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
 
     /// hello → [bash call] → result → "done" → !ls → "thanks" → [read call] (leaf).
     fn with_tools() -> SessionManager {
-        let call = |id: &str, name: &str, arguments: serde_json::Value| {
-            let mut a = AssistantMessage::empty("x", "p", "m");
-            a.content.push(ContentBlock::ToolCall(ToolCall {
-                id: id.into(),
-                name: name.into(),
-                arguments,
-                thought_signature: None,
-                raw_arguments: None,
-            }));
-            a.stop_reason = StopReason::ToolUse;
-            Message::Assistant(a)
-        };
         let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
         s.append_message(Message::User(UserMessage::text("hello")));
         s.append_message(call(

@@ -201,7 +201,7 @@ fn result_of(id: &str, name: &str) -> Message {
 }
 
 /// An answer calling `name` with `arguments` as call `id`.
-fn call(id: &str, name: &str, arguments: serde_json::Value) -> Message {
+pub(super) fn call(id: &str, name: &str, arguments: serde_json::Value) -> Message {
     let mut a = AssistantMessage::empty("x", "p", "m");
     a.content.push(ContentBlock::ToolCall(ToolCall {
         id: id.into(),
