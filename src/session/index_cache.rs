@@ -140,17 +140,10 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     if !rest.is_empty() {
         return None;
     }
-    let parts: Vec<Option<Vec<StoredEntry>>> = std::thread::scope(|scope| {
-        let mut runs = runs.into_iter();
-        let first = runs.next();
-        let handles: Vec<_> = runs.map(|run| scope.spawn(move || read_run(run))).collect();
-        let mut parts = vec![first.and_then(read_run)];
-        parts.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
-        parts
-    });
+    let parts = crate::sync::map_on_threads(runs, read_run);
     let mut entries = Vec::new();
     for part in parts {
-        let part = part?;
+        let part = part.flatten()?;
         if entries.is_empty() {
             entries = part;
         } else {

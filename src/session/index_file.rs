@@ -217,28 +217,10 @@ impl Found {
 /// The lines of `start..end` indexed in parts, several at once when they are many.
 fn index_parts(file: &File, start: u64, end: u64, warm: bool) -> io::Result<Vec<Part>> {
     let parts = split_at_lines(file, start, end)?;
-    let read_part = |(start, end): (u64, u64)| index_part(file, start, end, warm);
-    let results: Vec<io::Result<Part>> = if parts.len() == 1 {
-        parts.into_iter().map(read_part).collect()
-    } else {
-        std::thread::scope(|scope| {
-            let mut parts = parts.into_iter();
-            let first = parts.next();
-            let handles: Vec<_> = parts
-                .map(|part| scope.spawn(move || read_part(part)))
-                .collect();
-            let mut results = vec![first.map_or_else(|| Ok(Part::default()), read_part)];
-            for handle in handles {
-                results.push(
-                    handle
-                        .join()
-                        .unwrap_or_else(|_| Err(io::Error::other("a reading thread failed"))),
-                );
-            }
-            results
-        })
-    };
-    results.into_iter().collect()
+    crate::sync::map_on_threads(parts, |(start, end)| index_part(file, start, end, warm))
+        .into_iter()
+        .map(|part| part.unwrap_or_else(|| Err(io::Error::other("a reading thread failed"))))
+        .collect()
 }
 
 /// Read the lines in `start..end` (whole lines) into index records. A line lying
