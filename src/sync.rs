@@ -1,8 +1,11 @@
 //! Locks that keep working after a panic elsewhere: a poisoned mutex still guards valid
 //! data here (every critical section leaves it consistent), so pi goes on with it rather
-//! than panicking in turn.
+//! than panicking in turn. Also: work spread over threads at once.
 
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+mod fill;
+pub use fill::{Run, fill_on_threads};
 
 /// `lock()` without the poison check.
 pub trait LockExt<T> {

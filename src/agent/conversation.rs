@@ -12,6 +12,9 @@ use serde::ser::SerializeSeq;
 
 use crate::ai::types::{ContentBlock, Message, Usage, UserMessage};
 
+/// Messages read from the file per thread at least, when many are read at once.
+const MESSAGES_PER_THREAD: usize = 64;
+
 /// Reads a message kept in a file back from its place.
 pub trait MessageSource: Send + Sync {
     /// The message whose line is `len` bytes at `offset`; `None` when it cannot be read
@@ -222,6 +225,29 @@ impl Conversation {
             front: 0,
             back: self.slots.len(),
         }
+    }
+
+    /// The messages from `start` on, in order; those in the file are read on a few
+    /// threads at once.
+    pub fn read_from(&self, start: usize) -> Vec<Cow<'_, Message>> {
+        let slots = self.slots.get(start..).unwrap_or_default();
+        let stored = slots
+            .iter()
+            .filter(|s| matches!(s, Slot::Stored { .. }))
+            .count();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let threads = threads.min(stored / MESSAGES_PER_THREAD).max(1);
+        let share = slots.len().div_ceil(threads).max(1);
+        let runs: Vec<&[Slot]> = slots.chunks(share).collect();
+        let read = crate::sync::map_on_threads(runs, |run| {
+            run.iter().map(|slot| self.read(slot)).collect::<Vec<_>>()
+        });
+        let mut messages = Vec::with_capacity(slots.len());
+        for (run, part) in slots.chunks(share).zip(read) {
+            // A run whose thread failed is read again here.
+            messages.extend(part.unwrap_or_else(|| run.iter().map(|s| self.read(s)).collect()));
+        }
+        messages
     }
 
     /// Every message, owned.

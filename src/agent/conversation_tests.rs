@@ -157,3 +157,35 @@ fn a_message_the_file_no_longer_holds_is_stood_in_for() {
     };
     assert!(u.content.text().contains("assistant"), "{u:?}");
 }
+
+#[test]
+fn reading_from_a_place_on_gives_the_messages_in_order_once_each() {
+    let messages: Vec<Message> = (0..300)
+        .map(|k| match k % 2 {
+            0 => Message::User(UserMessage::text(format!("question {k}"))),
+            _ => answer(&format!("answer {k}"), k % 3, k as u64),
+        })
+        .collect();
+    let (mut conversation, lines) = stored(&messages);
+    conversation.push(Message::User(UserMessage::text("held")));
+    for start in [0, 1, 150, 299, 300, 301, 400] {
+        let read: Vec<Message> = conversation
+            .read_from(start)
+            .into_iter()
+            .map(Cow::into_owned)
+            .collect();
+        let expected: Vec<Message> = conversation
+            .iter()
+            .skip(start)
+            .map(Cow::into_owned)
+            .collect();
+        assert_eq!(read, expected, "from {start}");
+    }
+    lines.reads.store(0, Ordering::Relaxed);
+    assert_eq!(conversation.read_from(100).len(), 201);
+    assert_eq!(
+        lines.reads.load(Ordering::Relaxed),
+        200,
+        "each stored message read once"
+    );
+}

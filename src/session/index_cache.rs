@@ -16,12 +16,14 @@ use bincode::Options;
 use serde::de::{DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use super::kept_previews::{self, KeptPreviews};
 use super::store::{EntryRecord, StoredEntry, read_exact_at};
 use crate::config::cache_files::{CacheFolder, digest};
+use crate::sync::Run;
 
 /// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
 /// [`layout`]).
-const VERSION: u64 = 4;
+const VERSION: u64 = 5;
 /// How many sessions' indexes are kept (the most recently written).
 const KEEP: usize = 32;
 /// The kept files' extension.
@@ -58,7 +60,8 @@ pub(super) fn folder() -> Option<&'static CacheFolder> {
 /// What a kept index file holds after the length of this head (8 bytes, little
 /// endian); the records of the entries follow in [`CHUNKS`] runs (each a sequence of
 /// [`EntryRecord`]s, read on threads of their own), read only when the head matches
-/// the session file.
+/// the session file, then their `/tree` previews in as many runs (read when the tree
+/// first asks, see `kept_previews`).
 #[derive(Serialize, Deserialize)]
 struct IndexHead<'a> {
     layout: u64,
@@ -78,6 +81,10 @@ struct IndexHead<'a> {
     kept_unreadable: u64,
     /// The byte length of each run of records, in order.
     chunks: Vec<u64>,
+    /// How many records each run holds.
+    counts: Vec<u64>,
+    /// The byte length of each run of previews, in order.
+    previews: Vec<u64>,
 }
 
 /// The records are kept in this many runs, read at once.
@@ -96,6 +103,8 @@ pub(super) struct KeptIndex {
     pub unreadable: Vec<usize>,
     /// How many of those are entries.
     pub kept_unreadable: usize,
+    /// Their previews, read when asked for.
+    pub previews: KeptPreviews,
 }
 
 /// The kept index of the session file `path` (open as `file`, `size` bytes long),
@@ -121,36 +130,45 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     if !fits {
         return None;
     }
-    // One read of every run (a buffer this large is a mapping of its own, given back
-    // whole once read), then each run decoded on a thread of its own.
+    // One read of every run of records (a buffer this large is a mapping of its own,
+    // given back whole once read), then each run decoded on a thread of its own.
     let body_start = 8 + head_len;
-    let mut body = vec![0u8; usize::try_from(total - body_start).ok()?];
-    read_exact_at(&kept_file, &mut body, body_start).ok()?;
+    let records_len = head
+        .chunks
+        .iter()
+        .try_fold(0u64, |sum, &n| sum.checked_add(n))?;
+    let previews_len = head
+        .previews
+        .iter()
+        .try_fold(0u64, |sum, &n| sum.checked_add(n))?;
+    if records_len.checked_add(previews_len)? != total - body_start {
+        return None;
+    }
+    let body = read_bytes(&kept_file, body_start, records_len)?;
+    if head.counts.len() != head.chunks.len() {
+        return None;
+    }
     let mut runs = Vec::with_capacity(head.chunks.len());
     let mut rest: &[u8] = &body;
-    for &len in &head.chunks {
+    for (&len, &count) in head.chunks.iter().zip(&head.counts) {
         let len = usize::try_from(len).ok()?;
-        if len > rest.len() {
+        let count = usize::try_from(count).ok()?;
+        if len > rest.len() || count > len / MIN_RECORD_BYTES {
             return None;
         }
         let (run, after) = rest.split_at(len);
-        runs.push(run);
+        runs.push((run, count));
         rest = after;
     }
-    if !rest.is_empty() {
-        return None;
-    }
-    let parts = crate::sync::map_on_threads(runs, read_run);
-    let mut entries = Vec::new();
-    for part in parts {
-        let part = part.flatten()?;
-        if entries.is_empty() {
-            entries = part;
-        } else {
-            entries.extend(part);
-        }
-    }
+    let entries = crate::sync::fill_on_threads(runs, read_run)?;
+    let previews = KeptPreviews::new(
+        kept_file,
+        body_start + records_len,
+        head.previews.clone(),
+        entries.len(),
+    );
     Some(KeptIndex {
+        previews,
         entries,
         covered: head.covered,
         lines: usize::try_from(head.lines).ok()?,
@@ -163,49 +181,59 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     })
 }
 
-/// The records of one run of the kept file.
-fn read_run(bytes: &[u8]) -> Option<Vec<StoredEntry>> {
+/// `len` bytes of `file` from `start` (into memory not written first).
+pub(super) fn read_bytes(mut file: &File, start: u64, len: u64) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    file.take(len).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 == len).then_some(bytes)
+}
+
+/// A value of the kept file's encoding, read from all of `bytes`.
+pub(super) fn decode<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Option<T> {
+    options(bytes.len()).deserialize(bytes).ok()
+}
+
+/// Read the records of one run of the kept file into `run`; whether they all were.
+fn read_run(bytes: &[u8], run: &mut Run<'_, StoredEntry>) -> bool {
     let mut reader = bincode::Deserializer::from_slice(bytes, options(bytes.len()));
-    Records {
-        most: bytes.len() / MIN_RECORD_BYTES,
-    }
-    .deserialize(&mut reader)
-    .ok()
+    Records { run }.deserialize(&mut reader).is_ok()
 }
 
 /// Fewer bytes than any record takes.
 const MIN_RECORD_BYTES: usize = 8;
 
-/// Reads the sequence of records straight into index records (no record is held
+/// Reads the sequence of records straight into their places (no record is held
 /// longer than it is read).
-struct Records {
-    /// More records than the file can hold are not made room for.
-    most: usize,
+struct Records<'r, 'a> {
+    run: &'r mut Run<'a, StoredEntry>,
 }
 
-impl<'de> DeserializeSeed<'de> for Records {
-    type Value = Vec<StoredEntry>;
+impl<'de> DeserializeSeed<'de> for Records<'_, '_> {
+    type Value = ();
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for Records {
-    type Value = Vec<StoredEntry>;
+impl<'de> Visitor<'de> for Records<'_, '_> {
+    type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("index records")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut entries = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.most));
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let unreadable = || serde::de::Error::custom("an unreadable record");
         while let Some(record) = seq.next_element::<EntryRecord<'de>>()? {
-            let entry = StoredEntry::from_record(&record)
-                .ok_or_else(|| serde::de::Error::custom("an unreadable record"))?;
-            entries.push(entry);
+            let entry = StoredEntry::from_record(&record).ok_or_else(unreadable)?;
+            if !self.run.push(entry) {
+                return Err(unreadable());
+            }
         }
-        Ok(entries)
+        Ok(())
     }
 }
 
@@ -242,13 +270,10 @@ fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'
         .map(StoredEntry::record)
         .collect::<Option<Vec<_>>>()?;
     let share = records.len().div_ceil(CHUNKS).max(1);
-    let mut chunks = Vec::with_capacity(CHUNKS);
     let mut body = Vec::new();
-    for run in records.chunks(share) {
-        let before = body.len();
-        options(usize::MAX).serialize_into(&mut body, run).ok()?;
-        chunks.push((body.len() - before) as u64);
-    }
+    let chunks = write_runs(&mut body, &records, share)?;
+    let counts = records.chunks(share).map(|run| run.len() as u64).collect();
+    let previews = write_runs(&mut body, &kept_previews::of(coverage.entries), share)?;
     let head = IndexHead {
         layout: layout(),
         path: Cow::Borrowed(name),
@@ -259,6 +284,8 @@ fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'
         unreadable: coverage.unreadable.iter().map(|&n| n as u64).collect(),
         kept_unreadable: coverage.kept_unreadable as u64,
         chunks,
+        counts,
+        previews,
     };
     let head = options(usize::MAX).serialize(&head).ok()?;
     let mut bytes = Vec::with_capacity(8 + head.len() + body.len());
@@ -266,6 +293,17 @@ fn try_save(folder: &CacheFolder, path: &Path, file: &File, coverage: Coverage<'
     bytes.extend_from_slice(&head);
     bytes.extend_from_slice(&body);
     folder.write(name, &bytes).ok()
+}
+
+/// Write `items` to `body` in runs of `share`; the byte length of each run.
+fn write_runs<T: Serialize>(body: &mut Vec<u8>, items: &[T], share: usize) -> Option<Vec<u64>> {
+    let mut lengths = Vec::with_capacity(CHUNKS);
+    for run in items.chunks(share) {
+        let before = body.len();
+        options(usize::MAX).serialize_into(&mut *body, run).ok()?;
+        lengths.push((body.len() - before) as u64);
+    }
+    Some(lengths)
 }
 
 /// The encoding: variable-length integers, and never more than `limit` bytes read.
@@ -280,6 +318,7 @@ fn layout() -> u64 {
     static LAYOUT: OnceLock<u64> = OnceLock::new();
     *LAYOUT.get_or_init(|| {
         let sample = super::store::sample_records();
+
         let bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
         digest(VERSION, &bytes)
     })

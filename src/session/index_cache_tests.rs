@@ -7,6 +7,7 @@ use std::path::Path;
 use super::*;
 use crate::session::entry_head::tests::migrated_fixture;
 use crate::session::index_file::{Indexed, IndexedSession, index_session_file_with};
+use crate::session::store::IndexedEntry;
 
 /// A real 2.4 MB session (migrated), with entries held whole, a blank line, a line
 /// that is not JSON and an entry of a known type that cannot be read mixed in.
@@ -44,8 +45,10 @@ fn index(path: &Path, cache: Option<&CacheFolder>) -> IndexedSession {
     }
 }
 
-/// Everything the index holds of each entry, and the lines it could not read.
+/// Everything the index holds of each entry (its kept preview read), and the lines
+/// it could not read.
 fn described(indexed: &IndexedSession) -> (Vec<String>, Vec<usize>, usize) {
+    indexed.store.fill_previews();
     let entries = indexed
         .store
         .metas()
@@ -219,4 +222,62 @@ fn short_files_and_unterminated_ones_keep_no_index() {
     let indexed = described(&index(&open, Some(&folder)));
     assert!(kept(&folder, &open).is_none());
     assert_eq!(indexed, described(&index(&open, None)));
+}
+
+/// Of the entries whose bodies are in the file: how many have their preview, and
+/// how many have their body in memory.
+fn previews_and_bodies(indexed: &IndexedSession) -> (usize, usize) {
+    let in_file = || {
+        indexed
+            .store
+            .metas()
+            .filter(|stored| stored.kept_preview().is_some() || !stored.body_in_memory())
+    };
+    (
+        in_file().filter(|s| s.kept_preview().is_some()).count(),
+        in_file().filter(|s| s.body_in_memory()).count(),
+    )
+}
+
+#[test]
+fn previews_are_read_from_the_kept_file_when_the_tree_asks() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = folder_in(dir.path());
+    let path = dir.path().join("s.jsonl");
+    write(&path, &session_lines());
+    let from_lines = index(&path, None);
+    let (made, _) = previews_and_bodies(&from_lines);
+    assert!(made > 900, "indexing the lines makes the previews: {made}");
+    index(&path, Some(&folder));
+
+    let opened = index(&path, Some(&folder));
+    assert_eq!(
+        previews_and_bodies(&opened),
+        (0, 0),
+        "opening reads no preview"
+    );
+    opened.store.fill_previews();
+    assert_eq!(
+        previews_and_bodies(&opened),
+        (made, 0),
+        "read without a body"
+    );
+    assert_eq!(described(&opened), described(&from_lines));
+
+    // A preview section that cannot be read leaves the previews to the bodies.
+    let kept_file = folder.path(path.to_str().unwrap());
+    let mut bytes = std::fs::read(&kept_file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last - 40..].fill(0xff);
+    std::fs::write(&kept_file, &bytes).unwrap();
+    let damaged = index(&path, Some(&folder));
+    damaged.store.fill_previews();
+    assert_eq!(previews_and_bodies(&damaged), (0, 0));
+    let made_from_bodies: Vec<_> = (0..damaged.store.len())
+        .map(|at| IndexedEntry::new(&damaged.store, at).preview().clone())
+        .collect();
+    let from_index: Vec<_> = (0..from_lines.store.len())
+        .map(|at| IndexedEntry::new(&from_lines.store, at).preview().clone())
+        .collect();
+    assert_eq!(made_from_bodies, from_index);
 }

@@ -129,13 +129,17 @@ pub(super) fn index_session_file_with(
     let cache = cache.filter(|_| !warm && size >= index_cache::KEPT_FROM);
     let kept = cache.and_then(|folder| index_cache::load(folder, path, &file, size));
     let from_kept = kept.as_ref().map(|kept| kept.covered);
+    let mut kept_previews = None;
     let mut found = match kept {
-        Some(kept) => Found {
-            entries: kept.entries,
-            unreadable_lines: kept.unreadable,
-            kept_unreadable: kept.kept_unreadable,
-            lines: kept.lines,
-        },
+        Some(kept) => {
+            kept_previews = Some(kept.previews);
+            Found {
+                entries: kept.entries,
+                unreadable_lines: kept.unreadable,
+                kept_unreadable: kept.kept_unreadable,
+                lines: kept.lines,
+            }
+        }
         None => Found {
             lines: header_line,
             ..Found::default()
@@ -148,6 +152,10 @@ pub(super) fn index_session_file_with(
     if let Some(folder) = cache
         && from_kept.is_none_or(|covered| size - covered >= index_cache::REKEEP_AFTER)
     {
+        // The index kept anew keeps the previews of the entries the old one covered.
+        if let Some(previews) = kept_previews.take() {
+            previews.fill(&found.entries);
+        }
         index_cache::save(folder, path, &file, found.coverage(size));
     }
     let Found {
@@ -158,7 +166,7 @@ pub(super) fn index_session_file_with(
     } = found;
     Ok(Some(Indexed::Ready(IndexedSession {
         header,
-        store: EntryStore::indexed(entries, file),
+        store: EntryStore::indexed(entries, file, kept_previews),
         skipped_lines: unreadable_lines.len() - kept_unreadable,
         unreadable_lines,
     })))

@@ -20,6 +20,7 @@ mod id_index;
 pub mod ids;
 pub mod index_cache;
 pub mod index_file;
+mod kept_previews;
 pub mod layout;
 pub mod list;
 pub mod list_stream;

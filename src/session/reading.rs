@@ -129,6 +129,7 @@ impl SessionManager {
     /// All entries arranged as a tree from the index alone: ids, parents,
     /// times, labels and one-line descriptions; no body is read.
     pub fn index_tree(&self) -> SessionTree<'_, IndexedEntry<'_>> {
+        self.entries.fill_previews();
         let entries: Vec<IndexedEntry<'_>> = (0..self.entries.len())
             .map(|position| IndexedEntry::new(&self.entries, position))
             .collect();

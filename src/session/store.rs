@@ -10,17 +10,19 @@
 use std::borrow::Cow;
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
 use super::entries::SessionEntry;
 use super::entry_head::EntryHead;
 use super::entry_names::EntryNames;
+use super::kept_previews::KeptPreviews;
 use super::load::decode_lossy;
 use super::preview::EntryPreview;
 use crate::agent::conversation::{MessageFacts, MessageSource, StoredMessage};
 use crate::ai::types::Message;
+use crate::sync::LockExt;
 
 /// Entry types always held whole: small, and consulted without their bodies
 /// being asked for (labels, the session name, the context's model and
@@ -132,6 +134,20 @@ impl StoredEntry {
         }
     }
 
+    /// The preview a kept index keeps of this entry: made while indexing, for an
+    /// entry whose body is in the file (one held whole makes its own when asked).
+    pub(super) fn kept_preview(&self) -> Option<&EntryPreview> {
+        match self.body {
+            Body::InFile { .. } => self.preview.get(),
+            Body::Held(_) => None,
+        }
+    }
+
+    /// Give the entry the preview a kept index kept of it (not when it has one).
+    pub(super) fn keep_preview(&self, preview: EntryPreview) {
+        let _ = self.preview.set(preview);
+    }
+
     /// The entry's `type`.
     pub(super) fn kind(&self) -> &str {
         self.names.kind()
@@ -191,6 +207,8 @@ pub(super) struct EntryStore {
     file: Option<Arc<File>>,
     /// Some body was read through a borrow and is kept.
     kept: AtomicBool,
+    /// The previews of the first entries, kept in their index file and not read yet.
+    kept_previews: Mutex<Option<Box<KeptPreviews>>>,
 }
 
 impl EntryStore {
@@ -200,11 +218,17 @@ impl EntryStore {
             entries: entries.into_iter().map(StoredEntry::held).collect(),
             file: None,
             kept: AtomicBool::new(false),
+            kept_previews: Mutex::new(None),
         }
     }
 
-    /// Entries indexed from `file`.
-    pub(super) fn indexed(entries: Vec<StoredEntry>, file: File) -> Self {
+    /// Entries indexed from `file`, the previews of the first ones still in their
+    /// kept index file.
+    pub(super) fn indexed(
+        entries: Vec<StoredEntry>,
+        file: File,
+        kept_previews: Option<KeptPreviews>,
+    ) -> Self {
         let kept = entries
             .iter()
             .any(|e| matches!(&e.body, Body::InFile { read, .. } if read.get().is_some()));
@@ -212,6 +236,15 @@ impl EntryStore {
             entries,
             file: Some(Arc::new(file)),
             kept: AtomicBool::new(kept),
+            kept_previews: Mutex::new(kept_previews.map(Box::new)),
+        }
+    }
+
+    /// Read the previews kept in the index file, if not yet: listing every entry's
+    /// preview then reads no body.
+    pub(super) fn fill_previews(&self) {
+        if let Some(previews) = self.kept_previews.locked().take() {
+            previews.fill(&self.entries);
         }
     }
 

@@ -1,7 +1,7 @@
-//! An index record as the kept index file holds it (see `index_cache`): the names,
-//! the facts and the preview of an entry whose body is in the session file, or the
-//! JSON of an entry held whole. Read back, it is the same record indexing the line
-//! made.
+//! An index record as the kept index file holds it (see `index_cache`): the names
+//! and the facts of an entry whose body is in the session file, or the JSON of an
+//! entry held whole. Read back with its preview (kept apart, see `kept_previews`),
+//! it is the same record indexing the line made.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
@@ -40,7 +40,6 @@ enum BodyRecord<'a> {
         message: bool,
         #[serde(borrow)]
         facts: Option<FactsRecord<'a>>,
-        preview: Option<EntryPreview>,
     },
     /// A thinking level change (held, and the most frequent held entry): its level.
     Thinking(&'a str),
@@ -86,7 +85,6 @@ impl StoredEntry {
                 assistant: self.assistant,
                 message: self.message,
                 facts: self.facts.as_ref().map(FactsRecord::of),
-                preview: self.preview.get().cloned(),
             },
         };
         Some(EntryRecord {
@@ -120,7 +118,6 @@ impl StoredEntry {
                 assistant,
                 message,
                 facts,
-                preview,
             } => Some(StoredEntry {
                 names: EntryNames::new(record.kind, record.id, record.parent_id, record.timestamp),
                 assistant: *assistant,
@@ -129,7 +126,7 @@ impl StoredEntry {
                     Some(facts) => Some(facts.facts()?),
                     None => None,
                 },
-                preview: preview.clone().map_or_else(OnceLock::new, OnceLock::from),
+                preview: OnceLock::new(),
                 body: Body::InFile {
                     offset: *offset,
                     len: *len,
@@ -198,9 +195,9 @@ impl FactsRecord<'_> {
     }
 }
 
-/// A record of each kind with every optional part present: how they encode
-/// identifies the layout of a kept index.
-pub(in crate::session) fn sample_records() -> Vec<EntryRecord<'static>> {
+/// A record of each kind with every optional part present, and a preview: how they
+/// encode identifies the layout of a kept index.
+pub(in crate::session) fn sample_records() -> (Vec<EntryRecord<'static>>, EntryPreview) {
     let facts = FactsRecord {
         role: "assistant",
         tool_calls: 1,
@@ -212,7 +209,7 @@ pub(in crate::session) fn sample_records() -> Vec<EntryRecord<'static>> {
         "x".to_string(),
         true,
     );
-    vec![
+    let records = vec![
         EntryRecord {
             kind: "label",
             id: "a",
@@ -231,8 +228,8 @@ pub(in crate::session) fn sample_records() -> Vec<EntryRecord<'static>> {
                 assistant: true,
                 message: true,
                 facts: Some(facts),
-                preview: Some(preview),
             },
         },
-    ]
+    ];
+    (records, preview)
 }

@@ -100,7 +100,7 @@ impl Transcript {
                 NoticeKind::Info,
             );
         }
-        for message in messages.iter().skip(start) {
+        for message in messages.read_from(start) {
             match &*message {
                 Message::User(u) => t.push_user(u),
                 Message::Assistant(a) => {
