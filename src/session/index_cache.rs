@@ -65,7 +65,7 @@ pub(super) fn folder() -> Option<&'static CacheFolder> {
 #[derive(Serialize, Deserialize)]
 struct IndexHead<'a> {
     layout: u64,
-    #[serde(borrow)]
+    /// Read back owned (the head is read apart from the rest).
     path: Cow<'a, str>,
     /// Device and inode of the session file.
     file_id: [u64; 2],
@@ -107,9 +107,14 @@ pub(super) struct KeptIndex {
     pub previews: KeptPreviews,
 }
 
-/// The kept index of the session file `path` (open as `file`, `size` bytes long),
-/// when one matches it.
-pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) -> Option<KeptIndex> {
+/// The kept index file of the session file `path` (open as `file`, `size` bytes
+/// long), its head's length and its head, when they match that file.
+fn matching_head(
+    folder: &CacheFolder,
+    path: &Path,
+    file: &File,
+    size: u64,
+) -> Option<(File, u64, IndexHead<'static>)> {
     let name = path.to_str()?;
     let kept_file = File::open(folder.path(name)).ok()?;
     let total = kept_file.metadata().ok()?.len();
@@ -121,15 +126,27 @@ pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) ->
     }
     let mut head_bytes = vec![0u8; usize::try_from(head_len).ok()?];
     read_exact_at(&kept_file, &mut head_bytes, 8).ok()?;
-    let head: IndexHead<'_> = options(head_bytes.len()).deserialize(&head_bytes).ok()?;
+    let head: IndexHead<'static> = decode(&head_bytes)?;
     let fits = head.layout == layout()
         && head.path == name
         && head.file_id == file_id(file)?
         && head.covered <= size
         && blocks_digest(file, head.covered)? == head.blocks;
-    if !fits {
-        return None;
-    }
+    fits.then_some((kept_file, head_len, head))
+}
+
+/// Whether the session file `path` (open as `file`, `size` bytes long) has a kept
+/// index that opening it would not keep anew.
+pub(super) fn is_current(folder: &CacheFolder, path: &Path, file: &File, size: u64) -> bool {
+    matching_head(folder, path, file, size)
+        .is_some_and(|(_, _, head)| size - head.covered < REKEEP_AFTER)
+}
+
+/// The kept index of the session file `path` (open as `file`, `size` bytes long),
+/// when one matches it.
+pub(super) fn load(folder: &CacheFolder, path: &Path, file: &File, size: u64) -> Option<KeptIndex> {
+    let (kept_file, head_len, head) = matching_head(folder, path, file, size)?;
+    let total = kept_file.metadata().ok()?.len();
     // One read of every run of records (a buffer this large is a mapping of its own,
     // given back whole once read), then each run decoded on a thread of its own.
     let body_start = 8 + head_len;

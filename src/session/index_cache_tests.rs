@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::*;
 use crate::session::entry_head::tests::migrated_fixture;
-use crate::session::index_file::{Indexed, IndexedSession, index_session_file_with};
+use crate::session::index_file::{Indexed, IndexedSession, index_session_file_with, keep_index_in};
 use crate::session::store::IndexedEntry;
 
 /// A real 2.4 MB session (migrated), with entries held whole, a blank line, a line
@@ -280,4 +280,56 @@ fn previews_are_read_from_the_kept_file_when_the_tree_asks() {
         .map(|at| IndexedEntry::new(&from_lines.store, at).preview().clone())
         .collect();
     assert_eq!(made_from_bodies, from_index);
+}
+
+/// The kept file's inode and length (a file kept anew is another inode).
+fn kept_file_id(folder: &CacheFolder, path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(folder.path(path.to_str().unwrap())).ok()?;
+    Some((meta.ino(), meta.len()))
+}
+
+#[cfg(unix)]
+#[test]
+fn quitting_keeps_the_index_only_when_none_current_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = folder_in(dir.path());
+    let short = dir.path().join("short.jsonl");
+    write(&short, &session_lines()[..50]);
+    keep_index_in(&short, &folder);
+    assert!(
+        kept(&folder, &short).is_none(),
+        "a short session keeps none"
+    );
+
+    let path = dir.path().join("s.jsonl");
+    write(&path, &session_lines());
+    let size = || std::fs::metadata(&path).unwrap().len();
+    keep_index_in(&path, &folder);
+    assert_eq!(kept(&folder, &path).unwrap().covered, size(), "kept whole");
+    let first = kept_file_id(&folder, &path);
+    keep_index_in(&path, &folder);
+    assert_eq!(kept_file_id(&folder, &path), first, "a current index stays");
+
+    let entry = r#"{"type":"label","id":"lx","parentId":null,"timestamp":"t","targetId":"x","label":"later"}"#;
+    append(&path, &format!("{entry}\n"));
+    keep_index_in(&path, &folder);
+    assert_eq!(
+        kept_file_id(&folder, &path),
+        first,
+        "a short tail is indexed on opening"
+    );
+    let long = migrated_fixture("large-session.jsonl")[1..].join("\n") + "\n";
+    append(&path, &long);
+    append(&path, &long);
+    keep_index_in(&path, &folder);
+    assert_eq!(
+        kept(&folder, &path).unwrap().covered,
+        size(),
+        "kept anew past a long tail"
+    );
+    assert_eq!(
+        described(&index(&path, Some(&folder))),
+        described(&index(&path, None))
+    );
 }

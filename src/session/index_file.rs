@@ -172,6 +172,28 @@ pub(super) fn index_session_file_with(
     })))
 }
 
+/// Keep the index of the session file at `path` for the next run that opens it, in
+/// the folder set at start-up: when the file is long enough to have one and the
+/// index kept of it (if any) would be kept anew on opening, its lines are indexed now.
+pub fn keep_index_of(path: &Path) {
+    if let Some(folder) = index_cache::folder() {
+        keep_index_in(path, folder);
+    }
+}
+
+/// [`keep_index_of`] in `folder`.
+pub(super) fn keep_index_in(path: &Path, folder: &CacheFolder) {
+    let Ok(file) = open_regular(path) else {
+        return;
+    };
+    let Ok(size) = file.metadata().map(|meta| meta.len()) else {
+        return;
+    };
+    if size >= index_cache::KEPT_FROM && !index_cache::is_current(folder, path, &file, size) {
+        let _ = index_session_file_with(path, false, Some(folder));
+    }
+}
+
 /// What one part of the file held.
 #[derive(Default)]
 struct Part {

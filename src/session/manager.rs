@@ -259,6 +259,15 @@ impl SessionManager {
             .map(str::to_string);
     }
 
+    /// Keep this session's index for the next run that opens it (a long session
+    /// whose kept index is missing or behind; see `index_cache`). Called when pi
+    /// quits: a session that grew long in this run then opens at once next time.
+    pub fn keep_index(&self) {
+        if let Some(path) = &self.session_file {
+            super::index_file::keep_index_of(path);
+        }
+    }
+
     // ----- getters ---------------------------------------------------------
 
     /// The session header.

@@ -134,3 +134,34 @@ fn a_long_session_opened_from_its_kept_index_answers_as_from_its_lines() {
         );
     }
 }
+
+#[test]
+fn quitting_keeps_the_index_of_a_long_session_for_the_next_run() {
+    let server = MockServer::start();
+    let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
+    // 2.4 MB once migrated: read whole when opened, its index kept when pi quits.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/conformance/before-compaction.jsonl"
+    ))
+    .unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    header["cwd"] = json!(sandbox.project);
+    let path = sandbox.root.path().join("long.jsonl");
+    std::fs::write(&path, format!("{header}\n{rest}")).unwrap();
+    let folder = sandbox.agent_dir.join("cache").join("index");
+    let kept = || std::fs::read_dir(&folder).map_or(0, |dir| dir.count());
+
+    let short = sandbox.root.path().join("short.jsonl");
+    let few: Vec<&str> = rest.lines().take(20).collect();
+    std::fs::write(&short, format!("{header}\n{}\n", few.join("\n"))).unwrap();
+    rpc_answers(&sandbox, &short);
+    assert_eq!(kept(), 0, "a short session keeps no index");
+
+    let answers = rpc_answers(&sandbox, &path);
+    assert_eq!(answers.len(), 3);
+    assert_eq!(kept(), 1, "kept when pi quit");
+    assert_eq!(rpc_answers(&sandbox, &path), answers);
+    assert_eq!(kept(), 1);
+}

@@ -168,6 +168,7 @@ pub async fn run_rpc_mode(mut agent: AgentSession, options: RpcOptions) -> i32 {
             crate::t!("pi.session.save_failed", error = e.to_string())
         );
     }
+    agent.session.keep_index();
     if let Some(error) = io::input_failure() {
         eprintln!("{}", crate::t!("pi.cli.stdin_failed", error = error));
         return 1;

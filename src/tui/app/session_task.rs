@@ -579,6 +579,7 @@ pub fn spawn_session(
         if let Err(e) = agent.session.sync() {
             eprintln!("{}", t!("pi.session.save_failed", error = e.to_string()));
         }
+        agent.session.keep_index();
     });
     (command_tx, ui_rx, task)
 }
