@@ -63,6 +63,20 @@ fn session_get_messages_of_a_resumed_long_session_is_byte_identical() {
     assert_eq!(state["data"]["messageCount"], json!(messages.len()));
 }
 
+/// A real session of the first format (2.4 MB once migrated): its header, set to
+/// the sandbox's project, and its other lines.
+fn conformance_session(sandbox: &PiSandbox) -> (Value, String) {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/conformance/before-compaction.jsonl"
+    ))
+    .unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    header["cwd"] = json!(sandbox.project);
+    (header, rest.to_string())
+}
+
 /// The answers of one RPC run over the session at `path`: state, messages and the
 /// fork list, one line each.
 fn rpc_answers(sandbox: &PiSandbox, path: &std::path::Path) -> Vec<String> {
@@ -100,14 +114,7 @@ fn a_long_session_opened_from_its_kept_index_answers_as_from_its_lines() {
     let server = MockServer::start();
     let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
     // A session of the first format twice over, one chain: 4.7 MB once migrated.
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/conformance/before-compaction.jsonl"
-    ))
-    .unwrap();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(first).unwrap();
-    header["cwd"] = json!(sandbox.project);
+    let (header, rest) = conformance_session(&sandbox);
     let path = sandbox.root.path().join("long.jsonl");
     std::fs::write(&path, format!("{header}\n{rest}{rest}")).unwrap();
     let folder = sandbox.agent_dir.join("cache").join("index");
@@ -140,14 +147,7 @@ fn quitting_keeps_the_index_of_a_long_session_for_the_next_run() {
     let server = MockServer::start();
     let sandbox = PiSandbox::with_mock(&server, "anthropic-messages");
     // 2.4 MB once migrated: read whole when opened, its index kept when pi quits.
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/conformance/before-compaction.jsonl"
-    ))
-    .unwrap();
-    let (first, rest) = text.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(first).unwrap();
-    header["cwd"] = json!(sandbox.project);
+    let (header, rest) = conformance_session(&sandbox);
     let path = sandbox.root.path().join("long.jsonl");
     std::fs::write(&path, format!("{header}\n{rest}")).unwrap();
     let folder = sandbox.agent_dir.join("cache").join("index");
