@@ -39,8 +39,9 @@ impl<T> Drop for Run<'_, T> {
 
 /// A vector of runs of the given lengths, each written by `work` from its input,
 /// the first on the calling thread and each other on a thread of its own. `None`
-/// when some `work` returns `false`, panics or leaves its run short (what was
-/// written is dropped).
+/// when some `work` returns `false`, leaves its run short or panics on a thread of
+/// its own (what was written is dropped; a panic of the first goes on, as in
+/// [`super::map_on_threads`]).
 pub fn fill_on_threads<I: Send, T: Send>(
     runs: Vec<(I, usize)>,
     work: impl Fn(I, &mut Run<'_, T>) -> bool + Sync,
