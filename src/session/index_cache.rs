@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use super::store::{EntryRecord, StoredEntry, read_exact_at};
 use crate::config::cache_files::{CacheFolder, digest};
 
-/// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
-/// [`layout`]).
-const VERSION: u64 = 4;
+/// Version of the file layout (the layout of [`EntryRecord`] and the preview cut are
+/// checked besides, see [`layout`]).
+const VERSION: u64 = 5;
 /// How many sessions' indexes are kept (the most recently written).
 const KEEP: usize = 32;
 /// The kept files' extension.
@@ -280,7 +280,10 @@ fn layout() -> u64 {
     static LAYOUT: OnceLock<u64> = OnceLock::new();
     *LAYOUT.get_or_init(|| {
         let sample = super::store::sample_records();
-        let bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
+        let mut bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
+        // Previews kept with another cut would read differently.
+        let cut = super::preview::PREVIEW_CHARS as u64;
+        bytes.extend_from_slice(&cut.to_le_bytes());
         digest(VERSION, &bytes)
     })
 }

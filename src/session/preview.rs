@@ -12,8 +12,9 @@ use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
 use super::call_label::{call_label, home};
 use super::entries::SessionEntry;
 
-/// Longest one-line text kept per entry (in characters, before the `…`).
-pub const PREVIEW_CHARS: usize = 160;
+/// Longest one-line text kept per entry (in characters, before the `…`): pi cuts a
+/// tree row's text at 200 characters.
+pub const PREVIEW_CHARS: usize = 200;
 
 /// What an entry's line says, and so how its [`EntryPreview::text`] is read.
 /// A session's kept index stores a kind by its position: a new kind goes last.
