@@ -52,6 +52,24 @@ impl TreeKeys {
     }
 }
 
+/// When a label was set, as pi shows it: `14:05` today, `3/9 14:05` earlier this
+/// year, `24/3/9 14:05` before (local time); the stored text when it is no time.
+pub fn label_time(stamp: &str, now: chrono::DateTime<chrono::Local>) -> String {
+    use chrono::Datelike;
+    let Ok(at) = chrono::DateTime::parse_from_rfc3339(stamp) else {
+        return stamp.to_string();
+    };
+    let at = at.with_timezone(&chrono::Local);
+    let time = at.format("%H:%M").to_string();
+    if at.date_naive() == now.date_naive() {
+        time
+    } else if at.year() == now.year() {
+        format!("{}/{} {time}", at.month(), at.day())
+    } else {
+        format!("{:02}/{}/{} {time}", at.year() % 100, at.month(), at.day())
+    }
+}
+
 /// `text` cut to `max` columns as pi cuts a line: with three dots.
 fn cut(text: &str, max: usize) -> String {
     truncate(text, max, "...")
@@ -168,14 +186,30 @@ impl TreeSelector {
     fn row_line(&self, pos: usize, r: &TreeRow, theme: &Theme, max: usize) -> Line<'static> {
         let chosen = pos == self.selected;
         let row = self.visible[pos];
+        let folded = self.folded.contains(&row);
+        let mut guide: String = self.guides[pos].chars().take(60).collect();
+        // A branch's connector tells whether it is folded (⊞) or can be (⊟).
+        let connector = guide.ends_with("├─ ") || guide.ends_with("└─ ");
+        if connector {
+            let shows_children = self
+                .visible
+                .get(pos + 1)
+                .is_some_and(|&next| next < r.subtree_end);
+            let mark = if folded {
+                "⊞ "
+            } else if shows_children {
+                "⊟ "
+            } else {
+                "─ "
+            };
+            guide.truncate(guide.len() - "─ ".len());
+            guide.push_str(mark);
+        }
         let mut spans = vec![
             Span::styled(if chosen { "› " } else { "  " }, theme.fg("accent")),
-            Span::styled(
-                self.guides[pos].chars().take(60).collect::<String>(),
-                theme.fg("dim"),
-            ),
+            Span::styled(guide, theme.fg("dim")),
         ];
-        if self.folded.contains(&row) {
+        if folded && !connector {
             spans.push(Span::styled("⊞ ", theme.fg("accent")));
         }
         if r.on_path {
@@ -187,6 +221,7 @@ impl TreeSelector {
             if self.show_label_time
                 && let Some(time) = &r.label_time
             {
+                let time = label_time(time, chrono::Local::now());
                 spans.push(Span::styled(format!("{time} "), theme.fg("muted")));
             }
         }

@@ -10,6 +10,7 @@ use crate::ai::types::{AssistantMessage, ContentBlock, Message, UserMessage};
 use crate::session::SessionManager;
 use crate::tui::panels::tree_rows::flatten;
 use crate::tui::panels::tree_selector::{TreeFilter, TreeSelector};
+use crate::tui::panels::tree_view::label_time;
 use crate::ui_kit::keybindings::Keybindings;
 use crate::ui_kit::theme::Theme;
 
@@ -177,4 +178,75 @@ fn a_row_colours_its_lead_and_the_selected_row_sits_on_the_selection_background(
             .contains(Modifier::BOLD)
     );
     assert_eq!(user.spans.iter().find(|s| s.style.bg.is_some()), None);
+}
+
+#[test]
+fn a_label_time_shows_the_date_only_when_it_is_not_today() {
+    use chrono::TimeZone;
+    let local = |y, mo, d, h, mi| chrono::Local.with_ymd_and_hms(y, mo, d, h, mi, 0).unwrap();
+    let now = local(2025, 3, 9, 18, 0);
+    let stamp = |t: chrono::DateTime<chrono::Local>| t.to_rfc3339();
+    assert_eq!(label_time(&stamp(local(2025, 3, 9, 7, 5)), now), "07:05");
+    assert_eq!(
+        label_time(&stamp(local(2025, 1, 20, 14, 30)), now),
+        "1/20 14:30"
+    );
+    assert_eq!(
+        label_time(&stamp(local(2024, 12, 1, 9, 0)), now),
+        "24/12/1 09:00"
+    );
+    assert_eq!(label_time("not a time", now), "not a time");
+}
+
+#[test]
+fn label_times_show_after_the_label_once_asked_for() {
+    let mut t = TreeSelector::new(flatten(&session(1)), TreeFilter::Default);
+    let labelled = |t: &TreeSelector| {
+        text(&t.lines(&Theme::plain(), 80))
+            .into_iter()
+            .find(|l| l.contains("[start]"))
+            .unwrap()
+    };
+    assert!(labelled(&t).contains("[start] assistant: answer 1"));
+    press(&mut t, KeyCode::Char('T'), KeyModifiers::SHIFT);
+    let row = labelled(&t);
+    let after = row.split("[start] ").nth(1).unwrap();
+    let time = after.split(' ').next().unwrap();
+    assert!(
+        time.len() == 5 && time.as_bytes()[2] == b':',
+        "a time of day after the label: {row}"
+    );
+}
+
+#[test]
+fn a_branch_connector_shows_whether_it_is_folded_or_can_be() {
+    // hello → hi → {approach B (leaf), approach A → doing A}
+    let mut s = SessionManager::in_memory(std::path::Path::new("/p"));
+    s.append_message(Message::User(UserMessage::text("hello")));
+    let mut hi = AssistantMessage::empty("x", "p", "m");
+    hi.content = vec![ContentBlock::text("hi")];
+    let hi = s.append_message(Message::Assistant(hi));
+    s.append_message(Message::User(UserMessage::text("approach A")));
+    let mut doing = AssistantMessage::empty("x", "p", "m");
+    doing.content = vec![ContentBlock::text("doing A")];
+    s.append_message(Message::Assistant(doing));
+    s.branch(&hi).unwrap();
+    s.append_message(Message::User(UserMessage::text("approach B")));
+    let mut t = TreeSelector::new(flatten(&s), TreeFilter::Default);
+    let row = |t: &TreeSelector, needle: &str| {
+        text(&t.lines(&Theme::plain(), 60))
+            .into_iter()
+            .find(|l| l.contains(needle))
+            .unwrap()
+    };
+    assert_eq!(row(&t, "approach B"), "› ├─ • user: approach B ← active");
+    assert_eq!(row(&t, "approach A"), "  └⊟ user: approach A");
+    press(&mut t, KeyCode::Down, KeyModifiers::NONE);
+    press(&mut t, KeyCode::Left, KeyModifiers::CONTROL);
+    assert_eq!(row(&t, "approach A"), "› └⊞ user: approach A");
+    assert!(
+        !text(&t.lines(&Theme::plain(), 60))
+            .iter()
+            .any(|l| l.contains("doing A"))
+    );
 }
