@@ -273,17 +273,17 @@ fn options(limit: usize) -> impl Options {
     bincode::DefaultOptions::new().with_limit(limit as u64)
 }
 
-/// What decides how a kept file reads: the version and the encoding of a record of
-/// each kind (a field added to a record changes it, so an index of an older build is
-/// never misread).
+/// What decides how a kept file reads: the version, the encoding of a record of each
+/// kind (a field added to a record changes it, so an index of an older build is never
+/// misread) and how a long preview is cut.
 fn layout() -> u64 {
     static LAYOUT: OnceLock<u64> = OnceLock::new();
     *LAYOUT.get_or_init(|| {
         let sample = super::store::sample_records();
         let mut bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
-        // Previews kept with another cut would read differently.
-        let cut = super::preview::PREVIEW_CHARS as u64;
-        bytes.extend_from_slice(&cut.to_le_bytes());
+        // Previews kept with another cut (length or mark) would read differently.
+        let long = "word \n".repeat(super::preview::PREVIEW_CHARS);
+        bytes.extend_from_slice(super::preview::one_line(&long).as_bytes());
         digest(VERSION, &bytes)
     })
 }
