@@ -136,8 +136,11 @@ fn describe(preview: &EntryPreview) -> (RowKind, String, Paint) {
         ),
         PreviewKind::Shell => (RowKind::Shell, text.to_string(), Paint::all("dim")),
         PreviewKind::CustomMessage => {
-            // `[type]: text`: the bracketed type in the label colour.
-            let head = text.find("]: ").map_or(0, |at| at + 3);
+            // `[type] text`: the bracketed type in the label colour.
+            let head = match text.find("] ") {
+                Some(at) if text.starts_with('[') => at + 2,
+                _ => 0,
+            };
             let paint = Paint {
                 head,
                 lead: Some("customMessageLabel"),

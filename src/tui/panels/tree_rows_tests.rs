@@ -272,3 +272,42 @@ fn a_call_answered_on_another_branch_is_found_too() {
         .count();
     assert_eq!(shown, 2);
 }
+
+#[test]
+fn each_kind_of_row_is_coloured_as_pi_colours_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = flatten(&every_kind(dir.path()));
+    // (start of the text, its coloured lead, the lead's token, the rest's token)
+    let paint = |start: &str| {
+        let row = data
+            .rows
+            .iter()
+            .find(|r| r.text.starts_with(start))
+            .unwrap_or_else(|| panic!("{start:?}"));
+        let p = row.paint;
+        (&row.text[..p.head], p.lead, p.body)
+    };
+    assert_eq!(paint("user: on"), ("user: ", Some("accent"), None));
+    assert_eq!(
+        paint("assistant: first"),
+        ("assistant: ", Some("success"), None)
+    );
+    let error = paint("assistant: (error");
+    assert_eq!(error, ("assistant: ", Some("success"), Some("error")));
+    let aborted = paint("assistant: (aborted");
+    assert_eq!(aborted, ("assistant: ", Some("success"), Some("muted")));
+    assert_eq!(
+        paint("[note] "),
+        ("[note] ", Some("customMessageLabel"), None)
+    );
+    let result = data
+        .rows
+        .iter()
+        .find(|r| r.kind == RowKind::ToolResult)
+        .unwrap();
+    assert_eq!((result.paint.head, result.paint.body), (0, Some("muted")));
+    assert_eq!(paint("!ls"), ("", None, Some("dim")));
+    assert_eq!(paint("[model: "), ("", None, Some("dim")));
+    assert_eq!(paint("[label: "), ("", None, Some("dim")));
+    assert_eq!(paint("[compaction: "), ("", None, Some("borderAccent")));
+}
