@@ -21,9 +21,9 @@ use super::store::{EntryRecord, StoredEntry, read_exact_at};
 use crate::config::cache_files::{CacheFolder, digest};
 use crate::sync::Run;
 
-/// Version of the file layout (the layout of [`EntryRecord`] is checked besides, see
-/// [`layout`]).
-const VERSION: u64 = 5;
+/// Version of the file layout (the layout of [`EntryRecord`] and the preview cut are
+/// checked besides, see [`layout`]).
+const VERSION: u64 = 6;
 /// How many sessions' indexes are kept (the most recently written).
 const KEEP: usize = 32;
 /// The kept files' extension.
@@ -328,15 +328,17 @@ fn options(limit: usize) -> impl Options {
     bincode::DefaultOptions::new().with_limit(limit as u64)
 }
 
-/// What decides how a kept file reads: the version and the encoding of a record of
-/// each kind (a field added to a record changes it, so an index of an older build is
-/// never misread).
+/// What decides how a kept file reads: the version, the encoding of a record of each
+/// kind (a field added to a record changes it, so an index of an older build is never
+/// misread) and how a long preview is cut.
 fn layout() -> u64 {
     static LAYOUT: OnceLock<u64> = OnceLock::new();
     *LAYOUT.get_or_init(|| {
         let sample = super::store::sample_records();
-
-        let bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
+        let mut bytes = options(usize::MAX).serialize(&sample).unwrap_or_default();
+        // Previews kept with another cut (length or mark) would read differently.
+        let long = "word \n".repeat(super::preview::PREVIEW_CHARS);
+        bytes.extend_from_slice(super::preview::one_line(&long).as_bytes());
         digest(VERSION, &bytes)
     })
 }

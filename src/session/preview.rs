@@ -12,8 +12,9 @@ use crate::ai::types::{ContentBlock, Message, StopReason, UserContent};
 use super::call_label::{call_label, home};
 use super::entries::SessionEntry;
 
-/// Longest one-line text kept per entry (in characters, before the `…`).
-pub const PREVIEW_CHARS: usize = 160;
+/// Longest one-line text kept per entry (in characters, before the `…`): pi cuts a
+/// tree row's text at 200 characters.
+pub const PREVIEW_CHARS: usize = 200;
 
 /// What an entry's line says, and so how its [`EntryPreview::text`] is read.
 /// A session's kept index stores a kind by its position: a new kind goes last.
@@ -201,10 +202,11 @@ fn take_part<'a>(rest: &mut &'a str) -> Option<&'a str> {
     Some(part)
 }
 
-/// The first words of `text` on one line, cut at [`PREVIEW_CHARS`] (then `…`):
-/// a line break, tab or other control whitespace becomes a space, any other
-/// character stays (runs of spaces too, as pi shows them), and whitespace at
-/// either end goes. Only the beginning of a long text is looked at.
+/// The first words of `text` on one line, cut at [`PREVIEW_CHARS`] with no mark,
+/// as pi cuts them: a line break, tab or other control whitespace becomes a space,
+/// any other character stays (runs of spaces too, as pi shows them), and
+/// whitespace at either end (of the cut text too) goes. Only the beginning of a
+/// long text is looked at.
 pub(super) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(PREVIEW_CHARS + 4));
     let mut chars = 0;
@@ -231,8 +233,7 @@ pub(super) fn one_line(text: &str) -> String {
         if let Some(from) = held.take() {
             for space in text[from..at].chars() {
                 if chars >= PREVIEW_CHARS {
-                    out.push('…');
-                    return out;
+                    return trimmed(out);
                 }
                 out.push(if space.is_control() { ' ' } else { space });
                 chars += 1;
@@ -242,13 +243,18 @@ pub(super) fn one_line(text: &str) -> String {
         if len > room {
             // Only a run of ASCII is cut inside: one byte per character.
             out.push_str(&word[..room]);
-            out.push('…');
-            return out;
+            return trimmed(out);
         }
         out.push_str(word);
         chars += len;
     }
     out
+}
+
+/// `text` without the whitespace it ends with.
+fn trimmed(mut text: String) -> String {
+    text.truncate(text.trim_end().len());
+    text
 }
 
 /// The first text block of `blocks`.
@@ -402,22 +408,23 @@ mod tests {
             "message": {"role": "user", "content": text, "timestamp": 1}
         })));
         assert_eq!(preview.kind(), PreviewKind::User);
-        assert_eq!(preview.text().chars().count(), PREVIEW_CHARS + 1);
+        assert_eq!(preview.text().chars().count(), PREVIEW_CHARS);
         assert!(preview.text().starts_with("a   b xxx"));
-        assert!(preview.text().ends_with('…'));
+        assert!(preview.text().ends_with('x'), "no mark at the cut");
         assert!(!preview.quiet());
     }
 
     #[test]
-    fn a_text_cut_between_words_keeps_the_space_before_the_ellipsis() {
+    fn a_text_cut_between_words_loses_the_spaces_before_the_cut() {
         let exact = "x".repeat(PREVIEW_CHARS);
         assert_eq!(one_line(&format!("  {exact}\t\n ")), exact);
-        assert_eq!(one_line(&format!("{exact} y")), format!("{exact}…"));
+        assert_eq!(one_line(&format!("{exact} y")), exact);
+        assert_eq!(one_line(&format!("{} \n y", &exact[3..])), &exact[3..]);
         assert_eq!(
-            one_line(&format!("{} \n y", &exact[3..])),
-            format!("{}   …", &exact[3..])
+            one_line(&format!("{} \n yz", &exact[4..])),
+            format!("{}   y", &exact[4..])
         );
-        assert_eq!(one_line(&format!("{exact}y")), format!("{exact}…"));
+        assert_eq!(one_line(&format!("{exact}y")), exact);
         assert_eq!(one_line(" a \u{3000} b\r\nc "), "a \u{3000} b  c");
         assert_eq!(
             one_line("done:\n\n**changes**\t1."),
@@ -440,15 +447,13 @@ mod tests {
             }
             for space in held.drain(..) {
                 if chars >= PREVIEW_CHARS {
-                    out.push('…');
-                    return out;
+                    return out.trim_end().to_string();
                 }
                 out.push(if space.is_control() { ' ' } else { space });
                 chars += 1;
             }
             if chars >= PREVIEW_CHARS {
-                out.push('…');
-                return out;
+                return out.trim_end().to_string();
             }
             out.push(c);
             chars += 1;

@@ -68,6 +68,7 @@ impl Screen {
             }
             Screen::Normal(scrollback) => {
                 let size = crossterm::terminal::size()?;
+                app.screen_rows = size.1;
                 let bytes = scrollback.frame(app, size);
                 let mut out = std::io::stdout().lock();
                 crossterm::queue!(out, BeginSynchronizedUpdate)?;

@@ -32,6 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &mut App) {
 /// [`draw`], returning the images drawn as (id, column, row).
 pub fn draw_with_images(frame: &mut Frame<'_>, app: &mut App) -> Vec<(u32, u16, u16)> {
     let area = frame.area();
+    app.screen_rows = area.height;
     if area.width < MIN_WIDTH {
         draw_too_narrow(frame);
         return Vec::new();
@@ -310,13 +311,30 @@ impl Live {
 
     /// [`Live::render`] into `buf` on `area`; returns where the cursor goes.
     pub fn render_into(
-        self,
+        mut self,
         buf: &mut Buffer,
         area: Rect,
         transcript: Vec<Line<'static>>,
     ) -> Option<Position> {
+        // Live parts taller than the screen (a tall panel): their top rows go, as a
+        // terminal scrolls them off, so the panel's end and the footer stay in sight.
+        let mut over = self.fixed_len().saturating_sub(area.height as usize);
+        let cut = over > 0;
+        for part in [&mut self.pending, &mut self.working, &mut self.above] {
+            let n = over.min(part.len());
+            part.drain(..n);
+            over -= n;
+        }
+        let n = over.min(self.input.len());
+        if n > 0 {
+            self.input.drain(..n);
+            self.cursor = self
+                .cursor
+                .and_then(|(x, y)| y.checked_sub(n).map(|y| (x, y)));
+        }
         let available = (area.height as usize).saturating_sub(self.fixed_len());
-        let skip = transcript.len().saturating_sub(available.max(1));
+        let least = usize::from(!cut);
+        let skip = transcript.len().saturating_sub(available.max(least));
         let shown: Vec<Line<'static>> = transcript.into_iter().skip(skip).collect();
         // Content flows from the top; the editor and footer follow it and stay
         // at the bottom once the transcript fills the screen.
@@ -438,6 +456,9 @@ fn input_lines(app: &App, width: usize) -> (Vec<Line<'static>>, Option<(usize, u
         return (lines, cursor.map(|(x, y)| (x, y + 1)));
     }
     if let Some(overlay) = &app.overlay {
+        if overlay.framed() {
+            return (overlay.lines(&app.theme, width), None);
+        }
         let mut lines = vec![rule(width, app.theme.fg("borderAccent"))];
         lines.extend(overlay.lines(&app.theme, width));
         lines.push(rule(width, app.theme.fg("borderAccent")));

@@ -554,3 +554,24 @@ fn compaction_summary_in_the_transcript() {
     a.cache.clear();
     insta::assert_snapshot!("compaction_summary_expanded", screen(&mut a, 60, 14));
 }
+
+#[test]
+fn a_panel_taller_than_the_screen_loses_its_top_rows_and_keeps_its_end() {
+    let mut a = app();
+    let messages = (1..=30)
+        .map(|i| (format!("u{i}"), format!("message {i}")))
+        .collect();
+    a.handle_ui_event(UiEvent::ForkMessages(messages));
+    let text = screen(&mut a, 80, 24);
+    let lines: Vec<&str> = text.lines().collect();
+    // The footer's two lines close the screen, right under the panel's closing rule.
+    let rule = "─".repeat(80);
+    assert_eq!(lines[lines.len() - 3].trim_end(), rule, "{text}");
+    assert_eq!(lines[lines.len() - 5].trim_end(), "  (30/30)", "{text}");
+    assert!(text.contains("› message 30"), "{text}");
+    assert!(
+        !text.contains("Fork from Message"),
+        "the top scrolled off:\n{text}"
+    );
+    assert_eq!(lines.len(), 24);
+}

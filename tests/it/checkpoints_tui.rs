@@ -138,7 +138,7 @@ fn fork_and_see_the_files(pi: &Session) -> String {
     pi.send("/fork");
     pi.tmux
         .wait_for("the fork list, the message marked", WAIT, |s| {
-            s.contains("Fork from message") && s.contains("write the files [files: 2]")
+            s.contains("Fork from Message") && s.contains("write the files [files: 2]")
         });
     pi.tmux.key("Enter");
     pi.tmux.wait_for("the files question", WAIT, |s| {

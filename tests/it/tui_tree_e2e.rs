@@ -56,13 +56,13 @@ fn compact_then_tree_back_to_the_first_message() {
 
     pi.send("/tree");
     let screen = pi.tmux.wait_for("the tree", Duration::from_secs(20), |s| {
-        s.contains("Session tree") && s.contains("← active")
+        s.contains("Session Tree") && s.contains("← active")
     });
     assert!(screen.contains("user: alpha question"), "{screen}");
     pi.tmux.type_text("alpha");
     pi.tmux
         .wait_for("the search", Duration::from_secs(20), |s| {
-            s.contains("> alpha") && !s.contains("user: beta question")
+            s.contains("Type to search: alpha") && !s.contains("user: beta question")
         });
     pi.tmux.key("Enter");
     pi.tmux
@@ -74,7 +74,7 @@ fn compact_then_tree_back_to_the_first_message() {
         "the message back in the editor",
         Duration::from_secs(20),
         |s| {
-            !s.contains("Session tree")
+            !s.contains("Session Tree")
                 && s.contains("alpha question")
                 && !s.contains("Second answer.")
         },
@@ -133,17 +133,21 @@ fn tool_results_show_their_calls_and_fork_numbers_the_messages() {
 
     pi.send("/tree");
     let screen = pi.tmux.wait_for("the tree", Duration::from_secs(20), |s| {
-        s.contains("Session tree") && s.contains("← active")
+        s.contains("Session Tree") && s.contains("← active")
     });
     assert!(
         screen.contains("• [bash: echo tree-row echo second]"),
         "{screen}"
     );
     assert!(screen.contains("• assistant: Ran it."), "{screen}");
+    assert!(
+        screen.contains("› • assistant: Second answer. ← active"),
+        "the cursor starts where the conversation is: {screen}"
+    );
     pi.tmux.key("Escape");
     pi.tmux
         .wait_for("the tree closed", Duration::from_secs(20), |s| {
-            !s.contains("Session tree")
+            !s.contains("Session Tree")
         });
 
     pi.send("/fork");
@@ -157,6 +161,11 @@ fn tool_results_show_their_calls_and_fork_numbers_the_messages() {
     let one = screen.find("Message 1 of 2").unwrap();
     let two = screen.find("Message 2 of 2").unwrap();
     assert!(first < one && one < second && second < two, "{screen}");
+    assert!(screen.contains("Fork from Message"), "{screen}");
+    assert!(
+        screen.contains("› and again"),
+        "the newest is selected: {screen}"
+    );
     pi.tmux.key("Escape");
     pi.tmux
         .wait_for("the fork list closed", Duration::from_secs(20), |s| {

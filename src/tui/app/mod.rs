@@ -72,7 +72,7 @@ pub enum Overlay {
     /// `/tree`.
     Tree(crate::tui::panels::tree_selector::TreeSelector),
     /// `/fork`: user messages, entry ids in the selector's order.
-    ForkSelector(Selector, Vec<String>),
+    ForkSelector(crate::tui::panels::fork_selector::ForkSelector, Vec<String>),
     /// After picking a `/tree` entry: summarize the branch left? (target id)
     SummaryChoice(Selector, String),
     /// Typing the focus of a branch summary: (target id, text so far).
@@ -84,15 +84,20 @@ impl Overlay {
     pub fn lines(&self, theme: &Theme, width: usize) -> Vec<ratatui::text::Line<'static>> {
         match self {
             Overlay::Login(d) => d.lines(theme, width),
-            Overlay::ModelSelector(s)
-            | Overlay::ForkSelector(s, _)
-            | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
+            Overlay::ModelSelector(s) | Overlay::SummaryChoice(s, _) => s.lines(theme, width),
+            Overlay::ForkSelector(s, _) => s.lines(theme, width),
             Overlay::Panel(p) => p.lines(theme, width),
             Overlay::Tree(t) => t.lines(theme, width),
             Overlay::SummaryFocus(_, text) => {
                 crate::tui::app::tree::focus_lines(text, theme, width)
             }
         }
+    }
+
+    /// Whether the overlay draws its own rules (`/tree` and `/fork`, as in pi), so it
+    /// is not put between the editor's.
+    pub fn framed(&self) -> bool {
+        matches!(self, Overlay::Tree(_) | Overlay::ForkSelector(..))
     }
 
     /// True while a panel's work in the background is still delivering.
@@ -161,6 +166,8 @@ pub struct App {
     pub cycle_models: Vec<Model>,
     /// Set while a turn runs.
     pub busy_since: Option<Instant>,
+    /// Rows of the screen at the last draw (0 before the first).
+    pub screen_rows: u16,
     /// The subscription billing warning was considered (it is given once per run).
     pub extra_usage_checked: bool,
     /// The theme files when `/reload` was asked for, to say what it found changed.
@@ -245,6 +252,7 @@ impl App {
             models: Vec::new(),
             cycle_models: Vec::new(),
             busy_since: None,
+            screen_rows: 0,
             extra_usage_checked: false,
             themes_at_reload: None,
             scroll: 0,

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use crate::tui::app::session_task::{SessionCommand, UiEvent};
 use crate::tui::app::session_tree_task::TreeCommand;
 use crate::tui::app::{App, Overlay};
+use crate::tui::panels::fork_selector::{ForkOutcome, ForkSelector};
 use crate::tui::panels::selector::{Selector, SelectorItem, SelectorOutcome};
 use crate::tui::panels::tree_selector::{TreeOutcome, TreeSelector};
 use crate::tui::transcript::NoticeKind;
@@ -54,9 +55,9 @@ impl App {
             }
             Some(Overlay::ForkSelector(selector, ids)) => {
                 match selector.handle_key(key, &self.keys) {
-                    SelectorOutcome::Open => {}
-                    SelectorOutcome::Cancelled => self.overlay = None,
-                    SelectorOutcome::Picked(i) => {
+                    ForkOutcome::Open => {}
+                    ForkOutcome::Cancelled => self.overlay = None,
+                    ForkOutcome::Picked(i) => {
                         let id = ids.get(i).cloned();
                         self.overlay = None;
                         if let Some(id) = id {
@@ -162,7 +163,16 @@ impl App {
                     self.transcript
                         .notice(t!("pi.tui.tree.no_entries"), NoticeKind::Info);
                 } else {
-                    self.overlay = Some(Overlay::Tree(TreeSelector::new(*data, self.tree.filter)));
+                    // pi shows half the terminal's rows of the tree at once.
+                    let rows = if self.screen_rows == 0 {
+                        24
+                    } else {
+                        self.screen_rows
+                    };
+                    let tree = TreeSelector::new(*data, self.tree.filter)
+                        .with_height(rows as usize)
+                        .with_keys(&self.keys);
+                    self.overlay = Some(Overlay::Tree(tree));
                 }
             }
             UiEvent::ForkMessages(messages) => {
@@ -171,23 +181,11 @@ impl App {
                         .notice(t!("pi.tui.fork.empty"), NoticeKind::Info);
                     return;
                 }
-                let initial = messages.len() - 1;
-                let (ids, items): (Vec<String>, Vec<SelectorItem>) = messages
+                let (ids, labels): (Vec<String>, Vec<String>) = messages
                     .into_iter()
-                    .map(|(id, text)| {
-                        let label = fork_label(&text);
-                        (
-                            id,
-                            SelectorItem {
-                                label,
-                                detail: String::new(),
-                            },
-                        )
-                    })
+                    .map(|(id, text)| (id, fork_label(&text)))
                     .unzip();
-                let selector = Selector::keyed("pi.tui.fork.title", items, initial).with_positions(
-                    |index, total| t!("pi.tui.fork.position", index = index, total = total),
-                );
+                let selector = ForkSelector::new(labels);
                 self.overlay = Some(Overlay::ForkSelector(selector, ids));
             }
             _ => {}

@@ -3,6 +3,7 @@
 //! changes it makes and the app applies them.
 
 pub mod extensions;
+pub mod fork_selector;
 pub mod lang;
 pub mod login;
 pub mod scoped_models;
@@ -16,6 +17,9 @@ pub mod tree_rows;
 #[cfg(test)]
 mod tree_rows_tests;
 pub mod tree_selector;
+pub mod tree_view;
+#[cfg(test)]
+mod tree_view_tests;
 
 use std::path::PathBuf;
 

@@ -13,12 +13,6 @@ use crate::ui_kit::theme::Theme;
 /// Rows of items shown at once.
 const VISIBLE: usize = 8;
 
-/// Items shown at once when each also shows its position (three lines each).
-const POSITIONED_VISIBLE: usize = 5;
-
-/// The line under an item telling its position: (1-based index, item count) to text.
-pub type PositionLine = fn(usize, usize) -> String;
-
 /// One choice.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectorItem {
@@ -56,9 +50,6 @@ pub struct Selector {
     current: Option<usize>,
     /// Per item, a line shown under the list while it is highlighted.
     notes: Vec<String>,
-    /// When set, every item shows its position in the whole list on a dimmed
-    /// second line, then a blank line.
-    positions: Option<PositionLine>,
 }
 
 /// Fuzzy score of `query` against `text`: `None` unless every query char
@@ -102,7 +93,6 @@ impl Selector {
             selected: 0,
             current: None,
             notes: Vec::new(),
-            positions: None,
         };
         s.selected = initial.min(s.filtered.len().saturating_sub(1));
         s
@@ -119,21 +109,6 @@ impl Selector {
     pub fn with_notes(mut self, notes: Vec<String>) -> Self {
         self.notes = notes;
         self
-    }
-
-    /// Show under every item its position in the whole list, as `line` words it.
-    pub fn with_positions(mut self, line: PositionLine) -> Self {
-        self.positions = Some(line);
-        self
-    }
-
-    /// Items shown at once.
-    fn visible(&self) -> usize {
-        if self.positions.is_some() {
-            POSITIONED_VISIBLE
-        } else {
-            VISIBLE
-        }
     }
 
     /// A selector whose title is the message `key`, re-translated on every draw.
@@ -180,9 +155,9 @@ impl Selector {
         } else if kb.matches("tui.select.down", key) && n > 0 {
             self.selected = (self.selected + 1) % n;
         } else if kb.matches("tui.select.pageUp", key) {
-            self.selected = self.selected.saturating_sub(self.visible());
+            self.selected = self.selected.saturating_sub(VISIBLE);
         } else if kb.matches("tui.select.pageDown", key) && n > 0 {
-            self.selected = (self.selected + self.visible()).min(n - 1);
+            self.selected = (self.selected + VISIBLE).min(n - 1);
         } else if key.code == KeyCode::Backspace {
             let mut q = self.query.clone();
             q.pop();
@@ -205,9 +180,8 @@ impl Selector {
             .map(|k| crate::i18n::t(k, &[]))
             .unwrap_or_else(|| self.title.clone());
         let mut out = title_and_field(&title, &self.query, theme, max);
-        let visible = self.visible();
-        let start = self.selected.saturating_sub(visible - 1);
-        for (pos, &i) in self.filtered.iter().enumerate().skip(start).take(visible) {
+        let start = self.selected.saturating_sub(VISIBLE - 1);
+        for (pos, &i) in self.filtered.iter().enumerate().skip(start).take(VISIBLE) {
             let item = &self.items[i];
             let chosen = pos == self.selected;
             let marker = if chosen { "→ " } else { "  " };
@@ -232,14 +206,6 @@ impl Selector {
                 spans.push(Span::styled(" ✓", theme.fg("success")));
             }
             out.push(Line::from(spans));
-            if let Some(position) = self.positions {
-                let line = format!("  {}", position(i + 1, self.items.len()));
-                out.push(Line::from(Span::styled(
-                    truncate(&line, max, "…"),
-                    theme.fg("muted"),
-                )));
-                out.push(Line::default());
-            }
         }
         let note = self
             .filtered
@@ -299,36 +265,6 @@ mod tests {
         assert_eq!(out, SelectorOutcome::Picked(2));
         assert_eq!(fuzzy_score("gpt", "claude"), None);
         assert!(fuzzy_score("cs45", "claude-sonnet-4-5").is_some());
-    }
-
-    #[test]
-    fn positions_show_under_each_item_and_keep_to_the_whole_list() {
-        let position: PositionLine = |index, total| format!("Message {index} of {total}");
-        let mut s = Selector::new("Fork", items(), 2).with_positions(position);
-        let text = |s: &Selector| -> Vec<String> {
-            s.lines(&Theme::plain(), 60)
-                .iter()
-                .map(|l| l.to_string())
-                .collect()
-        };
-        let lines = text(&s);
-        assert_eq!(
-            lines[2..11],
-            [
-                "  claude-sonnet-4-5 p",
-                "  Message 1 of 3",
-                "",
-                "  gpt-4o p",
-                "  Message 2 of 3",
-                "",
-                "→ claude-haiku-4-5 p",
-                "  Message 3 of 3",
-                "",
-            ]
-        );
-        s.set_query("gpt");
-        let lines = text(&s);
-        assert_eq!(lines[2..5], ["→ gpt-4o p", "  Message 2 of 3", ""]);
     }
 
     #[test]

@@ -153,6 +153,7 @@ mod tests {
                 depth: 0,
                 text: id.to_string(),
                 kind: RowKind::User,
+                paint: Default::default(),
                 label: None,
                 label_time: None,
                 on_path: false,

@@ -28,6 +28,46 @@ pub enum RowKind {
     Setting,
 }
 
+/// How a row's text is coloured, as pi colours it: the first `head` bytes (a lead
+/// such as `user: `) in the theme token `lead`, the rest in `body` (`None`: the
+/// terminal's own colour).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Paint {
+    /// Bytes of the text drawn in `lead`.
+    pub head: usize,
+    /// Theme token of the lead.
+    pub lead: Option<&'static str>,
+    /// Theme token of the rest.
+    pub body: Option<&'static str>,
+}
+
+impl Paint {
+    /// The whole text in `token`.
+    fn all(token: &'static str) -> Self {
+        Paint {
+            head: 0,
+            lead: None,
+            body: Some(token),
+        }
+    }
+
+    /// `text`'s lead, as the message `key` writes it before `{text}`, in `lead`;
+    /// the rest in `body`. No lead when the translation puts the text first.
+    fn led(key: &str, text: &str, lead: &'static str, body: Option<&'static str>) -> Self {
+        let before = crate::i18n::t(key, &[("text", crate::i18n::Arg::from(""))]);
+        let head = if text.starts_with(before.as_str()) {
+            before.len()
+        } else {
+            0
+        };
+        Paint {
+            head,
+            lead: Some(lead),
+            body,
+        }
+    }
+}
+
 /// One entry of the tree.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeRow {
@@ -39,6 +79,8 @@ pub struct TreeRow {
     pub text: String,
     /// Entry kind.
     pub kind: RowKind,
+    /// How the text is coloured.
+    pub paint: Paint,
     /// Current label.
     pub label: Option<String>,
     /// When the label was set.
@@ -63,61 +105,87 @@ pub struct TreeData {
     pub leaf_row: Option<usize>,
 }
 
-/// A row's kind and text, translated now from the preview the index keeps.
-fn describe(preview: &EntryPreview) -> (RowKind, String) {
+/// A row's kind, text and colours, the text translated now from the preview the
+/// index keeps.
+fn describe(preview: &EntryPreview) -> (RowKind, String, Paint) {
     let text = preview.text();
+    let user = "pi.tui.tree.user";
+    let assistant = "pi.tui.tree.assistant";
+    let answer = |body: String, tone: Option<&'static str>| {
+        let line = t!("pi.tui.tree.assistant", text = body);
+        let paint = Paint::led(assistant, &line, "success", tone);
+        (RowKind::Assistant, line, paint)
+    };
     match preview.kind() {
-        PreviewKind::User => (RowKind::User, t!("pi.tui.tree.user", text = text)),
-        PreviewKind::Assistant => {
-            let line = if text.is_empty() {
-                t!("pi.tui.tree.no_content")
-            } else {
-                text.to_string()
-            };
-            (RowKind::Assistant, t!("pi.tui.tree.assistant", text = line))
+        PreviewKind::User => {
+            let line = t!("pi.tui.tree.user", text = text);
+            let paint = Paint::led(user, &line, "accent", None);
+            (RowKind::User, line, paint)
         }
-        PreviewKind::AssistantAborted => (
-            RowKind::Assistant,
-            t!("pi.tui.tree.assistant", text = t!("pi.tui.tree.aborted")),
-        ),
-        PreviewKind::AssistantError => (
-            RowKind::Assistant,
-            t!(
-                "pi.tui.tree.assistant",
-                text = t!("pi.tui.tree.error", error = text)
-            ),
-        ),
+        PreviewKind::Assistant if text.is_empty() => {
+            answer(t!("pi.tui.tree.no_content"), Some("muted"))
+        }
+        PreviewKind::Assistant => answer(text.to_string(), None),
+        PreviewKind::AssistantAborted => answer(t!("pi.tui.tree.aborted"), Some("muted")),
+        PreviewKind::AssistantError => answer(t!("pi.tui.tree.error", error = text), Some("error")),
         // The call's label replaces this once the whole tree is walked.
-        PreviewKind::ToolResult => (RowKind::ToolResult, missing_call_label(text)),
-        PreviewKind::Shell => (RowKind::Shell, text.to_string()),
-        PreviewKind::CustomMessage => (RowKind::Custom, text.to_string()),
-        PreviewKind::BranchSummaryMessage => (
-            RowKind::Summary,
-            t!("pi.tui.tree.branch_summary", text = text),
+        PreviewKind::ToolResult => (
+            RowKind::ToolResult,
+            missing_call_label(text),
+            Paint::all("muted"),
         ),
+        PreviewKind::Shell => (RowKind::Shell, text.to_string(), Paint::all("dim")),
+        PreviewKind::CustomMessage => {
+            // `[type] text`: the bracketed type in the label colour.
+            let head = match text.find("] ") {
+                Some(at) if text.starts_with('[') => at + 2,
+                _ => 0,
+            };
+            let paint = Paint {
+                head,
+                lead: Some("customMessageLabel"),
+                body: None,
+            };
+            (RowKind::Custom, text.to_string(), paint)
+        }
+        PreviewKind::BranchSummaryMessage => {
+            let key = "pi.tui.tree.branch_summary";
+            let line = t!("pi.tui.tree.branch_summary", text = text);
+            let paint = Paint::led(key, &line, "warning", None);
+            (RowKind::Summary, line, paint)
+        }
         PreviewKind::CompactionMessage => (
             RowKind::Summary,
             t!("pi.tui.tree.compaction", count = preview.count()),
+            Paint::all("borderAccent"),
         ),
         PreviewKind::Compaction => (
             RowKind::Summary,
             t!("pi.tui.tree.compaction_entry", count = preview.count()),
+            Paint::all("borderAccent"),
         ),
-        PreviewKind::BranchSummary => (
-            RowKind::Summary,
-            t!("pi.tui.tree.branch_summary_entry", text = text),
-        ),
+        PreviewKind::BranchSummary => {
+            let key = "pi.tui.tree.branch_summary_entry";
+            let line = t!("pi.tui.tree.branch_summary_entry", text = text);
+            let paint = Paint::led(key, &line, "warning", None);
+            (RowKind::Summary, line, paint)
+        }
+        kind => (RowKind::Setting, setting(preview, kind), Paint::all("dim")),
+    }
+}
+
+/// The text of a settings-like entry (model, thinking level, label, name, extension state).
+fn setting(preview: &EntryPreview, kind: PreviewKind) -> String {
+    let text = preview.text();
+    match kind {
         // pi shows the model's id alone.
-        PreviewKind::Model => (
-            RowKind::Setting,
-            t!("pi.tui.tree.model", id = preview.model().1),
-        ),
-        PreviewKind::Thinking => (RowKind::Setting, t!("pi.tui.tree.thinking", level = text)),
-        PreviewKind::Label => (RowKind::Setting, t!("pi.tui.tree.label", label = text)),
-        PreviewKind::LabelCleared => (RowKind::Setting, t!("pi.tui.tree.label_cleared")),
-        PreviewKind::Name => (RowKind::Setting, t!("pi.tui.tree.name", name = text)),
-        PreviewKind::Custom => (RowKind::Setting, t!("pi.tui.tree.custom", kind = text)),
-        PreviewKind::Unknown => (RowKind::Setting, t!("pi.tui.tree.unknown")),
+        PreviewKind::Model => t!("pi.tui.tree.model", id = preview.model().1),
+        PreviewKind::Thinking => t!("pi.tui.tree.thinking", level = text),
+        PreviewKind::Label => t!("pi.tui.tree.label", label = text),
+        PreviewKind::LabelCleared => t!("pi.tui.tree.label_cleared"),
+        PreviewKind::Name => t!("pi.tui.tree.name", name = text),
+        PreviewKind::Custom => t!("pi.tui.tree.custom", kind = text),
+        _ => t!("pi.tui.tree.unknown"),
     }
 }
 
@@ -159,7 +227,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
         }
         let n = &tree.nodes[node];
         let preview = n.entry.preview();
-        let (kind, text) = describe(preview);
+        let (kind, text, paint) = describe(preview);
         labels.extend(preview.tool_calls());
         if let Some(call_id) = preview.tool_call_id() {
             results.push((data.rows.len(), call_id));
@@ -174,6 +242,7 @@ pub fn flatten(session: &SessionManager) -> TreeData {
             depth,
             text,
             kind,
+            paint,
             label: n.label.map(str::to_string),
             label_time: n.label_timestamp.map(str::to_string),
             on_path: on_path[node],

@@ -152,7 +152,10 @@ fn an_indexed_session_lists_the_rows_of_the_session_that_wrote_it() {
     );
     let user = got.rows.iter().find(|r| r.kind == RowKind::User).unwrap();
     assert!(user.text.starts_with("user: first line    second word"));
-    assert!(user.text.ends_with('…'));
+    // Cut at 200 characters with no mark, the space before the cut dropped.
+    let cut = crate::session::preview::PREVIEW_CHARS;
+    assert_eq!(user.text.chars().count(), "user: ".len() + cut);
+    assert!(user.text.ends_with(" word"), "{}", user.text);
 }
 
 #[test]
@@ -268,4 +271,43 @@ fn a_call_answered_on_another_branch_is_found_too() {
         .filter(|r| r.text == "[read: a:1-3]")
         .count();
     assert_eq!(shown, 2);
+}
+
+#[test]
+fn each_kind_of_row_is_coloured_as_pi_colours_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = flatten(&every_kind(dir.path()));
+    // (start of the text, its coloured lead, the lead's token, the rest's token)
+    let paint = |start: &str| {
+        let row = data
+            .rows
+            .iter()
+            .find(|r| r.text.starts_with(start))
+            .unwrap_or_else(|| panic!("{start:?}"));
+        let p = row.paint;
+        (&row.text[..p.head], p.lead, p.body)
+    };
+    assert_eq!(paint("user: on"), ("user: ", Some("accent"), None));
+    assert_eq!(
+        paint("assistant: first"),
+        ("assistant: ", Some("success"), None)
+    );
+    let error = paint("assistant: (error");
+    assert_eq!(error, ("assistant: ", Some("success"), Some("error")));
+    let aborted = paint("assistant: (aborted");
+    assert_eq!(aborted, ("assistant: ", Some("success"), Some("muted")));
+    assert_eq!(
+        paint("[note] "),
+        ("[note] ", Some("customMessageLabel"), None)
+    );
+    let result = data
+        .rows
+        .iter()
+        .find(|r| r.kind == RowKind::ToolResult)
+        .unwrap();
+    assert_eq!((result.paint.head, result.paint.body), (0, Some("muted")));
+    assert_eq!(paint("!ls"), ("", None, Some("dim")));
+    assert_eq!(paint("[model: "), ("", None, Some("dim")));
+    assert_eq!(paint("[label: "), ("", None, Some("dim")));
+    assert_eq!(paint("[compaction: "), ("", None, Some("borderAccent")));
 }

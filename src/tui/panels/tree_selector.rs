@@ -2,22 +2,17 @@
 //! branch points, the current path highlighted, labels, search, folding and
 //! filter modes (keybinding ids `app.tree.*`).
 
-use crate::t;
-
 use std::collections::HashSet;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::style::Modifier;
-use ratatui::text::{Line, Span};
 
 use crate::tui::panels::tree_guides::visible_guides;
 use crate::tui::panels::tree_rows::{RowKind, TreeData};
+use crate::tui::panels::tree_view::TreeKeys;
 use crate::ui_kit::keybindings::Keybindings;
-use crate::ui_kit::text::truncate;
-use crate::ui_kit::theme::Theme;
 
-/// Rows of the tree shown at once.
-pub const TREE_VISIBLE: usize = 14;
+/// Rows of the tree shown at once on a 24-row terminal (see [`TreeSelector::with_height`]).
+const DEFAULT_PAGE: usize = 12;
 
 /// Which entries the tree shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,22 +71,26 @@ pub enum TreeOutcome {
 /// `/tree` state.
 #[derive(Debug, Clone)]
 pub struct TreeSelector {
-    data: TreeData,
+    pub(super) data: TreeData,
     /// Search text.
     pub query: String,
     /// Active filter.
     pub filter: TreeFilter,
-    folded: HashSet<usize>,
-    visible: Vec<usize>,
+    pub(super) folded: HashSet<usize>,
+    pub(super) visible: Vec<usize>,
     /// Branch lines of each visible row, drawn over the rows shown.
-    guides: Vec<String>,
-    selected: usize,
-    show_label_time: bool,
+    pub(super) guides: Vec<String>,
+    pub(super) selected: usize,
+    pub(super) show_label_time: bool,
     /// The label being typed, when editing one.
     pub label_edit: Option<String>,
     /// Visible position marked active (the leaf, or the nearest shown
     /// entry before it).
-    active: Option<usize>,
+    pub(super) active: Option<usize>,
+    /// Rows shown at once (a page).
+    pub(super) page: usize,
+    /// The keys named in the help lines.
+    pub(super) keys: TreeKeys,
     /// The row that was selected before a filter left nothing to show; it is selected
     /// again once a filter shows it.
     remembered: Option<usize>,
@@ -111,11 +110,26 @@ impl TreeSelector {
             show_label_time: false,
             label_edit: None,
             active: None,
+            page: DEFAULT_PAGE,
+            keys: TreeKeys::of(&Keybindings::default()),
             remembered: None,
         };
         let leaf = s.data.leaf_row;
         s.refresh(leaf);
         s
+    }
+
+    /// Show as many rows at once as pi does on a terminal `rows` high: half of it,
+    /// at least 5.
+    pub fn with_height(mut self, rows: usize) -> Self {
+        self.page = (rows / 2).max(5);
+        self
+    }
+
+    /// Name the keys of `kb` in the help lines.
+    pub fn with_keys(mut self, kb: &Keybindings) -> Self {
+        self.keys = TreeKeys::of(kb);
+        self
     }
 
     /// The row index (into the data) currently highlighted.
@@ -326,9 +340,9 @@ impl TreeSelector {
         } else if kb.matches("tui.select.down", key) && n > 0 {
             self.selected = (self.selected + 1) % n;
         } else if (kb.matches("tui.select.pageUp", key) || key.code == KeyCode::Left) && n > 0 {
-            self.selected = self.selected.saturating_sub(TREE_VISIBLE);
+            self.selected = self.selected.saturating_sub(self.page);
         } else if (kb.matches("tui.select.pageDown", key) || key.code == KeyCode::Right) && n > 0 {
-            self.selected = (self.selected + TREE_VISIBLE).min(n - 1);
+            self.selected = (self.selected + self.page).min(n - 1);
         } else {
             let keep = self.selected_row();
             if super::edit_filter(&mut self.query, key) {
@@ -336,124 +350,6 @@ impl TreeSelector {
             }
         }
         TreeOutcome::Open
-    }
-
-    /// Lines to draw at `max` columns.
-    pub fn lines(&self, theme: &Theme, max: usize) -> Vec<Line<'static>> {
-        let mut out = vec![
-            Line::from(vec![
-                Span::styled(t!("pi.tui.tree.title"), theme.bold("accent")),
-                Span::styled(
-                    t!(
-                        "pi.tui.tree.filter",
-                        name = crate::i18n::t(
-                            &format!("pi.tui.tree.filter.{}", self.filter.name()),
-                            &[]
-                        )
-                    ),
-                    theme.fg("muted"),
-                ),
-            ]),
-            match &self.label_edit {
-                Some(text) => Line::from(vec![
-                    Span::styled("label> ", theme.fg("accent")),
-                    Span::raw(truncate(text, max.saturating_sub(7), "…")),
-                ]),
-                None => Line::from(vec![
-                    Span::styled("> ", theme.fg("accent")),
-                    Span::raw(truncate(&self.query, max.saturating_sub(2), "…")),
-                ]),
-            },
-        ];
-        let start = self
-            .selected
-            .saturating_sub(TREE_VISIBLE / 2)
-            .min(self.visible.len().saturating_sub(TREE_VISIBLE));
-        for (pos, &row) in self
-            .visible
-            .iter()
-            .enumerate()
-            .skip(start)
-            .take(TREE_VISIBLE)
-        {
-            let r = &self.data.rows[row];
-            let chosen = pos == self.selected;
-            let marker = if chosen { "→ " } else { "  " };
-            let fold = if self.folded.contains(&row) {
-                "⊞ "
-            } else {
-                ""
-            };
-            let indent: String = self.guides[pos].chars().take(60).collect();
-            let leaf = if Some(pos) == self.active {
-                t!("pi.tui.tree.active")
-            } else {
-                String::new()
-            };
-            let mut style = match r.kind {
-                RowKind::User => theme.fg("accent"),
-                RowKind::ToolResult | RowKind::Setting | RowKind::Shell => theme.fg("muted"),
-                RowKind::Summary => theme.fg("warning"),
-                _ => ratatui::style::Style::default(),
-            };
-            if r.on_path {
-                style = style.add_modifier(Modifier::BOLD);
-            }
-            if chosen {
-                style = style.add_modifier(Modifier::REVERSED);
-            }
-            let mut spans = vec![
-                Span::styled(marker, theme.fg("accent")),
-                Span::styled(indent, theme.fg("dim")),
-                Span::raw(fold),
-            ];
-            if r.on_path {
-                // The path from the root to where the conversation is now.
-                spans.push(Span::styled("• ", theme.fg("accent")));
-            }
-            if let Some(label) = &r.label {
-                let mut tag = format!("[{label}]");
-                if self.show_label_time
-                    && let Some(t) = &r.label_time
-                {
-                    tag = format!("[{label} {t}]");
-                }
-                spans.push(Span::styled(format!("{tag} "), theme.fg("success")));
-            }
-            if r.files > 0 {
-                // The run of this message changed files (it has a checkpoint).
-                let mark = t!("pi.tui.tree.files", count = r.files);
-                spans.push(Span::styled(format!("{mark} "), theme.fg("warning")));
-            }
-            let used: usize = spans
-                .iter()
-                .map(|s| crate::ui_kit::text::width(&s.content))
-                .sum();
-            let room = max.saturating_sub(used + crate::ui_kit::text::width(&leaf));
-            // Cut as pi cuts its rows: with three dots.
-            spans.push(Span::styled(truncate(&r.text, room, "..."), style));
-            spans.push(Span::styled(leaf, theme.fg("accent")));
-            out.push(Line::from(spans));
-        }
-        if self.visible.is_empty() {
-            out.push(Line::from(Span::styled(
-                t!("pi.tui.tree.empty"),
-                theme.fg("muted"),
-            )));
-        }
-        out.push(Line::from(Span::styled(
-            truncate(
-                &t!(
-                    "pi.tui.tree.keys",
-                    index = (self.selected + 1).min(self.visible.len()),
-                    total = self.visible.len()
-                ),
-                max,
-                "…",
-            ),
-            theme.fg("dim"),
-        )));
-        out
     }
 }
 
