@@ -32,9 +32,10 @@ hello-world Rust binary built in the same run (the floor for start-up):
   export1      the 1 MB session exported to HTML and opened in headless Chromium (as export20)
   export20     the 20 MB session exported to HTML and opened in headless Chromium: the page
                painted with the conversation (median of 5), first paint, file size
-  grep-tree, find-tree, turn-cpu, search-1gb, resume-all: the scale rows, described in
-               scripts/bench_scale.py (a 25,000-file tree against ripgrep and fd, a turn's
-               CPU with the 1 MB history, `pi sessions search` over 1 GB of sessions)
+  grep-tree, find-tree, turn-cpu, turn-cpu-anthropic, search-1gb, resume-all: the scale
+               rows, described in scripts/bench_scale.py (a 25,000-file tree against ripgrep
+               and fd, a turn's CPU with the 1 MB history in the OpenAI Chat Completions and
+               the Anthropic Messages wire formats, `pi sessions search` over 1 GB of sessions)
   sandbox      one `bash` call over RPC (`true`, in a folder with `.git`) with `--sandbox
                full` and `workspace-write`: the cost of confining a command (ours only)
   checkpoints  file checkpoints on a 10,000-file workspace (`examples/checkpoint_bench.rs`):
@@ -45,9 +46,9 @@ Times are medians with min-max over --runs runs; the long-answer and 200-turn ro
 one run each (they take seconds). Peak RSS is the kernel's high-water mark (VmHWM or
 GNU time's %M); CPU is user + system time of the process.
 
-The mock LLM is `examples/mock_llm.rs` (OpenAI chat-completions on 127.0.0.1): it plays
-the standard tool scenario and answers a prompt `::words N` with N words, one per SSE
-event, as fast as it can write. The 1 MB session is the original's test fixture
+The mock LLM is `examples/mock_llm.rs` (OpenAI chat-completions and Anthropic Messages on
+127.0.0.1): it plays the standard tool scenario and answers a prompt `::words N` with N
+words, one per SSE event, as fast as it can write. The 1 MB session is the original's test fixture
 `large-session.jsonl`, read from the pi-mono git mirror (--fixture PATH to give it).
 The reference is installed with npm into target/bench-reference on first use unless
 --reference-cli names its dist/cli.js. Nothing leaves the machine.
@@ -123,9 +124,13 @@ class Sandbox:
         self.proj = os.path.join(self.root, "proj")
         os.makedirs(self.agent)
         os.makedirs(self.proj)
-        models = {"providers": {"mock": {
-            "baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions", "apiKey": "bench-key",
-            "models": [{"id": "mock-model", "contextWindow": 1000000, "maxTokens": 4096}]}}}
+        mock_model = [{"id": "mock-model", "contextWindow": 1000000, "maxTokens": 4096}]
+        models = {"providers": {
+            "mock": {"baseUrl": f"http://127.0.0.1:{port}/v1", "api": "openai-completions",
+                     "apiKey": "bench-key", "models": mock_model},
+            # The same mock in the Anthropic Messages wire format (for turn-cpu-anthropic).
+            "mock-anthropic": {"baseUrl": f"http://127.0.0.1:{port}", "api": "anthropic-messages",
+                               "apiKey": "bench-key", "models": mock_model}}}
         with open(os.path.join(self.agent, "models.json"), "w") as f:
             json.dump(models, f)
         with open(os.path.join(self.agent, "settings.json"), "w") as f:
@@ -439,6 +444,10 @@ def bench(name, cmd, args, root, port, fixture):
         tools_vs_others(r, cmd, sb, args.runs, want, attempt)
     if want("turn-cpu") and fixture:
         attempt(r, "turn-cpu", lambda: turn_cpu(args.runs, cmd + model, sb, lambda: write_fixture(fixture, sb)))
+    if want("turn-cpu-anthropic") and fixture:
+        anthropic = ["--model", "mock-anthropic/mock-model"]
+        attempt(r, "turn-cpu-anthropic",
+                lambda: turn_cpu(args.runs, cmd + anthropic, sb, lambda: write_fixture(fixture, sb)))
     if want("search-1gb") and name == "ours" and fixture:
         attempt(r, "search-1gb", lambda: session_search(args.runs, cmd, fixture, sb.proj, sb.env))
     if want("resume-all") and name == "ours" and fixture:

@@ -9,6 +9,7 @@ session's history. The tree and the sessions are made once and kept in target/.
   turn-cpu     CPU (user + system) of one `-p` turn: a new session, and continuing the 1 MB
                session (migrated to the current format once, then a fresh copy each run);
                the difference is what history costs a turn
+  turn-cpu-anthropic  the same with a model of the Anthropic Messages wire format
   search-1gb   `pi sessions search` over 1 GB of session files in 500 folders (the 1 MB
                fixture with a new header, 1,030 files; three hold the needle): a phrase
                found in three sessions, and one found nowhere (the full scan); `rg -l` alike
@@ -204,6 +205,11 @@ SCALE_ROWS = [
         ("one `-p` turn, new session: CPU", "turn-cpu", "empty", "ms", ""),
         ("one `-p` turn continuing the 1 MB session: CPU", "turn-cpu", "full", "ms", ""),
         ("what the 1 MB history adds to a turn's CPU (medians)", "turn-cpu", "extra", "ms", "≤ 10 ms"),
+        ("one `-p` turn, new session, Anthropic Messages: CPU", "turn-cpu-anthropic", "empty", "ms", ""),
+        ("one `-p` turn continuing the 1 MB session, Anthropic Messages: CPU", "turn-cpu-anthropic", "full",
+         "ms", ""),
+        ("what the 1 MB history adds to an Anthropic Messages turn's CPU (medians)", "turn-cpu-anthropic",
+         "extra", "ms", "≤ 10 ms"),
         ("`pi sessions search`, 1 GB: phrase in 3 sessions", "search-1gb", "found", "ms", "≤ 1 s"),
         ("`rg -l -i -F`, same phrase", "search-1gb", "found-rg", "ms", ""),
         ("`pi sessions search`, 1 GB: phrase found nowhere", "search-1gb", "nowhere", "ms", "≤ 1 s"),

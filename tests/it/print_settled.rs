@@ -11,9 +11,17 @@ use pi_cli::{PiSandbox, json_lines};
 use support::{MockReply, MockServer};
 
 fn answering() -> (MockServer, PiSandbox) {
+    answering_with("openai-completions")
+}
+
+/// A mock answering "ok" in `api`'s wire format, and a sandbox with a model of it.
+fn answering_with(api: &str) -> (MockServer, PiSandbox) {
     let server = MockServer::start();
-    server.set_handler(|_| MockReply::openai_text("ok"));
-    let sandbox = PiSandbox::with_mock(&server, "openai-completions");
+    match api {
+        "openai-completions" => server.set_handler(|_| MockReply::openai_text("ok")),
+        _ => server.set_handler(|_| MockReply::anthropic_text("ok")),
+    }
+    let sandbox = PiSandbox::with_mock(&server, api);
     (server, sandbox)
 }
 
@@ -99,6 +107,29 @@ fn print_turn_body_is_the_same_with_the_kept_part() {
     let body = last_body(&server);
     assert!(
         body.contains("\"ONE\"") && body.contains("\"two\""),
+        "{body}"
+    );
+}
+
+#[test]
+fn print_turn_with_anthropic_messages_sends_the_kept_part_as_it_is() {
+    let (server, sandbox) = answering_with("anthropic-messages");
+    let file = two_turns(&sandbox);
+    let twin = file.with_file_name("twin.jsonl");
+    std::fs::copy(&file, &twin).unwrap();
+    turn(&sandbox, &file, "three", &[]);
+    let with_part = last_body(&server);
+    for path in kept_parts(&sandbox) {
+        std::fs::remove_file(path).unwrap();
+    }
+    turn(&sandbox, &twin, "three", &[]);
+    assert_eq!(with_part, last_body(&server));
+    assert!(with_part.contains("\"one\"") && with_part.contains("cache_control"));
+    mark_kept_part(&sandbox);
+    turn(&sandbox, &twin, "four", &[]);
+    let body = last_body(&server);
+    assert!(
+        body.contains("\"ONE\"") && body.contains("\"four\""),
         "{body}"
     );
 }

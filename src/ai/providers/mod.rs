@@ -11,6 +11,7 @@ pub mod google;
 pub mod mistral;
 pub mod openai_completions;
 pub mod openai_responses;
+pub mod settled_slot;
 
 use std::sync::Arc;
 
@@ -20,7 +21,7 @@ impl ProviderRegistry {
     /// The built-in wire protocols.
     pub fn builtin() -> Self {
         let mut r = ProviderRegistry::default();
-        r.register(Arc::new(anthropic::AnthropicMessages));
+        r.register(Arc::new(anthropic::AnthropicMessages::default()));
         r.register(Arc::new(openai_completions::OpenAiCompletions::default()));
         r.register(Arc::new(openai_responses::OpenAiResponses));
         r.register(Arc::new(openai_responses::codex::OpenAiCodexResponses));

@@ -2,6 +2,7 @@
 //! `stream: true` and turn the SSE reply into message events.
 
 pub mod request;
+pub mod settled;
 
 use std::collections::HashMap;
 
@@ -10,23 +11,33 @@ use serde_json::Value;
 
 use crate::ai::cost::apply_cost;
 use crate::ai::events::MessageBuilder;
-use crate::ai::http::{describe_error_value, header_map, join_url, post_stream, resolve_api_key};
+use crate::ai::http::{
+    RequestBody, describe_error_value, header_map, join_url, post_stream_body, resolve_api_key,
+};
 use crate::ai::model::Model;
 use crate::ai::providers::anthropic::request::{
-    base_headers, build_body, from_claude_code_name, is_oauth_token,
+    base_headers, from_claude_code_name, is_oauth_token,
 };
+use crate::ai::providers::anthropic::settled::{SETTLED_FORMAT, SettledCache};
 use crate::ai::sse::SseEvent;
 use crate::ai::stream::{ApiProvider, ProviderError, StreamRequest};
 use crate::ai::types::{StopReason, ToolSpec};
 
 /// Anthropic Messages API over SSE.
 #[derive(Default)]
-pub struct AnthropicMessages;
+pub struct AnthropicMessages {
+    /// The latest conversation's settled part, serialised.
+    settled: SettledCache,
+}
 
 #[async_trait]
 impl ApiProvider for AnthropicMessages {
     fn api(&self) -> &str {
         "anthropic-messages"
+    }
+
+    fn settled_format(&self) -> Option<&'static str> {
+        Some(SETTLED_FORMAT)
     }
 
     async fn stream(
@@ -37,7 +48,10 @@ impl ApiProvider for AnthropicMessages {
         let model = &req.model;
         let api_key = resolve_api_key(model, &req.options)?;
         let oauth = is_oauth_token(&api_key);
-        let body = build_body(model, &req.context, &req.options, oauth);
+        let body = self
+            .settled
+            .body_bytes(model, &req.context, &req.options, oauth);
+        let body = RequestBody::Serialized(body);
         let base = super::cloudflare::auth_headers(
             model,
             base_headers(model, &req.context, &api_key),
@@ -50,7 +64,7 @@ impl ApiProvider for AnthropicMessages {
                 .chain(extra.map(|(k, v)| (k.as_str(), v.as_str()))),
         )?;
         let url = join_url(&super::cloudflare::base_url(model)?, "v1/messages");
-        let mut sse = post_stream(&url, headers, &body, req).await?;
+        let mut sse = post_stream_body(&url, headers, body, req).await?;
         let mut state = AnthropicStreamState::new(model, &req.context.tools, oauth);
         let mut started = false;
         while let Some(event) = sse.next_event().await? {

@@ -92,7 +92,7 @@ fn compat_flag(model: &Model, key: &str) -> bool {
 }
 
 /// The `cache_control` marker: ephemeral, one hour when `PI_CACHE_RETENTION=long`.
-fn cache_control(model: &Model) -> Value {
+pub(super) fn cache_control(model: &Model) -> Value {
     let long = std::env::var("PI_CACHE_RETENTION").is_ok_and(|v| v == "long");
     if long && compat_flag(model, "supportsLongCacheRetention") {
         json!({"type": "ephemeral", "ttl": "1h"})
@@ -137,6 +137,19 @@ pub fn base_headers(
 /// The streaming request body for `context`, shaped as pi sends it.
 pub fn build_body(model: &Model, context: &Context, options: &StreamOptions, oauth: bool) -> Value {
     let cache = cache_control(model);
+    let messages = convert_messages(&context.messages, model, oauth, &cache);
+    body_around(model, context, options, oauth, Value::Array(messages))
+}
+
+/// The request body with `messages` in its place, the rest built for `context`.
+pub(super) fn body_around(
+    model: &Model,
+    context: &Context,
+    options: &StreamOptions,
+    oauth: bool,
+    messages: Value,
+) -> Value {
+    let cache = cache_control(model);
     let level = effective_level(model, options);
     let mut max_tokens = base_max_tokens(model, options);
     let mut thinking = None;
@@ -159,10 +172,7 @@ pub fn build_body(model: &Model, context: &Context, options: &StreamOptions, oau
 
     let mut body = Map::new();
     body.insert("model".into(), json!(model.id));
-    body.insert(
-        "messages".into(),
-        Value::Array(convert_messages(&context.messages, model, oauth, &cache)),
-    );
+    body.insert("messages".into(), messages);
     body.insert("max_tokens".into(), json!(max_tokens));
     body.insert("stream".into(), json!(true));
     let mut system = Vec::new();
@@ -256,6 +266,14 @@ pub fn convert_messages(
     oauth: bool,
     cache: &Value,
 ) -> Vec<Value> {
+    let mut out = message_entries(messages, model, oauth);
+    mark_last_user_message(&mut out, cache);
+    out
+}
+
+/// The `messages` entries of `messages`, without the cache marker (as a whole
+/// conversion writes them when the last of them is not the conversation's last).
+pub(super) fn message_entries(messages: &[Message], model: &Model, oauth: bool) -> Vec<Value> {
     let transformed = transform_borrowed(messages, model, &normalize_tool_call_id);
     let mut out: Vec<Value> = Vec::new();
     let mut i = 0;
@@ -294,7 +312,6 @@ pub fn convert_messages(
         }
         i += 1;
     }
-    mark_last_user_message(&mut out, cache);
     out
 }
 
@@ -379,7 +396,7 @@ fn tool_result_content(content: &[ContentBlock]) -> Value {
 }
 
 /// Put the cache marker on the last block of a trailing user message.
-fn mark_last_user_message(messages: &mut [Value], cache: &Value) {
+pub(super) fn mark_last_user_message(messages: &mut [Value], cache: &Value) {
     let Some(last) = messages.last_mut() else {
         return;
     };

@@ -13,13 +13,14 @@
 //! after it are converted.
 
 use std::borrow::Cow;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::ai::model::Model;
 use crate::ai::providers::openai_completions::compat::OpenAiCompat;
 use crate::ai::providers::openai_completions::messages::{Converted, convert_messages};
-use crate::ai::providers::openai_completions::request::{
-    has_tool_history, normalize_tool_call_id, wire_body,
+use crate::ai::providers::openai_completions::request::{normalize_tool_call_id, wire_body};
+use crate::ai::providers::settled_slot::{
+    KeptPart, SettledSlot, append_entries, given_fits, has_tool_history, settled_end,
 };
 use crate::ai::settled::{SettledExchange, WrittenSettled};
 use crate::ai::stream::StreamOptions;
@@ -30,41 +31,7 @@ use crate::ai::wire_json::WireJson;
 /// One conversation's serialised settled part (one slot: the latest request's).
 #[derive(Default)]
 pub struct PrefixCache {
-    slot: Mutex<Option<Prefix>>,
-}
-
-struct Prefix {
-    /// The model the entries were made for.
-    model: Model,
-    /// The request they were made for: its first `upto` messages are covered.
-    context: Arc<Context>,
-    upto: usize,
-    /// The entries (the system prompt's first), comma-separated JSON.
-    bytes: Vec<u8>,
-    /// The covered entries end in tool results.
-    after_tool_result: bool,
-    /// How many of the covered messages were taken from the request before.
-    reused: usize,
-}
-
-/// Where the settled part ends: the last user message (not the first message).
-fn settled_end(messages: &[Message]) -> Option<usize> {
-    messages
-        .iter()
-        .rposition(|m| matches!(m, Message::User(_)))
-        .filter(|&at| at > 0)
-}
-
-impl Prefix {
-    /// Whether these entries are the start of `context`'s for `model`.
-    fn starts(&self, model: &Model, context: &Arc<Context>, end: usize) -> bool {
-        self.upto <= end
-            && self.model == *model
-            && self.context.system_prompt == context.system_prompt
-            && matches!(context.messages.get(self.upto), Some(Message::User(_)))
-            && (Arc::ptr_eq(&self.context, context)
-                || self.context.messages[..self.upto] == context.messages[..self.upto])
-    }
+    slot: SettledSlot<()>,
 }
 
 impl PrefixCache {
@@ -84,7 +51,7 @@ impl PrefixCache {
             return self.build(model, context, options, compat, exchange);
         };
         // The kept entries were made for whole conversations, these messages are not one.
-        crate::sync::LockExt::locked(&self.slot).take();
+        self.slot.clear();
         if let Some(body) = with_given(model, context, options, compat, exchange) {
             return body;
         }
@@ -94,7 +61,7 @@ impl PrefixCache {
             tools: context.tools.clone(),
         });
         let body = self.build(model, &whole, options, compat, Some(exchange));
-        crate::sync::LockExt::locked(&self.slot).take();
+        self.slot.clear();
         body
     }
 
@@ -109,13 +76,10 @@ impl PrefixCache {
         let normalize = |id: &str| normalize_tool_call_id(model, id);
         let end = settled_end(&context.messages)
             .filter(|_| compat.cache_control_format.as_deref() != Some("anthropic"));
-        let mut slot = crate::sync::LockExt::locked(&self.slot);
-        let kept = slot.take();
-        drop(slot);
+        let kept = self.slot.take_start(model, &(), context, end);
         let Some(end) = end else {
             return super::request::body_bytes(model, context, options, compat);
         };
-        let kept = kept.filter(|p| p.starts(model, context, end));
         let (start, mut bytes, after_tool_result) = match kept {
             Some(p) => (p.upto, p.bytes, p.after_tool_result),
             None => (0, Vec::new(), false),
@@ -132,7 +96,7 @@ impl PrefixCache {
             entries,
             after_tool_result,
         } = convert_messages(model, system, &settled, compat, after_tool_result);
-        append_entries(&mut bytes, &entries);
+        append_entries(&mut bytes, entries);
         let rest = transform_borrowed(&context.messages[end..], model, &normalize);
         let tail = convert_messages(model, None, &rest, compat, after_tool_result).entries;
         let mut messages = Vec::with_capacity(tail.len() + 1);
@@ -150,8 +114,9 @@ impl PrefixCache {
                 tool_history: has_tool_history(&context.messages[..end]),
             });
         }
-        *crate::sync::LockExt::locked(&self.slot) = Some(Prefix {
+        self.slot.put(KeptPart {
             model: model.clone(),
+            key: (),
             context: Arc::clone(context),
             upto: end,
             bytes,
@@ -164,19 +129,7 @@ impl PrefixCache {
     /// How many messages the kept entries cover, and how many of them the latest
     /// request took from the one before ((0, 0): none kept).
     pub fn covered(&self) -> (usize, usize) {
-        crate::sync::LockExt::locked(&self.slot)
-            .as_ref()
-            .map_or((0, 0), |p| (p.upto, p.reused))
-    }
-}
-
-/// Entries after `bytes`, comma-separated.
-fn append_entries(bytes: &mut Vec<u8>, entries: &[WireJson<'_>]) {
-    for entry in entries {
-        if !bytes.is_empty() {
-            bytes.push(b',');
-        }
-        entry.write_to(bytes);
+        self.slot.covered()
     }
 }
 
@@ -191,12 +144,8 @@ fn with_given(
     exchange: &SettledExchange,
 ) -> Option<Vec<u8>> {
     let given = exchange.given.as_ref()?;
-    let fits = given.format == super::SETTLED_FORMAT
-        && given.model == *model
-        && given.system_prompt == context.system_prompt
-        && !given.bytes.is_empty()
-        && compat.cache_control_format.as_deref() != Some("anthropic")
-        && matches!(context.messages.first(), Some(Message::User(_)));
+    let fits = given_fits(given, super::SETTLED_FORMAT, model, context)
+        && compat.cache_control_format.as_deref() != Some("anthropic");
     if !fits {
         return None;
     }
@@ -218,7 +167,7 @@ fn with_given(
         true => Cow::Borrowed(&given.bytes[..]),
         false => {
             let mut grown = given.bytes.clone();
-            append_entries(&mut grown, &entries);
+            append_entries(&mut grown, entries);
             Cow::Owned(grown)
         }
     };

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::ai::model::{Model, ThinkingLevel};
 use crate::ai::providers::openai_completions::compat::{OpenAiCompat, ThinkingFormat};
 use crate::ai::providers::openai_completions::messages::{self, replayed};
+use crate::ai::providers::settled_slot::has_tool_history;
 use crate::ai::stream::StreamOptions;
 use crate::ai::thinking::{base_max_tokens, effective_level, mapped_value};
 use crate::ai::types::{Context, Message, ToolSpec};
@@ -267,15 +268,6 @@ fn add_reasoning(
         },
         ThinkingFormat::OpenAi => {}
     }
-}
-
-/// Whether some message is a tool call or a tool result.
-pub(super) fn has_tool_history(messages: &[Message]) -> bool {
-    messages.iter().any(|m| match m {
-        Message::ToolResult(_) => true,
-        Message::Assistant(a) => !a.tool_calls().is_empty(),
-        _ => false,
-    })
 }
 
 fn convert_tools(tools: &[ToolSpec], compat: &OpenAiCompat) -> Vec<Value> {
