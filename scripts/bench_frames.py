@@ -152,8 +152,9 @@ def resume_with_rss(cmd, sb, runs, marker=b"mock-model", cold=False):
     return {"wall": stats(walls), "rss": stats(peaks)}
 
 
-# The `/tree` panel's key line (en locale): drawn last, once the rows are laid out.
-TREE_DRAWN = b"esc cancel"
+# The `/tree` panel's mark of the active entry (en locale): in the last rows, drawn once
+# the rows are laid out.
+TREE_DRAWN = "← active".encode()
 
 
 def tree_open(cmd, sb, runs):
