@@ -6,7 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use crate::ai::model::Model;
-use crate::ai::settled::SettledPart;
+use crate::ai::settled::{SettledExchange, SettledPart};
+use crate::ai::stream::StreamOptions;
 use crate::ai::types::{Context, Message};
 use crate::ai::wire_json::WireJson;
 use crate::sync::LockExt;
@@ -124,5 +125,35 @@ impl<K: PartialEq> SettledSlot<K> {
             .locked()
             .as_ref()
             .map_or((0, 0), |p| (p.upto, p.reused))
+    }
+
+    /// A request body for `context` made with the part `options.settled` gives, when
+    /// there is one: `with_given` sends it as it is (then the context's messages are
+    /// those after it); when it cannot, the whole conversation is made by `build`.
+    /// Without a given part, `build` makes the body of `context`. The slot is left
+    /// empty whenever a part was given: its entries were made for whole conversations.
+    pub fn body_bytes(
+        &self,
+        context: &Arc<Context>,
+        options: &StreamOptions,
+        with_given: impl FnOnce(&SettledExchange) -> Option<Vec<u8>>,
+        build: impl FnOnce(&Arc<Context>, Option<&SettledExchange>) -> Vec<u8>,
+    ) -> Vec<u8> {
+        let exchange = options.settled.as_deref();
+        let Some(exchange) = exchange.filter(|e| e.given.is_some()) else {
+            return build(context, exchange);
+        };
+        self.clear();
+        if let Some(body) = with_given(exchange) {
+            return body;
+        }
+        let whole = Arc::new(Context {
+            system_prompt: context.system_prompt.clone(),
+            messages: exchange.whole(&context.messages),
+            tools: context.tools.clone(),
+        });
+        let body = build(&whole, Some(exchange));
+        self.clear();
+        body
     }
 }

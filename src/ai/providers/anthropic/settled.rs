@@ -61,23 +61,12 @@ impl SettledCache {
         options: &StreamOptions,
         oauth: bool,
     ) -> Vec<u8> {
-        let exchange = options.settled.as_deref();
-        let Some(exchange) = exchange.filter(|e| e.given.is_some()) else {
-            return self.build(model, context, options, oauth, exchange);
-        };
-        // The kept entries were made for whole conversations, these messages are not one.
-        self.slot.clear();
-        if let Some(body) = with_given(model, context, options, oauth, exchange) {
-            return body;
-        }
-        let whole = Arc::new(Context {
-            system_prompt: context.system_prompt.clone(),
-            messages: exchange.whole(&context.messages),
-            tools: context.tools.clone(),
-        });
-        let body = self.build(model, &whole, options, oauth, Some(exchange));
-        self.slot.clear();
-        body
+        self.slot.body_bytes(
+            context,
+            options,
+            |given| with_given(model, context, options, oauth, given),
+            |context, report| self.build(model, context, options, oauth, report),
+        )
     }
 
     fn build(
