@@ -85,19 +85,29 @@ fn mark_kept_part(sandbox: &PiSandbox) {
     std::fs::write(&path, marked).unwrap();
 }
 
+/// The body of a third turn sent with the part the second kept, and of the same turn
+/// on a copy of the session after every kept part was removed; the copy (its part now
+/// kept by that turn).
+fn third_turn_with_and_without_the_part(
+    server: &MockServer,
+    sandbox: &PiSandbox,
+) -> (String, String, PathBuf) {
+    let file = two_turns(sandbox);
+    let twin = file.with_file_name("twin.jsonl");
+    std::fs::copy(&file, &twin).unwrap();
+    turn(sandbox, &file, "three", &[]);
+    let with_part = last_body(server);
+    for path in kept_parts(sandbox) {
+        std::fs::remove_file(path).unwrap();
+    }
+    turn(sandbox, &twin, "three", &[]);
+    (with_part, last_body(server), twin)
+}
+
 #[test]
 fn print_turn_body_is_the_same_with_the_kept_part() {
     let (server, sandbox) = answering();
-    let file = two_turns(&sandbox);
-    let twin = file.with_file_name("twin.jsonl");
-    std::fs::copy(&file, &twin).unwrap();
-    turn(&sandbox, &file, "three", &[]);
-    let with_part = last_body(&server);
-    for path in kept_parts(&sandbox) {
-        std::fs::remove_file(path).unwrap();
-    }
-    turn(&sandbox, &twin, "three", &[]);
-    let without = last_body(&server);
+    let (with_part, without, twin) = third_turn_with_and_without_the_part(&server, &sandbox);
     assert_eq!(with_part, without);
     assert!(with_part.contains("\"one\"") && with_part.contains("\"three\""));
     // The part grew with the third turn and is used by a fourth: "one" … "three" sent as
@@ -114,16 +124,8 @@ fn print_turn_body_is_the_same_with_the_kept_part() {
 #[test]
 fn print_turn_with_anthropic_messages_sends_the_kept_part_as_it_is() {
     let (server, sandbox) = answering_with("anthropic-messages");
-    let file = two_turns(&sandbox);
-    let twin = file.with_file_name("twin.jsonl");
-    std::fs::copy(&file, &twin).unwrap();
-    turn(&sandbox, &file, "three", &[]);
-    let with_part = last_body(&server);
-    for path in kept_parts(&sandbox) {
-        std::fs::remove_file(path).unwrap();
-    }
-    turn(&sandbox, &twin, "three", &[]);
-    assert_eq!(with_part, last_body(&server));
+    let (with_part, without, twin) = third_turn_with_and_without_the_part(&server, &sandbox);
+    assert_eq!(with_part, without);
     assert!(with_part.contains("\"one\"") && with_part.contains("cache_control"));
     mark_kept_part(&sandbox);
     turn(&sandbox, &twin, "four", &[]);

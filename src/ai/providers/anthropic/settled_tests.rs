@@ -71,6 +71,14 @@ fn result(id: &str, content: Vec<ContentBlock>) -> Message {
     })
 }
 
+/// A `read` call by a model `of` and its result, `output`.
+fn read_round(of: &str, id: &str, output: &str) -> [Message; 2] {
+    [
+        assistant(of, vec![call(id, "read")], StopReason::ToolUse),
+        result(id, vec![ContentBlock::text(output)]),
+    ]
+}
+
 fn context_with(system: Option<&str>, messages: Vec<Message>) -> Arc<Context> {
     Arc::new(Context {
         system_prompt: system.map(str::to_string),
@@ -189,23 +197,13 @@ fn a_blank_last_prompt_after_tool_results_converts_whole() {
     let m = model("claude-sonnet-4-5");
     let cache = SettledCache::default();
     let mut messages = vec![user("first")];
-    messages.push(assistant(
-        &m.id,
-        vec![call("a", "read")],
-        StopReason::ToolUse,
-    ));
-    messages.push(result("a", vec![ContentBlock::text("A")]));
+    messages.extend(read_round(&m.id, "a", "A"));
     messages.push(user("second"));
     send(&cache, &m, &context(messages.clone()), false);
     assert_eq!(cache.covered(), (3, 0));
     // Allowed: a prompt with text takes the part and carries the marker itself.
     let mut next = messages.clone();
-    next.push(assistant(
-        &m.id,
-        vec![call("b", "read")],
-        StopReason::ToolUse,
-    ));
-    next.push(result("b", vec![ContentBlock::text("B")]));
+    next.extend(read_round(&m.id, "b", "B"));
     next.push(user("third"));
     send(&cache, &m, &context(next.clone()), false);
     assert_eq!(cache.covered(), (6, 3));
@@ -222,12 +220,7 @@ fn a_blank_last_prompt_after_tool_results_converts_whole() {
 /// Three prompts of one conversation; the third request takes the second's part.
 fn grown(cache: &SettledCache, m: &Model, oauth: bool) -> Vec<Message> {
     let mut messages = vec![user("first")];
-    messages.push(assistant(
-        &m.id,
-        vec![call("a", "read")],
-        StopReason::ToolUse,
-    ));
-    messages.push(result("a", vec![ContentBlock::text("A")]));
+    messages.extend(read_round(&m.id, "a", "A"));
     messages.push(user("second"));
     send(cache, m, &context(messages.clone()), oauth);
     messages.push(assistant(
@@ -299,23 +292,13 @@ fn renamed_tool_call_ids_convert_whole() {
     let m = model("claude-sonnet-4-5");
     let cache = SettledCache::default();
     let mut messages = vec![user("first")];
-    messages.push(assistant(
-        "gpt-5",
-        vec![call("call|item", "read")],
-        StopReason::ToolUse,
-    ));
-    messages.push(result("call|item", vec![ContentBlock::text("A")]));
+    messages.extend(read_round("gpt-5", "call|item", "A"));
     messages.push(user("second"));
     let body = send(&cache, &m, &context(messages.clone()), false);
     assert_eq!(cache.covered(), (0, 0));
     assert!(body.contains("\"tool_use_id\":\"call_item\""));
     // Allowed: an id the API accepts.
-    messages[1] = assistant(
-        "gpt-5",
-        vec![call("call_item", "read")],
-        StopReason::ToolUse,
-    );
-    messages[2] = result("call_item", vec![ContentBlock::text("A")]);
+    messages.splice(1..3, read_round("gpt-5", "call_item", "A"));
     send(&cache, &m, &context(messages), false);
     assert_eq!(cache.covered(), (3, 0));
 }
